@@ -1,0 +1,63 @@
+/* The backend interface: the table of operations that the CPU and GPU backends fill and that
+   the driver (run.c) calls, so the backend is a run-time choice. */
+#ifndef MDL_BACKEND_H
+#define MDL_BACKEND_H
+
+#include "config.h"
+#include "potential.h"
+#include "system.h"
+#include "units.h"
+
+/* Everything a backend needs to know about the run, fixed at creation. */
+typedef struct {
+    const mdl_config *cfg;
+    const mdl_units *units;
+    const mdl_pair_table *pairs;
+    double skin;
+    int threads; /* CPU threads (0: OpenMP default) */
+} mdl_setup;
+
+/* Totals (not per atom) in the run's energy units; virial W = sum over pairs r_ij . f_ij. */
+typedef struct {
+    double kinetic, potential, virial;
+    double temperature, pressure;
+} mdl_observables;
+
+typedef struct {
+    long builds;       /* neighbor list builds after the set-up build */
+    long dangerous;    /* builds on the first step a check was allowed (as LAMMPS counts them) */
+    double neighbors;  /* pairs in the list at the last build */
+} mdl_neighbor_stats;
+
+enum { MDL_THERMOSTAT_POST_FORCE = 1, MDL_THERMOSTAT_END_OF_STEP = 2 };
+
+typedef struct {
+    const char *name;
+    /* allocate the backend's state for s (positions, velocities, species, box, masses are copied) */
+    int (*create)(void **ctx, const mdl_setup *setup, const mdl_system *s);
+    void (*destroy)(void *ctx);
+    /* state -> host: positions (wrapped), velocities, forces, images, written at index id[i] */
+    int (*download)(void *ctx, mdl_system *s);
+    /* max displacement since the last build > skin/2 ? */
+    int (*neighbor_check)(void *ctx, int *rebuild);
+    /* wrap into the box, (re)sort, build the list; the driver counts builds */
+    int (*build_neighbors)(void *ctx);
+    /* forces; energy and virial too when energy_virial is set (thermo steps) */
+    int (*compute_forces)(void *ctx, int energy_virial);
+    /* velocity Verlet: half kick + drift, then (after forces) the second half kick */
+    int (*integrate_first)(void *ctx);
+    int (*integrate_second)(void *ctx);
+    /* thermostat stage for this step (Langevin: post force; rescale/Berendsen: end of step) */
+    int (*thermostat)(void *ctx, long step, int stage);
+    /* kinetic energy now; potential energy and virial of the last energy_virial force call */
+    int (*reduce)(void *ctx, mdl_observables *obs);
+    /* pairs in the list, for the summary */
+    double (*neighbor_count)(void *ctx);
+} mdl_backend_ops;
+
+extern const mdl_backend_ops mdl_cpu_backend;
+
+/* The backend named "cpu" or "gpu"; NULL (with a message) when this build has no such backend. */
+const mdl_backend_ops *backend_lookup(const char *name);
+
+#endif

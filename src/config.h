@@ -1,0 +1,93 @@
+/* The run configuration: every key of DESIGN.md's INI schema, its defaults and its validation. */
+#ifndef MDL_CONFIG_H
+#define MDL_CONFIG_H
+
+#include <stdio.h>
+
+#define MDL_MAX_SPECIES 8
+#define MDL_NAME_LEN 16
+#define MDL_PATH_LEN 1024
+
+enum mdl_ensemble { MDL_NVE, MDL_NVT_RESCALE, MDL_NVT_BERENDSEN, MDL_NVT_LANGEVIN };
+enum mdl_dump_field { MDL_DUMP_POSITION = 1, MDL_DUMP_VELOCITY = 2, MDL_DUMP_FORCE = 4, MDL_DUMP_IMAGE = 8 };
+
+/* One key as it was set: where it came from, for messages naming file:line. */
+typedef struct {
+    char section[32];
+    char key[64];
+    char *value;
+    char origin[MDL_PATH_LEN + 32]; /* "file:line" or "--set" */
+} mdl_entry;
+
+typedef struct {
+    char a[MDL_NAME_LEN], b[MDL_NAME_LEN];
+    double epsilon, sigma, cutoff; /* cutoff < 0: use the global cutoff */
+} mdl_pair_coeff;
+
+typedef struct {
+    char path[MDL_PATH_LEN];  /* the config file */
+    char *text;               /* its whole text, kept for output metadata */
+
+    /* [system] */
+    char units[16];
+    char lattice[8];          /* "" when input is used */
+    char input[MDL_PATH_LEN]; /* resolved path, "" when a lattice is used */
+    double density, lattice_constant; /* 0 when not given */
+    int cells[3];
+    double mass;              /* for species without their own mass.X */
+    int nmass;
+    char mass_species[MDL_MAX_SPECIES][MDL_NAME_LEN];
+    double mass_value[MDL_MAX_SPECIES];
+    double temperature;       /* < 0: not given */
+    unsigned long seed;
+    double box[3];            /* all 0: not given */
+    int nspecies;             /* lattice species and their fractions */
+    char species[MDL_MAX_SPECIES][MDL_NAME_LEN];
+    double composition[MDL_MAX_SPECIES];
+
+    /* [potential] */
+    double epsilon, sigma, cutoff;
+    int shift;
+    int npair;
+    mdl_pair_coeff pair[MDL_MAX_SPECIES * (MDL_MAX_SPECIES + 1) / 2];
+
+    /* [neighbor] */
+    double skin;
+    int check;
+    char method[16];
+    char layout[16];
+    int max_neighbors;        /* 0: auto */
+
+    /* [run] */
+    char backend[8];
+    long steps;
+    double timestep;
+    int ensemble;
+    double target_temperature; /* < 0: not given */
+    double tau;
+    int every;
+    int threads;              /* 0: OpenMP default */
+
+    /* [output] */
+    int thermo;
+    char thermo_file[MDL_PATH_LEN];
+    char trajectory[MDL_PATH_LEN];
+    int dump_every;
+    int dump_fields;
+
+    int nentries;
+    mdl_entry *entries;
+} mdl_config;
+
+/* Reads and validates a config file, then applies "section.key=value" overrides (in order).
+   Returns MDL_OK, or MDL_EINPUT after printing "file:line: [section] key: why". */
+int config_load(mdl_config *cfg, const char *path, int noverrides, char *const *overrides);
+void config_destroy(mdl_config *cfg);
+
+/* Where a key was set ("file:line", "--set"), or the file name when it was left at its default. */
+const char *config_origin(const mdl_config *cfg, const char *section, const char *key);
+
+/* Print the effective configuration as INI (used by `mdlite run` in its header and by output metadata). */
+void config_print(const mdl_config *cfg, FILE *out);
+
+#endif

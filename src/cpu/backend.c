@@ -1,0 +1,277 @@
+/* The CPU backend: owns a cell-sorted copy of the system and fills the backend table with the
+   neighbor, force and integration routines of src/cpu/. */
+#include "../backend.h"
+
+#include "../util.h"
+#include "force.h"
+#include "integrate.h"
+#include "neighbor.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <omp.h>
+
+typedef struct {
+    mdl_system s;             /* atoms in cell-sorted order; s.id maps back */
+    mdl_units u;
+    cpu_lj_table lj;
+    double dt, skin, rneigh;
+    int brute;                /* method = brute */
+    int threads;
+    int ensemble;
+    double t_target, tau;
+    int rescale_every;
+    unsigned long seed;
+    double inv_mass[MDL_MAX_SPECIES];
+    double *x0, *y0, *z0;     /* positions at the last build */
+    int32_t *perm;
+    void *scratch;            /* n doubles for permutations */
+    cpu_cells cells;
+    cpu_nlist nl;
+    cpu_force_scratch fscratch;
+    double pe, virial;        /* of the last energy_virial force call */
+} cpu_ctx;
+
+static void cpu_destroy(void *p)
+{
+    cpu_ctx *c = p;
+    if (!c)
+        return;
+    system_destroy(&c->s);
+    free(c->x0);
+    free(c->y0);
+    free(c->z0);
+    free(c->perm);
+    free(c->scratch);
+    cells_destroy(&c->cells);
+    nlist_destroy(&c->nl);
+    force_scratch_destroy(&c->fscratch);
+    free(c);
+}
+
+static int copy_system(mdl_system *dst, const mdl_system *src)
+{
+    if (system_init(dst, src->n) != MDL_OK)
+        return MDL_ERUN;
+    size_t n = src->n, d8 = n * sizeof(double), d4 = n * sizeof(int32_t);
+    memcpy(dst->x, src->x, d8), memcpy(dst->y, src->y, d8), memcpy(dst->z, src->z, d8);
+    memcpy(dst->vx, src->vx, d8), memcpy(dst->vy, src->vy, d8), memcpy(dst->vz, src->vz, d8);
+    memset(dst->fx, 0, d8), memset(dst->fy, 0, d8), memset(dst->fz, 0, d8);
+    memcpy(dst->ix, src->ix, d4), memcpy(dst->iy, src->iy, d4), memcpy(dst->iz, src->iz, d4);
+    memcpy(dst->type, src->type, d4);
+    memcpy(dst->id, src->id, n * sizeof(int64_t));
+    dst->n = n;
+    dst->ntypes = src->ntypes;
+    memcpy(dst->species, src->species, sizeof dst->species);
+    memcpy(dst->mass, src->mass, sizeof dst->mass);
+    dst->box = src->box;
+    return MDL_OK;
+}
+
+static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
+{
+    cpu_ctx *c = calloc(1, sizeof *c);
+    if (!c) {
+        mdl_error("out of memory for the CPU backend");
+        return MDL_ERUN;
+    }
+    *out = c;
+    const mdl_config *cfg = setup->cfg;
+    c->u = *setup->units;
+    cpu_lj_table_fill(&c->lj, setup->pairs);
+    c->dt = cfg->timestep;
+    c->skin = setup->skin;
+    c->rneigh = setup->pairs->cutmax + setup->skin;
+    c->brute = strcmp(cfg->method, "brute") == 0;
+    c->threads = setup->threads > 0 ? setup->threads : omp_get_max_threads();
+    if (c->threads > MDL_MAX_THREADS)
+        c->threads = MDL_MAX_THREADS;
+    c->ensemble = cfg->ensemble;
+    c->t_target = cfg->target_temperature;
+    c->tau = cfg->tau;
+    c->rescale_every = cfg->every;
+    c->seed = cfg->seed;
+    for (int t = 0; t < s->ntypes; t++)
+        c->inv_mass[t] = 1.0 / s->mass[t];
+    cells_init(&c->cells);
+    nlist_init(&c->nl);
+    force_scratch_init(&c->fscratch);
+    size_t n = s->n;
+    if (copy_system(&c->s, s) != MDL_OK)
+        return MDL_ERUN;
+    c->x0 = mdl_alloc(n * sizeof(double), "reference positions");
+    c->y0 = mdl_alloc(n * sizeof(double), "reference positions");
+    c->z0 = mdl_alloc(n * sizeof(double), "reference positions");
+    c->perm = mdl_alloc(n * sizeof(int32_t), "sort permutation");
+    c->scratch = mdl_alloc(n * sizeof(int64_t), "sort scratch");
+    if (!c->x0 || !c->y0 || !c->z0 || !c->perm || !c->scratch)
+        return MDL_ERUN;
+    return MDL_OK;
+}
+
+static int cpu_download(void *p, mdl_system *out)
+{
+    cpu_ctx *c = p;
+    const mdl_system *s = &c->s;
+    for (size_t i = 0; i < s->n; i++) {
+        size_t k = (size_t)s->id[i];
+        out->x[k] = s->x[i], out->y[k] = s->y[i], out->z[k] = s->z[i];
+        out->vx[k] = s->vx[i], out->vy[k] = s->vy[i], out->vz[k] = s->vz[i];
+        out->fx[k] = s->fx[i], out->fy[k] = s->fy[i], out->fz[k] = s->fz[i];
+        out->ix[k] = s->ix[i], out->iy[k] = s->iy[i], out->iz[k] = s->iz[i];
+        out->type[k] = s->type[i];
+        out->id[k] = s->id[i];
+    }
+    return MDL_OK;
+}
+
+static int cpu_neighbor_check(void *p, int *rebuild)
+{
+    cpu_ctx *c = p;
+    const mdl_system *s = &c->s;
+    double half = 0.5 * c->skin;
+    *rebuild = max_displacement_sq(s->n, s->x, s->y, s->z, c->x0, c->y0, c->z0) > half * half;
+    return MDL_OK;
+}
+
+/* Periodic wrap into [lo, lo + len) with image counters. */
+static void wrap_atoms(mdl_system *s)
+{
+    double *pos[3] = {s->x, s->y, s->z};
+    int32_t *img[3] = {s->ix, s->iy, s->iz};
+    for (int d = 0; d < 3; d++) {
+        if (!s->box.periodic[d])
+            continue;
+        double lo = s->box.lo[d], len = s->box.len[d], hi = lo + len;
+        double *x = pos[d];
+        int32_t *im = img[d];
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < s->n; i++) {
+            if (x[i] >= lo && x[i] < hi)
+                continue;
+            double k = floor((x[i] - lo) / len);
+            x[i] -= k * len;
+            if (x[i] >= hi) /* rounding at the upper face */
+                x[i] = lo;
+            im[i] += (int32_t)k;
+        }
+    }
+}
+
+static void sort_atoms(cpu_ctx *c)
+{
+    mdl_system *s = &c->s;
+    size_t n = s->n;
+    double *d8[] = {s->x, s->y, s->z, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz};
+    int32_t *d4[] = {s->ix, s->iy, s->iz, s->type};
+    for (size_t k = 0; k < sizeof d8 / sizeof d8[0]; k++)
+        permute_array(d8[k], c->perm, n, sizeof(double), c->scratch);
+    for (size_t k = 0; k < sizeof d4 / sizeof d4[0]; k++)
+        permute_array(d4[k], c->perm, n, sizeof(int32_t), c->scratch);
+    permute_array(s->id, c->perm, n, sizeof(int64_t), c->scratch);
+}
+
+static int cpu_build_neighbors(void *p)
+{
+    cpu_ctx *c = p;
+    mdl_system *s = &c->s;
+    wrap_atoms(s);
+    if (cells_sort(&c->cells, &s->box, c->rneigh, s->n, s->x, s->y, s->z, c->perm) != MDL_OK)
+        return MDL_ERUN;
+    sort_atoms(c);
+    int rc = c->brute ? nlist_build_brute(&c->nl, &s->box, c->rneigh, s->n, s->x, s->y, s->z, c->threads)
+                      : nlist_build_cells(&c->nl, &c->cells, &s->box, c->rneigh, s->n, s->x, s->y, s->z, c->threads);
+    memcpy(c->x0, s->x, s->n * sizeof(double));
+    memcpy(c->y0, s->y, s->n * sizeof(double));
+    memcpy(c->z0, s->z, s->n * sizeof(double));
+    return rc;
+}
+
+static int cpu_compute_forces(void *p, int energy_virial)
+{
+    cpu_ctx *c = p;
+    mdl_system *s = &c->s;
+    return lj_compute(&c->lj, &c->nl, &s->box, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy, s->fz,
+                      energy_virial, &c->pe, &c->virial, &c->fscratch);
+}
+
+static int cpu_integrate_first(void *p)
+{
+    cpu_ctx *c = p;
+    mdl_system *s = &c->s;
+    integrate_kick(s->n, 0.5 * c->dt * c->u.ftm2v, c->inv_mass, s->type, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz);
+    integrate_drift(s->n, c->dt, s->x, s->y, s->z, s->vx, s->vy, s->vz);
+    return MDL_OK;
+}
+
+static int cpu_integrate_second(void *p)
+{
+    cpu_ctx *c = p;
+    mdl_system *s = &c->s;
+    integrate_kick(s->n, 0.5 * c->dt * c->u.ftm2v, c->inv_mass, s->type, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz);
+    return MDL_OK;
+}
+
+static double current_temperature(cpu_ctx *c)
+{
+    mdl_system *s = &c->s;
+    double ke = 0.5 * c->u.mvv2e * sum_mv2(s->n, s->mass, s->type, s->vx, s->vy, s->vz, c->threads);
+    double dof = 3.0 * (double)s->n - 3.0;
+    return dof > 0 ? 2.0 * ke / (dof * c->u.boltz) : 0.0;
+}
+
+static int cpu_thermostat(void *p, long step, int stage)
+{
+    cpu_ctx *c = p;
+    mdl_system *s = &c->s;
+    if (stage == MDL_THERMOSTAT_POST_FORCE && c->ensemble == MDL_NVT_LANGEVIN) {
+        langevin_forces(s->n, s->mass, s->type, s->id, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz, c->t_target, c->tau,
+                        c->dt, c->u.boltz, c->u.mvv2e, c->u.ftm2v, c->seed, (uint64_t)step);
+    } else if (stage == MDL_THERMOSTAT_END_OF_STEP && c->ensemble == MDL_NVT_RESCALE) {
+        if (step % c->rescale_every == 0) {
+            double t = current_temperature(c);
+            if (t > 0)
+                scale_velocities(s->n, sqrt(c->t_target / t), s->vx, s->vy, s->vz);
+        }
+    } else if (stage == MDL_THERMOSTAT_END_OF_STEP && c->ensemble == MDL_NVT_BERENDSEN) {
+        double t = current_temperature(c);
+        if (t > 0)
+            scale_velocities(s->n, sqrt(1.0 + c->dt / c->tau * (c->t_target / t - 1.0)), s->vx, s->vy, s->vz);
+    }
+    return MDL_OK;
+}
+
+static int cpu_reduce(void *p, mdl_observables *o)
+{
+    cpu_ctx *c = p;
+    mdl_system *s = &c->s;
+    o->kinetic = 0.5 * c->u.mvv2e * sum_mv2(s->n, s->mass, s->type, s->vx, s->vy, s->vz, c->threads);
+    o->potential = c->pe;
+    o->virial = c->virial;
+    double dof = 3.0 * (double)s->n - 3.0;
+    o->temperature = dof > 0 ? 2.0 * o->kinetic / (dof * c->u.boltz) : 0.0;
+    o->pressure = (2.0 * o->kinetic + o->virial) / (3.0 * box_volume(&s->box)) * c->u.nktv2p;
+    return MDL_OK;
+}
+
+static double cpu_neighbor_count(void *p)
+{
+    cpu_ctx *c = p;
+    return (double)nlist_pairs(&c->nl);
+}
+
+const mdl_backend_ops mdl_cpu_backend = {
+    .name = "cpu",
+    .create = cpu_create,
+    .destroy = cpu_destroy,
+    .download = cpu_download,
+    .neighbor_check = cpu_neighbor_check,
+    .build_neighbors = cpu_build_neighbors,
+    .compute_forces = cpu_compute_forces,
+    .integrate_first = cpu_integrate_first,
+    .integrate_second = cpu_integrate_second,
+    .thermostat = cpu_thermostat,
+    .reduce = cpu_reduce,
+    .neighbor_count = cpu_neighbor_count,
+};

@@ -1,0 +1,189 @@
+/* The CPU LJ kernel: for each atom a vectorisable pass over its neighbors (pair forces, with the
+   i-sums as SIMD reductions), then a scalar pass that applies the reaction forces to j. */
+#include "force.h"
+
+#include "../lj.h"
+#include "../util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#define MAX_NEIGH_STACK 2048
+
+void cpu_lj_table_fill(cpu_lj_table *t, const mdl_pair_table *pt)
+{
+    memset(t, 0, sizeof *t);
+    t->ntypes = pt->ntypes;
+    for (int k = 0; k < pt->ntypes * pt->ntypes; k++) {
+        t->lj1[k] = pt->c[k].lj1;
+        t->lj2[k] = pt->c[k].lj2;
+        t->lj3[k] = pt->c[k].lj3;
+        t->lj4[k] = pt->c[k].lj4;
+        t->offset[k] = pt->c[k].offset;
+        t->cutsq[k] = pt->c[k].cutsq;
+    }
+}
+
+void force_scratch_init(cpu_force_scratch *s)
+{
+    memset(s, 0, sizeof *s);
+}
+
+void force_scratch_destroy(cpu_force_scratch *s)
+{
+    free(s->fbuf);
+    memset(s, 0, sizeof *s);
+}
+
+typedef struct {
+    double e, w;
+} ev_sum;
+
+/* Forces on atoms [ib, ie) of one segment; single_type and energy_virial are compile-time
+   constants at each call site so the compiler emits four specialised loops. */
+static inline __attribute__((always_inline)) ev_sum
+force_range(const cpu_lj_table *t, const cpu_nlist *nl, const cpu_nlist_segment *seg, const double len[3],
+            const double inv[3], const double *x, const double *y, const double *z, const int32_t *type,
+            double *fx, double *fy, double *fz, const int single_type, const int energy_virial)
+{
+    ev_sum acc = {0, 0};
+    double bx[MAX_NEIGH_STACK], by[MAX_NEIGH_STACK], bz[MAX_NEIGH_STACK];
+    const int nt = t->ntypes;
+    for (size_t i = seg->atom_begin; i < seg->atom_end; i++) {
+        const int32_t *list = seg->data + nl->first[i];
+        const int cnt = nl->count[i];
+        const double xi = x[i], yi = y[i], zi = z[i];
+        const int row = single_type ? 0 : type[i] * nt;
+        double fxi = 0, fyi = 0, fzi = 0, e = 0, w = 0;
+        for (int k0 = 0; k0 < cnt; k0 += MAX_NEIGH_STACK) {
+            const int kn = cnt - k0 < MAX_NEIGH_STACK ? cnt - k0 : MAX_NEIGH_STACK;
+            const int32_t *l = list + k0;
+#pragma omp simd reduction(+ : fxi, fyi, fzi, e, w)
+            for (int k = 0; k < kn; k++) {
+                const int32_t j = l[k];
+                double dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
+                dx -= len[0] * __builtin_rint(dx * inv[0]);
+                dy -= len[1] * __builtin_rint(dy * inv[1]);
+                dz -= len[2] * __builtin_rint(dz * inv[2]);
+                const double r2 = dx * dx + dy * dy + dz * dz;
+                const int c = single_type ? 0 : row + type[j];
+                const double r2inv = 1.0 / r2;
+                double fp = lj_fpair(r2inv, t->lj1[c], t->lj2[c]);
+                const int inside = r2 < t->cutsq[c];
+                fp = inside ? fp : 0.0;
+                if (energy_virial) {
+                    const double ev = lj_energy(r2inv, t->lj3[c], t->lj4[c], t->offset[c]);
+                    e += inside ? ev : 0.0;
+                    w += r2 * fp;
+                }
+                bx[k] = dx * fp;
+                by[k] = dy * fp;
+                bz[k] = dz * fp;
+                fxi += dx * fp;
+                fyi += dy * fp;
+                fzi += dz * fp;
+            }
+            for (int k = 0; k < kn; k++) {
+                const int32_t j = l[k];
+                fx[j] -= bx[k];
+                fy[j] -= by[k];
+                fz[j] -= bz[k];
+            }
+        }
+        fx[i] += fxi;
+        fy[i] += fyi;
+        fz[i] += fzi;
+        acc.e += e;
+        acc.w += w;
+    }
+    return acc;
+}
+
+static ev_sum force_segment(const cpu_lj_table *t, const cpu_nlist *nl, const cpu_nlist_segment *seg,
+                            const double len[3], const double inv[3], const double *x, const double *y,
+                            const double *z, const int32_t *type, double *fx, double *fy, double *fz,
+                            int energy_virial)
+{
+    if (t->ntypes == 1)
+        return energy_virial ? force_range(t, nl, seg, len, inv, x, y, z, type, fx, fy, fz, 1, 1)
+                             : force_range(t, nl, seg, len, inv, x, y, z, type, fx, fy, fz, 1, 0);
+    return energy_virial ? force_range(t, nl, seg, len, inv, x, y, z, type, fx, fy, fz, 0, 1)
+                         : force_range(t, nl, seg, len, inv, x, y, z, type, fx, fy, fz, 0, 0);
+}
+
+static int scratch_reserve(cpu_force_scratch *s, int nthreads, size_t n)
+{
+    if (nthreads <= s->nthreads && n <= s->fbuf_atoms)
+        return MDL_OK;
+    free(s->fbuf);
+    s->fbuf = NULL;
+    s->nthreads = 0;
+    s->fbuf_atoms = 0;
+    if (nthreads > 1) {
+        s->fbuf = mdl_alloc((size_t)(nthreads - 1) * 3 * n * sizeof(double), "per-thread forces");
+        if (!s->fbuf)
+            return MDL_ERUN;
+    }
+    s->nthreads = nthreads;
+    s->fbuf_atoms = n;
+    return MDL_OK;
+}
+
+int lj_compute(const cpu_lj_table *t, const cpu_nlist *nl, const mdl_box *box, size_t n, const double *x,
+               const double *y, const double *z, const int32_t *type, double *fx, double *fy, double *fz,
+               int energy_virial, double *pe, double *virial, cpu_force_scratch *scratch)
+{
+    const int T = nl->nseg;
+    double len[3], inv[3];
+    for (int d = 0; d < 3; d++) {
+        len[d] = box->periodic[d] ? box->len[d] : 0.0;
+        inv[d] = box->periodic[d] ? 1.0 / box->len[d] : 0.0;
+    }
+    if (scratch_reserve(scratch, T, n) != MDL_OK)
+        return MDL_ERUN;
+    double esum[MDL_MAX_THREADS], wsum[MDL_MAX_THREADS];
+#pragma omp parallel num_threads(T)
+    {
+#ifdef _OPENMP
+        int th = omp_get_thread_num();
+#else
+        int th = 0;
+#endif
+        double *gx = fx, *gy = fy, *gz = fz;
+        if (th > 0) {
+            gx = scratch->fbuf + (size_t)(th - 1) * 3 * n;
+            gy = gx + n;
+            gz = gy + n;
+        }
+        memset(gx, 0, n * sizeof *gx);
+        memset(gy, 0, n * sizeof *gy);
+        memset(gz, 0, n * sizeof *gz);
+        ev_sum s = force_segment(t, nl, &nl->seg[th], len, inv, x, y, z, type, gx, gy, gz, energy_virial);
+        esum[th] = s.e;
+        wsum[th] = s.w;
+#pragma omp barrier
+        /* fixed-order sum of the per-thread buffers into thread 0's (the output) */
+#pragma omp for schedule(static)
+        for (size_t i = 0; i < n; i++) {
+            for (int k = 1; k < T; k++) {
+                const double *b = scratch->fbuf + (size_t)(k - 1) * 3 * n;
+                fx[i] += b[i];
+                fy[i] += b[n + i];
+                fz[i] += b[2 * n + i];
+            }
+        }
+    }
+    if (energy_virial) {
+        double e = 0, w = 0;
+        for (int k = 0; k < T; k++) {
+            e += esum[k];
+            w += wsum[k];
+        }
+        *pe = e;
+        *virial = w;
+    }
+    return MDL_OK;
+}

@@ -1,0 +1,34 @@
+/* CPU Lennard-Jones forces over a half neighbor list (Newton's third law), OpenMP-parallel with
+   per-thread force buffers summed in a fixed order, so a thread count gives one result. */
+#ifndef MDL_CPU_FORCE_H
+#define MDL_CPU_FORCE_H
+
+#include "../potential.h"
+#include "neighbor.h"
+
+/* Split coefficient arrays (c[ti * ntypes + tj]) for vectorised gathers. */
+typedef struct {
+    int ntypes;
+    double lj1[MDL_MAX_SPECIES * MDL_MAX_SPECIES], lj2[MDL_MAX_SPECIES * MDL_MAX_SPECIES];
+    double lj3[MDL_MAX_SPECIES * MDL_MAX_SPECIES], lj4[MDL_MAX_SPECIES * MDL_MAX_SPECIES];
+    double offset[MDL_MAX_SPECIES * MDL_MAX_SPECIES], cutsq[MDL_MAX_SPECIES * MDL_MAX_SPECIES];
+} cpu_lj_table;
+
+void cpu_lj_table_fill(cpu_lj_table *t, const mdl_pair_table *pt);
+
+/* Per-thread scratch for the force loop. */
+typedef struct {
+    double *fbuf;        /* (nthreads - 1) * 3 * capacity: forces of threads 1.. */
+    size_t fbuf_atoms;
+    int nthreads;
+} cpu_force_scratch;
+
+void force_scratch_init(cpu_force_scratch *s);
+void force_scratch_destroy(cpu_force_scratch *s);
+
+/* Forces into fx, fy, fz (overwritten). With energy_virial, *pe and *virial get the totals. */
+int lj_compute(const cpu_lj_table *t, const cpu_nlist *nl, const mdl_box *box, size_t n, const double *x,
+               const double *y, const double *z, const int32_t *type, double *fx, double *fy, double *fz,
+               int energy_virial, double *pe, double *virial, cpu_force_scratch *scratch);
+
+#endif

@@ -1,0 +1,87 @@
+/* Velocity Verlet kicks and drifts, kinetic energy and thermostat forces on the CPU. */
+#include "integrate.h"
+
+#include "../rng.h"
+#include "neighbor.h"
+
+#include <math.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+void integrate_kick(size_t n, double dtf, const double *inv_mass_of_type, const int32_t *type, double *vx,
+                    double *vy, double *vz, const double *fx, const double *fy, const double *fz)
+{
+#pragma omp parallel for simd schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        double a = dtf * inv_mass_of_type[type[i]];
+        vx[i] += a * fx[i];
+        vy[i] += a * fy[i];
+        vz[i] += a * fz[i];
+    }
+}
+
+void integrate_drift(size_t n, double dt, double *x, double *y, double *z, const double *vx, const double *vy,
+                     const double *vz)
+{
+#pragma omp parallel for simd schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        x[i] += dt * vx[i];
+        y[i] += dt * vy[i];
+        z[i] += dt * vz[i];
+    }
+}
+
+double sum_mv2(size_t n, const double *mass_of_type, const int32_t *type, const double *vx, const double *vy,
+               const double *vz, int nthreads)
+{
+    double part[MDL_MAX_THREADS] = {0};
+    int T = 1;
+#pragma omp parallel num_threads(nthreads > 0 ? nthreads : omp_get_max_threads())
+    {
+#ifdef _OPENMP
+        int t = omp_get_thread_num();
+#pragma omp single
+        T = omp_get_num_threads();
+#else
+        int t = 0;
+#endif
+        double s = 0;
+#pragma omp for schedule(static)
+        for (size_t i = 0; i < n; i++)
+            s += mass_of_type[type[i]] * (vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]);
+        if (t < MDL_MAX_THREADS)
+            part[t] = s;
+    }
+    double total = 0;
+    for (int t = 0; t < T && t < MDL_MAX_THREADS; t++)
+        total += part[t];
+    return total;
+}
+
+void scale_velocities(size_t n, double factor, double *vx, double *vy, double *vz)
+{
+#pragma omp parallel for simd schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        vx[i] *= factor;
+        vy[i] *= factor;
+        vz[i] *= factor;
+    }
+}
+
+void langevin_forces(size_t n, const double *mass_of_type, const int32_t *type, const int64_t *id,
+                     const double *vx, const double *vy, const double *vz, double *fx, double *fy, double *fz,
+                     double T, double tau, double dt, double boltz, double mvv2e, double ftm2v,
+                     uint64_t seed, uint64_t step)
+{
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        double m = mass_of_type[type[i]];
+        double g1 = -m / tau / ftm2v;
+        double g2 = sqrt(m) * sqrt(24.0 * boltz / tau / dt / mvv2e) / ftm2v * sqrt(T);
+        mdl_u32x4 r = mdl_random4(seed, MDL_STREAM_LANGEVIN, (uint64_t)id[i], step);
+        fx[i] += g1 * vx[i] + g2 * (mdl_u01(r.v[0]) - 0.5);
+        fy[i] += g1 * vy[i] + g2 * (mdl_u01(r.v[1]) - 0.5);
+        fz[i] += g1 * vz[i] + g2 * (mdl_u01(r.v[2]) - 0.5);
+    }
+}

@@ -1,0 +1,350 @@
+/* CPU neighbor lists: counting sort of atoms by cell, half lists from the 27-cell stencil or by
+   brute force, per-thread segments so that OpenMP threads never share a buffer. */
+#include "neighbor.h"
+
+#include "../util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+void nlist_init(cpu_nlist *nl)
+{
+    memset(nl, 0, sizeof *nl);
+}
+
+void nlist_destroy(cpu_nlist *nl)
+{
+    for (int t = 0; t < MDL_MAX_THREADS; t++)
+        free(nl->seg[t].data);
+    free(nl->first);
+    free(nl->count);
+    memset(nl, 0, sizeof *nl);
+}
+
+void cells_init(cpu_cells *c)
+{
+    memset(c, 0, sizeof *c);
+}
+
+void cells_destroy(cpu_cells *c)
+{
+    free(c->start);
+    free(c->cell);
+    memset(c, 0, sizeof *c);
+}
+
+static int nlist_reserve_atoms(cpu_nlist *nl, size_t n)
+{
+    if (n <= nl->capacity)
+        return MDL_OK;
+    uint32_t *first = mdl_realloc(nl->first, n * sizeof *first, "neighbor list offsets");
+    if (!first)
+        return MDL_ERUN;
+    nl->first = first;
+    int32_t *count = mdl_realloc(nl->count, n * sizeof *count, "neighbor list counts");
+    if (!count)
+        return MDL_ERUN;
+    nl->count = count;
+    nl->capacity = n;
+    return MDL_OK;
+}
+
+/* Room for `more` entries after len; grows by 1.5x (untouched pages cost no memory). */
+static int segment_reserve(cpu_nlist_segment *s, size_t more)
+{
+    if (s->len + more <= s->cap)
+        return MDL_OK;
+    size_t cap = s->cap + s->cap / 2;
+    if (cap < s->len + more)
+        cap = s->len + more + 1024;
+    if (cap > UINT32_MAX) {
+        mdl_error("neighbor list segment over 2^32 entries");
+        return MDL_ERUN;
+    }
+    int32_t *d = realloc(s->data, cap * sizeof *d);
+    if (!d) {
+        mdl_error("out of memory growing a neighbor list to %zu entries", cap);
+        return MDL_ERUN;
+    }
+    s->data = d;
+    s->cap = cap;
+    return MDL_OK;
+}
+
+static int thread_count(int nthreads)
+{
+#ifdef _OPENMP
+    int t = nthreads > 0 ? nthreads : omp_get_max_threads();
+#else
+    int t = 1;
+    (void)nthreads;
+#endif
+    return t > MDL_MAX_THREADS ? MDL_MAX_THREADS : t < 1 ? 1 : t;
+}
+
+/* ---- cells ------------------------------------------------------------------------------- */
+
+static int cell_coord(double x, double lo, double inv, int nc)
+{
+    int c = (int)((x - lo) * inv);
+    return c < 0 ? 0 : c >= nc ? nc - 1 : c;
+}
+
+int cells_sort(cpu_cells *c, const mdl_box *box, double rcut, size_t n, const double *x, const double *y,
+               const double *z, int32_t *perm)
+{
+    double target = rcut;
+    for (;;) { /* cells at least rcut wide, and never many more cells than atoms */
+        size_t total = 1;
+        for (int d = 0; d < 3; d++) {
+            int nc = (int)floor(box->len[d] / target);
+            c->nc[d] = nc < 1 ? 1 : nc;
+            c->inv_size[d] = box->len[d] > 0 ? c->nc[d] / box->len[d] : 0.0;
+            total *= (size_t)c->nc[d];
+        }
+        c->ncells = total;
+        if (total <= 4 * n + 64)
+            break;
+        target *= 1.25;
+    }
+    if (c->cell_capacity < c->ncells + 1) {
+        int32_t *s = mdl_realloc(c->start, (c->ncells + 1) * sizeof *s, "cell list");
+        if (!s)
+            return MDL_ERUN;
+        c->start = s;
+        c->cell_capacity = c->ncells + 1;
+    }
+    if (c->atom_capacity < n) {
+        int32_t *a = mdl_realloc(c->cell, n * sizeof *a, "cell index");
+        if (!a)
+            return MDL_ERUN;
+        c->cell = a;
+        c->atom_capacity = n;
+    }
+    memset(c->start, 0, (c->ncells + 1) * sizeof *c->start);
+    for (size_t i = 0; i < n; i++) {
+        int cx = cell_coord(x[i], box->lo[0], c->inv_size[0], c->nc[0]);
+        int cy = cell_coord(y[i], box->lo[1], c->inv_size[1], c->nc[1]);
+        int cz = cell_coord(z[i], box->lo[2], c->inv_size[2], c->nc[2]);
+        int32_t k = (int32_t)(((size_t)cz * c->nc[1] + cy) * c->nc[0] + cx);
+        c->cell[i] = k;
+        c->start[k + 1]++;
+    }
+    for (size_t k = 0; k < c->ncells; k++)
+        c->start[k + 1] += c->start[k];
+    /* stable placement; start[k] is restored by walking back afterwards */
+    for (size_t i = 0; i < n; i++)
+        perm[c->start[c->cell[i]]++] = (int32_t)i;
+    for (size_t k = c->ncells; k > 0; k--)
+        c->start[k] = c->start[k - 1];
+    c->start[0] = 0;
+    return MDL_OK;
+}
+
+void permute_array(void *a, const int32_t *perm, size_t n, size_t size, void *scratch)
+{
+    char *src = a, *dst = scratch;
+    if (size == 8) {
+        const double *s = a;
+        double *d = scratch;
+        for (size_t k = 0; k < n; k++)
+            d[k] = s[perm[k]];
+    } else if (size == 4) {
+        const int32_t *s = a;
+        int32_t *d = scratch;
+        for (size_t k = 0; k < n; k++)
+            d[k] = s[perm[k]];
+    } else {
+        for (size_t k = 0; k < n; k++)
+            memcpy(dst + k * size, src + (size_t)perm[k] * size, size);
+    }
+    memcpy(a, scratch, n * size);
+}
+
+/* The distinct neighbor coordinates of c along one dimension (1 to 3 of them). */
+static int stencil_1d(int c, int nc, int periodic, int out[3])
+{
+    int m = 0;
+    for (int d = -1; d <= 1; d++) {
+        int v = c + d;
+        if (v < 0 || v >= nc) {
+            if (!periodic)
+                continue;
+            v = (v + nc) % nc;
+        }
+        int dup = 0;
+        for (int k = 0; k < m; k++)
+            dup |= out[k] == v;
+        if (!dup)
+            out[m++] = v;
+    }
+    return m;
+}
+
+/* Cells with index >= c among the (distinct) 27 around c. */
+static int forward_stencil(const cpu_cells *c, const mdl_box *box, size_t cell, int32_t *out)
+{
+    int cx = (int)(cell % (size_t)c->nc[0]);
+    int cy = (int)((cell / (size_t)c->nc[0]) % (size_t)c->nc[1]);
+    int cz = (int)(cell / ((size_t)c->nc[0] * c->nc[1]));
+    int sx[3], sy[3], sz[3];
+    int mx = stencil_1d(cx, c->nc[0], box->periodic[0], sx);
+    int my = stencil_1d(cy, c->nc[1], box->periodic[1], sy);
+    int mz = stencil_1d(cz, c->nc[2], box->periodic[2], sz);
+    int m = 0;
+    for (int a = 0; a < mz; a++)
+        for (int b = 0; b < my; b++)
+            for (int d = 0; d < mx; d++) {
+                int32_t k = (int32_t)(((size_t)sz[a] * c->nc[1] + sy[b]) * c->nc[0] + sx[d]);
+                if ((size_t)k >= cell)
+                    out[m++] = k;
+            }
+    return m;
+}
+
+/* Minimum-image lengths: zero on open dimensions so the correction vanishes there. */
+static void image_lengths(const mdl_box *box, double len[3], double inv[3])
+{
+    for (int d = 0; d < 3; d++) {
+        len[d] = box->periodic[d] ? box->len[d] : 0.0;
+        inv[d] = box->periodic[d] ? 1.0 / box->len[d] : 0.0;
+    }
+}
+
+/* Appends j in [jb, je) within rcut of (xi, yi, zi); returns how many. Branch-free. */
+static inline int scan_range(int32_t *out, int32_t jb, int32_t je, double xi, double yi, double zi,
+                             const double *x, const double *y, const double *z, const double len[3],
+                             const double inv[3], double rcsq)
+{
+    int cnt = 0;
+    for (int32_t j = jb; j < je; j++) {
+        double dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
+        dx -= len[0] * __builtin_rint(dx * inv[0]);
+        dy -= len[1] * __builtin_rint(dy * inv[1]);
+        dz -= len[2] * __builtin_rint(dz * inv[2]);
+        double r2 = dx * dx + dy * dy + dz * dz;
+        out[cnt] = j;
+        cnt += r2 < rcsq;
+    }
+    return cnt;
+}
+
+int nlist_build_cells(cpu_nlist *nl, const cpu_cells *c, const mdl_box *box, double rcut, size_t n,
+                      const double *x, const double *y, const double *z, int nthreads)
+{
+    if (nlist_reserve_atoms(nl, n) != MDL_OK)
+        return MDL_ERUN;
+    int T = thread_count(nthreads);
+    double len[3], inv[3], rcsq = rcut * rcut;
+    image_lengths(box, len, inv);
+    /* thread t takes whole cells holding atoms [t n / T, (t+1) n / T) */
+    size_t cell_begin[MDL_MAX_THREADS + 1];
+    cell_begin[0] = 0;
+    for (int t = 1; t < T; t++) {
+        size_t target = n * (size_t)t / (size_t)T, k = cell_begin[t - 1];
+        while (k < c->ncells && (size_t)c->start[k] < target)
+            k++;
+        cell_begin[t] = k;
+    }
+    cell_begin[T] = c->ncells;
+    nl->nseg = T;
+    int failed = 0;
+#pragma omp parallel num_threads(T) reduction(| : failed)
+    {
+#ifdef _OPENMP
+        int t = omp_get_thread_num();
+#else
+        int t = 0;
+#endif
+        cpu_nlist_segment *s = &nl->seg[t];
+        s->len = 0;
+        s->atom_begin = (size_t)c->start[cell_begin[t]];
+        s->atom_end = (size_t)c->start[cell_begin[t + 1]];
+        int32_t stencil[27];
+        for (size_t cell = cell_begin[t]; cell < cell_begin[t + 1] && !failed; cell++) {
+            int m = forward_stencil(c, box, cell, stencil);
+            size_t candidates = 0;
+            for (int k = 0; k < m; k++)
+                candidates += (size_t)(c->start[stencil[k] + 1] - c->start[stencil[k]]);
+            for (int32_t i = c->start[cell]; i < c->start[cell + 1]; i++) {
+                if (segment_reserve(s, candidates) != MDL_OK) {
+                    failed = 1;
+                    break;
+                }
+                int32_t *out = s->data + s->len;
+                int cnt = 0;
+                for (int k = 0; k < m; k++) {
+                    int32_t jb = stencil[k] == (int32_t)cell ? i + 1 : c->start[stencil[k]];
+                    cnt += scan_range(out + cnt, jb, c->start[stencil[k] + 1], x[i], y[i], z[i], x, y, z, len, inv,
+                                      rcsq);
+                }
+                nl->first[i] = (uint32_t)s->len;
+                nl->count[i] = cnt;
+                s->len += (size_t)cnt;
+            }
+        }
+    }
+    return failed ? MDL_ERUN : MDL_OK;
+}
+
+int nlist_build_brute(cpu_nlist *nl, const mdl_box *box, double rcut, size_t n, const double *x,
+                      const double *y, const double *z, int nthreads)
+{
+    if (nlist_reserve_atoms(nl, n) != MDL_OK)
+        return MDL_ERUN;
+    int T = thread_count(nthreads);
+    double len[3], inv[3], rcsq = rcut * rcut;
+    image_lengths(box, len, inv);
+    nl->nseg = T;
+    int failed = 0;
+#pragma omp parallel num_threads(T) reduction(| : failed)
+    {
+#ifdef _OPENMP
+        int t = omp_get_thread_num();
+#else
+        int t = 0;
+#endif
+        /* atom i scans n - i - 1 partners: split the triangle into equal areas */
+        cpu_nlist_segment *s = &nl->seg[t];
+        s->len = 0;
+        s->atom_begin = (size_t)((double)n * (1.0 - sqrt(1.0 - (double)t / T)));
+        s->atom_end = t == T - 1 ? n : (size_t)((double)n * (1.0 - sqrt(1.0 - (double)(t + 1) / T)));
+        for (size_t i = s->atom_begin; i < s->atom_end; i++) {
+            if (segment_reserve(s, n - i) != MDL_OK) {
+                failed = 1;
+                break;
+            }
+            int cnt = scan_range(s->data + s->len, (int32_t)i + 1, (int32_t)n, x[i], y[i], z[i], x, y, z, len, inv,
+                                 rcsq);
+            nl->first[i] = (uint32_t)s->len;
+            nl->count[i] = cnt;
+            s->len += (size_t)cnt;
+        }
+    }
+    return failed ? MDL_ERUN : MDL_OK;
+}
+
+size_t nlist_pairs(const cpu_nlist *nl)
+{
+    size_t total = 0;
+    for (int t = 0; t < nl->nseg; t++)
+        total += nl->seg[t].len;
+    return total;
+}
+
+double max_displacement_sq(size_t n, const double *x, const double *y, const double *z, const double *x0,
+                           const double *y0, const double *z0)
+{
+    double m = 0;
+#pragma omp parallel for simd reduction(max : m) schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        double dx = x[i] - x0[i], dy = y[i] - y0[i], dz = z[i] - z0[i];
+        double d2 = dx * dx + dy * dy + dz * dz;
+        m = d2 > m ? d2 : m;
+    }
+    return m;
+}

@@ -1,0 +1,66 @@
+/* CPU neighbor lists: cell binning with atoms sorted by cell, half Verlet lists (each pair once,
+   for Newton's third law) from the cell stencil or by O(N^2) brute force, and the skin check. */
+#ifndef MDL_CPU_NEIGHBOR_H
+#define MDL_CPU_NEIGHBOR_H
+
+#include "../system.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MDL_MAX_THREADS 256
+
+/* A half list split in per-thread segments: thread t owns atoms [atom_begin, atom_end) and their
+   neighbors live in seg[t].data[first[i] .. first[i] + count[i]). */
+typedef struct {
+    int32_t *data;
+    size_t len, cap;
+    size_t atom_begin, atom_end;
+} cpu_nlist_segment;
+
+typedef struct {
+    int nseg;
+    cpu_nlist_segment seg[MDL_MAX_THREADS];
+    uint32_t *first;
+    int32_t *count;
+    size_t capacity; /* atoms */
+} cpu_nlist;
+
+/* Cell grid over the box: cells at least rcut wide; atoms sorted so cell c holds
+   [start[c], start[c+1]). */
+typedef struct {
+    int nc[3];
+    double inv_size[3];
+    size_t ncells;
+    int32_t *start;   /* ncells + 1 */
+    int32_t *cell;    /* per atom (scratch) */
+    size_t atom_capacity, cell_capacity;
+} cpu_cells;
+
+void nlist_init(cpu_nlist *nl);
+void nlist_destroy(cpu_nlist *nl);
+void cells_init(cpu_cells *c);
+void cells_destroy(cpu_cells *c);
+
+/* Bins n atoms (inside the box) into cells >= rcut wide and returns in perm the order that sorts
+   them by cell (perm[k] = old index of the k-th atom). Fills c->start for the sorted order. */
+int cells_sort(cpu_cells *c, const mdl_box *box, double rcut, size_t n, const double *x, const double *y,
+               const double *z, int32_t *perm);
+
+/* Applies perm to an array of n elements of `size` bytes, through scratch (n * size bytes). */
+void permute_array(void *a, const int32_t *perm, size_t n, size_t size, void *scratch);
+
+/* Half lists: j in i's list only when j > i (sorted indices) and |r_ij| < rcut (minimum image on
+   periodic dimensions). The cell version needs cells_sort's order; brute force needs none. */
+int nlist_build_cells(cpu_nlist *nl, const cpu_cells *c, const mdl_box *box, double rcut, size_t n,
+                      const double *x, const double *y, const double *z, int nthreads);
+int nlist_build_brute(cpu_nlist *nl, const mdl_box *box, double rcut, size_t n, const double *x,
+                      const double *y, const double *z, int nthreads);
+
+size_t nlist_pairs(const cpu_nlist *nl);
+
+/* Largest squared displacement since x0 (positions at the last build). */
+double max_displacement_sq(size_t n, const double *x, const double *y, const double *z, const double *x0,
+                           const double *y0, const double *z0);
+
+#endif

@@ -1,0 +1,20 @@
+/* Builds fcc/bcc/sc lattices and the Maxwell-Boltzmann initial velocities. */
+#ifndef MDL_LATTICE_H
+#define MDL_LATTICE_H
+
+#include "config.h"
+#include "system.h"
+#include "units.h"
+
+/* Fills s with cfg's lattice (cells, density or lattice_constant, species by composition). */
+int lattice_build(const mdl_config *cfg, mdl_system *s);
+
+/* Maxwell-Boltzmann velocities at temperature T: seeded per atom id, zero total momentum,
+   rescaled to exactly T with 3N-3 degrees of freedom. */
+void velocities_create(mdl_system *s, const mdl_units *u, double T, unsigned long seed);
+
+/* Kinetic energy sum 1/2 m v^2 (in energy units) and temperature with 3N-3 degrees of freedom. */
+double kinetic_energy(const mdl_system *s, const mdl_units *u);
+double temperature_of(double ke, size_t n, const mdl_units *u);
+
+#endif

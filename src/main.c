@@ -1,0 +1,123 @@
+/* mdlite's command line: run, neighbors, compare, info, --help, --version. */
+#define _POSIX_C_SOURCE 200809L
+#include "config.h"
+#include "neighbors_cmd.h"
+#include "run.h"
+#include "util.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef MDLITE_VERSION
+#define MDLITE_VERSION "unknown"
+#endif
+
+static const char *USAGE =
+    "usage:\n"
+    "  mdlite run CONFIG [--backend cpu|gpu] [--set section.key=value]... [--quiet]\n"
+    "  mdlite neighbors FILE --cutoff R [--backend cpu|gpu] [--method cell|brute|brute-atomic]\n"
+    "                   [--layout transposed|row] [--box LX LY [LZ]] [--output FILE] [--repeat N]\n"
+    "  mdlite compare CONFIG [--steps N]\n"
+    "  mdlite info\n"
+    "  mdlite --help | --version\n"
+    "\n"
+    "CONFIG is an INI file ([system], [potential], [neighbor], [run], [output]); see input/ and\n"
+    "docs/ for the keys. Exit status: 0 success, 1 run-time failure, 2 bad usage or input.\n";
+
+static int run_main(int argc, char **argv)
+{
+    const char *path = NULL;
+    int quiet = 0, nset = 0;
+    char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    if (!sets)
+        return MDL_ERUN;
+    char backend_set[64];
+    int rc = MDL_OK;
+    for (int i = 0; i < argc && rc == MDL_OK; i++) {
+        if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
+            sets[nset++] = argv[++i];
+        } else if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
+            snprintf(backend_set, sizeof backend_set, "run.backend=%s", argv[++i]);
+            sets[nset++] = backend_set; /* applied last: the command line wins */
+        } else if (strcmp(argv[i], "--quiet") == 0) {
+            quiet = 1;
+        } else if (strcmp(argv[i], "--restart") == 0) {
+            mdl_error("run: --restart is not available yet (the H5MD writer is not in this build)");
+            rc = MDL_EINPUT;
+        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
+            mdl_error("run: unknown option or missing value: %s\n%s", argv[i], USAGE);
+            rc = MDL_EINPUT;
+        } else if (!path) {
+            path = argv[i];
+        } else {
+            mdl_error("run: more than one CONFIG (%s and %s)", path, argv[i]);
+            rc = MDL_EINPUT;
+        }
+    }
+    if (rc == MDL_OK && !path) {
+        mdl_error("run: missing CONFIG\n%s", USAGE);
+        rc = MDL_EINPUT;
+    }
+    /* --backend goes after every --set so that the flag wins */
+    for (int i = 0; i < nset; i++)
+        if (sets[i] == backend_set && i != nset - 1) {
+            memmove(&sets[i], &sets[i + 1], (size_t)(nset - i - 1) * sizeof *sets);
+            sets[nset - 1] = backend_set;
+            break;
+        }
+    mdl_config cfg;
+    if (rc == MDL_OK) {
+        rc = config_load(&cfg, path, nset, sets);
+        if (rc == MDL_OK)
+            rc = run_simulation(&cfg, quiet);
+        config_destroy(&cfg);
+    }
+    free(sets);
+    return rc;
+}
+
+static int info_main(void)
+{
+    printf("mdlite %s\n", MDLITE_VERSION);
+    printf("precision: CPU double\n");
+    printf("OpenMP threads: %d (set OMP_NUM_THREADS or [run] threads)\n", omp_get_max_threads());
+    printf("backends: cpu");
+#ifdef MDLITE_HAVE_GPU
+    printf(" gpu\n");
+#else
+    printf("\nGPU backend: not in this build\n");
+#endif
+    printf("compiler: %s\n", __VERSION__);
+    return MDL_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(USAGE, stderr);
+        return MDL_EINPUT;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        fputs(USAGE, stdout);
+        return MDL_OK;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("mdlite %s\n", MDLITE_VERSION);
+        return MDL_OK;
+    }
+    if (strcmp(cmd, "run") == 0)
+        return run_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "neighbors") == 0)
+        return neighbors_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "info") == 0)
+        return info_main();
+    if (strcmp(cmd, "compare") == 0) {
+        mdl_error("compare: needs the GPU backend, which this build does not have");
+        return MDL_EINPUT;
+    }
+    mdl_error("unknown command '%s'\n%s", cmd, USAGE);
+    return MDL_EINPUT;
+}

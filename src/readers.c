@@ -1,0 +1,421 @@
+/* Readers for xyz / extended XYZ / .xy coordinate files with file:line error messages. */
+#define _POSIX_C_SOURCE 200809L
+#include "readers.h"
+
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct {
+    const char *path;
+    FILE *fp;
+    char *buf;
+    size_t cap;
+    int line;
+} line_reader;
+
+static char *next_line(line_reader *r)
+{
+    ssize_t n = getline(&r->buf, &r->cap, r->fp);
+    if (n < 0)
+        return NULL;
+    r->line++;
+    while (n > 0 && (r->buf[n - 1] == '\n' || r->buf[n - 1] == '\r'))
+        r->buf[--n] = '\0';
+    return r->buf;
+}
+
+static int is_blank(const char *s)
+{
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    return *s == '\0';
+}
+
+/* Splits s in place on blanks; returns the number of fields (at most max). */
+static int split_fields(char *s, char **fields, int max)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(s, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        if (n == max)
+            return max + 1;
+        fields[n++] = tok;
+    }
+    return n;
+}
+
+static int parse_coord(line_reader *r, const char *field, int column, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(field, &end);
+    if (end == field || *end != '\0') {
+        mdl_error("%s:%d: column %d: '%s' is not a number", r->path, r->line, column, field);
+        return MDL_EINPUT;
+    }
+    if (!isfinite(v) || errno == ERANGE) {
+        mdl_error("%s:%d: column %d: '%s' is not a finite number", r->path, r->line, column, field);
+        return MDL_EINPUT;
+    }
+    *out = v;
+    return MDL_OK;
+}
+
+/* ---- .xy: "x y" per line, blank lines ignored ---------------------------------------------- */
+
+static int read_xy(line_reader *r, mdl_system *s)
+{
+    char *line, *f[3];
+    int t = system_species_index(s, "C", 1);
+    while ((line = next_line(r))) {
+        if (is_blank(line) || line[0] == '#')
+            continue;
+        int nf = split_fields(line, f, 2);
+        if (nf != 2) {
+            mdl_error("%s:%d: expected 2 columns (x y), found %s", r->path, r->line, nf > 2 ? "more" : "fewer");
+            return MDL_EINPUT;
+        }
+        double x, y;
+        if (parse_coord(r, f[0], 1, &x) || parse_coord(r, f[1], 2, &y))
+            return MDL_EINPUT;
+        if (system_add_atom(s, t, x, y, 0.0) < 0)
+            return MDL_ERUN;
+    }
+    return MDL_OK;
+}
+
+/* ---- extended XYZ comment line -------------------------------------------------------------- */
+
+typedef struct {
+    int has_lattice, has_pbc;
+    double lattice[9];
+    double origin[3];
+    int pbc[3];
+    /* columns: index of the first column of each property, -1 when absent */
+    int col_species, col_pos, col_velo, col_mass, ncols;
+} xyz_header;
+
+/* Next key=value from the comment line; values may be "quoted". Returns 0 at the end. */
+static int next_pair(char **p, char **key, char **val)
+{
+    char *s = *p;
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    if (!*s)
+        return 0;
+    *key = s;
+    while (*s && *s != '=' && !isspace((unsigned char)*s))
+        s++;
+    if (*s != '=') { /* a bare word: no value */
+        if (*s)
+            *s++ = '\0';
+        *val = NULL;
+        *p = s;
+        return 1;
+    }
+    *s++ = '\0';
+    if (*s == '"' || *s == '\'') {
+        char q = *s++;
+        *val = s;
+        while (*s && *s != q)
+            s++;
+        if (!*s)
+            return -1;
+    } else {
+        *val = s;
+        while (*s && !isspace((unsigned char)*s))
+            s++;
+    }
+    if (*s)
+        *s++ = '\0';
+    *p = s;
+    return 1;
+}
+
+static int parse_properties(line_reader *r, char *val, xyz_header *h)
+{
+    char *save = NULL, *name, *type, *count;
+    int col = 0;
+    h->col_species = h->col_pos = h->col_velo = h->col_mass = -1;
+    for (name = strtok_r(val, ":", &save); name; name = strtok_r(NULL, ":", &save)) {
+        type = strtok_r(NULL, ":", &save);
+        count = strtok_r(NULL, ":", &save);
+        long n;
+        if (!type || !count || mdl_parse_long(count, &n) != 0 || n < 1 || n > 9 || strlen(type) != 1 ||
+            !strchr("SRIL", type[0])) {
+            mdl_error("%s:%d: Properties: expected name:S|R|I|L:count triples near '%s'", r->path, r->line, name);
+            return MDL_EINPUT;
+        }
+        int want = -2;
+        if (strcasecmp(name, "species") == 0 || strcasecmp(name, "element") == 0)
+            h->col_species = col, want = type[0] == 'S' && n == 1 ? 0 : -1;
+        else if (strcasecmp(name, "pos") == 0 || strcasecmp(name, "positions") == 0)
+            h->col_pos = col, want = type[0] == 'R' && n == 3 ? 0 : -1;
+        else if (strcasecmp(name, "velo") == 0 || strcasecmp(name, "velocities") == 0 || strcasecmp(name, "vel") == 0)
+            h->col_velo = col, want = type[0] == 'R' && n == 3 ? 0 : -1;
+        else if (strcasecmp(name, "mass") == 0 || strcasecmp(name, "masses") == 0)
+            h->col_mass = col, want = type[0] == 'R' && n == 1 ? 0 : -1;
+        if (want == -1) {
+            mdl_error("%s:%d: Properties: '%s:%s:%s' has the wrong type or count", r->path, r->line, name, type, count);
+            return MDL_EINPUT;
+        }
+        col += (int)n;
+    }
+    h->ncols = col;
+    if (h->col_species < 0 || h->col_pos < 0) {
+        mdl_error("%s:%d: Properties must include species:S:1 and pos:R:3", r->path, r->line);
+        return MDL_EINPUT;
+    }
+    return MDL_OK;
+}
+
+static int parse_comment(line_reader *r, char *comment, xyz_header *h)
+{
+    char *p = comment, *key, *val;
+    int rc;
+    h->col_species = 0;
+    h->col_pos = 1;
+    h->col_velo = h->col_mass = -1;
+    h->ncols = 4;
+    h->pbc[0] = h->pbc[1] = h->pbc[2] = 1;
+    while ((rc = next_pair(&p, &key, &val)) > 0) {
+        if (!val)
+            continue;
+        if (strcasecmp(key, "Lattice") == 0) {
+            char *f[10];
+            if (split_fields(val, f, 9) != 9) {
+                mdl_error("%s:%d: Lattice= needs 9 numbers", r->path, r->line);
+                return MDL_EINPUT;
+            }
+            for (int k = 0; k < 9; k++) {
+                if (mdl_parse_double(f[k], &h->lattice[k]) != 0) {
+                    mdl_error("%s:%d: Lattice=: '%s' is not a number", r->path, r->line, f[k]);
+                    return MDL_EINPUT;
+                }
+            }
+            h->has_lattice = 1;
+        } else if (strcasecmp(key, "Origin") == 0) {
+            char *f[4];
+            if (split_fields(val, f, 3) != 3 || mdl_parse_double(f[0], &h->origin[0]) ||
+                mdl_parse_double(f[1], &h->origin[1]) || mdl_parse_double(f[2], &h->origin[2])) {
+                mdl_error("%s:%d: Origin= needs 3 numbers", r->path, r->line);
+                return MDL_EINPUT;
+            }
+        } else if (strcasecmp(key, "Properties") == 0) {
+            if (parse_properties(r, val, h) != MDL_OK)
+                return MDL_EINPUT;
+        } else if (strcasecmp(key, "pbc") == 0) {
+            char *f[4];
+            if (split_fields(val, f, 3) != 3) {
+                mdl_error("%s:%d: pbc= needs 3 values (T or F)", r->path, r->line);
+                return MDL_EINPUT;
+            }
+            for (int d = 0; d < 3; d++) {
+                if (strchr("Tt1", f[d][0]) && strlen(f[d]) <= 4)
+                    h->pbc[d] = 1;
+                else if (strchr("Ff0", f[d][0]) && strlen(f[d]) <= 5)
+                    h->pbc[d] = 0;
+                else {
+                    mdl_error("%s:%d: pbc=: '%s' is not T or F", r->path, r->line, f[d]);
+                    return MDL_EINPUT;
+                }
+            }
+            h->has_pbc = 1;
+        }
+    }
+    if (rc < 0) {
+        mdl_error("%s:%d: unterminated quote in the comment line", r->path, r->line);
+        return MDL_EINPUT;
+    }
+    return MDL_OK;
+}
+
+static int lattice_to_box(line_reader *r, const xyz_header *h, mdl_box *box)
+{
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            if (a != b && h->lattice[3 * a + b] != 0.0) {
+                mdl_error("%s:%d: Lattice= is not orthorhombic (mdlite supports rectangular boxes only)",
+                          r->path, r->line);
+                return MDL_EINPUT;
+            }
+    for (int d = 0; d < 3; d++) {
+        if (!(h->lattice[4 * d] > 0)) {
+            mdl_error("%s:%d: Lattice= box length %d is not positive", r->path, r->line, d + 1);
+            return MDL_EINPUT;
+        }
+        box->lo[d] = h->origin[d];
+        box->len[d] = h->lattice[4 * d];
+        box->periodic[d] = h->pbc[d];
+    }
+    return MDL_OK;
+}
+
+static int read_xyz(line_reader *r, mdl_system *s, int *has_box)
+{
+    char *line = next_line(r);
+    long natoms;
+    if (!line || mdl_parse_long(line, &natoms) != 0 || natoms < 0) {
+        mdl_error("%s:%d: expected the number of atoms on the first line", r->path, r->line ? r->line : 1);
+        return MDL_EINPUT;
+    }
+    if (natoms == 0) {
+        mdl_error("%s:1: the file holds zero atoms", r->path);
+        return MDL_EINPUT;
+    }
+    if (!(line = next_line(r))) {
+        mdl_error("%s:2: file ends before the comment line", r->path);
+        return MDL_EINPUT;
+    }
+    xyz_header h;
+    memset(&h, 0, sizeof h);
+    if (parse_comment(r, line, &h) != MDL_OK)
+        return MDL_EINPUT;
+    if (h.has_lattice) {
+        if (lattice_to_box(r, &h, &s->box) != MDL_OK)
+            return MDL_EINPUT;
+        *has_box = 1;
+    }
+    if (system_reserve(s, (size_t)natoms) != MDL_OK)
+        return MDL_ERUN;
+    s->has_velocities = h.col_velo >= 0;
+    s->has_masses = h.col_mass >= 0;
+    char **f = mdl_alloc((size_t)(h.ncols + 1) * sizeof *f, "xyz columns");
+    if (!f)
+        return MDL_ERUN;
+    int rc = MDL_OK;
+    for (long i = 0; i < natoms && rc == MDL_OK; i++) {
+        if (!(line = next_line(r))) {
+            mdl_error("%s:%d: file ends after %ld of %ld atoms (truncated?)", r->path, r->line + 1, i, natoms);
+            rc = MDL_EINPUT;
+            break;
+        }
+        int nf = split_fields(line, f, h.ncols);
+        if (nf != h.ncols) {
+            mdl_error("%s:%d: expected %d columns, found %s", r->path, r->line, h.ncols,
+                      nf > h.ncols ? "more" : "fewer");
+            rc = MDL_EINPUT;
+            break;
+        }
+        int t = system_species_index(s, f[h.col_species], 1);
+        if (t < 0) {
+            mdl_error("%s:%d: species '%s': too many species (at most %d) or name too long", r->path, r->line,
+                      f[h.col_species], MDL_MAX_SPECIES);
+            rc = MDL_EINPUT;
+            break;
+        }
+        double v[7] = {0};
+        for (int d = 0; d < 3 && rc == MDL_OK; d++)
+            rc = parse_coord(r, f[h.col_pos + d], h.col_pos + d + 1, &v[d]);
+        for (int d = 0; d < 3 && rc == MDL_OK && h.col_velo >= 0; d++)
+            rc = parse_coord(r, f[h.col_velo + d], h.col_velo + d + 1, &v[3 + d]);
+        if (rc == MDL_OK && h.col_mass >= 0) {
+            rc = parse_coord(r, f[h.col_mass], h.col_mass + 1, &v[6]);
+            if (rc == MDL_OK && !(v[6] > 0)) {
+                mdl_error("%s:%d: mass %g is not positive", r->path, r->line, v[6]);
+                rc = MDL_EINPUT;
+            } else if (rc == MDL_OK && s->mass[t] != 0 && s->mass[t] != v[6]) {
+                mdl_error("%s:%d: species %s has mass %g here and %g earlier (one mass per species)", r->path,
+                          r->line, s->species[t], v[6], s->mass[t]);
+                rc = MDL_EINPUT;
+            }
+            if (rc == MDL_OK)
+                s->mass[t] = v[6];
+        }
+        if (rc != MDL_OK)
+            break;
+        long k = system_add_atom(s, t, v[0], v[1], v[2]);
+        s->vx[k] = v[3];
+        s->vy[k] = v[4];
+        s->vz[k] = v[5];
+    }
+    free(f);
+    if (rc == MDL_OK && (line = next_line(r)) && !is_blank(line)) {
+        /* a second frame is fine (we read the first); anything else means a wrong atom count */
+        long n2;
+        if (mdl_parse_long(line, &n2) != 0) {
+            mdl_error("%s:%d: more lines than the %ld atoms the first line announces", r->path, r->line, natoms);
+            rc = MDL_EINPUT;
+        }
+    }
+    return rc;
+}
+
+static int has_suffix(const char *path, const char *suffix)
+{
+    size_t n = strlen(path), m = strlen(suffix);
+    return n >= m && strcasecmp(path + n - m, suffix) == 0;
+}
+
+static void bounding_box(mdl_system *s)
+{
+    double *c[3] = {s->x, s->y, s->z};
+    for (int d = 0; d < 3; d++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < s->n; i++) {
+            lo = fmin(lo, c[d][i]);
+            hi = fmax(hi, c[d][i]);
+        }
+        s->box.lo[d] = lo;
+        s->box.len[d] = hi > lo ? hi - lo : 0;
+        s->box.periodic[d] = 0;
+    }
+}
+
+int read_coordinates(const char *path, mdl_system *s, int *has_box)
+{
+    line_reader r = {path, fopen(path, "r"), NULL, 0, 0};
+    *has_box = 0;
+    if (!r.fp) {
+        mdl_error("%s: cannot open coordinate file: %s", path, strerror(errno));
+        return MDL_EINPUT;
+    }
+    int rc;
+    if (has_suffix(path, ".xy"))
+        rc = read_xy(&r, s);
+    else if (has_suffix(path, ".xyz") || has_suffix(path, ".extxyz"))
+        rc = read_xyz(&r, s, has_box);
+    else {
+        mdl_error("%s: unknown coordinate format (expected .xyz, .extxyz or .xy)", path);
+        rc = MDL_EINPUT;
+    }
+    if (rc == MDL_OK && ferror(r.fp)) {
+        mdl_error("%s: read error: %s", path, strerror(errno));
+        rc = MDL_EINPUT;
+    }
+    fclose(r.fp);
+    free(r.buf);
+    if (rc == MDL_OK && s->n == 0) {
+        mdl_error("%s: the file holds zero atoms", path);
+        rc = MDL_EINPUT;
+    }
+    if (rc == MDL_OK && !*has_box)
+        bounding_box(s);
+    return rc;
+}
+
+int check_atoms_in_box(const char *path, mdl_system *s, int first_atom_line)
+{
+    double *c[3] = {s->x, s->y, s->z};
+    for (size_t i = 0; i < s->n; i++)
+        for (int d = 0; d < 3; d++) {
+            double lo = s->box.lo[d], hi = lo + s->box.len[d], v = c[d][i];
+            if (v >= lo && v < hi)
+                continue;
+            if (v >= hi && v <= hi + 1e-12 * s->box.len[d]) {
+                c[d][i] = lo; /* on the upper face: the periodic image on the lower one */
+                continue;
+            }
+            mdl_error("%s:%zu: atom %zu: %c = %.17g is outside the box [%.17g, %.17g)", path,
+                      (size_t)first_atom_line + i, i + 1, "xyz"[d], v, lo, hi);
+            return MDL_EINPUT;
+        }
+    return MDL_OK;
+}

@@ -1,0 +1,16 @@
+/* Coordinate file readers: xyz, extended XYZ (Lattice=, Properties=, pbc=) and the 2-column .xy format. */
+#ifndef MDL_READERS_H
+#define MDL_READERS_H
+
+#include "system.h"
+
+/* Reads atoms into s (species, positions, and velocities/masses when the file has them).
+   *has_box is set when the file defines the box (extended XYZ Lattice=); otherwise the box is the
+   atoms' bounding box with open boundaries. Errors name file:line; returns MDL_OK or MDL_EINPUT. */
+int read_coordinates(const char *path, mdl_system *s, int *has_box);
+
+/* Checks every atom lies inside a periodic box (wrapping those within rounding of the upper face).
+   Errors name the file and the atom's line. */
+int check_atoms_in_box(const char *path, mdl_system *s, int first_atom_line);
+
+#endif

@@ -1,0 +1,105 @@
+/* Initial system for a run: lattice or file, masses, box, velocities, with input checks. */
+#include "setup.h"
+
+#include "lattice.h"
+#include "readers.h"
+#include "util.h"
+
+#include <string.h>
+
+static int assign_masses(const mdl_config *cfg, mdl_system *s)
+{
+    for (int k = 0; k < cfg->nmass; k++) {
+        char key[64];
+        snprintf(key, sizeof key, "mass.%s", cfg->mass_species[k]);
+        int t = system_species_index(s, cfg->mass_species[k], 0);
+        if (t < 0) {
+            mdl_error("%s: [system] %s: no species '%s' in the system", config_origin(cfg, "system", key), key,
+                      cfg->mass_species[k]);
+            return MDL_EINPUT;
+        }
+        if (s->has_masses) {
+            mdl_error("%s: [system] %s: contradicts the masses in %s", config_origin(cfg, "system", key), key,
+                      cfg->input);
+            return MDL_EINPUT;
+        }
+        s->mass[t] = cfg->mass_value[k];
+    }
+    for (int t = 0; t < s->ntypes; t++)
+        if (!(s->mass[t] > 0))
+            s->mass[t] = cfg->mass;
+    return MDL_OK;
+}
+
+static int read_input(const mdl_config *cfg, mdl_system *s)
+{
+    int has_box = 0;
+    int rc = read_coordinates(cfg->input, s, &has_box);
+    if (rc != MDL_OK)
+        return rc;
+    int given = cfg->box[0] > 0;
+    if (has_box && given) {
+        mdl_error("%s: [system] box: contradicts the Lattice= of %s; give the box in one place",
+                  config_origin(cfg, "system", "box"), cfg->input);
+        return MDL_EINPUT;
+    }
+    if (!has_box && !given) {
+        mdl_error("%s: [system] box: missing: %s has no Lattice=, so the box must be given as box = Lx Ly Lz",
+                  config_origin(cfg, "system", "box"), cfg->input);
+        return MDL_EINPUT;
+    }
+    if (given)
+        for (int d = 0; d < 3; d++) {
+            s->box.lo[d] = 0;
+            s->box.len[d] = cfg->box[d];
+            s->box.periodic[d] = 1;
+        }
+    for (int d = 0; d < 3; d++)
+        if (!s->box.periodic[d]) {
+            mdl_error("%s:2: pbc= has F for dimension %d; mdlite runs periodic boxes only", cfg->input, d + 1);
+            return MDL_EINPUT;
+        }
+    return check_atoms_in_box(cfg->input, s, 3);
+}
+
+int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s)
+{
+    int rc = cfg->input[0] ? read_input(cfg, s) : lattice_build(cfg, s);
+    if (rc != MDL_OK)
+        return rc;
+    if (s->n < 2) {
+        mdl_error("%s: the system has %zu atom%s; a run needs at least 2", cfg->input[0] ? cfg->input : cfg->path,
+                  s->n, s->n == 1 ? "" : "s");
+        return MDL_EINPUT;
+    }
+    if ((rc = assign_masses(cfg, s)) != MDL_OK)
+        return rc;
+    if (s->has_velocities) {
+        if (cfg->temperature >= 0) {
+            mdl_error("%s: [system] temperature: contradicts the velocities in %s (they are used as read); "
+                      "remove one", config_origin(cfg, "system", "temperature"), cfg->input);
+            return MDL_EINPUT;
+        }
+        return MDL_OK;
+    }
+    if (cfg->temperature < 0) {
+        mdl_error("%s: [system] temperature: missing: initial velocities need a temperature",
+                  config_origin(cfg, "system", "temperature"));
+        return MDL_EINPUT;
+    }
+    velocities_create(s, u, cfg->temperature, cfg->seed);
+    return MDL_OK;
+}
+
+int check_cutoff_fits(const mdl_config *cfg, const mdl_system *s, const mdl_pair_table *pt)
+{
+    double need = 2.0 * (pt->cutmax + cfg->skin);
+    for (int d = 0; d < 3; d++)
+        if (s->box.len[d] <= need) {
+            mdl_error("%s: [potential] cutoff: cutoff + skin = %g + %g is more than half the box length %g "
+                      "along %c (enlarge the box or shorten the cutoff/skin)",
+                      config_origin(cfg, "potential", "cutoff"), pt->cutmax, cfg->skin, s->box.len[d], "xyz"[d]);
+            return MDL_EINPUT;
+        }
+    return MDL_OK;
+}

@@ -1,0 +1,16 @@
+/* Builds the initial system for a run from the configuration: lattice or coordinate file,
+   masses, velocities, and the checks that make a run well-posed. */
+#ifndef MDL_SETUP_H
+#define MDL_SETUP_H
+
+#include "config.h"
+#include "potential.h"
+#include "system.h"
+#include "units.h"
+
+int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s);
+
+/* cutoff + skin must fit in half the box so every pair has one nearest image. */
+int check_cutoff_fits(const mdl_config *cfg, const mdl_system *s, const mdl_pair_table *pt);
+
+#endif

@@ -1,0 +1,85 @@
+/* Allocation and growth of the structure-of-arrays particle state. */
+#include "system.h"
+
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int system_init(mdl_system *s, size_t capacity)
+{
+    memset(s, 0, sizeof *s);
+    for (int d = 0; d < 3; d++)
+        s->box.periodic[d] = 1;
+    return system_reserve(s, capacity ? capacity : 16);
+}
+
+void system_destroy(mdl_system *s)
+{
+    void *arrays[] = {s->x, s->y, s->z, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz,
+                      s->ix, s->iy, s->iz, s->type, s->id};
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        free(arrays[i]);
+    memset(s, 0, sizeof *s);
+}
+
+static int grow(void **p, size_t count, size_t size)
+{
+    void *q = mdl_realloc(*p, count * size, "atom arrays");
+    if (!q)
+        return -1;
+    *p = q;
+    return 0;
+}
+
+int system_reserve(mdl_system *s, size_t capacity)
+{
+    if (capacity <= s->capacity)
+        return MDL_OK;
+    void **dbl[] = {(void **)&s->x, (void **)&s->y, (void **)&s->z, (void **)&s->vx, (void **)&s->vy,
+                    (void **)&s->vz, (void **)&s->fx, (void **)&s->fy, (void **)&s->fz};
+    void **i32[] = {(void **)&s->ix, (void **)&s->iy, (void **)&s->iz, (void **)&s->type};
+    for (size_t k = 0; k < sizeof dbl / sizeof dbl[0]; k++)
+        if (grow(dbl[k], capacity, sizeof(double)))
+            return MDL_ERUN;
+    for (size_t k = 0; k < sizeof i32 / sizeof i32[0]; k++)
+        if (grow(i32[k], capacity, sizeof(int32_t)))
+            return MDL_ERUN;
+    if (grow((void **)&s->id, capacity, sizeof(int64_t)))
+        return MDL_ERUN;
+    s->capacity = capacity;
+    return MDL_OK;
+}
+
+long system_add_atom(mdl_system *s, int type, double x, double y, double z)
+{
+    if (s->n == s->capacity && system_reserve(s, 2 * s->capacity) != MDL_OK)
+        return -1;
+    size_t i = s->n++;
+    s->x[i] = x;
+    s->y[i] = y;
+    s->z[i] = z;
+    s->vx[i] = s->vy[i] = s->vz[i] = 0;
+    s->fx[i] = s->fy[i] = s->fz[i] = 0;
+    s->ix[i] = s->iy[i] = s->iz[i] = 0;
+    s->type[i] = type;
+    s->id[i] = (int64_t)i;
+    return (long)i;
+}
+
+int system_species_index(mdl_system *s, const char *name, int add)
+{
+    for (int t = 0; t < s->ntypes; t++)
+        if (strcmp(s->species[t], name) == 0)
+            return t;
+    if (!add || s->ntypes == MDL_MAX_SPECIES || strlen(name) >= MDL_NAME_LEN)
+        return -1;
+    strcpy(s->species[s->ntypes], name);
+    s->mass[s->ntypes] = 0;
+    return s->ntypes++;
+}
+
+double box_volume(const mdl_box *b)
+{
+    return b->len[0] * b->len[1] * b->len[2];
+}

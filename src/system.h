@@ -1,0 +1,46 @@
+/* The particle system on the host: structure of arrays sized by a capacity, species, box. */
+#ifndef MDL_SYSTEM_H
+#define MDL_SYSTEM_H
+
+#include "config.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Orthorhombic box [lo, lo + len) per dimension; periodic[d] = 0 means open (only for demos). */
+typedef struct {
+    double lo[3];
+    double len[3];
+    int periodic[3];
+} mdl_box;
+
+typedef struct {
+    size_t n;        /* atoms in use: [0, n) */
+    size_t capacity; /* allocated per-atom slots */
+    double *x, *y, *z;
+    double *vx, *vy, *vz;
+    double *fx, *fy, *fz;
+    int32_t *ix, *iy, *iz; /* periodic image counters */
+    int32_t *type;         /* species index into species[] */
+    int64_t *id;           /* global atom id, 0-based, fixed for the whole run */
+
+    int ntypes;
+    char species[MDL_MAX_SPECIES][MDL_NAME_LEN];
+    double mass[MDL_MAX_SPECIES];
+    mdl_box box;
+    int has_velocities;  /* velocities came from the input file */
+    int has_masses;      /* masses came from the input file */
+} mdl_system;
+
+int system_init(mdl_system *s, size_t capacity);
+void system_destroy(mdl_system *s);
+/* Grows the per-atom arrays to at least `capacity` slots, keeping contents. */
+int system_reserve(mdl_system *s, size_t capacity);
+/* Appends one atom at rest; returns its index, or -1 when out of memory. */
+long system_add_atom(mdl_system *s, int type, double x, double y, double z);
+/* Index of a species by name, adding it when `add` is set; -1 when unknown or full. */
+int system_species_index(mdl_system *s, const char *name, int add);
+
+double box_volume(const mdl_box *b);
+
+#endif

@@ -1,0 +1,23 @@
+/* Thermo output: the LAMMPS-style table on stdout and the CSV file with full precision. */
+#ifndef MDL_THERMO_H
+#define MDL_THERMO_H
+
+#include "backend.h"
+
+#include <stdio.h>
+
+#define MDL_THERMO_HEADER "step,time,temperature,potential_energy,kinetic_energy,total_energy,pressure"
+
+typedef struct {
+    FILE *csv;       /* NULL when thermo_file is empty */
+    char path[MDL_PATH_LEN];
+    double natoms;
+    int quiet;
+} mdl_thermo;
+
+int thermo_open(mdl_thermo *t, const char *path, size_t natoms, int quiet);
+/* One row: energies per atom. Returns MDL_ERUN (naming the file) when the CSV cannot be written. */
+int thermo_write(mdl_thermo *t, long step, double time, const mdl_observables *o);
+int thermo_close(mdl_thermo *t);
+
+#endif

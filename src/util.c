@@ -1,0 +1,112 @@
+/* Error reporting, checked allocation, clock and strict number parsing shared by all of mdlite. */
+#define _POSIX_C_SOURCE 200809L
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void mdl_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("mdlite: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void mdl_warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("mdlite: warning: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void *mdl_alloc(size_t nbytes, const char *what)
+{
+    void *p = malloc(nbytes ? nbytes : 1);
+    if (!p)
+        mdl_error("out of memory allocating %zu bytes for %s", nbytes, what);
+    return p;
+}
+
+void *mdl_realloc(void *old, size_t nbytes, const char *what)
+{
+    void *p = realloc(old, nbytes ? nbytes : 1);
+    if (!p)
+        mdl_error("out of memory growing %s to %zu bytes", what, nbytes);
+    return p;
+}
+
+void *mdl_calloc(size_t n, size_t size, const char *what)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        mdl_error("out of memory allocating %zu x %zu bytes for %s", n, size, what);
+    return p;
+}
+
+void mdl_copy(char *dst, size_t size, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= size)
+        n = size - 1;
+    memmove(dst, src, n);
+    dst[n] = '\0';
+}
+
+double mdl_wtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static const char *skip_blanks(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+static int only_blanks(const char *s)
+{
+    s = skip_blanks(s);
+    return *s == '\0' || *s == '\n' || *s == '\r';
+}
+
+int mdl_parse_double(const char *s, double *out)
+{
+    char *end;
+    s = skip_blanks(s);
+    if (*s == '\0')
+        return -1;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || !only_blanks(end) || errno == ERANGE || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int mdl_parse_long(const char *s, long *out)
+{
+    char *end;
+    s = skip_blanks(s);
+    if (*s == '\0')
+        return -1;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || !only_blanks(end) || errno == ERANGE)
+        return -1;
+    *out = v;
+    return 0;
+}

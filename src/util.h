@@ -1,0 +1,29 @@
+/* Small shared helpers: error reporting, status codes, checked allocation, wall clock. */
+#ifndef MDL_UTIL_H
+#define MDL_UTIL_H
+
+#include <stddef.h>
+
+/* Status codes returned through the call chain (and used as exit statuses). */
+enum { MDL_OK = 0, MDL_ERUN = 1, MDL_EINPUT = 2 };
+
+/* Print "mdlite: error: ..." to stderr. */
+void mdl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void mdl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Allocation that reports the size on failure and returns NULL (callers return MDL_ERUN). */
+void *mdl_alloc(size_t nbytes, const char *what);
+void *mdl_realloc(void *p, size_t nbytes, const char *what);
+void *mdl_calloc(size_t n, size_t size, const char *what);
+
+/* Copies src into dst[size] (always terminated, truncating when too long). */
+void mdl_copy(char *dst, size_t size, const char *src);
+
+/* Monotonic wall clock in seconds. */
+double mdl_wtime(void);
+
+/* Strict number parsing: the whole string (after trimming blanks) must be a finite number. */
+int mdl_parse_double(const char *s, double *out);
+int mdl_parse_long(const char *s, long *out);
+
+#endif

@@ -68,6 +68,12 @@ static int parse_coord(line_reader *r, const char *field, int column, double *ou
     return MDL_OK;
 }
 
+static int has_suffix(const char *path, const char *suffix)
+{
+    size_t n = strlen(path), m = strlen(suffix);
+    return n >= m && strcasecmp(path + n - m, suffix) == 0;
+}
+
 /* ---- .xy: "x y" per line, blank lines ignored ---------------------------------------------- */
 
 static int read_xy(line_reader *r, mdl_system *s)
@@ -348,12 +354,6 @@ static int read_xyz(line_reader *r, mdl_system *s, int *has_box)
     return rc;
 }
 
-static int has_suffix(const char *path, const char *suffix)
-{
-    size_t n = strlen(path), m = strlen(suffix);
-    return n >= m && strcasecmp(path + n - m, suffix) == 0;
-}
-
 static void bounding_box(mdl_system *s)
 {
     double *c[3] = {s->x, s->y, s->z};
@@ -369,6 +369,33 @@ static void bounding_box(mdl_system *s)
     }
 }
 
+/* Format from the suffix; otherwise from the first non-blank line: one integer (xyz) or two
+   numbers (xy). Returns 'x' (xyz), '2' (xy) or 0. */
+static int sniff_format(const char *path, FILE *fp)
+{
+    if (has_suffix(path, ".xy"))
+        return '2';
+    if (has_suffix(path, ".xyz") || has_suffix(path, ".extxyz"))
+        return 'x';
+    char line[512], *f[3];
+    int fmt = 0;
+    while (fgets(line, sizeof line, fp)) {
+        if (is_blank(line) || line[0] == '#')
+            continue;
+        line[strcspn(line, "\r\n")] = '\0';
+        int nf = split_fields(line, f, 2);
+        double v;
+        long k;
+        if (nf == 1 && mdl_parse_long(f[0], &k) == 0)
+            fmt = 'x';
+        else if (nf == 2 && mdl_parse_double(f[0], &v) == 0 && mdl_parse_double(f[1], &v) == 0)
+            fmt = '2';
+        break;
+    }
+    rewind(fp);
+    return fmt;
+}
+
 int read_coordinates(const char *path, mdl_system *s, int *has_box)
 {
     line_reader r = {path, fopen(path, "r"), NULL, 0, 0};
@@ -377,13 +404,13 @@ int read_coordinates(const char *path, mdl_system *s, int *has_box)
         mdl_error("%s: cannot open coordinate file: %s", path, strerror(errno));
         return MDL_EINPUT;
     }
-    int rc;
-    if (has_suffix(path, ".xy"))
+    int rc, fmt = sniff_format(path, r.fp);
+    if (fmt == '2')
         rc = read_xy(&r, s);
-    else if (has_suffix(path, ".xyz") || has_suffix(path, ".extxyz"))
+    else if (fmt == 'x')
         rc = read_xyz(&r, s, has_box);
     else {
-        mdl_error("%s: unknown coordinate format (expected .xyz, .extxyz or .xy)", path);
+        mdl_error("%s: unknown coordinate format (expected .xyz/.extxyz, or two columns x y)", path);
         rc = MDL_EINPUT;
     }
     if (rc == MDL_OK && ferror(r.fp)) {

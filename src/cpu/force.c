@@ -42,6 +42,37 @@ typedef struct {
     double e, w;
 } ev_sum;
 
+/* The vectorised pair pass over list entries [kb, ke): pair forces into bx/by/bz, i's sums as SIMD
+   reductions. A macro so that the minimum-image flag is a literal in each copy. */
+#define PAIR_LOOP(kb, ke, min_image)                                                        \
+    _Pragma("omp simd reduction(+ : fxi, fyi, fzi, e, w)")                                 \
+    for (int k = (kb); k < (ke); k++) {                                                     \
+        const int32_t j = l[k];                                                             \
+        double dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];                              \
+        if (min_image) {                                                                    \
+            dx -= len[0] * __builtin_rint(dx * inv[0]);                                     \
+            dy -= len[1] * __builtin_rint(dy * inv[1]);                                     \
+            dz -= len[2] * __builtin_rint(dz * inv[2]);                                     \
+        }                                                                                   \
+        const double r2 = dx * dx + dy * dy + dz * dz;                                      \
+        const int c = single_type ? 0 : row + type[j];                                      \
+        const double r2inv = 1.0 / r2;                                                      \
+        double fp = lj_fpair(r2inv, t->lj1[c], t->lj2[c]);                                  \
+        const int inside = r2 < t->cutsq[c];                                                \
+        fp = inside ? fp : 0.0;                                                             \
+        if (energy_virial) {                                                                \
+            const double ev = lj_energy(r2inv, t->lj3[c], t->lj4[c], t->offset[c]);         \
+            e += inside ? ev : 0.0;                                                         \
+            w += r2 * fp;                                                                   \
+        }                                                                                   \
+        bx[k] = dx * fp;                                                                    \
+        by[k] = dy * fp;                                                                    \
+        bz[k] = dz * fp;                                                                    \
+        fxi += dx * fp;                                                                     \
+        fyi += dy * fp;                                                                     \
+        fzi += dz * fp;                                                                     \
+    }
+
 /* Forces on atoms [ib, ie) of one segment; single_type and energy_virial are compile-time
    constants at each call site so the compiler emits four specialised loops. */
 static inline __attribute__((always_inline)) ev_sum
@@ -58,34 +89,14 @@ force_range(const cpu_lj_table *t, const cpu_nlist *nl, const cpu_nlist_segment 
         const double xi = x[i], yi = y[i], zi = z[i];
         const int row = single_type ? 0 : type[i] * nt;
         double fxi = 0, fyi = 0, fzi = 0, e = 0, w = 0;
+        const int inner = nl->inner[i];
         for (int k0 = 0; k0 < cnt; k0 += MAX_NEIGH_STACK) {
             const int kn = cnt - k0 < MAX_NEIGH_STACK ? cnt - k0 : MAX_NEIGH_STACK;
             const int32_t *l = list + k0;
-#pragma omp simd reduction(+ : fxi, fyi, fzi, e, w)
-            for (int k = 0; k < kn; k++) {
-                const int32_t j = l[k];
-                double dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
-                dx -= len[0] * __builtin_rint(dx * inv[0]);
-                dy -= len[1] * __builtin_rint(dy * inv[1]);
-                dz -= len[2] * __builtin_rint(dz * inv[2]);
-                const double r2 = dx * dx + dy * dy + dz * dz;
-                const int c = single_type ? 0 : row + type[j];
-                const double r2inv = 1.0 / r2;
-                double fp = lj_fpair(r2inv, t->lj1[c], t->lj2[c]);
-                const int inside = r2 < t->cutsq[c];
-                fp = inside ? fp : 0.0;
-                if (energy_virial) {
-                    const double ev = lj_energy(r2inv, t->lj3[c], t->lj4[c], t->offset[c]);
-                    e += inside ? ev : 0.0;
-                    w += r2 * fp;
-                }
-                bx[k] = dx * fp;
-                by[k] = dy * fp;
-                bz[k] = dz * fp;
-                fxi += dx * fp;
-                fyi += dy * fp;
-                fzi += dz * fp;
-            }
+            /* [0, ki): pairs inside the box, no minimum image; [ki, kn): across the boundary */
+            const int ki = inner - k0 < 0 ? 0 : inner - k0 > kn ? kn : inner - k0;
+            PAIR_LOOP(0, ki, 0)
+            PAIR_LOOP(ki, kn, 1)
             for (int k = 0; k < kn; k++) {
                 const int32_t j = l[k];
                 fx[j] -= bx[k];

@@ -22,6 +22,7 @@ void nlist_destroy(cpu_nlist *nl)
         free(nl->seg[t].data);
     free(nl->first);
     free(nl->count);
+    free(nl->inner);
     memset(nl, 0, sizeof *nl);
 }
 
@@ -49,6 +50,10 @@ static int nlist_reserve_atoms(cpu_nlist *nl, size_t n)
     if (!count)
         return MDL_ERUN;
     nl->count = count;
+    int32_t *inner = mdl_realloc(nl->inner, n * sizeof *inner, "neighbor list counts");
+    if (!inner)
+        return MDL_ERUN;
+    nl->inner = inner;
     nl->capacity = n;
     return MDL_OK;
 }
@@ -165,44 +170,59 @@ void permute_array(void *a, const int32_t *perm, size_t n, size_t size, void *sc
     memcpy(a, scratch, n * size);
 }
 
-/* The distinct neighbor coordinates of c along one dimension (1 to 3 of them). */
-static int stencil_1d(int c, int nc, int periodic, int out[3])
+/* The distinct neighbor coordinates of c along one dimension (1 to 3 of them); wrapped[k] is set
+   when out[k] is reached through the periodic boundary (then pairs need the minimum image). */
+static int stencil_1d(int c, int nc, int periodic, int out[3], int wrapped[3])
 {
     int m = 0;
     for (int d = -1; d <= 1; d++) {
-        int v = c + d;
+        int v = c + d, w = 0;
         if (v < 0 || v >= nc) {
             if (!periodic)
                 continue;
             v = (v + nc) % nc;
+            w = 1;
         }
-        int dup = 0;
-        for (int k = 0; k < m; k++)
-            dup |= out[k] == v;
-        if (!dup)
-            out[m++] = v;
+        int k = 0;
+        while (k < m && out[k] != v)
+            k++;
+        if (k == m) {
+            out[m] = v;
+            wrapped[m++] = w;
+        } else {
+            wrapped[k] |= w; /* fewer than 3 cells: reached both ways */
+        }
     }
     return m;
 }
 
-/* Cells with index >= c among the (distinct) 27 around c. */
-static int forward_stencil(const cpu_cells *c, const mdl_box *box, size_t cell, int32_t *out)
+/* Cells with index >= c among the (distinct) 27 around c: those reached without crossing the
+   boundary first (their pairs need no minimum image), *ninner of them, then the wrapped ones. */
+static int forward_stencil(const cpu_cells *c, const mdl_box *box, size_t cell, int32_t *out, int *ninner)
 {
     int cx = (int)(cell % (size_t)c->nc[0]);
     int cy = (int)((cell / (size_t)c->nc[0]) % (size_t)c->nc[1]);
     int cz = (int)(cell / ((size_t)c->nc[0] * c->nc[1]));
-    int sx[3], sy[3], sz[3];
-    int mx = stencil_1d(cx, c->nc[0], box->periodic[0], sx);
-    int my = stencil_1d(cy, c->nc[1], box->periodic[1], sy);
-    int mz = stencil_1d(cz, c->nc[2], box->periodic[2], sz);
-    int m = 0;
+    int sx[3], sy[3], sz[3], wx[3], wy[3], wz[3];
+    int mx = stencil_1d(cx, c->nc[0], box->periodic[0], sx, wx);
+    int my = stencil_1d(cy, c->nc[1], box->periodic[1], sy, wy);
+    int mz = stencil_1d(cz, c->nc[2], box->periodic[2], sz, wz);
+    int32_t wrapped[27];
+    int m = 0, nw = 0;
     for (int a = 0; a < mz; a++)
         for (int b = 0; b < my; b++)
             for (int d = 0; d < mx; d++) {
                 int32_t k = (int32_t)(((size_t)sz[a] * c->nc[1] + sy[b]) * c->nc[0] + sx[d]);
-                if ((size_t)k >= cell)
+                if ((size_t)k < cell)
+                    continue;
+                if (wz[a] | wy[b] | wx[d])
+                    wrapped[nw++] = k;
+                else
                     out[m++] = k;
             }
+    *ninner = m;
+    for (int k = 0; k < nw; k++)
+        out[m++] = wrapped[k];
     return m;
 }
 
@@ -215,7 +235,21 @@ static void image_lengths(const mdl_box *box, double len[3], double inv[3])
     }
 }
 
-/* Appends j in [jb, je) within rcut of (xi, yi, zi); returns how many. Branch-free. */
+/* Appends j in [jb, je) within rcut of (xi, yi, zi), no periodic images; returns how many. */
+static inline int scan_range_inner(int32_t *out, int32_t jb, int32_t je, double xi, double yi, double zi,
+                                   const double *x, const double *y, const double *z, double rcsq)
+{
+    int cnt = 0;
+    for (int32_t j = jb; j < je; j++) {
+        double dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
+        double r2 = dx * dx + dy * dy + dz * dz;
+        out[cnt] = j;
+        cnt += r2 < rcsq;
+    }
+    return cnt;
+}
+
+/* The same with the minimum image on periodic dimensions. Branch-free. */
 static inline int scan_range(int32_t *out, int32_t jb, int32_t je, double xi, double yi, double zi,
                              const double *x, const double *y, const double *z, const double len[3],
                              const double inv[3], double rcsq)
@@ -266,7 +300,7 @@ int nlist_build_cells(cpu_nlist *nl, const cpu_cells *c, const mdl_box *box, dou
         s->atom_end = (size_t)c->start[cell_begin[t + 1]];
         int32_t stencil[27];
         for (size_t cell = cell_begin[t]; cell < cell_begin[t + 1] && !failed; cell++) {
-            int m = forward_stencil(c, box, cell, stencil);
+            int ninner, m = forward_stencil(c, box, cell, stencil, &ninner);
             size_t candidates = 0;
             for (int k = 0; k < m; k++)
                 candidates += (size_t)(c->start[stencil[k] + 1] - c->start[stencil[k]]);
@@ -277,7 +311,12 @@ int nlist_build_cells(cpu_nlist *nl, const cpu_cells *c, const mdl_box *box, dou
                 }
                 int32_t *out = s->data + s->len;
                 int cnt = 0;
-                for (int k = 0; k < m; k++) {
+                for (int k = 0; k < ninner; k++) {
+                    int32_t jb = stencil[k] == (int32_t)cell ? i + 1 : c->start[stencil[k]];
+                    cnt += scan_range_inner(out + cnt, jb, c->start[stencil[k] + 1], x[i], y[i], z[i], x, y, z, rcsq);
+                }
+                nl->inner[i] = cnt;
+                for (int k = ninner; k < m; k++) {
                     int32_t jb = stencil[k] == (int32_t)cell ? i + 1 : c->start[stencil[k]];
                     cnt += scan_range(out + cnt, jb, c->start[stencil[k] + 1], x[i], y[i], z[i], x, y, z, len, inv,
                                       rcsq);
@@ -322,6 +361,7 @@ int nlist_build_brute(cpu_nlist *nl, const mdl_box *box, double rcut, size_t n, 
                                  rcsq);
             nl->first[i] = (uint32_t)s->len;
             nl->count[i] = cnt;
+            nl->inner[i] = 0;
             s->len += (size_t)cnt;
         }
     }

@@ -11,7 +11,8 @@
 #define MDL_MAX_THREADS 256
 
 /* A half list split in per-thread segments: thread t owns atoms [atom_begin, atom_end) and their
-   neighbors live in seg[t].data[first[i] .. first[i] + count[i]). */
+   neighbors live in seg[t].data[first[i] .. first[i] + count[i]). The first inner[i] of them were
+   found without crossing a periodic boundary (no minimum image needed); the rest need it. */
 typedef struct {
     int32_t *data;
     size_t len, cap;
@@ -23,6 +24,7 @@ typedef struct {
     cpu_nlist_segment seg[MDL_MAX_THREADS];
     uint32_t *first;
     int32_t *count;
+    int32_t *inner;
     size_t capacity; /* atoms */
 } cpu_nlist;
 

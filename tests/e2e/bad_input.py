@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Bad input must exit 2 with a message naming the file, line or key -- never a crash.
+
+usage: bad_input.py MDLITE [MDLITE_ASAN ...]
+Every case runs under each binary given; a sanitizer build must print no report.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from common import fail, run, workdir, write  # noqa: E402
+
+GOOD = """[system]
+lattice = fcc
+density = 0.8442
+cells = 4 4 4
+temperature = 1.0
+[run]
+steps = 2
+[output]
+thermo = 1
+thermo_file = {d}/thermo.csv
+"""
+
+XYZ_HEAD = 'Lattice="12 0 0 0 12 0 0 0 12" Properties=species:S:1:pos:R:3 pbc="T T T"'
+
+
+def cases(d):
+    """(name, argv after `mdlite`, files to write, substrings the message must contain)."""
+    good = GOOD.format(d=d)
+    ini = os.path.join(d, "bad.ini")
+    xyz = os.path.join(d, "atoms.xyz")
+    xy = os.path.join(d, "points.xy")
+
+    def with_input(text, extra=""):
+        return {xyz: text, ini: f"[system]\ninput = atoms.xyz\n{extra}[output]\nthermo_file = {d}/t.csv\n"}
+
+    atoms4 = "\n".join(f"Ar {x} {y} {z}" for x, y, z in [(1, 1, 1), (4, 4, 4), (7, 1, 7), (1, 7, 4)])
+    return [
+        ("unknown section", ["run", ini], {ini: good + "[sytem]\nunits = lj\n"}, [f"{ini}:12", "[sytem]", "unknown section"]),
+        ("unknown key", ["run", ini], {ini: good + "[run]\nstep = 4\n"}, [":12", "[run] step", "unknown key"]),
+        ("malformed number", ["run", ini], {ini: good.replace("0.8442", "0.84x")}, [f"{ini}:3", "[system] density", "not a number"]),
+        ("malformed integer", ["run", ini], {ini: good.replace("cells = 4 4 4", "cells = 4 4.5 4")}, [":4", "[system] cells", "not an integer"]),
+        ("out of range", ["run", ini], {ini: good.replace("steps = 2", "steps = -5")}, [":7", "[run] steps", "must be >= 0"]),
+        ("bad choice", ["run", ini], {ini: good + "[neighbor]\nmethod = verlet\n"}, ["[neighbor] method", "not one of"]),
+        ("missing required", ["run", ini], {ini: good.replace("density = 0.8442\n", "")}, ["[system] density", "missing"]),
+        ("no lattice or input", ["run", ini], {ini: "[run]\nsteps = 1\n"}, [ini, "[system] lattice", "missing"]),
+        ("contradiction", ["run", ini], {ini: good.replace("[system]\n", "[system]\ninput = x.xyz\n")}, [f"{ini}:2", "[system] input", "contradicts lattice"]),
+        ("thermostat without target", ["run", ini], {ini: good.replace("steps = 2", "steps = 2\nensemble = nvt-berendsen\ntau = 1")}, ["[run] target_temperature", "missing"]),
+        ("key twice", ["run", ini], {ini: good + "[system]\ncells = 5 5 5\n"}, [f"{ini}:12", "[system] cells", "set twice", f"first at {ini}:4"]),
+        ("syntax error", ["run", ini], {ini: good + "[run\n"}, [f"{ini}:11", "syntax error"]),
+        ("bad --set", ["run", ini, "--set", "runsteps=3"], {ini: good}, ["--set runsteps=3", "section.key=value"]),
+        ("bad --set value", ["run", ini, "--set", "run.timestep=0"], {ini: good}, ["--set", "[run] timestep", "must be >"]),
+        ("missing config", ["run", os.path.join(d, "nope.ini")], {}, ["nope.ini", "cannot open config file"]),
+        ("unknown backend", ["run", ini, "--backend", "tpu"], {ini: good}, ["[run] backend", "not one of"]),
+        ("cutoff over half box", ["run", ini], {ini: good.replace("cells = 4 4 4", "cells = 3 3 3")}, ["[potential] cutoff", "half the box"]),
+        ("truncated xyz", ["run", ini], with_input(f"5\n{XYZ_HEAD}\n{atoms4}\n"), [f"{xyz}:7", "file ends after 4 of 5 atoms"]),
+        ("non-numeric xyz", ["run", ini], with_input(f"4\n{XYZ_HEAD}\n{atoms4.replace('4 4 4', '4 four 4')}\n"), [f"{xyz}:4", "'four' is not a number"]),
+        ("NaN coordinate", ["run", ini], with_input(f"4\n{XYZ_HEAD}\n{atoms4.replace('7 1 7', '7 nan 7')}\n"), [f"{xyz}:5", "not a finite number"]),
+        ("atom outside box", ["run", ini], with_input(f"4\n{XYZ_HEAD}\n{atoms4.replace('1 7 4', '1 7 14')}\n"), [f"{xyz}:6", "outside the box"]),
+        ("zero atoms", ["run", ini], with_input(f"0\n{XYZ_HEAD}\n"), [f"{xyz}:1", "zero atoms"]),
+        ("wrong column count", ["run", ini], with_input(f"4\n{XYZ_HEAD}\n{atoms4.replace('Ar 4 4 4', 'Ar 4 4')}\n"), [f"{xyz}:4", "expected 4 columns"]),
+        ("missing coordinate file", ["run", ini], {ini: "[system]\ninput = missing.xyz\n"}, ["missing.xyz", "cannot open"]),
+        ("xyz without box", ["run", ini], with_input(f"4\nplain comment\n{atoms4}\n"), ["[system] box", "missing"]),
+        ("velocities and temperature", ["run", ini], with_input(f"1\n{XYZ_HEAD.replace('pos:R:3', 'pos:R:3:velo:R:3')}\nAr 1 1 1 0 0 0\n", "temperature = 1\n"), [xyz, "at least 2"]),
+        ("unwritable thermo file", ["run", ini], {ini: good.replace(f"{d}/thermo.csv", "/nonexistent-dir/t.csv")}, ["/nonexistent-dir/t.csv", "cannot write"]),
+        ("unknown command", ["frobnicate"], {}, ["unknown command"]),
+        ("neighbors without cutoff", ["neighbors", xy], {xy: "0 0\n1 1\n"}, ["missing --cutoff"]),
+        ("neighbors missing file", ["neighbors", os.path.join(d, "none.xy"), "--cutoff", "1"], {}, ["none.xy", "cannot open"]),
+        ("neighbors non-numeric", ["neighbors", xy, "--cutoff", "2"], {xy: "0 0\n1 y\n"}, [f"{xy}:2", "'y' is not a number"]),
+    ]
+
+
+def main():
+    binaries = [os.path.abspath(b) for b in sys.argv[1:]]
+    d = workdir("bad-input")
+    n = 0
+    for binary in binaries:
+        for name, argv, files, expect in cases(d):
+            for path, text in files.items():
+                write(path, text)
+            p = run([binary] + argv, check=False, cwd=d)
+            err = p.stderr
+            if p.returncode != 2:
+                fail(f"{os.path.basename(binary)}: {name}: exit {p.returncode}, expected 2\n{err}")
+            for e in expect:
+                if e not in err:
+                    fail(f"{os.path.basename(binary)}: {name}: message lacks '{e}':\n{err}")
+            for bad in ("AddressSanitizer", "runtime error", "LeakSanitizer"):
+                if bad in err:
+                    fail(f"{os.path.basename(binary)}: {name}: sanitizer report:\n{err}")
+            for path in files:
+                os.remove(path)
+            n += 1
+    print(f"{n} bad-input cases exit 2 with a message naming the file, line or key ({len(binaries)} binaries)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""End-to-end physics checks of `mdlite run` (standard library only).
+
+usage: physics.py MDLITE INPUT_DIR CASE
+cases: step0 (LAMMPS bench/in.lj's step-0 energy and pressure), drift (NVE energy over 10,000 steps),
+       threads (same thread count -> identical thermo; 1 vs 2 threads -> agree to rounding),
+       thermostats (rescale, Berendsen and Langevin reach their target; Langevin is reproducible),
+       methods (cell and brute neighbor lists give the same run), dangerous (a large check interval
+       is counted as dangerous builds)
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from common import fail, read_thermo, run, workdir  # noqa: E402
+
+
+def mdlite_run(mdlite, config, d, *sets, csv="thermo.csv"):
+    args = [mdlite, "run", config, "--quiet", "--set", f"output.thermo_file={os.path.join(d, csv)}"]
+    for s in sets:
+        args += ["--set", s]
+    p = run(args)
+    return read_thermo(os.path.join(d, csv)), p.stdout
+
+
+def step0(mdlite, inp, d):
+    rows, _ = mdlite_run(mdlite, os.path.join(inp, "lj_melt.ini"), d, "run.steps=0")
+    pe, p = rows[0]["potential_energy"], rows[0]["pressure"]
+    if abs(pe - -6.7733681) > 5e-8 or abs(p - -5.0197073) > 5e-8:
+        fail(f"step 0: PE {pe!r} (LAMMPS -6.7733681), pressure {p!r} (LAMMPS -5.0197073)")
+    if abs(rows[0]["temperature"] - 1.44) > 1e-12:
+        fail(f"initial temperature {rows[0]['temperature']!r}, expected exactly 1.44")
+    print(f"step 0: PE/atom {pe:.10f}, pressure {p:.10f}, T {rows[0]['temperature']!r}")
+
+
+def drift(mdlite, inp, d):
+    rows, out = mdlite_run(mdlite, os.path.join(inp, "lj_melt.ini"), d, "system.cells=10 10 10",
+                           "potential.shift=yes", "run.steps=10000", "run.timestep=0.005", "output.thermo=100",
+                           "run.threads=2")
+    e0 = rows[0]["total_energy"]
+    worst = max(abs(r["total_energy"] - e0) for r in rows) / abs(e0)
+    if len(rows) != 101:
+        fail(f"expected 101 thermo rows, got {len(rows)}")
+    if worst >= 1e-4:
+        fail(f"NVE drift {worst:.3g} >= 1e-4 over 10,000 steps")
+    dangerous = [l for l in out.splitlines() if l.startswith("Dangerous builds")]
+    print(f"NVE 4000 atoms, 10,000 steps, dt 0.005, shifted: max |E - E0| / |E0| = {worst:.3g}; {dangerous[0]}")
+
+
+def threads(mdlite, inp, d):
+    cfg = os.path.join(inp, "lj_melt.ini")
+    a, _ = mdlite_run(mdlite, cfg, d, "run.threads=2", "system.cells=8 8 8", csv="a.csv")
+    b, _ = mdlite_run(mdlite, cfg, d, "run.threads=2", "system.cells=8 8 8", csv="b.csv")
+    c, _ = mdlite_run(mdlite, cfg, d, "run.threads=1", "system.cells=8 8 8", csv="c.csv")
+    if a != b:
+        fail("two runs with 2 threads differ")
+    worst = max(abs(x[k] - y[k]) / max(1.0, abs(y[k])) for x, y in zip(a, c) for k in x)
+    if worst > 1e-9:
+        fail(f"1 and 2 threads differ by {worst:.3g}")
+    print(f"2 threads: identical twice; 1 vs 2 threads: largest relative difference {worst:.3g}")
+
+
+def thermostats(mdlite, inp, d):
+    cfg = os.path.join(inp, "lj_melt.ini")
+    base = ["system.cells=6 6 6", "run.steps=2000", "output.thermo=100", "run.threads=2"]
+    r, _ = mdlite_run(mdlite, cfg, d, *base, "run.ensemble=nvt-rescale", "run.target_temperature=0.8",
+                      "run.every=10", csv="r.csv")
+    if any(abs(x["temperature"] - 0.8) > 1e-9 for x in r[1:]):
+        fail("nvt-rescale every 10: temperature at thermo steps (multiples of 10) should be exactly 0.8")
+    b, _ = mdlite_run(mdlite, cfg, d, *base, "run.ensemble=nvt-berendsen", "run.target_temperature=0.8",
+                      "run.tau=0.1", csv="b.csv")
+    tb = sum(x["temperature"] for x in b[-10:]) / 10
+    if abs(tb - 0.8) > 0.03:
+        fail(f"nvt-berendsen: mean T over the last 1000 steps {tb:.4f}, target 0.8")
+    l1, _ = mdlite_run(mdlite, cfg, d, *base, "run.ensemble=nvt-langevin", "run.target_temperature=0.8",
+                       "run.tau=0.5", csv="l1.csv")
+    l2, _ = mdlite_run(mdlite, cfg, d, *base, "run.ensemble=nvt-langevin", "run.target_temperature=0.8",
+                       "run.tau=0.5", csv="l2.csv")
+    tl = sum(x["temperature"] for x in l1[-10:]) / 10
+    if abs(tl - 0.8) > 0.05:
+        fail(f"nvt-langevin: mean T over the last 1000 steps {tl:.4f}, target 0.8")
+    if l1 != l2:
+        fail("two nvt-langevin runs with the same seed and threads differ")
+    # over a short run (before chaos amplifies rounding) the noise must not depend on the thread count
+    short = ["system.cells=6 6 6", "run.steps=50", "output.thermo=10", "run.ensemble=nvt-langevin",
+             "run.target_temperature=0.8", "run.tau=0.5"]
+    s1, _ = mdlite_run(mdlite, cfg, d, *short, "run.threads=1", csv="s1.csv")
+    s2, _ = mdlite_run(mdlite, cfg, d, *short, "run.threads=2", csv="s2.csv")
+    worst = max(abs(x[k] - y[k]) / max(1.0, abs(y[k])) for x, y in zip(s1, s2) for k in x)
+    if worst > 1e-9:
+        fail(f"nvt-langevin with 1 and 2 threads differs by {worst:.3g}: the random numbers must not depend on threads")
+    print(f"rescale: exact 0.8; berendsen: <T> = {tb:.4f}; langevin: <T> = {tl:.4f}, 1 vs 2 threads {worst:.2g}")
+
+
+def methods(mdlite, inp, d):
+    cfg = os.path.join(inp, "lj_melt.ini")
+    a, _ = mdlite_run(mdlite, cfg, d, "system.cells=6 6 6", "run.threads=1", "neighbor.method=cell", csv="a.csv")
+    b, _ = mdlite_run(mdlite, cfg, d, "system.cells=6 6 6", "run.threads=1", "neighbor.method=brute", csv="b.csv")
+    worst = max(abs(x[k] - y[k]) / max(1.0, abs(y[k])) for x, y in zip(a, b) for k in x)
+    if worst > 1e-10:
+        fail(f"cell and brute runs differ by {worst:.3g}")
+    print(f"cell vs brute over 100 steps: largest relative difference {worst:.3g}")
+
+
+def dangerous(mdlite, inp, d):
+    _, out = mdlite_run(mdlite, os.path.join(inp, "lj_melt.ini"), d, "system.cells=6 6 6", "neighbor.check=40",
+                        "run.steps=200")
+    n = int([l for l in out.splitlines() if l.startswith("Dangerous builds")][0].split("=")[1])
+    b = int([l for l in out.splitlines() if l.startswith("Neighbor list builds")][0].split("=")[1])
+    if not (n > 0 and b == 5):
+        fail(f"check every 40 steps over 200: expected 5 builds, all dangerous; got {b} builds, {n} dangerous")
+    print(f"check = 40: {b} builds, {n} dangerous")
+
+
+if __name__ == "__main__":
+    mdlite, inp, case = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
+    globals()[case](mdlite, inp, workdir(case))

@@ -1,0 +1,163 @@
+/* Forces equal -dE/dr by central finite differences; the virial equals -dE/d(scale); sum F = 0. */
+#include "cpu/force.h"
+#include "helpers.h"
+#include "lattice.h"
+#include "potential.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+    mdl_system s;
+    mdl_pair_table pt;
+    cpu_lj_table lj;
+    cpu_nlist nl;
+    cpu_force_scratch fs;
+    int threads;
+} fixture;
+
+/* A perturbed fcc crystal (no overlaps) with two species mixed by Lorentz-Berthelot. */
+static void make_fixture(fixture *f, int shift, int threads)
+{
+    mdl_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    strcpy(cfg.lattice, "fcc");
+    cfg.density = 0.9;
+    cfg.cells[0] = cfg.cells[1] = cfg.cells[2] = 4;
+    cfg.nspecies = 2;
+    strcpy(cfg.species[0], "A");
+    strcpy(cfg.species[1], "B");
+    cfg.composition[0] = 0.75;
+    cfg.composition[1] = 0.25;
+    cfg.seed = 5;
+    cfg.epsilon = 1.0;
+    cfg.sigma = 1.0;
+    cfg.cutoff = 2.5;
+    cfg.shift = shift;
+    cfg.npair = 1; /* B.B listed; A.B mixes */
+    strcpy(cfg.pair[0].a, "B");
+    strcpy(cfg.pair[0].b, "B");
+    cfg.pair[0].epsilon = 0.5;
+    cfg.pair[0].sigma = 0.88;
+    cfg.pair[0].cutoff = 2.2;
+    system_init(&f->s, 0);
+    cr_assert_eq(lattice_build(&cfg, &f->s), 0);
+    uint64_t seed = 99;
+    for (size_t i = 0; i < f->s.n; i++) {
+        f->s.x[i] += 0.15 * (test_uniform(&seed) - 0.5);
+        f->s.y[i] += 0.15 * (test_uniform(&seed) - 0.5);
+        f->s.z[i] += 0.15 * (test_uniform(&seed) - 0.5);
+    }
+    cr_assert_eq(potential_build(&cfg, &f->s, &f->pt), 0);
+    cpu_lj_table_fill(&f->lj, &f->pt);
+    nlist_init(&f->nl);
+    force_scratch_init(&f->fs);
+    f->threads = threads;
+}
+
+static void free_fixture(fixture *f)
+{
+    nlist_destroy(&f->nl);
+    force_scratch_destroy(&f->fs);
+    system_destroy(&f->s);
+}
+
+/* Energy, virial and forces of the current positions (list rebuilt with a 0.3 skin). */
+static double evaluate(fixture *f, double *virial)
+{
+    mdl_system *s = &f->s;
+    double pe, w;
+    cr_assert_eq(nlist_build_brute(&f->nl, &s->box, f->pt.cutmax + 0.3, s->n, s->x, s->y, s->z, f->threads), 0);
+    cr_assert_eq(lj_compute(&f->lj, &f->nl, &s->box, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy, s->fz, 1, &pe,
+                            &w, &f->fs),
+                 0);
+    if (virial)
+        *virial = w;
+    return pe;
+}
+
+static void check_finite_differences(int shift, int threads)
+{
+    fixture f;
+    make_fixture(&f, shift, threads);
+    mdl_system *s = &f.s;
+    evaluate(&f, NULL);
+    size_t n = s->n;
+    double *F = malloc(3 * n * sizeof *F);
+    for (size_t i = 0; i < n; i++)
+        F[3 * i] = s->fx[i], F[3 * i + 1] = s->fy[i], F[3 * i + 2] = s->fz[i];
+    double fnorm = 0, sum[3] = {0, 0, 0};
+    for (size_t i = 0; i < n; i++)
+        for (int d = 0; d < 3; d++) {
+            fnorm = fmax(fnorm, fabs(F[3 * i + d]));
+            sum[d] += F[3 * i + d];
+        }
+    cr_assert(fnorm > 1.0, "forces too small to test (%g)", fnorm);
+    for (int d = 0; d < 3; d++)
+        cr_assert(fabs(sum[d]) < 1e-10 * fnorm * n, "total force %g along %d", sum[d], d);
+    const double h = 1e-5;
+    double *coord[3] = {s->x, s->y, s->z};
+    for (size_t i = 0; i < n; i += 7)
+        for (int d = 0; d < 3; d++) {
+            double keep = coord[d][i];
+            coord[d][i] = keep + h;
+            double ep = evaluate(&f, NULL);
+            coord[d][i] = keep - h;
+            double em = evaluate(&f, NULL);
+            coord[d][i] = keep;
+            double fd = -(ep - em) / (2 * h);
+            cr_assert(fabs(fd - F[3 * i + d]) < 1e-6 * fmax(1.0, fabs(F[3 * i + d])),
+                      "atom %zu dim %d: F = %.12g, -dE/dx = %.12g", i, d, F[3 * i + d], fd);
+        }
+    free(F);
+    free_fixture(&f);
+}
+
+Test(forces, finite_differences_unshifted)
+{
+    check_finite_differences(0, 1);
+}
+
+Test(forces, finite_differences_shifted_two_threads)
+{
+    check_finite_differences(1, 2);
+}
+
+Test(forces, virial_is_minus_volume_derivative)
+{
+    fixture f;
+    make_fixture(&f, 0, 1);
+    mdl_system *s = &f.s;
+    double w;
+    evaluate(&f, &w);
+    const double h = 1e-6;
+    double e[2];
+    for (int k = 0; k < 2; k++) {
+        double lam = k == 0 ? 1 + h : 1 - h;
+        fixture g;
+        make_fixture(&g, 0, 1);
+        for (size_t i = 0; i < g.s.n; i++)
+            g.s.x[i] = s->x[i] * lam, g.s.y[i] = s->y[i] * lam, g.s.z[i] = s->z[i] * lam;
+        for (int d = 0; d < 3; d++)
+            g.s.box.len[d] *= lam;
+        e[k] = evaluate(&g, NULL);
+        free_fixture(&g);
+    }
+    double dedl = (e[0] - e[1]) / (2 * h);
+    cr_assert(fabs(w + dedl) < 1e-6 * fabs(w), "virial %.12g, -dE/dlambda %.12g", w, -dedl);
+    free_fixture(&f);
+}
+
+Test(forces, thread_counts_agree)
+{
+    fixture a, b;
+    make_fixture(&a, 0, 1);
+    make_fixture(&b, 0, 3);
+    double ea = evaluate(&a, NULL), eb = evaluate(&b, NULL);
+    cr_assert(fabs(ea - eb) < 1e-12 * fabs(ea));
+    for (size_t i = 0; i < a.s.n; i++)
+        cr_assert(fabs(a.s.fx[i] - b.s.fx[i]) < 1e-12 * (1 + fabs(a.s.fx[i])));
+    free_fixture(&a);
+    free_fixture(&b);
+}

@@ -730,6 +730,11 @@ static int cross_check(mdl_config *cfg, int ncomposition)
         fail(find_entry(cfg, "neighbor", "method"), "brute-atomic is a GPU method; the CPU backend has cell and brute");
         ok = 0;
     }
+    if (cfg->trajectory[0]) {
+        fail(find_entry(cfg, "output", "trajectory"),
+             "trajectory writers (H5MD, extended XYZ) are not in this build yet; leave it empty");
+        ok = 0;
+    }
     if (strcmp(cfg->units, "metal") == 0) {
         const char *need[] = {"epsilon", "sigma", "cutoff"};
         for (int i = 0; i < 3; i++)

@@ -194,9 +194,10 @@ int run_simulation(const mdl_config *cfg, int quiet)
     if (rc == MDL_OK && !quiet)
         printf("mdlite: %zu atoms, %d species, box %g x %g x %g, %s units, %s backend, %ld steps\n", s.n, s.ntypes,
                s.box.len[0], s.box.len[1], s.box.len[2], u.name, ops->name, cfg->steps);
+    system_destroy(&s); /* the backend holds the state from here on */
     int thermo_open_rc = MDL_ERUN;
     if (rc == MDL_OK)
-        rc = thermo_open_rc = thermo_open(&r.thermo, cfg->thermo_file, s.n, quiet);
+        rc = thermo_open_rc = thermo_open(&r.thermo, cfg->thermo_file, r.natoms, quiet);
     if (rc == MDL_OK)
         rc = run_loop(&r);
     if (thermo_open_rc == MDL_OK) {
@@ -206,6 +207,5 @@ int run_simulation(const mdl_config *cfg, int quiet)
     }
     if (r.ctx)
         ops->destroy(r.ctx);
-    system_destroy(&s);
     return rc;
 }

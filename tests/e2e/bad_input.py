@@ -64,6 +64,7 @@ def cases(d):
         ("xyz without box", ["run", ini], with_input(f"4\nplain comment\n{atoms4}\n"), ["[system] box", "missing"]),
         ("velocities and temperature", ["run", ini], with_input(f"1\n{XYZ_HEAD.replace('pos:R:3', 'pos:R:3:velo:R:3')}\nAr 1 1 1 0 0 0\n", "temperature = 1\n"), [xyz, "at least 2"]),
         ("unwritable thermo file", ["run", ini], {ini: good.replace(f"{d}/thermo.csv", "/nonexistent-dir/t.csv")}, ["/nonexistent-dir/t.csv", "cannot write"]),
+        ("trajectory not built yet", ["run", ini, "--set", "output.trajectory=t.h5"], {ini: good}, ["[output] trajectory", "not in this build"]),
         ("unknown command", ["frobnicate"], {}, ["unknown command"]),
         ("neighbors without cutoff", ["neighbors", xy], {xy: "0 0\n1 1\n"}, ["missing --cutoff"]),
         ("neighbors missing file", ["neighbors", os.path.join(d, "none.xy"), "--cutoff", "1"], {}, ["none.xy", "cannot open"]),

@@ -53,9 +53,16 @@ typedef struct {
     int (*reduce)(void *ctx, mdl_observables *obs);
     /* pairs in the list, for the summary */
     double (*neighbor_count)(void *ctx);
+    /* wait for queued work (GPU); NULL when calls are synchronous */
+    int (*synchronize)(void *ctx);
+    /* device memory held, for the summary; NULL on the CPU */
+    size_t (*device_bytes)(void *ctx);
 } mdl_backend_ops;
 
 extern const mdl_backend_ops mdl_cpu_backend;
+#ifdef MDLITE_HAVE_GPU
+extern const mdl_backend_ops mdl_gpu_backend;
+#endif
 
 /* The backend named "cpu" or "gpu"; NULL (with a message) when this build has no such backend. */
 const mdl_backend_ops *backend_lookup(const char *name);

@@ -2,7 +2,7 @@
 #ifndef MDL_HD_H
 #define MDL_HD_H
 #ifdef __CUDACC__
-#define MDL_HD __host__ __device__ __forceinline__
+#define MDL_HD __host__ __device__
 #else
 #define MDL_HD __attribute__((always_inline))
 #endif

@@ -2,8 +2,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "config.h"
 #include "neighbors_cmd.h"
+#include "compare.h"
 #include "run.h"
 #include "util.h"
+#ifdef MDLITE_HAVE_GPU
+#include "gpu/gpu.h"
+#endif
 
 #include <omp.h>
 #include <stdio.h>
@@ -23,6 +27,7 @@ static const char *USAGE =
     "  mdlite info\n"
     "  mdlite --help | --version\n"
     "\n"
+    "compare runs CONFIG's initial state on both backends and prints the differences.\n"
     "CONFIG is an INI file ([system], [potential], [neighbor], [run], [output]); see input/ and\n"
     "docs/ for the keys. Exit status: 0 success, 1 run-time failure, 2 bad usage or input.\n";
 
@@ -86,6 +91,8 @@ static int info_main(void)
     printf("backends: cpu");
 #ifdef MDLITE_HAVE_GPU
     printf(" gpu\n");
+    printf("GPU precision: %s; CUDA architectures: %s\n", MDL_GPU_PRECISION_NAME, MDLITE_CUDA_ARCHS);
+    gpu_print_devices(stdout);
 #else
     printf("\nGPU backend: not in this build\n");
 #endif
@@ -114,10 +121,8 @@ int main(int argc, char **argv)
         return neighbors_main(argc - 2, argv + 2);
     if (strcmp(cmd, "info") == 0)
         return info_main();
-    if (strcmp(cmd, "compare") == 0) {
-        mdl_error("compare: needs the GPU backend, which this build does not have");
-        return MDL_EINPUT;
-    }
+    if (strcmp(cmd, "compare") == 0)
+        return compare_main(argc - 2, argv + 2);
     mdl_error("unknown command '%s'\n%s", cmd, USAGE);
     return MDL_EINPUT;
 }

@@ -4,6 +4,9 @@
 #include "neighbors_cmd.h"
 
 #include "cpu/neighbor.h"
+#ifdef MDLITE_HAVE_GPU
+#include "gpu/backend.h"
+#endif
 #include "readers.h"
 #include "system.h"
 #include "util.h"
@@ -78,13 +81,17 @@ static int parse_args(int argc, char **argv, nb_args *a)
         return usage_error("missing --cutoff R");
     if (strcmp(a->layout, "transposed") != 0 && strcmp(a->layout, "row") != 0)
         return usage_error("--layout must be transposed or row");
-    if (strcmp(a->backend, "gpu") == 0) {
+    int gpu = strcmp(a->backend, "gpu") == 0;
+#ifndef MDLITE_HAVE_GPU
+    if (gpu) {
         mdl_error("neighbors: --backend gpu: this build of mdlite has no GPU backend");
         return MDL_EINPUT;
     }
-    if (strcmp(a->backend, "cpu") != 0)
+#endif
+    if (!gpu && strcmp(a->backend, "cpu") != 0)
         return usage_error("--backend must be cpu or gpu");
-    if (strcmp(a->method, "cell") != 0 && strcmp(a->method, "brute") != 0)
+    if (strcmp(a->method, "cell") != 0 && strcmp(a->method, "brute") != 0 &&
+        (!gpu || strcmp(a->method, "brute-atomic") != 0))
         return usage_error(strcmp(a->method, "brute-atomic") == 0 ? "--method brute-atomic is a GPU method"
                                                                   : "--method must be cell, brute or brute-atomic");
     return MDL_OK;
@@ -176,6 +183,22 @@ static int write_full_lists(const cpu_nlist *nl, const int64_t *id, size_t n, FI
     return MDL_OK;
 }
 
+/* Rows already in file order: rows[start[i] .. start[i+1]) ascending. */
+static int write_rows(const int *rows, const size_t *start, size_t n, FILE *out, const char *name)
+{
+    for (size_t i = 0; i < n; i++) {
+        fprintf(out, "%zu", start[i + 1] - start[i]);
+        for (size_t k = start[i]; k < start[i + 1]; k++)
+            fprintf(out, " %d", rows[k]);
+        fputc('\n', out);
+    }
+    if (ferror(out)) {
+        mdl_error("%s: write error: %s", name, strerror(errno));
+        return MDL_ERUN;
+    }
+    return MDL_OK;
+}
+
 static int cmp_double(const void *p, const void *q)
 {
     double a = *(const double *)p, b = *(const double *)q;
@@ -249,6 +272,14 @@ int neighbors_main(int argc, char **argv)
         rc = set_box(&a, &s);
     }
     double median = 0;
+    int *rows = NULL;
+    size_t *row_start = NULL;
+#ifdef MDLITE_HAVE_GPU
+    if (rc == MDL_OK && strcmp(a.backend, "gpu") == 0)
+        rc = gpu_neighbor_demo(&s, a.cutoff, a.method, strcmp(a.layout, "transposed") == 0, a.repeat, &rows,
+                               &row_start, &median);
+    else
+#endif
     if (rc == MDL_OK)
         rc = build_timed(&a, &s, &nl, &median);
     FILE *out = stdout;
@@ -256,18 +287,23 @@ int neighbors_main(int argc, char **argv)
         mdl_error("%s: cannot write: %s", a.output, strerror(errno));
         rc = MDL_EINPUT;
     }
-    if (rc == MDL_OK)
+    if (rc == MDL_OK && rows)
+        rc = write_rows(rows, row_start, s.n, out, a.output ? a.output : "stdout");
+    else if (rc == MDL_OK)
         rc = write_full_lists(&nl, s.id, s.n, out, a.output ? a.output : "stdout");
     if (out && out != stdout && fclose(out) != 0 && rc == MDL_OK) {
         mdl_error("%s: cannot finish writing: %s", a.output, strerror(errno));
         rc = MDL_ERUN;
     }
+    size_t pairs = rows ? row_start[s.n] / 2 : nlist_pairs(&nl);
     if (rc == MDL_OK)
         fprintf(a.output ? stdout : stderr,
-                "neighbors: %zu atoms, %zu pairs (%.3f per atom), cutoff %g, backend cpu, method %s: build %.4f ms "
+                "neighbors: %zu atoms, %zu pairs (%.3f per atom), cutoff %g, backend %s, method %s%s%s: build %.4f ms "
                 "(median of %ld)\n",
-                s.n, nlist_pairs(&nl), 2.0 * (double)nlist_pairs(&nl) / (double)s.n, a.cutoff, a.method, median * 1e3,
-                a.repeat);
+                s.n, pairs, 2.0 * (double)pairs / (double)s.n, a.cutoff, a.backend, a.method,
+                rows ? ", layout " : "", rows ? a.layout : "", median * 1e3, a.repeat);
+    free(rows);
+    free(row_start);
     nlist_destroy(&nl);
     system_destroy(&s);
     return rc;

@@ -10,16 +10,11 @@
 
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { PH_NEIGHBOR, PH_FORCE, PH_INTEGRATE, PH_THERMO, PH_OUTPUT, PH_COUNT };
 static const char *PHASE_NAMES[PH_COUNT] = {"Neighbor", "Force", "Integrate", "Thermo", "Output"};
-
-typedef struct {
-    double t[PH_COUNT];
-    double mark;
-} phase_timers;
 
 static void phase_start(phase_timers *pt)
 {
@@ -34,13 +29,11 @@ static void phase_stop(phase_timers *pt, int phase)
 }
 
 typedef struct {
+    mdl_stepper st;
     const mdl_backend_ops *ops;
     void *ctx;
     const mdl_config *cfg;
     mdl_thermo thermo;
-    phase_timers timers;
-    mdl_neighbor_stats nb;
-    long last_build;    /* step of the last neighbor build */
     size_t natoms;
     int progress;       /* draw a progress line (stdout is a terminal) */
     double next_progress;
@@ -82,41 +75,63 @@ static int write_thermo(run_state *r, long step)
     return thermo_write(&r->thermo, step, (double)step * r->cfg->timestep, &o);
 }
 
-static int is_thermo_step(const mdl_config *cfg, long step)
+int is_thermo_step(const mdl_config *cfg, long step)
 {
     return cfg->thermo > 0 && (step % cfg->thermo == 0 || step == cfg->steps);
 }
 
-/* One velocity-Verlet step, in LAMMPS's order. */
-static int advance(run_state *r, long step)
+int stepper_setup(mdl_stepper *st)
 {
-    const mdl_backend_ops *ops = r->ops;
-    const mdl_config *cfg = r->cfg;
-    int energy = is_thermo_step(cfg, step);
-    phase_start(&r->timers);
-    CALL(ops->integrate_first(r->ctx));
-    phase_stop(&r->timers, PH_INTEGRATE);
-    if ((step - r->last_build) % cfg->check == 0) {
+    CALL(st->ops->build_neighbors(st->ctx));
+    st->last_build = 0;
+    CALL(st->ops->compute_forces(st->ctx, 1));
+    return st->ops->thermostat(st->ctx, 0, MDL_THERMOSTAT_POST_FORCE);
+}
+
+/* One velocity-Verlet step, in LAMMPS's order; energy and virial only when energy is set. */
+/* With MDLITE_SYNC_PHASES=1 the driver waits for the device at each phase boundary, so that
+   GPU phase times are real (at the cost of the overlap). */
+static void phase_end(mdl_stepper *st, int phase)
+{
+    if (st->sync_phases && st->ops->synchronize)
+        st->ops->synchronize(st->ctx);
+    phase_stop(&st->timers, phase);
+}
+
+int stepper_advance(mdl_stepper *st, long step, int energy)
+{
+    const mdl_backend_ops *ops = st->ops;
+    phase_start(&st->timers);
+    CALL(ops->integrate_first(st->ctx));
+    phase_end(st, PH_INTEGRATE);
+    if ((step - st->last_build) % st->cfg->check == 0) {
         int rebuild;
-        CALL(ops->neighbor_check(r->ctx, &rebuild));
+        CALL(ops->neighbor_check(st->ctx, &rebuild));
         if (rebuild) {
-            CALL(ops->build_neighbors(r->ctx));
-            r->nb.builds++;
-            if (step - r->last_build == cfg->check)
-                r->nb.dangerous++;
-            r->last_build = step;
+            CALL(ops->build_neighbors(st->ctx));
+            st->nb.builds++;
+            if (step - st->last_build == st->cfg->check)
+                st->nb.dangerous++;
+            st->last_build = step;
         }
     }
-    phase_stop(&r->timers, PH_NEIGHBOR);
-    CALL(ops->compute_forces(r->ctx, energy));
-    CALL(ops->thermostat(r->ctx, step, MDL_THERMOSTAT_POST_FORCE));
-    phase_stop(&r->timers, PH_FORCE);
-    CALL(ops->integrate_second(r->ctx));
-    CALL(ops->thermostat(r->ctx, step, MDL_THERMOSTAT_END_OF_STEP));
-    phase_stop(&r->timers, PH_INTEGRATE);
+    phase_end(st, PH_NEIGHBOR);
+    CALL(ops->compute_forces(st->ctx, energy));
+    CALL(ops->thermostat(st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
+    phase_end(st, PH_FORCE);
+    CALL(ops->integrate_second(st->ctx));
+    CALL(ops->thermostat(st->ctx, step, MDL_THERMOSTAT_END_OF_STEP));
+    phase_end(st, PH_INTEGRATE);
+    return MDL_OK;
+}
+
+static int advance(run_state *r, long step)
+{
+    int energy = is_thermo_step(r->cfg, step);
+    CALL(stepper_advance(&r->st, step, energy));
     if (energy)
         CALL(write_thermo(r, step));
-    phase_stop(&r->timers, PH_THERMO);
+    phase_stop(&r->st.timers, PH_THERMO);
     return MDL_OK;
 }
 
@@ -131,34 +146,40 @@ static void print_summary(run_state *r, double loop, int threads)
     printf("\n%-10s | %12s | %7s\n", "Phase", "time (s)", "%total");
     printf("-----------+--------------+--------\n");
     for (int p = 0; p < PH_COUNT; p++) {
-        sum += r->timers.t[p];
-        printf("%-10s | %12.6g | %6.2f\n", PHASE_NAMES[p], r->timers.t[p], loop > 0 ? 100 * r->timers.t[p] / loop : 0);
+        sum += r->st.timers.t[p];
+        printf("%-10s | %12.6g | %6.2f\n", PHASE_NAMES[p], r->st.timers.t[p],
+               loop > 0 ? 100 * r->st.timers.t[p] / loop : 0);
     }
     double other = loop - sum > 0 ? loop - sum : 0;
     printf("%-10s | %12.6g | %6.2f\n\n", "Other", other, loop > 0 ? 100 * other / loop : 0);
-    printf("Neighbor pairs = %.0f (%.4g per atom)\n", r->nb.neighbors, r->nb.neighbors / (double)r->natoms);
-    printf("Neighbor list builds = %ld\n", r->nb.builds);
-    printf("Dangerous builds = %ld\n", r->nb.dangerous);
+    printf("Neighbor pairs = %.0f (%.4g per atom)\n", r->st.nb.neighbors, r->st.nb.neighbors / (double)r->natoms);
+    printf("Neighbor list builds = %ld\n", r->st.nb.builds);
+    printf("Dangerous builds = %ld\n", r->st.nb.dangerous);
+    if (r->ops->device_bytes) {
+        size_t b = r->ops->device_bytes(r->ctx);
+        printf("Device memory = %.1f MiB (%.0f bytes/atom)\n", b / 1048576.0, (double)b / (double)r->natoms);
+    }
+    if (r->st.sync_phases)
+        printf("(MDLITE_SYNC_PHASES=1: phases synchronised with the device)\n");
 }
 
 static int run_loop(run_state *r)
 {
     const mdl_config *cfg = r->cfg;
-    phase_start(&r->timers);
-    CALL(r->ops->build_neighbors(r->ctx));
-    r->last_build = 0;
-    CALL(r->ops->compute_forces(r->ctx, 1));
-    CALL(r->ops->thermostat(r->ctx, 0, MDL_THERMOSTAT_POST_FORCE));
+    const char *sync = getenv("MDLITE_SYNC_PHASES");
+    r->st = (mdl_stepper){.ops = r->ops, .ctx = r->ctx, .cfg = cfg, .sync_phases = sync && strcmp(sync, "1") == 0};
+    CALL(stepper_setup(&r->st));
     if (cfg->thermo > 0)
         CALL(write_thermo(r, 0));
     double t0 = mdl_wtime();
-    memset(&r->timers, 0, sizeof r->timers);
     for (long step = 1; step <= cfg->steps; step++) {
         CALL(advance(r, step));
         draw_progress(r, step, t0);
     }
+    if (r->ops->synchronize)
+        CALL(r->ops->synchronize(r->ctx));
     double loop = mdl_wtime() - t0;
-    r->nb.neighbors = r->ops->neighbor_count(r->ctx);
+    r->st.nb.neighbors = r->ops->neighbor_count(r->ctx);
     print_summary(r, loop, cfg->threads > 0 ? cfg->threads : omp_get_max_threads());
     return MDL_OK;
 }

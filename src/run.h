@@ -2,7 +2,31 @@
 #ifndef MDL_RUN_H
 #define MDL_RUN_H
 
+#include "backend.h"
 #include "config.h"
+
+enum { PH_NEIGHBOR, PH_FORCE, PH_INTEGRATE, PH_THERMO, PH_OUTPUT, PH_COUNT };
+
+typedef struct {
+    double t[PH_COUNT];
+    double mark;
+} phase_timers;
+
+/* Advances one backend through velocity-Verlet steps (shared by `run` and `compare`). */
+typedef struct {
+    const mdl_backend_ops *ops;
+    void *ctx;
+    const mdl_config *cfg;
+    phase_timers timers;
+    mdl_neighbor_stats nb;
+    long last_build; /* step of the last neighbor build */
+    int sync_phases; /* wait for the device at phase boundaries (MDLITE_SYNC_PHASES=1) */
+} mdl_stepper;
+
+int is_thermo_step(const mdl_config *cfg, long step);
+/* Set-up: first neighbor build, forces with energy, post-force thermostat at step 0. */
+int stepper_setup(mdl_stepper *st);
+int stepper_advance(mdl_stepper *st, long step, int energy);
 
 /* Runs cfg on the named backend; returns an exit status (0, 1 run-time failure, 2 bad input). */
 int run_simulation(const mdl_config *cfg, int quiet);

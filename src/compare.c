@@ -1,0 +1,162 @@
+/* `mdlite compare CONFIG [--steps N] [--set k=v]...`: builds one initial state, runs it on both
+   backends, prints step-0 force differences, thermo differences per thermo step and the speed ratio. */
+#include "compare.h"
+
+#include "backend.h"
+#include "config.h"
+#include "run.h"
+#include "setup.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    mdl_stepper st;
+    mdl_observables *obs; /* one per thermo row */
+    double loop;
+} side;
+
+static int run_side(side *sd, const mdl_backend_ops *ops, const mdl_config *cfg, const mdl_setup *setup,
+                    const mdl_system *s0, mdl_system *forces0, int nrows)
+{
+    sd->st = (mdl_stepper){.ops = ops, .cfg = cfg};
+    sd->obs = calloc((size_t)nrows, sizeof *sd->obs);
+    if (!sd->obs || ops->create(&sd->st.ctx, setup, s0) != MDL_OK || stepper_setup(&sd->st) != MDL_OK ||
+        ops->download(sd->st.ctx, forces0) != MDL_OK || ops->reduce(sd->st.ctx, &sd->obs[0]) != MDL_OK)
+        return MDL_ERUN;
+    int row = 1;
+    double t0 = mdl_wtime();
+    for (long step = 1; step <= cfg->steps; step++) {
+        int energy = is_thermo_step(cfg, step);
+        if (stepper_advance(&sd->st, step, energy) != MDL_OK)
+            return MDL_ERUN;
+        if (energy && ops->reduce(sd->st.ctx, &sd->obs[row++]) != MDL_OK)
+            return MDL_ERUN;
+    }
+    sd->loop = mdl_wtime() - t0;
+    return MDL_OK;
+}
+
+static double rel(double a, double b)
+{
+    return fabs(a - b) / fmax(fabs(b), 1e-300);
+}
+
+static void report(const mdl_config *cfg, const mdl_system *fc, const mdl_system *fg, const side *c, const side *g,
+                   size_t n)
+{
+    double num = 0, den = 0, worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        double dx = fg->fx[i] - fc->fx[i], dy = fg->fy[i] - fc->fy[i], dz = fg->fz[i] - fc->fz[i];
+        double f2 = fc->fx[i] * fc->fx[i] + fc->fy[i] * fc->fy[i] + fc->fz[i] * fc->fz[i];
+        num += dx * dx + dy * dy + dz * dz;
+        den += f2;
+        if (f2 > 0)
+            worst = fmax(worst, sqrt((dx * dx + dy * dy + dz * dz) / f2));
+    }
+    printf("step 0 forces: ||F_gpu - F_cpu|| / ||F_cpu|| = %.3e, max |dF|/|F| per atom = %.3e\n",
+           den > 0 ? sqrt(num / den) : 0.0, worst);
+    printf("%10s %12s %12s %12s %12s %12s   (relative differences, GPU vs CPU)\n", "step", "temperature",
+           "pot_energy", "kin_energy", "tot_energy", "pressure");
+    int row = 0;
+    double worst_row = 0;
+    for (long step = 0; step <= cfg->steps; step++) {
+        if (step != 0 && !is_thermo_step(cfg, step))
+            continue;
+        const mdl_observables *a = &c->obs[row], *b = &g->obs[row];
+        double d[5] = {rel(b->temperature, a->temperature), rel(b->potential, a->potential),
+                       rel(b->kinetic, a->kinetic), rel(b->potential + b->kinetic, a->potential + a->kinetic),
+                       fabs(b->pressure - a->pressure) / fmax(fabs(a->pressure), 1.0)};
+        printf("%10ld %12.3e %12.3e %12.3e %12.3e %12.3e\n", step, d[0], d[1], d[2], d[3], d[4]);
+        for (int k = 0; k < 5; k++)
+            worst_row = fmax(worst_row, d[k]);
+        row++;
+    }
+    printf("largest thermo difference: %.3e\n", worst_row);
+    printf("loop time: cpu %.4g s, gpu %.4g s; speed ratio gpu/cpu = %.3g (%zu atoms, %ld steps)\n", c->loop, g->loop,
+           g->loop > 0 ? c->loop / g->loop : 0.0, n, cfg->steps);
+}
+
+int compare_main(int argc, char **argv)
+{
+#ifndef MDLITE_HAVE_GPU
+    (void)argc, (void)argv;
+    mdl_error("compare: needs the GPU backend, which this build does not have");
+    return MDL_EINPUT;
+#else
+    const char *path = NULL;
+    char steps_set[64];
+    char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    int nset = 0, rc = MDL_OK;
+    for (int i = 0; i < argc && rc == MDL_OK; i++) {
+        long v;
+        if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) {
+            if (mdl_parse_long(argv[++i], &v) != 0 || v < 0) {
+                mdl_error("compare: --steps needs a count");
+                rc = MDL_EINPUT;
+            }
+            snprintf(steps_set, sizeof steps_set, "run.steps=%ld", v);
+            sets[nset++] = steps_set;
+        } else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
+            sets[nset++] = argv[++i];
+        } else if (!path && argv[i][0] != '-') {
+            path = argv[i];
+        } else {
+            mdl_error("compare: unexpected argument %s (usage: mdlite compare CONFIG [--steps N] [--set k=v])", argv[i]);
+            rc = MDL_EINPUT;
+        }
+    }
+    if (rc == MDL_OK && !path) {
+        mdl_error("compare: missing CONFIG");
+        rc = MDL_EINPUT;
+    }
+    mdl_config cfg;
+    mdl_units u;
+    mdl_system s, fc, fg;
+    mdl_pair_table pt;
+    side c, g;
+    memset(&c, 0, sizeof c), memset(&g, 0, sizeof g);
+    memset(&s, 0, sizeof s), memset(&fc, 0, sizeof fc), memset(&fg, 0, sizeof fg);
+    int loaded = 0;
+    if (rc == MDL_OK) {
+        char *cpu_set = "run.backend=cpu";
+        sets[nset++] = cpu_set; /* validate as a CPU run: brute-atomic is checked on the GPU side */
+        rc = config_load(&cfg, path, nset, sets);
+        loaded = 1;
+    }
+    if (rc == MDL_OK) {
+        units_lookup(cfg.units, &u);
+        rc = system_init(&s, 0);
+    }
+    if (rc == MDL_OK)
+        rc = system_setup(&cfg, &u, &s);
+    if (rc == MDL_OK)
+        rc = potential_build(&cfg, &s, &pt);
+    if (rc == MDL_OK)
+        rc = check_cutoff_fits(&cfg, &s, &pt);
+    if (rc == MDL_OK && (system_init(&fc, s.n) != MDL_OK || system_init(&fg, s.n) != MDL_OK))
+        rc = MDL_ERUN;
+    int nrows = (int)(cfg.thermo > 0 ? cfg.steps / cfg.thermo + 2 : 2);
+    if (rc == MDL_OK) {
+        mdl_setup setup = {&cfg, &u, &pt, cfg.skin, cfg.threads};
+        fc.n = fg.n = s.n;
+        rc = run_side(&c, &mdl_cpu_backend, &cfg, &setup, &s, &fc, nrows);
+        if (rc == MDL_OK)
+            rc = run_side(&g, &mdl_gpu_backend, &cfg, &setup, &s, &fg, nrows);
+        if (rc == MDL_OK)
+            report(&cfg, &fc, &fg, &c, &g, s.n);
+    }
+    if (c.st.ctx)
+        mdl_cpu_backend.destroy(c.st.ctx);
+    if (g.st.ctx)
+        mdl_gpu_backend.destroy(g.st.ctx);
+    free(c.obs), free(g.obs), free(sets);
+    system_destroy(&s), system_destroy(&fc), system_destroy(&fg);
+    if (loaded)
+        config_destroy(&cfg);
+    return rc;
+#endif
+}

@@ -1,0 +1,440 @@
+/* The GPU backend: device state as structure of arrays and the backend table, in C on top of
+   the driver functions of gpu.h (no CUDA headers here). */
+#include "backend.h"
+
+#include "../backend.h"
+#include "../util.h"
+#include "gpu.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TRY(call)                   \
+    do {                            \
+        if ((call) != 0)            \
+            return MDL_ERUN;        \
+    } while (0)
+
+typedef struct {
+    size_t n;
+    int ntypes;
+    double mass[MDL_MAX_SPECIES];
+    mdl_units u;
+    gpu_box box;
+    double dt, skin, rlist;
+    int method;          /* GPU_CELL, GPU_BRUTE, GPU_BRUTE_ATOMIC */
+    int transposed;
+    int ensemble;
+    double t_target, tau;
+    int every;
+    unsigned long seed;
+
+    double *x, *y, *z, *vx, *vy, *vz;
+    mdl_real *fx, *fy, *fz, *pe, *w;
+    mdl_real *pos4, *pos0;
+    int *ix, *iy, *iz, *type;
+    int64_t *id;
+    int *nl, *count, *flags;  /* flags[0]: moved past skin/2, flags[1]: largest overflowing count */
+    int capacity;             /* neighbor slots per atom */
+    int *cell, *perm, *cell_start, *cell_end;
+    size_t ncells_cap;
+    int nc[3];
+    double *scratch;          /* n doubles (also used as ints / int64) for sorting */
+    double *partials, *result;
+    double *host_result;      /* pinned: 3 doubles */
+    int *host_flags;          /* pinned: 2 ints */
+    double pe_sum, w_sum;
+    int have_energy;
+    size_t nl_bytes;
+} gpu_ctx;
+
+static void gpu_destroy(void *p)
+{
+    gpu_ctx *c = p;
+    if (!c)
+        return;
+    void *dev[] = {c->x, c->y, c->z, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->pe, c->w, c->pos4, c->pos0,
+                   c->ix, c->iy, c->iz, c->type, c->id, c->nl, c->count, c->flags, c->cell, c->perm,
+                   c->cell_start, c->cell_end, c->scratch, c->partials, c->result};
+    for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
+        gpu_free(dev[k]);
+    gpu_host_free(c->host_result);
+    gpu_host_free(c->host_flags);
+    free(c);
+}
+
+static int alloc_all(gpu_ctx *c)
+{
+    size_t n = c->n, d8 = n * sizeof(double), d4 = n * sizeof(int), dr = n * sizeof(mdl_real);
+    struct {
+        void **p;
+        size_t bytes;
+        const char *what;
+    } a[] = {
+        {(void **)&c->x, d8, "positions"}, {(void **)&c->y, d8, "positions"}, {(void **)&c->z, d8, "positions"},
+        {(void **)&c->vx, d8, "velocities"}, {(void **)&c->vy, d8, "velocities"},
+        {(void **)&c->vz, d8, "velocities"}, {(void **)&c->fx, dr, "forces"}, {(void **)&c->fy, dr, "forces"},
+        {(void **)&c->fz, dr, "forces"}, {(void **)&c->pe, dr, "energies"}, {(void **)&c->w, dr, "virials"},
+        {(void **)&c->pos4, 4 * dr, "packed positions"}, {(void **)&c->pos0, 4 * dr, "positions at the build"},
+        {(void **)&c->ix, d4, "images"}, {(void **)&c->iy, d4, "images"}, {(void **)&c->iz, d4, "images"},
+        {(void **)&c->type, d4, "species"}, {(void **)&c->id, n * sizeof(int64_t), "ids"},
+        {(void **)&c->count, d4, "neighbor counts"}, {(void **)&c->flags, 2 * sizeof(int), "flags"},
+        {(void **)&c->cell, d4, "cell index"}, {(void **)&c->perm, d4, "permutation"},
+        {(void **)&c->scratch, n * sizeof(int64_t), "sort scratch"},
+        {(void **)&c->partials, 3 * gpu_reduce_blocks(n) * sizeof(double), "reduction"},
+        {(void **)&c->result, 3 * sizeof(double), "reduction"},
+    };
+    for (size_t k = 0; k < sizeof a / sizeof a[0]; k++)
+        TRY(gpu_malloc(a[k].p, a[k].bytes, a[k].what));
+    TRY(gpu_host_alloc((void **)&c->host_result, 3 * sizeof(double), "thermo results"));
+    TRY(gpu_host_alloc((void **)&c->host_flags, 2 * sizeof(int), "flags"));
+    return MDL_OK;
+}
+
+static int upload(gpu_ctx *c, const mdl_system *s)
+{
+    size_t n = s->n, d8 = n * sizeof(double), d4 = n * sizeof(int);
+    TRY(gpu_h2d(c->x, s->x, d8));
+    TRY(gpu_h2d(c->y, s->y, d8));
+    TRY(gpu_h2d(c->z, s->z, d8));
+    TRY(gpu_h2d(c->vx, s->vx, d8));
+    TRY(gpu_h2d(c->vy, s->vy, d8));
+    TRY(gpu_h2d(c->vz, s->vz, d8));
+    TRY(gpu_h2d(c->ix, s->ix, d4));
+    TRY(gpu_h2d(c->iy, s->iy, d4));
+    TRY(gpu_h2d(c->iz, s->iz, d4));
+    TRY(gpu_h2d(c->type, s->type, d4));
+    TRY(gpu_h2d(c->id, s->id, n * sizeof(int64_t)));
+    TRY(gpu_memset(c->fx, 0, n * sizeof(mdl_real)));
+    TRY(gpu_memset(c->fy, 0, n * sizeof(mdl_real)));
+    TRY(gpu_memset(c->fz, 0, n * sizeof(mdl_real)));
+    TRY(gpu_memset(c->flags, 0, 2 * sizeof(int)));
+    return MDL_OK;
+}
+
+static int set_tables(const mdl_pair_table *pt, const double *mass)
+{
+    double t[6][MDL_MAX_SPECIES * MDL_MAX_SPECIES];
+    for (int k = 0; k < pt->ntypes * pt->ntypes; k++) {
+        t[0][k] = pt->c[k].lj1, t[1][k] = pt->c[k].lj2, t[2][k] = pt->c[k].lj3;
+        t[3][k] = pt->c[k].lj4, t[4][k] = pt->c[k].offset, t[5][k] = pt->c[k].cutsq;
+    }
+    TRY(gpu_set_lj_table(pt->ntypes, t[0], t[1], t[2], t[3], t[4], t[5]));
+    TRY(gpu_set_masses(pt->ntypes, mass));
+    return MDL_OK;
+}
+
+/* Neighbor capacity before the first build: the expected full count at this density, +50%. */
+static int initial_capacity(const mdl_config *cfg, size_t n, const gpu_box *b, double rlist)
+{
+    if (cfg->max_neighbors > 0)
+        return cfg->max_neighbors;
+    double vol = b->len[0] * b->len[1] * (b->len[2] > 0 ? b->len[2] : 1.0);
+    double expect = 4.18879 * rlist * rlist * rlist * (double)n / vol;
+    int cap = (int)(1.5 * expect) + 8;
+    return cap < 16 ? 16 : cap;
+}
+
+static int grow_list(gpu_ctx *c, int capacity)
+{
+    gpu_free(c->nl);
+    c->nl = NULL;
+    c->capacity = (capacity + 3) & ~3;
+    c->nl_bytes = (size_t)c->capacity * c->n * sizeof(int);
+    return gpu_malloc((void **)&c->nl, c->nl_bytes, "neighbor list") ? MDL_ERUN : MDL_OK;
+}
+
+int gpu_backend_create_from(void **out, const mdl_config *cfg, const mdl_units *u, const mdl_pair_table *pt,
+                            double skin, const mdl_system *s)
+{
+    if (gpu_select() != 0)
+        return MDL_ERUN;
+    gpu_ctx *c = calloc(1, sizeof *c);
+    if (!c)
+        return MDL_ERUN;
+    *out = c;
+    c->n = s->n;
+    c->ntypes = s->ntypes;
+    memcpy(c->mass, s->mass, sizeof c->mass);
+    c->u = *u;
+    for (int d = 0; d < 3; d++) {
+        c->box.lo[d] = s->box.lo[d];
+        c->box.len[d] = s->box.len[d];
+        c->box.periodic[d] = s->box.periodic[d];
+    }
+    c->dt = cfg->timestep;
+    c->skin = skin;
+    c->rlist = pt->cutmax + skin;
+    c->method = strcmp(cfg->method, "brute") == 0 ? 1 : strcmp(cfg->method, "brute-atomic") == 0 ? 2 : 0;
+    c->transposed = strcmp(cfg->layout, "row") != 0;
+    c->ensemble = cfg->ensemble;
+    c->t_target = cfg->target_temperature;
+    c->tau = cfg->tau;
+    c->every = cfg->every;
+    c->seed = cfg->seed;
+    if (alloc_all(c) != MDL_OK || upload(c, s) != MDL_OK || set_tables(pt, s->mass) != MDL_OK)
+        return MDL_ERUN;
+    return grow_list(c, initial_capacity(cfg, c->n, &c->box, c->rlist));
+}
+
+static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
+{
+    return gpu_backend_create_from(out, setup->cfg, setup->units, setup->pairs, setup->skin, s);
+}
+
+static int gpu_download(void *p, mdl_system *out)
+{
+    gpu_ctx *c = p;
+    size_t n = c->n;
+    double *buf = malloc(n * sizeof(double) * 3 + n * sizeof(int64_t) + n * sizeof(mdl_real) * 3);
+    if (!buf) {
+        fprintf(stderr, "mdlite: error: out of memory downloading the GPU state\n");
+        return MDL_ERUN;
+    }
+    int64_t *id = (int64_t *)(buf + 3 * n);
+    mdl_real *f = (mdl_real *)(id + n);
+    int rc = MDL_OK;
+    if (gpu_d2h(id, c->id, n * sizeof(int64_t)))
+        rc = MDL_ERUN;
+    double *src8[] = {c->x, c->y, c->z, c->vx, c->vy, c->vz};
+    double *dst8[] = {out->x, out->y, out->z, out->vx, out->vy, out->vz};
+    for (int k = 0; k < 6 && rc == MDL_OK; k++) {
+        if (gpu_d2h(buf, src8[k], n * sizeof(double))) {
+            rc = MDL_ERUN;
+            break;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst8[k][id[i]] = buf[i];
+    }
+    mdl_real *srcf[] = {c->fx, c->fy, c->fz};
+    double *dstf[] = {out->fx, out->fy, out->fz};
+    for (int k = 0; k < 3 && rc == MDL_OK; k++) {
+        if (gpu_d2h(f, srcf[k], n * sizeof(mdl_real))) {
+            rc = MDL_ERUN;
+            break;
+        }
+        for (size_t i = 0; i < n; i++)
+            dstf[k][id[i]] = (double)f[i];
+    }
+    int *srci[] = {c->ix, c->iy, c->iz, c->type};
+    int32_t *dsti[] = {out->ix, out->iy, out->iz, out->type};
+    for (int k = 0; k < 4 && rc == MDL_OK; k++) {
+        int *tmp = (int *)buf;
+        if (gpu_d2h(tmp, srci[k], n * sizeof(int))) {
+            rc = MDL_ERUN;
+            break;
+        }
+        for (size_t i = 0; i < n; i++)
+            dsti[k][id[i]] = tmp[i];
+    }
+    for (size_t i = 0; i < n && rc == MDL_OK; i++)
+        out->id[i] = (int64_t)i;
+    free(buf);
+    return rc;
+}
+
+static int gpu_neighbor_check(void *p, int *rebuild)
+{
+    gpu_ctx *c = p;
+    TRY(gpu_displacement_check(c->n, c->pos4, c->pos0, 0.5 * c->skin, c->flags));
+    TRY(gpu_d2h(c->host_flags, c->flags, sizeof(int)));
+    *rebuild = c->host_flags[0] != 0;
+    return MDL_OK;
+}
+
+static void swap_d(double **a, double **b)
+{
+    double *t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* Sort atoms by cell: every per-atom array is gathered through the permutation. */
+static int sort_by_cell(gpu_ctx *c)
+{
+    size_t n = c->n;
+    TRY(gpu_cell_index(n, c->box, c->nc, c->pos4, c->cell, c->perm));
+    TRY(mdl_sort_by_key_int(c->cell, c->perm, n));
+    double **d8[] = {&c->x, &c->y, &c->z, &c->vx, &c->vy, &c->vz};
+    for (int k = 0; k < 6; k++) {
+        TRY(gpu_gather_double(n, c->perm, *d8[k], c->scratch));
+        swap_d(d8[k], &c->scratch);
+    }
+    int **d4[] = {&c->ix, &c->iy, &c->iz, &c->type};
+    for (int k = 0; k < 4; k++) {
+        TRY(gpu_gather_int(n, c->perm, *d4[k], (int *)c->scratch));
+        int *t = *d4[k];
+        *d4[k] = (int *)c->scratch;
+        c->scratch = (double *)t;
+    }
+    TRY(gpu_gather_i64(n, c->perm, c->id, (int64_t *)c->scratch));
+    int64_t *t = c->id;
+    c->id = (int64_t *)c->scratch;
+    c->scratch = (double *)t;
+    /* forces are recomputed after every build; pos4 is repacked from the sorted arrays */
+    return gpu_wrap_and_pack(n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4) ? MDL_ERUN : MDL_OK;
+}
+
+static int setup_cells(gpu_ctx *c)
+{
+    size_t total = 1;
+    for (int d = 0; d < 3; d++) {
+        int nc = (int)floor(c->box.len[d] / c->rlist);
+        c->nc[d] = nc < 1 ? 1 : nc;
+        total *= (size_t)c->nc[d];
+    }
+    if (total > c->ncells_cap) {
+        gpu_free(c->cell_start);
+        gpu_free(c->cell_end);
+        if (gpu_malloc((void **)&c->cell_start, total * sizeof(int), "cell starts") ||
+            gpu_malloc((void **)&c->cell_end, total * sizeof(int), "cell ends"))
+            return MDL_ERUN;
+        c->ncells_cap = total;
+    }
+    return MDL_OK;
+}
+
+static int build_list(gpu_ctx *c)
+{
+    size_t n = c->n;
+    int si = c->transposed ? 1 : c->capacity, sk = c->transposed ? (int)n : 1;
+    TRY(gpu_memset(c->flags + 1, 0, sizeof(int)));
+    if (c->method == 0) {
+        TRY(gpu_build_cell(n, c->box, c->nc, c->cell_start, c->cell_end, c->pos4, c->rlist, c->nl, c->count,
+                           c->capacity, si, sk, c->flags));
+    } else if (c->method == 1) {
+        TRY(gpu_build_brute(n, c->box, c->pos4, c->rlist, c->nl, c->count, c->capacity, si, sk, c->flags));
+    } else {
+        TRY(gpu_build_brute_atomic(n, c->box, c->pos4, c->rlist, c->nl, c->count, c->capacity, si, sk, c->flags));
+    }
+    return MDL_OK;
+}
+
+static int gpu_build_neighbors(void *p)
+{
+    gpu_ctx *c = p;
+    size_t n = c->n;
+    TRY(gpu_wrap_and_pack(n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4));
+    if (c->method == 0) {
+        if (setup_cells(c) != MDL_OK || sort_by_cell(c) != MDL_OK)
+            return MDL_ERUN;
+        TRY(gpu_cell_bounds(n, (size_t)c->nc[0] * c->nc[1] * c->nc[2], c->cell, c->cell_start, c->cell_end));
+    }
+    for (;;) { /* build; on overflow grow to what was needed (+10%) and build again */
+        if (build_list(c) != MDL_OK)
+            return MDL_ERUN;
+        TRY(gpu_d2h(c->host_flags, c->flags, 2 * sizeof(int)));
+        if (c->host_flags[1] <= c->capacity)
+            break;
+        if (grow_list(c, c->host_flags[1] + c->host_flags[1] / 10 + 4) != MDL_OK)
+            return MDL_ERUN;
+    }
+    TRY(gpu_memset(c->flags, 0, sizeof(int)));
+    TRY(gpu_d2d(c->pos0, c->pos4, 4 * n * sizeof(mdl_real)));
+    return MDL_OK;
+}
+
+static int gpu_compute_forces(void *p, int energy_virial)
+{
+    gpu_ctx *c = p;
+    int si = c->transposed ? 1 : c->capacity, sk = c->transposed ? (int)c->n : 1;
+    TRY(gpu_lj_forces(c->n, c->ntypes, c->box, c->pos4, c->nl, c->count, si, sk, c->fx, c->fy, c->fz,
+                      energy_virial, c->pe, c->w));
+    c->have_energy = energy_virial;
+    return MDL_OK;
+}
+
+static int gpu_integrate_first(void *p)
+{
+    gpu_ctx *c = p;
+    TRY(gpu_kick_drift(c->n, 0.5 * c->dt * c->u.ftm2v, c->dt, c->x, c->y, c->z, c->vx, c->vy, c->vz, c->fx, c->fy,
+                       c->fz, c->type, c->pos4));
+    return MDL_OK;
+}
+
+static int gpu_integrate_second(void *p)
+{
+    gpu_ctx *c = p;
+    TRY(gpu_kick(c->n, 0.5 * c->dt * c->u.ftm2v, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->type));
+    return MDL_OK;
+}
+
+static int gpu_thermostat(void *p, long step, int stage)
+{
+    gpu_ctx *c = p;
+    double dof = 3.0 * (double)c->n - 3.0;
+    if (stage == MDL_THERMOSTAT_POST_FORCE && c->ensemble == MDL_NVT_LANGEVIN) {
+        TRY(gpu_langevin(c->n, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->type, c->id, c->t_target, c->tau, c->dt,
+                         c->u.boltz, c->u.mvv2e, c->u.ftm2v, c->seed, (uint64_t)step));
+    } else if (stage == MDL_THERMOSTAT_END_OF_STEP &&
+               (c->ensemble == MDL_NVT_BERENDSEN || (c->ensemble == MDL_NVT_RESCALE && step % c->every == 0))) {
+        /* the temperature stays on the device: no host synchronisation */
+        TRY(gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, NULL, NULL, c->partials, c->result));
+        double coupling = c->ensemble == MDL_NVT_RESCALE ? 1.0 : c->dt / c->tau;
+        TRY(gpu_scale_to_temperature(c->n, c->vx, c->vy, c->vz, c->result, c->t_target, coupling, c->u.mvv2e,
+                                     c->u.boltz, dof));
+    }
+    return MDL_OK;
+}
+
+static int gpu_reduce_obs(void *p, mdl_observables *o)
+{
+    gpu_ctx *c = p;
+    TRY(gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, c->have_energy ? c->pe : NULL, c->have_energy ? c->w : NULL,
+                   c->partials, c->result));
+    TRY(gpu_d2h(c->host_result, c->result, 3 * sizeof(double)));
+    double dof = 3.0 * (double)c->n - 3.0;
+    o->kinetic = 0.5 * c->u.mvv2e * c->host_result[0];
+    if (c->have_energy) {
+        c->pe_sum = c->host_result[1];
+        c->w_sum = c->host_result[2];
+    }
+    o->potential = c->pe_sum;
+    o->virial = c->w_sum;
+    o->temperature = dof > 0 ? 2.0 * o->kinetic / (dof * c->u.boltz) : 0.0;
+    double vol = c->box.len[0] * c->box.len[1] * c->box.len[2];
+    o->pressure = (2.0 * o->kinetic + o->virial) / (3.0 * vol) * c->u.nktv2p;
+    return MDL_OK;
+}
+
+static double gpu_neighbor_count(void *p)
+{
+    gpu_ctx *c = p;
+    int *cnt = malloc(c->n * sizeof(int));
+    double total = 0;
+    if (cnt && gpu_d2h(cnt, c->count, c->n * sizeof(int)) == 0)
+        for (size_t i = 0; i < c->n; i++)
+            total += cnt[i];
+    free(cnt);
+    return 0.5 * total; /* full lists hold each pair twice */
+}
+
+static int gpu_sync(void *p)
+{
+    (void)p;
+    return gpu_synchronize() ? MDL_ERUN : MDL_OK;
+}
+
+static size_t gpu_device_bytes(void *p)
+{
+    (void)p;
+    return gpu_bytes_allocated();
+}
+
+const mdl_backend_ops mdl_gpu_backend = {
+    .name = "gpu",
+    .create = gpu_create,
+    .destroy = gpu_destroy,
+    .download = gpu_download,
+    .neighbor_check = gpu_neighbor_check,
+    .build_neighbors = gpu_build_neighbors,
+    .compute_forces = gpu_compute_forces,
+    .integrate_first = gpu_integrate_first,
+    .integrate_second = gpu_integrate_second,
+    .thermostat = gpu_thermostat,
+    .reduce = gpu_reduce_obs,
+    .neighbor_count = gpu_neighbor_count,
+    .synchronize = gpu_sync,
+    .device_bytes = gpu_device_bytes,
+};

@@ -1,0 +1,69 @@
+/* Shared CUDA helpers for the .cu files of src/gpu: checked calls, launch shapes, real-typed vectors. */
+#ifndef MDL_GPU_COMMON_CUH
+#define MDL_GPU_COMMON_CUH
+
+#include "gpu.h"
+
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+#define MDL_CUDA(call)                                                                          \
+    do {                                                                                        \
+        cudaError_t err_ = (call);                                                              \
+        if (err_ != cudaSuccess) {                                                              \
+            fprintf(stderr, "mdlite: error: CUDA: %s at %s:%d: %s\n", #call, __FILE__, __LINE__, \
+                    cudaGetErrorString(err_));                                                  \
+            return 1;                                                                           \
+        }                                                                                       \
+    } while (0)
+
+#define MDL_LAUNCHED(name)                     \
+    do {                                       \
+        if (gpu_check_launch(name) != 0)       \
+            return 1;                          \
+    } while (0)
+
+#define MDL_BLOCK 128
+
+static inline unsigned grid_for(size_t n, unsigned block)
+{
+    return (unsigned)((n + block - 1) / block);
+}
+
+#ifdef MDLITE_GPU_DOUBLE
+struct __align__(32) real4 {
+    double x, y, z, w;
+};
+#define REAL_RINT rint
+__device__ __forceinline__ real4 load4(const real4 *p) { return *p; }
+__device__ __forceinline__ mdl_real type_to_real(int t) { return (mdl_real)t; }
+__device__ __forceinline__ int real_to_type(mdl_real r) { return (int)r; }
+#else
+typedef float4 real4;
+#define REAL_RINT rintf
+__device__ __forceinline__ real4 load4(const real4 *p) { return __ldg(p); }
+__device__ __forceinline__ mdl_real type_to_real(int t) { return __int_as_float(t); }
+__device__ __forceinline__ int real_to_type(mdl_real r) { return __float_as_int(r); }
+#endif
+
+/* Minimum image on periodic dimensions (len = inv = 0 on open ones). */
+__device__ __forceinline__ mdl_real min_image(mdl_real d, mdl_real len, mdl_real inv)
+{
+    return d - len * REAL_RINT(d * inv);
+}
+
+struct image_lengths {
+    mdl_real len[3], inv[3];
+};
+
+static inline image_lengths make_image_lengths(gpu_box b)
+{
+    image_lengths m;
+    for (int d = 0; d < 3; d++) {
+        m.len[d] = b.periodic[d] ? (mdl_real)b.len[d] : (mdl_real)0;
+        m.inv[d] = b.periodic[d] ? (mdl_real)(1.0 / b.len[d]) : (mdl_real)0;
+    }
+    return m;
+}
+
+#endif

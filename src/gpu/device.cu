@@ -1,0 +1,167 @@
+// Device discovery, checked memory helpers and CUDA-event timers for the GPU backend.
+#include "common.cuh"
+
+#include <stdlib.h>
+
+static size_t g_allocated = 0;
+
+extern "C" int gpu_device_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
+extern "C" void gpu_print_devices(FILE *out)
+{
+    int n = gpu_device_count();
+    if (n == 0) {
+        fprintf(out, "GPUs: none found (the GPU backend needs an NVIDIA GPU and driver)\n");
+        return;
+    }
+    for (int d = 0; d < n; d++) {
+        cudaDeviceProp p;
+        if (cudaGetDeviceProperties(&p, d) != cudaSuccess)
+            continue;
+        fprintf(out, "GPU %d: %s, %d SMs, %.1f GiB, compute capability %d.%d, L2 %d MiB\n", d, p.name,
+                p.multiProcessorCount, p.totalGlobalMem / 1073741824.0, p.major, p.minor, p.l2CacheSize >> 20);
+    }
+}
+
+extern "C" int gpu_select(void)
+{
+    if (gpu_device_count() == 0) {
+        fprintf(stderr, "mdlite: error: backend gpu: no CUDA device found\n");
+        return 1;
+    }
+    MDL_CUDA(cudaSetDevice(0));
+    return 0;
+}
+
+extern "C" int gpu_malloc(void **p, size_t bytes, const char *what)
+{
+    cudaError_t e = cudaMalloc(p, bytes ? bytes : 16);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "mdlite: error: CUDA: cannot allocate %zu bytes of device memory for %s: %s\n", bytes, what,
+                cudaGetErrorString(e));
+        *p = NULL;
+        return 1;
+    }
+    g_allocated += bytes;
+    return 0;
+}
+
+extern "C" void gpu_free(void *p)
+{
+    if (p)
+        cudaFree(p);
+}
+
+extern "C" int gpu_host_alloc(void **p, size_t bytes, const char *what)
+{
+    cudaError_t e = cudaMallocHost(p, bytes ? bytes : 16);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "mdlite: error: CUDA: cannot allocate %zu bytes of pinned memory for %s: %s\n", bytes, what,
+                cudaGetErrorString(e));
+        *p = NULL;
+        return 1;
+    }
+    return 0;
+}
+
+extern "C" void gpu_host_free(void *p)
+{
+    if (p)
+        cudaFreeHost(p);
+}
+
+extern "C" int gpu_h2d(void *dst, const void *src, size_t bytes)
+{
+    MDL_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+    return 0;
+}
+
+extern "C" int gpu_d2h(void *dst, const void *src, size_t bytes)
+{
+    MDL_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+    return 0;
+}
+
+extern "C" int gpu_d2d(void *dst, const void *src, size_t bytes)
+{
+    MDL_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, 0));
+    return 0;
+}
+
+extern "C" int gpu_memset(void *dst, int value, size_t bytes)
+{
+    MDL_CUDA(cudaMemsetAsync(dst, value, bytes, 0));
+    return 0;
+}
+
+extern "C" int gpu_synchronize(void)
+{
+    MDL_CUDA(cudaDeviceSynchronize());
+    return 0;
+}
+
+extern "C" int gpu_check_launch(const char *what)
+{
+    cudaError_t e = cudaGetLastError();
+#ifdef MDLITE_CUDA_SYNC_CHECK
+    if (e == cudaSuccess)
+        e = cudaDeviceSynchronize();
+#endif
+    if (e != cudaSuccess) {
+        fprintf(stderr, "mdlite: error: CUDA: kernel %s: %s\n", what, cudaGetErrorString(e));
+        return 1;
+    }
+    return 0;
+}
+
+extern "C" size_t gpu_bytes_allocated(void)
+{
+    return g_allocated;
+}
+
+struct gpu_timer {
+    cudaEvent_t start, stop;
+};
+
+extern "C" int gpu_timer_create(gpu_timer **t)
+{
+    *t = (gpu_timer *)calloc(1, sizeof(gpu_timer));
+    if (!*t)
+        return 1;
+    MDL_CUDA(cudaEventCreate(&(*t)->start));
+    MDL_CUDA(cudaEventCreate(&(*t)->stop));
+    return 0;
+}
+
+extern "C" void gpu_timer_destroy(gpu_timer *t)
+{
+    if (!t)
+        return;
+    cudaEventDestroy(t->start);
+    cudaEventDestroy(t->stop);
+    free(t);
+}
+
+extern "C" int gpu_timer_start(gpu_timer *t)
+{
+    MDL_CUDA(cudaEventRecord(t->start, 0));
+    return 0;
+}
+
+extern "C" int gpu_timer_stop(gpu_timer *t, double *seconds)
+{
+    float ms = 0;
+    MDL_CUDA(cudaEventRecord(t->stop, 0));
+    MDL_CUDA(cudaEventSynchronize(t->stop));
+    MDL_CUDA(cudaEventElapsedTime(&ms, t->start, t->stop));
+    *seconds = 1e-3 * ms;
+    return 0;
+}

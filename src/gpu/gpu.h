@@ -1,0 +1,109 @@
+/* The CUDA backend's C interface: driver functions on plain device pointers (HOOMD's habit), so
+   that host C code never includes CUDA headers. Every function returns 0, or non-zero after
+   printing which CUDA call failed and where. */
+#ifndef MDL_GPU_H
+#define MDL_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Pair arithmetic and force accumulation: float ("mixed") or double (MDLITE_GPU_PRECISION). */
+#ifdef MDLITE_GPU_DOUBLE
+typedef double mdl_real;
+#define MDL_GPU_PRECISION_NAME "double"
+#else
+typedef float mdl_real;
+#define MDL_GPU_PRECISION_NAME "mixed"
+#endif
+
+/* ---- device, memory, timing (device.cu) ---- */
+int gpu_device_count(void);
+void gpu_print_devices(FILE *out);
+int gpu_select(void); /* device 0; prints what it found; returns non-zero when none */
+int gpu_malloc(void **p, size_t bytes, const char *what);
+void gpu_free(void *p);
+int gpu_host_alloc(void **p, size_t bytes, const char *what); /* pinned */
+void gpu_host_free(void *p);
+int gpu_h2d(void *dst, const void *src, size_t bytes);
+int gpu_d2h(void *dst, const void *src, size_t bytes);
+int gpu_d2d(void *dst, const void *src, size_t bytes);
+int gpu_memset(void *dst, int value, size_t bytes);
+int gpu_synchronize(void);
+int gpu_check_launch(const char *what); /* last error; with MDLITE_CUDA_SYNC_CHECK also synchronises */
+size_t gpu_bytes_allocated(void);
+typedef struct gpu_timer gpu_timer;
+int gpu_timer_create(gpu_timer **t);
+void gpu_timer_destroy(gpu_timer *t);
+int gpu_timer_start(gpu_timer *t);
+int gpu_timer_stop(gpu_timer *t, double *seconds); /* waits for the stop event */
+
+/* ---- thrust shim (thrust_shim.cu): the only C++ library calls in the tree ---- */
+int mdl_sort_by_key_int(int *keys, int *values, size_t n);
+int mdl_iota_int(int *values, size_t n);
+
+/* ---- neighbor lists (neighbor.cu) ----
+   Lists are full (both i->j and j->i) and stored NL[i * si + k * sk]: transposed si = 1, sk = n;
+   row si = capacity, sk = 1. count[i] holds the true count even past the capacity; on overflow
+   flags[1] becomes the largest count seen, so the caller can grow the list and build again. */
+typedef struct {
+    double lo[3], len[3];
+    int periodic[3];
+} gpu_box;
+
+/* Wrap x, y, z into the box (image counters too) and write pos4 = (x, y, z, type). */
+int gpu_wrap_and_pack(size_t n, gpu_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
+                      const int *type, mdl_real *pos4);
+/* Cell index of each atom (cells at least rlist wide, nc per dimension) and perm = 0..n-1. */
+int gpu_cell_index(size_t n, gpu_box box, const int nc[3], const mdl_real *pos4, int *cell, int *perm);
+/* cell_start/cell_end from sorted cell indices (cells with no atoms get start = end = 0). */
+int gpu_cell_bounds(size_t n, size_t ncells, const int *sorted_cell, int *cell_start, int *cell_end);
+int gpu_gather_double(size_t n, const int *perm, const double *src, double *dst);
+int gpu_gather_int(size_t n, const int *perm, const int *src, int *dst);
+int gpu_gather_i64(size_t n, const int *perm, const int64_t *src, int64_t *dst);
+int gpu_build_cell(size_t n, gpu_box box, const int nc[3], const int *cell_start, const int *cell_end,
+                   const mdl_real *pos4, double rlist, int *nl, int *count, int capacity, int si, int sk, int *flags);
+int gpu_build_brute(size_t n, gpu_box box, const mdl_real *pos4, double rlist, int *nl, int *count, int capacity,
+                    int si, int sk, int *flags);
+int gpu_build_brute_atomic(size_t n, gpu_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
+                           int capacity, int si, int sk, int *flags);
+/* flags[0] = 1 when some atom moved more than `half_skin` since pos0 (pos0 = pos4 at the build). */
+int gpu_displacement_check(size_t n, const mdl_real *pos4, const mdl_real *pos0, double half_skin, int *flags);
+
+/* ---- forces (force.cu) ---- */
+int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2, const double *lj3, const double *lj4,
+                     const double *offset, const double *cutsq);
+/* Forces from a full list; with energy_virial, per-atom pe[i] and w[i] (half of each pair's share). */
+int gpu_lj_forces(size_t n, int ntypes, gpu_box box, const mdl_real *pos4, const int *nl, const int *count, int si, int sk,
+                  mdl_real *fx, mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w);
+
+/* ---- integration, thermostats, reductions (integrate.cu) ---- */
+int gpu_set_masses(int ntypes, const double *mass);
+/* v += dtf f/m; x += dt v; pos4 refreshed. */
+int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
+                   double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
+                   mdl_real *pos4);
+int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx, const mdl_real *fy,
+             const mdl_real *fz, const int *type);
+int gpu_langevin(size_t n, const double *vx, const double *vy, const double *vz, mdl_real *fx,
+                 mdl_real *fy, mdl_real *fz, const int *type, const int64_t *id, double T, double tau, double dt,
+                 double boltz, double mvv2e, double ftm2v, uint64_t seed, uint64_t step);
+/* Sums over atoms in a fixed order (warp shuffles, one block pass, a second small launch):
+   out[0] = sum m v^2, out[1] = sum pe, out[2] = sum w (pe/w skipped when NULL). out is device memory.
+   partials holds 3 * gpu_reduce_blocks(n) doubles. */
+size_t gpu_reduce_blocks(size_t n);
+int gpu_reduce(size_t n, const double *vx, const double *vy, const double *vz, const int *type, const mdl_real *pe,
+               const mdl_real *w, double *partials, double *out);
+/* v *= sqrt(1 + c (T0 / T - 1)) with T from mv2 (device): c = 1 rescales to T0, c = dt/tau is Berendsen. */
+int gpu_scale_to_temperature(size_t n, double *vx, double *vy, double *vz, const double *mv2, double T0, double c,
+                             double mvv2e, double boltz, double dof);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,193 @@
+// GPU velocity Verlet, thermostats and the fused deterministic reduction (warp shuffles, a block
+// pass, a second one-block launch; no floating-point atomics).
+#include "../rng.h"
+#include "common.cuh"
+
+#define MAXT 8
+__constant__ double c_inv_mass[MAXT], c_mass[MAXT];
+
+extern "C" int gpu_set_masses(int ntypes, const double *mass)
+{
+    double inv[MAXT];
+    for (int t = 0; t < ntypes; t++)
+        inv[t] = 1.0 / mass[t];
+    MDL_CUDA(cudaMemcpyToSymbol(c_mass, mass, ntypes * sizeof(double)));
+    MDL_CUDA(cudaMemcpyToSymbol(c_inv_mass, inv, ntypes * sizeof(double)));
+    return 0;
+}
+
+__global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, double *y, double *z, double *vx,
+                                  double *vy, double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz,
+                                  const int *type, real4 *pos)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    double a = dtf * c_inv_mass[type[i]];
+    double u = vx[i] + a * fx[i], v = vy[i] + a * fy[i], w = vz[i] + a * fz[i];
+    vx[i] = u, vy[i] = v, vz[i] = w;
+    double px = x[i] + dt * u, py = y[i] + dt * v, pz = z[i] + dt * w;
+    x[i] = px, y[i] = py, z[i] = pz;
+    real4 p = pos[i];
+    p.x = (mdl_real)px, p.y = (mdl_real)py, p.z = (mdl_real)pz;
+    pos[i] = p;
+}
+
+extern "C" int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
+                              double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
+                              mdl_real *pos4)
+{
+    kick_drift_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type,
+                                                             (real4 *)pos4);
+    MDL_LAUNCHED("kick_drift");
+    return 0;
+}
+
+__global__ void kick_kernel(int n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx,
+                            const mdl_real *fy, const mdl_real *fz, const int *type)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    double a = dtf * c_inv_mass[type[i]];
+    vx[i] += a * fx[i];
+    vy[i] += a * fy[i];
+    vz[i] += a * fz[i];
+}
+
+extern "C" int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx,
+                        const mdl_real *fy, const mdl_real *fz, const int *type)
+{
+    kick_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, dtf, vx, vy, vz, fx, fy, fz, type);
+    MDL_LAUNCHED("kick");
+    return 0;
+}
+
+/* LAMMPS fix langevin's force with the same Philox stream as the CPU backend (seed, id, step). */
+__global__ void langevin_kernel(int n, const double *vx, const double *vy, const double *vz, mdl_real *fx,
+                                mdl_real *fy, mdl_real *fz, const int *type, const int64_t *id, double T, double tau,
+                                double dt, double boltz, double mvv2e, double ftm2v, uint64_t seed, uint64_t step)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    double m = c_mass[type[i]];
+    double g1 = -m / tau / ftm2v;
+    double g2 = sqrt(m) * sqrt(24.0 * boltz / tau / dt / mvv2e) / ftm2v * sqrt(T);
+    mdl_u32x4 r = mdl_random4(seed, MDL_STREAM_LANGEVIN, (uint64_t)id[i], step);
+    fx[i] += (mdl_real)(g1 * vx[i] + g2 * (mdl_u01(r.v[0]) - 0.5));
+    fy[i] += (mdl_real)(g1 * vy[i] + g2 * (mdl_u01(r.v[1]) - 0.5));
+    fz[i] += (mdl_real)(g1 * vz[i] + g2 * (mdl_u01(r.v[2]) - 0.5));
+}
+
+extern "C" int gpu_langevin(size_t n, const double *vx, const double *vy, const double *vz, mdl_real *fx,
+                            mdl_real *fy, mdl_real *fz, const int *type, const int64_t *id, double T, double tau,
+                            double dt, double boltz, double mvv2e, double ftm2v, uint64_t seed, uint64_t step)
+{
+    langevin_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, vx, vy, vz, fx, fy, fz, type, id, T, tau, dt,
+                                                           boltz, mvv2e, ftm2v, seed, step);
+    MDL_LAUNCHED("langevin");
+    return 0;
+}
+
+// ---- reductions -------------------------------------------------------------------------------
+
+#define RED_BLOCK 256
+#define RED_MAX_BLOCKS 1024
+
+__device__ __forceinline__ double warp_sum(double v)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    return v;
+}
+
+/* Block-wide sum of three values in a fixed order; thread 0 gets the result. */
+__device__ __forceinline__ double3 block_sum3(double a, double b, double c)
+{
+    __shared__ double s[3][RED_BLOCK / 32];
+    a = warp_sum(a), b = warp_sum(b), c = warp_sum(c);
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0)
+        s[0][warp] = a, s[1][warp] = b, s[2][warp] = c;
+    __syncthreads();
+    double3 r = make_double3(0, 0, 0);
+    if (warp == 0) {
+        int nw = blockDim.x / 32;
+        a = lane < nw ? s[0][lane] : 0.0;
+        b = lane < nw ? s[1][lane] : 0.0;
+        c = lane < nw ? s[2][lane] : 0.0;
+        r = make_double3(warp_sum(a), warp_sum(b), warp_sum(c));
+    }
+    return r;
+}
+
+__global__ void reduce_atoms_kernel(int n, const double *vx, const double *vy, const double *vz, const int *type,
+                                    const mdl_real *pe, const mdl_real *w, double *partials)
+{
+    double ke = 0, e = 0, v = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        ke += c_mass[type[i]] * (vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]);
+        if (pe) {
+            e += (double)pe[i];
+            v += (double)w[i];
+        }
+    }
+    double3 r = block_sum3(ke, e, v);
+    if (threadIdx.x == 0) {
+        partials[3 * blockIdx.x] = r.x;
+        partials[3 * blockIdx.x + 1] = r.y;
+        partials[3 * blockIdx.x + 2] = r.z;
+    }
+}
+
+__global__ void reduce_partials_kernel(int nblocks, const double *partials, double *out)
+{
+    double a = 0, b = 0, c = 0;
+    for (int k = threadIdx.x; k < nblocks; k += blockDim.x) {
+        a += partials[3 * k];
+        b += partials[3 * k + 1];
+        c += partials[3 * k + 2];
+    }
+    double3 r = block_sum3(a, b, c);
+    if (threadIdx.x == 0)
+        out[0] = r.x, out[1] = r.y, out[2] = r.z;
+}
+
+extern "C" size_t gpu_reduce_blocks(size_t n)
+{
+    size_t b = (n + RED_BLOCK - 1) / RED_BLOCK;
+    return b < 1 ? 1 : b > RED_MAX_BLOCKS ? RED_MAX_BLOCKS : b;
+}
+
+extern "C" int gpu_reduce(size_t n, const double *vx, const double *vy, const double *vz, const int *type,
+                          const mdl_real *pe, const mdl_real *w, double *partials, double *out)
+{
+    int nb = (int)gpu_reduce_blocks(n);
+    reduce_atoms_kernel<<<nb, RED_BLOCK>>>((int)n, vx, vy, vz, type, pe, w, partials);
+    MDL_LAUNCHED("reduce_atoms");
+    reduce_partials_kernel<<<1, RED_BLOCK>>>(nb, partials, out);
+    MDL_LAUNCHED("reduce_partials");
+    return 0;
+}
+
+__global__ void scale_kernel(int n, double *vx, double *vy, double *vz, const double *mv2, double T0, double c,
+                             double mvv2e, double boltz, double dof)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    double T = mvv2e * mv2[0] / (dof * boltz);
+    double f = T > 0 ? sqrt(1.0 + c * (T0 / T - 1.0)) : 1.0;
+    vx[i] *= f;
+    vy[i] *= f;
+    vz[i] *= f;
+}
+
+extern "C" int gpu_scale_to_temperature(size_t n, double *vx, double *vy, double *vz, const double *mv2, double T0,
+                                        double c, double mvv2e, double boltz, double dof)
+{
+    scale_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, vx, vy, vz, mv2, T0, c, mvv2e, boltz, dof);
+    MDL_LAUNCHED("scale_velocities");
+    return 0;
+}

@@ -1,0 +1,285 @@
+// GPU neighbor lists: wrap and pack, cell binning (sorted through the Thrust shim), and three
+// full-list builders -- cell (O(N), 27 cells), brute (O(N^2), no atomics), brute-atomic (half
+// pairs appended to both rows with atomicAdd) -- written NL[i * si + k * sk].
+#include "common.cuh"
+
+// ---- wrap, pack, cells ----------------------------------------------------------------------
+
+__global__ void wrap_pack_kernel(int n, gpu_box b, double *x, double *y, double *z, int *ix, int *iy, int *iz,
+                                 const int *type, real4 *pos)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    double *c[3] = {x, y, z};
+    int *im[3] = {ix, iy, iz};
+    double r[3];
+    for (int d = 0; d < 3; d++) {
+        double v = c[d][i];
+        if (b.periodic[d] && (v < b.lo[d] || v >= b.lo[d] + b.len[d])) {
+            double k = floor((v - b.lo[d]) / b.len[d]);
+            v -= k * b.len[d];
+            if (v >= b.lo[d] + b.len[d])
+                v = b.lo[d];
+            c[d][i] = v;
+            im[d][i] += (int)k;
+        }
+        r[d] = v;
+    }
+    real4 p;
+    p.x = (mdl_real)r[0];
+    p.y = (mdl_real)r[1];
+    p.z = (mdl_real)r[2];
+    p.w = type_to_real(type[i]);
+    pos[i] = p;
+}
+
+extern "C" int gpu_wrap_and_pack(size_t n, gpu_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
+                                 const int *type, mdl_real *pos4)
+{
+    wrap_pack_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, box, x, y, z, ix, iy, iz, type, (real4 *)pos4);
+    MDL_LAUNCHED("wrap_pack");
+    return 0;
+}
+
+__device__ __forceinline__ int cell_coord(mdl_real v, double lo, double len, int nc)
+{
+    int c = (int)((v - (mdl_real)lo) * (mdl_real)(nc / len));
+    return c < 0 ? 0 : c >= nc ? nc - 1 : c;
+}
+
+__global__ void cell_index_kernel(int n, gpu_box b, int3 nc, const real4 *pos, int *cell, int *perm)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    real4 p = pos[i];
+    int cx = cell_coord(p.x, b.lo[0], b.len[0] > 0 ? b.len[0] : 1, nc.x);
+    int cy = cell_coord(p.y, b.lo[1], b.len[1] > 0 ? b.len[1] : 1, nc.y);
+    int cz = cell_coord(p.z, b.lo[2], b.len[2] > 0 ? b.len[2] : 1, nc.z);
+    cell[i] = (cz * nc.y + cy) * nc.x + cx;
+    perm[i] = i;
+}
+
+extern "C" int gpu_cell_index(size_t n, gpu_box box, const int nc[3], const mdl_real *pos4, int *cell, int *perm)
+{
+    cell_index_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, box, make_int3(nc[0], nc[1], nc[2]),
+                                                             (const real4 *)pos4, cell, perm);
+    MDL_LAUNCHED("cell_index");
+    return 0;
+}
+
+__global__ void cell_bounds_kernel(int n, const int *cell, int *start, int *end)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    int c = cell[i];
+    if (i == 0 || cell[i - 1] != c)
+        start[c] = i;
+    if (i == n - 1 || cell[i + 1] != c)
+        end[c] = i + 1;
+}
+
+extern "C" int gpu_cell_bounds(size_t n, size_t ncells, const int *sorted_cell, int *cell_start, int *cell_end)
+{
+    MDL_CUDA(cudaMemsetAsync(cell_start, 0, ncells * sizeof(int), 0));
+    MDL_CUDA(cudaMemsetAsync(cell_end, 0, ncells * sizeof(int), 0));
+    cell_bounds_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, sorted_cell, cell_start, cell_end);
+    MDL_LAUNCHED("cell_bounds");
+    return 0;
+}
+
+template <typename T>
+__global__ void gather_kernel(int n, const int *perm, const T *src, T *dst)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        dst[i] = src[perm[i]];
+}
+
+extern "C" int gpu_gather_double(size_t n, const int *perm, const double *src, double *dst)
+{
+    gather_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, perm, src, dst);
+    MDL_LAUNCHED("gather_double");
+    return 0;
+}
+
+extern "C" int gpu_gather_int(size_t n, const int *perm, const int *src, int *dst)
+{
+    gather_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, perm, src, dst);
+    MDL_LAUNCHED("gather_int");
+    return 0;
+}
+
+extern "C" int gpu_gather_i64(size_t n, const int *perm, const int64_t *src, int64_t *dst)
+{
+    gather_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, perm, src, dst);
+    MDL_LAUNCHED("gather_i64");
+    return 0;
+}
+
+// ---- builders -----------------------------------------------------------------------------------
+
+__device__ __forceinline__ mdl_real distance2(real4 a, real4 b, const image_lengths &m)
+{
+    mdl_real dx = min_image(a.x - b.x, m.len[0], m.inv[0]);
+    mdl_real dy = min_image(a.y - b.y, m.len[1], m.inv[1]);
+    mdl_real dz = min_image(a.z - b.z, m.len[2], m.inv[2]);
+    return dx * dx + dy * dy + dz * dz;
+}
+
+/* Appends j at slot k of row i when it fits; the count goes on regardless (overflow detection). */
+__device__ __forceinline__ void put(int *nl, int i, int k, int j, int capacity, int si, int sk)
+{
+    if (k < capacity)
+        nl[(size_t)i * si + (size_t)k * sk] = j;
+}
+
+__device__ __forceinline__ void finish_row(int *count, int *flags, int i, int k, int capacity)
+{
+    count[i] = k;
+    if (k > capacity)
+        atomicMax(&flags[1], k);
+}
+
+/* The distinct neighbor cell coordinates along one dimension (1 to 3). */
+__device__ __forceinline__ int stencil_1d(int c, int nc, int periodic, int out[3])
+{
+    int m = 0;
+    for (int d = -1; d <= 1; d++) {
+        int v = c + d;
+        if (v < 0 || v >= nc) {
+            if (!periodic)
+                continue;
+            v = (v + nc) % nc;
+        }
+        bool dup = false;
+        for (int k = 0; k < m; k++)
+            dup |= out[k] == v;
+        if (!dup)
+            out[m++] = v;
+    }
+    return m;
+}
+
+__global__ void build_cell_kernel(int n, gpu_box b, image_lengths m, int3 nc, const int *start, const int *end,
+                                  const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count, int capacity,
+                                  int si, int sk, int *flags)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    real4 pi = pos[i];
+    int cx = cell_coord(pi.x, b.lo[0], b.len[0] > 0 ? b.len[0] : 1, nc.x);
+    int cy = cell_coord(pi.y, b.lo[1], b.len[1] > 0 ? b.len[1] : 1, nc.y);
+    int cz = cell_coord(pi.z, b.lo[2], b.len[2] > 0 ? b.len[2] : 1, nc.z);
+    int sx[3], sy[3], sz[3];
+    int mx = stencil_1d(cx, nc.x, b.periodic[0], sx);
+    int my = stencil_1d(cy, nc.y, b.periodic[1], sy);
+    int mz = stencil_1d(cz, nc.z, b.periodic[2], sz);
+    int k = 0;
+    for (int a = 0; a < mz; a++)
+        for (int bb = 0; bb < my; bb++)
+            for (int d = 0; d < mx; d++) {
+                int c = (sz[a] * nc.y + sy[bb]) * nc.x + sx[d];
+                int je = end[c];
+                for (int j = start[c]; j < je; j++) {
+                    if (j == i)
+                        continue;
+                    if (distance2(pi, load4(&pos[j]), m) < rlist2)
+                        put(nl, i, k++, j, capacity, si, sk);
+                }
+            }
+    finish_row(count, flags, i, k, capacity);
+}
+
+extern "C" int gpu_build_cell(size_t n, gpu_box box, const int nc[3], const int *cell_start, const int *cell_end,
+                              const mdl_real *pos4, double rlist, int *nl, int *count, int capacity, int si, int sk,
+                              int *flags)
+{
+    build_cell_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, box, make_image_lengths(box),
+                                                             make_int3(nc[0], nc[1], nc[2]), cell_start, cell_end,
+                                                             (const real4 *)pos4, (mdl_real)(rlist * rlist), nl, count,
+                                                             capacity, si, sk, flags);
+    MDL_LAUNCHED("build_cell");
+    return 0;
+}
+
+/* Full list by brute force: thread i scans every j != i; the count stays in a register. */
+__global__ void build_brute_kernel(int n, image_lengths m, const real4 *__restrict__ pos, mdl_real rlist2, int *nl,
+                                   int *count, int capacity, int si, int sk, int *flags)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    real4 pi = pos[i];
+    int k = 0;
+    for (int j = 0; j < n; j++) {
+        if (j != i && distance2(pi, load4(&pos[j]), m) < rlist2)
+            put(nl, i, k++, j, capacity, si, sk);
+    }
+    finish_row(count, flags, i, k, capacity);
+}
+
+extern "C" int gpu_build_brute(size_t n, gpu_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
+                               int capacity, int si, int sk, int *flags)
+{
+    build_brute_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, make_image_lengths(box), (const real4 *)pos4,
+                                                              (mdl_real)(rlist * rlist), nl, count, capacity, si, sk,
+                                                              flags);
+    MDL_LAUNCHED("build_brute");
+    return 0;
+}
+
+/* Half pairs (j > i), each appended to both rows: the slot is the value atomicAdd returns. */
+__global__ void build_brute_atomic_kernel(int n, image_lengths m, const real4 *__restrict__ pos, mdl_real rlist2,
+                                          int *nl, int *count, int capacity, int si, int sk, int *flags)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    real4 pi = pos[i];
+    for (int j = i + 1; j < n; j++) {
+        if (distance2(pi, load4(&pos[j]), m) < rlist2) {
+            int ki = atomicAdd(&count[i], 1);
+            int kj = atomicAdd(&count[j], 1);
+            put(nl, i, ki, j, capacity, si, sk);
+            put(nl, j, kj, i, capacity, si, sk);
+            if (ki >= capacity || kj >= capacity)
+                atomicMax(&flags[1], max(ki, kj) + 1);
+        }
+    }
+}
+
+extern "C" int gpu_build_brute_atomic(size_t n, gpu_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
+                                      int capacity, int si, int sk, int *flags)
+{
+    MDL_CUDA(cudaMemsetAsync(count, 0, n * sizeof(int), 0));
+    build_brute_atomic_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, make_image_lengths(box),
+                                                                     (const real4 *)pos4, (mdl_real)(rlist * rlist), nl,
+                                                                     count, capacity, si, sk, flags);
+    MDL_LAUNCHED("build_brute_atomic");
+    return 0;
+}
+
+__global__ void displacement_kernel(int n, const real4 *pos, const real4 *pos0, mdl_real limit2, int *flags)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    real4 a = pos[i], b = pos0[i];
+    mdl_real dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+    bool moved = dx * dx + dy * dy + dz * dz > limit2;
+    if (__any_sync(__activemask(), moved) && moved)
+        flags[0] = 1; // every writer writes the same value
+}
+
+extern "C" int gpu_displacement_check(size_t n, const mdl_real *pos4, const mdl_real *pos0, double half_skin,
+                                      int *flags)
+{
+    displacement_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, (const real4 *)pos4, (const real4 *)pos0,
+                                                               (mdl_real)(half_skin * half_skin), flags);
+    MDL_LAUNCHED("displacement");
+    return 0;
+}

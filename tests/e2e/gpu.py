@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""GPU backend checks (CTest label gpu). Each case exits 77 (skipped) when `mdlite info` lists no GPU.
+
+usage: gpu.py MDLITE INPUT_DIR CASE [REF_DIR]
+cases: compare      step-0 forces and 100 steps of thermo against the CPU backend (4000 atoms)
+       neighbors    all builders x layouts give the CPU's neighbour sets; the reference file
+       determinism  cell and brute: identical thermo twice; brute-atomic: how much thermo moves
+       thermostats  Berendsen and Langevin against the CPU backend over 50 steps
+       drift        NVE 32,000 atoms, shifted potential, 100,000 steps at dt 0.005
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from common import SKIP, fail, read_thermo, run, workdir, write  # noqa: E402
+
+
+def gpu_info(mdlite):
+    info = run([mdlite, "info"]).stdout
+    if "GPU 0:" not in info:
+        print("SKIP: no GPU found (mdlite info):\n" + info)
+        sys.exit(SKIP)
+    precision = re.search(r"GPU precision: (\w+)", info).group(1)
+    return precision, info
+
+
+def compare(mdlite, inp, d, precision):
+    out = run([mdlite, "compare", os.path.join(inp, "lj_melt.ini"), "--steps", "100", "--set",
+               "system.cells=10 10 10"]).stdout
+    print(out)
+    fnorm = float(re.search(r"\|\| = ([0-9.e+-]+)", out).group(1))
+    worst = float(re.search(r"largest thermo difference: ([0-9.e+-]+)", out).group(1))
+    ftol, ttol = (1e-4, 1e-4) if precision == "mixed" else (1e-12, 1e-10)
+    if fnorm > ftol:
+        fail(f"step-0 force difference {fnorm:.3g} > {ftol} ({precision})")
+    if worst > ttol:
+        fail(f"thermo difference {worst:.3g} > {ttol} ({precision})")
+    print(f"OK {precision}: forces {fnorm:.3g} (< {ftol}), thermo {worst:.3g} (< {ttol})")
+
+
+def read_rows(path):
+    with open(path) as f:
+        return [line.split() for line in f]
+
+
+def neighbors(mdlite, inp, d, precision, ref_dir=None):
+    # a random periodic 3-d configuration, and the 2-d reference set
+    import random
+    rng = random.Random(7)
+    L = 12.0
+    pts = [(rng.random() * L, rng.random() * L, rng.random() * L) for _ in range(3000)]
+    xyz = write(os.path.join(d, "r.xyz"), f"{len(pts)}\nrandom\n" +
+                "\n".join(f"A {x!r} {y!r} {z!r}" for x, y, z in pts) + "\n")
+    sets = [(xyz, ["--box", "12", "12", "12"], "2.8")]
+    if ref_dir and os.path.exists(os.path.join(ref_dir, "xy.txt")):
+        sets.append((os.path.join(ref_dir, "xy.txt"), [], "1.9"))
+    for path, extra, rc in sets:
+        cpu = os.path.join(d, "cpu.txt")
+        run([mdlite, "neighbors", path, "--cutoff", rc, "--output", cpu, *extra])
+        want = read_rows(cpu)
+        for method in ("cell", "brute", "brute-atomic"):
+            for layout in ("transposed", "row"):
+                out = os.path.join(d, f"{method}-{layout}.txt")
+                p = run([mdlite, "neighbors", path, "--cutoff", rc, "--backend", "gpu", "--method", method,
+                         "--layout", layout, "--output", out, "--repeat", "3", *extra])
+                got = read_rows(out)
+                if got != want:
+                    bad = next(i for i, (a, b) in enumerate(zip(got, want)) if a != b) if len(got) == len(want) else -1
+                    fail(f"{os.path.basename(path)} {method}/{layout}: differs from the CPU list (atom {bad})")
+                print(f"{os.path.basename(path)} {method:12s} {layout:10s}: same as CPU; {p.stdout.strip()}")
+    if ref_dir and os.path.exists(os.path.join(ref_dir, "neighbor.txt")):
+        ref = [[v for v in line.split() if v != "NaN"] for line in open(os.path.join(ref_dir, "neighbor.txt"))]
+        got = read_rows(os.path.join(d, "cell-transposed.txt"))
+        if [[int(float(v)) for v in r] for r in ref] != [[int(v) for v in r] for r in got]:
+            fail("GPU lists differ from the reference neighbor.txt")
+        print("reference neighbor.txt reproduced by every GPU builder and layout")
+
+
+def thermo_run(mdlite, cfg, d, name, *sets):
+    csv = os.path.join(d, name + ".csv")
+    args = [mdlite, "run", cfg, "--quiet", "--backend", "gpu", "--set", f"output.thermo_file={csv}"]
+    for s in sets:
+        args += ["--set", s]
+    run(args)
+    return read_thermo(csv)
+
+
+def determinism(mdlite, inp, d, precision):
+    cfg = os.path.join(inp, "lj_melt.ini")
+    for method in ("cell", "brute"):
+        a = thermo_run(mdlite, cfg, d, method + "1", "system.cells=10 10 10", f"neighbor.method={method}",
+                       "run.steps=500", "output.thermo=50")
+        b = thermo_run(mdlite, cfg, d, method + "2", "system.cells=10 10 10", f"neighbor.method={method}",
+                       "run.steps=500", "output.thermo=50")
+        if a != b:
+            fail(f"{method}: two identical GPU runs print different thermo")
+        print(f"{method}: two runs identical (500 steps, 11 rows)")
+    runs = [thermo_run(mdlite, cfg, d, f"atomic{k}", "system.cells=10 10 10", "neighbor.method=brute-atomic",
+                       "run.steps=500", "output.thermo=50") for k in range(3)]
+    for step_idx in (1, 2, len(runs[0]) - 1):
+        spread = max(abs(r[step_idx]["total_energy"] - runs[0][step_idx]["total_energy"]) for r in runs)
+        spread_t = max(abs(r[step_idx]["temperature"] - runs[0][step_idx]["temperature"]) for r in runs)
+        print(f"brute-atomic, 3 runs, step {runs[0][step_idx]['step']}: max |dE| {spread:.3g}, max |dT| {spread_t:.3g}")
+
+
+def thermostats(mdlite, inp, d, precision):
+    cfg = os.path.join(inp, "lj_melt.ini")
+    tol = 1e-4 if precision == "mixed" else 1e-9
+    for ens in (["run.ensemble=nvt-berendsen", "run.tau=0.1"], ["run.ensemble=nvt-langevin", "run.tau=0.5"],
+                ["run.ensemble=nvt-rescale", "run.every=5"]):
+        common = ["system.cells=8 8 8", "run.steps=50", "output.thermo=10", "run.target_temperature=0.9", *ens]
+        g = thermo_run(mdlite, cfg, d, "g", *common)
+        csv = os.path.join(d, "c.csv")
+        run([mdlite, "run", cfg, "--quiet", "--set", f"output.thermo_file={csv}", *sum([["--set", s] for s in common], [])])
+        c = read_thermo(csv)
+        worst = max(abs(x[k] - y[k]) / max(1.0, abs(y[k])) for x, y in zip(g, c) for k in x)
+        if worst > tol:
+            fail(f"{ens[0]}: GPU and CPU differ by {worst:.3g} > {tol}")
+        print(f"{ens[0]}: GPU vs CPU over 50 steps: {worst:.3g}")
+
+
+def drift(mdlite, inp, d, precision):
+    cfg = os.path.join(inp, "lj_melt.ini")
+    csv = os.path.join(d, "drift.csv")
+    out = run([mdlite, "run", cfg, "--quiet", "--backend", "gpu", "--set", "potential.shift=yes", "--set",
+               "run.steps=100000", "--set", "output.thermo=1000", "--set", f"output.thermo_file={csv}"]).stdout
+    rows = read_thermo(csv)
+    e0 = rows[0]["total_energy"]
+    rel = (rows[-1]["total_energy"] - e0) / abs(e0)
+    worst = max(abs(r["total_energy"] - e0) for r in rows) / abs(e0)
+    tol = 2e-4 if precision == "mixed" else 5e-5
+    print(out)
+    print(f"NVE 32,000 atoms, 100,000 steps ({precision}): final drift {rel:.3g}, max |E-E0|/|E0| {worst:.3g}")
+    if worst >= tol:
+        fail(f"drift {worst:.3g} >= {tol}")
+
+
+if __name__ == "__main__":
+    mdlite, inp, case = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
+    precision, _ = gpu_info(mdlite)
+    d = workdir("gpu-" + case)
+    if case == "neighbors":
+        neighbors(mdlite, inp, d, precision, sys.argv[4] if len(sys.argv) > 4 else None)
+    else:
+        globals()[case](mdlite, inp, d, precision)

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds mdlite for sm_90 (mixed and double precision, portable CPU code) and bundles the binaries
+# with their libraries into .gpu/ for the GPU machine, plus a copy of ../shared/reference for the
+# reference test there (.gpu/ is ignored by git; nothing from ../shared enters the repository).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+common=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DMDLITE_NATIVE=OFF -DMDLITE_SANITIZERS=OFF
+        -DMDLITE_CUDA=ON)
+cmake -S . -B build-gpu "${common[@]}" -DMDLITE_GPU_PRECISION=mixed >/dev/null
+cmake -S . -B build-gpu-double "${common[@]}" -DMDLITE_GPU_PRECISION=double >/dev/null
+cmake --build build-gpu -j"$(nproc)" --target mdlite
+cmake --build build-gpu-double -j"$(nproc)" --target mdlite
+rm -rf .gpu && mkdir -p .gpu/ref
+cp build-gpu-double/mdlite build-gpu-double/mdlite-double
+../shared/tools/bundle.sh .gpu build-gpu/mdlite build-gpu-double/mdlite-double
+rm build-gpu-double/mdlite-double
+if [ -d ../shared/reference ]; then cp ../shared/reference/xy.txt ../shared/reference/neighbor.txt .gpu/ref/; fi

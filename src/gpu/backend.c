@@ -40,7 +40,8 @@ typedef struct {
     int *cell, *perm, *cell_start, *cell_end;
     size_t ncells_cap;
     int nc[3];
-    double *scratch;          /* n doubles (also used as ints / int64) for sorting */
+    double *scratch;          /* n doubles (or int64) for sorting: swapped with the array it replaces */
+    int *scratch4;            /* n ints, likewise for the int arrays */
     double *partials, *result;
     double *host_result;      /* pinned: 3 doubles */
     int *host_flags;          /* pinned: 2 ints */
@@ -56,7 +57,7 @@ static void gpu_destroy(void *p)
         return;
     void *dev[] = {c->x, c->y, c->z, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->pe, c->w, c->pos4, c->pos0,
                    c->ix, c->iy, c->iz, c->type, c->id, c->nl, c->count, c->flags, c->cell, c->perm,
-                   c->cell_start, c->cell_end, c->scratch, c->partials, c->result};
+                   c->cell_start, c->cell_end, c->scratch, c->scratch4, c->partials, c->result};
     for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
         gpu_free(dev[k]);
     gpu_host_free(c->host_result);
@@ -82,6 +83,7 @@ static int alloc_all(gpu_ctx *c)
         {(void **)&c->count, d4, "neighbor counts"}, {(void **)&c->flags, 2 * sizeof(int), "flags"},
         {(void **)&c->cell, d4, "cell index"}, {(void **)&c->perm, d4, "permutation"},
         {(void **)&c->scratch, n * sizeof(int64_t), "sort scratch"},
+        {(void **)&c->scratch4, d4, "sort scratch"},
         {(void **)&c->partials, 3 * gpu_reduce_blocks(n) * sizeof(double), "reduction"},
         {(void **)&c->result, 3 * sizeof(double), "reduction"},
     };
@@ -125,14 +127,15 @@ static int set_tables(const mdl_pair_table *pt, const double *mass)
     return MDL_OK;
 }
 
-/* Neighbor capacity before the first build: the expected full count at this density, +50%. */
+/* Neighbor capacity before the first build: the expected full count at this density, +20%
+   (an overflow grows it to what was needed, +10%). */
 static int initial_capacity(const mdl_config *cfg, size_t n, const gpu_box *b, double rlist)
 {
     if (cfg->max_neighbors > 0)
         return cfg->max_neighbors;
     double vol = b->len[0] * b->len[1] * (b->len[2] > 0 ? b->len[2] : 1.0);
     double expect = 4.18879 * rlist * rlist * rlist * (double)n / vol;
-    int cap = (int)(1.5 * expect) + 8;
+    int cap = (int)(1.2 * expect) + 8;
     return cap < 16 ? 16 : cap;
 }
 
@@ -263,10 +266,10 @@ static int sort_by_cell(gpu_ctx *c)
     }
     int **d4[] = {&c->ix, &c->iy, &c->iz, &c->type};
     for (int k = 0; k < 4; k++) {
-        TRY(gpu_gather_int(n, c->perm, *d4[k], (int *)c->scratch));
+        TRY(gpu_gather_int(n, c->perm, *d4[k], c->scratch4));
         int *t = *d4[k];
-        *d4[k] = (int *)c->scratch;
-        c->scratch = (double *)t;
+        *d4[k] = c->scratch4;
+        c->scratch4 = t;
     }
     TRY(gpu_gather_i64(n, c->perm, c->id, (int64_t *)c->scratch));
     int64_t *t = c->id;

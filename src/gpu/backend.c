@@ -240,7 +240,7 @@ static int gpu_download(void *p, mdl_system *out)
 static int gpu_neighbor_check(void *p, int *rebuild)
 {
     gpu_ctx *c = p;
-    TRY(gpu_displacement_check(c->n, c->pos4, c->pos0, 0.5 * c->skin, c->flags));
+    /* kick_drift has tested every atom at every step since the build */
     TRY(gpu_d2h(c->host_flags, c->flags, sizeof(int)));
     *rebuild = c->host_flags[0] != 0;
     return MDL_OK;
@@ -352,7 +352,7 @@ static int gpu_integrate_first(void *p)
 {
     gpu_ctx *c = p;
     TRY(gpu_kick_drift(c->n, 0.5 * c->dt * c->u.ftm2v, c->dt, c->x, c->y, c->z, c->vx, c->vy, c->vz, c->fx, c->fy,
-                       c->fz, c->type, c->pos4));
+                       c->fz, c->type, c->pos4, c->pos0, 0.5 * c->skin, c->flags));
     return MDL_OK;
 }
 

@@ -71,8 +71,6 @@ int gpu_build_brute(size_t n, gpu_box box, const mdl_real *pos4, double rlist, i
                     int si, int sk, int *flags);
 int gpu_build_brute_atomic(size_t n, gpu_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
                            int capacity, int si, int sk, int *flags);
-/* flags[0] = 1 when some atom moved more than `half_skin` since pos0 (pos0 = pos4 at the build). */
-int gpu_displacement_check(size_t n, const mdl_real *pos4, const mdl_real *pos0, double half_skin, int *flags);
 
 /* ---- forces (force.cu) ---- */
 int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2, const double *lj3, const double *lj4,
@@ -83,10 +81,11 @@ int gpu_lj_forces(size_t n, int ntypes, gpu_box box, const mdl_real *pos4, const
 
 /* ---- integration, thermostats, reductions (integrate.cu) ---- */
 int gpu_set_masses(int ntypes, const double *mass);
-/* v += dtf f/m; x += dt v; pos4 refreshed. */
+/* v += dtf f/m; x += dt v; pos4 refreshed; flags[0] = 1 when an atom is more than half_skin
+   from its position at the last build (pos0). */
 int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                    double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
-                   mdl_real *pos4);
+                   mdl_real *pos4, const mdl_real *pos0, double half_skin, int *flags);
 int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx, const mdl_real *fy,
              const mdl_real *fz, const int *type);
 int gpu_langevin(size_t n, const double *vx, const double *vy, const double *vz, mdl_real *fx,

@@ -18,7 +18,7 @@ extern "C" int gpu_set_masses(int ntypes, const double *mass)
 
 __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, double *y, double *z, double *vx,
                                   double *vy, double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz,
-                                  const int *type, real4 *pos)
+                                  const int *type, real4 *pos, const real4 *pos0, mdl_real limit2, int *flags)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -31,14 +31,20 @@ __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, doubl
     real4 p = pos[i];
     p.x = (mdl_real)px, p.y = (mdl_real)py, p.z = (mdl_real)pz;
     pos[i] = p;
+    /* the skin test, fused here: flags[0] stays set until the next build clears it */
+    real4 q = pos0[i];
+    mdl_real ddx = p.x - q.x, ddy = p.y - q.y, ddz = p.z - q.z;
+    if (ddx * ddx + ddy * ddy + ddz * ddz > limit2)
+        flags[0] = 1; // every writer writes the same value
 }
 
 extern "C" int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                               double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
-                              mdl_real *pos4)
+                              mdl_real *pos4, const mdl_real *pos0, double half_skin, int *flags)
 {
     kick_drift_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type,
-                                                             (real4 *)pos4);
+                                                             (real4 *)pos4, (const real4 *)pos0,
+                                                             (mdl_real)(half_skin * half_skin), flags);
     MDL_LAUNCHED("kick_drift");
     return 0;
 }

@@ -262,24 +262,3 @@ extern "C" int gpu_build_brute_atomic(size_t n, gpu_box box, const mdl_real *pos
     MDL_LAUNCHED("build_brute_atomic");
     return 0;
 }
-
-__global__ void displacement_kernel(int n, const real4 *pos, const real4 *pos0, mdl_real limit2, int *flags)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    real4 a = pos[i], b = pos0[i];
-    mdl_real dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
-    bool moved = dx * dx + dy * dy + dz * dz > limit2;
-    if (__any_sync(__activemask(), moved) && moved)
-        flags[0] = 1; // every writer writes the same value
-}
-
-extern "C" int gpu_displacement_check(size_t n, const mdl_real *pos4, const mdl_real *pos0, double half_skin,
-                                      int *flags)
-{
-    displacement_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, (const real4 *)pos4, (const real4 *)pos0,
-                                                               (mdl_real)(half_skin * half_skin), flags);
-    MDL_LAUNCHED("displacement");
-    return 0;
-}

@@ -55,6 +55,8 @@ typedef struct {
     double (*neighbor_count)(void *ctx);
     /* wait for queued work (GPU); NULL when calls are synchronous */
     int (*synchronize)(void *ctx);
+    /* restart: replace the forces by s's (id order), for an exact continuation; may be NULL */
+    int (*load_forces)(void *ctx, const mdl_system *s);
     /* device memory held, for the summary; NULL on the CPU */
     size_t (*device_bytes)(void *ctx);
 } mdl_backend_ops;

@@ -24,13 +24,13 @@ static int run_side(side *sd, const mdl_backend_ops *ops, const mdl_config *cfg,
 {
     sd->st = (mdl_stepper){.ops = ops, .cfg = cfg};
     sd->obs = calloc((size_t)nrows, sizeof *sd->obs);
-    if (!sd->obs || ops->create(&sd->st.ctx, setup, s0) != MDL_OK || stepper_setup(&sd->st) != MDL_OK ||
+    if (!sd->obs || ops->create(&sd->st.ctx, setup, s0) != MDL_OK || stepper_setup(&sd->st, 0) != MDL_OK ||
         ops->download(sd->st.ctx, forces0) != MDL_OK || ops->reduce(sd->st.ctx, &sd->obs[0]) != MDL_OK)
         return MDL_ERUN;
     int row = 1;
     double t0 = mdl_wtime();
     for (long step = 1; step <= cfg->steps; step++) {
-        int energy = is_thermo_step(cfg, step);
+        int energy = is_thermo_step(cfg, step, cfg->steps);
         if (stepper_advance(&sd->st, step, energy) != MDL_OK)
             return MDL_ERUN;
         if (energy && ops->reduce(sd->st.ctx, &sd->obs[row++]) != MDL_OK)
@@ -64,7 +64,7 @@ static void report(const mdl_config *cfg, const mdl_system *fc, const mdl_system
     int row = 0;
     double worst_row = 0;
     for (long step = 0; step <= cfg->steps; step++) {
-        if (step != 0 && !is_thermo_step(cfg, step))
+        if (step != 0 && !is_thermo_step(cfg, step, cfg->steps))
             continue;
         const mdl_observables *a = &c->obs[row], *b = &g->obs[row];
         double d[5] = {rel(b->temperature, a->temperature), rel(b->potential, a->potential),

@@ -65,6 +65,8 @@ static const key_spec SCHEMA[] = {
     {"output", "trajectory", K_STRING, F(trajectory), 0, 0, 0, NULL},
     {"output", "dump_every", K_INT, F(dump_every), 1, 2e9, 0, NULL},
     {"output", "dump_fields", K_FIELDS, F(dump_fields), 0, 0, 0, NULL},
+    {"output", "compress", K_BOOL, F(compress), 0, 0, 0, NULL},
+    {"output", "flush_every", K_INT, F(flush_every), 1, 2e9, 0, NULL},
 };
 #undef F
 #define NSCHEMA (sizeof SCHEMA / sizeof SCHEMA[0])
@@ -635,6 +637,7 @@ static void set_defaults(mdl_config *cfg)
     snprintf(cfg->thermo_file, sizeof cfg->thermo_file, "thermo.csv");
     cfg->dump_every = 100;
     cfg->dump_fields = MDL_DUMP_POSITION | MDL_DUMP_VELOCITY;
+    cfg->flush_every = 1;
 }
 
 static const mdl_entry *entry_or_file(const mdl_config *cfg, const char *section, const char *key,
@@ -731,9 +734,18 @@ static int cross_check(mdl_config *cfg, int ncomposition)
         ok = 0;
     }
     if (cfg->trajectory[0]) {
-        fail(find_entry(cfg, "output", "trajectory"),
-             "trajectory writers (H5MD, extended XYZ) are not in this build yet; leave it empty");
-        ok = 0;
+        size_t len = strlen(cfg->trajectory);
+        const char *t = cfg->trajectory;
+        int h5 = (len > 3 && strcmp(t + len - 3, ".h5") == 0) || (len > 5 && strcmp(t + len - 5, ".h5md") == 0);
+        int xyz = len > 4 && strcmp(t + len - 4, ".xyz") == 0;
+        if (!h5 && !xyz) {
+            fail(find_entry(cfg, "output", "trajectory"), "'%s': expected a .h5/.h5md (H5MD) or .xyz name", t);
+            ok = 0;
+        } else if (len > 3 && strcmp(t + len - 3, ".h5") == 0) {
+            mdl_warn("%s: [output] trajectory: %s is H5MD, but MDAnalysis recognises H5MD files only by the .h5md "
+                     "suffix (use .h5md, or rename the file before opening it there)",
+                     config_origin(cfg, "output", "trajectory"), t);
+        }
     }
     if (strcmp(cfg->units, "metal") == 0) {
         const char *need[] = {"epsilon", "sigma", "cutoff"};

@@ -74,6 +74,8 @@ typedef struct {
     char trajectory[MDL_PATH_LEN];
     int dump_every;
     int dump_fields;
+    int compress;             /* deflate H5MD per-atom data */
+    int flush_every;          /* flush the trajectory every N frames */
 
     int nentries;
     mdl_entry *entries;

@@ -6,9 +6,11 @@
 #include "potential.h"
 #include "setup.h"
 #include "thermo.h"
+#include "trajectory.h"
 #include "util.h"
 
 #include <omp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,11 @@ typedef struct {
     void *ctx;
     const mdl_config *cfg;
     mdl_thermo thermo;
+    mdl_traj *traj;     /* NULL without a trajectory */
+    mdl_system snap;    /* host copy for frames (allocated only with a trajectory) */
+    long first_step, final_step;
+    double first_time;
+    int append;         /* continuing the restart file itself: its last frame is our first */
     size_t natoms;
     int progress;       /* draw a progress line (stdout is a terminal) */
     double next_progress;
@@ -45,6 +52,11 @@ typedef struct {
         if (rc_ != MDL_OK)         \
             return rc_;            \
     } while (0)
+
+static double step_time(const run_state *r, long step)
+{
+    return r->first_time + (double)(step - r->first_step) * r->cfg->timestep;
+}
 
 static void clear_progress(run_state *r)
 {
@@ -60,32 +72,54 @@ static void draw_progress(run_state *r, long step, double t0)
     if (!r->progress || now < r->next_progress)
         return;
     r->next_progress = now + 0.5;
-    double done = (double)step / (double)r->cfg->steps, el = now - t0;
+    long done_steps = step - r->first_step;
+    double done = (double)done_steps / (double)r->cfg->steps, el = now - t0;
     double eta = done > 0 ? el * (1.0 - done) / done : 0;
-    printf("\r\033[K  step %ld / %ld  (%.0f%%)  %.3g atom-steps/s  ETA %d:%02d", step, r->cfg->steps, 100 * done,
-           el > 0 ? (double)r->natoms * (double)step / el : 0.0, (int)(eta / 60), (int)eta % 60);
+    printf("\r\033[K  step %ld / %ld  (%.0f%%)  %.3g atom-steps/s  ETA %d:%02d", step, r->final_step, 100 * done,
+           el > 0 ? (double)r->natoms * (double)done_steps / el : 0.0, (int)(eta / 60), (int)eta % 60);
     fflush(stdout);
 }
 
-static int write_thermo(run_state *r, long step)
+/* Observables now (energy and virial must come from this step's force call). */
+static int observe(run_state *r, mdl_observables *o)
 {
-    mdl_observables o;
-    CALL(r->ops->reduce(r->ctx, &o));
+    return r->ops->reduce(r->ctx, o);
+}
+
+static int write_thermo_row(run_state *r, long step, const mdl_observables *o)
+{
     clear_progress(r);
-    return thermo_write(&r->thermo, step, (double)step * r->cfg->timestep, &o);
+    return thermo_write(&r->thermo, step, step_time(r, step), o);
 }
 
-int is_thermo_step(const mdl_config *cfg, long step)
+/* A trajectory frame: the backend's state in id order, with these observables. */
+static int write_frame(run_state *r, long step, const mdl_observables *o)
 {
-    return cfg->thermo > 0 && (step % cfg->thermo == 0 || step == cfg->steps);
+    double t0 = mdl_wtime();
+    CALL(r->ops->download(r->ctx, &r->snap));
+    mdl_frame f = {step, step_time(r, step), &r->snap, o};
+    CALL(traj_write(r->traj, &f));
+    r->st.timers.t[PH_OUTPUT] += mdl_wtime() - t0;
+    r->st.timers.mark = mdl_wtime();
+    return MDL_OK;
 }
 
-int stepper_setup(mdl_stepper *st)
+static int is_dump_step(const run_state *r, long step)
+{
+    return r->traj && (step % r->cfg->dump_every == 0 || step == r->final_step);
+}
+
+int is_thermo_step(const mdl_config *cfg, long step, long final_step)
+{
+    return cfg->thermo > 0 && (step % cfg->thermo == 0 || step == final_step);
+}
+
+int stepper_setup(mdl_stepper *st, long step)
 {
     CALL(st->ops->build_neighbors(st->ctx));
-    st->last_build = 0;
+    st->last_build = step;
     CALL(st->ops->compute_forces(st->ctx, 1));
-    return st->ops->thermostat(st->ctx, 0, MDL_THERMOSTAT_POST_FORCE);
+    return st->ops->thermostat(st->ctx, step, MDL_THERMOSTAT_POST_FORCE);
 }
 
 /* One velocity-Verlet step, in LAMMPS's order; energy and virial only when energy is set. */
@@ -127,10 +161,17 @@ int stepper_advance(mdl_stepper *st, long step, int energy)
 
 static int advance(run_state *r, long step)
 {
-    int energy = is_thermo_step(r->cfg, step);
-    CALL(stepper_advance(&r->st, step, energy));
-    if (energy)
-        CALL(write_thermo(r, step));
+    int thermo = is_thermo_step(r->cfg, step, r->final_step), dump = is_dump_step(r, step);
+    CALL(stepper_advance(&r->st, step, thermo || dump));
+    if (thermo || dump) {
+        mdl_observables o;
+        CALL(observe(r, &o));
+        if (thermo)
+            CALL(write_thermo_row(r, step, &o));
+        phase_stop(&r->st.timers, PH_THERMO);
+        if (dump)
+            CALL(write_frame(r, step, &o));
+    }
     phase_stop(&r->st.timers, PH_THERMO);
     return MDL_OK;
 }
@@ -163,18 +204,60 @@ static void print_summary(run_state *r, double loop, int threads)
         printf("(MDLITE_SYNC_PHASES=1: phases synchronised with the device)\n");
 }
 
+static volatile sig_atomic_t g_stop_signal = 0;
+
+static void on_stop_signal(int sig)
+{
+    g_stop_signal = sig;
+}
+
+/* SIGINT/SIGTERM: finish the step, write a last frame, close every file, exit 130/143. */
+static void catch_stop_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+static int stop_on_signal(run_state *r, long step)
+{
+    int sig = g_stop_signal;
+    clear_progress(r);
+    fprintf(stderr, "mdlite: %s at step %ld: writing the last frame and closing the files\n",
+            sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)", step);
+    if (r->traj && traj_last_step(r->traj) != step) {
+        mdl_observables o;
+        CALL(r->ops->compute_forces(r->ctx, 1)); /* same forces; energy and virial for the frame */
+        CALL(observe(r, &o));
+        CALL(write_frame(r, step, &o));
+    }
+    return 128 + sig;
+}
+
 static int run_loop(run_state *r)
 {
     const mdl_config *cfg = r->cfg;
     const char *sync = getenv("MDLITE_SYNC_PHASES");
     r->st = (mdl_stepper){.ops = r->ops, .ctx = r->ctx, .cfg = cfg, .sync_phases = sync && strcmp(sync, "1") == 0};
-    CALL(stepper_setup(&r->st));
+    CALL(stepper_setup(&r->st, r->first_step));
+    if (r->first_step > 0 && r->ops->load_forces) /* exact continuation: the checkpoint's forces */
+        CALL(r->ops->load_forces(r->ctx, &r->snap));
+    mdl_observables o;
+    CALL(observe(r, &o));
     if (cfg->thermo > 0)
-        CALL(write_thermo(r, 0));
+        CALL(write_thermo_row(r, r->first_step, &o));
+    if (r->traj && !r->append)
+        CALL(write_frame(r, r->first_step, &o));
+    catch_stop_signals();
     double t0 = mdl_wtime();
-    for (long step = 1; step <= cfg->steps; step++) {
+    for (long step = r->first_step + 1; step <= r->final_step; step++) {
         CALL(advance(r, step));
         draw_progress(r, step, t0);
+        if (g_stop_signal)
+            return stop_on_signal(r, step);
     }
     if (r->ops->synchronize)
         CALL(r->ops->synchronize(r->ctx));
@@ -184,7 +267,43 @@ static int run_loop(run_state *r)
     return MDL_OK;
 }
 
-int run_simulation(const mdl_config *cfg, int quiet)
+/* Restart: the configured system with the checkpoint's state, step and time. */
+static int load_restart(const char *path, mdl_system *s, run_state *r)
+{
+    if (!path)
+        return MDL_OK;
+    CALL(h5md_read_checkpoint(path, s, &r->first_step, &r->first_time));
+    r->append = r->cfg->trajectory[0] && strcmp(r->cfg->trajectory, path) == 0;
+    return MDL_OK;
+}
+
+/* With a trajectory: a host snapshot (species and masses copied) and the file. */
+static int open_output(run_state *r, const mdl_units *u, const mdl_system *s, int restarting)
+{
+    if (!r->cfg->trajectory[0] && !restarting)
+        return MDL_OK;
+    CALL(system_init(&r->snap, s->n));
+    r->snap.n = s->n;
+    r->snap.ntypes = s->ntypes;
+    memcpy(r->snap.species, s->species, sizeof s->species);
+    memcpy(r->snap.mass, s->mass, sizeof s->mass);
+    r->snap.box = s->box;
+    size_t d8 = s->n * sizeof(double);
+    memcpy(r->snap.fx, s->fx, d8), memcpy(r->snap.fy, s->fy, d8), memcpy(r->snap.fz, s->fz, d8);
+    if (!r->cfg->trajectory[0])
+        return MDL_OK;
+    for (size_t i = 0; i < s->n; i++)
+        r->snap.id[i] = (int64_t)i, r->snap.type[i] = s->type[i];
+    CALL(traj_open(&r->traj, r->cfg, u, &r->snap, r->append));
+    if (r->append && traj_last_step(r->traj) != r->first_step) {
+        mdl_error("%s: its last frame is step %ld but its checkpoint step %ld; cannot append", r->cfg->trajectory,
+                  traj_last_step(r->traj), r->first_step);
+        return MDL_EINPUT;
+    }
+    return MDL_OK;
+}
+
+int run_simulation(const mdl_config *cfg, const char *restart, int quiet)
 {
     mdl_units u;
     mdl_system s;
@@ -195,17 +314,25 @@ int run_simulation(const mdl_config *cfg, int quiet)
         return MDL_EINPUT;
     if (system_init(&s, 0) != MDL_OK)
         return MDL_ERUN;
-    int rc = system_setup(cfg, &u, &s);
-    if (rc == MDL_OK)
-        rc = potential_build(cfg, &s, &pt);
-    if (rc == MDL_OK)
-        rc = check_cutoff_fits(cfg, &s, &pt);
     run_state r;
     memset(&r, 0, sizeof r);
     r.ops = ops;
     r.cfg = cfg;
+    int rc = system_setup(cfg, &u, &s);
+    if (rc == MDL_OK)
+        rc = load_restart(restart, &s, &r);
+    if (rc == MDL_OK)
+        rc = potential_build(cfg, &s, &pt);
+    if (rc == MDL_OK)
+        rc = check_cutoff_fits(cfg, &s, &pt);
     r.natoms = s.n;
+    r.final_step = r.first_step + cfg->steps;
     r.progress = !quiet && isatty(STDOUT_FILENO);
+    int thermo_open_rc = MDL_ERUN;
+    if (rc == MDL_OK)
+        rc = thermo_open_rc = thermo_open(&r.thermo, cfg->thermo_file, r.natoms, quiet);
+    if (rc == MDL_OK)
+        rc = open_output(&r, &u, &s, restart != NULL);
     if (rc == MDL_OK) {
         mdl_setup setup = {cfg, &u, &pt, cfg->skin, cfg->threads};
         if (cfg->threads > 0)
@@ -213,20 +340,22 @@ int run_simulation(const mdl_config *cfg, int quiet)
         rc = ops->create(&r.ctx, &setup, &s);
     }
     if (rc == MDL_OK && !quiet)
-        printf("mdlite: %zu atoms, %d species, box %g x %g x %g, %s units, %s backend, %ld steps\n", s.n, s.ntypes,
-               s.box.len[0], s.box.len[1], s.box.len[2], u.name, ops->name, cfg->steps);
+        printf("mdlite: %zu atoms, %d species, box %g x %g x %g, %s units, %s backend, steps %ld to %ld\n", s.n,
+               s.ntypes, s.box.len[0], s.box.len[1], s.box.len[2], u.name, ops->name, r.first_step, r.final_step);
     system_destroy(&s); /* the backend holds the state from here on */
-    int thermo_open_rc = MDL_ERUN;
-    if (rc == MDL_OK)
-        rc = thermo_open_rc = thermo_open(&r.thermo, cfg->thermo_file, r.natoms, quiet);
     if (rc == MDL_OK)
         rc = run_loop(&r);
+    /* close everything whatever happened, so that frames already written stay readable */
+    int crc = traj_close(r.traj);
+    if (rc == MDL_OK || rc >= 128)
+        rc = crc != MDL_OK && rc == MDL_OK ? crc : rc;
     if (thermo_open_rc == MDL_OK) {
-        int crc = thermo_close(&r.thermo);
+        crc = thermo_close(&r.thermo);
         if (rc == MDL_OK)
             rc = crc;
     }
     if (r.ctx)
         ops->destroy(r.ctx);
+    system_destroy(&r.snap);
     return rc;
 }

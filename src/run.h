@@ -23,12 +23,13 @@ typedef struct {
     int sync_phases; /* wait for the device at phase boundaries (MDLITE_SYNC_PHASES=1) */
 } mdl_stepper;
 
-int is_thermo_step(const mdl_config *cfg, long step);
-/* Set-up: first neighbor build, forces with energy, post-force thermostat at step 0. */
-int stepper_setup(mdl_stepper *st);
+int is_thermo_step(const mdl_config *cfg, long step, long final_step);
+/* Set-up at `step`: neighbor build, forces with energy, post-force thermostat. */
+int stepper_setup(mdl_stepper *st, long step);
 int stepper_advance(mdl_stepper *st, long step, int energy);
 
-/* Runs cfg on the named backend; returns an exit status (0, 1 run-time failure, 2 bad input). */
-int run_simulation(const mdl_config *cfg, int quiet);
+/* Runs cfg (continuing from the checkpoint of `restart` when not NULL); returns an exit status:
+   0, 1 run-time failure, 2 bad input, 130/143 stopped by SIGINT/SIGTERM (files closed). */
+int run_simulation(const mdl_config *cfg, const char *restart, int quiet);
 
 #endif

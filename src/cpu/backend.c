@@ -261,6 +261,17 @@ static double cpu_neighbor_count(void *p)
     return (double)nlist_pairs(&c->nl);
 }
 
+static int cpu_load_forces(void *p, const mdl_system *src)
+{
+    cpu_ctx *c = p;
+    mdl_system *s = &c->s;
+    for (size_t i = 0; i < s->n; i++) {
+        size_t k = (size_t)s->id[i];
+        s->fx[i] = src->fx[k], s->fy[i] = src->fy[k], s->fz[i] = src->fz[k];
+    }
+    return MDL_OK;
+}
+
 const mdl_backend_ops mdl_cpu_backend = {
     .name = "cpu",
     .create = cpu_create,
@@ -274,4 +285,5 @@ const mdl_backend_ops mdl_cpu_backend = {
     .thermostat = cpu_thermostat,
     .reduce = cpu_reduce,
     .neighbor_count = cpu_neighbor_count,
+    .load_forces = cpu_load_forces,
 };

@@ -1,0 +1,685 @@
+/* The H5MD 1.1 writer (HDF5 C library): particles/trajectory with position, velocity, force,
+   image and box/edges sharing one step/time pair, observables, parameters, and mdlite's
+   full-precision checkpoint for exact restarts. */
+#define _POSIX_C_SOURCE 200809L
+#include "h5md.h"
+
+#include "util.h"
+
+#include <errno.h>
+#include <hdf5.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* 1 eV/Angstrom in kJ mol-1 Angstrom-1 (MDAnalysis has no eV-based force unit). */
+#define EV_TO_KJMOL 96.48533212331002
+
+typedef struct {
+    hid_t group, step, time, value;
+    int owner;   /* writes step/time (the others hard-link them) */
+    int rank;    /* of one frame: 0 (scalar), 1 or 2 */
+    hsize_t dims[2];
+} series;
+
+struct h5md_file {
+    char path[MDL_PATH_LEN];
+    hid_t file;
+    series pos, vel, frc, img, edges, obs[5];
+    int fields;
+    int has_obs;
+    hid_t ck_pos, ck_vel, ck_frc, ck_img, ck_group;
+    hsize_t nframes;
+    size_t n;
+    double force_factor;
+    float *fbuf;
+    int32_t *ibuf;
+    double *dbuf;
+    int units;   /* write unit attributes (metal) */
+    long last_step;
+};
+
+static const char *OBS_NAMES[5] = {"temperature", "potential_energy", "kinetic_energy", "total_energy", "pressure"};
+static const char *OBS_UNITS[5] = {"K", "eV", "eV", "eV", "bar"};
+
+static int fail_h5(const h5md_file *h, const char *what)
+{
+    mdl_error("%s: H5MD: %s failed%s%s", h->path, what, errno ? ": " : "", errno ? strerror(errno) : "");
+    return MDL_ERUN;
+}
+
+#define H5TRY(expr, what)                     \
+    do {                                      \
+        if ((expr) < 0)                       \
+            return fail_h5(h, what);          \
+    } while (0)
+
+/* ---- attributes ---------------------------------------------------------------------------- */
+
+static herr_t attr_string(hid_t obj, const char *name, const char *value)
+{
+    hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate(H5S_SCALAR);
+    H5Tset_size(type, H5T_VARIABLE);
+    H5Tset_cset(type, H5T_CSET_UTF8);
+    hid_t a = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, type, &value);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(space);
+    H5Tclose(type);
+    return rc;
+}
+
+static herr_t attr_strings(hid_t obj, const char *name, const char **values, hsize_t count)
+{
+    hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate_simple(1, &count, NULL);
+    H5Tset_size(type, H5T_VARIABLE);
+    H5Tset_cset(type, H5T_CSET_UTF8);
+    hid_t a = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, type, values);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(space);
+    H5Tclose(type);
+    return rc;
+}
+
+static herr_t attr_ints(hid_t obj, const char *name, const int *v, hsize_t count)
+{
+    hid_t space = count ? H5Screate_simple(1, &count, NULL) : H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_INT, v);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(space);
+    return rc;
+}
+
+static herr_t attr_doubles(hid_t obj, const char *name, const double *v, hsize_t count, int create)
+{
+    hid_t a;
+    if (create) {
+        hid_t space = count ? H5Screate_simple(1, &count, NULL) : H5Screate(H5S_SCALAR);
+        a = H5Acreate2(obj, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+        H5Sclose(space);
+    } else {
+        a = H5Aopen(obj, name, H5P_DEFAULT);
+    }
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_DOUBLE, v);
+    if (a >= 0)
+        H5Aclose(a);
+    return rc;
+}
+
+static herr_t dataset_string(hid_t parent, const char *name, const char *value)
+{
+    hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate(H5S_SCALAR);
+    H5Tset_size(type, H5T_VARIABLE);
+    H5Tset_cset(type, H5T_CSET_UTF8);
+    hid_t d = H5Dcreate2(parent, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = d < 0 ? -1 : H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value);
+    if (d >= 0)
+        H5Dclose(d);
+    H5Sclose(space);
+    H5Tclose(type);
+    return rc;
+}
+
+/* ---- time series ----------------------------------------------------------------------------- */
+
+static hid_t extendible(hid_t parent, const char *name, hid_t type, int rank, const hsize_t *frame_dims,
+                        hsize_t chunk_frames, int compress)
+{
+    hsize_t dims[3] = {0, 0, 0}, maxd[3] = {H5S_UNLIMITED, 0, 0}, chunk[3] = {chunk_frames, 0, 0};
+    for (int k = 0; k < rank; k++)
+        dims[k + 1] = maxd[k + 1] = chunk[k + 1] = frame_dims[k];
+    hid_t space = H5Screate_simple(rank + 1, dims, maxd), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(dcpl, rank + 1, chunk);
+    if (compress) {
+        H5Pset_shuffle(dcpl);
+        H5Pset_deflate(dcpl, 4);
+    }
+    hid_t d = H5Dcreate2(parent, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    return d;
+}
+
+/* Creates group/name with value (frames x frame_dims), and step/time (own, or hard links to owner's). */
+static int series_create(h5md_file *h, series *s, hid_t parent, const char *name, hid_t type, int rank,
+                         hsize_t d0, hsize_t d1, const series *owner, int compress, const char *unit)
+{
+    memset(s, 0, sizeof *s);
+    s->rank = rank;
+    s->dims[0] = d0;
+    s->dims[1] = d1;
+    H5TRY(s->group = H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating a group");
+    H5TRY(s->value = extendible(s->group, "value", type, rank, s->dims, rank ? 1 : 1024, compress && rank),
+          "creating a dataset");
+    if (unit && h->units)
+        H5TRY(attr_string(s->value, "unit", unit), "writing a unit");
+    if (owner) {
+        H5TRY(H5Lcreate_hard(owner->group, "step", s->group, "step", H5P_DEFAULT, H5P_DEFAULT), "linking step");
+        H5TRY(H5Lcreate_hard(owner->group, "time", s->group, "time", H5P_DEFAULT, H5P_DEFAULT), "linking time");
+    } else {
+        s->owner = 1;
+        H5TRY(s->step = extendible(s->group, "step", H5T_STD_I64LE, 0, NULL, 1024, 0), "creating step");
+        H5TRY(s->time = extendible(s->group, "time", H5T_IEEE_F64LE, 0, NULL, 1024, 0), "creating time");
+        if (h->units)
+            H5TRY(attr_string(s->time, "unit", "ps"), "writing a unit");
+    }
+    return MDL_OK;
+}
+
+static int series_open(h5md_file *h, series *s, hid_t parent, const char *name, int rank, hsize_t d0, hsize_t d1,
+                       int owner)
+{
+    memset(s, 0, sizeof *s);
+    s->rank = rank;
+    s->dims[0] = d0;
+    s->dims[1] = d1;
+    s->owner = owner;
+    H5TRY(s->group = H5Gopen2(parent, name, H5P_DEFAULT), "opening a group");
+    H5TRY(s->value = H5Dopen2(s->group, "value", H5P_DEFAULT), "opening a dataset");
+    if (owner) {
+        H5TRY(s->step = H5Dopen2(s->group, "step", H5P_DEFAULT), "opening step");
+        H5TRY(s->time = H5Dopen2(s->group, "time", H5P_DEFAULT), "opening time");
+    }
+    return MDL_OK;
+}
+
+static void series_close(series *s)
+{
+    if (s->value > 0)
+        H5Dclose(s->value);
+    if (s->step > 0)
+        H5Dclose(s->step);
+    if (s->time > 0)
+        H5Dclose(s->time);
+    if (s->group > 0)
+        H5Gclose(s->group);
+    memset(s, 0, sizeof *s);
+}
+
+/* Writes one frame of `d` (rank+1 dims) at index frame. */
+static herr_t append(hid_t d, hsize_t frame, int rank, const hsize_t *fdims, hid_t memtype, const void *buf)
+{
+    hsize_t dims[3] = {frame + 1, 0, 0}, start[3] = {frame, 0, 0}, count[3] = {1, 0, 0};
+    for (int k = 0; k < rank; k++)
+        dims[k + 1] = count[k + 1] = fdims[k];
+    if (H5Dset_extent(d, dims) < 0)
+        return -1;
+    hid_t fs = H5Dget_space(d), ms = H5Screate_simple(rank + 1, count, NULL);
+    herr_t rc = H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+    if (rc >= 0)
+        rc = H5Dwrite(d, memtype, ms, fs, H5P_DEFAULT, buf);
+    H5Sclose(ms);
+    H5Sclose(fs);
+    return rc;
+}
+
+static int series_append(h5md_file *h, series *s, hid_t memtype, const void *buf, long step, double time)
+{
+    errno = 0;
+    H5TRY(append(s->value, h->nframes, s->rank, s->dims, memtype, buf), "writing a frame");
+    if (s->owner) {
+        int64_t st = step;
+        H5TRY(append(s->step, h->nframes, 0, NULL, H5T_NATIVE_INT64, &st), "writing a step");
+        H5TRY(append(s->time, h->nframes, 0, NULL, H5T_NATIVE_DOUBLE, &time), "writing a time");
+    }
+    return MDL_OK;
+}
+
+/* ---- open / create ---------------------------------------------------------------------------- */
+
+static hid_t checkpoint_dataset(hid_t g, const char *name, hid_t type, size_t n)
+{
+    hsize_t dims[2] = {n, 3};
+    hid_t space = H5Screate_simple(2, dims, NULL);
+    hid_t d = H5Dcreate2(g, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Sclose(space);
+    return d;
+}
+
+static int write_static(h5md_file *h, hid_t part, const mdl_system *s)
+{
+    hsize_t n = s->n;
+    hid_t space = H5Screate_simple(1, &n, NULL);
+    hid_t sp = H5Dcreate2(part, "species", H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t ms = H5Dcreate2(part, "mass", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t id = H5Dcreate2(part, "id", H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Sclose(space);
+    int rc = sp < 0 || ms < 0 || id < 0 ? -1 : 0;
+    double *mass = h->dbuf;
+    for (size_t i = 0; i < s->n; i++) {
+        h->ibuf[i] = s->type[i];
+        mass[i] = s->mass[s->type[i]];
+    }
+    if (rc == 0)
+        rc = H5Dwrite(sp, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, h->ibuf);
+    if (rc >= 0)
+        rc = H5Dwrite(ms, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, mass);
+    if (rc >= 0)
+        rc = H5Dwrite(id, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, s->id);
+    const char *names[MDL_MAX_SPECIES];
+    for (int t = 0; t < s->ntypes; t++)
+        names[t] = s->species[t];
+    if (rc >= 0)
+        rc = attr_strings(sp, "names", names, (hsize_t)s->ntypes);
+    if (rc >= 0 && h->units)
+        rc = attr_string(ms, "unit", "g mol-1");
+    if (sp >= 0)
+        H5Dclose(sp);
+    if (ms >= 0)
+        H5Dclose(ms);
+    if (id >= 0)
+        H5Dclose(id);
+    return rc < 0 ? fail_h5(h, "writing species, mass and id") : MDL_OK;
+}
+
+static int create_layout(h5md_file *h, const mdl_config *cfg, const mdl_system *s)
+{
+    int compress = cfg->compress;
+    hid_t f = h->file;
+    /* h5md: version, author, creator */
+    hid_t g;
+    int version[2] = {1, 1};
+    H5TRY(g = H5Gcreate2(f, "h5md", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating h5md");
+    H5TRY(attr_ints(g, "version", version, 2), "writing the version");
+    hid_t a, c;
+    H5TRY(a = H5Gcreate2(g, "author", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating author");
+    const char *user = getenv("USER");
+    H5TRY(attr_string(a, "name", user && user[0] ? user : "mdlite user"), "writing author");
+    H5Gclose(a);
+    H5TRY(c = H5Gcreate2(g, "creator", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating creator");
+    H5TRY(attr_string(c, "name", "mdlite"), "writing creator");
+    H5TRY(attr_string(c, "version", MDLITE_VERSION), "writing creator");
+    H5Gclose(c);
+    H5Gclose(g);
+
+    /* particles/trajectory */
+    hid_t parts, traj, box;
+    H5TRY(parts = H5Gcreate2(f, "particles", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating particles");
+    H5TRY(traj = H5Gcreate2(parts, "trajectory", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating trajectory");
+    const series *owner = NULL;
+    size_t n = s->n;
+    struct {
+        int field;
+        series *s;
+        const char *name;
+        hid_t type;
+        const char *unit;
+    } fs[] = {{MDL_DUMP_POSITION, &h->pos, "position", H5T_IEEE_F32LE, "Angstrom"},
+              {MDL_DUMP_VELOCITY, &h->vel, "velocity", H5T_IEEE_F32LE, "Angstrom ps-1"},
+              {MDL_DUMP_FORCE, &h->frc, "force", H5T_IEEE_F32LE, "kJ mol-1 Angstrom-1"},
+              {MDL_DUMP_IMAGE, &h->img, "image", H5T_STD_I32LE, NULL}};
+    for (int k = 0; k < 4; k++) {
+        if (!(h->fields & fs[k].field))
+            continue;
+        if (series_create(h, fs[k].s, traj, fs[k].name, fs[k].type, 2, n, 3, owner, compress, fs[k].unit) != MDL_OK)
+            return MDL_ERUN;
+        if (!owner)
+            owner = fs[k].s;
+    }
+    H5TRY(box = H5Gcreate2(traj, "box", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating box");
+    int dim = 3;
+    const char *boundary[3] = {"periodic", "periodic", "periodic"};
+    H5TRY(attr_ints(box, "dimension", &dim, 0), "writing box dimension");
+    H5TRY(attr_strings(box, "boundary", boundary, 3), "writing box boundary");
+    if (series_create(h, &h->edges, box, "edges", H5T_IEEE_F64LE, 2, 3, 3, owner, 0, "Angstrom") != MDL_OK)
+        return MDL_ERUN;
+    H5Gclose(box);
+    if (write_static(h, traj, s) != MDL_OK)
+        return MDL_ERUN;
+    H5Gclose(traj);
+    H5Gclose(parts);
+
+    /* observables, on the trajectory's steps */
+    hid_t obs;
+    H5TRY(obs = H5Gcreate2(f, "observables", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating observables");
+    for (int k = 0; k < 5; k++)
+        if (series_create(h, &h->obs[k], obs, OBS_NAMES[k], H5T_IEEE_F64LE, 0, 0, 0, owner, 0, OBS_UNITS[k]) != MDL_OK)
+            return MDL_ERUN;
+    H5Gclose(obs);
+
+    /* parameters: the configuration and the program */
+    hid_t par;
+    H5TRY(par = H5Gcreate2(f, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating parameters");
+    H5TRY(dataset_string(par, "config", cfg->text ? cfg->text : ""), "writing the configuration");
+    H5TRY(dataset_string(par, "program_version", "mdlite " MDLITE_VERSION), "writing the version");
+    H5TRY(dataset_string(par, "units", cfg->units), "writing the units");
+    H5Gclose(par);
+
+    /* mdlite's checkpoint: the last frame in double precision, forces included */
+    H5TRY(h->ck_group = H5Gcreate2(f, "checkpoint", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating checkpoint");
+    H5TRY(h->ck_pos = checkpoint_dataset(h->ck_group, "position", H5T_IEEE_F64LE, n), "creating checkpoint");
+    H5TRY(h->ck_vel = checkpoint_dataset(h->ck_group, "velocity", H5T_IEEE_F64LE, n), "creating checkpoint");
+    H5TRY(h->ck_frc = checkpoint_dataset(h->ck_group, "force", H5T_IEEE_F64LE, n), "creating checkpoint");
+    H5TRY(h->ck_img = checkpoint_dataset(h->ck_group, "image", H5T_STD_I32LE, n), "creating checkpoint");
+    double zero[3] = {0, 0, 0};
+    H5TRY(attr_doubles(h->ck_group, "step", zero, 0, 1), "creating checkpoint");
+    H5TRY(attr_doubles(h->ck_group, "time", zero, 0, 1), "creating checkpoint");
+    H5TRY(attr_doubles(h->ck_group, "box_lo", zero, 3, 1), "creating checkpoint");
+    H5TRY(attr_doubles(h->ck_group, "box_length", zero, 3, 1), "creating checkpoint");
+    H5TRY(attr_string(h->ck_group, "note", "mdlite restart data: the last frame in double precision (wrapped "
+                                            "positions, images, velocities, forces in the run's units)"),
+          "creating checkpoint");
+    return MDL_OK;
+}
+
+static int open_layout(h5md_file *h)
+{
+    hid_t traj, box, obs;
+    size_t n = h->n;
+    H5TRY(traj = H5Gopen2(h->file, "particles/trajectory", H5P_DEFAULT), "opening particles/trajectory");
+    int owner = 1;
+    struct {
+        int field;
+        series *s;
+        const char *name;
+    } fs[] = {{MDL_DUMP_POSITION, &h->pos, "position"}, {MDL_DUMP_VELOCITY, &h->vel, "velocity"},
+              {MDL_DUMP_FORCE, &h->frc, "force"}, {MDL_DUMP_IMAGE, &h->img, "image"}};
+    for (int k = 0; k < 4; k++) {
+        int present = H5Lexists(traj, fs[k].name, H5P_DEFAULT) > 0;
+        if (present != !!(h->fields & fs[k].field)) {
+            mdl_error("%s: cannot append: the file's fields differ from [output] dump_fields", h->path);
+            return MDL_EINPUT;
+        }
+        if (present && series_open(h, fs[k].s, traj, fs[k].name, 2, n, 3, owner) != MDL_OK)
+            return MDL_ERUN;
+        if (present)
+            owner = 0;
+    }
+    H5TRY(box = H5Gopen2(traj, "box", H5P_DEFAULT), "opening box");
+    if (series_open(h, &h->edges, box, "edges", 2, 3, 3, 0) != MDL_OK)
+        return MDL_ERUN;
+    H5Gclose(box);
+    H5Gclose(traj);
+    H5TRY(obs = H5Gopen2(h->file, "observables", H5P_DEFAULT), "opening observables");
+    for (int k = 0; k < 5; k++)
+        if (series_open(h, &h->obs[k], obs, OBS_NAMES[k], 0, 0, 0, 0) != MDL_OK)
+            return MDL_ERUN;
+    H5Gclose(obs);
+    H5TRY(h->ck_group = H5Gopen2(h->file, "checkpoint", H5P_DEFAULT), "opening checkpoint");
+    H5TRY(h->ck_pos = H5Dopen2(h->ck_group, "position", H5P_DEFAULT), "opening checkpoint");
+    H5TRY(h->ck_vel = H5Dopen2(h->ck_group, "velocity", H5P_DEFAULT), "opening checkpoint");
+    H5TRY(h->ck_frc = H5Dopen2(h->ck_group, "force", H5P_DEFAULT), "opening checkpoint");
+    H5TRY(h->ck_img = H5Dopen2(h->ck_group, "image", H5P_DEFAULT), "opening checkpoint");
+    /* frames so far: the length of the shared step dataset */
+    series *first = h->pos.owner ? &h->pos : h->vel.owner ? &h->vel : h->frc.owner ? &h->frc : &h->img;
+    hid_t sp = H5Dget_space(first->step);
+    hsize_t dims[1] = {0};
+    H5Sget_simple_extent_dims(sp, dims, NULL);
+    H5Sclose(sp);
+    h->nframes = dims[0];
+    if (h->nframes > 0) {
+        hsize_t start = h->nframes - 1, count = 1;
+        int64_t st = -1;
+        hid_t fs2 = H5Dget_space(first->step), ms = H5Screate_simple(1, &count, NULL);
+        H5Sselect_hyperslab(fs2, H5S_SELECT_SET, &start, NULL, &count, NULL);
+        H5Dread(first->step, H5T_NATIVE_INT64, ms, fs2, H5P_DEFAULT, &st);
+        H5Sclose(ms);
+        H5Sclose(fs2);
+        h->last_step = (long)st;
+    }
+    return MDL_OK;
+}
+
+int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const mdl_system *s, int append)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* our messages name the file; no HDF5 stack dumps */
+    h5md_file *h = calloc(1, sizeof *h);
+    if (!h)
+        return MDL_ERUN;
+    *out = h;
+    mdl_copy(h->path, sizeof h->path, cfg->trajectory);
+    h->n = s->n;
+    h->fields = cfg->dump_fields;
+    h->units = strcmp(u->name, "metal") == 0;
+    h->force_factor = h->units ? EV_TO_KJMOL : 1.0;
+    h->last_step = -1;
+    h->fbuf = malloc(3 * s->n * sizeof(float));
+    h->ibuf = malloc(3 * s->n * sizeof(int32_t));
+    h->dbuf = malloc(3 * s->n * sizeof(double));
+    if (!h->fbuf || !h->ibuf || !h->dbuf) {
+        mdl_error("%s: out of memory for the H5MD buffers", h->path);
+        return MDL_ERUN;
+    }
+    errno = 0;
+    if (append) {
+        h->file = H5Fopen(h->path, H5F_ACC_RDWR, H5P_DEFAULT);
+        if (h->file < 0) {
+            mdl_error("%s: cannot open the trajectory to append to it", h->path);
+            return MDL_EINPUT;
+        }
+        return open_layout(h);
+    }
+    h->file = H5Fcreate(h->path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (h->file < 0) {
+        mdl_error("%s: [output] trajectory: cannot create the file%s%s", h->path, errno ? ": " : "",
+                  errno ? strerror(errno) : "");
+        return MDL_EINPUT;
+    }
+    int rc = create_layout(h, cfg, s);
+    if (rc == MDL_OK && H5Fflush(h->file, H5F_SCOPE_GLOBAL) < 0)
+        rc = fail_h5(h, "flushing");
+    return rc;
+}
+
+/* ---- frames ------------------------------------------------------------------------------------ */
+
+static void pack3(float *out, const double *x, const double *y, const double *z, size_t n, double f)
+{
+    for (size_t i = 0; i < n; i++) {
+        out[3 * i] = (float)(x[i] * f);
+        out[3 * i + 1] = (float)(y[i] * f);
+        out[3 * i + 2] = (float)(z[i] * f);
+    }
+}
+
+static void pack3d(double *out, const double *x, const double *y, const double *z, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        out[3 * i] = x[i];
+        out[3 * i + 1] = y[i];
+        out[3 * i + 2] = z[i];
+    }
+}
+
+static void pack3i(int32_t *out, const int32_t *x, const int32_t *y, const int32_t *z, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        out[3 * i] = x[i];
+        out[3 * i + 1] = y[i];
+        out[3 * i + 2] = z[i];
+    }
+}
+
+static int write_checkpoint(h5md_file *h, const mdl_frame *f)
+{
+    const mdl_system *s = f->s;
+    size_t n = s->n;
+    pack3d(h->dbuf, s->x, s->y, s->z, n);
+    H5TRY(H5Dwrite(h->ck_pos, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, h->dbuf), "writing the checkpoint");
+    pack3d(h->dbuf, s->vx, s->vy, s->vz, n);
+    H5TRY(H5Dwrite(h->ck_vel, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, h->dbuf), "writing the checkpoint");
+    pack3d(h->dbuf, s->fx, s->fy, s->fz, n);
+    H5TRY(H5Dwrite(h->ck_frc, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, h->dbuf), "writing the checkpoint");
+    pack3i(h->ibuf, s->ix, s->iy, s->iz, n);
+    H5TRY(H5Dwrite(h->ck_img, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, h->ibuf), "writing the checkpoint");
+    double step = (double)f->step;
+    H5TRY(attr_doubles(h->ck_group, "step", &step, 0, 0), "writing the checkpoint");
+    H5TRY(attr_doubles(h->ck_group, "time", &f->time, 0, 0), "writing the checkpoint");
+    H5TRY(attr_doubles(h->ck_group, "box_lo", s->box.lo, 3, 0), "writing the checkpoint");
+    H5TRY(attr_doubles(h->ck_group, "box_length", s->box.len, 3, 0), "writing the checkpoint");
+    return MDL_OK;
+}
+
+int h5md_write(h5md_file *h, const mdl_frame *f)
+{
+    const mdl_system *s = f->s;
+    size_t n = s->n;
+    if (h->fields & MDL_DUMP_POSITION) {
+        pack3(h->fbuf, s->x, s->y, s->z, n, 1.0);
+        if (series_append(h, &h->pos, H5T_NATIVE_FLOAT, h->fbuf, f->step, f->time) != MDL_OK)
+            return MDL_ERUN;
+    }
+    if (h->fields & MDL_DUMP_VELOCITY) {
+        pack3(h->fbuf, s->vx, s->vy, s->vz, n, 1.0);
+        if (series_append(h, &h->vel, H5T_NATIVE_FLOAT, h->fbuf, f->step, f->time) != MDL_OK)
+            return MDL_ERUN;
+    }
+    if (h->fields & MDL_DUMP_FORCE) {
+        pack3(h->fbuf, s->fx, s->fy, s->fz, n, h->force_factor);
+        if (series_append(h, &h->frc, H5T_NATIVE_FLOAT, h->fbuf, f->step, f->time) != MDL_OK)
+            return MDL_ERUN;
+    }
+    if (h->fields & MDL_DUMP_IMAGE) {
+        pack3i(h->ibuf, s->ix, s->iy, s->iz, n);
+        if (series_append(h, &h->img, H5T_NATIVE_INT32, h->ibuf, f->step, f->time) != MDL_OK)
+            return MDL_ERUN;
+    }
+    double edges[9] = {s->box.len[0], 0, 0, 0, s->box.len[1], 0, 0, 0, s->box.len[2]};
+    if (series_append(h, &h->edges, H5T_NATIVE_DOUBLE, edges, f->step, f->time) != MDL_OK)
+        return MDL_ERUN;
+    if (f->obs) {
+        double na = (double)n, pe = f->obs->potential / na, ke = f->obs->kinetic / na;
+        double v[5] = {f->obs->temperature, pe, ke, pe + ke, f->obs->pressure};
+        for (int k = 0; k < 5; k++)
+            if (series_append(h, &h->obs[k], H5T_NATIVE_DOUBLE, &v[k], f->step, f->time) != MDL_OK)
+                return MDL_ERUN;
+    }
+    if (write_checkpoint(h, f) != MDL_OK)
+        return MDL_ERUN;
+    h->nframes++;
+    h->last_step = f->step;
+    return MDL_OK;
+}
+
+int h5md_flush(h5md_file *h)
+{
+    errno = 0;
+    H5TRY(H5Fflush(h->file, H5F_SCOPE_GLOBAL), "flushing");
+    return MDL_OK;
+}
+
+long h5md_last_step(const h5md_file *h)
+{
+    return h->last_step;
+}
+
+int h5md_close(h5md_file *h)
+{
+    if (!h)
+        return MDL_OK;
+    int rc = MDL_OK;
+    if (h->file > 0) {
+        series *all[] = {&h->pos, &h->vel, &h->frc, &h->img, &h->edges,
+                         &h->obs[0], &h->obs[1], &h->obs[2], &h->obs[3], &h->obs[4]};
+        for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
+            series_close(all[k]);
+        hid_t ck[] = {h->ck_pos, h->ck_vel, h->ck_frc, h->ck_img};
+        for (int k = 0; k < 4; k++)
+            if (ck[k] > 0)
+                H5Dclose(ck[k]);
+        if (h->ck_group > 0)
+            H5Gclose(h->ck_group);
+        errno = 0;
+        if (H5Fflush(h->file, H5F_SCOPE_GLOBAL) < 0 || H5Fclose(h->file) < 0)
+            rc = fail_h5(h, "closing");
+    }
+    free(h->fbuf);
+    free(h->ibuf);
+    free(h->dbuf);
+    free(h);
+    return rc;
+}
+
+/* ---- restart -------------------------------------------------------------------------------- */
+
+static int read_n3(hid_t g, const char *name, hid_t memtype, void *buf, size_t n, const char *path)
+{
+    hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
+    if (d < 0) {
+        mdl_error("%s: no checkpoint/%s (not a trajectory written by mdlite?)", path, name);
+        return MDL_EINPUT;
+    }
+    hid_t sp = H5Dget_space(d);
+    hsize_t dims[2] = {0, 0};
+    int rank = H5Sget_simple_extent_dims(sp, dims, NULL);
+    H5Sclose(sp);
+    herr_t rc = -1;
+    if (rank == 2 && dims[0] == n && dims[1] == 3)
+        rc = H5Dread(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
+    H5Dclose(d);
+    if (rc < 0) {
+        mdl_error("%s: checkpoint/%s holds %llu atoms, the configuration %zu", path, name,
+                  (unsigned long long)dims[0], n);
+        return MDL_EINPUT;
+    }
+    return MDL_OK;
+}
+
+static int read_attr(hid_t g, const char *name, double *v, const char *path)
+{
+    hid_t a = H5Aopen(g, name, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Aread(a, H5T_NATIVE_DOUBLE, v);
+    if (a >= 0)
+        H5Aclose(a);
+    if (rc < 0) {
+        mdl_error("%s: checkpoint attribute %s missing", path, name);
+        return MDL_EINPUT;
+    }
+    return MDL_OK;
+}
+
+int h5md_read_checkpoint(const char *path, mdl_system *s, long *step, double *time)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) {
+        mdl_error("%s: --restart: cannot open as an HDF5 file", path);
+        return MDL_EINPUT;
+    }
+    hid_t g = H5Gopen2(f, "checkpoint", H5P_DEFAULT);
+    int rc = g < 0 ? MDL_EINPUT : MDL_OK;
+    if (rc != MDL_OK)
+        mdl_error("%s: --restart: no checkpoint group (not an H5MD file written by mdlite)", path);
+    size_t n = s->n;
+    double *d = malloc(3 * n * sizeof *d);
+    int32_t *im = malloc(3 * n * sizeof *im);
+    double st = 0, lo[3], len[3];
+    if (rc == MDL_OK && (!d || !im))
+        rc = MDL_ERUN;
+    if (rc == MDL_OK)
+        rc = read_attr(g, "step", &st, path);
+    if (rc == MDL_OK)
+        rc = read_attr(g, "time", time, path);
+    if (rc == MDL_OK)
+        rc = read_attr(g, "box_lo", lo, path);
+    if (rc == MDL_OK)
+        rc = read_attr(g, "box_length", len, path);
+    double *dst[3][3] = {{s->x, s->y, s->z}, {s->vx, s->vy, s->vz}, {s->fx, s->fy, s->fz}};
+    const char *names[3] = {"position", "velocity", "force"};
+    for (int k = 0; k < 3 && rc == MDL_OK; k++) {
+        rc = read_n3(g, names[k], H5T_NATIVE_DOUBLE, d, n, path);
+        for (size_t i = 0; i < n && rc == MDL_OK; i++)
+            dst[k][0][i] = d[3 * i], dst[k][1][i] = d[3 * i + 1], dst[k][2][i] = d[3 * i + 2];
+    }
+    if (rc == MDL_OK)
+        rc = read_n3(g, "image", H5T_NATIVE_INT32, im, n, path);
+    for (size_t i = 0; i < n && rc == MDL_OK; i++)
+        s->ix[i] = im[3 * i], s->iy[i] = im[3 * i + 1], s->iz[i] = im[3 * i + 2];
+    if (rc == MDL_OK) {
+        for (int k = 0; k < 3; k++)
+            s->box.lo[k] = lo[k], s->box.len[k] = len[k], s->box.periodic[k] = 1;
+        *step = (long)st;
+        s->has_velocities = 1;
+    }
+    free(d);
+    free(im);
+    if (g >= 0)
+        H5Gclose(g);
+    H5Fclose(f);
+    return rc;
+}

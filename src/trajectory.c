@@ -1,0 +1,122 @@
+/* Trajectory files: dispatches to the H5MD writer (.h5, .h5md) or writes extended XYZ (.xyz). */
+#define _POSIX_C_SOURCE 200809L
+#include "trajectory.h"
+
+#include "h5md.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct mdl_traj {
+    h5md_file *h5;
+    FILE *xyz;
+    char path[MDL_PATH_LEN];
+    int fields;
+    int flush_every, since_flush;
+    long last_step;
+};
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcasecmp(s + n - m, suffix) == 0;
+}
+
+int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const mdl_system *s, int append)
+{
+    mdl_traj *t = calloc(1, sizeof *t);
+    if (!t)
+        return MDL_ERUN;
+    *out = t;
+    mdl_copy(t->path, sizeof t->path, cfg->trajectory);
+    t->fields = cfg->dump_fields;
+    t->flush_every = cfg->flush_every;
+    t->last_step = -1;
+    if (ends_with(t->path, ".h5") || ends_with(t->path, ".h5md"))
+        return h5md_open(&t->h5, cfg, u, s, append);
+    errno = 0;
+    t->xyz = fopen(t->path, append ? "a" : "w");
+    if (!t->xyz) {
+        mdl_error("%s: [output] trajectory: cannot create the file: %s", t->path, strerror(errno));
+        return MDL_EINPUT;
+    }
+    return MDL_OK;
+}
+
+/* One extended XYZ frame: Lattice, Properties (species, pos, velo, forces as dumped), pbc, step, time. */
+static int write_xyz(mdl_traj *t, const mdl_frame *f)
+{
+    const mdl_system *s = f->s;
+    FILE *o = t->xyz;
+    fprintf(o, "%zu\nLattice=\"%.10g 0 0 0 %.10g 0 0 0 %.10g\" Origin=\"%.10g %.10g %.10g\" "
+               "Properties=species:S:1:pos:R:3%s%s%s pbc=\"T T T\" Step=%ld Time=%.10g\n",
+            s->n, s->box.len[0], s->box.len[1], s->box.len[2], s->box.lo[0], s->box.lo[1], s->box.lo[2],
+            t->fields & MDL_DUMP_VELOCITY ? ":velo:R:3" : "", t->fields & MDL_DUMP_FORCE ? ":forces:R:3" : "",
+            t->fields & MDL_DUMP_IMAGE ? ":image:I:3" : "", f->step, f->time);
+    for (size_t i = 0; i < s->n; i++) {
+        fprintf(o, "%s %.10g %.10g %.10g", s->species[s->type[i]], s->x[i], s->y[i], s->z[i]);
+        if (t->fields & MDL_DUMP_VELOCITY)
+            fprintf(o, " %.10g %.10g %.10g", s->vx[i], s->vy[i], s->vz[i]);
+        if (t->fields & MDL_DUMP_FORCE)
+            fprintf(o, " %.10g %.10g %.10g", s->fx[i], s->fy[i], s->fz[i]);
+        if (t->fields & MDL_DUMP_IMAGE)
+            fprintf(o, " %d %d %d", s->ix[i], s->iy[i], s->iz[i]);
+        fputc('\n', o);
+    }
+    if (ferror(o)) {
+        mdl_error("%s: cannot write frame at step %ld: %s", t->path, f->step, strerror(errno));
+        return MDL_ERUN;
+    }
+    return MDL_OK;
+}
+
+int traj_flush(mdl_traj *t)
+{
+    t->since_flush = 0;
+    if (t->h5)
+        return h5md_flush(t->h5);
+    errno = 0;
+    if (fflush(t->xyz) != 0) {
+        mdl_error("%s: cannot write: %s", t->path, strerror(errno));
+        return MDL_ERUN;
+    }
+    return MDL_OK;
+}
+
+int traj_write(mdl_traj *t, const mdl_frame *f)
+{
+    int rc = t->h5 ? h5md_write(t->h5, f) : write_xyz(t, f);
+    if (rc != MDL_OK)
+        return rc;
+    t->last_step = f->step;
+    if (++t->since_flush >= t->flush_every)
+        return traj_flush(t);
+    return MDL_OK;
+}
+
+long traj_last_step(const mdl_traj *t)
+{
+    return t->h5 ? h5md_last_step(t->h5) : t->last_step;
+}
+
+int traj_close(mdl_traj *t)
+{
+    if (!t)
+        return MDL_OK;
+    int rc = MDL_OK;
+    if (t->h5) {
+        rc = h5md_close(t->h5);
+    } else if (t->xyz) {
+        errno = 0;
+        if (fclose(t->xyz) != 0) {
+            mdl_error("%s: cannot finish writing: %s", t->path, strerror(errno));
+            rc = MDL_ERUN;
+        }
+    }
+    free(t);
+    return rc;
+}

@@ -1,0 +1,38 @@
+/* Trajectory output: H5MD 1.1 (.h5/.h5md) or extended XYZ (.xyz), chosen by the file name, plus
+   the full-precision checkpoint that `--restart` continues from. */
+#ifndef MDL_TRAJECTORY_H
+#define MDL_TRAJECTORY_H
+
+#include "backend.h"
+#include "config.h"
+#include "system.h"
+#include "units.h"
+
+typedef struct mdl_traj mdl_traj;
+
+/* One frame: the system in id order (positions wrapped, with image counters). */
+typedef struct {
+    long step;
+    double time;
+    const mdl_system *s;
+    const mdl_observables *obs; /* totals; NULL when not computed */
+} mdl_frame;
+
+/* Opens (creates, or with append = 1 continues) the trajectory named by cfg->trajectory.
+   Errors name the file: MDL_EINPUT when it cannot be created. */
+int traj_open(mdl_traj **t, const mdl_config *cfg, const mdl_units *u, const mdl_system *s, int append);
+/* Writes one frame (and, for H5MD, the checkpoint); flushes every flush_every frames.
+   MDL_ERUN with a message naming the file when the write fails (disk full, I/O error). */
+int traj_write(mdl_traj *t, const mdl_frame *f);
+int traj_flush(mdl_traj *t);
+/* Flushes and closes; safe on NULL. */
+int traj_close(mdl_traj *t);
+/* The step of the last frame written (for appends), or -1. */
+long traj_last_step(const mdl_traj *t);
+
+/* Reads the checkpoint of an H5MD file written by mdlite into s (which must already hold the
+   configured species and masses and the same atom count): positions, velocities, forces, images,
+   box; *step and *time of the checkpoint. Errors name the file. */
+int h5md_read_checkpoint(const char *path, mdl_system *s, long *step, double *time);
+
+#endif

@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Trajectory tests: H5MD read by MDAnalysis equals extended XYZ read by ASE, the H5MD checker,
+exact restart, SIGTERM/SIGKILL, unwritable paths and a full disk.
+
+usage: trajectory.py MDLITE INPUT_DIR CASE   (run with a python3 that has h5py, MDAnalysis, ASE)
+cases: formats, checker, restart, signals, unwritable, full_disk
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+import warnings
+
+sys.path.insert(0, os.path.dirname(__file__))
+from common import SKIP, fail, read_thermo, run, workdir  # noqa: E402
+
+warnings.filterwarnings("ignore")
+import h5py  # noqa: E402
+import numpy as np  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHECK = os.path.join(HERE, "..", "..", "tools", "h5md_check.py")
+EV_TO_KJMOL = 96.48533212331002
+
+
+def mdrun(mdlite, cfg, d, *sets, check=True):
+    args = [mdlite, "run", cfg, "--quiet", "--set", f"output.thermo_file={os.path.join(d, 'thermo.csv')}"]
+    for s in sets:
+        args += ["--set", s]
+    return run(args, check=check, cwd=d)
+
+
+def h5check(path, expect_ok=True):
+    p = subprocess.run([sys.executable, CHECK, path], capture_output=True, text=True)
+    if expect_ok and p.returncode != 0:
+        fail(f"h5md_check failed on {path}:\n{p.stdout}{p.stderr}")
+    return p
+
+
+def formats(mdlite, inp, d):
+    import ase.io
+    import MDAnalysis as mda
+    cfg = os.path.join(inp, "argon.ini")
+    common = ["run.steps=200", "output.dump_every=50", "output.dump_fields=position velocity force"]
+    mdrun(mdlite, cfg, d, *common, f"output.trajectory={d}/traj.h5md")
+    mdrun(mdlite, cfg, d, *common, f"output.trajectory={d}/traj.xyz")
+    h5check(f"{d}/traj.h5md")
+    u = mda.Universe(f"{d}/traj.h5md")  # default arguments: units converted by MDAnalysis
+    frames = ase.io.read(f"{d}/traj.xyz", index=":")
+    if len(u.trajectory) != 5 or len(frames) != 5:
+        fail(f"expected 5 frames, MDAnalysis {len(u.trajectory)}, ASE {len(frames)}")
+    worst = [0.0, 0.0, 0.0]
+    for ts, a in zip(u.trajectory, frames):
+        L = a.cell.lengths()
+        if not np.allclose(ts.dimensions[:3], L, rtol=1e-7) or not np.allclose(ts.dimensions[3:], 90):
+            fail(f"frame {ts.frame}: box {ts.dimensions} vs ASE {a.cell.cellpar()}")
+        if abs(ts.time - a.info["Time"]) > 1e-9:
+            fail(f"frame {ts.frame}: time {ts.time} vs {a.info['Time']}")
+        pairs = [(ts.positions, a.positions), (ts.velocities, a.arrays["velo"]),
+                 (ts.forces / EV_TO_KJMOL, a.get_forces())]
+        for k, (x, y) in enumerate(pairs):
+            scale = np.abs(y).max()
+            err = np.abs(x - y).max() / scale
+            worst[k] = max(worst[k], err)
+            if err > 2e-7:  # float32 storage: ~6e-8 relative
+                fail(f"frame {ts.frame}: {['positions', 'velocities', 'forces'][k]} differ by {err:.3g} of max")
+    print(f"MDAnalysis (H5MD) vs ASE (extended XYZ), 5 frames x 4000 atoms: positions {worst[0]:.2g}, "
+          f"velocities {worst[1]:.2g}, forces {worst[2]:.2g} (relative to the largest value); boxes and times equal")
+
+
+def checker(mdlite, inp, d):
+    cfg = os.path.join(inp, "lj_melt.ini")
+    mdrun(mdlite, cfg, d, "system.cells=4 4 4", "run.steps=40", "output.dump_every=10",
+          "output.dump_fields=position velocity force image", f"output.trajectory={d}/good.h5md")
+    h5check(f"{d}/good.h5md")
+    breakers = {
+        "version": lambda f: f["h5md"].attrs.modify("version", np.array([1, 0], dtype=np.int32)),
+        "monotone steps": lambda f: f["particles/trajectory/position/step"].__setitem__(2, 0),
+        "unlinked edges step": lambda f: (f["particles/trajectory/box/edges"].__delitem__("step"),
+                                          f["particles/trajectory/box/edges"].create_dataset(
+                                              "step", data=f["particles/trajectory/position/step"][()])),
+        "value shape": lambda f: (f["particles/trajectory/velocity"].__delitem__("value"),
+                                  f["particles/trajectory/velocity"].create_dataset("value", data=np.zeros((5, 7, 3)))),
+        "missing box": lambda f: f["particles/trajectory"].__delitem__("box"),
+        "observable length": lambda f: f["observables/pressure"].__delitem__("value"),
+    }
+    import shutil
+    for name, breaker in breakers.items():
+        path = f"{d}/broken.h5md"
+        shutil.copy(f"{d}/good.h5md", path)
+        with h5py.File(path, "r+") as f:
+            breaker(f)
+        p = h5check(path, expect_ok=False)
+        if p.returncode == 0:
+            fail(f"h5md_check accepted a file with a broken {name}")
+        print(f"broken {name}: rejected: {p.stdout.strip().splitlines()[-1].strip()}")
+    # units in metal: a wrong unit is caught
+    mdrun(mdlite, os.path.join(inp, "argon.ini"), d, "run.steps=10", "output.dump_every=5",
+          f"output.trajectory={d}/metal.h5md")
+    h5check(f"{d}/metal.h5md")
+    with h5py.File(f"{d}/metal.h5md", "r+") as f:
+        f["particles/trajectory/position/value"].attrs["unit"] = "nm"
+    if h5check(f"{d}/metal.h5md", expect_ok=False).returncode == 0:
+        fail("h5md_check accepted a wrong position unit")
+    print("metal units checked; a wrong unit is rejected")
+
+
+def plots(mdlite, inp, d):
+    plot = os.path.join(HERE, "..", "..", "tools", "plot_thermo.py")
+    mdrun(mdlite, os.path.join(inp, "argon.ini"), d, "run.steps=100", "output.dump_every=20",
+          f"output.trajectory={d}/a.h5md")
+    for src in (f"{d}/thermo.csv", f"{d}/a.h5md"):
+        png = src + ".png"
+        run([sys.executable, plot, src, "-o", png])
+        with open(png, "rb") as f:
+            head = f.read(8)
+        if head != b"\x89PNG\r\n\x1a\n" or os.path.getsize(png) < 10000:
+            fail(f"{png} is not a plot")
+    print("plot_thermo.py: PNGs from thermo.csv and from H5MD observables")
+
+
+def restart(mdlite, inp, d):
+    cfg = os.path.join(inp, "lj_melt.ini")
+    for ens in (["run.ensemble=nve"], ["run.ensemble=nvt-langevin", "run.target_temperature=1.0", "run.tau=0.5"],
+                ["run.ensemble=nvt-berendsen", "run.target_temperature=1.0", "run.tau=0.2"]):
+        base = ["system.cells=6 6 6", "output.thermo=10", "output.dump_every=50", *ens]
+        mdrun(mdlite, cfg, d, *base, "run.steps=200", f"output.trajectory={d}/full.h5md")
+        full = read_thermo(f"{d}/thermo.csv")
+        mdrun(mdlite, cfg, d, *base, "run.steps=100", f"output.trajectory={d}/part.h5md")
+        args = [mdlite, "run", cfg, "--quiet", "--restart", f"{d}/part.h5md", "--set",
+                f"output.thermo_file={d}/thermo2.csv", "--set", f"output.trajectory={d}/part.h5md"]
+        for s in base + ["run.steps=100"]:
+            args += ["--set", s]
+        run(args)
+        cont = read_thermo(f"{d}/thermo2.csv")
+        a, b = full[-1], cont[-1]
+        if a["step"] != 200 or b["step"] != 200:
+            fail(f"last thermo steps {a['step']} and {b['step']}, expected 200")
+        worst = max(abs(a[k] - b[k]) / max(abs(a[k]), 1e-300) for k in a if k != "step")
+        if worst > 1e-12:
+            fail(f"{ens[0]}: 200 steps vs 100 + restart 100 differ by {worst:.3g} at step 200:\n{a}\n{b}")
+        h5check(f"{d}/part.h5md")
+        with h5py.File(f"{d}/part.h5md", "r") as f:
+            steps = list(f["particles/trajectory/position/step"][()])
+        if steps != [0, 50, 100, 150, 200]:
+            fail(f"appended trajectory has steps {steps}")
+        print(f"{ens[0]}: step 200 of 200 straight vs 100 + restart 100: largest relative difference {worst:.3g}; "
+              f"appended file steps {steps}")
+
+
+def start(mdlite, cfg, d, *sets):
+    args = [mdlite, "run", cfg, "--quiet", "--set", f"output.thermo_file={d}/thermo.csv"]
+    for s in sets:
+        args += ["--set", s]
+    return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def signals(mdlite, inp, d):
+    cfg = os.path.join(inp, "lj_melt.ini")
+    long_run = ["system.cells=8 8 8", "run.steps=10000000", "output.thermo=1000", "output.dump_every=20"]
+    p = start(mdlite, cfg, d, *long_run, f"output.trajectory={d}/term.h5md")
+    time.sleep(2.0)
+    p.send_signal(signal.SIGTERM)
+    out, err = p.communicate(timeout=60)
+    if p.returncode != 143:
+        fail(f"SIGTERM: exit {p.returncode}, expected 143\n{err}")
+    h5check(f"{d}/term.h5md")
+    with h5py.File(f"{d}/term.h5md", "r") as f:
+        steps = f["particles/trajectory/position/step"][()]
+    stopped = int(err.split(" at step ")[1].split(":")[0])
+    if steps[-1] != stopped:
+        fail(f"SIGTERM at step {stopped}, but the last frame is step {steps[-1]}")
+    print(f"SIGTERM: exit 143, closed file with {len(steps)} frames, last frame = step {stopped}")
+
+    for flush in (1, 5):
+        path = f"{d}/kill{flush}.h5md"
+        p = start(mdlite, cfg, d, *long_run, f"output.trajectory={path}", f"output.flush_every={flush}")
+        time.sleep(2.0)
+        p.kill()
+        p.communicate(timeout=60)
+        try:
+            with h5py.File(path, "r") as f:
+                steps = f["particles/trajectory/position/step"][()]
+                pos = f["particles/trajectory/position/value"][-1]
+        except OSError as e:
+            fail(f"SIGKILL (flush_every={flush}): the file does not open: {e}")
+        if len(steps) < 2 or not np.all(np.isfinite(pos)):
+            fail(f"SIGKILL (flush_every={flush}): {len(steps)} frames")
+        if len(steps) % flush != 0:
+            fail(f"SIGKILL (flush_every={flush}): {len(steps)} frames, not the count at a flush")
+        h5check(path)
+        print(f"SIGKILL, flush_every={flush}: file opens, {len(steps)} frames (steps {steps[0]}..{steps[-1]}), "
+              f"passes h5md_check")
+
+
+def unwritable(mdlite, inp, d):
+    cfg = os.path.join(inp, "lj_melt.ini")
+    for path in ("/nonexistent-dir/traj.h5md", "/nonexistent-dir/traj.xyz"):
+        p = mdrun(mdlite, cfg, d, "system.cells=4 4 4", f"output.trajectory={path}", check=False)
+        if p.returncode != 2 or path not in p.stderr:
+            fail(f"unwritable {path}: exit {p.returncode}, message:\n{p.stderr}")
+        print(f"{path}: exit 2: {p.stderr.strip()}")
+
+
+def full_disk(mdlite, inp, d):
+    mnt = os.path.join(d, "small")
+    os.makedirs(mnt)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", mnt], capture_output=True).returncode != 0:
+        print("SKIP: cannot mount a small tmpfs here (needs root)")
+        sys.exit(SKIP)
+    try:
+        cfg = os.path.join(inp, "lj_melt.ini")
+        for name in ("traj.h5md", "traj.xyz"):
+            path = os.path.join(mnt, name)
+            p = mdrun(mdlite, cfg, d, "system.cells=6 6 6", "run.steps=2000", "output.dump_every=10",
+                      f"output.trajectory={path}", check=False)
+            if p.returncode != 1 or path not in p.stderr:
+                fail(f"full disk ({name}): exit {p.returncode}, expected 1 with a message naming the file:\n{p.stderr}")
+            if name.endswith(".h5md"):
+                with h5py.File(path, "r") as f:
+                    n = len(f["particles/trajectory/position/step"])
+                print(f"full disk, {name}: exit 1 ({p.stderr.strip().splitlines()[0]}); file opens with {n} frames")
+            else:
+                print(f"full disk, {name}: exit 1 ({p.stderr.strip().splitlines()[0]})")
+            os.remove(path)
+    finally:
+        subprocess.run(["umount", mnt])
+
+
+if __name__ == "__main__":
+    mdlite, inp, case = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
+    globals()[case](mdlite, inp, workdir("traj-" + case))

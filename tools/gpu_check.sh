@@ -7,14 +7,14 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 m=.gpu/bin/mdlite
 md=.gpu/bin/mdlite-double
-cases=${*:-"compare neighbors determinism thermostats"}
+cases=${*:-"compare neighbors determinism thermostats trajectory drift"}
 fails=0
 "$m" info
 for c in $cases; do
   echo "=== mixed: $c"
   python3 tests/e2e/gpu.py "$m" input "$c" .gpu/ref || fails=$((fails + 1))
 done
-for c in compare thermostats; do
+for c in compare thermostats drift; do
   echo "=== double: $c"
   python3 tests/e2e/gpu.py "$md" input "$c" .gpu/ref || fails=$((fails + 1))
 done

@@ -55,6 +55,12 @@ typedef struct {
     double (*neighbor_count)(void *ctx);
     /* wait for queued work (GPU); NULL when calls are synchronous */
     int (*synchronize)(void *ctx);
+    /* asynchronous snapshots for the writer thread (writer.c): buffers for nslots frames; start
+       (main thread) captures the fields (MDL_DUMP_* bits, ids always) into a slot -- on the GPU
+       queued on a copy stream; finish (writer thread) waits for it and fills out in id order */
+    int (*snapshot_alloc)(void *ctx, int nslots);
+    int (*snapshot_start)(void *ctx, int slot, int fields);
+    int (*snapshot_finish)(void *ctx, int slot, mdl_system *out);
     /* restart: replace the forces by s's (id order), for an exact continuation; may be NULL */
     int (*load_forces)(void *ctx, const mdl_system *s);
     /* device memory held, for the summary; NULL on the CPU */

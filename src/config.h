@@ -9,7 +9,8 @@
 #define MDL_PATH_LEN 1024
 
 enum mdl_ensemble { MDL_NVE, MDL_NVT_RESCALE, MDL_NVT_BERENDSEN, MDL_NVT_LANGEVIN };
-enum mdl_dump_field { MDL_DUMP_POSITION = 1, MDL_DUMP_VELOCITY = 2, MDL_DUMP_FORCE = 4, MDL_DUMP_IMAGE = 8 };
+enum mdl_dump_field { MDL_DUMP_POSITION = 1, MDL_DUMP_VELOCITY = 2, MDL_DUMP_FORCE = 4, MDL_DUMP_IMAGE = 8,
+                      MDL_DUMP_ALL = 15 };
 
 /* One key as it was set: where it came from, for messages naming file:line. */
 typedef struct {
@@ -75,7 +76,10 @@ typedef struct {
     int dump_every;
     int dump_fields;
     int compress;             /* deflate H5MD per-atom data */
-    int flush_every;          /* flush the trajectory every N frames */
+    int flush_every;          /* flush the trajectory (and write the checkpoint) every N frames */
+    int async;                /* writer thread + ring of slots */
+    int buffers;              /* slots in the ring */
+    int throttle_ms;          /* test only: slow the writer down */
 
     int nentries;
     mdl_entry *entries;

@@ -549,7 +549,7 @@ int h5md_write(h5md_file *h, const mdl_frame *f)
             if (series_append(h, &h->obs[k], H5T_NATIVE_DOUBLE, &v[k], f->step, f->time) != MDL_OK)
                 return MDL_ERUN;
     }
-    if (write_checkpoint(h, f) != MDL_OK)
+    if (f->checkpoint && write_checkpoint(h, f) != MDL_OK)
         return MDL_ERUN;
     h->nframes++;
     h->last_step = f->step;

@@ -20,7 +20,8 @@
 
 static const char *USAGE =
     "usage:\n"
-    "  mdlite run CONFIG [--backend cpu|gpu] [--set section.key=value]... [--restart FILE.h5] [--quiet]\n"
+    "  mdlite run CONFIG [--backend cpu|gpu] [--set section.key=value]... [--restart FILE.h5md]\n"
+    "             [--profile TIMELINE.csv] [--quiet]\n"
     "  mdlite neighbors FILE --cutoff R [--backend cpu|gpu] [--method cell|brute|brute-atomic]\n"
     "                   [--layout transposed|row] [--box LX LY [LZ]] [--output FILE] [--repeat N]\n"
     "  mdlite compare CONFIG [--steps N]\n"
@@ -33,7 +34,7 @@ static const char *USAGE =
 
 static int run_main(int argc, char **argv)
 {
-    const char *path = NULL, *restart = NULL;
+    const char *path = NULL, *restart = NULL, *profile = NULL;
     int quiet = 0, nset = 0;
     char **sets = calloc((size_t)argc + 1, sizeof *sets);
     if (!sets)
@@ -50,6 +51,8 @@ static int run_main(int argc, char **argv)
             quiet = 1;
         } else if (strcmp(argv[i], "--restart") == 0 && i + 1 < argc) {
             restart = argv[++i];
+        } else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc) {
+            profile = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1] == '-') {
             mdl_error("run: unknown option or missing value: %s\n%s", argv[i], USAGE);
             rc = MDL_EINPUT;
@@ -75,7 +78,7 @@ static int run_main(int argc, char **argv)
     if (rc == MDL_OK) {
         rc = config_load(&cfg, path, nset, sets);
         if (rc == MDL_OK)
-            rc = run_simulation(&cfg, restart, quiet);
+            rc = run_simulation(&cfg, restart, profile, quiet);
         config_destroy(&cfg);
     }
     free(sets);

@@ -6,7 +6,9 @@
 #include "potential.h"
 #include "setup.h"
 #include "thermo.h"
+#include "profile.h"
 #include "trajectory.h"
+#include "writer.h"
 #include "util.h"
 
 #include <omp.h>
@@ -37,6 +39,9 @@ typedef struct {
     const mdl_config *cfg;
     mdl_thermo thermo;
     mdl_traj *traj;     /* NULL without a trajectory */
+    mdl_writer *writer; /* asynchronous output ([output] async = yes) */
+    mdl_profile *prof;  /* --profile */
+    long frames;        /* frames written by this run (the flush/checkpoint schedule) */
     mdl_system snap;    /* host copy for frames (allocated only with a trajectory) */
     long first_step, final_step;
     double first_time;
@@ -92,13 +97,23 @@ static int write_thermo_row(run_state *r, long step, const mdl_observables *o)
     return thermo_write(&r->thermo, step, step_time(r, step), o);
 }
 
-/* A trajectory frame: the backend's state in id order, with these observables. */
-static int write_frame(run_state *r, long step, const mdl_observables *o)
+/* A trajectory frame with these observables: handed to the writer thread, or (async = no)
+   downloaded and written here. Every flush_every-th frame and the last carry the checkpoint. */
+static int write_frame(run_state *r, long step, const mdl_observables *o, int last)
 {
     double t0 = mdl_wtime();
-    CALL(r->ops->download(r->ctx, &r->snap));
-    mdl_frame f = {step, step_time(r, step), &r->snap, o};
-    CALL(traj_write(r->traj, &f));
+    int checkpoint = last || (r->frames + 1) % r->cfg->flush_every == 0;
+    r->frames++;
+    if (r->writer) {
+        CALL(writer_submit(r->writer, step, step_time(r, step), o,
+                           checkpoint ? MDL_DUMP_ALL : r->cfg->dump_fields, checkpoint));
+    } else {
+        CALL(r->ops->download(r->ctx, &r->snap));
+        mdl_frame f = {step, step_time(r, step), &r->snap, o, checkpoint};
+        CALL(traj_write(r->traj, &f));
+        if (r->prof)
+            profile_add(r->prof, MDL_LANE_WRITE, step, t0 - r->prof->t0, mdl_wtime() - r->prof->t0);
+    }
     r->st.timers.t[PH_OUTPUT] += mdl_wtime() - t0;
     r->st.timers.mark = mdl_wtime();
     return MDL_OK;
@@ -162,7 +177,10 @@ int stepper_advance(mdl_stepper *st, long step, int energy)
 static int advance(run_state *r, long step)
 {
     int thermo = is_thermo_step(r->cfg, step, r->final_step), dump = is_dump_step(r, step);
+    double t0 = r->prof ? mdl_wtime() : 0;
     CALL(stepper_advance(&r->st, step, thermo || dump));
+    if (r->prof)
+        profile_add(r->prof, MDL_LANE_COMPUTE, step, t0 - r->prof->t0, mdl_wtime() - r->prof->t0);
     if (thermo || dump) {
         mdl_observables o;
         CALL(observe(r, &o));
@@ -170,7 +188,7 @@ static int advance(run_state *r, long step)
             CALL(write_thermo_row(r, step, &o));
         phase_stop(&r->st.timers, PH_THERMO);
         if (dump)
-            CALL(write_frame(r, step, &o));
+            CALL(write_frame(r, step, &o, step == r->final_step));
     }
     phase_stop(&r->st.timers, PH_THERMO);
     return MDL_OK;
@@ -232,7 +250,7 @@ static int stop_on_signal(run_state *r, long step)
         mdl_observables o;
         CALL(r->ops->compute_forces(r->ctx, 1)); /* same forces; energy and virial for the frame */
         CALL(observe(r, &o));
-        CALL(write_frame(r, step, &o));
+        CALL(write_frame(r, step, &o, 1));
     }
     return 128 + sig;
 }
@@ -250,7 +268,7 @@ static int run_loop(run_state *r)
     if (cfg->thermo > 0)
         CALL(write_thermo_row(r, r->first_step, &o));
     if (r->traj && !r->append)
-        CALL(write_frame(r, r->first_step, &o));
+        CALL(write_frame(r, r->first_step, &o, r->final_step == r->first_step));
     catch_stop_signals();
     double t0 = mdl_wtime();
     for (long step = r->first_step + 1; step <= r->final_step; step++) {
@@ -303,8 +321,9 @@ static int open_output(run_state *r, const mdl_units *u, const mdl_system *s, in
     return MDL_OK;
 }
 
-int run_simulation(const mdl_config *cfg, const char *restart, int quiet)
+int run_simulation(const mdl_config *cfg, const char *restart, const char *profile, int quiet)
 {
+    mdl_profile prof_store;
     mdl_units u;
     mdl_system s;
     mdl_pair_table pt;
@@ -328,6 +347,8 @@ int run_simulation(const mdl_config *cfg, const char *restart, int quiet)
     r.natoms = s.n;
     r.final_step = r.first_step + cfg->steps;
     r.progress = !quiet && isatty(STDOUT_FILENO);
+    if (profile && profile_init(&prof_store) == MDL_OK)
+        r.prof = &prof_store;
     int thermo_open_rc = MDL_ERUN;
     if (rc == MDL_OK)
         rc = thermo_open_rc = thermo_open(&r.thermo, cfg->thermo_file, r.natoms, quiet);
@@ -339,6 +360,8 @@ int run_simulation(const mdl_config *cfg, const char *restart, int quiet)
             omp_set_num_threads(cfg->threads);
         rc = ops->create(&r.ctx, &setup, &s);
     }
+    if (rc == MDL_OK && r.traj && cfg->async)
+        rc = writer_start(&r.writer, r.traj, ops, r.ctx, &r.snap, cfg->buffers, cfg->throttle_ms, r.prof);
     if (rc == MDL_OK && !quiet)
         printf("mdlite: %zu atoms, %d species, box %g x %g x %g, %s units, %s backend, steps %ld to %ld\n", s.n,
                s.ntypes, s.box.len[0], s.box.len[1], s.box.len[2], u.name, ops->name, r.first_step, r.final_step);
@@ -346,7 +369,10 @@ int run_simulation(const mdl_config *cfg, const char *restart, int quiet)
     if (rc == MDL_OK)
         rc = run_loop(&r);
     /* close everything whatever happened, so that frames already written stay readable */
-    int crc = traj_close(r.traj);
+    int crc = writer_stop(r.writer);
+    if (crc != MDL_OK && (rc == MDL_OK || rc >= 128))
+        rc = crc;
+    crc = traj_close(r.traj);
     if (rc == MDL_OK || rc >= 128)
         rc = crc != MDL_OK && rc == MDL_OK ? crc : rc;
     if (thermo_open_rc == MDL_OK) {
@@ -357,5 +383,11 @@ int run_simulation(const mdl_config *cfg, const char *restart, int quiet)
     if (r.ctx)
         ops->destroy(r.ctx);
     system_destroy(&r.snap);
+    if (r.prof) {
+        crc = profile_write(r.prof, profile);
+        if (rc == MDL_OK)
+            rc = crc;
+        profile_destroy(r.prof);
+    }
     return rc;
 }

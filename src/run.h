@@ -28,8 +28,9 @@ int is_thermo_step(const mdl_config *cfg, long step, long final_step);
 int stepper_setup(mdl_stepper *st, long step);
 int stepper_advance(mdl_stepper *st, long step, int energy);
 
-/* Runs cfg (continuing from the checkpoint of `restart` when not NULL); returns an exit status:
+/* Runs cfg (continuing from the checkpoint of `restart` when not NULL; writing a timeline to
+   `profile` when not NULL); returns an exit status:
    0, 1 run-time failure, 2 bad input, 130/143 stopped by SIGINT/SIGTERM (files closed). */
-int run_simulation(const mdl_config *cfg, const char *restart, int quiet);
+int run_simulation(const mdl_config *cfg, const char *restart, const char *profile, int quiet);
 
 #endif

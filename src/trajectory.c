@@ -16,7 +16,6 @@ struct mdl_traj {
     FILE *xyz;
     char path[MDL_PATH_LEN];
     int fields;
-    int flush_every, since_flush;
     long last_step;
 };
 
@@ -34,7 +33,6 @@ int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const m
     *out = t;
     mdl_copy(t->path, sizeof t->path, cfg->trajectory);
     t->fields = cfg->dump_fields;
-    t->flush_every = cfg->flush_every;
     t->last_step = -1;
     if (ends_with(t->path, ".h5") || ends_with(t->path, ".h5md"))
         return h5md_open(&t->h5, cfg, u, s, append);
@@ -76,7 +74,6 @@ static int write_xyz(mdl_traj *t, const mdl_frame *f)
 
 int traj_flush(mdl_traj *t)
 {
-    t->since_flush = 0;
     if (t->h5)
         return h5md_flush(t->h5);
     errno = 0;
@@ -93,9 +90,7 @@ int traj_write(mdl_traj *t, const mdl_frame *f)
     if (rc != MDL_OK)
         return rc;
     t->last_step = f->step;
-    if (++t->since_flush >= t->flush_every)
-        return traj_flush(t);
-    return MDL_OK;
+    return f->checkpoint ? traj_flush(t) : MDL_OK;
 }
 
 long traj_last_step(const mdl_traj *t)

@@ -14,6 +14,10 @@ for c in $cases; do
   echo "=== mixed: $c"
   python3 tests/e2e/gpu.py "$m" input "$c" .gpu/ref || fails=$((fails + 1))
 done
+for c in identical throttled timeline; do
+  echo "=== mixed: output $c"
+  python3 tests/e2e/output.py "$m" input "$c" gpu || fails=$((fails + 1))
+done
 for c in compare thermostats drift; do
   echo "=== double: $c"
   python3 tests/e2e/gpu.py "$md" input "$c" .gpu/ref || fails=$((fails + 1))
@@ -29,6 +33,12 @@ if command -v compute-sanitizer >/dev/null; then
         --set output.thermo_file= --set neighbor.max_neighbors=8 2>&1 | grep -E "ERROR SUMMARY|error" || true
       [ "${PIPESTATUS[0]}" -eq 0 ] || fails=$((fails + 1))
     done
+    echo "=== compute-sanitizer $tool, asynchronous output"
+    compute-sanitizer --tool $tool --error-exitcode 9 "$m" run input/lj_melt.ini --backend gpu --quiet \
+      --set system.cells="5 5 5" --set run.steps=40 --set output.dump_every=2 --set output.buffers=2 \
+      --set "output.dump_fields=position velocity force image" --set output.thermo_file= \
+      --set "output.trajectory=$tmp/async.h5md" 2>&1 | grep -E "ERROR SUMMARY|error" || true
+    [ "${PIPESTATUS[0]}" -eq 0 ] || fails=$((fails + 1))
     echo "=== compute-sanitizer $tool, neighbors demo, row layout"
     head -n 3000 examples/xy.txt > "$tmp/small.xy"
     compute-sanitizer --tool $tool --error-exitcode 9 "$m" neighbors "$tmp/small.xy" --cutoff 1.9 --backend gpu \

@@ -31,13 +31,35 @@ typedef struct {
     cpu_nlist nl;
     cpu_force_scratch fscratch;
     double pe, virial;        /* of the last energy_virial force call */
+    int nslots;
+    struct cpu_slot {
+        double *d[9];         /* x y z vx vy vz fx fy fz, in the backend's order */
+        int32_t *img[3];
+        int64_t *id;
+        int fields;
+    } *slots;
 } cpu_ctx;
+
+static void free_slots(cpu_ctx *c)
+{
+    for (int k = 0; k < c->nslots; k++) {
+        for (int a = 0; a < 9; a++)
+            free(c->slots[k].d[a]);
+        for (int a = 0; a < 3; a++)
+            free(c->slots[k].img[a]);
+        free(c->slots[k].id);
+    }
+    free(c->slots);
+    c->slots = NULL;
+    c->nslots = 0;
+}
 
 static void cpu_destroy(void *p)
 {
     cpu_ctx *c = p;
     if (!c)
         return;
+    free_slots(c);
     system_destroy(&c->s);
     free(c->x0);
     free(c->y0);
@@ -261,6 +283,64 @@ static double cpu_neighbor_count(void *p)
     return (double)nlist_pairs(&c->nl);
 }
 
+static int cpu_snapshot_alloc(void *p, int nslots)
+{
+    cpu_ctx *c = p;
+    size_t n = c->s.n;
+    free_slots(c);
+    c->slots = calloc((size_t)nslots, sizeof *c->slots);
+    if (!c->slots)
+        return MDL_ERUN;
+    c->nslots = nslots;
+    for (int k = 0; k < nslots; k++) {
+        for (int a = 0; a < 9; a++)
+            if (!(c->slots[k].d[a] = mdl_alloc(n * sizeof(double), "output slots")))
+                return MDL_ERUN;
+        for (int a = 0; a < 3; a++)
+            if (!(c->slots[k].img[a] = mdl_alloc(n * sizeof(int32_t), "output slots")))
+                return MDL_ERUN;
+        if (!(c->slots[k].id = mdl_alloc(n * sizeof(int64_t), "output slots")))
+            return MDL_ERUN;
+    }
+    return MDL_OK;
+}
+
+/* The main thread copies the requested fields (backend order) into the slot. */
+static int cpu_snapshot_start(void *p, int k, int fields)
+{
+    cpu_ctx *c = p;
+    mdl_system *s = &c->s;
+    struct cpu_slot *sl = &c->slots[k];
+    size_t n = s->n, d8 = n * sizeof(double), d4 = n * sizeof(int32_t);
+    const double *src[9] = {s->x, s->y, s->z, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz};
+    for (int a = 0; a < 9; a++)
+        if (fields & (1 << (a / 3)))
+            memcpy(sl->d[a], src[a], d8);
+    if (fields & MDL_DUMP_IMAGE)
+        memcpy(sl->img[0], s->ix, d4), memcpy(sl->img[1], s->iy, d4), memcpy(sl->img[2], s->iz, d4);
+    memcpy(sl->id, s->id, n * sizeof(int64_t));
+    sl->fields = fields;
+    return MDL_OK;
+}
+
+/* The writer thread puts the slot into id order. */
+static int cpu_snapshot_finish(void *p, int k, mdl_system *out)
+{
+    cpu_ctx *c = p;
+    struct cpu_slot *sl = &c->slots[k];
+    double *dst[9] = {out->x, out->y, out->z, out->vx, out->vy, out->vz, out->fx, out->fy, out->fz};
+    int32_t *di[3] = {out->ix, out->iy, out->iz};
+    for (int a = 0; a < 9; a++)
+        if (sl->fields & (1 << (a / 3)))
+            for (size_t i = 0; i < c->s.n; i++)
+                dst[a][sl->id[i]] = sl->d[a][i];
+    if (sl->fields & MDL_DUMP_IMAGE)
+        for (int a = 0; a < 3; a++)
+            for (size_t i = 0; i < c->s.n; i++)
+                di[a][sl->id[i]] = sl->img[a][i];
+    return MDL_OK;
+}
+
 static int cpu_load_forces(void *p, const mdl_system *src)
 {
     cpu_ctx *c = p;
@@ -286,4 +366,7 @@ const mdl_backend_ops mdl_cpu_backend = {
     .reduce = cpu_reduce,
     .neighbor_count = cpu_neighbor_count,
     .load_forces = cpu_load_forces,
+    .snapshot_alloc = cpu_snapshot_alloc,
+    .snapshot_start = cpu_snapshot_start,
+    .snapshot_finish = cpu_snapshot_finish,
 };

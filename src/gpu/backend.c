@@ -48,13 +48,42 @@ typedef struct {
     double pe_sum, w_sum;
     int have_energy;
     size_t nl_bytes;
+    /* asynchronous output: device staging slots, pinned host slots, a copy stream */
+    void *copy_stream;
+    int nslots;
+    struct gpu_slot {
+        void *dev[13], *host[13];   /* x y z vx vy vz (double) fx fy fz (real) ix iy iz (int) id */
+        void *snapped, *copied;     /* events: snapshot on the compute stream, copy on the copy stream */
+        int fields;
+    } *slots;
 } gpu_ctx;
+
+static void free_slots(gpu_ctx *c)
+{
+    for (int k = 0; k < c->nslots; k++) {
+        struct gpu_slot *sl = &c->slots[k];
+        for (int a = 0; a < 13; a++) {
+            gpu_free(sl->dev[a]);
+            gpu_host_free(sl->host[a]);
+        }
+        gpu_event_destroy(sl->snapped);
+        gpu_event_destroy(sl->copied);
+    }
+    free(c->slots);
+    c->slots = NULL;
+    c->nslots = 0;
+    gpu_stream_destroy(c->copy_stream);
+    c->copy_stream = NULL;
+}
 
 static void gpu_destroy(void *p)
 {
     gpu_ctx *c = p;
     if (!c)
         return;
+    if (c->nslots)
+        gpu_synchronize();
+    free_slots(c);
     void *dev[] = {c->x, c->y, c->z, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->pe, c->w, c->pos4, c->pos0,
                    c->ix, c->iy, c->iz, c->type, c->id, c->nl, c->count, c->flags, c->cell, c->perm,
                    c->cell_start, c->cell_end, c->scratch, c->scratch4, c->partials, c->result};
@@ -413,6 +442,85 @@ static double gpu_neighbor_count(void *p)
     return 0.5 * total; /* full lists hold each pair twice */
 }
 
+/* Bytes per atom of snapshot array a, and the field bit it belongs to (-1: always, the ids). */
+static size_t slot_size(int a)
+{
+    return a < 6 ? sizeof(double) : a < 9 ? sizeof(mdl_real) : a < 12 ? sizeof(int) : sizeof(int64_t);
+}
+
+static int slot_field(int a)
+{
+    return a < 3 ? MDL_DUMP_POSITION : a < 6 ? MDL_DUMP_VELOCITY : a < 9 ? MDL_DUMP_FORCE : a < 12 ? MDL_DUMP_IMAGE : -1;
+}
+
+static int gpu_snapshot_alloc(void *p, int nslots)
+{
+    gpu_ctx *c = p;
+    free_slots(c);
+    c->slots = calloc((size_t)nslots, sizeof *c->slots);
+    if (!c->slots)
+        return MDL_ERUN;
+    c->nslots = nslots;
+    TRY(gpu_stream_create(&c->copy_stream));
+    for (int k = 0; k < nslots; k++) {
+        struct gpu_slot *sl = &c->slots[k];
+        for (int a = 0; a < 13; a++) {
+            TRY(gpu_malloc(&sl->dev[a], c->n * slot_size(a), "output staging slots"));
+            TRY(gpu_host_alloc(&sl->host[a], c->n * slot_size(a), "pinned output slots"));
+        }
+        TRY(gpu_event_create(&sl->snapped));
+        TRY(gpu_event_create(&sl->copied));
+        TRY(gpu_event_record(sl->copied, c->copy_stream));
+    }
+    return MDL_OK;
+}
+
+/* Main thread, never blocking: the compute stream snapshots into the device slot (after that
+   slot's previous copy), the copy stream then moves it to pinned memory. */
+static int gpu_snapshot_start(void *p, int k, int fields)
+{
+    gpu_ctx *c = p;
+    struct gpu_slot *sl = &c->slots[k];
+    void *src[13] = {c->x, c->y, c->z, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->ix, c->iy, c->iz, c->id};
+    sl->fields = fields;
+    TRY(gpu_stream_wait(NULL, sl->copied));
+    for (int a = 0; a < 13; a++)
+        if (slot_field(a) < 0 || (fields & slot_field(a)))
+            TRY(gpu_d2d(sl->dev[a], src[a], c->n * slot_size(a)));
+    TRY(gpu_event_record(sl->snapped, NULL));
+    TRY(gpu_stream_wait(c->copy_stream, sl->snapped));
+    for (int a = 0; a < 13; a++)
+        if (slot_field(a) < 0 || (fields & slot_field(a)))
+            TRY(gpu_copy_async(sl->host[a], sl->dev[a], c->n * slot_size(a), c->copy_stream));
+    TRY(gpu_event_record(sl->copied, c->copy_stream));
+    return MDL_OK;
+}
+
+/* Writer thread: wait for the copy, put the slot into id order. */
+static int gpu_snapshot_finish(void *p, int k, mdl_system *out)
+{
+    gpu_ctx *c = p;
+    struct gpu_slot *sl = &c->slots[k];
+    TRY(gpu_event_sync(sl->copied));
+    const int64_t *id = sl->host[12];
+    double *dd[6] = {out->x, out->y, out->z, out->vx, out->vy, out->vz};
+    double *df[3] = {out->fx, out->fy, out->fz};
+    int32_t *di[3] = {out->ix, out->iy, out->iz};
+    for (int a = 0; a < 12; a++) {
+        if (!(sl->fields & slot_field(a)))
+            continue;
+        for (size_t i = 0; i < c->n; i++) {
+            if (a < 6)
+                dd[a][id[i]] = ((const double *)sl->host[a])[i];
+            else if (a < 9)
+                df[a - 6][id[i]] = (double)((const mdl_real *)sl->host[a])[i];
+            else
+                di[a - 9][id[i]] = ((const int *)sl->host[a])[i];
+        }
+    }
+    return MDL_OK;
+}
+
 static int gpu_sync(void *p)
 {
     (void)p;
@@ -440,4 +548,7 @@ const mdl_backend_ops mdl_gpu_backend = {
     .neighbor_count = gpu_neighbor_count,
     .synchronize = gpu_sync,
     .device_bytes = gpu_device_bytes,
+    .snapshot_alloc = gpu_snapshot_alloc,
+    .snapshot_start = gpu_snapshot_start,
+    .snapshot_finish = gpu_snapshot_finish,
 };

@@ -165,3 +165,57 @@ extern "C" int gpu_timer_stop(gpu_timer *t, double *seconds)
     *seconds = 1e-3 * ms;
     return 0;
 }
+
+// ---- streams and events for the asynchronous output path (opaque handles for C) ----
+
+extern "C" int gpu_stream_create(void **s)
+{
+    cudaStream_t st;
+    MDL_CUDA(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    *s = (void *)st;
+    return 0;
+}
+
+extern "C" void gpu_stream_destroy(void *s)
+{
+    if (s)
+        cudaStreamDestroy((cudaStream_t)s);
+}
+
+extern "C" int gpu_event_create(void **e)
+{
+    cudaEvent_t ev;
+    MDL_CUDA(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+    *e = (void *)ev;
+    return 0;
+}
+
+extern "C" void gpu_event_destroy(void *e)
+{
+    if (e)
+        cudaEventDestroy((cudaEvent_t)e);
+}
+
+extern "C" int gpu_event_record(void *e, void *stream)
+{
+    MDL_CUDA(cudaEventRecord((cudaEvent_t)e, (cudaStream_t)stream));
+    return 0;
+}
+
+extern "C" int gpu_stream_wait(void *stream, void *e)
+{
+    MDL_CUDA(cudaStreamWaitEvent((cudaStream_t)stream, (cudaEvent_t)e, 0));
+    return 0;
+}
+
+extern "C" int gpu_event_sync(void *e)
+{
+    MDL_CUDA(cudaEventSynchronize((cudaEvent_t)e));
+    return 0;
+}
+
+extern "C" int gpu_copy_async(void *dst, const void *src, size_t bytes, void *stream)
+{
+    MDL_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, (cudaStream_t)stream));
+    return 0;
+}

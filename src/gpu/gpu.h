@@ -42,6 +42,16 @@ void gpu_timer_destroy(gpu_timer *t);
 int gpu_timer_start(gpu_timer *t);
 int gpu_timer_stop(gpu_timer *t, double *seconds); /* waits for the stop event */
 
+/* Streams and events as opaque handles; stream NULL is the compute (legacy default) stream. */
+int gpu_stream_create(void **s); /* non-blocking: never waits for the compute stream implicitly */
+void gpu_stream_destroy(void *s);
+int gpu_event_create(void **e);
+void gpu_event_destroy(void *e);
+int gpu_event_record(void *e, void *stream);
+int gpu_stream_wait(void *stream, void *e);
+int gpu_event_sync(void *e);
+int gpu_copy_async(void *dst, const void *src, size_t bytes, void *stream);
+
 /* ---- thrust shim (thrust_shim.cu): the only C++ library calls in the tree ---- */
 int mdl_sort_by_key_int(int *keys, int *values, size_t n);
 int mdl_iota_int(int *values, size_t n);

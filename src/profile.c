@@ -1,0 +1,66 @@
+/* Collects timeline intervals (thread-safe) and writes them as CSV. */
+#include "profile.h"
+
+#include "util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int profile_init(mdl_profile *p)
+{
+    memset(p, 0, sizeof *p);
+    p->t0 = mdl_wtime();
+    return pthread_mutex_init(&p->mu, NULL) == 0 ? MDL_OK : MDL_ERUN;
+}
+
+void profile_add(mdl_profile *p, int lane, long step, double start, double end)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 4096;
+        mdl_interval *iv = realloc(p->iv, cap * sizeof *iv);
+        if (!iv) {
+            pthread_mutex_unlock(&p->mu);
+            return; /* a profile is best effort; the run goes on */
+        }
+        p->iv = iv;
+        p->cap = cap;
+    }
+    p->iv[p->n++] = (mdl_interval){lane, step, start, end};
+    pthread_mutex_unlock(&p->mu);
+}
+
+static int by_start(const void *a, const void *b)
+{
+    double x = ((const mdl_interval *)a)->start, y = ((const mdl_interval *)b)->start;
+    return (x > y) - (x < y);
+}
+
+int profile_write(mdl_profile *p, const char *path)
+{
+    static const char *LANES[] = {"compute", "copy", "write"};
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        mdl_error("%s: --profile: cannot write: %s", path, strerror(errno));
+        return MDL_ERUN;
+    }
+    qsort(p->iv, p->n, sizeof *p->iv, by_start);
+    fprintf(f, "lane,step,start_s,end_s\n");
+    for (size_t i = 0; i < p->n; i++)
+        fprintf(f, "%s,%ld,%.9f,%.9f\n", LANES[p->iv[i].lane], p->iv[i].step, p->iv[i].start, p->iv[i].end);
+    if (fclose(f) != 0) {
+        mdl_error("%s: --profile: cannot write: %s", path, strerror(errno));
+        return MDL_ERUN;
+    }
+    return MDL_OK;
+}
+
+void profile_destroy(mdl_profile *p)
+{
+    free(p->iv);
+    pthread_mutex_destroy(&p->mu);
+    memset(p, 0, sizeof *p);
+}

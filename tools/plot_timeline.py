@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Draws a Gantt chart of a `mdlite run --profile FILE.csv` timeline: one lane each for compute
+(steps), copy (snapshot to host memory) and write (the writer thread), so the overlap shows.
+
+usage: tools/plot_timeline.py TIMELINE.csv [-o OUTPUT.png] [--from S] [--to S]
+Needs matplotlib; re-runs itself with an interpreter that has it (Debian: python3-matplotlib).
+"""
+import argparse
+import csv
+import os
+import subprocess
+import sys
+
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError:
+    for cand in ("/usr/bin/python3", "/usr/local/bin/python3"):
+        if os.path.exists(cand) and os.path.realpath(cand) != os.path.realpath(sys.executable) and \
+                subprocess.run([cand, "-c", "import matplotlib"], capture_output=True).returncode == 0:
+            os.execv(cand, [cand] + sys.argv)
+    sys.exit("plot_timeline.py needs matplotlib (Debian: apt-get install python3-matplotlib)")
+
+LANES = ["compute", "copy", "write"]
+COLORS = {"compute": "tab:blue", "copy": "tab:orange", "write": "tab:green"}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("timeline")
+    ap.add_argument("-o", "--output")
+    ap.add_argument("--from", dest="t_from", type=float, default=None)
+    ap.add_argument("--to", dest="t_to", type=float, default=None)
+    a = ap.parse_args()
+    with open(a.timeline) as f:
+        rows = [r for r in csv.DictReader(f)]
+    if not rows:
+        sys.exit(f"{a.timeline}: empty timeline")
+    lo = a.t_from if a.t_from is not None else min(float(r["start_s"]) for r in rows)
+    hi = a.t_to if a.t_to is not None else max(float(r["end_s"]) for r in rows)
+    fig, ax = plt.subplots(figsize=(11, 3.2))
+    totals = {k: 0.0 for k in LANES}
+    for r in rows:
+        s, e = float(r["start_s"]), float(r["end_s"])
+        totals[r["lane"]] += e - s
+        if e < lo or s > hi:
+            continue
+        y = 2 - LANES.index(r["lane"])
+        ax.broken_barh([(s, max(e - s, 1e-6))], (y - 0.4, 0.8), color=COLORS[r["lane"]], linewidth=0)
+    ax.set_yticks([2, 1, 0])
+    ax.set_yticklabels([f"{k}\n{totals[k]:.3g} s" for k in LANES])
+    ax.set_xlim(lo, hi)
+    ax.set_xlabel("time since the run started (s)")
+    ax.set_title(os.path.basename(a.timeline))
+    fig.tight_layout()
+    out = a.output or os.path.splitext(a.timeline)[0] + ".png"
+    fig.savefig(out, dpi=110)
+    print(f"wrote {out}: compute {totals['compute']:.3g} s, copy {totals['copy']:.3g} s, write {totals['write']:.3g} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -23,6 +23,20 @@ typedef struct {
     double temperature, pressure;
 } mdl_observables;
 
+/* Temperature with 3N-3 degrees of freedom, and pressure P = (2 KE + W) / (3 V), as LAMMPS has
+   them; written once for both backends. */
+static inline double mdl_temperature(double kinetic, size_t n, const mdl_units *u)
+{
+    double dof = 3.0 * (double)n - 3.0;
+    return dof > 0 ? 2.0 * kinetic / (dof * u->boltz) : 0.0;
+}
+
+static inline void mdl_finish_observables(mdl_observables *o, size_t n, double volume, const mdl_units *u)
+{
+    o->temperature = mdl_temperature(o->kinetic, n, u);
+    o->pressure = (2.0 * o->kinetic + o->virial) / (3.0 * volume) * u->nktv2p;
+}
+
 typedef struct {
     long builds;       /* neighbor list builds after the set-up build */
     long dangerous;    /* builds on the first step a check was allowed (as LAMMPS counts them) */

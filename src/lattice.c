@@ -1,6 +1,7 @@
 /* Lattice construction, species assignment and Maxwell-Boltzmann velocities. */
 #include "lattice.h"
 
+#include "backend.h"
 #include "rng.h"
 #include "util.h"
 
@@ -80,12 +81,6 @@ double kinetic_energy(const mdl_system *s, const mdl_units *u)
     return 0.5 * u->mvv2e * sum;
 }
 
-double temperature_of(double ke, size_t n, const mdl_units *u)
-{
-    double dof = 3.0 * (double)n - 3.0;
-    return dof > 0 ? 2.0 * ke / (dof * u->boltz) : 0.0;
-}
-
 static double gaussian(uint32_t a, uint32_t b)
 {
     return sqrt(-2.0 * log(mdl_u01(a))) * cos(6.283185307179586 * mdl_u01(b));
@@ -113,7 +108,7 @@ void velocities_create(mdl_system *s, const mdl_units *u, double T, unsigned lon
         s->vy[i] -= p[1] / mtot;
         s->vz[i] -= p[2] / mtot;
     }
-    double t_now = temperature_of(kinetic_energy(s, u), s->n, u);
+    double t_now = mdl_temperature(kinetic_energy(s, u), s->n, u);
     double f = t_now > 0 ? sqrt(T / t_now) : 0.0;
     for (size_t i = 0; i < s->n; i++) {
         s->vx[i] *= f;

@@ -13,8 +13,7 @@ int lattice_build(const mdl_config *cfg, mdl_system *s);
    rescaled to exactly T with 3N-3 degrees of freedom. */
 void velocities_create(mdl_system *s, const mdl_units *u, double T, unsigned long seed);
 
-/* Kinetic energy sum 1/2 m v^2 (in energy units) and temperature with 3N-3 degrees of freedom. */
+/* Kinetic energy sum 1/2 m v^2 (in energy units). */
 double kinetic_energy(const mdl_system *s, const mdl_units *u);
-double temperature_of(double ke, size_t n, const mdl_units *u);
 
 #endif

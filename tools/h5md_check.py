@@ -6,18 +6,13 @@ Exits 0 when the file is sound, 1 with the reasons otherwise, 2 when it cannot b
 Needs h5py; re-runs itself with an interpreter that has it (Debian: python3-h5py).
 """
 import os
-import subprocess
 import sys
 
-try:
-    import h5py
-    import numpy as np
-except ImportError:
-    for cand in ("/usr/bin/python3", "/usr/local/bin/python3"):
-        if os.path.exists(cand) and os.path.realpath(cand) != os.path.realpath(sys.executable) and \
-                subprocess.run([cand, "-c", "import h5py"], capture_output=True).returncode == 0:
-            os.execv(cand, [cand] + sys.argv)
-    sys.exit("h5md_check.py needs h5py (Debian: apt-get install python3-h5py)")
+import _need  # noqa: E402
+
+_need.modules("h5py", "numpy", hint="python3-h5py")
+import h5py
+import numpy as np
 
 METAL_UNITS = {"position": "Angstrom", "velocity": "Angstrom ps-1", "force": "kJ mol-1 Angstrom-1"}
 

@@ -9,19 +9,14 @@ Needs matplotlib (and h5py for H5MD); re-runs itself with an interpreter that ha
 import argparse
 import csv
 import os
-import subprocess
 import sys
 
-try:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-except ImportError:
-    for cand in ("/usr/bin/python3", "/usr/local/bin/python3"):
-        if os.path.exists(cand) and os.path.realpath(cand) != os.path.realpath(sys.executable) and \
-                subprocess.run([cand, "-c", "import matplotlib"], capture_output=True).returncode == 0:
-            os.execv(cand, [cand] + sys.argv)
-    sys.exit("plot_thermo.py needs matplotlib (Debian: apt-get install python3-matplotlib)")
+import _need  # noqa: E402
+
+_need.modules("matplotlib", hint="python3-matplotlib python3-h5py")
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
 
 COLUMNS = ["temperature", "potential_energy", "kinetic_energy", "total_energy", "pressure"]
 

@@ -8,19 +8,14 @@ Needs matplotlib; re-runs itself with an interpreter that has it (Debian: python
 import argparse
 import csv
 import os
-import subprocess
 import sys
 
-try:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-except ImportError:
-    for cand in ("/usr/bin/python3", "/usr/local/bin/python3"):
-        if os.path.exists(cand) and os.path.realpath(cand) != os.path.realpath(sys.executable) and \
-                subprocess.run([cand, "-c", "import matplotlib"], capture_output=True).returncode == 0:
-            os.execv(cand, [cand] + sys.argv)
-    sys.exit("plot_timeline.py needs matplotlib (Debian: apt-get install python3-matplotlib)")
+import _need  # noqa: E402
+
+_need.modules("matplotlib", hint="python3-matplotlib")
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
 
 LANES = ["compute", "copy", "write"]
 COLORS = {"compute": "tab:blue", "copy": "tab:orange", "write": "tab:green"}

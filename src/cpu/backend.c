@@ -238,9 +238,8 @@ static int cpu_integrate_second(void *p)
 static double current_temperature(cpu_ctx *c)
 {
     mdl_system *s = &c->s;
-    double ke = 0.5 * c->u.mvv2e * sum_mv2(s->n, s->mass, s->type, s->vx, s->vy, s->vz, c->threads);
-    double dof = 3.0 * (double)s->n - 3.0;
-    return dof > 0 ? 2.0 * ke / (dof * c->u.boltz) : 0.0;
+    return mdl_temperature(0.5 * c->u.mvv2e * sum_mv2(s->n, s->mass, s->type, s->vx, s->vy, s->vz, c->threads), s->n,
+                           &c->u);
 }
 
 static int cpu_thermostat(void *p, long step, int stage)
@@ -271,9 +270,7 @@ static int cpu_reduce(void *p, mdl_observables *o)
     o->kinetic = 0.5 * c->u.mvv2e * sum_mv2(s->n, s->mass, s->type, s->vx, s->vy, s->vz, c->threads);
     o->potential = c->pe;
     o->virial = c->virial;
-    double dof = 3.0 * (double)s->n - 3.0;
-    o->temperature = dof > 0 ? 2.0 * o->kinetic / (dof * c->u.boltz) : 0.0;
-    o->pressure = (2.0 * o->kinetic + o->virial) / (3.0 * box_volume(&s->box)) * c->u.nktv2p;
+    mdl_finish_observables(o, s->n, box_volume(&s->box), &c->u);
     return MDL_OK;
 }
 

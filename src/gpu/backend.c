@@ -416,7 +416,6 @@ static int gpu_reduce_obs(void *p, mdl_observables *o)
     TRY(gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, c->have_energy ? c->pe : NULL, c->have_energy ? c->w : NULL,
                    c->partials, c->result));
     TRY(gpu_d2h(c->host_result, c->result, 3 * sizeof(double)));
-    double dof = 3.0 * (double)c->n - 3.0;
     o->kinetic = 0.5 * c->u.mvv2e * c->host_result[0];
     if (c->have_energy) {
         c->pe_sum = c->host_result[1];
@@ -424,9 +423,7 @@ static int gpu_reduce_obs(void *p, mdl_observables *o)
     }
     o->potential = c->pe_sum;
     o->virial = c->w_sum;
-    o->temperature = dof > 0 ? 2.0 * o->kinetic / (dof * c->u.boltz) : 0.0;
-    double vol = c->box.len[0] * c->box.len[1] * c->box.len[2];
-    o->pressure = (2.0 * o->kinetic + o->virial) / (3.0 * vol) * c->u.nktv2p;
+    mdl_finish_observables(o, c->n, c->box.len[0] * c->box.len[1] * c->box.len[2], &c->u);
     return MDL_OK;
 }
 

@@ -1,6 +1,7 @@
 /* Configuration parsing, lattices, velocities, readers and the random-number generator. */
 #include "config.h"
 #include "helpers.h"
+#include "backend.h"
 #include "lattice.h"
 #include "readers.h"
 #include "rng.h"
@@ -159,7 +160,7 @@ Test(lattice, maxwell_boltzmann_exact_temperature_zero_momentum)
     lattice_build(&c, &s);
     s.mass[0] = 39.95;
     velocities_create(&s, &u, 60.0, 87287);
-    double T = temperature_of(kinetic_energy(&s, &u), s.n, &u);
+    double T = mdl_temperature(kinetic_energy(&s, &u), s.n, &u);
     cr_assert_float_eq(T, 60.0, 1e-10);
     double p[3] = {0, 0, 0}, v2 = 0;
     for (size_t i = 0; i < s.n; i++)

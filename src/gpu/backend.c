@@ -503,16 +503,26 @@ static int gpu_snapshot_finish(void *p, int k, mdl_system *out)
     double *dd[6] = {out->x, out->y, out->z, out->vx, out->vy, out->vz};
     double *df[3] = {out->fx, out->fy, out->fz};
     int32_t *di[3] = {out->ix, out->iy, out->iz};
+    /* the host's cores are idle while the GPU computes: un-permute in parallel */
     for (int a = 0; a < 12; a++) {
         if (!(sl->fields & slot_field(a)))
             continue;
-        for (size_t i = 0; i < c->n; i++) {
-            if (a < 6)
-                dd[a][id[i]] = ((const double *)sl->host[a])[i];
-            else if (a < 9)
-                df[a - 6][id[i]] = (double)((const mdl_real *)sl->host[a])[i];
-            else
-                di[a - 9][id[i]] = ((const int *)sl->host[a])[i];
+        const long n = (long)c->n;
+        if (a < 6) {
+            const double *src = sl->host[a];
+#pragma omp parallel for schedule(static)
+            for (long i = 0; i < n; i++)
+                dd[a][id[i]] = src[i];
+        } else if (a < 9) {
+            const mdl_real *src = sl->host[a];
+#pragma omp parallel for schedule(static)
+            for (long i = 0; i < n; i++)
+                df[a - 6][id[i]] = (double)src[i];
+        } else {
+            const int *src = sl->host[a];
+#pragma omp parallel for schedule(static)
+            for (long i = 0; i < n; i++)
+                di[a - 9][id[i]] = src[i];
         }
     }
     return MDL_OK;

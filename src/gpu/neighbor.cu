@@ -163,6 +163,11 @@ __device__ __forceinline__ int stencil_1d(int c, int nc, int periodic, int out[3
     return m;
 }
 
+/* Full list from the 27 cells around i's cell. With at least 3 cells along every periodic
+   dimension (SHIFTED), each neighbor cell is one periodic image: its shift is applied to i once
+   per cell and the candidate loop needs no minimum image. Otherwise (2 or 1 cells, where +1 and -1
+   are the same cell) the distinct cells are scanned with the minimum image per pair. */
+template <bool SHIFTED>
 __global__ void build_cell_kernel(int n, gpu_box b, image_lengths m, int3 nc, const int *start, const int *end,
                                   const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count, int capacity,
                                   int si, int sk, int *flags)
@@ -174,23 +179,66 @@ __global__ void build_cell_kernel(int n, gpu_box b, image_lengths m, int3 nc, co
     int cx = cell_coord(pi.x, b.lo[0], b.len[0] > 0 ? b.len[0] : 1, nc.x);
     int cy = cell_coord(pi.y, b.lo[1], b.len[1] > 0 ? b.len[1] : 1, nc.y);
     int cz = cell_coord(pi.z, b.lo[2], b.len[2] > 0 ? b.len[2] : 1, nc.z);
-    int sx[3], sy[3], sz[3];
-    int mx = stencil_1d(cx, nc.x, b.periodic[0], sx);
-    int my = stencil_1d(cy, nc.y, b.periodic[1], sy);
-    int mz = stencil_1d(cz, nc.z, b.periodic[2], sz);
     int k = 0;
-    for (int a = 0; a < mz; a++)
-        for (int bb = 0; bb < my; bb++)
-            for (int d = 0; d < mx; d++) {
-                int c = (sz[a] * nc.y + sy[bb]) * nc.x + sx[d];
-                int je = end[c];
-                for (int j = start[c]; j < je; j++) {
-                    if (j == i)
+    if (SHIFTED) {
+        for (int oz = -1; oz <= 1; oz++) {
+            int z = cz + oz;
+            mdl_real sz = 0;
+            if (z < 0 || z >= nc.z) {
+                if (!b.periodic[2])
+                    continue;
+                sz = z < 0 ? -m.len[2] : m.len[2];
+                z = z < 0 ? z + nc.z : z - nc.z;
+            }
+            for (int oy = -1; oy <= 1; oy++) {
+                int y = cy + oy;
+                mdl_real sy = 0;
+                if (y < 0 || y >= nc.y) {
+                    if (!b.periodic[1])
                         continue;
-                    if (distance2(pi, load4(&pos[j]), m) < rlist2)
-                        put(nl, i, k++, j, capacity, si, sk);
+                    sy = y < 0 ? -m.len[1] : m.len[1];
+                    y = y < 0 ? y + nc.y : y - nc.y;
+                }
+                for (int ox = -1; ox <= 1; ox++) {
+                    int x = cx + ox;
+                    mdl_real sx = 0;
+                    if (x < 0 || x >= nc.x) {
+                        if (!b.periodic[0])
+                            continue;
+                        sx = x < 0 ? -m.len[0] : m.len[0];
+                        x = x < 0 ? x + nc.x : x - nc.x;
+                    }
+                    int c = (z * nc.y + y) * nc.x + x;
+                    /* j's image sits at pj + s: compare with i moved by -s */
+                    const mdl_real xi = pi.x - sx, yi = pi.y - sy, zi = pi.z - sz;
+                    int je = end[c];
+                    for (int j = start[c]; j < je; j++) {
+                        real4 pj = load4(&pos[j]);
+                        mdl_real dx = xi - pj.x, dy = yi - pj.y, dz = zi - pj.z;
+                        if (dx * dx + dy * dy + dz * dz < rlist2 && j != i)
+                            put(nl, i, k++, j, capacity, si, sk);
+                    }
                 }
             }
+        }
+    } else {
+        int sx[3], sy[3], sz[3];
+        int mx = stencil_1d(cx, nc.x, b.periodic[0], sx);
+        int my = stencil_1d(cy, nc.y, b.periodic[1], sy);
+        int mz = stencil_1d(cz, nc.z, b.periodic[2], sz);
+        for (int a = 0; a < mz; a++)
+            for (int bb = 0; bb < my; bb++)
+                for (int d = 0; d < mx; d++) {
+                    int c = (sz[a] * nc.y + sy[bb]) * nc.x + sx[d];
+                    int je = end[c];
+                    for (int j = start[c]; j < je; j++) {
+                        if (j == i)
+                            continue;
+                        if (distance2(pi, load4(&pos[j]), m) < rlist2)
+                            put(nl, i, k++, j, capacity, si, sk);
+                    }
+                }
+    }
     finish_row(count, flags, i, k, capacity);
 }
 
@@ -198,10 +246,19 @@ extern "C" int gpu_build_cell(size_t n, gpu_box box, const int nc[3], const int 
                               const mdl_real *pos4, double rlist, int *nl, int *count, int capacity, int si, int sk,
                               int *flags)
 {
-    build_cell_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, box, make_image_lengths(box),
-                                                             make_int3(nc[0], nc[1], nc[2]), cell_start, cell_end,
-                                                             (const real4 *)pos4, (mdl_real)(rlist * rlist), nl, count,
-                                                             capacity, si, sk, flags);
+    bool shifted = true;
+    for (int d = 0; d < 3; d++)
+        shifted &= !box.periodic[d] || nc[d] >= 3;
+    image_lengths m = make_image_lengths(box);
+    int3 c3 = make_int3(nc[0], nc[1], nc[2]);
+    mdl_real r2 = (mdl_real)(rlist * rlist);
+    unsigned g = grid_for(n, MDL_BLOCK);
+    if (shifted)
+        build_cell_kernel<true><<<g, MDL_BLOCK>>>((int)n, box, m, c3, cell_start, cell_end, (const real4 *)pos4, r2,
+                                                  nl, count, capacity, si, sk, flags);
+    else
+        build_cell_kernel<false><<<g, MDL_BLOCK>>>((int)n, box, m, c3, cell_start, cell_end, (const real4 *)pos4, r2,
+                                                   nl, count, capacity, si, sk, flags);
     MDL_LAUNCHED("build_cell");
     return 0;
 }

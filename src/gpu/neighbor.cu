@@ -163,19 +163,16 @@ __device__ __forceinline__ int stencil_1d(int c, int nc, int periodic, int out[3
     return m;
 }
 
-/* Full list from the 27 cells around i's cell. With at least 3 cells along every periodic
-   dimension (SHIFTED), each neighbor cell is one periodic image: its shift is applied to i once
-   per cell and the candidate loop needs no minimum image. Otherwise (2 or 1 cells, where +1 and -1
-   are the same cell) the distinct cells are scanned with the minimum image per pair. */
-template <bool SHIFTED>
-__global__ void build_cell_kernel(int n, gpu_box b, image_lengths m, int3 nc, const int *start, const int *end,
-                                  const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count, int capacity,
-                                  int si, int sk, int *flags)
+/* The 27 cells around i's cell, calling emit(k, j) for the k-th neighbor j; returns the count.
+   With at least 3 cells along every periodic dimension (SHIFTED), each neighbor cell is one
+   periodic image: its shift is applied to i once per cell and the candidate loop needs no
+   minimum image. Otherwise (2 or 1 cells, where +1 and -1 are the same cell) the distinct cells
+   are scanned with the minimum image per pair. */
+template <bool SHIFTED, typename Emit>
+__device__ __forceinline__ int scan_cells(int i, real4 pi, const gpu_box &b, const image_lengths &m, int3 nc,
+                                          const int *start, const int *end, const real4 *__restrict__ pos,
+                                          mdl_real rlist2, Emit emit)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    real4 pi = pos[i];
     int cx = cell_coord(pi.x, b.lo[0], b.len[0] > 0 ? b.len[0] : 1, nc.x);
     int cy = cell_coord(pi.y, b.lo[1], b.len[1] > 0 ? b.len[1] : 1, nc.y);
     int cz = cell_coord(pi.z, b.lo[2], b.len[2] > 0 ? b.len[2] : 1, nc.z);
@@ -216,7 +213,7 @@ __global__ void build_cell_kernel(int n, gpu_box b, image_lengths m, int3 nc, co
                         real4 pj = load4(&pos[j]);
                         mdl_real dx = xi - pj.x, dy = yi - pj.y, dz = zi - pj.z;
                         if (dx * dx + dy * dy + dz * dz < rlist2 && j != i)
-                            put(nl, i, k++, j, capacity, si, sk);
+                            emit(k++, j);
                     }
                 }
             }
@@ -232,14 +229,70 @@ __global__ void build_cell_kernel(int n, gpu_box b, image_lengths m, int3 nc, co
                     int c = (sz[a] * nc.y + sy[bb]) * nc.x + sx[d];
                     int je = end[c];
                     for (int j = start[c]; j < je; j++) {
-                        if (j == i)
-                            continue;
-                        if (distance2(pi, load4(&pos[j]), m) < rlist2)
-                            put(nl, i, k++, j, capacity, si, sk);
+                        if (j != i && distance2(pi, load4(&pos[j]), m) < rlist2)
+                            emit(k++, j);
                     }
                 }
     }
+    return k;
+}
+
+/* One thread per atom, writing its row as it goes (used when the staging would not fit). */
+template <bool SHIFTED>
+__global__ void build_cell_kernel(int n, gpu_box b, image_lengths m, int3 nc, const int *start, const int *end,
+                                  const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count, int capacity,
+                                  int si, int sk, int *flags)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    int k = scan_cells<SHIFTED>(i, pos[i], b, m, nc, start, end, pos, rlist2,
+                                [&](int kk, int j) { put(nl, i, kk, j, capacity, si, sk); });
     finish_row(count, flags, i, k, capacity);
+}
+
+#define STAGE_BLOCK 64
+
+/* The same scan, rows staged in shared memory (k-major: conflict-free whatever k each thread is
+   at), then written out by the whole block so that consecutive threads store consecutive
+   addresses: NL[k*N + i] along i (transposed) or NL[i*M + k] along k (row). */
+template <bool SHIFTED>
+__global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
+    int n, gpu_box b, image_lengths m, int3 nc, const int *start, const int *end, const real4 *__restrict__ pos,
+    mdl_real rlist2, int *nl, int *count, int capacity, int si, int sk, int *flags)
+{
+    extern __shared__ int stage[];
+    __shared__ int kept[STAGE_BLOCK];
+    __shared__ int kmax;
+    const int t = threadIdx.x, base = blockIdx.x * STAGE_BLOCK, i = base + t;
+    if (t == 0)
+        kmax = 0;
+    __syncthreads();
+    int k = 0;
+    if (i < n) {
+        k = scan_cells<SHIFTED>(i, pos[i], b, m, nc, start, end, pos, rlist2, [&](int kk, int j) {
+            if (kk < capacity)
+                stage[kk * STAGE_BLOCK + t] = j;
+        });
+        finish_row(count, flags, i, k, capacity);
+        atomicMax(&kmax, min(k, capacity));
+    }
+    kept[t] = min(k, capacity);
+    __syncthreads();
+    const int rows = min(STAGE_BLOCK, n - base), K = kmax;
+    if (si == 1) {
+        for (int f = t; f < K * STAGE_BLOCK; f += STAGE_BLOCK) {
+            int kk = f / STAGE_BLOCK, tt = f % STAGE_BLOCK;
+            if (tt < rows && kk < kept[tt])
+                nl[(size_t)kk * sk + base + tt] = stage[f];
+        }
+    } else {
+        for (int f = t; f < rows * K; f += STAGE_BLOCK) {
+            int tt = f / K, kk = f % K;
+            if (kk < kept[tt])
+                nl[(size_t)(base + tt) * si + kk] = stage[kk * STAGE_BLOCK + tt];
+        }
+    }
 }
 
 extern "C" int gpu_build_cell(size_t n, gpu_box box, const int nc[3], const int *cell_start, const int *cell_end,
@@ -252,13 +305,31 @@ extern "C" int gpu_build_cell(size_t n, gpu_box box, const int nc[3], const int 
     image_lengths m = make_image_lengths(box);
     int3 c3 = make_int3(nc[0], nc[1], nc[2]);
     mdl_real r2 = (mdl_real)(rlist * rlist);
-    unsigned g = grid_for(n, MDL_BLOCK);
-    if (shifted)
-        build_cell_kernel<true><<<g, MDL_BLOCK>>>((int)n, box, m, c3, cell_start, cell_end, (const real4 *)pos4, r2,
-                                                  nl, count, capacity, si, sk, flags);
-    else
-        build_cell_kernel<false><<<g, MDL_BLOCK>>>((int)n, box, m, c3, cell_start, cell_end, (const real4 *)pos4, r2,
-                                                   nl, count, capacity, si, sk, flags);
+    const real4 *p = (const real4 *)pos4;
+    size_t smem = (size_t)STAGE_BLOCK * capacity * sizeof(int);
+    if (smem <= 160 * 1024) {
+        unsigned g = grid_for(n, STAGE_BLOCK);
+        if (smem > 48 * 1024) {
+            MDL_CUDA(cudaFuncSetAttribute(build_cell_staged_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          (int)smem));
+            MDL_CUDA(cudaFuncSetAttribute(build_cell_staged_kernel<false>,
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        }
+        if (shifted)
+            build_cell_staged_kernel<true><<<g, STAGE_BLOCK, smem>>>((int)n, box, m, c3, cell_start, cell_end, p, r2,
+                                                                     nl, count, capacity, si, sk, flags);
+        else
+            build_cell_staged_kernel<false><<<g, STAGE_BLOCK, smem>>>((int)n, box, m, c3, cell_start, cell_end, p, r2,
+                                                                      nl, count, capacity, si, sk, flags);
+    } else {
+        unsigned g = grid_for(n, MDL_BLOCK);
+        if (shifted)
+            build_cell_kernel<true><<<g, MDL_BLOCK>>>((int)n, box, m, c3, cell_start, cell_end, p, r2, nl, count,
+                                                      capacity, si, sk, flags);
+        else
+            build_cell_kernel<false><<<g, MDL_BLOCK>>>((int)n, box, m, c3, cell_start, cell_end, p, r2, nl, count,
+                                                       capacity, si, sk, flags);
+    }
     MDL_LAUNCHED("build_cell");
     return 0;
 }

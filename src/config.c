@@ -827,15 +827,3 @@ const char *config_origin(const mdl_config *cfg, const char *section, const char
     const mdl_entry *e = find_entry(cfg, section, key);
     return e ? e->origin : cfg->path;
 }
-
-void config_print(const mdl_config *cfg, FILE *out)
-{
-    const char *last = "";
-    for (int i = 0; i < cfg->nentries; i++) {
-        const mdl_entry *e = &cfg->entries[i];
-        if (strcmp(last, e->section) != 0)
-            fprintf(out, "[%s]\n", e->section);
-        last = e->section;
-        fprintf(out, "%s = %s\n", e->key, e->value);
-    }
-}

@@ -93,7 +93,4 @@ void config_destroy(mdl_config *cfg);
 /* Where a key was set ("file:line", "--set"), or the file name when it was left at its default. */
 const char *config_origin(const mdl_config *cfg, const char *section, const char *key);
 
-/* Print the effective configuration as INI (used by `mdlite run` in its header and by output metadata). */
-void config_print(const mdl_config *cfg, FILE *out);
-
 #endif

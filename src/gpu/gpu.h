@@ -54,7 +54,6 @@ int gpu_copy_async(void *dst, const void *src, size_t bytes, void *stream);
 
 /* ---- thrust shim (thrust_shim.cu): the only C++ library calls in the tree ---- */
 int mdl_sort_by_key_int(int *keys, int *values, size_t n);
-int mdl_iota_int(int *values, size_t n);
 
 /* ---- neighbor lists (neighbor.cu) ----
    Lists are full (both i->j and j->i) and stored NL[i * si + k * sk]: transposed si = 1, sk = n;

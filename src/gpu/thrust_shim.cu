@@ -1,10 +1,10 @@
-// The Thrust shim: C-callable sort-by-key and iota, the only C++ library code in mdlite.
+// The Thrust shim: C-callable sort-by-key, the only C++ library code in mdlite (cell ranges come
+// from the sorted keys through a boundary kernel, so no scan is needed).
 #include "gpu.h"
 
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <thrust/device_ptr.h>
-#include <thrust/sequence.h>
 #include <thrust/sort.h>
 #include <thrust/system/cuda/execution_policy.h>
 
@@ -50,18 +50,6 @@ extern "C" int mdl_sort_by_key_int(int *keys, int *values, size_t n)
         thrust::sort_by_key(thrust::cuda::par(g_alloc), k, k + n, v);
     } catch (const std::exception &e) {
         fprintf(stderr, "mdlite: error: CUDA: thrust::sort_by_key: %s\n", e.what());
-        return 1;
-    }
-    return 0;
-}
-
-extern "C" int mdl_iota_int(int *values, size_t n)
-{
-    try {
-        thrust::device_ptr<int> v(values);
-        thrust::sequence(thrust::cuda::par(g_alloc), v, v + n);
-    } catch (const std::exception &e) {
-        fprintf(stderr, "mdlite: error: CUDA: thrust::sequence: %s\n", e.what());
         return 1;
     }
     return 0;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef MDLITE_HAVE_GPU
 typedef struct {
     mdl_stepper st;
     mdl_observables *obs; /* one per thermo row */
@@ -79,6 +80,8 @@ static void report(const mdl_config *cfg, const mdl_system *fc, const mdl_system
     printf("loop time: cpu %.4g s, gpu %.4g s; speed ratio gpu/cpu = %.3g (%zu atoms, %ld steps)\n", c->loop, g->loop,
            g->loop > 0 ? c->loop / g->loop : 0.0, n, cfg->steps);
 }
+
+#endif
 
 int compare_main(int argc, char **argv)
 {

@@ -44,6 +44,7 @@ typedef struct {
 } mdl_neighbor_stats;
 
 enum { MDL_THERMOSTAT_POST_FORCE = 1, MDL_THERMOSTAT_END_OF_STEP = 2 };
+#define MDL_THERMO_SLOTS 8
 
 typedef struct {
     const char *name;
@@ -65,6 +66,11 @@ typedef struct {
     int (*thermostat)(void *ctx, long step, int stage);
     /* kinetic energy now; potential energy and virial of the last energy_virial force call */
     int (*reduce)(void *ctx, mdl_observables *obs);
+    /* thermo without stalls (optional; NULL: reduce is used): start queues the reduction of this
+       step into slot (0..MDL_THERMO_SLOTS-1) with its copy to host memory; poll fills o when it has
+       arrived and returns MDL_OK, or MDL_NOT_READY (wait = 0), or waits for it (wait = 1) */
+    int (*reduce_start)(void *ctx, int slot);
+    int (*reduce_poll)(void *ctx, int slot, mdl_observables *o, int wait);
     /* pairs in the list, for the summary */
     double (*neighbor_count)(void *ctx);
     /* wait for queued work (GPU); NULL when calls are synchronous */

@@ -42,6 +42,8 @@ typedef struct {
     mdl_writer *writer; /* asynchronous output ([output] async = yes) */
     mdl_profile *prof;  /* --profile */
     long frames;        /* frames written by this run (the flush/checkpoint schedule) */
+    long thermo_step[MDL_THERMO_SLOTS]; /* queued thermo rows (GPU): FIFO [thermo_head, thermo_tail) */
+    long thermo_head, thermo_tail;
     mdl_system snap;    /* host copy for frames (allocated only with a trajectory) */
     long first_step, final_step;
     double first_time;
@@ -119,6 +121,39 @@ static int write_frame(run_state *r, long step, const mdl_observables *o, int la
     return MDL_OK;
 }
 
+/* Prints the queued thermo rows whose results have arrived, in order; wait: all of them. */
+static int drain_thermo(run_state *r, int wait)
+{
+    while (r->thermo_head < r->thermo_tail) {
+        int slot = (int)(r->thermo_head % MDL_THERMO_SLOTS);
+        mdl_observables o;
+        int rc = r->ops->reduce_poll(r->ctx, slot, &o, wait);
+        if (rc == MDL_NOT_READY)
+            return MDL_OK;
+        CALL(rc);
+        CALL(write_thermo_row(r, r->thermo_step[slot], &o));
+        r->thermo_head++;
+    }
+    return MDL_OK;
+}
+
+/* Queues this step's thermo row; waits only when every slot is pending. */
+static int queue_thermo(run_state *r, long step)
+{
+    if (r->thermo_tail - r->thermo_head == MDL_THERMO_SLOTS) {
+        int slot = (int)(r->thermo_head % MDL_THERMO_SLOTS);
+        mdl_observables o;
+        CALL(r->ops->reduce_poll(r->ctx, slot, &o, 1));
+        CALL(write_thermo_row(r, r->thermo_step[slot], &o));
+        r->thermo_head++;
+    }
+    int slot = (int)(r->thermo_tail % MDL_THERMO_SLOTS);
+    CALL(r->ops->reduce_start(r->ctx, slot));
+    r->thermo_step[slot] = step;
+    r->thermo_tail++;
+    return MDL_OK;
+}
+
 static int is_dump_step(const run_state *r, long step)
 {
     return r->traj && (step % r->cfg->dump_every == 0 || step == r->final_step);
@@ -181,8 +216,11 @@ static int advance(run_state *r, long step)
     CALL(stepper_advance(&r->st, step, thermo || dump));
     if (r->prof)
         profile_add(r->prof, MDL_LANE_COMPUTE, step, t0 - r->prof->t0, mdl_wtime() - r->prof->t0);
-    if (thermo || dump) {
+    if (thermo && !dump && r->ops->reduce_start) {
+        CALL(queue_thermo(r, step)); /* GPU: printed when it arrives, no wait here */
+    } else if (thermo || dump) {
         mdl_observables o;
+        CALL(drain_thermo(r, 1)); /* rows stay in step order */
         CALL(observe(r, &o));
         if (thermo)
             CALL(write_thermo_row(r, step, &o));
@@ -190,6 +228,8 @@ static int advance(run_state *r, long step)
         if (dump)
             CALL(write_frame(r, step, &o, step == r->final_step));
     }
+    if (r->thermo_head < r->thermo_tail)
+        CALL(drain_thermo(r, 0));
     phase_stop(&r->st.timers, PH_THERMO);
     return MDL_OK;
 }
@@ -246,6 +286,7 @@ static int stop_on_signal(run_state *r, long step)
     clear_progress(r);
     fprintf(stderr, "mdlite: %s at step %ld: writing the last frame and closing the files\n",
             sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)", step);
+    CALL(drain_thermo(r, 1));
     if (r->traj && traj_last_step(r->traj) != step) {
         mdl_observables o;
         CALL(r->ops->compute_forces(r->ctx, 1)); /* same forces; energy and virial for the frame */
@@ -277,6 +318,7 @@ static int run_loop(run_state *r)
         if (g_stop_signal)
             return stop_on_signal(r, step);
     }
+    CALL(drain_thermo(r, 1));
     if (r->ops->synchronize)
         CALL(r->ops->synchronize(r->ctx));
     double loop = mdl_wtime() - t0;

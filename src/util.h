@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 /* Status codes returned through the call chain (and used as exit statuses). */
-enum { MDL_OK = 0, MDL_ERUN = 1, MDL_EINPUT = 2 };
+enum { MDL_OK = 0, MDL_ERUN = 1, MDL_EINPUT = 2, MDL_NOT_READY = 3 /* an asynchronous result is pending */ };
 
 /* Print "mdlite: error: ..." to stderr. */
 void mdl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

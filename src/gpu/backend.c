@@ -42,8 +42,10 @@ typedef struct {
     int nc[3];
     double *scratch;          /* n doubles (or int64) for sorting: swapped with the array it replaces */
     int *scratch4;            /* n ints, likewise for the int arrays */
-    double *partials, *result;
-    double *host_result;      /* pinned: 3 doubles */
+    double *partials, *result;   /* result: 3 doubles for the synchronous path, then 3 per thermo slot */
+    double *host_result;         /* pinned, same layout */
+    void *thermo_ev[MDL_THERMO_SLOTS];
+    int thermo_energy[MDL_THERMO_SLOTS];
     int *host_flags;          /* pinned: 2 ints */
     double pe_sum, w_sum;
     int have_energy;
@@ -90,6 +92,8 @@ static void gpu_destroy(void *p)
     for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
         gpu_free(dev[k]);
     gpu_host_free(c->host_result);
+    for (int k = 0; k < MDL_THERMO_SLOTS; k++)
+        gpu_event_destroy(c->thermo_ev[k]);
     gpu_host_free(c->host_flags);
     free(c);
 }
@@ -114,11 +118,13 @@ static int alloc_all(gpu_ctx *c)
         {(void **)&c->scratch, n * sizeof(int64_t), "sort scratch"},
         {(void **)&c->scratch4, d4, "sort scratch"},
         {(void **)&c->partials, 3 * gpu_reduce_blocks(n) * sizeof(double), "reduction"},
-        {(void **)&c->result, 3 * sizeof(double), "reduction"},
+        {(void **)&c->result, 3 * (1 + MDL_THERMO_SLOTS) * sizeof(double), "reduction"},
     };
     for (size_t k = 0; k < sizeof a / sizeof a[0]; k++)
         TRY(gpu_malloc(a[k].p, a[k].bytes, a[k].what));
-    TRY(gpu_host_alloc((void **)&c->host_result, 3 * sizeof(double), "thermo results"));
+    TRY(gpu_host_alloc((void **)&c->host_result, 3 * (1 + MDL_THERMO_SLOTS) * sizeof(double), "thermo results"));
+    for (int k = 0; k < MDL_THERMO_SLOTS; k++)
+        TRY(gpu_event_create(&c->thermo_ev[k]));
     TRY(gpu_host_alloc((void **)&c->host_flags, 2 * sizeof(int), "flags"));
     return MDL_OK;
 }
@@ -427,6 +433,40 @@ static int gpu_reduce_obs(void *p, mdl_observables *o)
     return MDL_OK;
 }
 
+/* Thermo without stalls: the reduction and a 24-byte copy to pinned memory are queued behind the
+   step on the compute stream; the driver prints the row once the event has passed. */
+static int gpu_reduce_start(void *p, int slot)
+{
+    gpu_ctx *c = p;
+    double *dev = c->result + 3 * (1 + slot), *host = c->host_result + 3 * (1 + slot);
+    TRY(gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, c->have_energy ? c->pe : NULL, c->have_energy ? c->w : NULL,
+                   c->partials, dev));
+    TRY(gpu_copy_async(host, dev, 3 * sizeof(double), NULL));
+    TRY(gpu_event_record(c->thermo_ev[slot], NULL));
+    c->thermo_energy[slot] = c->have_energy;
+    return MDL_OK;
+}
+
+static int gpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait)
+{
+    gpu_ctx *c = p;
+    if (wait) {
+        TRY(gpu_event_sync(c->thermo_ev[slot]));
+    } else {
+        int q = gpu_event_query(c->thermo_ev[slot]);
+        if (q == 1)
+            return MDL_NOT_READY;
+        if (q != 0)
+            return MDL_ERUN;
+    }
+    const double *h = c->host_result + 3 * (1 + slot);
+    o->kinetic = 0.5 * c->u.mvv2e * h[0];
+    o->potential = c->thermo_energy[slot] ? h[1] : c->pe_sum;
+    o->virial = c->thermo_energy[slot] ? h[2] : c->w_sum;
+    mdl_finish_observables(o, c->n, c->box.len[0] * c->box.len[1] * c->box.len[2], &c->u);
+    return MDL_OK;
+}
+
 static double gpu_neighbor_count(void *p)
 {
     gpu_ctx *c = p;
@@ -555,6 +595,8 @@ const mdl_backend_ops mdl_gpu_backend = {
     .neighbor_count = gpu_neighbor_count,
     .synchronize = gpu_sync,
     .device_bytes = gpu_device_bytes,
+    .reduce_start = gpu_reduce_start,
+    .reduce_poll = gpu_reduce_poll,
     .snapshot_alloc = gpu_snapshot_alloc,
     .snapshot_start = gpu_snapshot_start,
     .snapshot_finish = gpu_snapshot_finish,

@@ -219,3 +219,12 @@ extern "C" int gpu_copy_async(void *dst, const void *src, size_t bytes, void *st
     MDL_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, (cudaStream_t)stream));
     return 0;
 }
+
+extern "C" int gpu_event_query(void *e)
+{
+    cudaError_t err = cudaEventQuery((cudaEvent_t)e);
+    if (err == cudaErrorNotReady)
+        return 1;
+    MDL_CUDA(err);
+    return 0;
+}

@@ -50,6 +50,7 @@ void gpu_event_destroy(void *e);
 int gpu_event_record(void *e, void *stream);
 int gpu_stream_wait(void *stream, void *e);
 int gpu_event_sync(void *e);
+int gpu_event_query(void *e); /* 0: done, 1: not yet, other: error (printed) */
 int gpu_copy_async(void *dst, const void *src, size_t bytes, void *stream);
 
 /* ---- thrust shim (thrust_shim.cu): the only C++ library calls in the tree ---- */

@@ -391,6 +391,9 @@ int run_simulation(const mdl_config *cfg, const char *restart, const char *profi
     r.progress = !quiet && isatty(STDOUT_FILENO);
     if (profile && profile_init(&prof_store) == MDL_OK)
         r.prof = &prof_store;
+    if (rc == MDL_OK && !quiet)
+        printf("mdlite: %zu atoms, %d species, box %g x %g x %g, %s units, %s backend, steps %ld to %ld\n", s.n,
+               s.ntypes, s.box.len[0], s.box.len[1], s.box.len[2], u.name, ops->name, r.first_step, r.final_step);
     int thermo_open_rc = MDL_ERUN;
     if (rc == MDL_OK)
         rc = thermo_open_rc = thermo_open(&r.thermo, cfg->thermo_file, r.natoms, quiet);
@@ -404,9 +407,6 @@ int run_simulation(const mdl_config *cfg, const char *restart, const char *profi
     }
     if (rc == MDL_OK && r.traj && cfg->async)
         rc = writer_start(&r.writer, r.traj, ops, r.ctx, &r.snap, cfg->buffers, cfg->throttle_ms, r.prof);
-    if (rc == MDL_OK && !quiet)
-        printf("mdlite: %zu atoms, %d species, box %g x %g x %g, %s units, %s backend, steps %ld to %ld\n", s.n,
-               s.ntypes, s.box.len[0], s.box.len[1], s.box.len[2], u.name, ops->name, r.first_step, r.final_step);
     system_destroy(&s); /* the backend holds the state from here on */
     if (rc == MDL_OK)
         rc = run_loop(&r);

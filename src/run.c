@@ -87,12 +87,6 @@ static void draw_progress(run_state *r, long step, double t0)
     fflush(stdout);
 }
 
-/* Observables now (energy and virial must come from this step's force call). */
-static int observe(run_state *r, mdl_observables *o)
-{
-    return r->ops->reduce(r->ctx, o);
-}
-
 static int write_thermo_row(run_state *r, long step, const mdl_observables *o)
 {
     clear_progress(r);
@@ -221,7 +215,7 @@ static int advance(run_state *r, long step)
     } else if (thermo || dump) {
         mdl_observables o;
         CALL(drain_thermo(r, 1)); /* rows stay in step order */
-        CALL(observe(r, &o));
+        CALL(r->ops->reduce(r->ctx, &o)); /* energy and virial of this step's force call */
         if (thermo)
             CALL(write_thermo_row(r, step, &o));
         phase_stop(&r->st.timers, PH_THERMO);
@@ -290,7 +284,7 @@ static int stop_on_signal(run_state *r, long step)
     if (r->traj && traj_last_step(r->traj) != step) {
         mdl_observables o;
         CALL(r->ops->compute_forces(r->ctx, 1)); /* same forces; energy and virial for the frame */
-        CALL(observe(r, &o));
+        CALL(r->ops->reduce(r->ctx, &o)); /* energy and virial of this step's force call */
         CALL(write_frame(r, step, &o, 1));
     }
     return 128 + sig;
@@ -305,7 +299,7 @@ static int run_loop(run_state *r)
     if (r->first_step > 0 && r->ops->load_forces) /* exact continuation: the checkpoint's forces */
         CALL(r->ops->load_forces(r->ctx, &r->snap));
     mdl_observables o;
-    CALL(observe(r, &o));
+    CALL(r->ops->reduce(r->ctx, &o)); /* energy and virial of this step's force call */
     if (cfg->thermo > 0)
         CALL(write_thermo_row(r, r->first_step, &o));
     if (r->traj && !r->append)

@@ -5,7 +5,6 @@ usage: tools/h5md_check.py FILE.h5 [--quiet]
 Exits 0 when the file is sound, 1 with the reasons otherwise, 2 when it cannot be read at all.
 Needs h5py; re-runs itself with an interpreter that has it (Debian: python3-h5py).
 """
-import os
 import sys
 
 import _need  # noqa: E402

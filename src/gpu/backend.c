@@ -467,6 +467,49 @@ static int gpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait)
     return MDL_OK;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+int gpu_backend_neighbor_rows(void *p, int **rows_out, size_t **start_out)
+{
+    gpu_ctx *c = p;
+    size_t n = c->n, cap = (size_t)c->capacity;
+    int *nl = malloc(cap * n * sizeof *nl), *count = malloc(n * sizeof *count);
+    int64_t *id = malloc(n * sizeof *id);
+    size_t *start = calloc(n + 1, sizeof *start);
+    int *rows = NULL;
+    int rc = nl && count && id && start ? MDL_OK : MDL_ERUN;
+    if (rc == MDL_OK && (gpu_d2h(nl, c->nl, cap * n * sizeof *nl) || gpu_d2h(count, c->count, n * sizeof *count) ||
+                         gpu_d2h(id, c->id, n * sizeof *id)))
+        rc = MDL_ERUN;
+    if (rc == MDL_OK) {
+        for (size_t k = 0; k < n; k++)
+            start[id[k] + 1] = (size_t)count[k];
+        for (size_t i = 0; i < n; i++)
+            start[i + 1] += start[i];
+        rows = malloc((start[n] + 1) * sizeof *rows);
+        rc = rows ? MDL_OK : MDL_ERUN;
+    }
+    size_t si = c->transposed ? 1 : cap, sk = c->transposed ? n : 1;
+    for (size_t k = 0; k < n && rc == MDL_OK; k++) {
+        int *row = rows + start[id[k]];
+        for (int q = 0; q < count[k]; q++)
+            row[q] = (int)id[nl[k * si + (size_t)q * sk]];
+        qsort(row, (size_t)count[k], sizeof *row, cmp_int);
+    }
+    free(nl), free(count), free(id);
+    if (rc != MDL_OK) {
+        free(rows), free(start);
+        return rc;
+    }
+    *rows_out = rows;
+    *start_out = start;
+    return MDL_OK;
+}
+
 static double gpu_neighbor_count(void *p)
 {
     gpu_ctx *c = p;

@@ -1,6 +1,5 @@
 """Helpers for mdlite's end-to-end tests (standard library only)."""
 import csv
-import os
 import subprocess
 import sys
 import tempfile

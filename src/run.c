@@ -42,6 +42,7 @@ typedef struct {
     mdl_writer *writer; /* asynchronous output ([output] async = yes) */
     mdl_profile *prof;  /* --profile */
     long frames;        /* frames written by this run (the flush/checkpoint schedule) */
+    long last_frame;    /* step of the last frame handed out (the writer may not have written it yet) */
     long thermo_step[MDL_THERMO_SLOTS]; /* queued thermo rows (GPU): FIFO [thermo_head, thermo_tail) */
     long thermo_head, thermo_tail;
     mdl_system snap;    /* host copy for frames (allocated only with a trajectory) */
@@ -100,6 +101,7 @@ static int write_frame(run_state *r, long step, const mdl_observables *o, int la
     double t0 = mdl_wtime();
     int checkpoint = last || (r->frames + 1) % r->cfg->flush_every == 0;
     r->frames++;
+    r->last_frame = step;
     if (r->writer) {
         CALL(writer_submit(r->writer, step, step_time(r, step), o,
                            checkpoint ? MDL_DUMP_ALL : r->cfg->dump_fields, checkpoint));
@@ -281,7 +283,7 @@ static int stop_on_signal(run_state *r, long step)
     fprintf(stderr, "mdlite: %s at step %ld: writing the last frame and closing the files\n",
             sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)", step);
     CALL(drain_thermo(r, 1));
-    if (r->traj && traj_last_step(r->traj) != step) {
+    if (r->traj && r->last_frame != step) {
         mdl_observables o;
         CALL(r->ops->compute_forces(r->ctx, 1)); /* same forces; energy and virial for the frame */
         CALL(r->ops->reduce(r->ctx, &o)); /* energy and virial of this step's force call */
@@ -382,6 +384,7 @@ int run_simulation(const mdl_config *cfg, const char *restart, const char *profi
         rc = check_cutoff_fits(cfg, &s, &pt);
     r.natoms = s.n;
     r.final_step = r.first_step + cfg->steps;
+    r.last_frame = -1;
     r.progress = !quiet && isatty(STDOUT_FILENO);
     if (profile && profile_init(&prof_store) == MDL_OK)
         r.prof = &prof_store;

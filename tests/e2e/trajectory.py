@@ -156,27 +156,50 @@ def start(mdlite, cfg, d, *sets):
     return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
+def wait_for_step(p, thermo, step, timeout=120):
+    """Waits until the running mdlite's thermo file reaches `step` (so a loaded machine still gets
+    the frames the test needs before the signal), then a little longer for the writer thread."""
+    t0 = time.time()
+    while time.time() - t0 < timeout and p.poll() is None:
+        try:
+            rows = open(thermo).read().split()
+            if len(rows) > 1 and int(rows[-1].split(",")[0]) >= step:
+                time.sleep(0.3)
+                return
+        except (OSError, ValueError, IndexError):
+            pass
+        time.sleep(0.05)
+    fail(f"mdlite did not reach step {step} in {timeout} s (exit {p.poll()})")
+
+
 def signals(mdlite, inp, d):
     cfg = os.path.join(inp, "lj_melt.ini")
-    long_run = ["system.cells=8 8 8", "run.steps=10000000", "output.thermo=1000", "output.dump_every=20"]
-    p = start(mdlite, cfg, d, *long_run, f"output.trajectory={d}/term.h5md")
-    time.sleep(2.0)
-    p.send_signal(signal.SIGTERM)
-    out, err = p.communicate(timeout=60)
-    if p.returncode != 143:
-        fail(f"SIGTERM: exit {p.returncode}, expected 143\n{err}")
-    h5check(f"{d}/term.h5md")
-    with h5py.File(f"{d}/term.h5md", "r") as f:
-        steps = f["particles/trajectory/position/step"][()]
-    stopped = int(err.split(" at step ")[1].split(":")[0])
-    if steps[-1] != stopped:
-        fail(f"SIGTERM at step {stopped}, but the last frame is step {steps[-1]}")
-    print(f"SIGTERM: exit 143, closed file with {len(steps)} frames, last frame = step {stopped}")
+    long_run = ["system.cells=8 8 8", "run.steps=10000000", "output.thermo=20", "output.dump_every=20"]
+    thermo = os.path.join(d, "thermo.csv")
+    # a frame every step and a writer that lags behind: the signal lands on a step whose frame is
+    # queued but not yet written, which must not be written twice
+    for name, extra in (("term", []), ("term-lagging", ["output.dump_every=1", "output.throttle_ms=3"])):
+        if os.path.exists(thermo):
+            os.remove(thermo)
+        p = start(mdlite, cfg, d, *long_run, *extra, f"output.trajectory={d}/{name}.h5md")
+        wait_for_step(p, thermo, 1000 if not extra else 100)
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=60)
+        if p.returncode != 143:
+            fail(f"SIGTERM ({name}): exit {p.returncode}, expected 143\n{err}")
+        h5check(f"{d}/{name}.h5md")
+        with h5py.File(f"{d}/{name}.h5md", "r") as f:
+            steps = f["particles/trajectory/position/step"][()]
+        stopped = int(err.split(" at step ")[1].split(":")[0])
+        if steps[-1] != stopped:
+            fail(f"SIGTERM ({name}) at step {stopped}, but the last frame is step {steps[-1]}")
+        print(f"SIGTERM ({name}): exit 143, closed file with {len(steps)} frames, last frame = step {stopped}")
 
     for flush in (1, 5):
         path = f"{d}/kill{flush}.h5md"
+        os.remove(thermo)
         p = start(mdlite, cfg, d, *long_run, f"output.trajectory={path}", f"output.flush_every={flush}")
-        time.sleep(2.0)
+        wait_for_step(p, thermo, 20 * (4 * flush + 1))
         p.kill()
         p.communicate(timeout=60)
         try:

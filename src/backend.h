@@ -75,12 +75,17 @@ typedef struct {
     double (*neighbor_count)(void *ctx);
     /* wait for queued work (GPU); NULL when calls are synchronous */
     int (*synchronize)(void *ctx);
-    /* asynchronous snapshots for the writer thread (writer.c): buffers for nslots frames; start
-       (main thread) captures the fields (MDL_DUMP_* bits, ids always) into a slot -- on the GPU
-       queued on a copy stream; finish (writer thread) waits for it and fills out in id order */
-    int (*snapshot_alloc)(void *ctx, int nslots);
+    /* asynchronous snapshots for the writer thread (writer.c). A slot holds one frame: the fields
+       asked for (MDL_DUMP_* bits) in id order and the observables of the last energy_virial force
+       call. alloc: a table of nslots slots, each allocated on its first use with room for
+       max_fields; start (main thread) captures the state into a slot (GPU: queued on the compute
+       stream, into id order in device memory; never waits); finish (writer thread) completes it
+       (GPU: copies it to pinned memory on a copy stream and waits for that), points frame's
+       per-atom arrays of those fields into the slot (the other arrays are left alone) and fills
+       obs */
+    int (*snapshot_alloc)(void *ctx, int nslots, int max_fields);
     int (*snapshot_start)(void *ctx, int slot, int fields);
-    int (*snapshot_finish)(void *ctx, int slot, mdl_system *out);
+    int (*snapshot_finish)(void *ctx, int slot, mdl_system *frame, mdl_observables *obs);
     /* restart: replace the forces by s's (id order), for an exact continuation; may be NULL */
     int (*load_forces)(void *ctx, const mdl_system *s);
     /* device memory held, for the summary; NULL on the CPU */

@@ -67,6 +67,7 @@ static const key_spec SCHEMA[] = {
     {"output", "dump_fields", K_FIELDS, F(dump_fields), 0, 0, 0, NULL},
     {"output", "compress", K_BOOL, F(compress), 0, 0, 0, NULL},
     {"output", "flush_every", K_INT, F(flush_every), 1, 2e9, 0, NULL},
+    {"output", "checkpoint", K_BOOL, F(checkpoint), 0, 0, 0, NULL},
     {"output", "async", K_BOOL, F(async), 0, 0, 0, NULL},
     {"output", "buffers", K_INT, F(buffers), 1, 64, 0, NULL},
     {"output", "throttle_ms", K_INT, F(throttle_ms), 0, 60000, 0, NULL},
@@ -641,6 +642,7 @@ static void set_defaults(mdl_config *cfg)
     cfg->dump_every = 100;
     cfg->dump_fields = MDL_DUMP_POSITION | MDL_DUMP_VELOCITY;
     cfg->flush_every = 10;
+    cfg->checkpoint = 1;
     cfg->async = 1;
     cfg->buffers = 3;
 }

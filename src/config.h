@@ -77,8 +77,9 @@ typedef struct {
     int dump_fields;
     int compress;             /* deflate H5MD per-atom data */
     int flush_every;          /* flush the trajectory (and write the checkpoint) every N frames */
-    int async;                /* writer thread + ring of slots */
-    int buffers;              /* slots in the ring */
+    int checkpoint;           /* H5MD: write the restart checkpoint at flushes and the last frame */
+    int async;                /* writer thread + slots */
+    int buffers;              /* slots (at most) */
     int throttle_ms;          /* test only: slow the writer down */
 
     int nentries;

@@ -28,7 +28,9 @@ struct h5md_file {
     series pos, vel, frc, img, edges, obs[5];
     int fields;
     int has_obs;
+    hid_t st_species, st_mass, st_id; /* open until the first frame fills them */
     hid_t ck_pos, ck_vel, ck_frc, ck_img, ck_group;
+    int checkpoint; /* output.checkpoint */
     hsize_t nframes;
     size_t n;
     double force_factor;
@@ -241,39 +243,49 @@ static hid_t checkpoint_dataset(hid_t g, const char *name, hid_t type, size_t n)
     return d;
 }
 
-static int write_static(h5md_file *h, hid_t part, const mdl_system *s)
+/* species, mass and id: created with the file, filled by the first frame's write (so that, with
+   asynchronous output, the writer thread rather than the set-up pays for them). */
+static int create_static(h5md_file *h, hid_t part, const mdl_system *s)
 {
     hsize_t n = s->n;
     hid_t space = H5Screate_simple(1, &n, NULL);
-    hid_t sp = H5Dcreate2(part, "species", H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    hid_t ms = H5Dcreate2(part, "mass", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    hid_t id = H5Dcreate2(part, "id", H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    h->st_species = H5Dcreate2(part, "species", H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    h->st_mass = H5Dcreate2(part, "mass", H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    h->st_id = H5Dcreate2(part, "id", H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     H5Sclose(space);
-    int rc = sp < 0 || ms < 0 || id < 0 ? -1 : 0;
+    int rc = h->st_species < 0 || h->st_mass < 0 || h->st_id < 0 ? -1 : 0;
+    const char *names[MDL_MAX_SPECIES];
+    for (int t = 0; t < s->ntypes; t++)
+        names[t] = s->species[t];
+    if (rc >= 0)
+        rc = attr_strings(h->st_species, "names", names, (hsize_t)s->ntypes);
+    if (rc >= 0 && h->units)
+        rc = attr_string(h->st_mass, "unit", "g mol-1");
+    return rc < 0 ? fail_h5(h, "creating species, mass and id") : MDL_OK;
+}
+
+static void close_static(h5md_file *h)
+{
+    hid_t d[3] = {h->st_species, h->st_mass, h->st_id};
+    for (int k = 0; k < 3; k++)
+        if (d[k] > 0)
+            H5Dclose(d[k]);
+    h->st_species = h->st_mass = h->st_id = 0;
+}
+
+static int write_static(h5md_file *h, const mdl_system *s)
+{
     double *mass = h->dbuf;
     for (size_t i = 0; i < s->n; i++) {
         h->ibuf[i] = s->type[i];
         mass[i] = s->mass[s->type[i]];
     }
-    if (rc == 0)
-        rc = H5Dwrite(sp, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, h->ibuf);
+    int rc = H5Dwrite(h->st_species, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, h->ibuf);
     if (rc >= 0)
-        rc = H5Dwrite(ms, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, mass);
+        rc = H5Dwrite(h->st_mass, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, mass);
     if (rc >= 0)
-        rc = H5Dwrite(id, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, s->id);
-    const char *names[MDL_MAX_SPECIES];
-    for (int t = 0; t < s->ntypes; t++)
-        names[t] = s->species[t];
-    if (rc >= 0)
-        rc = attr_strings(sp, "names", names, (hsize_t)s->ntypes);
-    if (rc >= 0 && h->units)
-        rc = attr_string(ms, "unit", "g mol-1");
-    if (sp >= 0)
-        H5Dclose(sp);
-    if (ms >= 0)
-        H5Dclose(ms);
-    if (id >= 0)
-        H5Dclose(id);
+        rc = H5Dwrite(h->st_id, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, s->id);
+    close_static(h);
     return rc < 0 ? fail_h5(h, "writing species, mass and id") : MDL_OK;
 }
 
@@ -329,7 +341,7 @@ static int create_layout(h5md_file *h, const mdl_config *cfg, const mdl_system *
     if (series_create(h, &h->edges, box, "edges", H5T_IEEE_F64LE, 2, 3, 3, owner, 0, "Angstrom") != MDL_OK)
         return MDL_ERUN;
     H5Gclose(box);
-    if (write_static(h, traj, s) != MDL_OK)
+    if (create_static(h, traj, s) != MDL_OK)
         return MDL_ERUN;
     H5Gclose(traj);
     H5Gclose(parts);
@@ -351,6 +363,8 @@ static int create_layout(h5md_file *h, const mdl_config *cfg, const mdl_system *
     H5Gclose(par);
 
     /* mdlite's checkpoint: the last frame in double precision, forces included */
+    if (!cfg->checkpoint)
+        return MDL_OK;
     H5TRY(h->ck_group = H5Gcreate2(f, "checkpoint", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating checkpoint");
     H5TRY(h->ck_pos = checkpoint_dataset(h->ck_group, "position", H5T_IEEE_F64LE, n), "creating checkpoint");
     H5TRY(h->ck_vel = checkpoint_dataset(h->ck_group, "velocity", H5T_IEEE_F64LE, n), "creating checkpoint");
@@ -364,6 +378,19 @@ static int create_layout(h5md_file *h, const mdl_config *cfg, const mdl_system *
     H5TRY(attr_string(h->ck_group, "note", "mdlite restart data: the last frame in double precision (wrapped "
                                             "positions, images, velocities, forces in the run's units)"),
           "creating checkpoint");
+    return MDL_OK;
+}
+
+/* Appending: the checkpoint to keep up to date (none needed with output.checkpoint = no). */
+static int open_checkpoint(h5md_file *h)
+{
+    if (!h->checkpoint && H5Lexists(h->file, "checkpoint", H5P_DEFAULT) <= 0)
+        return MDL_OK;
+    H5TRY(h->ck_group = H5Gopen2(h->file, "checkpoint", H5P_DEFAULT), "opening checkpoint");
+    H5TRY(h->ck_pos = H5Dopen2(h->ck_group, "position", H5P_DEFAULT), "opening checkpoint");
+    H5TRY(h->ck_vel = H5Dopen2(h->ck_group, "velocity", H5P_DEFAULT), "opening checkpoint");
+    H5TRY(h->ck_frc = H5Dopen2(h->ck_group, "force", H5P_DEFAULT), "opening checkpoint");
+    H5TRY(h->ck_img = H5Dopen2(h->ck_group, "image", H5P_DEFAULT), "opening checkpoint");
     return MDL_OK;
 }
 
@@ -400,11 +427,8 @@ static int open_layout(h5md_file *h)
         if (series_open(h, &h->obs[k], obs, OBS_NAMES[k], 0, 0, 0, 0) != MDL_OK)
             return MDL_ERUN;
     H5Gclose(obs);
-    H5TRY(h->ck_group = H5Gopen2(h->file, "checkpoint", H5P_DEFAULT), "opening checkpoint");
-    H5TRY(h->ck_pos = H5Dopen2(h->ck_group, "position", H5P_DEFAULT), "opening checkpoint");
-    H5TRY(h->ck_vel = H5Dopen2(h->ck_group, "velocity", H5P_DEFAULT), "opening checkpoint");
-    H5TRY(h->ck_frc = H5Dopen2(h->ck_group, "force", H5P_DEFAULT), "opening checkpoint");
-    H5TRY(h->ck_img = H5Dopen2(h->ck_group, "image", H5P_DEFAULT), "opening checkpoint");
+    if (open_checkpoint(h) != MDL_OK)
+        return MDL_ERUN;
     /* frames so far: the length of the shared step dataset */
     series *first = h->pos.owner ? &h->pos : h->vel.owner ? &h->vel : h->frc.owner ? &h->frc : &h->img;
     hid_t sp = H5Dget_space(first->step);
@@ -435,6 +459,7 @@ int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const 
     mdl_copy(h->path, sizeof h->path, cfg->trajectory);
     h->n = s->n;
     h->fields = cfg->dump_fields;
+    h->checkpoint = cfg->checkpoint;
     h->units = strcmp(u->name, "metal") == 0;
     h->force_factor = h->units ? EV_TO_KJMOL : 1.0;
     h->last_step = -1;
@@ -519,6 +544,8 @@ int h5md_write(h5md_file *h, const mdl_frame *f)
 {
     const mdl_system *s = f->s;
     size_t n = s->n;
+    if (h->st_id > 0 && write_static(h, s) != MDL_OK)
+        return MDL_ERUN;
     if (h->fields & MDL_DUMP_POSITION) {
         pack3(h->fbuf, s->x, s->y, s->z, n, 1.0);
         if (series_append(h, &h->pos, H5T_NATIVE_FLOAT, h->fbuf, f->step, f->time) != MDL_OK)
@@ -578,6 +605,7 @@ int h5md_close(h5md_file *h)
                          &h->obs[0], &h->obs[1], &h->obs[2], &h->obs[3], &h->obs[4]};
         for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
             series_close(all[k]);
+        close_static(h);
         hid_t ck[] = {h->ck_pos, h->ck_vel, h->ck_frc, h->ck_img};
         for (int k = 0; k < 4; k++)
             if (ck[k] > 0)
@@ -644,7 +672,8 @@ int h5md_read_checkpoint(const char *path, mdl_system *s, long *step, double *ti
     hid_t g = H5Gopen2(f, "checkpoint", H5P_DEFAULT);
     int rc = g < 0 ? MDL_EINPUT : MDL_OK;
     if (rc != MDL_OK)
-        mdl_error("%s: --restart: no checkpoint group (not an H5MD file written by mdlite)", path);
+        mdl_error("%s: --restart: no checkpoint group (written with [output] checkpoint = no, or not an H5MD "
+                  "file written by mdlite)", path);
     size_t n = s->n;
     double *d = malloc(3 * n * sizeof *d);
     int32_t *im = malloc(3 * n * sizeof *im);

@@ -89,7 +89,10 @@ static double gaussian(uint32_t a, uint32_t b)
 void velocities_create(mdl_system *s, const mdl_units *u, double T, unsigned long seed)
 {
     double p[3] = {0, 0, 0}, mtot = 0;
-    for (size_t i = 0; i < s->n; i++) {
+    const long n = (long)s->n;
+    /* each atom's draw depends only on (seed, id): threads fill disjoint atoms */
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++) {
         uint64_t id = (uint64_t)s->id[i];
         mdl_u32x4 r0 = mdl_random4(seed, MDL_STREAM_VELOCITY, id, 0);
         mdl_u32x4 r1 = mdl_random4(seed, MDL_STREAM_VELOCITY, id, 1);
@@ -98,6 +101,9 @@ void velocities_create(mdl_system *s, const mdl_units *u, double T, unsigned lon
         s->vx[i] = scale * gaussian(r0.v[0], r0.v[1]);
         s->vy[i] = scale * gaussian(r0.v[2], r0.v[3]);
         s->vz[i] = scale * gaussian(r1.v[0], r1.v[1]);
+    }
+    for (size_t i = 0; i < s->n; i++) { /* in atom order, so the sums do not depend on the threads */
+        double m = s->mass[s->type[i]];
         p[0] += m * s->vx[i];
         p[1] += m * s->vy[i];
         p[2] += m * s->vz[i];

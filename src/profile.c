@@ -14,10 +14,8 @@ int profile_init(mdl_profile *p)
     return pthread_mutex_init(&p->mu, NULL) == 0 ? MDL_OK : MDL_ERUN;
 }
 
-void profile_add(mdl_profile *p, int lane, long step, double start, double end)
+static void add_interval(mdl_profile *p, mdl_interval one)
 {
-    if (!p)
-        return;
     pthread_mutex_lock(&p->mu);
     if (p->n == p->cap) {
         size_t cap = p->cap ? 2 * p->cap : 4096;
@@ -29,8 +27,20 @@ void profile_add(mdl_profile *p, int lane, long step, double start, double end)
         p->iv = iv;
         p->cap = cap;
     }
-    p->iv[p->n++] = (mdl_interval){lane, step, start, end};
+    p->iv[p->n++] = one;
     pthread_mutex_unlock(&p->mu);
+}
+
+void profile_add(mdl_profile *p, int lane, long step, double start, double end)
+{
+    if (p)
+        add_interval(p, (mdl_interval){lane, step, start, end, NULL});
+}
+
+void profile_phase(mdl_profile *p, const char *what, double start)
+{
+    if (p)
+        add_interval(p, (mdl_interval){MDL_LANE_RUN, -1, start - p->t0, mdl_wtime() - p->t0, what});
 }
 
 static int by_start(const void *a, const void *b)
@@ -41,16 +51,17 @@ static int by_start(const void *a, const void *b)
 
 int profile_write(mdl_profile *p, const char *path)
 {
-    static const char *LANES[] = {"compute", "copy", "write"};
+    static const char *LANES[] = {"compute", "copy", "write", "run"};
     FILE *f = fopen(path, "w");
     if (!f) {
         mdl_error("%s: --profile: cannot write: %s", path, strerror(errno));
         return MDL_ERUN;
     }
     qsort(p->iv, p->n, sizeof *p->iv, by_start);
-    fprintf(f, "lane,step,start_s,end_s\n");
+    fprintf(f, "lane,step,start_s,end_s,what\n");
     for (size_t i = 0; i < p->n; i++)
-        fprintf(f, "%s,%ld,%.9f,%.9f\n", LANES[p->iv[i].lane], p->iv[i].step, p->iv[i].start, p->iv[i].end);
+        fprintf(f, "%s,%ld,%.9f,%.9f,%s\n", LANES[p->iv[i].lane], p->iv[i].step, p->iv[i].start, p->iv[i].end,
+                p->iv[i].what ? p->iv[i].what : "");
     if (fclose(f) != 0) {
         mdl_error("%s: --profile: cannot write: %s", path, strerror(errno));
         return MDL_ERUN;

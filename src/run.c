@@ -45,7 +45,9 @@ typedef struct {
     long last_frame;    /* step of the last frame handed out (the writer may not have written it yet) */
     long thermo_step[MDL_THERMO_SLOTS]; /* queued thermo rows (GPU): FIFO [thermo_head, thermo_tail) */
     long thermo_head, thermo_tail;
-    mdl_system snap;    /* host copy for frames (allocated only with a trajectory) */
+    mdl_system snap;    /* with a trajectory or a restart: the set-up system, kept as the frames'
+                           metadata (species, masses, types, ids), the target of synchronous
+                           output and the holder of the checkpoint's forces */
     long first_step, final_step;
     double first_time;
     int append;         /* continuing the restart file itself: its last frame is our first */
@@ -94,20 +96,24 @@ static int write_thermo_row(run_state *r, long step, const mdl_observables *o)
     return thermo_write(&r->thermo, step, step_time(r, step), o);
 }
 
-/* A trajectory frame with these observables: handed to the writer thread, or (async = no)
-   downloaded and written here. Every flush_every-th frame and the last carry the checkpoint. */
-static int write_frame(run_state *r, long step, const mdl_observables *o, int last)
+/* A trajectory frame of the current state (forces computed with energy and virial): handed to
+   the writer thread, which gets the observables with the snapshot, or (async = no) reduced,
+   downloaded and written here. Every flush_every-th frame and the last flush the file and, with
+   output.checkpoint, carry the checkpoint. */
+static int write_frame(run_state *r, long step, int last)
 {
     double t0 = mdl_wtime();
-    int checkpoint = last || (r->frames + 1) % r->cfg->flush_every == 0;
+    int flush = last || (r->frames + 1) % r->cfg->flush_every == 0;
+    mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush};
     r->frames++;
     r->last_frame = step;
     if (r->writer) {
-        CALL(writer_submit(r->writer, step, step_time(r, step), o,
-                           checkpoint ? MDL_DUMP_ALL : r->cfg->dump_fields, checkpoint));
+        CALL(writer_submit(r->writer, &f, f.checkpoint ? MDL_DUMP_ALL : r->cfg->dump_fields));
     } else {
+        mdl_observables o;
+        CALL(r->ops->reduce(r->ctx, &o));
         CALL(r->ops->download(r->ctx, &r->snap));
-        mdl_frame f = {step, step_time(r, step), &r->snap, o, checkpoint};
+        f.obs = &o;
         CALL(traj_write(r->traj, &f));
         if (r->prof)
             profile_add(r->prof, MDL_LANE_WRITE, step, t0 - r->prof->t0, mdl_wtime() - r->prof->t0);
@@ -212,18 +218,16 @@ static int advance(run_state *r, long step)
     CALL(stepper_advance(&r->st, step, thermo || dump));
     if (r->prof)
         profile_add(r->prof, MDL_LANE_COMPUTE, step, t0 - r->prof->t0, mdl_wtime() - r->prof->t0);
-    if (thermo && !dump && r->ops->reduce_start) {
+    if (thermo && r->ops->reduce_start) {
         CALL(queue_thermo(r, step)); /* GPU: printed when it arrives, no wait here */
-    } else if (thermo || dump) {
+    } else if (thermo) {
         mdl_observables o;
-        CALL(drain_thermo(r, 1)); /* rows stay in step order */
         CALL(r->ops->reduce(r->ctx, &o)); /* energy and virial of this step's force call */
-        if (thermo)
-            CALL(write_thermo_row(r, step, &o));
-        phase_stop(&r->st.timers, PH_THERMO);
-        if (dump)
-            CALL(write_frame(r, step, &o, step == r->final_step));
+        CALL(write_thermo_row(r, step, &o));
     }
+    phase_stop(&r->st.timers, PH_THERMO);
+    if (dump)
+        CALL(write_frame(r, step, step == r->final_step));
     if (r->thermo_head < r->thermo_tail)
         CALL(drain_thermo(r, 0));
     phase_stop(&r->st.timers, PH_THERMO);
@@ -284,10 +288,8 @@ static int stop_on_signal(run_state *r, long step)
             sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)", step);
     CALL(drain_thermo(r, 1));
     if (r->traj && r->last_frame != step) {
-        mdl_observables o;
         CALL(r->ops->compute_forces(r->ctx, 1)); /* same forces; energy and virial for the frame */
-        CALL(r->ops->reduce(r->ctx, &o)); /* energy and virial of this step's force call */
-        CALL(write_frame(r, step, &o, 1));
+        CALL(write_frame(r, step, 1));
     }
     return 128 + sig;
 }
@@ -305,7 +307,7 @@ static int run_loop(run_state *r)
     if (cfg->thermo > 0)
         CALL(write_thermo_row(r, r->first_step, &o));
     if (r->traj && !r->append)
-        CALL(write_frame(r, r->first_step, &o, r->final_step == r->first_step));
+        CALL(write_frame(r, r->first_step, r->final_step == r->first_step));
     catch_stop_signals();
     double t0 = mdl_wtime();
     for (long step = r->first_step + 1; step <= r->final_step; step++) {
@@ -333,24 +335,12 @@ static int load_restart(const char *path, mdl_system *s, run_state *r)
     return MDL_OK;
 }
 
-/* With a trajectory: a host snapshot (species and masses copied) and the file. */
-static int open_output(run_state *r, const mdl_units *u, const mdl_system *s, int restarting)
+/* The trajectory file, made from the set-up system s (in id order). */
+static int open_output(run_state *r, const mdl_units *u, const mdl_system *s)
 {
-    if (!r->cfg->trajectory[0] && !restarting)
-        return MDL_OK;
-    CALL(system_init(&r->snap, s->n));
-    r->snap.n = s->n;
-    r->snap.ntypes = s->ntypes;
-    memcpy(r->snap.species, s->species, sizeof s->species);
-    memcpy(r->snap.mass, s->mass, sizeof s->mass);
-    r->snap.box = s->box;
-    size_t d8 = s->n * sizeof(double);
-    memcpy(r->snap.fx, s->fx, d8), memcpy(r->snap.fy, s->fy, d8), memcpy(r->snap.fz, s->fz, d8);
     if (!r->cfg->trajectory[0])
         return MDL_OK;
-    for (size_t i = 0; i < s->n; i++)
-        r->snap.id[i] = (int64_t)i, r->snap.type[i] = s->type[i];
-    CALL(traj_open(&r->traj, r->cfg, u, &r->snap, r->append));
+    CALL(traj_open(&r->traj, r->cfg, u, s, r->append));
     if (r->append && traj_last_step(r->traj) != r->first_step) {
         mdl_error("%s: its last frame is step %ld but its checkpoint step %ld; cannot append", r->cfg->trajectory,
                   traj_last_step(r->traj), r->first_step);
@@ -375,6 +365,9 @@ int run_simulation(const mdl_config *cfg, const char *restart, const char *profi
     memset(&r, 0, sizeof r);
     r.ops = ops;
     r.cfg = cfg;
+    if (profile && profile_init(&prof_store) == MDL_OK)
+        r.prof = &prof_store;
+    double t = mdl_wtime();
     int rc = system_setup(cfg, &u, &s);
     if (rc == MDL_OK)
         rc = load_restart(restart, &s, &r);
@@ -386,31 +379,49 @@ int run_simulation(const mdl_config *cfg, const char *restart, const char *profi
     r.final_step = r.first_step + cfg->steps;
     r.last_frame = -1;
     r.progress = !quiet && isatty(STDOUT_FILENO);
-    if (profile && profile_init(&prof_store) == MDL_OK)
-        r.prof = &prof_store;
+    profile_phase(r.prof, "set-up", t);
     if (rc == MDL_OK && !quiet)
         printf("mdlite: %zu atoms, %d species, box %g x %g x %g, %s units, %s backend, steps %ld to %ld\n", s.n,
                s.ntypes, s.box.len[0], s.box.len[1], s.box.len[2], u.name, ops->name, r.first_step, r.final_step);
     int thermo_open_rc = MDL_ERUN;
+    t = mdl_wtime();
     if (rc == MDL_OK)
         rc = thermo_open_rc = thermo_open(&r.thermo, cfg->thermo_file, r.natoms, quiet);
     if (rc == MDL_OK)
-        rc = open_output(&r, &u, &s, restart != NULL);
+        rc = open_output(&r, &u, &s);
+    profile_phase(r.prof, "open output", t);
+    t = mdl_wtime();
     if (rc == MDL_OK) {
         mdl_setup setup = {cfg, &u, &pt, cfg->skin, cfg->threads};
         if (cfg->threads > 0)
             omp_set_num_threads(cfg->threads);
         rc = ops->create(&r.ctx, &setup, &s);
     }
+    profile_phase(r.prof, "backend create", t);
+    t = mdl_wtime();
+    /* the backend holds the state from here on; s lives on as the host snapshot where one is needed */
+    if (r.traj || restart)
+        r.snap = s;
+    else
+        system_destroy(&s);
     if (rc == MDL_OK && r.traj && cfg->async)
-        rc = writer_start(&r.writer, r.traj, ops, r.ctx, &r.snap, cfg->buffers, cfg->throttle_ms, r.prof);
-    system_destroy(&s); /* the backend holds the state from here on */
+        rc = writer_start(&r.writer, r.traj, ops, r.ctx, &r.snap, cfg->buffers,
+                          cfg->checkpoint ? MDL_DUMP_ALL : cfg->dump_fields, cfg->throttle_ms, r.prof);
+    profile_phase(r.prof, "writer start", t);
+    t = mdl_wtime();
     if (rc == MDL_OK)
         rc = run_loop(&r);
+    profile_phase(r.prof, "loop", t);
+    if (r.writer) /* from here the writer needs only the snapshot's types and ids: free the
+                     rest while it writes the last frames */
+        system_free_fields(&r.snap);
     /* close everything whatever happened, so that frames already written stay readable */
+    t = mdl_wtime();
     int crc = writer_stop(r.writer);
     if (crc != MDL_OK && (rc == MDL_OK || rc >= 128))
         rc = crc;
+    profile_phase(r.prof, "writer drain", t);
+    t = mdl_wtime();
     crc = traj_close(r.traj);
     if (rc == MDL_OK || rc >= 128)
         rc = crc != MDL_OK && rc == MDL_OK ? crc : rc;
@@ -419,9 +430,12 @@ int run_simulation(const mdl_config *cfg, const char *restart, const char *profi
         if (rc == MDL_OK)
             rc = crc;
     }
+    profile_phase(r.prof, "close files", t);
+    t = mdl_wtime();
     if (r.ctx)
         ops->destroy(r.ctx);
     system_destroy(&r.snap);
+    profile_phase(r.prof, "backend destroy", t);
     if (r.prof) {
         crc = profile_write(r.prof, profile);
         if (rc == MDL_OK)

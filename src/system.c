@@ -23,6 +23,16 @@ void system_destroy(mdl_system *s)
     memset(s, 0, sizeof *s);
 }
 
+void system_free_fields(mdl_system *s)
+{
+    void **a[MDL_FIELD_ARRAYS];
+    system_field_arrays(s, a);
+    for (int k = 0; k < MDL_FIELD_ARRAYS; k++) {
+        free(*a[k]);
+        *a[k] = NULL;
+    }
+}
+
 static int grow(void **p, size_t count, size_t size)
 {
     void *q = mdl_realloc(*p, count * size, "atom arrays");
@@ -32,20 +42,24 @@ static int grow(void **p, size_t count, size_t size)
     return 0;
 }
 
+void system_field_arrays(mdl_system *s, void **addr[MDL_FIELD_ARRAYS])
+{
+    void **a[MDL_FIELD_ARRAYS] = {(void **)&s->x,  (void **)&s->y,  (void **)&s->z,  (void **)&s->vx,
+                                  (void **)&s->vy, (void **)&s->vz, (void **)&s->fx, (void **)&s->fy,
+                                  (void **)&s->fz, (void **)&s->ix, (void **)&s->iy, (void **)&s->iz};
+    memcpy(addr, a, sizeof a);
+}
+
 int system_reserve(mdl_system *s, size_t capacity)
 {
     if (capacity <= s->capacity)
         return MDL_OK;
-    void **dbl[] = {(void **)&s->x, (void **)&s->y, (void **)&s->z, (void **)&s->vx, (void **)&s->vy,
-                    (void **)&s->vz, (void **)&s->fx, (void **)&s->fy, (void **)&s->fz};
-    void **i32[] = {(void **)&s->ix, (void **)&s->iy, (void **)&s->iz, (void **)&s->type};
-    for (size_t k = 0; k < sizeof dbl / sizeof dbl[0]; k++)
-        if (grow(dbl[k], capacity, sizeof(double)))
+    void **a[MDL_FIELD_ARRAYS];
+    system_field_arrays(s, a);
+    for (int k = 0; k < MDL_FIELD_ARRAYS; k++)
+        if (grow(a[k], capacity, field_array_bytes(k)))
             return MDL_ERUN;
-    for (size_t k = 0; k < sizeof i32 / sizeof i32[0]; k++)
-        if (grow(i32[k], capacity, sizeof(int32_t)))
-            return MDL_ERUN;
-    if (grow((void **)&s->id, capacity, sizeof(int64_t)))
+    if (grow((void **)&s->type, capacity, sizeof(int32_t)) || grow((void **)&s->id, capacity, sizeof(int64_t)))
         return MDL_ERUN;
     s->capacity = capacity;
     return MDL_OK;

@@ -32,8 +32,24 @@ typedef struct {
     int has_masses;      /* masses came from the input file */
 } mdl_system;
 
+/* The per-atom arrays of the four dump fields, in the order x y z vx vy vz fx fy fz (double) and
+   ix iy iz (int32): array a belongs to field 1 << (a / 3) (MDL_DUMP_*). system_field_arrays gives
+   their addresses, so snapshot slots can point a frame's arrays at their own memory. */
+enum { MDL_FIELD_ARRAYS = 12 };
+void system_field_arrays(mdl_system *s, void **addr[MDL_FIELD_ARRAYS]);
+static inline int field_of_array(int a)
+{
+    return 1 << (a / 3);
+}
+static inline size_t field_array_bytes(int a)
+{
+    return a < 9 ? sizeof(double) : sizeof(int32_t);
+}
+
 int system_init(mdl_system *s, size_t capacity);
 void system_destroy(mdl_system *s);
+/* Frees the per-atom arrays of the dump fields (system_field_arrays), keeping types and ids. */
+void system_free_fields(mdl_system *s);
 /* Grows the per-atom arrays to at least `capacity` slots, keeping contents. */
 int system_reserve(mdl_system *s, size_t capacity);
 /* Appends one atom at rest; returns its index, or -1 when out of memory. */

@@ -90,7 +90,7 @@ int traj_write(mdl_traj *t, const mdl_frame *f)
     if (rc != MDL_OK)
         return rc;
     t->last_step = f->step;
-    return f->checkpoint ? traj_flush(t) : MDL_OK;
+    return f->flush ? traj_flush(t) : MDL_OK;
 }
 
 long traj_last_step(const mdl_traj *t)

@@ -16,15 +16,17 @@ typedef struct {
     double time;
     const mdl_system *s;
     const mdl_observables *obs; /* totals; NULL when not computed */
-    int checkpoint;             /* also write the checkpoint (H5MD) and flush the file */
+    int checkpoint;             /* also write the full-precision checkpoint (H5MD) */
+    int flush;                  /* flush the file after this frame */
 } mdl_frame;
 
 /* Opens (creates, or with append = 1 continues) the trajectory named by cfg->trajectory.
    Errors name the file: MDL_EINPUT when it cannot be created. */
 int traj_open(mdl_traj **t, const mdl_config *cfg, const mdl_units *u, const mdl_system *s, int append);
-/* Writes one frame; with f->checkpoint also the H5MD checkpoint, then flushes the file, so a
-   killed run leaves a file whose last frame is its checkpoint. MDL_ERUN with a message naming
-   the file when the write fails (disk full, I/O error). */
+/* Writes one frame; with f->checkpoint also the H5MD checkpoint; with f->flush (which the run
+   sets on every checkpoint frame) flushes the file, so a killed run leaves a file whose last
+   frame is its checkpoint. MDL_ERUN with a message naming the file when the write fails (disk
+   full, I/O error). */
 int traj_write(mdl_traj *t, const mdl_frame *f);
 int traj_flush(mdl_traj *t);
 /* Flushes and closes; safe on NULL. */

@@ -1,7 +1,8 @@
-/* The writer thread and its ring of slots. The main thread fills slot (head % K) through the
-   backend's snapshot_start; the writer takes slots in order, lets the backend finish them
-   (GPU: wait for the copy, un-permute) and writes the frame. Frames are never dropped or
-   reordered: the main thread waits when the next slot is still busy. */
+/* The writer thread, its slots and the queue between them. The main thread snapshots a frame
+   into the lowest free slot (backend snapshot_start) and queues the slot; the writer thread takes
+   the queue in order, lets the backend finish the slot (GPU: wait for its copy) and writes the
+   frame straight from it. Frames are never dropped or reordered: the main thread waits only when
+   every slot is in flight. */
 #define _POSIX_C_SOURCE 200809L
 #include "writer.h"
 
@@ -12,16 +13,12 @@
 #include <string.h>
 #include <time.h>
 
-enum { SLOT_FREE, SLOT_READY, SLOT_WRITING };
+enum { SLOT_FREE, SLOT_QUEUED };
 
 typedef struct {
     int state;
-    long step;
-    double time;
-    mdl_observables obs;
-    int has_obs, checkpoint;
+    mdl_frame frame; /* step, time, checkpoint, flush */
     double copy_start;
-    mdl_system sys; /* the frame in id order, filled by the writer thread */
 } slot;
 
 struct mdl_writer {
@@ -30,11 +27,13 @@ struct mdl_writer {
     pthread_cond_t cv;
     int nslots;
     slot *slots;
-    long head, tail;
+    int *queue;      /* slot indices in the order submitted: a ring of nslots */
+    long head, tail; /* queue positions: submitted, written */
     int stop, error, started;
     mdl_traj *traj;
     const mdl_backend_ops *ops;
     void *ctx;
+    mdl_system meta; /* a copy of the caller's: species, masses, box, type and id arrays */
     int throttle_ms;
     mdl_profile *prof;
 };
@@ -48,17 +47,21 @@ static void sleep_ms(int ms)
 static int write_slot(mdl_writer *w, slot *s, int index)
 {
     double t0 = mdl_wtime();
-    int rc = w->ops->snapshot_finish(w->ctx, index, &s->sys);
+    mdl_system frame = w->meta; /* a view: per-atom arrays are pointed into the slot */
+    mdl_observables obs;
+    int rc = w->ops->snapshot_finish(w->ctx, index, &frame, &obs);
     if (w->prof)
-        profile_add(w->prof, MDL_LANE_COPY, s->step, s->copy_start - w->prof->t0, mdl_wtime() - w->prof->t0);
+        profile_add(w->prof, MDL_LANE_COPY, s->frame.step, s->copy_start - w->prof->t0, mdl_wtime() - w->prof->t0);
     if (w->throttle_ms > 0)
         sleep_ms(w->throttle_ms);
     if (rc == MDL_OK) {
-        mdl_frame f = {s->step, s->time, &s->sys, s->has_obs ? &s->obs : NULL, s->checkpoint};
+        mdl_frame f = s->frame;
+        f.s = &frame;
+        f.obs = &obs;
         rc = traj_write(w->traj, &f);
     }
     if (w->prof)
-        profile_add(w->prof, MDL_LANE_WRITE, s->step, t0 - w->prof->t0, mdl_wtime() - w->prof->t0);
+        profile_add(w->prof, MDL_LANE_WRITE, s->frame.step, t0 - w->prof->t0, mdl_wtime() - w->prof->t0);
     return rc;
 }
 
@@ -71,15 +74,13 @@ static void *writer_main(void *arg)
             pthread_cond_wait(&w->cv, &w->mu);
         if (w->tail == w->head)
             break;
-        int index = (int)(w->tail % w->nslots);
-        slot *s = &w->slots[index];
-        s->state = SLOT_WRITING;
+        int index = w->queue[w->tail % w->nslots];
         pthread_mutex_unlock(&w->mu);
-        int rc = w->error ? MDL_ERUN : write_slot(w, s, index); /* after a failure: drain, write no more */
+        int rc = w->error ? MDL_ERUN : write_slot(w, &w->slots[index], index); /* after a failure: drain only */
         pthread_mutex_lock(&w->mu);
         if (rc != MDL_OK && !w->error)
             w->error = rc;
-        s->state = SLOT_FREE;
+        w->slots[index].state = SLOT_FREE;
         w->tail++;
         pthread_cond_broadcast(&w->cv);
     }
@@ -87,22 +88,8 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
-static int slot_system(mdl_system *d, const mdl_system *meta)
-{
-    if (system_init(d, meta->n) != MDL_OK)
-        return MDL_ERUN;
-    d->n = meta->n;
-    d->ntypes = meta->ntypes;
-    memcpy(d->species, meta->species, sizeof d->species);
-    memcpy(d->mass, meta->mass, sizeof d->mass);
-    d->box = meta->box;
-    for (size_t i = 0; i < meta->n; i++)
-        d->type[i] = meta->type[i], d->id[i] = (int64_t)i;
-    return MDL_OK;
-}
-
 int writer_start(mdl_writer **out, mdl_traj *traj, const mdl_backend_ops *ops, void *ctx, const mdl_system *meta,
-                 int nslots, int throttle_ms, mdl_profile *prof)
+                 int nslots, int max_fields, int throttle_ms, mdl_profile *prof)
 {
     mdl_writer *w = calloc(1, sizeof *w);
     *out = w;
@@ -112,14 +99,17 @@ int writer_start(mdl_writer **out, mdl_traj *traj, const mdl_backend_ops *ops, v
     w->traj = traj;
     w->ops = ops;
     w->ctx = ctx;
+    w->meta = *meta;
+    void **fields[MDL_FIELD_ARRAYS];
+    system_field_arrays(&w->meta, fields);
+    for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
+        *fields[a] = NULL; /* a frame's come from its slot */
     w->throttle_ms = throttle_ms;
     w->prof = prof;
     w->slots = calloc((size_t)nslots, sizeof *w->slots);
-    if (!w->slots || ops->snapshot_alloc(ctx, nslots) != MDL_OK)
+    w->queue = calloc((size_t)nslots, sizeof *w->queue);
+    if (!w->slots || !w->queue || ops->snapshot_alloc(ctx, nslots, max_fields) != MDL_OK)
         return MDL_ERUN;
-    for (int k = 0; k < nslots; k++)
-        if (slot_system(&w->slots[k].sys, meta) != MDL_OK)
-            return MDL_ERUN;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     if (pthread_create(&w->thread, NULL, writer_main, w) != 0) {
@@ -130,29 +120,39 @@ int writer_start(mdl_writer **out, mdl_traj *traj, const mdl_backend_ops *ops, v
     return MDL_OK;
 }
 
-int writer_submit(mdl_writer *w, long step, double time, const mdl_observables *obs, int fields, int checkpoint)
+/* The lowest free slot, waiting while every slot is queued; -1 after a write error. */
+static int take_free_slot(mdl_writer *w)
 {
-    int index = (int)(w->head % w->nslots);
-    slot *s = &w->slots[index];
     pthread_mutex_lock(&w->mu);
-    while (s->state != SLOT_FREE && !w->error) /* every slot in flight: wait for the writer */
+    int index = -1;
+    while (!w->error) {
+        for (int k = 0; k < w->nslots && index < 0; k++)
+            if (w->slots[k].state == SLOT_FREE)
+                index = k;
+        if (index >= 0)
+            break;
         pthread_cond_wait(&w->cv, &w->mu);
-    int err = w->error;
+    }
     pthread_mutex_unlock(&w->mu);
-    if (err)
-        return err;
-    s->step = step;
-    s->time = time;
-    s->has_obs = obs != NULL;
-    if (obs)
-        s->obs = *obs;
-    s->checkpoint = checkpoint;
+    return index;
+}
+
+int writer_submit(mdl_writer *w, const mdl_frame *f, int fields)
+{
+    int index = take_free_slot(w);
+    if (index < 0)
+        return w->error;
+    slot *s = &w->slots[index];
+    s->frame = *f;
+    s->frame.s = NULL;
+    s->frame.obs = NULL;
     s->copy_start = mdl_wtime();
     int rc = w->ops->snapshot_start(w->ctx, index, fields);
     if (rc != MDL_OK)
         return rc;
     pthread_mutex_lock(&w->mu);
-    s->state = SLOT_READY;
+    s->state = SLOT_QUEUED;
+    w->queue[w->head % w->nslots] = index;
     w->head++;
     pthread_cond_broadcast(&w->cv);
     pthread_mutex_unlock(&w->mu);
@@ -174,8 +174,7 @@ int writer_stop(mdl_writer *w)
         pthread_mutex_destroy(&w->mu);
         pthread_cond_destroy(&w->cv);
     }
-    for (int k = 0; w->slots && k < w->nslots; k++)
-        system_destroy(&w->slots[k].sys);
+    free(w->queue);
     free(w->slots);
     free(w);
     return rc;

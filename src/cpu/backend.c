@@ -31,24 +31,19 @@ typedef struct {
     cpu_nlist nl;
     cpu_force_scratch fscratch;
     double pe, virial;        /* of the last energy_virial force call */
-    int nslots;
+    int nslots, slot_fields;
     struct cpu_slot {
-        double *d[9];         /* x y z vx vy vz fx fy fz, in the backend's order */
-        int32_t *img[3];
-        int64_t *id;
+        void *a[MDL_FIELD_ARRAYS]; /* a frame in id order (system_field_arrays' order); NULL: not yet used */
         int fields;
+        mdl_observables obs;
     } *slots;
 } cpu_ctx;
 
 static void free_slots(cpu_ctx *c)
 {
-    for (int k = 0; k < c->nslots; k++) {
-        for (int a = 0; a < 9; a++)
-            free(c->slots[k].d[a]);
-        for (int a = 0; a < 3; a++)
-            free(c->slots[k].img[a]);
-        free(c->slots[k].id);
-    }
+    for (int k = 0; k < c->nslots; k++)
+        for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
+            free(c->slots[k].a[a]);
     free(c->slots);
     c->slots = NULL;
     c->nslots = 0;
@@ -280,61 +275,71 @@ static double cpu_neighbor_count(void *p)
     return (double)nlist_pairs(&c->nl);
 }
 
-static int cpu_snapshot_alloc(void *p, int nslots)
+static int cpu_snapshot_alloc(void *p, int nslots, int max_fields)
 {
     cpu_ctx *c = p;
-    size_t n = c->s.n;
     free_slots(c);
     c->slots = calloc((size_t)nslots, sizeof *c->slots);
     if (!c->slots)
         return MDL_ERUN;
     c->nslots = nslots;
-    for (int k = 0; k < nslots; k++) {
-        for (int a = 0; a < 9; a++)
-            if (!(c->slots[k].d[a] = mdl_alloc(n * sizeof(double), "output slots")))
-                return MDL_ERUN;
-        for (int a = 0; a < 3; a++)
-            if (!(c->slots[k].img[a] = mdl_alloc(n * sizeof(int32_t), "output slots")))
-                return MDL_ERUN;
-        if (!(c->slots[k].id = mdl_alloc(n * sizeof(int64_t), "output slots")))
-            return MDL_ERUN;
-    }
+    c->slot_fields = max_fields;
     return MDL_OK;
 }
 
-/* The main thread copies the requested fields (backend order) into the slot. */
+/* A slot's arrays, on its first use. */
+static int fill_slot_arrays(cpu_ctx *c, struct cpu_slot *sl)
+{
+    for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
+        if ((c->slot_fields & field_of_array(a)) && !sl->a[a] &&
+            !(sl->a[a] = mdl_alloc(c->s.n * field_array_bytes(a), "output slots")))
+            return MDL_ERUN;
+    return MDL_OK;
+}
+
+/* The main thread puts the requested fields into the slot in id order. */
 static int cpu_snapshot_start(void *p, int k, int fields)
 {
     cpu_ctx *c = p;
-    mdl_system *s = &c->s;
     struct cpu_slot *sl = &c->slots[k];
-    size_t n = s->n, d8 = n * sizeof(double), d4 = n * sizeof(int32_t);
-    const double *src[9] = {s->x, s->y, s->z, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz};
-    for (int a = 0; a < 9; a++)
-        if (fields & (1 << (a / 3)))
-            memcpy(sl->d[a], src[a], d8);
-    if (fields & MDL_DUMP_IMAGE)
-        memcpy(sl->img[0], s->ix, d4), memcpy(sl->img[1], s->iy, d4), memcpy(sl->img[2], s->iz, d4);
-    memcpy(sl->id, s->id, n * sizeof(int64_t));
+    if (fill_slot_arrays(c, sl) != MDL_OK)
+        return MDL_ERUN;
+    void **src[MDL_FIELD_ARRAYS];
+    system_field_arrays(&c->s, src);
+    const int64_t *id = c->s.id;
+    const long n = (long)c->s.n;
+    for (int a = 0; a < MDL_FIELD_ARRAYS; a++) {
+        if (!(fields & field_of_array(a)))
+            continue;
+        if (a < 9) {
+            const double *from = *src[a];
+            double *to = sl->a[a];
+#pragma omp parallel for schedule(static) num_threads(c->threads)
+            for (long i = 0; i < n; i++)
+                to[id[i]] = from[i];
+        } else {
+            const int32_t *from = *src[a];
+            int32_t *to = sl->a[a];
+#pragma omp parallel for schedule(static) num_threads(c->threads)
+            for (long i = 0; i < n; i++)
+                to[id[i]] = from[i];
+        }
+    }
     sl->fields = fields;
-    return MDL_OK;
+    return cpu_reduce(c, &sl->obs);
 }
 
-/* The writer thread puts the slot into id order. */
-static int cpu_snapshot_finish(void *p, int k, mdl_system *out)
+/* The writer thread: the frame's arrays are the slot's. */
+static int cpu_snapshot_finish(void *p, int k, mdl_system *frame, mdl_observables *obs)
 {
     cpu_ctx *c = p;
     struct cpu_slot *sl = &c->slots[k];
-    double *dst[9] = {out->x, out->y, out->z, out->vx, out->vy, out->vz, out->fx, out->fy, out->fz};
-    int32_t *di[3] = {out->ix, out->iy, out->iz};
-    for (int a = 0; a < 9; a++)
-        if (sl->fields & (1 << (a / 3)))
-            for (size_t i = 0; i < c->s.n; i++)
-                dst[a][sl->id[i]] = sl->d[a][i];
-    if (sl->fields & MDL_DUMP_IMAGE)
-        for (int a = 0; a < 3; a++)
-            for (size_t i = 0; i < c->s.n; i++)
-                di[a][sl->id[i]] = sl->img[a][i];
+    *obs = sl->obs;
+    void **dst[MDL_FIELD_ARRAYS];
+    system_field_arrays(frame, dst);
+    for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
+        if (sl->fields & field_of_array(a))
+            *dst[a] = sl->a[a];
     return MDL_OK;
 }
 

@@ -35,7 +35,7 @@ typedef struct {
     mdl_real *pos4, *pos0;
     int *ix, *iy, *iz, *type;
     int64_t *id;
-    int *nl, *count, *flags;  /* flags[0]: moved past skin/2, flags[1]: largest overflowing count */
+    int *nl, *count, *flags;  /* flags[1]: largest overflowing count (flags[0]: unused by the run) */
     int capacity;             /* neighbor slots per atom */
     int *cell, *perm, *cell_start, *cell_end;
     size_t ncells_cap;
@@ -47,16 +47,21 @@ typedef struct {
     void *thermo_ev[MDL_THERMO_SLOTS];
     int thermo_energy[MDL_THERMO_SLOTS];
     int *host_flags;          /* pinned: 2 ints */
+    volatile int *moved;      /* mapped host memory: set by kick_drift when an atom moved past skin/2 */
+    int *moved_dev;           /* the same word, as the device addresses it */
     double pe_sum, w_sum;
     int have_energy;
     size_t nl_bytes;
-    /* asynchronous output: device staging slots, pinned host slots, a copy stream */
+    /* asynchronous output: slots of a device staging area and pinned host memory, each holding
+       a frame in id order (system_field_arrays' order, forces as double); a copy stream */
     void *copy_stream;
-    int nslots;
+    int nslots, slot_fields;
     struct gpu_slot {
-        void *dev[13], *host[13];   /* x y z vx vy vz (double) fx fy fz (real) ix iy iz (int) id */
+        void *dev[MDL_FIELD_ARRAYS], *host[MDL_FIELD_ARRAYS]; /* NULL until the slot is first used */
+        double *dev_sums, *host_sums; /* the reduction's 3 sums (see gpu_reduce) */
         void *snapped, *copied;     /* events: snapshot on the compute stream, copy on the copy stream */
-        int fields;
+        int fields, energy;
+        double pe_sum, w_sum;       /* without energy: those of the last synchronous reduction */
     } *slots;
 } gpu_ctx;
 
@@ -64,10 +69,12 @@ static void free_slots(gpu_ctx *c)
 {
     for (int k = 0; k < c->nslots; k++) {
         struct gpu_slot *sl = &c->slots[k];
-        for (int a = 0; a < 13; a++) {
+        for (int a = 0; a < MDL_FIELD_ARRAYS; a++) {
             gpu_free(sl->dev[a]);
-            gpu_host_free(sl->host[a]);
+            gpu_host_pin_free(sl->host[a]);
         }
+        gpu_free(sl->dev_sums);
+        gpu_host_pin_free(sl->host_sums);
         gpu_event_destroy(sl->snapped);
         gpu_event_destroy(sl->copied);
     }
@@ -95,6 +102,7 @@ static void gpu_destroy(void *p)
     for (int k = 0; k < MDL_THERMO_SLOTS; k++)
         gpu_event_destroy(c->thermo_ev[k]);
     gpu_host_free(c->host_flags);
+    gpu_host_free((void *)c->moved);
     free(c);
 }
 
@@ -126,6 +134,8 @@ static int alloc_all(gpu_ctx *c)
     for (int k = 0; k < MDL_THERMO_SLOTS; k++)
         TRY(gpu_event_create(&c->thermo_ev[k]));
     TRY(gpu_host_alloc((void **)&c->host_flags, 2 * sizeof(int), "flags"));
+    TRY(gpu_host_alloc_mapped((void **)&c->moved, (void **)&c->moved_dev, sizeof(int), "the skin flag"));
+    *c->moved = 0;
     return MDL_OK;
 }
 
@@ -275,9 +285,10 @@ static int gpu_download(void *p, mdl_system *out)
 static int gpu_neighbor_check(void *p, int *rebuild)
 {
     gpu_ctx *c = p;
-    /* kick_drift has tested every atom at every step since the build */
-    TRY(gpu_d2h(c->host_flags, c->flags, sizeof(int)));
-    *rebuild = c->host_flags[0] != 0;
+    /* kick_drift has tested every atom at every step since the build; wait for the compute
+       stream only (output copies on the copy stream go on) */
+    TRY(gpu_stream_sync(NULL));
+    *rebuild = *c->moved != 0;
     return MDL_OK;
 }
 
@@ -368,7 +379,7 @@ static int gpu_build_neighbors(void *p)
         if (grow_list(c, c->host_flags[1] + c->host_flags[1] / 10 + 4) != MDL_OK)
             return MDL_ERUN;
     }
-    TRY(gpu_memset(c->flags, 0, sizeof(int)));
+    *c->moved = 0; /* no kick_drift is in flight: the host waited for the build's count */
     TRY(gpu_d2d(c->pos0, c->pos4, 4 * n * sizeof(mdl_real)));
     return MDL_OK;
 }
@@ -387,7 +398,7 @@ static int gpu_integrate_first(void *p)
 {
     gpu_ctx *c = p;
     TRY(gpu_kick_drift(c->n, 0.5 * c->dt * c->u.ftm2v, c->dt, c->x, c->y, c->z, c->vx, c->vy, c->vz, c->fx, c->fy,
-                       c->fz, c->type, c->pos4, c->pos0, 0.5 * c->skin, c->flags));
+                       c->fz, c->type, c->pos4, c->pos0, 0.5 * c->skin, c->moved_dev));
     return MDL_OK;
 }
 
@@ -416,20 +427,34 @@ static int gpu_thermostat(void *p, long step, int stage)
     return MDL_OK;
 }
 
+/* Queues the reduction of the current state into sums (device: sum m v^2, and with energy
+   sum pe and sum w). */
+static int queue_reduce(gpu_ctx *c, double *sums)
+{
+    return gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, c->have_energy ? c->pe : NULL,
+                      c->have_energy ? c->w : NULL, c->partials, sums);
+}
+
+/* Observables from a reduction's sums copied to the host (energy: they include pe and w; else
+   those of the last synchronous energy reduction). */
+static void observables_from_sums(const gpu_ctx *c, const double *sums, int energy, mdl_observables *o)
+{
+    o->kinetic = 0.5 * c->u.mvv2e * sums[0];
+    o->potential = energy ? sums[1] : c->pe_sum;
+    o->virial = energy ? sums[2] : c->w_sum;
+    mdl_finish_observables(o, c->n, c->box.len[0] * c->box.len[1] * c->box.len[2], &c->u);
+}
+
 static int gpu_reduce_obs(void *p, mdl_observables *o)
 {
     gpu_ctx *c = p;
-    TRY(gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, c->have_energy ? c->pe : NULL, c->have_energy ? c->w : NULL,
-                   c->partials, c->result));
+    TRY(queue_reduce(c, c->result));
     TRY(gpu_d2h(c->host_result, c->result, 3 * sizeof(double)));
-    o->kinetic = 0.5 * c->u.mvv2e * c->host_result[0];
     if (c->have_energy) {
         c->pe_sum = c->host_result[1];
         c->w_sum = c->host_result[2];
     }
-    o->potential = c->pe_sum;
-    o->virial = c->w_sum;
-    mdl_finish_observables(o, c->n, c->box.len[0] * c->box.len[1] * c->box.len[2], &c->u);
+    observables_from_sums(c, c->host_result, c->have_energy, o);
     return MDL_OK;
 }
 
@@ -439,8 +464,7 @@ static int gpu_reduce_start(void *p, int slot)
 {
     gpu_ctx *c = p;
     double *dev = c->result + 3 * (1 + slot), *host = c->host_result + 3 * (1 + slot);
-    TRY(gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, c->have_energy ? c->pe : NULL, c->have_energy ? c->w : NULL,
-                   c->partials, dev));
+    TRY(queue_reduce(c, dev));
     TRY(gpu_copy_async(host, dev, 3 * sizeof(double), NULL));
     TRY(gpu_event_record(c->thermo_ev[slot], NULL));
     c->thermo_energy[slot] = c->have_energy;
@@ -459,11 +483,7 @@ static int gpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait)
         if (q != 0)
             return MDL_ERUN;
     }
-    const double *h = c->host_result + 3 * (1 + slot);
-    o->kinetic = 0.5 * c->u.mvv2e * h[0];
-    o->potential = c->thermo_energy[slot] ? h[1] : c->pe_sum;
-    o->virial = c->thermo_energy[slot] ? h[2] : c->w_sum;
-    mdl_finish_observables(o, c->n, c->box.len[0] * c->box.len[1] * c->box.len[2], &c->u);
+    observables_from_sums(c, c->host_result + 3 * (1 + slot), c->thermo_energy[slot], o);
     return MDL_OK;
 }
 
@@ -522,18 +542,7 @@ static double gpu_neighbor_count(void *p)
     return 0.5 * total; /* full lists hold each pair twice */
 }
 
-/* Bytes per atom of snapshot array a, and the field bit it belongs to (-1: always, the ids). */
-static size_t slot_size(int a)
-{
-    return a < 6 ? sizeof(double) : a < 9 ? sizeof(mdl_real) : a < 12 ? sizeof(int) : sizeof(int64_t);
-}
-
-static int slot_field(int a)
-{
-    return a < 3 ? MDL_DUMP_POSITION : a < 6 ? MDL_DUMP_VELOCITY : a < 9 ? MDL_DUMP_FORCE : a < 12 ? MDL_DUMP_IMAGE : -1;
-}
-
-static int gpu_snapshot_alloc(void *p, int nslots)
+static int gpu_snapshot_alloc(void *p, int nslots, int max_fields)
 {
     gpu_ctx *c = p;
     free_slots(c);
@@ -541,73 +550,88 @@ static int gpu_snapshot_alloc(void *p, int nslots)
     if (!c->slots)
         return MDL_ERUN;
     c->nslots = nslots;
+    c->slot_fields = max_fields;
     TRY(gpu_stream_create(&c->copy_stream));
-    for (int k = 0; k < nslots; k++) {
-        struct gpu_slot *sl = &c->slots[k];
-        for (int a = 0; a < 13; a++) {
-            TRY(gpu_malloc(&sl->dev[a], c->n * slot_size(a), "output staging slots"));
-            TRY(gpu_host_alloc(&sl->host[a], c->n * slot_size(a), "pinned output slots"));
-        }
-        TRY(gpu_event_create(&sl->snapped));
-        TRY(gpu_event_create(&sl->copied));
-        TRY(gpu_event_record(sl->copied, c->copy_stream));
-    }
     return MDL_OK;
 }
 
-/* Main thread, never blocking: the compute stream snapshots into the device slot (after that
-   slot's previous copy), the copy stream then moves it to pinned memory. */
+/* A slot's device staging arrays and events, on its first use (main thread). */
+static int fill_slot_device(gpu_ctx *c, struct gpu_slot *sl)
+{
+    if (sl->snapped)
+        return MDL_OK;
+    for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
+        if (c->slot_fields & field_of_array(a))
+            TRY(gpu_malloc(&sl->dev[a], c->n * field_array_bytes(a), "output staging slots"));
+    TRY(gpu_malloc((void **)&sl->dev_sums, 3 * sizeof(double), "output staging slots"));
+    TRY(gpu_event_create(&sl->snapped));
+    TRY(gpu_event_create_blocking(&sl->copied)); /* the writer thread sleeps on it */
+    return MDL_OK;
+}
+
+/* A slot's pinned arrays, on its first use (writer thread: touching and page-locking take
+   milliseconds per 10 MB, which the step loop should not wait for). */
+static int fill_slot_host(gpu_ctx *c, struct gpu_slot *sl)
+{
+    if (sl->host_sums)
+        return MDL_OK;
+    for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
+        if (c->slot_fields & field_of_array(a))
+            TRY(gpu_host_pin_alloc(&sl->host[a], c->n * field_array_bytes(a), "pinned output slots"));
+    TRY(gpu_host_pin_alloc((void **)&sl->host_sums, 3 * sizeof(double), "pinned output slots"));
+    return MDL_OK;
+}
+
+/* Main thread, never blocking: the compute stream scatters the fields into id order in the
+   slot's staging arrays and reduces the observables into it. (A slot is free only once the
+   writer has finished it, so its previous copy is complete.) */
 static int gpu_snapshot_start(void *p, int k, int fields)
 {
     gpu_ctx *c = p;
     struct gpu_slot *sl = &c->slots[k];
-    void *src[13] = {c->x, c->y, c->z, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->ix, c->iy, c->iz, c->id};
-    sl->fields = fields;
-    TRY(gpu_stream_wait(NULL, sl->copied));
-    for (int a = 0; a < 13; a++)
-        if (slot_field(a) < 0 || (fields & slot_field(a)))
-            TRY(gpu_d2d(sl->dev[a], src[a], c->n * slot_size(a)));
+    if (fill_slot_device(c, sl) != MDL_OK)
+        return MDL_ERUN;
+    double *const *d = (double *const *)sl->dev;
+    if (fields & MDL_DUMP_POSITION)
+        TRY(gpu_scatter3_double(c->n, c->id, (const double *const[]){c->x, c->y, c->z}, d));
+    if (fields & MDL_DUMP_VELOCITY)
+        TRY(gpu_scatter3_double(c->n, c->id, (const double *const[]){c->vx, c->vy, c->vz}, d + 3));
+    if (fields & MDL_DUMP_FORCE)
+        TRY(gpu_scatter3_real(c->n, c->id, (const mdl_real *const[]){c->fx, c->fy, c->fz}, d + 6));
+    if (fields & MDL_DUMP_IMAGE)
+        TRY(gpu_scatter3_int(c->n, c->id, (const int *const[]){c->ix, c->iy, c->iz}, (int *const *)sl->dev + 9));
+    TRY(queue_reduce(c, sl->dev_sums));
     TRY(gpu_event_record(sl->snapped, NULL));
-    TRY(gpu_stream_wait(c->copy_stream, sl->snapped));
-    for (int a = 0; a < 13; a++)
-        if (slot_field(a) < 0 || (fields & slot_field(a)))
-            TRY(gpu_copy_async(sl->host[a], sl->dev[a], c->n * slot_size(a), c->copy_stream));
-    TRY(gpu_event_record(sl->copied, c->copy_stream));
+    sl->fields = fields;
+    sl->energy = c->have_energy;
+    sl->pe_sum = c->pe_sum;
+    sl->w_sum = c->w_sum;
     return MDL_OK;
 }
 
-/* Writer thread: wait for the copy, put the slot into id order. */
-static int gpu_snapshot_finish(void *p, int k, mdl_system *out)
+/* Writer thread: the copy stream moves the slot to pinned memory once the snapshot is done; wait
+   for it; the frame's arrays are the slot's pinned memory. */
+static int gpu_snapshot_finish(void *p, int k, mdl_system *frame, mdl_observables *obs)
 {
     gpu_ctx *c = p;
     struct gpu_slot *sl = &c->slots[k];
+    if (fill_slot_host(c, sl) != MDL_OK)
+        return MDL_ERUN;
+    TRY(gpu_stream_wait(c->copy_stream, sl->snapped));
+    for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
+        if (sl->fields & field_of_array(a))
+            TRY(gpu_copy_async(sl->host[a], sl->dev[a], c->n * field_array_bytes(a), c->copy_stream));
+    TRY(gpu_copy_async(sl->host_sums, sl->dev_sums, 3 * sizeof(double), c->copy_stream));
+    TRY(gpu_event_record(sl->copied, c->copy_stream));
     TRY(gpu_event_sync(sl->copied));
-    const int64_t *id = sl->host[12];
-    double *dd[6] = {out->x, out->y, out->z, out->vx, out->vy, out->vz};
-    double *df[3] = {out->fx, out->fy, out->fz};
-    int32_t *di[3] = {out->ix, out->iy, out->iz};
-    /* the host's cores are idle while the GPU computes: un-permute in parallel */
-    for (int a = 0; a < 12; a++) {
-        if (!(sl->fields & slot_field(a)))
-            continue;
-        const long n = (long)c->n;
-        if (a < 6) {
-            const double *src = sl->host[a];
-#pragma omp parallel for schedule(static)
-            for (long i = 0; i < n; i++)
-                dd[a][id[i]] = src[i];
-        } else if (a < 9) {
-            const mdl_real *src = sl->host[a];
-#pragma omp parallel for schedule(static)
-            for (long i = 0; i < n; i++)
-                df[a - 6][id[i]] = (double)src[i];
-        } else {
-            const int *src = sl->host[a];
-#pragma omp parallel for schedule(static)
-            for (long i = 0; i < n; i++)
-                di[a - 9][id[i]] = src[i];
-        }
-    }
+    void **dst[MDL_FIELD_ARRAYS];
+    system_field_arrays(frame, dst);
+    for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
+        if (sl->fields & field_of_array(a))
+            *dst[a] = sl->host[a];
+    double sums[3] = {sl->host_sums[0], sl->energy ? sl->host_sums[1] : sl->pe_sum,
+                      sl->energy ? sl->host_sums[2] : sl->w_sum};
+    observables_from_sums(c, sums, 1, obs);
     return MDL_OK;
 }
 

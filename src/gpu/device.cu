@@ -2,6 +2,7 @@
 #include "common.cuh"
 
 #include <stdlib.h>
+#include <string.h>
 
 static size_t g_allocated = 0;
 
@@ -76,6 +77,51 @@ extern "C" void gpu_host_free(void *p)
 {
     if (p)
         cudaFreeHost(p);
+}
+
+extern "C" int gpu_host_alloc_mapped(void **host, void **dev, size_t bytes, const char *what)
+{
+    cudaError_t e = cudaHostAlloc(host, bytes, cudaHostAllocMapped);
+    if (e == cudaSuccess)
+        e = cudaHostGetDevicePointer(dev, *host, 0);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "mdlite: error: CUDA: cannot allocate %zu bytes of mapped host memory for %s: %s\n", bytes,
+                what, cudaGetErrorString(e));
+        return 1;
+    }
+    return 0;
+}
+
+/* Pinned memory for large buffers: page-aligned host memory, touched by the calling thread, then
+   page-locked with cudaHostRegister. The page faults and zeroing happen outside the driver, so a
+   writer thread pinning a slot holds up the step loop's launches only for the registration
+   (cudaMallocHost of 48 MB did so for ~25 ms on the H100 host; docs/PERFORMANCE.md). */
+extern "C" int gpu_host_pin_alloc(void **p, size_t bytes, const char *what)
+{
+    size_t page = 4096, size = (bytes + page - 1) / page * page;
+    if (posix_memalign(p, page, size ? size : page) != 0) {
+        fprintf(stderr, "mdlite: error: cannot allocate %zu bytes of host memory for %s\n", bytes, what);
+        *p = NULL;
+        return 1;
+    }
+    memset(*p, 0, size);
+    cudaError_t e = cudaHostRegister(*p, size ? size : page, cudaHostRegisterDefault);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "mdlite: error: CUDA: cannot pin %zu bytes of host memory for %s: %s\n", bytes, what,
+                cudaGetErrorString(e));
+        free(*p);
+        *p = NULL;
+        return 1;
+    }
+    return 0;
+}
+
+extern "C" void gpu_host_pin_free(void *p)
+{
+    if (p) {
+        cudaHostUnregister(p);
+        free(p);
+    }
 }
 
 extern "C" int gpu_h2d(void *dst, const void *src, size_t bytes)
@@ -190,6 +236,14 @@ extern "C" int gpu_event_create(void **e)
     return 0;
 }
 
+extern "C" int gpu_event_create_blocking(void **e)
+{
+    cudaEvent_t ev;
+    MDL_CUDA(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming | cudaEventBlockingSync));
+    *e = (void *)ev;
+    return 0;
+}
+
 extern "C" void gpu_event_destroy(void *e)
 {
     if (e)
@@ -211,6 +265,12 @@ extern "C" int gpu_stream_wait(void *stream, void *e)
 extern "C" int gpu_event_sync(void *e)
 {
     MDL_CUDA(cudaEventSynchronize((cudaEvent_t)e));
+    return 0;
+}
+
+extern "C" int gpu_stream_sync(void *stream)
+{
+    MDL_CUDA(cudaStreamSynchronize((cudaStream_t)stream));
     return 0;
 }
 

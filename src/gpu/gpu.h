@@ -27,8 +27,15 @@ void gpu_print_devices(FILE *out);
 int gpu_select(void); /* device 0; prints what it found; returns non-zero when none */
 int gpu_malloc(void **p, size_t bytes, const char *what);
 void gpu_free(void *p);
-int gpu_host_alloc(void **p, size_t bytes, const char *what); /* pinned */
+int gpu_host_alloc(void **p, size_t bytes, const char *what); /* pinned (cudaMallocHost) */
 void gpu_host_free(void *p);
+/* pinned and mapped: kernels write *dev over the bus, the host reads *host after a stream sync,
+   with no copy engine involved (free with gpu_host_free) */
+int gpu_host_alloc_mapped(void **host, void **dev, size_t bytes, const char *what);
+/* pinned by touching page-aligned memory and registering it: for large buffers set up while
+   kernels run (the output slots) */
+int gpu_host_pin_alloc(void **p, size_t bytes, const char *what);
+void gpu_host_pin_free(void *p);
 int gpu_h2d(void *dst, const void *src, size_t bytes);
 int gpu_d2h(void *dst, const void *src, size_t bytes);
 int gpu_d2d(void *dst, const void *src, size_t bytes);
@@ -46,10 +53,12 @@ int gpu_timer_stop(gpu_timer *t, double *seconds); /* waits for the stop event *
 int gpu_stream_create(void **s); /* non-blocking: never waits for the compute stream implicitly */
 void gpu_stream_destroy(void *s);
 int gpu_event_create(void **e);
+int gpu_event_create_blocking(void **e); /* gpu_event_sync sleeps instead of spinning */
 void gpu_event_destroy(void *e);
 int gpu_event_record(void *e, void *stream);
 int gpu_stream_wait(void *stream, void *e);
 int gpu_event_sync(void *e);
+int gpu_stream_sync(void *stream); /* NULL: the compute stream only (not the copy stream) */
 int gpu_event_query(void *e); /* 0: done, 1: not yet, other: error (printed) */
 int gpu_copy_async(void *dst, const void *src, size_t bytes, void *stream);
 
@@ -91,11 +100,12 @@ int gpu_lj_forces(size_t n, int ntypes, gpu_box box, const mdl_real *pos4, const
 
 /* ---- integration, thermostats, reductions (integrate.cu) ---- */
 int gpu_set_masses(int ntypes, const double *mass);
-/* v += dtf f/m; x += dt v; pos4 refreshed; flags[0] = 1 when an atom is more than half_skin
-   from its position at the last build (pos0). */
+/* v += dtf f/m; x += dt v; pos4 refreshed; *moved = 1 when an atom is more than half_skin from its
+   position at the last build (pos0). moved is mapped host memory (gpu_host_alloc_mapped), so
+   reading it needs no copy (which could queue behind an output copy on the copy engine). */
 int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                    double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
-                   mdl_real *pos4, const mdl_real *pos0, double half_skin, int *flags);
+                   mdl_real *pos4, const mdl_real *pos0, double half_skin, int *moved);
 int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx, const mdl_real *fy,
              const mdl_real *fz, const int *type);
 int gpu_langevin(size_t n, const double *vx, const double *vy, const double *vz, mdl_real *fx,
@@ -110,6 +120,12 @@ int gpu_reduce(size_t n, const double *vx, const double *vy, const double *vz, c
 /* v *= sqrt(1 + c (T0 / T - 1)) with T from mv2 (device): c = 1 rescales to T0, c = dt/tau is Berendsen. */
 int gpu_scale_to_temperature(size_t n, double *vx, double *vy, double *vz, const double *mv2, double T0, double c,
                              double mvv2e, double boltz, double dof);
+
+/* ---- snapshots for the writer thread (snapshot.cu) ----
+   dst[d][id[i]] = src[d][i], d = 0..2: one field's arrays into id order (forces widened to double). */
+int gpu_scatter3_double(size_t n, const int64_t *id, const double *const src[3], double *const dst[3]);
+int gpu_scatter3_real(size_t n, const int64_t *id, const mdl_real *const src[3], double *const dst[3]);
+int gpu_scatter3_int(size_t n, const int64_t *id, const int *const src[3], int *const dst[3]);
 
 #ifdef __cplusplus
 }

@@ -16,13 +16,13 @@ extern "C" int gpu_set_masses(int ntypes, const double *mass)
     return 0;
 }
 
-__global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, double *y, double *z, double *vx,
-                                  double *vy, double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz,
-                                  const int *type, real4 *pos, const real4 *pos0, mdl_real limit2, int *flags)
+/* Atom i: v += dtf f/m, x += dt v, pos4 refreshed; true when it is now farther than
+   sqrt(limit2) from its position at the last build (the skin test, fused here). */
+__device__ __forceinline__ bool kick_drift_atom(int i, double dtf, double dt, double *x, double *y, double *z,
+                                                double *vx, double *vy, double *vz, const mdl_real *fx,
+                                                const mdl_real *fy, const mdl_real *fz, const int *type, real4 *pos,
+                                                const real4 *pos0, mdl_real limit2)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
     double a = dtf * c_inv_mass[type[i]];
     double u = vx[i] + a * fx[i], v = vy[i] + a * fy[i], w = vz[i] + a * fz[i];
     vx[i] = u, vy[i] = v, vz[i] = w;
@@ -31,20 +31,32 @@ __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, doubl
     real4 p = pos[i];
     p.x = (mdl_real)px, p.y = (mdl_real)py, p.z = (mdl_real)pz;
     pos[i] = p;
-    /* the skin test, fused here: flags[0] stays set until the next build clears it */
     real4 q = pos0[i];
     mdl_real ddx = p.x - q.x, ddy = p.y - q.y, ddz = p.z - q.z;
-    if (ddx * ddx + ddy * ddy + ddz * ddz > limit2)
-        flags[0] = 1; // every writer writes the same value
+    return ddx * ddx + ddy * ddy + ddz * ddz > limit2;
+}
+
+__global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, double *y, double *z, double *vx,
+                                  double *vy, double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz,
+                                  const int *type, real4 *pos, const real4 *pos0, mdl_real limit2, int *moved)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    bool far = i < n && kick_drift_atom(i, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type, pos, pos0, limit2);
+    /* *moved (host memory) stays set until the next build clears it: one write over the bus per
+       warp that found a far atom, all of the same value */
+    if (__any_sync(0xffffffffu, far) && (threadIdx.x & 31) == 0) {
+        *moved = 1;
+        __threadfence_system();
+    }
 }
 
 extern "C" int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                               double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
-                              mdl_real *pos4, const mdl_real *pos0, double half_skin, int *flags)
+                              mdl_real *pos4, const mdl_real *pos0, double half_skin, int *moved)
 {
     kick_drift_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type,
                                                              (real4 *)pos4, (const real4 *)pos0,
-                                                             (mdl_real)(half_skin * half_skin), flags);
+                                                             (mdl_real)(half_skin * half_skin), moved);
     MDL_LAUNCHED("kick_drift");
     return 0;
 }

@@ -90,15 +90,26 @@ def timeline(mdlite, inp, d, backend):
     run([mdlite, "run", cfg, "--quiet", "--backend", backend, "--profile", csv_path, "--set", "output.thermo_file=",
          "--set", "system.cells=6 6 6", "--set", "run.steps=200", "--set", "output.dump_every=10", "--set",
          f"output.trajectory={d}/t.h5md"], cwd=d)
-    lanes = {}
+    lanes, phases, compute = {}, {}, []
     with open(csv_path) as f:
         header = f.readline().strip()
         for line in f:
-            lane = line.split(",")[0]
+            lane, step, start, end, what = line.strip().split(",")
             lanes[lane] = lanes.get(lane, 0) + 1
-    if header != "lane,step,start_s,end_s" or lanes.get("compute") != 200 or lanes.get("write") != 21 \
+            if lane == "run":
+                phases[what] = (float(start), float(end))
+            elif lane == "compute":
+                compute.append((float(start), float(end)))
+    if header != "lane,step,start_s,end_s,what" or lanes.get("compute") != 200 or lanes.get("write") != 21 \
             or lanes.get("copy") != 21:
         fail(f"timeline: header {header!r}, rows per lane {lanes}")
+    want = ["set-up", "open output", "backend create", "writer start", "loop", "writer drain", "close files",
+            "backend destroy"]
+    if list(phases) != want or any(phases[a][1] > phases[b][0] for a, b in zip(want, want[1:])):
+        fail(f"timeline: run phases {phases}, want {want} in order without overlap")
+    lo, hi = phases["loop"]
+    if not all(lo <= s <= e <= hi for s, e in compute):
+        fail(f"timeline: compute intervals outside the loop phase {lo}..{hi}")
     p = run([sys.executable, os.path.join(HERE, "..", "..", "tools", "plot_timeline.py"), csv_path])
     if not os.path.getsize(f"{d}/timeline.png") > 10000:
         fail("timeline.png is empty")

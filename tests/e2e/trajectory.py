@@ -147,6 +147,24 @@ def restart(mdlite, inp, d):
             fail(f"appended trajectory has steps {steps}")
         print(f"{ens[0]}: step 200 of 200 straight vs 100 + restart 100: largest relative difference {worst:.3g}; "
               f"appended file steps {steps}")
+    no_checkpoint(mdlite, cfg, d)
+
+
+def no_checkpoint(mdlite, cfg, d):
+    """output.checkpoint = no: frames and flushes without /checkpoint; --restart refuses the file."""
+    path = f"{d}/frames.h5md"
+    mdrun(mdlite, cfg, d, "system.cells=6 6 6", "run.steps=100", "output.dump_every=10", "output.flush_every=3",
+          "output.checkpoint=no", f"output.trajectory={path}")
+    h5check(path)
+    with h5py.File(path, "r") as f:
+        steps = list(f["particles/trajectory/position/step"][()])
+        has = "checkpoint" in f
+    if has or steps != list(range(0, 101, 10)):
+        fail(f"checkpoint = no: /checkpoint present: {has}; steps {steps}")
+    p = run([mdlite, "run", cfg, "--quiet", "--restart", path], check=False, cwd=d)
+    if p.returncode != 2 or path not in p.stderr or "checkpoint = no" not in p.stderr:
+        fail(f"--restart from a file without checkpoint: exit {p.returncode}, expected 2 naming the file:\n{p.stderr}")
+    print(f"checkpoint = no: 11 frames, no /checkpoint, passes h5md_check; --restart exits 2: {p.stderr.strip()}")
 
 
 def start(mdlite, cfg, d, *sets):

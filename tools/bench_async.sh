@@ -50,7 +50,7 @@ for rep in $(seq "$reps"); do
 done
 
 echo
-echo "medians of $reps runs (ratio: to 'none' of the same size)"
+echo "medians of $reps runs (ratio: to 'none' of the same size; paired: run k minus run k of 'none')"
 python3 - "$rows" <<'PY'
 import statistics, sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
@@ -59,15 +59,18 @@ for r in rows:
     ph = dict(kv.split("=") for kv in r[4:])
     table.setdefault((r[0], r[1]), []).append((float(r[2]), float(r[3]), {k: float(v) for k, v in ph.items()}))
 for size in dict.fromkeys(r[0] for r in rows):
-    base_wall = statistics.median(w for w, _, _ in table[(size, "none")])
-    base_loop = statistics.median(l for _, l, _ in table[(size, "none")])
+    base = table[(size, "none")]
+    base_wall = statistics.median(w for w, _, _ in base)
+    base_loop = statistics.median(l for _, l, _ in base)
     for (sz, variant), runs in table.items():
         if sz != size:
             continue
         wall = statistics.median(w for w, _, _ in runs)
         loop = statistics.median(l for _, l, _ in runs)
+        paired = [a[0] - b[0] for a, b in zip(runs, base)]
         phases = {k: statistics.median(p[k] for _, _, p in runs) for k in runs[0][2]}
         print(f"{size:5} {variant:17} wall {wall:7.3f} s ({wall / base_wall:.3f}x)  loop {loop:7.3f} s "
-              f"({loop / base_loop:.3f}x) | " + " ".join(f"{k} {v:.3f}" for k, v in phases.items()))
+              f"({loop / base_loop:.3f}x)  paired wall {1e3 * statistics.median(paired):+.0f} ms median, "
+              f"{1e3 * statistics.mean(paired):+.0f} ms mean | " + " ".join(f"{k} {v:.3f}" for k, v in phases.items()))
 PY
 rm -rf "$tmp"

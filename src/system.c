@@ -23,6 +23,15 @@ void system_destroy(mdl_system *s)
     memset(s, 0, sizeof *s);
 }
 
+void system_point_fields(mdl_system *s, void *const arrays[MDL_FIELD_ARRAYS], int fields)
+{
+    void **a[MDL_FIELD_ARRAYS];
+    system_field_arrays(s, a);
+    for (int k = 0; k < MDL_FIELD_ARRAYS; k++)
+        if (fields & field_of_array(k))
+            *a[k] = arrays ? arrays[k] : NULL;
+}
+
 void system_free_fields(mdl_system *s)
 {
     void **a[MDL_FIELD_ARRAYS];

@@ -37,6 +37,8 @@ typedef struct {
    their addresses, so snapshot slots can point a frame's arrays at their own memory. */
 enum { MDL_FIELD_ARRAYS = 12 };
 void system_field_arrays(mdl_system *s, void **addr[MDL_FIELD_ARRAYS]);
+/* Points s's arrays of the given fields at arrays[a] (NULL: every array NULL), as a view. */
+void system_point_fields(mdl_system *s, void *const arrays[MDL_FIELD_ARRAYS], int fields);
 static inline int field_of_array(int a)
 {
     return 1 << (a / 3);

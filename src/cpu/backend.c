@@ -335,11 +335,7 @@ static int cpu_snapshot_finish(void *p, int k, mdl_system *frame, mdl_observable
     cpu_ctx *c = p;
     struct cpu_slot *sl = &c->slots[k];
     *obs = sl->obs;
-    void **dst[MDL_FIELD_ARRAYS];
-    system_field_arrays(frame, dst);
-    for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
-        if (sl->fields & field_of_array(a))
-            *dst[a] = sl->a[a];
+    system_point_fields(frame, sl->a, sl->fields);
     return MDL_OK;
 }
 

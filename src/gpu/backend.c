@@ -624,11 +624,7 @@ static int gpu_snapshot_finish(void *p, int k, mdl_system *frame, mdl_observable
     TRY(gpu_copy_async(sl->host_sums, sl->dev_sums, 3 * sizeof(double), c->copy_stream));
     TRY(gpu_event_record(sl->copied, c->copy_stream));
     TRY(gpu_event_sync(sl->copied));
-    void **dst[MDL_FIELD_ARRAYS];
-    system_field_arrays(frame, dst);
-    for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
-        if (sl->fields & field_of_array(a))
-            *dst[a] = sl->host[a];
+    system_point_fields(frame, sl->host, sl->fields);
     double sums[3] = {sl->host_sums[0], sl->energy ? sl->host_sums[1] : sl->pe_sum,
                       sl->energy ? sl->host_sums[2] : sl->w_sum};
     observables_from_sums(c, sums, 1, obs);

@@ -367,6 +367,8 @@ int run_simulation(const mdl_config *cfg, const char *restart, const char *profi
     r.cfg = cfg;
     if (profile && profile_init(&prof_store) == MDL_OK)
         r.prof = &prof_store;
+    if (cfg->threads > 0) /* before the set-up, whose velocity draws run in parallel too */
+        omp_set_num_threads(cfg->threads);
     double t = mdl_wtime();
     int rc = system_setup(cfg, &u, &s);
     if (rc == MDL_OK)
@@ -393,8 +395,6 @@ int run_simulation(const mdl_config *cfg, const char *restart, const char *profi
     t = mdl_wtime();
     if (rc == MDL_OK) {
         mdl_setup setup = {cfg, &u, &pt, cfg->skin, cfg->threads};
-        if (cfg->threads > 0)
-            omp_set_num_threads(cfg->threads);
         rc = ops->create(&r.ctx, &setup, &s);
     }
     profile_phase(r.prof, "backend create", t);

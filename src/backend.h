@@ -4,6 +4,7 @@
 #define MDL_BACKEND_H
 
 #include "config.h"
+#include "health.h"
 #include "potential.h"
 #include "system.h"
 #include "units.h"
@@ -43,6 +44,7 @@ typedef struct {
     double neighbors;  /* pairs in the list at the last build */
 } mdl_neighbor_stats;
 
+enum { MDL_CHECK_OK, MDL_CHECK_REBUILD, MDL_CHECK_UNSAFE };
 enum { MDL_THERMOSTAT_POST_FORCE = 1, MDL_THERMOSTAT_END_OF_STEP = 2 };
 #define MDL_THERMO_SLOTS 8
 
@@ -53,8 +55,12 @@ typedef struct {
     void (*destroy)(void *ctx);
     /* state -> host: positions (wrapped), velocities, forces, images, written at index id[i] */
     int (*download)(void *ctx, mdl_system *s);
-    /* max displacement since the last build > skin/2 ? */
-    int (*neighbor_check)(void *ctx, int *rebuild);
+    /* the skin test and the health check together: *status = MDL_CHECK_OK, MDL_CHECK_REBUILD
+       (an atom moved more than skin/2 since the last build), or MDL_CHECK_UNSAFE (one moved more
+       than the skin, or a position is not finite, at some step since the last build) */
+    int (*neighbor_check)(void *ctx, int *status);
+    /* after MDL_CHECK_UNSAFE or non-finite observables: the atom at fault, found on the host */
+    int (*diagnose)(void *ctx, mdl_health *h);
     /* wrap into the box, (re)sort, build the list; the driver counts builds */
     int (*build_neighbors)(void *ctx);
     /* forces; energy and virial too when energy_virial is set (thermo steps) */

@@ -3,11 +3,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "config.h"
 
+#include "ini.h"
 #include "units.h"
 #include "util.h"
 
 #include <errno.h>
-#include <ini.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -162,101 +162,51 @@ static int check_known(const char *origin, const char *section, const char *key)
     return 1;
 }
 
-typedef struct {
-    mdl_config *cfg;
-    FILE *fp;
-    int line;
-    int nerr;
-    int last_handled_line;
-} parse_state;
-
-static char *read_line(char *buf, int num, void *stream)
+/* Output paths where an empty value means "none" (documented); elsewhere empty means missing. */
+static int empty_means_none(const char *section, const char *key)
 {
-    parse_state *st = stream;
-    char *r = fgets(buf, num, st->fp);
-    if (!r)
-        return NULL;
-    st->line++;
-    size_t n = strlen(buf);
-    if (n == (size_t)num - 1 && buf[n - 1] != '\n' && !feof(st->fp)) {
-        fprintf(stderr, "mdlite: error: %s:%d: line longer than %d characters\n", st->cfg->path, st->line, num - 2);
-        st->nerr++;
-        int c;
-        while ((c = fgetc(st->fp)) != EOF && c != '\n')
-            ;
-    }
-    return r;
+    return strcmp(section, "output") == 0 && (strcmp(key, "thermo_file") == 0 || strcmp(key, "trajectory") == 0);
 }
 
-static int on_key(void *user, const char *section, const char *key, const char *value)
+static int blank(const char *v)
 {
-    parse_state *st = user;
+    while (*v == ' ' || *v == '\t')
+        v++;
+    return *v == '\0';
+}
+
+static int on_key(void *user, const char *section, const char *key, const char *value, int line)
+{
+    mdl_config *cfg = user;
     char origin[MDL_PATH_LEN + 32];
-    snprintf(origin, sizeof origin, "%s:%d", st->cfg->path, st->line);
-    st->last_handled_line = st->line;
-    if (!check_known(origin, section, key)) {
-        st->nerr++;
-        return 1; /* keep going: report every unknown key, not just the first */
-    }
-    mdl_entry *prev = find_entry(st->cfg, section, key);
-    if (prev) {
-        fprintf(stderr, "mdlite: error: %s: [%s] %s: set twice (first at %s)\n", origin, section, key, prev->origin);
-        st->nerr++;
+    snprintf(origin, sizeof origin, "%s:%d", cfg->path, line);
+    if (!section[0]) {
+        mdl_error("%s: %s: key outside a [section]", origin, key);
         return 1;
     }
-    if (add_entry(st->cfg, section, key, value, origin) != MDL_OK) {
-        st->nerr++;
-        return 0;
+    if (!check_known(origin, section, key))
+        return 1; /* keep going: report every unknown key, not just the first */
+    mdl_entry *prev = find_entry(cfg, section, key);
+    if (prev) {
+        fprintf(stderr, "mdlite: error: %s: [%s] %s: set twice (first at %s)\n", origin, section, key, prev->origin);
+        return 1;
     }
-    return 1;
-}
-
-static int read_file_text(mdl_config *cfg)
-{
-    FILE *fp = fopen(cfg->path, "rb");
-    if (!fp)
-        return -1;
-    size_t cap = 4096, len = 0;
-    char *text = mdl_alloc(cap, "config text");
-    size_t got;
-    while (text && (got = fread(text + len, 1, cap - len - 1, fp)) > 0) {
-        len += got;
-        if (cap - len - 1 == 0) {
-            cap *= 2;
-            text = mdl_realloc(text, cap, "config text");
-        }
-    }
-    fclose(fp);
-    if (!text)
-        return -1;
-    text[len] = '\0';
-    cfg->text = text;
-    return 0;
+    if (blank(value) && !empty_means_none(section, key))
+        return 0; /* an empty value is a missing one: the default, or a "missing" message later */
+    return add_entry(cfg, section, key, value, origin) == MDL_OK ? 0 : -1;
 }
 
 static int parse_file(mdl_config *cfg)
 {
-    parse_state st = {cfg, fopen(cfg->path, "r"), 0, 0, 0};
-    if (!st.fp) {
-        mdl_error("%s: cannot open config file: %s", cfg->path, strerror(errno));
-        return MDL_EINPUT;
-    }
-    int rc = ini_parse_stream(read_line, &st, on_key, &st);
-    fclose(st.fp);
-    if (rc > 0 && rc != st.last_handled_line) {
-        /* inih reports syntax errors (no '=', unclosed '[') by line number without a callback */
-        fprintf(stderr, "mdlite: error: %s:%d: syntax error (expected [section] or key = value)\n", cfg->path, rc);
-        st.nerr++;
-    }
-    if (rc < 0) {
-        mdl_error("%s: cannot read config file", cfg->path);
-        return MDL_EINPUT;
-    }
-    if (read_file_text(cfg) != 0) {
-        mdl_error("%s: cannot read config file", cfg->path);
-        return MDL_EINPUT;
-    }
-    return st.nerr ? MDL_EINPUT : MDL_OK;
+    return ini_parse(cfg->path, &cfg->text, on_key, cfg);
+}
+
+static void remove_entry(mdl_config *cfg, mdl_entry *e)
+{
+    free(e->value);
+    size_t k = (size_t)(e - cfg->entries);
+    memmove(e, e + 1, (size_t)(cfg->nentries - (int)k - 1) * sizeof *e);
+    cfg->nentries--;
 }
 
 /* "section.key=value" from the command line. */
@@ -278,6 +228,11 @@ static int apply_override(mdl_config *cfg, const char *arg)
     if (!check_known("--set", section, key))
         return MDL_EINPUT;
     mdl_entry *e = find_entry(cfg, section, key);
+    if (blank(eq + 1) && !empty_means_none(section, key)) {
+        if (e) /* --set key= takes the file's value back: the key is missing again */
+            remove_entry(cfg, e);
+        return MDL_OK;
+    }
     if (e) {
         free(e->value);
         e->value = strdup(eq + 1);

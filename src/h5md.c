@@ -4,10 +4,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "h5md.h"
 
+#include "health.h"
 #include "util.h"
 
 #include <errno.h>
 #include <hdf5.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -463,7 +465,7 @@ int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const 
     h->units = strcmp(u->name, "metal") == 0;
     h->force_factor = h->units ? EV_TO_KJMOL : 1.0;
     h->last_step = -1;
-    h->fbuf = malloc(3 * s->n * sizeof(float));
+    h->fbuf = malloc(9 * s->n * sizeof(float));
     h->ibuf = malloc(3 * s->n * sizeof(int32_t));
     h->dbuf = malloc(3 * s->n * sizeof(double));
     if (!h->fbuf || !h->ibuf || !h->dbuf) {
@@ -493,13 +495,17 @@ int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const 
 
 /* ---- frames ------------------------------------------------------------------------------------ */
 
-static void pack3(float *out, const double *x, const double *y, const double *z, size_t n, double f)
+/* Interleaves x, y, z (times f) as float; 0 when a value is not finite. */
+static int pack3(float *out, const double *x, const double *y, const double *z, size_t n, double f)
 {
+    int finite = 1;
     for (size_t i = 0; i < n; i++) {
         out[3 * i] = (float)(x[i] * f);
         out[3 * i + 1] = (float)(y[i] * f);
         out[3 * i + 2] = (float)(z[i] * f);
+        finite &= isfinite(x[i]) & isfinite(y[i]) & isfinite(z[i]);
     }
+    return finite;
 }
 
 static void pack3d(double *out, const double *x, const double *y, const double *z, size_t n)
@@ -524,6 +530,11 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
 {
     const mdl_system *s = f->s;
     size_t n = s->n;
+    /* a checkpoint with a non-finite value would poison every restart: keep the last good one */
+    if (health_frame_nonfinite(h->path, f->step, "position", s->x, s->y, s->z, n) ||
+        health_frame_nonfinite(h->path, f->step, "velocity", s->vx, s->vy, s->vz, n) ||
+        health_frame_nonfinite(h->path, f->step, "force", s->fx, s->fy, s->fz, n))
+        return MDL_ERUN;
     pack3d(h->dbuf, s->x, s->y, s->z, n);
     H5TRY(H5Dwrite(h->ck_pos, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, h->dbuf), "writing the checkpoint");
     pack3d(h->dbuf, s->vx, s->vy, s->vz, n);
@@ -540,27 +551,41 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
     return MDL_OK;
 }
 
+/* Packs the frame's float fields into fbuf (position, velocity, force, 3n each); MDL_ERUN with
+   a message, before anything is written, when a value is not finite. */
+static int pack_frame(h5md_file *h, const mdl_frame *f)
+{
+    const mdl_system *s = f->s;
+    size_t n = s->n;
+    struct {
+        int field;
+        const double *x, *y, *z;
+        double factor;
+        const char *name;
+    } fs[3] = {{MDL_DUMP_POSITION, s->x, s->y, s->z, 1.0, "position"},
+               {MDL_DUMP_VELOCITY, s->vx, s->vy, s->vz, 1.0, "velocity"},
+               {MDL_DUMP_FORCE, s->fx, s->fy, s->fz, h->force_factor, "force"}};
+    for (int k = 0; k < 3; k++)
+        if ((h->fields & fs[k].field) && !pack3(h->fbuf + 3 * n * (size_t)k, fs[k].x, fs[k].y, fs[k].z, n, fs[k].factor)) {
+            health_frame_nonfinite(h->path, f->step, fs[k].name, fs[k].x, fs[k].y, fs[k].z, n);
+            return MDL_ERUN;
+        }
+    return MDL_OK;
+}
+
 int h5md_write(h5md_file *h, const mdl_frame *f)
 {
     const mdl_system *s = f->s;
     size_t n = s->n;
+    if (pack_frame(h, f) != MDL_OK)
+        return MDL_ERUN;
     if (h->st_id > 0 && write_static(h, s) != MDL_OK)
         return MDL_ERUN;
-    if (h->fields & MDL_DUMP_POSITION) {
-        pack3(h->fbuf, s->x, s->y, s->z, n, 1.0);
-        if (series_append(h, &h->pos, H5T_NATIVE_FLOAT, h->fbuf, f->step, f->time) != MDL_OK)
+    series *fs[3] = {&h->pos, &h->vel, &h->frc};
+    for (int k = 0; k < 3; k++)
+        if ((h->fields & (1 << k)) &&
+            series_append(h, fs[k], H5T_NATIVE_FLOAT, h->fbuf + 3 * n * (size_t)k, f->step, f->time) != MDL_OK)
             return MDL_ERUN;
-    }
-    if (h->fields & MDL_DUMP_VELOCITY) {
-        pack3(h->fbuf, s->vx, s->vy, s->vz, n, 1.0);
-        if (series_append(h, &h->vel, H5T_NATIVE_FLOAT, h->fbuf, f->step, f->time) != MDL_OK)
-            return MDL_ERUN;
-    }
-    if (h->fields & MDL_DUMP_FORCE) {
-        pack3(h->fbuf, s->fx, s->fy, s->fz, n, h->force_factor);
-        if (series_append(h, &h->frc, H5T_NATIVE_FLOAT, h->fbuf, f->step, f->time) != MDL_OK)
-            return MDL_ERUN;
-    }
     if (h->fields & MDL_DUMP_IMAGE) {
         pack3i(h->ibuf, s->ix, s->iy, s->iz, n);
         if (series_append(h, &h->img, H5T_NATIVE_INT32, h->ibuf, f->step, f->time) != MDL_OK)

@@ -38,22 +38,37 @@ static int assign_species(const mdl_config *cfg, mdl_system *s)
     return MDL_OK;
 }
 
+static int basis_of(const mdl_config *cfg, const double (**basis)[3])
+{
+    if (strcmp(cfg->lattice, "bcc") == 0) {
+        *basis = BCC;
+        return 2;
+    }
+    if (strcmp(cfg->lattice, "sc") == 0) {
+        *basis = SC;
+        return 1;
+    }
+    *basis = FCC;
+    return 4;
+}
+
+size_t lattice_atom_count(const mdl_config *cfg)
+{
+    const double(*basis)[3];
+    size_t nb = (size_t)basis_of(cfg, &basis); /* cells are at most 4096 each: no overflow */
+    return (size_t)cfg->cells[0] * (size_t)cfg->cells[1] * (size_t)cfg->cells[2] * nb;
+}
+
 int lattice_build(const mdl_config *cfg, mdl_system *s)
 {
-    const double(*basis)[3] = FCC;
-    int nb = 4;
-    if (strcmp(cfg->lattice, "bcc") == 0) {
-        basis = BCC;
-        nb = 2;
-    } else if (strcmp(cfg->lattice, "sc") == 0) {
-        basis = SC;
-        nb = 1;
-    }
+    const double(*basis)[3];
+    int nb = basis_of(cfg, &basis);
     double a = cfg->lattice_constant > 0 ? cfg->lattice_constant : cbrt(nb / cfg->density);
-    size_t n = (size_t)cfg->cells[0] * cfg->cells[1] * cfg->cells[2] * nb;
-    if (n > ((size_t)1 << 31)) {
-        mdl_error("%s: cells %d %d %d make %zu atoms, more than mdlite handles (2^31)", config_origin(cfg, "system", "cells"),
-                  cfg->cells[0], cfg->cells[1], cfg->cells[2], n);
+    size_t n = lattice_atom_count(cfg);
+    if (n > (size_t)MDL_MAX_ATOMS) {
+        mdl_error("%s: [system] cells: %d %d %d make %zu atoms, more than mdlite handles (%ld)",
+                  config_origin(cfg, "system", "cells"), cfg->cells[0], cfg->cells[1], cfg->cells[2], n,
+                  (long)MDL_MAX_ATOMS);
         return MDL_EINPUT;
     }
     if (system_reserve(s, n) != MDL_OK)

@@ -6,6 +6,8 @@
 #include "system.h"
 #include "units.h"
 
+/* Atoms that cfg's lattice and cells make. */
+size_t lattice_atom_count(const mdl_config *cfg);
 /* Fills s with cfg's lattice (cells, density or lattice_constant, species by composition). */
 int lattice_build(const mdl_config *cfg, mdl_system *s);
 

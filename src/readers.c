@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 typedef struct {
     const char *path;
+    size_t size; /* of the file, in bytes */
     FILE *fp;
     char *buf;
     size_t cap;
@@ -289,7 +291,15 @@ static int read_xyz(line_reader *r, mdl_system *s, int *has_box)
             return MDL_EINPUT;
         *has_box = 1;
     }
-    if (system_reserve(s, (size_t)natoms) != MDL_OK)
+    if (natoms > MDL_MAX_ATOMS) {
+        mdl_error("%s:1: the header says %ld atoms, more than mdlite handles (%ld)", r->path, natoms,
+                  (long)MDL_MAX_ATOMS);
+        return MDL_EINPUT;
+    }
+    /* the count is the file's word: memory grows with the atoms actually read, from at most as
+       many as the file's bytes could hold (8 bytes a line at least: "A 0 0 0\n") */
+    size_t fit = r->size / 8 + 1;
+    if (system_reserve(s, (size_t)natoms < fit ? (size_t)natoms : fit) != MDL_OK)
         return MDL_ERUN;
     s->has_velocities = h.col_velo >= 0;
     s->has_masses = h.col_mass >= 0;
@@ -299,7 +309,8 @@ static int read_xyz(line_reader *r, mdl_system *s, int *has_box)
     int rc = MDL_OK;
     for (long i = 0; i < natoms && rc == MDL_OK; i++) {
         if (!(line = next_line(r))) {
-            mdl_error("%s:%d: file ends after %ld of %ld atoms (truncated?)", r->path, r->line + 1, i, natoms);
+            mdl_error("%s:%d: the header says %ld atoms, the file has %ld (truncated?)", r->path, r->line + 1, natoms,
+                      i);
             rc = MDL_EINPUT;
             break;
         }
@@ -338,6 +349,10 @@ static int read_xyz(line_reader *r, mdl_system *s, int *has_box)
         if (rc != MDL_OK)
             break;
         long k = system_add_atom(s, t, v[0], v[1], v[2]);
+        if (k < 0) {
+            rc = MDL_ERUN;
+            break;
+        }
         s->vx[k] = v[3];
         s->vy[k] = v[4];
         s->vz[k] = v[5];
@@ -398,8 +413,11 @@ static int sniff_format(const char *path, FILE *fp)
 
 int read_coordinates(const char *path, mdl_system *s, int *has_box)
 {
-    line_reader r = {path, fopen(path, "r"), NULL, 0, 0};
     *has_box = 0;
+    if (mdl_check_input_file(path, "coordinate file") != MDL_OK)
+        return MDL_EINPUT;
+    struct stat st;
+    line_reader r = {path, stat(path, &st) == 0 ? (size_t)st.st_size : 0, fopen(path, "r"), NULL, 0, 0};
     if (!r.fp) {
         mdl_error("%s: cannot open coordinate file: %s", path, strerror(errno));
         return MDL_EINPUT;
@@ -428,7 +446,30 @@ int read_coordinates(const char *path, mdl_system *s, int *has_box)
     return rc;
 }
 
-int check_atoms_in_box(const char *path, mdl_system *s, int first_atom_line)
+/* The line of atom `index` (0-based) in a coordinate file: xyz has two header lines; .xy skips
+   blank and comment lines, so it is counted again (only for a message). */
+static long atom_line(const char *path, size_t index)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return 0;
+    long found = 0;
+    if (sniff_format(path, fp) == 'x') {
+        found = (long)index + 3;
+    } else {
+        line_reader r = {path, 0, fp, NULL, 0, 0};
+        size_t k = 0;
+        char *line;
+        while (!found && (line = next_line(&r)))
+            if (!is_blank(line) && line[0] != '#' && k++ == index)
+                found = r.line;
+        free(r.buf);
+    }
+    fclose(fp);
+    return found;
+}
+
+int check_atoms_in_box(const char *path, mdl_system *s)
 {
     double *c[3] = {s->x, s->y, s->z};
     for (size_t i = 0; i < s->n; i++)
@@ -440,8 +481,8 @@ int check_atoms_in_box(const char *path, mdl_system *s, int first_atom_line)
                 c[d][i] = lo; /* on the upper face: the periodic image on the lower one */
                 continue;
             }
-            mdl_error("%s:%zu: atom %zu: %c = %.17g is outside the box [%.17g, %.17g)", path,
-                      (size_t)first_atom_line + i, i + 1, "xyz"[d], v, lo, hi);
+            mdl_error("%s:%ld: atom %zu: %c = %.17g is outside the box [%.17g, %.17g)", path, atom_line(path, i),
+                      i + 1, "xyz"[d], v, lo, hi);
             return MDL_EINPUT;
         }
     return MDL_OK;

@@ -11,6 +11,6 @@ int read_coordinates(const char *path, mdl_system *s, int *has_box);
 
 /* Checks every atom lies inside a periodic box (wrapping those within rounding of the upper face).
    Errors name the file and the atom's line. */
-int check_atoms_in_box(const char *path, mdl_system *s, int first_atom_line);
+int check_atoms_in_box(const char *path, mdl_system *s);
 
 #endif

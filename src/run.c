@@ -11,6 +11,7 @@
 #include "writer.h"
 #include "util.h"
 
+#include <math.h>
 #include <omp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -56,6 +57,8 @@ typedef struct {
     double next_progress;
 } run_state;
 
+static const char *nonfinite_observable(const mdl_observables *o);
+
 #define CALL(expr)                 \
     do {                           \
         int rc_ = (expr);          \
@@ -93,6 +96,9 @@ static void draw_progress(run_state *r, long step, double t0)
 static int write_thermo_row(run_state *r, long step, const mdl_observables *o)
 {
     clear_progress(r);
+    const char *bad = nonfinite_observable(o);
+    if (bad)
+        return stepper_unhealthy(&r->st, step, bad);
     return thermo_write(&r->thermo, step, step_time(r, step), o);
 }
 
@@ -174,6 +180,25 @@ int stepper_setup(mdl_stepper *st, long step)
     return st->ops->thermostat(st->ctx, step, MDL_THERMOSTAT_POST_FORCE);
 }
 
+int stepper_unhealthy(mdl_stepper *st, long step, const char *observable)
+{
+    mdl_health h = {MDL_HEALTH_OK, -1, 0};
+    if (st->ops->diagnose)
+        CALL(st->ops->diagnose(st->ctx, &h));
+    if (observable)
+        mdl_error("step %ld: the %s is not finite", step, observable);
+    if (!observable || h.what != MDL_HEALTH_OK)
+        health_report(&h, step, st->last_build, st->cfg->skin);
+    return MDL_ERUN;
+}
+
+/* Which observable of o is not finite, or NULL. */
+static const char *nonfinite_observable(const mdl_observables *o)
+{
+    return !isfinite(o->potential) ? "potential energy" : !isfinite(o->kinetic) ? "kinetic energy"
+         : !isfinite(o->pressure) ? "pressure" : NULL;
+}
+
 /* One velocity-Verlet step, in LAMMPS's order; energy and virial only when energy is set. */
 /* With MDLITE_SYNC_PHASES=1 the driver waits for the device at each phase boundary, so that
    GPU phase times are real (at the cost of the overlap). */
@@ -191,9 +216,11 @@ int stepper_advance(mdl_stepper *st, long step, int energy)
     CALL(ops->integrate_first(st->ctx));
     phase_end(st, PH_INTEGRATE);
     if ((step - st->last_build) % st->cfg->check == 0) {
-        int rebuild;
-        CALL(ops->neighbor_check(st->ctx, &rebuild));
-        if (rebuild) {
+        int status;
+        CALL(ops->neighbor_check(st->ctx, &status));
+        if (status == MDL_CHECK_UNSAFE)
+            return stepper_unhealthy(st, step, NULL);
+        if (status == MDL_CHECK_REBUILD) {
             CALL(ops->build_neighbors(st->ctx));
             st->nb.builds++;
             if (step - st->last_build == st->cfg->check)

@@ -27,6 +27,9 @@ int is_thermo_step(const mdl_config *cfg, long step, long final_step);
 /* Set-up at `step`: neighbor build, forces with energy, post-force thermostat. */
 int stepper_setup(mdl_stepper *st, long step);
 int stepper_advance(mdl_stepper *st, long step, int energy);
+/* The run went wrong at `step` (a failed health check, or the named observable not finite):
+   finds the atom at fault, says what and where, returns MDL_ERUN. */
+int stepper_unhealthy(mdl_stepper *st, long step, const char *observable);
 
 /* Runs cfg (continuing from the checkpoint of `restart` when not NULL; writing a timeline to
    `profile` when not NULL); returns an exit status:

@@ -5,6 +5,7 @@
 #include "readers.h"
 #include "util.h"
 
+#include <math.h>
 #include <string.h>
 
 static int assign_masses(const mdl_config *cfg, mdl_system *s)
@@ -59,12 +60,46 @@ static int read_input(const mdl_config *cfg, mdl_system *s)
             mdl_error("%s:2: pbc= has F for dimension %d; mdlite runs periodic boxes only", cfg->input, d + 1);
             return MDL_EINPUT;
         }
-    return check_atoms_in_box(cfg->input, s, 3);
+    return check_atoms_in_box(cfg->input, s);
+}
+
+/* Refuses, before allocating, a run whose memory (a lower estimate: the set-up system, the
+   backend's copy, its half neighbor list at this density, the output's copy) is more than the
+   machine has available. */
+static int check_memory(const mdl_config *cfg, size_t n, double density, const char *origin)
+{
+    double rl = cfg->cutoff + (cfg->skin > 0 ? cfg->skin : 0);
+    for (int k = 0; k < cfg->npair; k++)
+        if (cfg->pair[k].cutoff > cfg->cutoff)
+            rl = cfg->pair[k].cutoff + cfg->skin;
+    double half_pairs = 0.5 * density * 4.18879020478639 * rl * rl * rl;
+    double per_atom = 3 * 96.0 + 64.0 + 6.0 * half_pairs; /* bytes */
+    double need = per_atom * (double)n, avail = (double)mdl_memory_available();
+    if (avail > 0 && need > avail) {
+        mdl_error("%s: %zu atoms need about %.3g GiB of memory (%.0f bytes per atom at this density), more than "
+                  "the %.3g GiB available", origin, n, need / 1073741824.0, per_atom, avail / 1073741824.0);
+        return MDL_EINPUT;
+    }
+    return MDL_OK;
+}
+
+static int build_lattice(const mdl_config *cfg, mdl_system *s)
+{
+    size_t n = lattice_atom_count(cfg);
+    double basis = strcmp(cfg->lattice, "bcc") == 0 ? 2 : strcmp(cfg->lattice, "sc") == 0 ? 1 : 4;
+    double density = cfg->density > 0 ? cfg->density : basis / pow(cfg->lattice_constant, 3);
+    char origin[MDL_PATH_LEN + 64];
+    snprintf(origin, sizeof origin, "%s: [system] cells", config_origin(cfg, "system", "cells"));
+    if (n <= (size_t)MDL_MAX_ATOMS && check_memory(cfg, n, density, origin) != MDL_OK)
+        return MDL_EINPUT;
+    return lattice_build(cfg, s);
 }
 
 int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s)
 {
-    int rc = cfg->input[0] ? read_input(cfg, s) : lattice_build(cfg, s);
+    int rc = cfg->input[0] ? read_input(cfg, s) : build_lattice(cfg, s);
+    if (rc == MDL_OK && cfg->input[0])
+        rc = check_memory(cfg, s->n, (double)s->n / box_volume(&s->box), cfg->input);
     if (rc != MDL_OK)
         return rc;
     if (s->n < 2) {

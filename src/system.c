@@ -44,7 +44,12 @@ void system_free_fields(mdl_system *s)
 
 static int grow(void **p, size_t count, size_t size)
 {
-    void *q = mdl_realloc(*p, count * size, "atom arrays");
+    size_t bytes;
+    if (mdl_mul_size(count, size, &bytes) != 0) {
+        mdl_error("%zu atoms: the atom arrays would need more bytes than this machine can address", count);
+        return -1;
+    }
+    void *q = mdl_realloc(*p, bytes, "atom arrays");
     if (!q)
         return -1;
     *p = q;

@@ -14,6 +14,9 @@ typedef struct {
     int periodic[3];
 } mdl_box;
 
+/* The most atoms a run may have (atom indices are 32-bit on the GPU). */
+#define MDL_MAX_ATOMS 2147483647L
+
 typedef struct {
     size_t n;        /* atoms in use: [0, n) */
     size_t capacity; /* allocated per-atom slots */

@@ -3,6 +3,7 @@
 #include "trajectory.h"
 
 #include "h5md.h"
+#include "health.h"
 #include "util.h"
 
 #include <errno.h>
@@ -50,6 +51,10 @@ static int write_xyz(mdl_traj *t, const mdl_frame *f)
 {
     const mdl_system *s = f->s;
     FILE *o = t->xyz;
+    if (health_frame_nonfinite(t->path, f->step, "position", s->x, s->y, s->z, s->n) ||
+        ((t->fields & MDL_DUMP_VELOCITY) && health_frame_nonfinite(t->path, f->step, "velocity", s->vx, s->vy, s->vz, s->n)) ||
+        ((t->fields & MDL_DUMP_FORCE) && health_frame_nonfinite(t->path, f->step, "force", s->fx, s->fy, s->fz, s->n)))
+        return MDL_ERUN;
     fprintf(o, "%zu\nLattice=\"%.10g 0 0 0 %.10g 0 0 0 %.10g\" Origin=\"%.10g %.10g %.10g\" "
                "Properties=species:S:1:pos:R:3%s%s%s pbc=\"T T T\" Step=%ld Time=%.10g\n",
             s->n, s->box.len[0], s->box.len[1], s->box.len[2], s->box.lo[0], s->box.lo[1], s->box.lo[2],

@@ -5,9 +5,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 
 void mdl_error(const char *fmt, ...)
@@ -68,6 +71,55 @@ double mdl_wtime(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int mdl_check_input_file(const char *path, const char *what)
+{
+    struct stat st;
+    if (path[0] == '\0') {
+        mdl_error("empty file name for the %s", what);
+        return MDL_EINPUT;
+    }
+    if (stat(path, &st) != 0) {
+        mdl_error("%s: cannot open %s: %s", path, what, strerror(errno));
+        return MDL_EINPUT;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        mdl_error("%s: is a directory, not a %s", path, what);
+        return MDL_EINPUT;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        mdl_error("%s: is not a regular file (a device, pipe or socket); give a %s", path, what);
+        return MDL_EINPUT;
+    }
+    return MDL_OK;
+}
+
+int mdl_mul_size(size_t a, size_t b, size_t *out)
+{
+    if (b != 0 && a > SIZE_MAX / b)
+        return -1;
+    *out = a * b;
+    return 0;
+}
+
+size_t mdl_memory_available(void)
+{
+    size_t avail = 0;
+    FILE *fp = fopen("/proc/meminfo", "r");
+    char line[256];
+    unsigned long long kib;
+    while (fp && fgets(line, sizeof line, fp))
+        if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+            avail = (size_t)kib * 1024;
+            break;
+        }
+    if (fp)
+        fclose(fp);
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (avail == 0 || rl.rlim_cur < avail))
+        avail = (size_t)rl.rlim_cur;
+    return avail;
 }
 
 static const char *skip_blanks(const char *s)

@@ -22,6 +22,17 @@ void mdl_copy(char *dst, size_t size, const char *src);
 /* Monotonic wall clock in seconds. */
 double mdl_wtime(void);
 
+/* Checks that path names a readable regular file (not a directory, device or pipe); `what` names
+   it in the message ("config file", "coordinate file"). MDL_OK or MDL_EINPUT. */
+int mdl_check_input_file(const char *path, const char *what);
+
+/* a * b into *out; -1 (out untouched) when it overflows size_t. */
+int mdl_mul_size(size_t a, size_t b, size_t *out);
+
+/* Memory this process can still take, in bytes (MemAvailable, bounded by RLIMIT_AS); 0 when
+   unknown. Estimates below check large allocations against it before making them. */
+size_t mdl_memory_available(void);
+
 /* Strict number parsing: the whole string (after trimming blanks) must be a finite number. */
 int mdl_parse_double(const char *s, double *out);
 int mdl_parse_long(const char *s, long *out);

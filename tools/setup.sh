@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake pkg-config libinih-dev libcriterion-dev libhdf5-dev hdf5-tools python3 lammps
+packages=(build-essential cmake pkg-config libcriterion-dev libhdf5-dev hdf5-tools python3 lammps
           python3-h5py python3-mdanalysis python3-ase python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do

@@ -143,12 +143,21 @@ static int cpu_download(void *p, mdl_system *out)
     return MDL_OK;
 }
 
-static int cpu_neighbor_check(void *p, int *rebuild)
+static int cpu_neighbor_check(void *p, int *status)
 {
     cpu_ctx *c = p;
     const mdl_system *s = &c->s;
-    double half = 0.5 * c->skin;
-    *rebuild = max_displacement_sq(s->n, s->x, s->y, s->z, c->x0, c->y0, c->z0) > half * half;
+    double half = 0.5 * c->skin, d2 = max_displacement_sq(s->n, s->x, s->y, s->z, c->x0, c->y0, c->z0);
+    *status = d2 > c->skin * c->skin ? MDL_CHECK_UNSAFE : d2 > half * half ? MDL_CHECK_REBUILD : MDL_CHECK_OK;
+    return MDL_OK;
+}
+
+static int cpu_diagnose(void *p, mdl_health *h)
+{
+    cpu_ctx *c = p;
+    const mdl_system *s = &c->s;
+    health_scan(s->n, s->id, (mdl_vec3_arrays){s->x, s->y, s->z}, (mdl_vec3_arrays){c->x0, c->y0, c->z0},
+                (mdl_vec3_arrays){s->vx, s->vy, s->vz}, (mdl_vec3_arrays){s->fx, s->fy, s->fz}, c->skin, h);
     return MDL_OK;
 }
 
@@ -356,6 +365,7 @@ const mdl_backend_ops mdl_cpu_backend = {
     .destroy = cpu_destroy,
     .download = cpu_download,
     .neighbor_check = cpu_neighbor_check,
+    .diagnose = cpu_diagnose,
     .build_neighbors = cpu_build_neighbors,
     .compute_forces = cpu_compute_forces,
     .integrate_first = cpu_integrate_first,

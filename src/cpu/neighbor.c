@@ -384,6 +384,7 @@ double max_displacement_sq(size_t n, const double *x, const double *y, const dou
     for (size_t i = 0; i < n; i++) {
         double dx = x[i] - x0[i], dy = y[i] - y0[i], dz = z[i] - z0[i];
         double d2 = dx * dx + dy * dy + dz * dz;
+        d2 = d2 == d2 ? d2 : INFINITY; /* a non-finite position counts as an infinite move */
         m = d2 > m ? d2 : m;
     }
     return m;

@@ -47,8 +47,9 @@ typedef struct {
     void *thermo_ev[MDL_THERMO_SLOTS];
     int thermo_energy[MDL_THERMO_SLOTS];
     int *host_flags;          /* pinned: 2 ints */
-    volatile int *moved;      /* mapped host memory: set by kick_drift when an atom moved past skin/2 */
-    int *moved_dev;           /* the same word, as the device addresses it */
+    volatile int *moved;      /* mapped host memory, 2 ints set by kick_drift: an atom moved past
+                                 skin/2 (rebuild); past the skin or not finite (unsafe: stop) */
+    int *moved_dev;           /* the same words, as the device addresses them */
     double pe_sum, w_sum;
     int have_energy;
     size_t nl_bytes;
@@ -134,8 +135,8 @@ static int alloc_all(gpu_ctx *c)
     for (int k = 0; k < MDL_THERMO_SLOTS; k++)
         TRY(gpu_event_create(&c->thermo_ev[k]));
     TRY(gpu_host_alloc((void **)&c->host_flags, 2 * sizeof(int), "flags"));
-    TRY(gpu_host_alloc_mapped((void **)&c->moved, (void **)&c->moved_dev, sizeof(int), "the skin flag"));
-    *c->moved = 0;
+    TRY(gpu_host_alloc_mapped((void **)&c->moved, (void **)&c->moved_dev, 2 * sizeof(int), "the skin flags"));
+    c->moved[0] = c->moved[1] = 0;
     return MDL_OK;
 }
 
@@ -282,14 +283,44 @@ static int gpu_download(void *p, mdl_system *out)
     return rc;
 }
 
-static int gpu_neighbor_check(void *p, int *rebuild)
+static int gpu_neighbor_check(void *p, int *status)
 {
     gpu_ctx *c = p;
-    /* kick_drift has tested every atom at every step since the build; wait for the compute
-       stream only (output copies on the copy stream go on) */
+    /* kick_drift has tested every atom at every step since the build (moved[0]: past skin/2,
+       moved[1]: past the skin or not finite); wait for the compute stream only (output copies
+       on the copy stream go on) */
     TRY(gpu_stream_sync(NULL));
-    *rebuild = *c->moved != 0;
+    *status = c->moved[1] ? MDL_CHECK_UNSAFE : c->moved[0] ? MDL_CHECK_REBUILD : MDL_CHECK_OK;
     return MDL_OK;
+}
+
+/* The health check's slow path (the run is failing): the state and the positions at the last
+   build to the host, in id order, scanned there. */
+static int gpu_diagnose(void *p, mdl_health *h)
+{
+    gpu_ctx *c = p;
+    size_t n = c->n;
+    mdl_system s;
+    if (system_init(&s, n) != MDL_OK)
+        return MDL_ERUN;
+    s.n = n;
+    mdl_real *p0 = malloc(4 * n * sizeof *p0);
+    int64_t *id = malloc(n * sizeof *id);
+    double *x0 = malloc(3 * n * sizeof *x0);
+    int rc = p0 && id && x0 ? gpu_download(c, &s) : MDL_ERUN;
+    if (rc == MDL_OK && (gpu_d2h(p0, c->pos0, 4 * n * sizeof *p0) || gpu_d2h(id, c->id, n * sizeof *id)))
+        rc = MDL_ERUN;
+    for (size_t i = 0; i < n && rc == MDL_OK; i++)
+        for (int d = 0; d < 3; d++)
+            x0[d * n + (size_t)id[i]] = (double)p0[4 * i + d];
+    if (rc == MDL_OK)
+        health_scan(n, s.id, (mdl_vec3_arrays){s.x, s.y, s.z}, (mdl_vec3_arrays){x0, x0 + n, x0 + 2 * n},
+                    (mdl_vec3_arrays){s.vx, s.vy, s.vz}, (mdl_vec3_arrays){s.fx, s.fy, s.fz}, c->skin, h);
+    free(p0);
+    free(id);
+    free(x0);
+    system_destroy(&s);
+    return rc;
 }
 
 static void swap_d(double **a, double **b)
@@ -379,7 +410,8 @@ static int gpu_build_neighbors(void *p)
         if (grow_list(c, c->host_flags[1] + c->host_flags[1] / 10 + 4) != MDL_OK)
             return MDL_ERUN;
     }
-    *c->moved = 0; /* no kick_drift is in flight: the host waited for the build's count */
+    c->moved[0] = 0; /* no kick_drift is in flight: the host waited for the build's count; moved[1]
+                        (unsafe) stays set: it stops the run */
     TRY(gpu_d2d(c->pos0, c->pos4, 4 * n * sizeof(mdl_real)));
     return MDL_OK;
 }
@@ -398,7 +430,7 @@ static int gpu_integrate_first(void *p)
 {
     gpu_ctx *c = p;
     TRY(gpu_kick_drift(c->n, 0.5 * c->dt * c->u.ftm2v, c->dt, c->x, c->y, c->z, c->vx, c->vy, c->vz, c->fx, c->fy,
-                       c->fz, c->type, c->pos4, c->pos0, 0.5 * c->skin, c->moved_dev));
+                       c->fz, c->type, c->pos4, c->pos0, c->skin, c->moved_dev));
     return MDL_OK;
 }
 
@@ -649,6 +681,7 @@ const mdl_backend_ops mdl_gpu_backend = {
     .destroy = gpu_destroy,
     .download = gpu_download,
     .neighbor_check = gpu_neighbor_check,
+    .diagnose = gpu_diagnose,
     .build_neighbors = gpu_build_neighbors,
     .compute_forces = gpu_compute_forces,
     .integrate_first = gpu_integrate_first,

@@ -105,7 +105,7 @@ int gpu_set_masses(int ntypes, const double *mass);
    reading it needs no copy (which could queue behind an output copy on the copy engine). */
 int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                    double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
-                   mdl_real *pos4, const mdl_real *pos0, double half_skin, int *moved);
+                   mdl_real *pos4, const mdl_real *pos0, double skin, int *moved);
 int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx, const mdl_real *fy,
              const mdl_real *fz, const int *type);
 int gpu_langevin(size_t n, const double *vx, const double *vy, const double *vz, mdl_real *fx,

@@ -16,12 +16,12 @@ extern "C" int gpu_set_masses(int ntypes, const double *mass)
     return 0;
 }
 
-/* Atom i: v += dtf f/m, x += dt v, pos4 refreshed; true when it is now farther than
-   sqrt(limit2) from its position at the last build (the skin test, fused here). */
-__device__ __forceinline__ bool kick_drift_atom(int i, double dtf, double dt, double *x, double *y, double *z,
-                                                double *vx, double *vy, double *vz, const mdl_real *fx,
-                                                const mdl_real *fy, const mdl_real *fz, const int *type, real4 *pos,
-                                                const real4 *pos0, mdl_real limit2)
+/* Atom i: v += dtf f/m, x += dt v, pos4 refreshed; returns its squared displacement from its
+   position at the last build (the skin test, fused here), NaN when not finite. */
+__device__ __forceinline__ mdl_real kick_drift_atom(int i, double dtf, double dt, double *x, double *y, double *z,
+                                                    double *vx, double *vy, double *vz, const mdl_real *fx,
+                                                    const mdl_real *fy, const mdl_real *fz, const int *type,
+                                                    real4 *pos, const real4 *pos0)
 {
     double a = dtf * c_inv_mass[type[i]];
     double u = vx[i] + a * fx[i], v = vy[i] + a * fy[i], w = vz[i] + a * fz[i];
@@ -33,30 +33,37 @@ __device__ __forceinline__ bool kick_drift_atom(int i, double dtf, double dt, do
     pos[i] = p;
     real4 q = pos0[i];
     mdl_real ddx = p.x - q.x, ddy = p.y - q.y, ddz = p.z - q.z;
-    return ddx * ddx + ddy * ddy + ddz * ddz > limit2;
+    return ddx * ddx + ddy * ddy + ddz * ddz;
 }
 
 __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, double *y, double *z, double *vx,
                                   double *vy, double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz,
-                                  const int *type, real4 *pos, const real4 *pos0, mdl_real limit2, int *moved)
+                                  const int *type, real4 *pos, const real4 *pos0, mdl_real half2, mdl_real skin2,
+                                  int *moved)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    bool far = i < n && kick_drift_atom(i, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type, pos, pos0, limit2);
-    /* *moved (host memory) stays set until the next build clears it: one write over the bus per
-       warp that found a far atom, all of the same value */
+    mdl_real d2 = i < n ? kick_drift_atom(i, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type, pos, pos0) : 0;
+    bool far = d2 > half2, unsafe = !(d2 <= skin2); /* NaN is unsafe */
+    /* moved[0] (host memory) stays set until the next build clears it, moved[1] (the health
+       check) for good: one write over the bus per warp that found such an atom, all of one value */
     if (__any_sync(0xffffffffu, far) && (threadIdx.x & 31) == 0) {
-        *moved = 1;
+        moved[0] = 1;
+        __threadfence_system();
+    }
+    if (__any_sync(0xffffffffu, unsafe) && (threadIdx.x & 31) == 0) {
+        moved[1] = 1;
         __threadfence_system();
     }
 }
 
 extern "C" int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                               double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
-                              mdl_real *pos4, const mdl_real *pos0, double half_skin, int *moved)
+                              mdl_real *pos4, const mdl_real *pos0, double skin, int *moved)
 {
     kick_drift_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type,
                                                              (real4 *)pos4, (const real4 *)pos0,
-                                                             (mdl_real)(half_skin * half_skin), moved);
+                                                             (mdl_real)(0.25 * skin * skin),
+                                                             (mdl_real)(skin * skin), moved);
     MDL_LAUNCHED("kick_drift");
     return 0;
 }

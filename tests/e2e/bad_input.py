@@ -54,7 +54,7 @@ def cases(d):
         ("missing config", ["run", os.path.join(d, "nope.ini")], {}, ["nope.ini", "cannot open config file"]),
         ("unknown backend", ["run", ini, "--backend", "tpu"], {ini: good}, ["[run] backend", "not one of"]),
         ("cutoff over half box", ["run", ini], {ini: good.replace("cells = 4 4 4", "cells = 3 3 3")}, ["[potential] cutoff", "half the box"]),
-        ("truncated xyz", ["run", ini], with_input(f"5\n{XYZ_HEAD}\n{atoms4}\n"), [f"{xyz}:7", "file ends after 4 of 5 atoms"]),
+        ("truncated xyz", ["run", ini], with_input(f"5\n{XYZ_HEAD}\n{atoms4}\n"), [f"{xyz}:7", "the header says 5 atoms, the file has 4"]),
         ("non-numeric xyz", ["run", ini], with_input(f"4\n{XYZ_HEAD}\n{atoms4.replace('4 4 4', '4 four 4')}\n"), [f"{xyz}:4", "'four' is not a number"]),
         ("NaN coordinate", ["run", ini], with_input(f"4\n{XYZ_HEAD}\n{atoms4.replace('7 1 7', '7 nan 7')}\n"), [f"{xyz}:5", "not a finite number"]),
         ("atom outside box", ["run", ini], with_input(f"4\n{XYZ_HEAD}\n{atoms4.replace('1 7 4', '1 7 14')}\n"), [f"{xyz}:6", "outside the box"]),

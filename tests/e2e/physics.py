@@ -103,13 +103,19 @@ def methods(mdlite, inp, d):
 
 
 def dangerous(mdlite, inp, d):
-    _, out = mdlite_run(mdlite, os.path.join(inp, "lj_melt.ini"), d, "system.cells=6 6 6", "neighbor.check=40",
+    """Dangerous builds (an atom past skin/2 at the first allowed check) are counted; an atom past
+    the whole skin between checks stops the run (pairs may have been missed)."""
+    _, out = mdlite_run(mdlite, os.path.join(inp, "lj_melt.ini"), d, "system.cells=6 6 6", "neighbor.check=10",
                         "run.steps=200")
     n = int([l for l in out.splitlines() if l.startswith("Dangerous builds")][0].split("=")[1])
     b = int([l for l in out.splitlines() if l.startswith("Neighbor list builds")][0].split("=")[1])
-    if not (n > 0 and b == 5):
-        fail(f"check every 40 steps over 200: expected 5 builds, all dangerous; got {b} builds, {n} dangerous")
-    print(f"check = 40: {b} builds, {n} dangerous")
+    if not (n > 0 and b == 20):
+        fail(f"check every 10 steps over 200: expected 20 builds, dangerous ones among them; got {b} builds, {n} dangerous")
+    p = run([mdlite, "run", os.path.join(inp, "lj_melt.ini"), "--quiet", "--set", "system.cells=6 6 6", "--set",
+             "neighbor.check=40", "--set", "run.steps=200", "--set", f"output.thermo_file={d}/t40.csv"], check=False)
+    if p.returncode != 1 or "step 40: atom" not in p.stderr or "more than the skin" not in p.stderr:
+        fail(f"check = 40: expected exit 1 naming step 40, the atom and the skin; got {p.returncode}\n{p.stderr}")
+    print(f"check = 10: {b} builds, {n} dangerous; check = 40: stopped at step 40 (exit 1)")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,91 @@
+/* The run's health check: finds the atom whose force, velocity or position is not finite, or
+   that moved more than the skin since the last neighbor build, and says so. */
+#include "health.h"
+
+#include "util.h"
+
+#include <math.h>
+
+long health_first_nonfinite(const double *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(a[i]))
+            return (long)i;
+    return -1;
+}
+
+int health_frame_nonfinite(const char *path, long step, const char *quantity, const double *x, const double *y,
+                           const double *z, size_t n)
+{
+    const double *c[3] = {x, y, z};
+    for (int d = 0; d < 3; d++) {
+        long i = health_first_nonfinite(c[d], n);
+        if (i >= 0) {
+            mdl_error("%s: frame at step %ld: atom %ld: the %s is %g; the frame is not written (the file keeps "
+                      "the frames before it)", path, step, i, quantity, c[d][i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Lowest-id atom with a non-finite component of v; 1 when one was found. */
+static int first_bad(size_t n, const int64_t *id, mdl_vec3_arrays v, int what, mdl_health *h)
+{
+    int found = 0;
+    if (!v.x)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        double c[3] = {v.x[i], v.y[i], v.z[i]};
+        for (int d = 0; d < 3; d++)
+            if (!isfinite(c[d]) && (!found || id[i] < h->id)) {
+                *h = (mdl_health){what, id[i], c[d]};
+                found = 1;
+            }
+    }
+    return found;
+}
+
+void health_scan(size_t n, const int64_t *id, mdl_vec3_arrays pos, mdl_vec3_arrays pos0, mdl_vec3_arrays vel,
+                 mdl_vec3_arrays frc, double limit, mdl_health *h)
+{
+    *h = (mdl_health){MDL_HEALTH_OK, -1, 0};
+    if (first_bad(n, id, frc, MDL_HEALTH_FORCE, h) || first_bad(n, id, vel, MDL_HEALTH_VELOCITY, h) ||
+        first_bad(n, id, pos, MDL_HEALTH_POSITION, h) || !pos0.x)
+        return;
+    double worst = limit * limit;
+    for (size_t i = 0; i < n; i++) {
+        double dx = pos.x[i] - pos0.x[i], dy = pos.y[i] - pos0.y[i], dz = pos.z[i] - pos0.z[i];
+        double d2 = dx * dx + dy * dy + dz * dz;
+        if (d2 > worst) {
+            worst = d2;
+            *h = (mdl_health){MDL_HEALTH_MOVED, id[i], sqrt(d2)};
+        }
+    }
+}
+
+void health_report(const mdl_health *h, long step, long last_build, double skin)
+{
+    const char *why = "(a timestep too large for these forces, atoms on top of each other, or absurd "
+                      "epsilon, mass or temperature?)";
+    switch (h->what) {
+    case MDL_HEALTH_FORCE:
+        mdl_error("step %ld: atom %lld: the force is %g %s", step, (long long)h->id, h->value, why);
+        break;
+    case MDL_HEALTH_VELOCITY:
+        mdl_error("step %ld: atom %lld: the velocity is %g %s", step, (long long)h->id, h->value, why);
+        break;
+    case MDL_HEALTH_POSITION:
+        mdl_error("step %ld: atom %lld: the position is %g %s", step, (long long)h->id, h->value, why);
+        break;
+    case MDL_HEALTH_MOVED:
+        mdl_error("step %ld: atom %lld moved %.6g since the neighbor list was built at step %ld, more than the "
+                  "skin %g, so pairs may have been missed: check the list more often ([neighbor] check), "
+                  "enlarge [neighbor] skin or shorten [run] timestep; a huge move means an unstable run %s",
+                  step, (long long)h->id, h->value, last_build, skin, why);
+        break;
+    default:
+        mdl_error("step %ld: an atom moved more than the skin %g since step %ld, or a value is not finite, but the "
+                  "atom was not found again %s", step, skin, last_build, why);
+    }
+}

@@ -1,0 +1,38 @@
+/* The run's health check: what makes a state unusable (non-finite forces, velocities, positions,
+   or an atom that moved more than the skin since the list was built), found atom by atom. */
+#ifndef MDL_HEALTH_H
+#define MDL_HEALTH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { MDL_HEALTH_OK, MDL_HEALTH_FORCE, MDL_HEALTH_VELOCITY, MDL_HEALTH_POSITION, MDL_HEALTH_MOVED };
+
+typedef struct {
+    int what;      /* MDL_HEALTH_* */
+    int64_t id;    /* the atom's global id */
+    double value;  /* the bad value, or the displacement for MDL_HEALTH_MOVED */
+} mdl_health;
+
+/* Arrays of one quantity's x, y and z components, per atom (any order; id[i] names atom i). */
+typedef struct {
+    const double *x, *y, *z;
+} mdl_vec3_arrays;
+
+/* The worst problem among n atoms: a non-finite force, else velocity, else position (lowest id
+   first), else the largest displacement from pos0 when it exceeds limit; h->what = OK if none. */
+void health_scan(size_t n, const int64_t *id, mdl_vec3_arrays pos, mdl_vec3_arrays pos0, mdl_vec3_arrays vel,
+                 mdl_vec3_arrays frc, double limit, mdl_health *h);
+
+/* Index of the first non-finite value of a[0..n), or -1. */
+long health_first_nonfinite(const double *a, size_t n);
+
+/* The first non-finite value of the three arrays x, y, z of n atoms: 1 and a message naming
+   path, step, the quantity and the atom (index = id: frames are in id order), else 0. */
+int health_frame_nonfinite(const char *path, long step, const char *quantity, const double *x, const double *y,
+                           const double *z, size_t n);
+
+/* "step S: atom I: ..." for h, with the skin and the step of the last build. */
+void health_report(const mdl_health *h, long step, long last_build, double skin);
+
+#endif

@@ -1,0 +1,156 @@
+/* A small INI reader: the whole file read and checked first (regular file, size, read errors, NUL
+   bytes), then [section] and key = value lines handed to a callback with their line numbers. */
+#define _POSIX_C_SOURCE 200809L
+#include "ini.h"
+
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+    return s;
+}
+
+/* Cuts an inline comment: ';' or '#' at the start or after a blank. */
+static void cut_comment(char *s)
+{
+    for (char *p = s; *p; p++)
+        if ((*p == ';' || *p == '#') && (p == s || p[-1] == ' ' || p[-1] == '\t')) {
+            *p = '\0';
+            return;
+        }
+}
+
+/* One line; returns 0, or 1 after printing a syntax error. */
+static int parse_line(const char *path, int line, char *s, char *section, size_t section_size,
+                      ini_handler on_key, void *user, int *stop)
+{
+    s = trim(s);
+    if (*s == '\0' || *s == ';' || *s == '#')
+        return 0;
+    if (*s == '[') {
+        char *end = strchr(s, ']');
+        if (end)
+            cut_comment(end + 1);
+        if (!end || *trim(end + 1) != '\0') {
+            mdl_error("%s:%d: syntax error: expected [section]", path, line);
+            return 1;
+        }
+        *end = '\0';
+        mdl_copy(section, section_size, trim(s + 1));
+        return 0;
+    }
+    char *eq = strpbrk(s, "=:");
+    if (!eq || eq == s) {
+        mdl_error("%s:%d: syntax error (expected [section] or key = value)", path, line);
+        return 1;
+    }
+    *eq = '\0';
+    char *key = trim(s), *value = eq + 1;
+    cut_comment(value);
+    value = trim(value);
+    if (*key == '\0') {
+        mdl_error("%s:%d: syntax error: a value without a key", path, line);
+        return 1;
+    }
+    int rc = on_key(user, section, key, value, line);
+    if (rc < 0)
+        *stop = 1;
+    return rc != 0;
+}
+
+int ini_read_text(const char *path, const char *what, size_t max_bytes, char **text, size_t *len)
+{
+    int rc = mdl_check_input_file(path, what);
+    if (rc != MDL_OK)
+        return rc;
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        mdl_error("%s: cannot open %s: %s", path, what, strerror(errno));
+        return MDL_EINPUT;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = mdl_alloc(cap, what);
+    rc = buf ? MDL_OK : MDL_ERUN;
+    while (rc == MDL_OK) {
+        if (n + 1 == cap) {
+            char *grown = cap > max_bytes ? NULL : mdl_realloc(buf, 2 * cap, what);
+            if (!grown) {
+                if (cap > max_bytes)
+                    mdl_error("%s: %s larger than %zu bytes", path, what, max_bytes);
+                rc = cap > max_bytes ? MDL_EINPUT : MDL_ERUN;
+                break;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, fp);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (rc == MDL_OK && ferror(fp)) {
+        mdl_error("%s: read error in %s: %s", path, what, strerror(errno));
+        rc = MDL_EINPUT;
+    }
+    fclose(fp);
+    if (rc != MDL_OK) {
+        free(buf);
+        return rc;
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return MDL_OK;
+}
+
+int ini_parse(const char *path, char **text_out, ini_handler on_key, void *user)
+{
+    char *text;
+    size_t len;
+    int rc = ini_read_text(path, "config file", (size_t)16 << 20, &text, &len);
+    if (rc != MDL_OK)
+        return rc;
+    if (memchr(text, '\0', len)) {
+        size_t at = (size_t)((char *)memchr(text, '\0', len) - text);
+        int line = 1;
+        for (size_t i = 0; i < at; i++)
+            line += text[i] == '\n';
+        mdl_error("%s:%d: a NUL byte (not a text file?)", path, line);
+        free(text);
+        return MDL_EINPUT;
+    }
+    char *copy = strdup(text), section[64] = "";
+    if (!copy) {
+        free(text);
+        return MDL_ERUN;
+    }
+    char *s = copy;
+    if ((unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB && (unsigned char)s[2] == 0xBF)
+        s += 3; /* UTF-8 byte order mark */
+    int nerr = 0, stop = 0;
+    for (int line = 1; s && !stop; line++) {
+        char *next = strchr(s, '\n');
+        if (next)
+            *next++ = '\0';
+        nerr += parse_line(path, line, s, section, sizeof section, on_key, user, &stop);
+        s = next;
+    }
+    free(copy);
+    if (stop)
+        nerr++;
+    if (nerr || !text_out)
+        free(text);
+    else
+        *text_out = text;
+    return nerr ? (stop ? MDL_ERUN : MDL_EINPUT) : MDL_OK;
+}

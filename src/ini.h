@@ -1,0 +1,19 @@
+/* A small INI reader with file:line messages and no line-length limit ([section], key = value). */
+#ifndef MDL_INI_H
+#define MDL_INI_H
+
+#include <stddef.h>
+
+/* Called for each key; returns 0 to go on, 1 after reporting a bad key (go on, fail at the end),
+   -1 to stop at once (out of memory). The value is trimmed, its inline comment cut. */
+typedef int (*ini_handler)(void *user, const char *section, const char *key, const char *value, int line);
+
+/* Parses the config file at path. On MDL_OK and text_out != NULL, *text_out is the file's whole
+   text (the caller frees it). Errors name path:line: MDL_EINPUT, or MDL_ERUN (out of memory). */
+int ini_parse(const char *path, char **text_out, ini_handler on_key, void *user);
+
+/* Reads a whole regular file (at most max_bytes) into *text, NUL-terminated; `what` names it in
+   messages ("config file"). Directories, special files and read errors get their own messages. */
+int ini_read_text(const char *path, const char *what, size_t max_bytes, char **text, size_t *len);
+
+#endif

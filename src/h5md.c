@@ -473,15 +473,21 @@ int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const 
         return MDL_ERUN;
     }
     errno = 0;
+    /* run.c holds an exclusive lock on the file (outfile_claim); HDF5's own lock, taken on a
+       second descriptor, would clash with it */
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5Pset_file_locking(fapl, 0, 1);
     if (append) {
-        h->file = H5Fopen(h->path, H5F_ACC_RDWR, H5P_DEFAULT);
+        h->file = H5Fopen(h->path, H5F_ACC_RDWR, fapl);
+        H5Pclose(fapl);
         if (h->file < 0) {
             mdl_error("%s: cannot open the trajectory to append to it", h->path);
             return MDL_EINPUT;
         }
         return open_layout(h);
     }
-    h->file = H5Fcreate(h->path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    h->file = H5Fcreate(h->path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    H5Pclose(fapl);
     if (h->file < 0) {
         mdl_error("%s: [output] trajectory: cannot create the file%s%s", h->path, errno ? ": " : "",
                   errno ? strerror(errno) : "");
@@ -645,95 +651,5 @@ int h5md_close(h5md_file *h)
     free(h->ibuf);
     free(h->dbuf);
     free(h);
-    return rc;
-}
-
-/* ---- restart -------------------------------------------------------------------------------- */
-
-static int read_n3(hid_t g, const char *name, hid_t memtype, void *buf, size_t n, const char *path)
-{
-    hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
-    if (d < 0) {
-        mdl_error("%s: no checkpoint/%s (not a trajectory written by mdlite?)", path, name);
-        return MDL_EINPUT;
-    }
-    hid_t sp = H5Dget_space(d);
-    hsize_t dims[2] = {0, 0};
-    int rank = H5Sget_simple_extent_dims(sp, dims, NULL);
-    H5Sclose(sp);
-    herr_t rc = -1;
-    if (rank == 2 && dims[0] == n && dims[1] == 3)
-        rc = H5Dread(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
-    H5Dclose(d);
-    if (rc < 0) {
-        mdl_error("%s: checkpoint/%s holds %llu atoms, the configuration %zu", path, name,
-                  (unsigned long long)dims[0], n);
-        return MDL_EINPUT;
-    }
-    return MDL_OK;
-}
-
-static int read_attr(hid_t g, const char *name, double *v, const char *path)
-{
-    hid_t a = H5Aopen(g, name, H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Aread(a, H5T_NATIVE_DOUBLE, v);
-    if (a >= 0)
-        H5Aclose(a);
-    if (rc < 0) {
-        mdl_error("%s: checkpoint attribute %s missing", path, name);
-        return MDL_EINPUT;
-    }
-    return MDL_OK;
-}
-
-int h5md_read_checkpoint(const char *path, mdl_system *s, long *step, double *time)
-{
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0) {
-        mdl_error("%s: --restart: cannot open as an HDF5 file", path);
-        return MDL_EINPUT;
-    }
-    hid_t g = H5Gopen2(f, "checkpoint", H5P_DEFAULT);
-    int rc = g < 0 ? MDL_EINPUT : MDL_OK;
-    if (rc != MDL_OK)
-        mdl_error("%s: --restart: no checkpoint group (written with [output] checkpoint = no, or not an H5MD "
-                  "file written by mdlite)", path);
-    size_t n = s->n;
-    double *d = malloc(3 * n * sizeof *d);
-    int32_t *im = malloc(3 * n * sizeof *im);
-    double st = 0, lo[3], len[3];
-    if (rc == MDL_OK && (!d || !im))
-        rc = MDL_ERUN;
-    if (rc == MDL_OK)
-        rc = read_attr(g, "step", &st, path);
-    if (rc == MDL_OK)
-        rc = read_attr(g, "time", time, path);
-    if (rc == MDL_OK)
-        rc = read_attr(g, "box_lo", lo, path);
-    if (rc == MDL_OK)
-        rc = read_attr(g, "box_length", len, path);
-    double *dst[3][3] = {{s->x, s->y, s->z}, {s->vx, s->vy, s->vz}, {s->fx, s->fy, s->fz}};
-    const char *names[3] = {"position", "velocity", "force"};
-    for (int k = 0; k < 3 && rc == MDL_OK; k++) {
-        rc = read_n3(g, names[k], H5T_NATIVE_DOUBLE, d, n, path);
-        for (size_t i = 0; i < n && rc == MDL_OK; i++)
-            dst[k][0][i] = d[3 * i], dst[k][1][i] = d[3 * i + 1], dst[k][2][i] = d[3 * i + 2];
-    }
-    if (rc == MDL_OK)
-        rc = read_n3(g, "image", H5T_NATIVE_INT32, im, n, path);
-    for (size_t i = 0; i < n && rc == MDL_OK; i++)
-        s->ix[i] = im[3 * i], s->iy[i] = im[3 * i + 1], s->iz[i] = im[3 * i + 2];
-    if (rc == MDL_OK) {
-        for (int k = 0; k < 3; k++)
-            s->box.lo[k] = lo[k], s->box.len[k] = len[k], s->box.periodic[k] = 1;
-        *step = (long)st;
-        s->has_velocities = 1;
-    }
-    free(d);
-    free(im);
-    if (g >= 0)
-        H5Gclose(g);
-    H5Fclose(f);
     return rc;
 }

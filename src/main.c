@@ -21,7 +21,7 @@
 static const char *USAGE =
     "usage:\n"
     "  mdlite run CONFIG [--backend cpu|gpu] [--set section.key=value]... [--restart FILE.h5md]\n"
-    "             [--profile TIMELINE.csv] [--quiet]\n"
+    "             [--profile TIMELINE.csv] [--overwrite] [--quiet]\n"
     "  mdlite neighbors FILE --cutoff R [--backend cpu|gpu] [--method cell|brute|brute-atomic]\n"
     "                   [--layout transposed|row] [--box LX LY [LZ]] [--output FILE] [--repeat N]\n"
     "  mdlite compare CONFIG [--steps N]\n"
@@ -30,12 +30,14 @@ static const char *USAGE =
     "\n"
     "compare runs CONFIG's initial state on both backends and prints the differences.\n"
     "CONFIG is an INI file ([system], [potential], [neighbor], [run], [output]); see input/ and\n"
-    "docs/ for the keys. Exit status: 0 success, 1 run-time failure, 2 bad usage or input.\n";
+    "docs/ for the keys. An output file that exists is kept as #name.N# (--overwrite replaces it).\n"
+    "Exit status: 0 success, 1 run-time failure, 2 bad usage or input.\n";
 
 static int run_main(int argc, char **argv)
 {
-    const char *path = NULL, *restart = NULL, *profile = NULL;
-    int quiet = 0, nset = 0;
+    const char *path = NULL;
+    mdl_run_options opt = {NULL, NULL, 0, 0};
+    int nset = 0;
     char **sets = calloc((size_t)argc + 1, sizeof *sets);
     if (!sets)
         return MDL_ERUN;
@@ -48,11 +50,13 @@ static int run_main(int argc, char **argv)
             snprintf(backend_set, sizeof backend_set, "run.backend=%s", argv[++i]);
             sets[nset++] = backend_set; /* applied last: the command line wins */
         } else if (strcmp(argv[i], "--quiet") == 0) {
-            quiet = 1;
+            opt.quiet = 1;
+        } else if (strcmp(argv[i], "--overwrite") == 0) {
+            opt.overwrite = 1;
         } else if (strcmp(argv[i], "--restart") == 0 && i + 1 < argc) {
-            restart = argv[++i];
+            opt.restart = argv[++i];
         } else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc) {
-            profile = argv[++i];
+            opt.profile = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1] == '-') {
             mdl_error("run: unknown option or missing value: %s\n%s", argv[i], USAGE);
             rc = MDL_EINPUT;
@@ -78,7 +82,7 @@ static int run_main(int argc, char **argv)
     if (rc == MDL_OK) {
         rc = config_load(&cfg, path, nset, sets);
         if (rc == MDL_OK)
-            rc = run_simulation(&cfg, restart, profile, quiet);
+            rc = run_simulation(&cfg, &opt);
         config_destroy(&cfg);
     }
     free(sets);

@@ -6,6 +6,7 @@
 #include "potential.h"
 #include "setup.h"
 #include "thermo.h"
+#include "outfile.h"
 #include "profile.h"
 #include "trajectory.h"
 #include "writer.h"
@@ -52,6 +53,7 @@ typedef struct {
     long first_step, final_step;
     double first_time;
     int append;         /* continuing the restart file itself: its last frame is our first */
+    int fd_thermo, fd_traj, fd_profile; /* locks on the output files (outfile_claim), -1: none */
     size_t natoms;
     int progress;       /* draw a progress line (stdout is a terminal) */
     double next_progress;
@@ -357,8 +359,26 @@ static int load_restart(const char *path, mdl_system *s, run_state *r)
 {
     if (!path)
         return MDL_OK;
-    CALL(h5md_read_checkpoint(path, s, &r->first_step, &r->first_time));
-    r->append = r->cfg->trajectory[0] && strcmp(r->cfg->trajectory, path) == 0;
+    CALL(h5md_read_checkpoint(path, s, r->cfg->units, &r->first_step, &r->first_time));
+    r->append = r->cfg->trajectory[0] && same_file(r->cfg->trajectory, path);
+    return MDL_OK;
+}
+
+/* Every output checked against the inputs and each other, then claimed (locked; an existing
+   file kept as a backup unless appending or --overwrite). */
+static int claim_outputs(run_state *r, const mdl_run_options *opt)
+{
+    const mdl_config *cfg = r->cfg;
+    mdl_named_path in[] = {{cfg->path, "config file"}, {cfg->input, "[system] input"}, {opt->restart, "--restart file"}};
+    mdl_named_path out[] = {{cfg->thermo_file, "[output] thermo_file"}, {cfg->trajectory, "[output] trajectory"},
+                            {opt->profile, "--profile file"}};
+    CALL(outputs_check(in, 3, out, 3, r->append ? 1 : -1, r->append ? 2 : -1));
+    if (opt->profile)
+        CALL(outfile_claim(opt->profile, out[2].role, 0, opt->overwrite, &r->fd_profile));
+    if (cfg->trajectory[0])
+        CALL(outfile_claim(cfg->trajectory, out[1].role, r->append, opt->overwrite, &r->fd_traj));
+    if (cfg->thermo_file[0])
+        CALL(outfile_claim(cfg->thermo_file, out[0].role, r->append, opt->overwrite, &r->fd_thermo));
     return MDL_OK;
 }
 
@@ -376,8 +396,10 @@ static int open_output(run_state *r, const mdl_units *u, const mdl_system *s)
     return MDL_OK;
 }
 
-int run_simulation(const mdl_config *cfg, const char *restart, const char *profile, int quiet)
+int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
 {
+    const char *restart = opt->restart, *profile = opt->profile;
+    int quiet = opt->quiet;
     mdl_profile prof_store;
     mdl_units u;
     mdl_system s;
@@ -390,6 +412,7 @@ int run_simulation(const mdl_config *cfg, const char *restart, const char *profi
         return MDL_ERUN;
     run_state r;
     memset(&r, 0, sizeof r);
+    r.fd_thermo = r.fd_traj = r.fd_profile = -1;
     r.ops = ops;
     r.cfg = cfg;
     if (profile && profile_init(&prof_store) == MDL_OK)
@@ -404,6 +427,8 @@ int run_simulation(const mdl_config *cfg, const char *restart, const char *profi
         rc = potential_build(cfg, &s, &pt);
     if (rc == MDL_OK)
         rc = check_cutoff_fits(cfg, &s, &pt);
+    if (rc == MDL_OK)
+        rc = claim_outputs(&r, opt);
     r.natoms = s.n;
     r.final_step = r.first_step + cfg->steps;
     r.last_frame = -1;
@@ -415,7 +440,7 @@ int run_simulation(const mdl_config *cfg, const char *restart, const char *profi
     int thermo_open_rc = MDL_ERUN;
     t = mdl_wtime();
     if (rc == MDL_OK)
-        rc = thermo_open_rc = thermo_open(&r.thermo, cfg->thermo_file, r.natoms, quiet);
+        rc = thermo_open_rc = thermo_open(&r.thermo, cfg->thermo_file, r.natoms, quiet, r.append ? r.first_step : -1);
     if (rc == MDL_OK)
         rc = open_output(&r, &u, &s);
     profile_phase(r.prof, "open output", t);
@@ -463,11 +488,14 @@ int run_simulation(const mdl_config *cfg, const char *restart, const char *profi
         ops->destroy(r.ctx);
     system_destroy(&r.snap);
     profile_phase(r.prof, "backend destroy", t);
-    if (r.prof) {
-        crc = profile_write(r.prof, profile);
+    if (r.prof) { /* only into a file this run claimed (never over an input) */
+        crc = r.fd_profile >= 0 ? profile_write(r.prof, profile) : MDL_OK;
         if (rc == MDL_OK)
             rc = crc;
         profile_destroy(r.prof);
     }
+    outfile_release(r.fd_thermo);
+    outfile_release(r.fd_traj);
+    outfile_release(r.fd_profile);
     return rc;
 }

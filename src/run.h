@@ -31,9 +31,16 @@ int stepper_advance(mdl_stepper *st, long step, int energy);
    finds the atom at fault, says what and where, returns MDL_ERUN. */
 int stepper_unhealthy(mdl_stepper *st, long step, const char *observable);
 
-/* Runs cfg (continuing from the checkpoint of `restart` when not NULL; writing a timeline to
-   `profile` when not NULL); returns an exit status:
+/* How `mdlite run` was asked to run, beyond the config. */
+typedef struct {
+    const char *restart;  /* continue from this file's checkpoint; NULL: a new run */
+    const char *profile;  /* write a timeline here; NULL: none */
+    int quiet;            /* no table or progress on stdout */
+    int overwrite;        /* replace existing output files instead of keeping "#name.N#" backups */
+} mdl_run_options;
+
+/* Runs cfg; returns an exit status:
    0, 1 run-time failure, 2 bad input, 130/143 stopped by SIGINT/SIGTERM (files closed). */
-int run_simulation(const mdl_config *cfg, const char *restart, const char *profile, int quiet);
+int run_simulation(const mdl_config *cfg, const mdl_run_options *opt);
 
 #endif

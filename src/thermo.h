@@ -15,7 +15,9 @@ typedef struct {
     int quiet;
 } mdl_thermo;
 
-int thermo_open(mdl_thermo *t, const char *path, size_t natoms, int quiet);
+/* Opens the table and the CSV (path "": none). append_from >= 0 continues an existing CSV: its
+   rows from that step on (an earlier run's, past the checkpoint) are cut, new rows follow. */
+int thermo_open(mdl_thermo *t, const char *path, size_t natoms, int quiet, long append_from);
 /* One row: energies per atom. Returns MDL_ERUN (naming the file) when the CSV cannot be written. */
 int thermo_write(mdl_thermo *t, long step, double time, const mdl_observables *o);
 int thermo_close(mdl_thermo *t);

@@ -36,7 +36,8 @@ long traj_last_step(const mdl_traj *t);
 
 /* Reads the checkpoint of an H5MD file written by mdlite into s (which must already hold the
    configured species and masses and the same atom count): positions, velocities, forces, images,
-   box; *step and *time of the checkpoint. Errors name the file. */
-int h5md_read_checkpoint(const char *path, mdl_system *s, long *step, double *time);
+   box; *step and *time of the checkpoint. Validated (finite, sane step, `units`, count, atoms in
+   the box); errors name the file (MDL_EINPUT). */
+int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, long *step, double *time);
 
 #endif

@@ -63,7 +63,7 @@ def cases(d):
         ("missing coordinate file", ["run", ini], {ini: "[system]\ninput = missing.xyz\n"}, ["missing.xyz", "cannot open"]),
         ("xyz without box", ["run", ini], with_input(f"4\nplain comment\n{atoms4}\n"), ["[system] box", "missing"]),
         ("velocities and temperature", ["run", ini], with_input(f"1\n{XYZ_HEAD.replace('pos:R:3', 'pos:R:3:velo:R:3')}\nAr 1 1 1 0 0 0\n", "temperature = 1\n"), [xyz, "at least 2"]),
-        ("unwritable thermo file", ["run", ini], {ini: good.replace(f"{d}/thermo.csv", "/nonexistent-dir/t.csv")}, ["/nonexistent-dir/t.csv", "cannot write"]),
+        ("unwritable thermo file", ["run", ini], {ini: good.replace(f"{d}/thermo.csv", "/nonexistent-dir/t.csv")}, ["/nonexistent-dir/t.csv", "[output] thermo_file", "cannot create"]),
         ("trajectory suffix", ["run", ini, "--set", "output.trajectory=t.dcd"], {ini: good}, ["--set", "[output] trajectory", "expected a .h5/.h5md"]),
         ("bad checkpoint value", ["run", ini, "--set", "output.checkpoint=sometimes"], {ini: good}, ["--set", "[output] checkpoint"]),
         ("bad dump field", ["run", ini, "--set", "output.dump_fields=position charge"], {ini: good}, ["[output] dump_fields", "'charge'"]),

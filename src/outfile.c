@@ -1,0 +1,153 @@
+/* Output files that never destroy data: identity comparison of paths, lock before truncation,
+   GROMACS-style backups ("#name.N#") of files that already exist. */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* flock */
+#include "outfile.h"
+
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The canonical form of a path whose file may not exist yet: realpath of its directory + name. */
+static int canonical(const char *path, char *out, size_t size)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    const char *name = slash ? slash + 1 : path;
+    if (slash)
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path + (slash == path)), path);
+    else
+        snprintf(dir, sizeof dir, ".");
+    if (!realpath(dir, real))
+        return -1;
+    return snprintf(out, size, "%s/%s", real, name) >= (int)size ? -1 : 0;
+}
+
+int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    int ea = stat(a, &sa) == 0, eb = stat(b, &sb) == 0;
+    if (ea && eb)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (ea != eb)
+        return 0;
+    char ca[2 * PATH_MAX], cb[2 * PATH_MAX];
+    if (canonical(a, ca, sizeof ca) || canonical(b, cb, sizeof cb))
+        return strcmp(a, b) == 0;
+    return strcmp(ca, cb) == 0;
+}
+
+static int used(const mdl_named_path *p)
+{
+    return p->path && p->path[0];
+}
+
+int outputs_check(const mdl_named_path *inputs, int ninputs, const mdl_named_path *outputs, int noutputs,
+                  int allow_out, int allow_in)
+{
+    for (int o = 0; o < noutputs; o++) {
+        if (!used(&outputs[o]))
+            continue;
+        for (int i = 0; i < ninputs; i++)
+            if (used(&inputs[i]) && same_file(outputs[o].path, inputs[i].path) &&
+                !(o == allow_out && i == allow_in)) {
+                mdl_error("%s %s is also the %s (%s): an output must not overwrite an input", outputs[o].role,
+                          outputs[o].path, inputs[i].role, inputs[i].path);
+                return MDL_EINPUT;
+            }
+        for (int k = 0; k < o; k++)
+            if (used(&outputs[k]) && same_file(outputs[o].path, outputs[k].path)) {
+                mdl_error("%s %s is also the %s (%s): two outputs cannot share a file", outputs[o].role,
+                          outputs[o].path, outputs[k].role, outputs[k].path);
+                return MDL_EINPUT;
+            }
+    }
+    return MDL_OK;
+}
+
+/* Opens path without truncating and locks it; MDL_EINPUT with a message when either fails. */
+static int open_locked(const char *path, const char *role, int flags, int *fd_out)
+{
+    int fd = open(path, O_RDWR | O_CLOEXEC | flags, 0644);
+    if (fd < 0) {
+        mdl_error("%s: %s: cannot create the file: %s", path, role, strerror(errno));
+        return MDL_EINPUT;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int busy = errno == EWOULDBLOCK;
+        mdl_error("%s: %s: %s", path, role,
+                  busy ? "the file is in use by another process (a run writing it, or a program reading it); "
+                         "wait for it or choose another name"
+                       : strerror(errno));
+        close(fd);
+        return MDL_EINPUT;
+    }
+    *fd_out = fd;
+    return MDL_OK;
+}
+
+/* "#name.N#" beside path, the first N in 1..99 not taken. */
+static int backup_name(const char *path, char *out, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path + 1) : 0;
+    struct stat st;
+    for (int k = 1; k < 100; k++) {
+        if (snprintf(out, size, "%.*s#%s.%d#", dirlen, path, path + dirlen, k) >= (int)size)
+            return -1;
+        if (lstat(out, &st) != 0 && errno == ENOENT)
+            return 0;
+    }
+    return -1;
+}
+
+int outfile_claim(const char *path, const char *role, int append, int overwrite, int *fd_out)
+{
+    int fd;
+    *fd_out = -1;
+    if (open_locked(path, role, O_CREAT, &fd) != MDL_OK)
+        return MDL_EINPUT;
+    struct stat st;
+    if (append || fstat(fd, &st) != 0 || st.st_size == 0 || !S_ISREG(st.st_mode)) {
+        *fd_out = fd;
+        return MDL_OK;
+    }
+    if (overwrite) {
+        if (ftruncate(fd, 0) != 0) {
+            mdl_error("%s: %s: cannot truncate: %s", path, role, strerror(errno));
+            close(fd);
+            return MDL_EINPUT;
+        }
+        *fd_out = fd;
+        return MDL_OK;
+    }
+    char backup[PATH_MAX + 16];
+    if (backup_name(path, backup, sizeof backup) != 0 || rename(path, backup) != 0) {
+        mdl_error("%s: %s: the file exists and cannot be kept as a backup (%s); move it away or run with "
+                  "--overwrite", path, role, errno ? strerror(errno) : "99 backups already");
+        close(fd);
+        return MDL_EINPUT;
+    }
+    fprintf(stderr, "mdlite: %s exists: kept as %s\n", path, backup);
+    int fresh;
+    int rc = open_locked(path, role, O_CREAT | O_EXCL, &fresh);
+    close(fd); /* the backup's lock: nobody else wrote it while we renamed it */
+    if (rc != MDL_OK)
+        return rc;
+    *fd_out = fresh;
+    return MDL_OK;
+}
+
+void outfile_release(int fd)
+{
+    if (fd >= 0)
+        close(fd);
+}

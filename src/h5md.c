@@ -309,6 +309,15 @@ static int create_layout(h5md_file *h, const mdl_config *cfg, const mdl_system *
     H5TRY(attr_string(c, "name", "mdlite"), "writing creator");
     H5TRY(attr_string(c, "version", MDLITE_VERSION), "writing creator");
     H5Gclose(c);
+    if (h->units) { /* the unit attributes below follow H5MD's units module */
+        hid_t m, un;
+        int module_version[2] = {1, 0};
+        H5TRY(m = H5Gcreate2(g, "modules", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating modules");
+        H5TRY(un = H5Gcreate2(m, "units", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating the units module");
+        H5TRY(attr_ints(un, "version", module_version, 2), "writing the units module");
+        H5Gclose(un);
+        H5Gclose(m);
+    }
     H5Gclose(g);
 
     /* particles/trajectory */

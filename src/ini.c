@@ -139,6 +139,10 @@ int ini_parse(const char *path, char **text_out, ini_handler on_key, void *user)
         s += 3; /* UTF-8 byte order mark */
     int nerr = 0, stop = 0;
     for (int line = 1; s && !stop; line++) {
+        if (nerr == 20) {
+            mdl_error("%s: 20 errors; stopping (is this an INI file?)", path);
+            break;
+        }
         char *next = strchr(s, '\n');
         if (next)
             *next++ = '\0';

@@ -162,7 +162,7 @@ static int parse_properties(line_reader *r, char *val, xyz_header *h)
             return MDL_EINPUT;
         }
         int want = -2;
-        if (strcasecmp(name, "species") == 0 || strcasecmp(name, "element") == 0)
+        if (strcasecmp(name, "species") == 0 || strcasecmp(name, "element") == 0 || strcasecmp(name, "type") == 0)
             h->col_species = col, want = type[0] == 'S' && n == 1 ? 0 : -1;
         else if (strcasecmp(name, "pos") == 0 || strcasecmp(name, "positions") == 0)
             h->col_pos = col, want = type[0] == 'R' && n == 3 ? 0 : -1;
@@ -178,7 +178,7 @@ static int parse_properties(line_reader *r, char *val, xyz_header *h)
     }
     h->ncols = col;
     if (h->col_species < 0 || h->col_pos < 0) {
-        mdl_error("%s:%d: Properties must include species:S:1 and pos:R:3", r->path, r->line);
+        mdl_error("%s:%d: Properties must include species:S:1 (or type:S:1) and pos:R:3", r->path, r->line);
         return MDL_EINPUT;
     }
     return MDL_OK;

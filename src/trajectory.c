@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "trajectory.h"
 
+#include "elements.h"
 #include "h5md.h"
 #include "health.h"
 #include "util.h"
@@ -18,7 +19,12 @@ struct mdl_traj {
     char path[MDL_PATH_LEN];
     int fields;
     long last_step;
+    const char *species_column; /* "species" when every name is an element symbol, else "type" */
+    double momentum_factor;     /* velocity in the run's units -> ASE's (Angstrom per ASE time unit) */
 };
+
+/* 1 ps in ASE's time unit, Angstrom sqrt(amu / eV) (ase.units.fs * 1000). */
+#define ASE_PS 98.22694788464064
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -35,6 +41,11 @@ int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const m
     mdl_copy(t->path, sizeof t->path, cfg->trajectory);
     t->fields = cfg->dump_fields;
     t->last_step = -1;
+    t->species_column = "species";
+    for (int k = 0; k < s->ntypes; k++)
+        if (!mdl_is_element(s->species[k]))
+            t->species_column = "type"; /* ASE would refuse a species column of non-element names */
+    t->momentum_factor = strcmp(u->name, "metal") == 0 ? 1.0 / ASE_PS : 1.0;
     if (ends_with(t->path, ".h5") || ends_with(t->path, ".h5md"))
         return h5md_open(&t->h5, cfg, u, s, append);
     errno = 0;
@@ -46,7 +57,8 @@ int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const m
     return MDL_OK;
 }
 
-/* One extended XYZ frame: Lattice, Properties (species, pos, velo, forces as dumped), pbc, step, time. */
+/* One extended XYZ frame: Lattice, Properties (species or type, pos, and as dumped velo with
+   masses and momenta for ASE, forces, image), pbc, step, time. */
 static int write_xyz(mdl_traj *t, const mdl_frame *f)
 {
     const mdl_system *s = f->s;
@@ -56,14 +68,18 @@ static int write_xyz(mdl_traj *t, const mdl_frame *f)
         ((t->fields & MDL_DUMP_FORCE) && health_frame_nonfinite(t->path, f->step, "force", s->fx, s->fy, s->fz, s->n)))
         return MDL_ERUN;
     fprintf(o, "%zu\nLattice=\"%.10g 0 0 0 %.10g 0 0 0 %.10g\" Origin=\"%.10g %.10g %.10g\" "
-               "Properties=species:S:1:pos:R:3%s%s%s pbc=\"T T T\" Step=%ld Time=%.10g\n",
+               "Properties=%s:S:1:pos:R:3%s%s%s pbc=\"T T T\" Step=%ld Time=%.10g\n",
             s->n, s->box.len[0], s->box.len[1], s->box.len[2], s->box.lo[0], s->box.lo[1], s->box.lo[2],
-            t->fields & MDL_DUMP_VELOCITY ? ":velo:R:3" : "", t->fields & MDL_DUMP_FORCE ? ":forces:R:3" : "",
-            t->fields & MDL_DUMP_IMAGE ? ":image:I:3" : "", f->step, f->time);
+            t->species_column, t->fields & MDL_DUMP_VELOCITY ? ":velo:R:3:masses:R:1:momenta:R:3" : "",
+            t->fields & MDL_DUMP_FORCE ? ":forces:R:3" : "", t->fields & MDL_DUMP_IMAGE ? ":image:I:3" : "", f->step,
+            f->time);
     for (size_t i = 0; i < s->n; i++) {
         fprintf(o, "%s %.10g %.10g %.10g", s->species[s->type[i]], s->x[i], s->y[i], s->z[i]);
-        if (t->fields & MDL_DUMP_VELOCITY)
-            fprintf(o, " %.10g %.10g %.10g", s->vx[i], s->vy[i], s->vz[i]);
+        if (t->fields & MDL_DUMP_VELOCITY) {
+            double m = s->mass[s->type[i]], p = m * t->momentum_factor;
+            fprintf(o, " %.10g %.10g %.10g %.10g %.10g %.10g %.10g", s->vx[i], s->vy[i], s->vz[i], m, p * s->vx[i],
+                    p * s->vy[i], p * s->vz[i]);
+        }
         if (t->fields & MDL_DUMP_FORCE)
             fprintf(o, " %.10g %.10g %.10g", s->fx[i], s->fy[i], s->fz[i]);
         if (t->fields & MDL_DUMP_IMAGE)

@@ -76,20 +76,38 @@ def check(path):
             bad(f"{name}/time unit is {unit_of(g['time'])!r}, expected 'ps'")
         if units == "lj" and "unit" in val.attrs:
             bad(f"{name}/value has a unit in lj units")
+    # H5MD 1.1 units module: unit attributes are strings, and they are declared by the module
+    unit_attrs = []
+    f.visititems(lambda name, obj: unit_attrs.append((name, obj.attrs["unit"])) if "unit" in obj.attrs else None)
+    for name, u in unit_attrs:
+        if not isinstance(u, (str, bytes)):
+            bad(f"{name}: unit attribute is {type(u).__name__}, not a string")
+    if unit_attrs and "h5md/modules/units" not in f:
+        bad("unit attributes without the H5MD units module (/h5md/modules/units)")
+    if "h5md/modules/units" in f and list(f["h5md/modules/units"].attrs.get("version", [])) != [1, 0]:
+        bad("/h5md/modules/units has no version [1 0]")
+    for name in series:
+        if name in t and "step" in t[name] and t[name]["step"].dtype.kind != "i":
+            bad(f"{name}/step is not an integer dataset")
     if "box" not in t:
         bad("no box")
     else:
         b = t["box"]
         if b.attrs.get("dimension") != 3:
             bad(f"box dimension is {b.attrs.get('dimension')}, expected 3")
-        if len(b.attrs.get("boundary", [])) != 3:
-            bad("box boundary must have 3 entries")
+        boundary = [x.decode() if isinstance(x, bytes) else x for x in b.attrs.get("boundary", [])]
+        if len(boundary) != 3 or not set(boundary) <= {"periodic", "none"}:
+            bad(f"box boundary is {boundary}, expected 3 of periodic/none")
         if "edges/value" not in b:
             bad("no box/edges/value")
         else:
+            # a vector (cuboid) or a matrix of edge vectors (triclinic; mdlite writes the diagonal
+            # matrix of its rectangular box, the form MDAnalysis 2.4 reads)
             e = b["edges/value"]
-            if e.ndim != 3 or e.shape[1:] != (3, 3) or e.shape[0] != len(first["step"]):
-                bad(f"box/edges/value has shape {e.shape}, expected ({len(first['step'])}, 3, 3)")
+            if e.shape not in ((len(first["step"]), 3), (len(first["step"]), 3, 3)):
+                bad(f"box/edges/value has shape {e.shape}, expected ({len(first['step'])}, 3) or (.., 3, 3)")
+            elif e.ndim == 3 and np.any(e[()] * (1 - np.eye(3)) != 0):
+                bad("box/edges/value of a rectangular box has off-diagonal entries")
             if b["edges/step"].id != first["step"].id:
                 bad("box/edges/step is not position's step (hard link)")
             if units == "metal" and unit_of(e) != "Angstrom":
@@ -99,6 +117,10 @@ def check(path):
             bad(f"no {name}")
         elif t[name].shape != (n,):
             bad(f"{name} has shape {t[name].shape}, expected ({n},)")
+    if "species" in t and t["species"].dtype.kind == "i":
+        names = t["species"].attrs.get("names", [])
+        if len(t["species"]) and (t["species"][()].min() < 0 or t["species"][()].max() >= len(names)):
+            bad(f"species values outside the {len(names)} names")
     if "observables" in f:
         for name, g in f["observables"].items():
             if not {"step", "time", "value"} <= set(g):

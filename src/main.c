@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #ifndef MDLITE_VERSION
 #define MDLITE_VERSION "unknown"
@@ -106,8 +108,47 @@ static int info_main(void)
     return MDL_OK;
 }
 
+/* Other tasks ready to run now (/proc/stat procs_running, less this process), the most of a few
+   samples 2 ms apart; -1 when unknown. */
+static int busy_tasks(void)
+{
+    int most = -1;
+    for (int k = 0; k < 5; k++) {
+        FILE *fp = fopen("/proc/stat", "r");
+        char line[256];
+        int running;
+        while (fp && fgets(line, sizeof line, fp))
+            if (sscanf(line, "procs_running %d", &running) == 1 && running - 1 > most)
+                most = running - 1;
+        if (fp)
+            fclose(fp);
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
+    }
+    return most;
+}
+
+/* OpenMP threads that spin while they wait (libgomp's default) are fastest on an idle machine,
+   and many times slower where other tasks want the cores. libgomp reads its wait policy once,
+   before main, so on a busy machine mdlite runs itself again with OMP_WAIT_POLICY=passive
+   (unless the user chose a policy). Measured in docs/PERFORMANCE.md, "Threads on a busy machine". */
+static void wait_passively_when_busy(char **argv)
+{
+    if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT"))
+        return;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int busy = busy_tasks();
+    if (busy < 0 || cores < 1 || busy < cores / 2 + (cores == 1))
+        return;
+    setenv("OMP_WAIT_POLICY", "passive", 1);
+    setenv("MDLITE_BUSY_AT_START", "1", 1);
+    execv("/proc/self/exe", argv); /* only returns on failure: then go on spinning */
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "run") == 0)
+        wait_passively_when_busy(argv);
     if (argc < 2) {
         fputs(USAGE, stderr);
         return MDL_EINPUT;

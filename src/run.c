@@ -15,6 +15,7 @@
 #include <math.h>
 #include <omp.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,7 @@ typedef struct {
     int fd_thermo, fd_traj, fd_profile; /* locks on the output files (outfile_claim), -1: none */
     size_t natoms;
     int progress;       /* draw a progress line (stdout is a terminal) */
+    double cpu;         /* CPU seconds of the loop */
     double next_progress;
 } run_state;
 
@@ -263,6 +265,29 @@ static int advance(run_state *r, long step)
     return MDL_OK;
 }
 
+/* CPU seconds (user + system) this process has used. */
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
+           1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
+/* "CPU use": how many cores the loop kept busy against the threads it had; a warning when far
+   fewer (other programs took the cores). */
+static void print_cpu_use(double cpu, double loop, int threads, const char *backend)
+{
+    double used = loop > 0 ? cpu / loop : 0;
+    const char *policy = getenv("OMP_WAIT_POLICY");
+    printf("CPU use = %.2f of %d thread%s (%.0f%%), OpenMP waits %s%s\n", used, threads, threads == 1 ? "" : "s",
+           100 * used / threads, policy ? policy : "active (libgomp default)",
+           getenv("MDLITE_BUSY_AT_START") ? " (the machine was busy at start)" : "");
+    if (strcmp(backend, "cpu") == 0 && loop > 0.5 && used < 0.7 * threads)
+        mdl_warn("the run had %.2f of its %d threads' CPU time: other programs use the cores; fewer threads "
+                 "([run] threads) may run faster", used, threads);
+}
+
 static void print_summary(run_state *r, double loop, int threads)
 {
     const mdl_config *cfg = r->cfg;
@@ -287,6 +312,7 @@ static void print_summary(run_state *r, double loop, int threads)
         size_t b = r->ops->device_bytes(r->ctx);
         printf("Device memory = %.1f MiB (%.0f bytes/atom)\n", b / 1048576.0, (double)b / (double)r->natoms);
     }
+    print_cpu_use(r->cpu, loop, threads, r->ops->name);
     if (r->st.sync_phases)
         printf("(MDLITE_SYNC_PHASES=1: phases synchronised with the device)\n");
 }
@@ -338,7 +364,7 @@ static int run_loop(run_state *r)
     if (r->traj && !r->append)
         CALL(write_frame(r, r->first_step, r->final_step == r->first_step));
     catch_stop_signals();
-    double t0 = mdl_wtime();
+    double t0 = mdl_wtime(), c0 = cpu_seconds();
     for (long step = r->first_step + 1; step <= r->final_step; step++) {
         CALL(advance(r, step));
         draw_progress(r, step, t0);
@@ -349,6 +375,7 @@ static int run_loop(run_state *r)
     if (r->ops->synchronize)
         CALL(r->ops->synchronize(r->ctx));
     double loop = mdl_wtime() - t0;
+    r->cpu = cpu_seconds() - c0;
     r->st.nb.neighbors = r->ops->neighbor_count(r->ctx);
     print_summary(r, loop, cfg->threads > 0 ? cfg->threads : omp_get_max_threads());
     return MDL_OK;

@@ -510,17 +510,21 @@ int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const 
 
 /* ---- frames ------------------------------------------------------------------------------------ */
 
-/* Interleaves x, y, z (times f) as float; 0 when a value is not finite. */
-static int pack3(float *out, const double *x, const double *y, const double *z, size_t n, double f)
+/* Interleaves x, y, z (times f) as float; the first atom whose value is not finite as a float
+   (not finite, or beyond single precision), or -1. */
+static long pack3(float *out, const double *x, const double *y, const double *z, size_t n, double f)
 {
     int finite = 1;
     for (size_t i = 0; i < n; i++) {
         out[3 * i] = (float)(x[i] * f);
         out[3 * i + 1] = (float)(y[i] * f);
         out[3 * i + 2] = (float)(z[i] * f);
-        finite &= isfinite(x[i]) & isfinite(y[i]) & isfinite(z[i]);
+        finite &= isfinite(out[3 * i]) & isfinite(out[3 * i + 1]) & isfinite(out[3 * i + 2]);
     }
-    return finite;
+    for (size_t i = 0; !finite && i < 3 * n; i++)
+        if (!isfinite(out[i]))
+            return (long)(i / 3);
+    return -1;
 }
 
 static void pack3d(double *out, const double *x, const double *y, const double *z, size_t n)
@@ -580,11 +584,16 @@ static int pack_frame(h5md_file *h, const mdl_frame *f)
     } fs[3] = {{MDL_DUMP_POSITION, s->x, s->y, s->z, 1.0, "position"},
                {MDL_DUMP_VELOCITY, s->vx, s->vy, s->vz, 1.0, "velocity"},
                {MDL_DUMP_FORCE, s->fx, s->fy, s->fz, h->force_factor, "force"}};
-    for (int k = 0; k < 3; k++)
-        if ((h->fields & fs[k].field) && !pack3(h->fbuf + 3 * n * (size_t)k, fs[k].x, fs[k].y, fs[k].z, n, fs[k].factor)) {
-            health_frame_nonfinite(h->path, f->step, fs[k].name, fs[k].x, fs[k].y, fs[k].z, n);
+    for (int k = 0; k < 3; k++) {
+        long bad = (h->fields & fs[k].field) ? pack3(h->fbuf + 3 * n * (size_t)k, fs[k].x, fs[k].y, fs[k].z, n,
+                                                     fs[k].factor) : -1;
+        if (bad >= 0) {
+            mdl_error("%s: frame at step %ld: atom %ld: the %s (%g %g %g) is not finite in single precision; the "
+                      "frame is not written (the file keeps the frames before it)", h->path, f->step, bad,
+                      fs[k].name, fs[k].x[bad], fs[k].y[bad], fs[k].z[bad]);
             return MDL_ERUN;
         }
+    }
     return MDL_OK;
 }
 

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Builds mdlite's libFuzzer harnesses (tests/fuzz/) with clang, ASan and UBSan, and runs each for
+# SECONDS. Prints one line per harness: executions, crashes. Exit 1 on a crash (the input is kept
+# under OUT/crashes-NAME/), 77 when clang with libFuzzer is not installed.
+# usage: tools/fuzz.sh OUT SECONDS [config|readers|checkpoint ...]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: tools/fuzz.sh OUT SECONDS [harness ...]}
+seconds=${2:?usage: tools/fuzz.sh OUT SECONDS [harness ...]}
+shift 2
+harnesses=("$@")
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(config readers checkpoint)
+cc=$(command -v clang || command -v clang-14 || true)
+if [ -z "$cc" ] || ! echo 'int LLVMFuzzerTestOneInput(const char*d,long n){return 0;}' |
+     "$cc" -x c - -fsanitize=fuzzer -o /dev/null 2>/dev/null; then
+  echo "fuzz: no clang with libFuzzer (Debian: clang); skipped"
+  exit 77
+fi
+mkdir -p "$out"
+hdf5_inc=$(pkg-config --cflags hdf5 2>/dev/null || echo -I/usr/include/hdf5/serial)
+hdf5_lib=$(pkg-config --libs hdf5 2>/dev/null || echo -lhdf5_serial)
+flags=(-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Isrc $hdf5_inc
+       -DMDLITE_VERSION='"fuzz"')
+core=(src/util.c src/ini.c src/health.c src/units.c src/config.c src/system.c src/readers.c src/checkpoint.c)
+status=0
+for h in "${harnesses[@]}"; do
+  "$cc" "${flags[@]}" tests/fuzz/fuzz_$h.c "${core[@]}" $hdf5_lib -lm -o "$out/fuzz_$h" || exit 1
+  corpus="$out/corpus-$h"
+  mkdir -p "$corpus" "$out/crashes-$h"
+  cp -n tests/fuzz/seeds/$h/* "$corpus"/ 2>/dev/null
+  log="$out/fuzz_$h.log"
+  "$out/fuzz_$h" "$corpus" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+    -close_fd_mask=2 -artifact_prefix="$out/crashes-$h/" >"$log" 2>&1
+  rc=$?
+  runs=$(grep -o 'Done [0-9]* runs' "$log" | tail -1 | awk '{print $2}')
+  crashes=$(find "$out/crashes-$h" -type f | wc -l)
+  echo "fuzz $h: ${runs:-0} executions in $seconds s, $crashes crash(es), $(ls "$corpus" | wc -l) corpus inputs"
+  if [ "$rc" -ne 0 ] || [ "$crashes" -ne 0 ]; then
+    tail -30 "$log"
+    status=1
+  fi
+done
+exit $status

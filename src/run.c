@@ -454,29 +454,30 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         rc = potential_build(cfg, &s, &pt);
     if (rc == MDL_OK)
         rc = check_cutoff_fits(cfg, &s, &pt);
-    if (rc == MDL_OK)
-        rc = claim_outputs(&r, opt);
     r.natoms = s.n;
     r.final_step = r.first_step + cfg->steps;
     r.last_frame = -1;
     r.progress = !quiet && isatty(STDOUT_FILENO);
     profile_phase(r.prof, "set-up", t);
-    if (rc == MDL_OK && !quiet)
-        printf("mdlite: %zu atoms, %d species, box %g x %g x %g, %s units, %s backend, steps %ld to %ld\n", s.n,
-               s.ntypes, s.box.len[0], s.box.len[1], s.box.len[2], u.name, ops->name, r.first_step, r.final_step);
-    int thermo_open_rc = MDL_ERUN;
-    t = mdl_wtime();
-    if (rc == MDL_OK)
-        rc = thermo_open_rc = thermo_open(&r.thermo, cfg->thermo_file, r.natoms, quiet, r.append ? r.first_step : -1);
-    if (rc == MDL_OK)
-        rc = open_output(&r, &u, &s);
-    profile_phase(r.prof, "open output", t);
+    /* the backend first: a run that cannot start on it (no GPU) prints nothing else and leaves no file */
     t = mdl_wtime();
     if (rc == MDL_OK) {
         mdl_setup setup = {cfg, &u, &pt, cfg->skin, cfg->threads};
         rc = ops->create(&r.ctx, &setup, &s);
     }
     profile_phase(r.prof, "backend create", t);
+    if (rc == MDL_OK && !quiet)
+        printf("mdlite: %zu atoms, %d species, box %g x %g x %g, %s units, %s backend, steps %ld to %ld\n", s.n,
+               s.ntypes, s.box.len[0], s.box.len[1], s.box.len[2], u.name, ops->name, r.first_step, r.final_step);
+    int thermo_open_rc = MDL_ERUN;
+    t = mdl_wtime();
+    if (rc == MDL_OK)
+        rc = claim_outputs(&r, opt);
+    if (rc == MDL_OK)
+        rc = thermo_open_rc = thermo_open(&r.thermo, cfg->thermo_file, r.natoms, quiet, r.append ? r.first_step : -1);
+    if (rc == MDL_OK)
+        rc = open_output(&r, &u, &s);
+    profile_phase(r.prof, "open output", t);
     t = mdl_wtime();
     /* the backend holds the state from here on; s lives on as the host snapshot where one is needed */
     if (r.traj || restart)

@@ -103,7 +103,7 @@ def timeline(mdlite, inp, d, backend):
     if header != "lane,step,start_s,end_s,what" or lanes.get("compute") != 200 or lanes.get("write") != 21 \
             or lanes.get("copy") != 21:
         fail(f"timeline: header {header!r}, rows per lane {lanes}")
-    want = ["set-up", "open output", "backend create", "writer start", "loop", "writer drain", "close files",
+    want = ["set-up", "backend create", "open output", "writer start", "loop", "writer drain", "close files",
             "backend destroy"]
     if list(phases) != want or any(phases[a][1] > phases[b][0] for a, b in zip(want, want[1:])):
         fail(f"timeline: run phases {phases}, want {want} in order without overlap")

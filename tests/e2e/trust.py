@@ -3,6 +3,7 @@
 restart files are validated; every file opens in MDAnalysis and ASE by the README's commands.
 
 usage: trust.py CASE MDLITE [MDLITE_ASAN]   (a python3 with h5py, MDAnalysis and ASE)
+MDLITE_TEST_BACKEND=gpu runs every case on the GPU backend.
 cases: unhealthy, outputs, restart, tools. Every case runs under each binary given (tools: the first).
 """
 import glob
@@ -39,7 +40,8 @@ flush_every = 1
 
 def mdlite_run(binary, d, *args, code=0, expect=()):
     """Runs `mdlite run ...` in d; checks the exit status, the message and that no sanitizer spoke."""
-    p = run([binary, "run", *args], check=False, cwd=d)
+    backend = os.environ.get("MDLITE_TEST_BACKEND")  # gpu: the same cases on the GPU machine
+    p = run([binary, "run", *args] + (["--backend", backend] if backend else []), check=False, cwd=d)
     if p.returncode != code:
         fail(f"{' '.join(args)}: exit {p.returncode}, expected {code}\n{p.stderr}")
     for e in expect:

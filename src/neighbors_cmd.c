@@ -7,6 +7,7 @@
 #ifdef MDLITE_HAVE_GPU
 #include "gpu/backend.h"
 #endif
+#include "outfile.h"
 #include "readers.h"
 #include "system.h"
 #include "util.h"
@@ -251,6 +252,9 @@ int neighbors_main(int argc, char **argv)
     int rc = parse_args(argc, argv, &a);
     if (rc != MDL_OK)
         return rc;
+    mdl_named_path in = {a.file, "input file"}, out_path = {a.output, "--output file"};
+    if (outputs_check(&in, 1, &out_path, 1, -1, -1) != MDL_OK)
+        return MDL_EINPUT;
     mdl_system s;
     cpu_nlist nl;
     nlist_init(&nl);

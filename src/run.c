@@ -61,8 +61,6 @@ typedef struct {
     double next_progress;
 } run_state;
 
-static const char *nonfinite_observable(const mdl_observables *o);
-
 #define CALL(expr)                 \
     do {                           \
         int rc_ = (expr);          \
@@ -95,6 +93,13 @@ static void draw_progress(run_state *r, long step, double t0)
     printf("\r\033[K  step %ld / %ld  (%.0f%%)  %.3g atom-steps/s  ETA %d:%02d", step, r->final_step, 100 * done,
            el > 0 ? (double)r->natoms * (double)done_steps / el : 0.0, (int)(eta / 60), (int)eta % 60);
     fflush(stdout);
+}
+
+/* Which observable of o is not finite, or NULL. */
+static const char *nonfinite_observable(const mdl_observables *o)
+{
+    return !isfinite(o->potential) ? "potential energy" : !isfinite(o->kinetic) ? "kinetic energy"
+         : !isfinite(o->pressure) ? "pressure" : NULL;
 }
 
 static int write_thermo_row(run_state *r, long step, const mdl_observables *o)
@@ -194,13 +199,6 @@ int stepper_unhealthy(mdl_stepper *st, long step, const char *observable)
     if (!observable || h.what != MDL_HEALTH_OK)
         health_report(&h, step, st->last_build, st->cfg->skin);
     return MDL_ERUN;
-}
-
-/* Which observable of o is not finite, or NULL. */
-static const char *nonfinite_observable(const mdl_observables *o)
-{
-    return !isfinite(o->potential) ? "potential energy" : !isfinite(o->kinetic) ? "kinetic energy"
-         : !isfinite(o->pressure) ? "pressure" : NULL;
 }
 
 /* One velocity-Verlet step, in LAMMPS's order; energy and virial only when energy is set. */

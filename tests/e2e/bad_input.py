@@ -89,6 +89,7 @@ def cases(d):
         ("neighbors on a device", ["neighbors", "/dev/zero", "--cutoff", "1"], {}, ["/dev/zero", "not a regular file"]),
         ("long line, bad value", ["run", ini], {ini: good + "; " + "c" * 5000 + "\n[run]\ntimestep = x" + "y" * 300 + "\n"}, [f"{ini}:13", "[run] timestep"]),
         ("xy error line", ["run", ini], {xy: "# a\n# b\n\n1 1\n3 30\n", ini: "[system]\ninput = points.xy\nbox = 10 10 10\ntemperature = 1\n"}, [f"{xy}:5", "outside the box"]),
+        ("neighbors output is its input", ["neighbors", xy, "--cutoff", "1", "--output", f"{d}/./points.xy"], {xy: "0 0\n1 1\n"}, ["--output file", "input file"]),
         ("unknown command", ["frobnicate"], {}, ["unknown command"]),
         ("neighbors without cutoff", ["neighbors", xy], {xy: "0 0\n1 1\n"}, ["missing --cutoff"]),
         ("neighbors missing file", ["neighbors", os.path.join(d, "none.xy"), "--cutoff", "1"], {}, ["none.xy", "cannot open"]),

@@ -42,7 +42,17 @@ def main():
         for phase in ("Neighbor", "Force", "Integrate", "Thermo", "Output", "Other"):
             if phase not in out:
                 fail(f"{cfg}: summary lacks the {phase} phase")
-    print(f"--help, --version, info; {len(configs)} shipped configs run with a full summary")
+        if "CPU use = " not in out:
+            fail(f"{cfg}: summary lacks the CPU-use line")
+    note = ""
+    if "backends: cpu gpu" in info and "GPUs: none found" in info:
+        # a GPU build on a machine without a GPU: the error alone, no banner, no table, no file
+        p = run([mdlite, "run", configs[0], "--backend", "gpu", "--set", f"output.thermo_file={d}/gpu.csv"],
+                check=False)
+        if p.returncode != 1 or p.stdout or "no CUDA device found" not in p.stderr or os.path.exists(f"{d}/gpu.csv"):
+            fail(f"--backend gpu without a GPU: exit {p.returncode}, stdout {p.stdout!r}, stderr {p.stderr!r}")
+        note = "; --backend gpu without a GPU prints only the error"
+    print(f"--help, --version, info; {len(configs)} shipped configs run with a full summary{note}")
 
 
 if __name__ == "__main__":

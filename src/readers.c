@@ -298,7 +298,13 @@ static int read_xyz(line_reader *r, mdl_system *s, int *has_box)
     }
     /* the count is the file's word: memory grows with the atoms actually read, from at most as
        many as the file's bytes could hold (8 bytes a line at least: "A 0 0 0\n") */
-    size_t fit = r->size / 8 + 1;
+    size_t fit = r->size / 8 + 1, avail = mdl_memory_available();
+    double need = 96.0 * (double)((size_t)natoms < fit ? (size_t)natoms : fit); /* bytes per atom read */
+    if (avail > 0 && need > (double)avail) {
+        mdl_error("%s:1: %ld atoms need about %.3g GiB to read, more than the %.3g GiB available", r->path, natoms,
+                  need / 1073741824.0, (double)avail / 1073741824.0);
+        return MDL_EINPUT;
+    }
     if (system_reserve(s, (size_t)natoms < fit ? (size_t)natoms : fit) != MDL_OK)
         return MDL_ERUN;
     s->has_velocities = h.col_velo >= 0;

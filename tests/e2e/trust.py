@@ -10,6 +10,7 @@ import glob
 import os
 import subprocess
 import sys
+import time
 import warnings
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -140,6 +141,23 @@ def outputs(binary, d):
     holder.communicate("")
     if open(f"{d}/t.h5md", "rb").read() != before:
         fail("a refused run changed a file another process had open")
+    # a second run on the trajectory a first run is still writing: refused, the first finishes intact
+    first_run = subprocess.Popen([binary, "run", "small.ini", "--quiet", "--overwrite", "--set", "run.steps=400000",
+                                  "--set", "output.dump_every=100000", "--set", "output.thermo_file=first.csv"]
+                                 + (["--backend", os.environ["MDLITE_TEST_BACKEND"]]
+                                    if os.environ.get("MDLITE_TEST_BACKEND") else []),
+                                 cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while not os.path.exists(f"{d}/first.csv") or len(open(f"{d}/first.csv").read().splitlines()) < 3:
+        if first_run.poll() is not None or time.time() > deadline:
+            first_run.kill()
+            fail(f"the first run ended early or never wrote its thermo rows: {first_run.stderr.read()}")
+        time.sleep(0.05)
+    mdlite_run(binary, d, "small.ini", "--quiet", code=2, expect=["t.h5md", "in use by another process"])
+    first_run.send_signal(subprocess.signal.SIGTERM)
+    if first_run.wait() != 143:
+        fail(f"the first run: exit {first_run.returncode}, expected 143 after SIGTERM")
+    h5ok(f"{d}/t.h5md")
     # an appending restart (named differently: ./t.h5md) appends frames and thermo rows
     mdlite_run(binary, d, "small.ini", "--quiet", "--overwrite", "--set", "run.steps=40")
     rows0 = read_thermo(f"{d}/thermo.csv")
@@ -152,7 +170,8 @@ def outputs(binary, d):
         got = list(f["particles/trajectory/position/step"][()])
     if got != list(range(0, 61, 10)):
         fail(f"appending restart: frames at steps {got}")
-    print("backups, --overwrite, 6 refused clashes, a busy file, appending restart: as documented")
+    print("backups, --overwrite, 6 refused clashes, a file held open, a file another run writes, "
+          "appending restart: as documented")
 
 
 # ---- restart files are validated ------------------------------------------------------------

@@ -6,6 +6,7 @@
 #include "config.h"
 #include "health.h"
 #include "potential.h"
+#include "rng.h"
 #include "system.h"
 #include "units.h"
 
@@ -94,6 +95,8 @@ typedef struct {
     int (*snapshot_finish)(void *ctx, int slot, mdl_system *frame, mdl_observables *obs);
     /* restart: replace the forces by s's (id order), for an exact continuation; may be NULL */
     int (*load_forces)(void *ctx, const mdl_system *s);
+    /* the initial velocities' normal deviates (rng.h), drawn where this backend draws */
+    mdl_normals_fn draw_normals;
     /* device memory held, for the summary; NULL on the CPU */
     size_t (*device_bytes)(void *ctx);
 } mdl_backend_ops;

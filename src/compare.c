@@ -135,7 +135,7 @@ int compare_main(int argc, char **argv)
         rc = system_init(&s, 0);
     }
     if (rc == MDL_OK)
-        rc = system_setup(&cfg, &u, &s);
+        rc = system_setup(&cfg, &u, &s, NULL); /* host draws: one state for both backends */
     if (rc == MDL_OK)
         rc = potential_build(&cfg, &s, &pt);
     if (rc == MDL_OK)

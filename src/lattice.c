@@ -28,7 +28,7 @@ static int assign_species(const mdl_config *cfg, mdl_system *s)
         for (size_t c = 0; c < count[t]; c++)
             s->type[k++] = t;
     for (size_t i = n - 1; i > 0; i--) { /* Fisher-Yates, reproducible from the seed */
-        mdl_u32x4 r = mdl_random4(cfg->seed, MDL_STREAM_SPECIES, i, 0);
+        mdl_u32x4 r = mdl_random_block(mdl_rng_key(cfg->seed, MDL_STREAM_SPECIES), i, 0);
         uint64_t w = ((uint64_t)r.v[0] << 32) | r.v[1];
         size_t j = (size_t)(w % (uint64_t)(i + 1));
         int32_t tmp = s->type[i];
@@ -96,27 +96,33 @@ double kinetic_energy(const mdl_system *s, const mdl_units *u)
     return 0.5 * u->mvv2e * sum;
 }
 
-static double gaussian(uint32_t a, uint32_t b)
+int velocity_normals_host(uint64_t key, size_t n, const int64_t *id, double *out)
 {
-    return sqrt(-2.0 * log(mdl_u01(a))) * cos(6.283185307179586 * mdl_u01(b));
+    /* each atom's draw depends only on (key, id): threads fill disjoint atoms */
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < (long)n; i++) {
+        double unused;
+        mdl_normal2(mdl_random_block(key, (uint64_t)id[i], 0), &out[3 * i], &out[3 * i + 1]);
+        mdl_normal2(mdl_random_block(key, (uint64_t)id[i], 1), &out[3 * i + 2], &unused);
+    }
+    return MDL_OK;
 }
 
-void velocities_create(mdl_system *s, const mdl_units *u, double T, unsigned long seed)
+int velocities_create(mdl_system *s, const mdl_units *u, double T, unsigned long seed, mdl_normals_fn draw)
 {
     double p[3] = {0, 0, 0}, mtot = 0;
-    const long n = (long)s->n;
-    /* each atom's draw depends only on (seed, id): threads fill disjoint atoms */
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < n; i++) {
-        uint64_t id = (uint64_t)s->id[i];
-        mdl_u32x4 r0 = mdl_random4(seed, MDL_STREAM_VELOCITY, id, 0);
-        mdl_u32x4 r1 = mdl_random4(seed, MDL_STREAM_VELOCITY, id, 1);
-        double m = s->mass[s->type[i]];
-        double scale = sqrt(u->boltz * (T > 0 ? T : 1.0) / (m * u->mvv2e));
-        s->vx[i] = scale * gaussian(r0.v[0], r0.v[1]);
-        s->vy[i] = scale * gaussian(r0.v[2], r0.v[3]);
-        s->vz[i] = scale * gaussian(r1.v[0], r1.v[1]);
+    double *g = mdl_alloc(3 * s->n * sizeof *g, "initial velocities");
+    if (!g || (draw ? draw : velocity_normals_host)(mdl_rng_key(seed, MDL_STREAM_VELOCITY), s->n, s->id, g) != MDL_OK) {
+        free(g);
+        return MDL_ERUN;
     }
+    for (size_t i = 0; i < s->n; i++) {
+        double scale = sqrt(u->boltz * (T > 0 ? T : 1.0) / (s->mass[s->type[i]] * u->mvv2e));
+        s->vx[i] = scale * g[3 * i];
+        s->vy[i] = scale * g[3 * i + 1];
+        s->vz[i] = scale * g[3 * i + 2];
+    }
+    free(g);
     for (size_t i = 0; i < s->n; i++) { /* in atom order, so the sums do not depend on the threads */
         double m = s->mass[s->type[i]];
         p[0] += m * s->vx[i];
@@ -136,4 +142,5 @@ void velocities_create(mdl_system *s, const mdl_units *u, double T, unsigned lon
         s->vy[i] *= f;
         s->vz[i] *= f;
     }
+    return MDL_OK;
 }

@@ -3,6 +3,7 @@
 #define MDL_LATTICE_H
 
 #include "config.h"
+#include "rng.h"
 #include "system.h"
 #include "units.h"
 
@@ -11,9 +12,12 @@ size_t lattice_atom_count(const mdl_config *cfg);
 /* Fills s with cfg's lattice (cells, density or lattice_constant, species by composition). */
 int lattice_build(const mdl_config *cfg, mdl_system *s);
 
-/* Maxwell-Boltzmann velocities at temperature T: seeded per atom id, zero total momentum,
-   rescaled to exactly T with 3N-3 degrees of freedom. */
-void velocities_create(mdl_system *s, const mdl_units *u, double T, unsigned long seed);
+/* The host's mdl_normals_fn (rng.h). */
+int velocity_normals_host(uint64_t key, size_t n, const int64_t *id, double *out);
+
+/* Maxwell-Boltzmann velocities at temperature T from `draw` (NULL: the host's): seeded per atom
+   id, zero total momentum, rescaled to exactly T with 3N-3 degrees of freedom. */
+int velocities_create(mdl_system *s, const mdl_units *u, double T, unsigned long seed, mdl_normals_fn draw);
 
 /* Kinetic energy sum 1/2 m v^2 (in energy units). */
 double kinetic_energy(const mdl_system *s, const mdl_units *u);

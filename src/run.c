@@ -449,7 +449,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     if (cfg->threads > 0) /* before the set-up, whose velocity draws run in parallel too */
         omp_set_num_threads(cfg->threads);
     double t = mdl_wtime();
-    int rc = system_setup(cfg, &u, &s);
+    int rc = system_setup(cfg, &u, &s, ops->draw_normals);
     if (rc == MDL_OK)
         rc = load_restart(restart, &s, &r);
     if (rc == MDL_OK)

@@ -95,7 +95,7 @@ static int build_lattice(const mdl_config *cfg, mdl_system *s)
     return lattice_build(cfg, s);
 }
 
-int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s)
+int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_normals_fn draw)
 {
     int rc = cfg->input[0] ? read_input(cfg, s) : build_lattice(cfg, s);
     if (rc == MDL_OK && cfg->input[0])
@@ -122,8 +122,7 @@ int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s)
                   config_origin(cfg, "system", "temperature"));
         return MDL_EINPUT;
     }
-    velocities_create(s, u, cfg->temperature, cfg->seed);
-    return MDL_OK;
+    return velocities_create(s, u, cfg->temperature, cfg->seed, draw);
 }
 
 int check_cutoff_fits(const mdl_config *cfg, const mdl_system *s, const mdl_pair_table *pt)

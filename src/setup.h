@@ -4,11 +4,12 @@
 #define MDL_SETUP_H
 
 #include "config.h"
+#include "rng.h"
 #include "potential.h"
 #include "system.h"
 #include "units.h"
 
-int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s);
+int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_normals_fn draw);
 
 /* cutoff + skin must fit in half the box so every pair has one nearest image. */
 int check_cutoff_fits(const mdl_config *cfg, const mdl_system *s, const mdl_pair_table *pt);

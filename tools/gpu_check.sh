@@ -10,6 +10,8 @@ md=.gpu/bin/mdlite-double
 cases=${*:-"compare neighbors determinism thermostats trajectory drift"}
 fails=0
 "$m" info
+echo "=== cuRAND on the device vs the host replica"
+.gpu/bin/test_rng_gpu || fails=$((fails + 1))
 for c in $cases; do
   echo "=== mixed: $c"
   python3 tests/e2e/gpu.py "$m" input "$c" .gpu/ref || fails=$((fails + 1))

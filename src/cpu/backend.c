@@ -2,6 +2,7 @@
    neighbor, force and integration routines of src/cpu/. */
 #include "../backend.h"
 
+#include "../lattice.h"
 #include "../util.h"
 #include "force.h"
 #include "integrate.h"
@@ -366,6 +367,7 @@ const mdl_backend_ops mdl_cpu_backend = {
     .download = cpu_download,
     .neighbor_check = cpu_neighbor_check,
     .diagnose = cpu_diagnose,
+    .draw_normals = velocity_normals_host,
     .build_neighbors = cpu_build_neighbors,
     .compute_forces = cpu_compute_forces,
     .integrate_first = cpu_integrate_first,

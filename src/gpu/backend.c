@@ -283,6 +283,11 @@ static int gpu_download(void *p, mdl_system *out)
     return rc;
 }
 
+static int gpu_draw_normals(uint64_t key, size_t n, const int64_t *id, double *out)
+{
+    return gpu_velocity_normals(key, n, id, out) == 0 ? MDL_OK : MDL_ERUN;
+}
+
 static int gpu_neighbor_check(void *p, int *status)
 {
     gpu_ctx *c = p;
@@ -682,6 +687,7 @@ const mdl_backend_ops mdl_gpu_backend = {
     .download = gpu_download,
     .neighbor_check = gpu_neighbor_check,
     .diagnose = gpu_diagnose,
+    .draw_normals = gpu_draw_normals,
     .build_neighbors = gpu_build_neighbors,
     .compute_forces = gpu_compute_forces,
     .integrate_first = gpu_integrate_first,

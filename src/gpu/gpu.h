@@ -106,6 +106,8 @@ int gpu_set_masses(int ntypes, const double *mass);
 int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                    double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
                    mdl_real *pos4, const mdl_real *pos0, double skin, int *moved);
+/* rng.h's mdl_normals_fn on the GPU (cuRAND's device API); 1 on failure (no device, memory). */
+int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, double *out);
 int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx, const mdl_real *fy,
              const mdl_real *fz, const int *type);
 int gpu_langevin(size_t n, const double *vx, const double *vy, const double *vz, mdl_real *fx,

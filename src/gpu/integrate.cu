@@ -3,6 +3,8 @@
 #include "../rng.h"
 #include "common.cuh"
 
+#include <curand_kernel.h>
+
 #define MAXT 8
 __constant__ double c_inv_mass[MAXT], c_mass[MAXT];
 
@@ -88,7 +90,8 @@ extern "C" int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz
     return 0;
 }
 
-/* LAMMPS fix langevin's force with the same Philox stream as the CPU backend (seed, id, step). */
+/* LAMMPS fix langevin's force; the noise from cuRAND's Philox4_32_10 subsequence `id`, block
+   `step` (the words the CPU backend computes with mdl_random_block). */
 __global__ void langevin_kernel(int n, const double *vx, const double *vy, const double *vz, mdl_real *fx,
                                 mdl_real *fy, mdl_real *fz, const int *type, const int64_t *id, double T, double tau,
                                 double dt, double boltz, double mvv2e, double ftm2v, uint64_t seed, uint64_t step)
@@ -99,10 +102,12 @@ __global__ void langevin_kernel(int n, const double *vx, const double *vy, const
     double m = c_mass[type[i]];
     double g1 = -m / tau / ftm2v;
     double g2 = sqrt(m) * sqrt(24.0 * boltz / tau / dt / mvv2e) / ftm2v * sqrt(T);
-    mdl_u32x4 r = mdl_random4(seed, MDL_STREAM_LANGEVIN, (uint64_t)id[i], step);
-    fx[i] += (mdl_real)(g1 * vx[i] + g2 * (mdl_u01(r.v[0]) - 0.5));
-    fy[i] += (mdl_real)(g1 * vy[i] + g2 * (mdl_u01(r.v[1]) - 0.5));
-    fz[i] += (mdl_real)(g1 * vz[i] + g2 * (mdl_u01(r.v[2]) - 0.5));
+    curandStatePhilox4_32_10_t st;
+    curand_init(mdl_rng_key(seed, MDL_STREAM_LANGEVIN), (unsigned long long)id[i], 4ull * step, &st);
+    uint4 r = curand4(&st);
+    fx[i] += (mdl_real)(g1 * vx[i] + g2 * (mdl_u01(r.x) - 0.5));
+    fy[i] += (mdl_real)(g1 * vy[i] + g2 * (mdl_u01(r.y) - 0.5));
+    fz[i] += (mdl_real)(g1 * vz[i] + g2 * (mdl_u01(r.z) - 0.5));
 }
 
 extern "C" int gpu_langevin(size_t n, const double *vx, const double *vy, const double *vz, mdl_real *fx,
@@ -113,6 +118,41 @@ extern "C" int gpu_langevin(size_t n, const double *vx, const double *vy, const 
                                                            boltz, mvv2e, ftm2v, seed, step);
     MDL_LAUNCHED("langevin");
     return 0;
+}
+
+/* Initial velocities' normal deviates (rng.h's mdl_normals_fn) with cuRAND's device API. */
+__global__ void velocity_normals_kernel(int n, unsigned long long key, const int64_t *id, double *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    curandStatePhilox4_32_10_t st;
+    curand_init(key, (unsigned long long)id[i], 0, &st);
+    double2 a = curand_normal2_double(&st), b = curand_normal2_double(&st);
+    out[3 * i] = a.x;
+    out[3 * i + 1] = a.y;
+    out[3 * i + 2] = b.x;
+}
+
+extern "C" int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, double *out)
+{
+    int64_t *d_id = NULL;
+    double *d_out = NULL;
+    if (gpu_select() != 0 || gpu_malloc((void **)&d_id, n * sizeof *d_id, "atom ids") != 0 ||
+        gpu_malloc((void **)&d_out, 3 * n * sizeof *d_out, "initial velocities") != 0) {
+        cudaFree(d_id);
+        return 1;
+    }
+    int rc = gpu_h2d(d_id, id, n * sizeof *d_id);
+    if (rc == 0) {
+        velocity_normals_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, key, d_id, d_out);
+        rc = gpu_check_launch("velocity_normals");
+    }
+    if (rc == 0)
+        rc = gpu_d2h(out, d_out, 3 * n * sizeof *d_out);
+    cudaFree(d_id);
+    cudaFree(d_out);
+    return rc;
 }
 
 // ---- reductions -------------------------------------------------------------------------------

@@ -6,7 +6,8 @@
 #include "config.h"
 #include "health.h"
 #include "potential.h"
-#include "rng.h"
+#include "physics/langevin.h"
+#include "physics/rng.h"
 #include "system.h"
 #include "units.h"
 
@@ -69,8 +70,11 @@ typedef struct {
     /* velocity Verlet: half kick + drift, then (after forces) the second half kick */
     int (*integrate_first)(void *ctx);
     int (*integrate_second)(void *ctx);
-    /* thermostat stage for this step (Langevin: post force; rescale/Berendsen: end of step) */
-    int (*thermostat)(void *ctx, long step, int stage);
+    /* thermostat primitives; the core decides which, when and how strongly (thermostat.c):
+       add Langevin's force (noise from the block `step` of each atom's subsequence), and scale
+       velocities by thermostat_scale(current T, target, coupling) */
+    int (*langevin)(void *ctx, const mdl_langevin *p, uint64_t seed, long step);
+    int (*scale_to_temperature)(void *ctx, double target, double coupling);
     /* kinetic energy now; potential energy and virial of the last energy_virial force call */
     int (*reduce)(void *ctx, mdl_observables *obs);
     /* thermo without stalls (optional; NULL: reduce is used): start queues the reduction of this

@@ -23,7 +23,7 @@ typedef struct {
 static int run_side(side *sd, const mdl_backend_ops *ops, const mdl_config *cfg, const mdl_setup *setup,
                     const mdl_system *s0, mdl_system *forces0, int nrows)
 {
-    sd->st = (mdl_stepper){.ops = ops, .cfg = cfg};
+    sd->st = (mdl_stepper){.ops = ops, .cfg = cfg, .units = setup->units};
     sd->obs = calloc((size_t)nrows, sizeof *sd->obs);
     if (!sd->obs || ops->create(&sd->st.ctx, setup, s0) != MDL_OK || stepper_setup(&sd->st, 0) != MDL_OK ||
         ops->download(sd->st.ctx, forces0) != MDL_OK || ops->reduce(sd->st.ctx, &sd->obs[0]) != MDL_OK)

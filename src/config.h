@@ -2,9 +2,10 @@
 #ifndef MDL_CONFIG_H
 #define MDL_CONFIG_H
 
+#include "physics/species.h"
+
 #include <stdio.h>
 
-#define MDL_MAX_SPECIES 8
 #define MDL_NAME_LEN 16
 #define MDL_PATH_LEN 1024
 

@@ -2,7 +2,7 @@
 #include "lattice.h"
 
 #include "backend.h"
-#include "rng.h"
+#include "physics/rng.h"
 #include "util.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
 #define MDL_LATTICE_H
 
 #include "config.h"
-#include "rng.h"
+#include "physics/rng.h"
 #include "system.h"
 #include "units.h"
 

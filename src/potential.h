@@ -3,7 +3,7 @@
 #define MDL_POTENTIAL_H
 
 #include "config.h"
-#include "lj.h"
+#include "physics/lj.h"
 #include "system.h"
 
 typedef struct {

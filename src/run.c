@@ -40,6 +40,7 @@ typedef struct {
     const mdl_backend_ops *ops;
     void *ctx;
     const mdl_config *cfg;
+    const mdl_units *units;
     mdl_thermo thermo;
     mdl_traj *traj;     /* NULL without a trajectory */
     mdl_writer *writer; /* asynchronous output ([output] async = yes) */
@@ -186,7 +187,8 @@ int stepper_setup(mdl_stepper *st, long step)
     CALL(st->ops->build_neighbors(st->ctx));
     st->last_build = step;
     CALL(st->ops->compute_forces(st->ctx, 1));
-    return st->ops->thermostat(st->ctx, step, MDL_THERMOSTAT_POST_FORCE);
+    thermostat_init(&st->thermostat, st->cfg, st->units);
+    return thermostat_apply(&st->thermostat, st->ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE);
 }
 
 int stepper_unhealthy(mdl_stepper *st, long step, const char *observable)
@@ -232,10 +234,10 @@ int stepper_advance(mdl_stepper *st, long step, int energy)
     }
     phase_end(st, PH_NEIGHBOR);
     CALL(ops->compute_forces(st->ctx, energy));
-    CALL(ops->thermostat(st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
+    CALL(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
     phase_end(st, PH_FORCE);
     CALL(ops->integrate_second(st->ctx));
-    CALL(ops->thermostat(st->ctx, step, MDL_THERMOSTAT_END_OF_STEP));
+    CALL(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_END_OF_STEP));
     phase_end(st, PH_INTEGRATE);
     return MDL_OK;
 }
@@ -355,7 +357,8 @@ static int run_loop(run_state *r)
 {
     const mdl_config *cfg = r->cfg;
     const char *sync = getenv("MDLITE_SYNC_PHASES");
-    r->st = (mdl_stepper){.ops = r->ops, .ctx = r->ctx, .cfg = cfg, .sync_phases = sync && strcmp(sync, "1") == 0};
+    r->st = (mdl_stepper){.ops = r->ops, .ctx = r->ctx, .cfg = cfg, .units = r->units,
+                          .sync_phases = sync && strcmp(sync, "1") == 0};
     CALL(stepper_setup(&r->st, r->first_step));
     if (r->first_step > 0 && r->ops->load_forces) /* exact continuation: the checkpoint's forces */
         CALL(r->ops->load_forces(r->ctx, &r->snap));
@@ -444,6 +447,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     r.fd_thermo = r.fd_traj = r.fd_profile = -1;
     r.ops = ops;
     r.cfg = cfg;
+    r.units = &u;
     if (profile && profile_init(&prof_store) == MDL_OK)
         r.prof = &prof_store;
     if (cfg->threads > 0) /* before the set-up, whose velocity draws run in parallel too */

@@ -4,6 +4,7 @@
 
 #include "backend.h"
 #include "config.h"
+#include "thermostat.h"
 
 enum { PH_NEIGHBOR, PH_FORCE, PH_INTEGRATE, PH_THERMO, PH_OUTPUT, PH_COUNT };
 
@@ -17,6 +18,8 @@ typedef struct {
     const mdl_backend_ops *ops;
     void *ctx;
     const mdl_config *cfg;
+    mdl_thermostat thermostat; /* filled by stepper_setup */
+    const mdl_units *units;
     phase_timers timers;
     mdl_neighbor_stats nb;
     long last_build; /* step of the last neighbor build */

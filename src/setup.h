@@ -4,7 +4,7 @@
 #define MDL_SETUP_H
 
 #include "config.h"
-#include "rng.h"
+#include "physics/rng.h"
 #include "potential.h"
 #include "system.h"
 #include "units.h"

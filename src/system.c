@@ -106,8 +106,3 @@ int system_species_index(mdl_system *s, const char *name, int add)
     s->mass[s->ntypes] = 0;
     return s->ntypes++;
 }
-
-double box_volume(const mdl_box *b)
-{
-    return b->len[0] * b->len[1] * b->len[2];
-}

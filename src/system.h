@@ -3,16 +3,10 @@
 #define MDL_SYSTEM_H
 
 #include "config.h"
+#include "physics/box.h"
 
 #include <stddef.h>
 #include <stdint.h>
-
-/* Orthorhombic box [lo, lo + len) per dimension; periodic[d] = 0 means open (only for demos). */
-typedef struct {
-    double lo[3];
-    double len[3];
-    int periodic[3];
-} mdl_box;
 
 /* The most atoms a run may have (atom indices are 32-bit on the GPU). */
 #define MDL_MAX_ATOMS 2147483647L
@@ -61,7 +55,5 @@ int system_reserve(mdl_system *s, size_t capacity);
 long system_add_atom(mdl_system *s, int type, double x, double y, double z);
 /* Index of a species by name, adding it when `add` is set; -1 when unknown or full. */
 int system_species_index(mdl_system *s, const char *name, int add);
-
-double box_volume(const mdl_box *b);
 
 #endif

@@ -3,6 +3,7 @@
 #include "../backend.h"
 
 #include "../lattice.h"
+#include "../physics/thermostat.h"
 #include "../util.h"
 #include "force.h"
 #include "integrate.h"
@@ -20,10 +21,6 @@ typedef struct {
     double dt, skin, rneigh;
     int brute;                /* method = brute */
     int threads;
-    int ensemble;
-    double t_target, tau;
-    int rescale_every;
-    unsigned long seed;
     double inv_mass[MDL_MAX_SPECIES];
     double *x0, *y0, *z0;     /* positions at the last build */
     int32_t *perm;
@@ -105,11 +102,6 @@ static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     c->threads = setup->threads > 0 ? setup->threads : omp_get_max_threads();
     if (c->threads > MDL_MAX_THREADS)
         c->threads = MDL_MAX_THREADS;
-    c->ensemble = cfg->ensemble;
-    c->t_target = cfg->target_temperature;
-    c->tau = cfg->tau;
-    c->rescale_every = cfg->every;
-    c->seed = cfg->seed;
     for (int t = 0; t < s->ntypes; t++)
         c->inv_mass[t] = 1.0 / s->mass[t];
     cells_init(&c->cells);
@@ -170,19 +162,12 @@ static void wrap_atoms(mdl_system *s)
     for (int d = 0; d < 3; d++) {
         if (!s->box.periodic[d])
             continue;
-        double lo = s->box.lo[d], len = s->box.len[d], hi = lo + len;
+        double lo = s->box.lo[d], len = s->box.len[d];
         double *x = pos[d];
         int32_t *im = img[d];
 #pragma omp parallel for schedule(static)
-        for (size_t i = 0; i < s->n; i++) {
-            if (x[i] >= lo && x[i] < hi)
-                continue;
-            double k = floor((x[i] - lo) / len);
-            x[i] -= k * len;
-            if (x[i] >= hi) /* rounding at the upper face */
-                x[i] = lo;
-            im[i] += (int32_t)k;
-        }
+        for (size_t i = 0; i < s->n; i++)
+            x[i] = box_wrap(x[i], lo, len, &im[i]);
     }
 }
 
@@ -240,31 +225,22 @@ static int cpu_integrate_second(void *p)
     return MDL_OK;
 }
 
-static double current_temperature(cpu_ctx *c)
-{
-    mdl_system *s = &c->s;
-    return mdl_temperature(0.5 * c->u.mvv2e * sum_mv2(s->n, s->mass, s->type, s->vx, s->vy, s->vz, c->threads), s->n,
-                           &c->u);
-}
-
-static int cpu_thermostat(void *p, long step, int stage)
+static int cpu_langevin(void *p, const mdl_langevin *lp, uint64_t seed, long step)
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
-    if (stage == MDL_THERMOSTAT_POST_FORCE && c->ensemble == MDL_NVT_LANGEVIN) {
-        langevin_forces(s->n, s->mass, s->type, s->id, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz, c->t_target, c->tau,
-                        c->dt, c->u.boltz, c->u.mvv2e, c->u.ftm2v, c->seed, (uint64_t)step);
-    } else if (stage == MDL_THERMOSTAT_END_OF_STEP && c->ensemble == MDL_NVT_RESCALE) {
-        if (step % c->rescale_every == 0) {
-            double t = current_temperature(c);
-            if (t > 0)
-                scale_velocities(s->n, sqrt(c->t_target / t), s->vx, s->vy, s->vz);
-        }
-    } else if (stage == MDL_THERMOSTAT_END_OF_STEP && c->ensemble == MDL_NVT_BERENDSEN) {
-        double t = current_temperature(c);
-        if (t > 0)
-            scale_velocities(s->n, sqrt(1.0 + c->dt / c->tau * (c->t_target / t - 1.0)), s->vx, s->vy, s->vz);
-    }
+    langevin_forces(s->n, s->mass, s->type, s->id, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz, lp, seed, (uint64_t)step);
+    return MDL_OK;
+}
+
+static int cpu_scale_to_temperature(void *p, double target, double coupling)
+{
+    cpu_ctx *c = p;
+    mdl_system *s = &c->s;
+    double t = mdl_temperature(0.5 * c->u.mvv2e * sum_mv2(s->n, s->mass, s->type, s->vx, s->vy, s->vz, c->threads),
+                               s->n, &c->u);
+    if (t > 0)
+        scale_velocities(s->n, thermostat_scale(t, target, coupling), s->vx, s->vy, s->vz);
     return MDL_OK;
 }
 
@@ -372,7 +348,8 @@ const mdl_backend_ops mdl_cpu_backend = {
     .compute_forces = cpu_compute_forces,
     .integrate_first = cpu_integrate_first,
     .integrate_second = cpu_integrate_second,
-    .thermostat = cpu_thermostat,
+    .langevin = cpu_langevin,
+    .scale_to_temperature = cpu_scale_to_temperature,
     .reduce = cpu_reduce,
     .neighbor_count = cpu_neighbor_count,
     .load_forces = cpu_load_forces,

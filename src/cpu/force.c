@@ -2,7 +2,7 @@
    i-sums as SIMD reductions), then a scalar pass that applies the reaction forces to j. */
 #include "force.h"
 
-#include "../lj.h"
+#include "../physics/lj.h"
 #include "../util.h"
 
 #include <stdlib.h>
@@ -44,15 +44,15 @@ typedef struct {
 
 /* The vectorised pair pass over list entries [kb, ke): pair forces into bx/by/bz, i's sums as SIMD
    reductions. A macro so that the minimum-image flag is a literal in each copy. */
-#define PAIR_LOOP(kb, ke, min_image)                                                        \
+#define PAIR_LOOP(kb, ke, wrapped)                                                          \
     _Pragma("omp simd reduction(+ : fxi, fyi, fzi, e, w)")                                 \
     for (int k = (kb); k < (ke); k++) {                                                     \
         const int32_t j = l[k];                                                             \
         double dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];                              \
-        if (min_image) {                                                                    \
-            dx -= len[0] * __builtin_rint(dx * inv[0]);                                     \
-            dy -= len[1] * __builtin_rint(dy * inv[1]);                                     \
-            dz -= len[2] * __builtin_rint(dz * inv[2]);                                     \
+        if (wrapped) {                                                                      \
+            dx = min_image(dx, len[0], inv[0]);                                             \
+            dy = min_image(dy, len[1], inv[1]);                                             \
+            dz = min_image(dz, len[2], inv[2]);                                             \
         }                                                                                   \
         const double r2 = dx * dx + dy * dy + dz * dz;                                      \
         const int c = single_type ? 0 : row + type[j];                                      \
@@ -149,10 +149,7 @@ int lj_compute(const cpu_lj_table *t, const cpu_nlist *nl, const mdl_box *box, s
 {
     const int T = nl->nseg;
     double len[3], inv[3];
-    for (int d = 0; d < 3; d++) {
-        len[d] = box->periodic[d] ? box->len[d] : 0.0;
-        inv[d] = box->periodic[d] ? 1.0 / box->len[d] : 0.0;
-    }
+    box_image_lengths(box, len, inv);
     if (scratch_reserve(scratch, T, n) != MDL_OK)
         return MDL_ERUN;
     double esum[MDL_MAX_THREADS], wsum[MDL_MAX_THREADS];

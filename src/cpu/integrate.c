@@ -1,7 +1,8 @@
 /* Velocity Verlet kicks and drifts, kinetic energy and thermostat forces on the CPU. */
 #include "integrate.h"
 
-#include "../rng.h"
+#include "../physics/langevin.h"
+#include "../physics/rng.h"
 #include "neighbor.h"
 
 #include <math.h>
@@ -71,18 +72,16 @@ void scale_velocities(size_t n, double factor, double *vx, double *vy, double *v
 
 void langevin_forces(size_t n, const double *mass_of_type, const int32_t *type, const int64_t *id,
                      const double *vx, const double *vy, const double *vz, double *fx, double *fy, double *fz,
-                     double T, double tau, double dt, double boltz, double mvv2e, double ftm2v,
-                     uint64_t seed, uint64_t step)
+                     const mdl_langevin *p, uint64_t seed, uint64_t step)
 {
     const uint64_t key = mdl_rng_key(seed, MDL_STREAM_LANGEVIN);
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < n; i++) {
-        double m = mass_of_type[type[i]];
-        double g1 = -m / tau / ftm2v;
-        double g2 = sqrt(m) * sqrt(24.0 * boltz / tau / dt / mvv2e) / ftm2v * sqrt(T);
         mdl_u32x4 r = mdl_random_block(key, (uint64_t)id[i], step);
-        fx[i] += g1 * vx[i] + g2 * (mdl_u01(r.v[0]) - 0.5);
-        fy[i] += g1 * vy[i] + g2 * (mdl_u01(r.v[1]) - 0.5);
-        fz[i] += g1 * vz[i] + g2 * (mdl_u01(r.v[2]) - 0.5);
+        double f[3];
+        langevin_force(p, mass_of_type[type[i]], vx[i], vy[i], vz[i], r.v, f);
+        fx[i] += f[0];
+        fy[i] += f[1];
+        fz[i] += f[2];
     }
 }

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../physics/langevin.h"
+
 /* v += dtf f / m (dtf = dt/2 * ftm2v); with drift, then x += dt v. */
 void integrate_kick(size_t n, double dtf, const double *inv_mass_of_type, const int32_t *type, double *vx,
                     double *vy, double *vz, const double *fx, const double *fy, const double *fz);
@@ -17,11 +19,10 @@ double sum_mv2(size_t n, const double *mass_of_type, const int32_t *type, const 
 
 void scale_velocities(size_t n, double factor, double *vx, double *vy, double *vz);
 
-/* LAMMPS fix langevin's force: f += -m/tau v / ftm2v + sqrt(24 kB T m / (tau dt mvv2e)) / ftm2v (u - 1/2),
-   u from the counter-based generator at (seed, atom id, step), so results do not depend on threads. */
+/* LAMMPS fix langevin's force (physics/langevin.h) added to every atom's, the noise from the
+   counter-based stream at (seed, atom id, step), so results do not depend on threads. */
 void langevin_forces(size_t n, const double *mass_of_type, const int32_t *type, const int64_t *id,
                      const double *vx, const double *vy, const double *vz, double *fx, double *fy, double *fz,
-                     double T, double tau, double dt, double boltz, double mvv2e, double ftm2v,
-                     uint64_t seed, uint64_t step);
+                     const mdl_langevin *p, uint64_t seed, uint64_t step);
 
 #endif

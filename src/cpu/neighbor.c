@@ -2,6 +2,7 @@
    brute force, per-thread segments so that OpenMP threads never share a buffer. */
 #include "neighbor.h"
 
+#include "../physics/cells.h"
 #include "../util.h"
 
 #include <math.h>
@@ -102,20 +103,9 @@ static int cell_coord(double x, double lo, double inv, int nc)
 int cells_sort(cpu_cells *c, const mdl_box *box, double rcut, size_t n, const double *x, const double *y,
                const double *z, int32_t *perm)
 {
-    double target = rcut;
-    for (;;) { /* cells at least rcut wide, and never many more cells than atoms */
-        size_t total = 1;
-        for (int d = 0; d < 3; d++) {
-            int nc = (int)floor(box->len[d] / target);
-            c->nc[d] = nc < 1 ? 1 : nc;
-            c->inv_size[d] = box->len[d] > 0 ? c->nc[d] / box->len[d] : 0.0;
-            total *= (size_t)c->nc[d];
-        }
-        c->ncells = total;
-        if (total <= 4 * n + 64)
-            break;
-        target *= 1.25;
-    }
+    c->ncells = cell_grid_dims(box, rcut, n, c->nc);
+    for (int d = 0; d < 3; d++)
+        c->inv_size[d] = box->len[d] > 0 ? c->nc[d] / box->len[d] : 0.0;
     if (c->cell_capacity < c->ncells + 1) {
         int32_t *s = mdl_realloc(c->start, (c->ncells + 1) * sizeof *s, "cell list");
         if (!s)
@@ -170,32 +160,6 @@ void permute_array(void *a, const int32_t *perm, size_t n, size_t size, void *sc
     memcpy(a, scratch, n * size);
 }
 
-/* The distinct neighbor coordinates of c along one dimension (1 to 3 of them); wrapped[k] is set
-   when out[k] is reached through the periodic boundary (then pairs need the minimum image). */
-static int stencil_1d(int c, int nc, int periodic, int out[3], int wrapped[3])
-{
-    int m = 0;
-    for (int d = -1; d <= 1; d++) {
-        int v = c + d, w = 0;
-        if (v < 0 || v >= nc) {
-            if (!periodic)
-                continue;
-            v = (v + nc) % nc;
-            w = 1;
-        }
-        int k = 0;
-        while (k < m && out[k] != v)
-            k++;
-        if (k == m) {
-            out[m] = v;
-            wrapped[m++] = w;
-        } else {
-            wrapped[k] |= w; /* fewer than 3 cells: reached both ways */
-        }
-    }
-    return m;
-}
-
 /* Cells with index >= c among the (distinct) 27 around c: those reached without crossing the
    boundary first (their pairs need no minimum image), *ninner of them, then the wrapped ones. */
 static int forward_stencil(const cpu_cells *c, const mdl_box *box, size_t cell, int32_t *out, int *ninner)
@@ -204,9 +168,9 @@ static int forward_stencil(const cpu_cells *c, const mdl_box *box, size_t cell, 
     int cy = (int)((cell / (size_t)c->nc[0]) % (size_t)c->nc[1]);
     int cz = (int)(cell / ((size_t)c->nc[0] * c->nc[1]));
     int sx[3], sy[3], sz[3], wx[3], wy[3], wz[3];
-    int mx = stencil_1d(cx, c->nc[0], box->periodic[0], sx, wx);
-    int my = stencil_1d(cy, c->nc[1], box->periodic[1], sy, wy);
-    int mz = stencil_1d(cz, c->nc[2], box->periodic[2], sz, wz);
+    int mx = cell_stencil_1d(cx, c->nc[0], box->periodic[0], sx, wx);
+    int my = cell_stencil_1d(cy, c->nc[1], box->periodic[1], sy, wy);
+    int mz = cell_stencil_1d(cz, c->nc[2], box->periodic[2], sz, wz);
     int32_t wrapped[27];
     int m = 0, nw = 0;
     for (int a = 0; a < mz; a++)
@@ -224,15 +188,6 @@ static int forward_stencil(const cpu_cells *c, const mdl_box *box, size_t cell, 
     for (int k = 0; k < nw; k++)
         out[m++] = wrapped[k];
     return m;
-}
-
-/* Minimum-image lengths: zero on open dimensions so the correction vanishes there. */
-static void image_lengths(const mdl_box *box, double len[3], double inv[3])
-{
-    for (int d = 0; d < 3; d++) {
-        len[d] = box->periodic[d] ? box->len[d] : 0.0;
-        inv[d] = box->periodic[d] ? 1.0 / box->len[d] : 0.0;
-    }
 }
 
 /* Appends j in [jb, je) within rcut of (xi, yi, zi), no periodic images; returns how many. */
@@ -257,9 +212,9 @@ static inline int scan_range(int32_t *out, int32_t jb, int32_t je, double xi, do
     int cnt = 0;
     for (int32_t j = jb; j < je; j++) {
         double dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
-        dx -= len[0] * __builtin_rint(dx * inv[0]);
-        dy -= len[1] * __builtin_rint(dy * inv[1]);
-        dz -= len[2] * __builtin_rint(dz * inv[2]);
+        dx = min_image(dx, len[0], inv[0]);
+        dy = min_image(dy, len[1], inv[1]);
+        dz = min_image(dz, len[2], inv[2]);
         double r2 = dx * dx + dy * dy + dz * dz;
         out[cnt] = j;
         cnt += r2 < rcsq;
@@ -274,7 +229,7 @@ int nlist_build_cells(cpu_nlist *nl, const cpu_cells *c, const mdl_box *box, dou
         return MDL_ERUN;
     int T = thread_count(nthreads);
     double len[3], inv[3], rcsq = rcut * rcut;
-    image_lengths(box, len, inv);
+    box_image_lengths(box, len, inv);
     /* thread t takes whole cells holding atoms [t n / T, (t+1) n / T) */
     size_t cell_begin[MDL_MAX_THREADS + 1];
     cell_begin[0] = 0;
@@ -337,7 +292,7 @@ int nlist_build_brute(cpu_nlist *nl, const mdl_box *box, double rcut, size_t n, 
         return MDL_ERUN;
     int T = thread_count(nthreads);
     double len[3], inv[3], rcsq = rcut * rcut;
-    image_lengths(box, len, inv);
+    box_image_lengths(box, len, inv);
     nl->nseg = T;
     int failed = 0;
 #pragma omp parallel num_threads(T) reduction(| : failed)

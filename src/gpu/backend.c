@@ -3,6 +3,7 @@
 #include "backend.h"
 
 #include "../backend.h"
+#include "../physics/cells.h"
 #include "../util.h"
 #include "gpu.h"
 
@@ -21,14 +22,10 @@ typedef struct {
     int ntypes;
     double mass[MDL_MAX_SPECIES];
     mdl_units u;
-    gpu_box box;
+    mdl_box box;
     double dt, skin, rlist;
     int method;          /* GPU_CELL, GPU_BRUTE, GPU_BRUTE_ATOMIC */
     int transposed;
-    int ensemble;
-    double t_target, tau;
-    int every;
-    unsigned long seed;
 
     double *x, *y, *z, *vx, *vy, *vz;
     mdl_real *fx, *fy, *fz, *pe, *w;
@@ -175,7 +172,7 @@ static int set_tables(const mdl_pair_table *pt, const double *mass)
 
 /* Neighbor capacity before the first build: the expected full count at this density, +20%
    (an overflow grows it to what was needed, +10%). */
-static int initial_capacity(const mdl_config *cfg, size_t n, const gpu_box *b, double rlist)
+static int initial_capacity(const mdl_config *cfg, size_t n, const mdl_box *b, double rlist)
 {
     if (cfg->max_neighbors > 0)
         return cfg->max_neighbors;
@@ -207,21 +204,12 @@ int gpu_backend_create_from(void **out, const mdl_config *cfg, const mdl_units *
     c->ntypes = s->ntypes;
     memcpy(c->mass, s->mass, sizeof c->mass);
     c->u = *u;
-    for (int d = 0; d < 3; d++) {
-        c->box.lo[d] = s->box.lo[d];
-        c->box.len[d] = s->box.len[d];
-        c->box.periodic[d] = s->box.periodic[d];
-    }
+    c->box = s->box;
     c->dt = cfg->timestep;
     c->skin = skin;
     c->rlist = pt->cutmax + skin;
     c->method = strcmp(cfg->method, "brute") == 0 ? 1 : strcmp(cfg->method, "brute-atomic") == 0 ? 2 : 0;
     c->transposed = strcmp(cfg->layout, "row") != 0;
-    c->ensemble = cfg->ensemble;
-    c->t_target = cfg->target_temperature;
-    c->tau = cfg->tau;
-    c->every = cfg->every;
-    c->seed = cfg->seed;
     if (alloc_all(c) != MDL_OK || upload(c, s) != MDL_OK || set_tables(pt, s->mass) != MDL_OK)
         return MDL_ERUN;
     return grow_list(c, initial_capacity(cfg, c->n, &c->box, c->rlist));
@@ -363,12 +351,7 @@ static int sort_by_cell(gpu_ctx *c)
 
 static int setup_cells(gpu_ctx *c)
 {
-    size_t total = 1;
-    for (int d = 0; d < 3; d++) {
-        int nc = (int)floor(c->box.len[d] / c->rlist);
-        c->nc[d] = nc < 1 ? 1 : nc;
-        total *= (size_t)c->nc[d];
-    }
+    size_t total = cell_grid_dims(&c->box, c->rlist, c->n, c->nc);
     if (total > c->ncells_cap) {
         gpu_free(c->cell_start);
         gpu_free(c->cell_end);
@@ -446,21 +429,20 @@ static int gpu_integrate_second(void *p)
     return MDL_OK;
 }
 
-static int gpu_thermostat(void *p, long step, int stage)
+static int gpu_langevin_force(void *p, const mdl_langevin *lp, uint64_t seed, long step)
 {
     gpu_ctx *c = p;
-    double dof = 3.0 * (double)c->n - 3.0;
-    if (stage == MDL_THERMOSTAT_POST_FORCE && c->ensemble == MDL_NVT_LANGEVIN) {
-        TRY(gpu_langevin(c->n, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->type, c->id, c->t_target, c->tau, c->dt,
-                         c->u.boltz, c->u.mvv2e, c->u.ftm2v, c->seed, (uint64_t)step));
-    } else if (stage == MDL_THERMOSTAT_END_OF_STEP &&
-               (c->ensemble == MDL_NVT_BERENDSEN || (c->ensemble == MDL_NVT_RESCALE && step % c->every == 0))) {
-        /* the temperature stays on the device: no host synchronisation */
-        TRY(gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, NULL, NULL, c->partials, c->result));
-        double coupling = c->ensemble == MDL_NVT_RESCALE ? 1.0 : c->dt / c->tau;
-        TRY(gpu_scale_to_temperature(c->n, c->vx, c->vy, c->vz, c->result, c->t_target, coupling, c->u.mvv2e,
-                                     c->u.boltz, dof));
-    }
+    TRY(gpu_langevin(c->n, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->type, c->id, *lp, seed, (uint64_t)step));
+    return MDL_OK;
+}
+
+static int gpu_scale_velocities(void *p, double target, double coupling)
+{
+    gpu_ctx *c = p;
+    /* the temperature stays on the device: no host synchronisation */
+    TRY(gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, NULL, NULL, c->partials, c->result));
+    TRY(gpu_scale_to_temperature(c->n, c->vx, c->vy, c->vz, c->result, target, coupling, c->u.mvv2e, c->u.boltz,
+                                 3.0 * (double)c->n - 3.0));
     return MDL_OK;
 }
 
@@ -692,7 +674,8 @@ const mdl_backend_ops mdl_gpu_backend = {
     .compute_forces = gpu_compute_forces,
     .integrate_first = gpu_integrate_first,
     .integrate_second = gpu_integrate_second,
-    .thermostat = gpu_thermostat,
+    .langevin = gpu_langevin_force,
+    .scale_to_temperature = gpu_scale_velocities,
     .reduce = gpu_reduce_obs,
     .neighbor_count = gpu_neighbor_count,
     .synchronize = gpu_sync,

@@ -34,35 +34,38 @@ static inline unsigned grid_for(size_t n, unsigned block)
 struct __align__(32) real4 {
     double x, y, z, w;
 };
-#define REAL_RINT rint
 __device__ __forceinline__ real4 load4(const real4 *p) { return *p; }
 __device__ __forceinline__ mdl_real type_to_real(int t) { return (mdl_real)t; }
 __device__ __forceinline__ int real_to_type(mdl_real r) { return (int)r; }
 #else
 typedef float4 real4;
-#define REAL_RINT rintf
 __device__ __forceinline__ real4 load4(const real4 *p) { return __ldg(p); }
 __device__ __forceinline__ mdl_real type_to_real(int t) { return __int_as_float(t); }
 __device__ __forceinline__ int real_to_type(mdl_real r) { return __float_as_int(r); }
 #endif
 
-/* Minimum image on periodic dimensions (len = inv = 0 on open ones). */
-__device__ __forceinline__ mdl_real min_image(mdl_real d, mdl_real len, mdl_real inv)
+/* The minimum image (physics/box.h) in the pair kernels' precision (len = inv = 0 on open
+   dimensions). */
+__device__ __forceinline__ mdl_real real_min_image(mdl_real d, mdl_real len, mdl_real inv)
 {
-    return d - len * REAL_RINT(d * inv);
+#ifdef MDLITE_GPU_DOUBLE
+    return min_image(d, len, inv);
+#else
+    return min_image_f(d, len, inv);
+#endif
 }
 
 struct image_lengths {
     mdl_real len[3], inv[3];
 };
 
-static inline image_lengths make_image_lengths(gpu_box b)
+static inline image_lengths make_image_lengths(mdl_box b)
 {
+    double len[3], inv[3];
+    box_image_lengths(&b, len, inv);
     image_lengths m;
-    for (int d = 0; d < 3; d++) {
-        m.len[d] = b.periodic[d] ? (mdl_real)b.len[d] : (mdl_real)0;
-        m.inv[d] = b.periodic[d] ? (mdl_real)(1.0 / b.len[d]) : (mdl_real)0;
-    }
+    for (int d = 0; d < 3; d++)
+        m.len[d] = (mdl_real)len[d], m.inv[d] = (mdl_real)inv[d];
     return m;
 }
 

@@ -1,9 +1,10 @@
 // GPU Lennard-Jones forces: one thread per atom over its full list (no atomics), the species
 // table in constant memory, pair arithmetic in mdl_real (float in mixed precision).
-#include "../lj.h"
+#include "../physics/lj.h"
+#include "../physics/species.h"
 #include "common.cuh"
 
-#define MAXT 8
+#define MAXT MDL_MAX_SPECIES
 __constant__ mdl_real c_lj1[MAXT * MAXT], c_lj2[MAXT * MAXT], c_lj3[MAXT * MAXT], c_lj4[MAXT * MAXT];
 __constant__ mdl_real c_offset[MAXT * MAXT], c_cutsq[MAXT * MAXT];
 __constant__ int c_ntypes;
@@ -63,9 +64,9 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, image_lengths m, c
     for (int k = 0; k < cnt; k++) {
         const int j = __ldg(&list[(size_t)k * sk]);
         const real4 pj = load4(&pos[j]);
-        const mdl_real dx = min_image(pi.x - pj.x, m.len[0], m.inv[0]);
-        const mdl_real dy = min_image(pi.y - pj.y, m.len[1], m.inv[1]);
-        const mdl_real dz = min_image(pi.z - pj.z, m.len[2], m.inv[2]);
+        const mdl_real dx = real_min_image(pi.x - pj.x, m.len[0], m.inv[0]);
+        const mdl_real dy = real_min_image(pi.y - pj.y, m.len[1], m.inv[1]);
+        const mdl_real dz = real_min_image(pi.z - pj.z, m.len[2], m.inv[2]);
         const mdl_real r2 = dx * dx + dy * dy + dz * dz;
         const int c = SINGLE ? 0 : row + real_to_type(pj.w);
         if (r2 < (SINGLE ? cut2 : c_cutsq[c])) {
@@ -89,7 +90,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, image_lengths m, c
     }
 }
 
-extern "C" int gpu_lj_forces(size_t n, int ntypes, gpu_box box, const mdl_real *pos4, const int *nl, const int *count, int si,
+extern "C" int gpu_lj_forces(size_t n, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl, const int *count, int si,
                              int sk, mdl_real *fx, mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe,
                              mdl_real *w)
 {

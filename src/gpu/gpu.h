@@ -8,6 +8,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../physics/box.h"
+#include "../physics/langevin.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -69,33 +72,29 @@ int mdl_sort_by_key_int(int *keys, int *values, size_t n);
    Lists are full (both i->j and j->i) and stored NL[i * si + k * sk]: transposed si = 1, sk = n;
    row si = capacity, sk = 1. count[i] holds the true count even past the capacity; on overflow
    flags[1] becomes the largest count seen, so the caller can grow the list and build again. */
-typedef struct {
-    double lo[3], len[3];
-    int periodic[3];
-} gpu_box;
 
 /* Wrap x, y, z into the box (image counters too) and write pos4 = (x, y, z, type). */
-int gpu_wrap_and_pack(size_t n, gpu_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
+int gpu_wrap_and_pack(size_t n, mdl_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
                       const int *type, mdl_real *pos4);
 /* Cell index of each atom (cells at least rlist wide, nc per dimension) and perm = 0..n-1. */
-int gpu_cell_index(size_t n, gpu_box box, const int nc[3], const mdl_real *pos4, int *cell, int *perm);
+int gpu_cell_index(size_t n, mdl_box box, const int nc[3], const mdl_real *pos4, int *cell, int *perm);
 /* cell_start/cell_end from sorted cell indices (cells with no atoms get start = end = 0). */
 int gpu_cell_bounds(size_t n, size_t ncells, const int *sorted_cell, int *cell_start, int *cell_end);
 int gpu_gather_double(size_t n, const int *perm, const double *src, double *dst);
 int gpu_gather_int(size_t n, const int *perm, const int *src, int *dst);
 int gpu_gather_i64(size_t n, const int *perm, const int64_t *src, int64_t *dst);
-int gpu_build_cell(size_t n, gpu_box box, const int nc[3], const int *cell_start, const int *cell_end,
+int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
                    const mdl_real *pos4, double rlist, int *nl, int *count, int capacity, int si, int sk, int *flags);
-int gpu_build_brute(size_t n, gpu_box box, const mdl_real *pos4, double rlist, int *nl, int *count, int capacity,
+int gpu_build_brute(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count, int capacity,
                     int si, int sk, int *flags);
-int gpu_build_brute_atomic(size_t n, gpu_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
+int gpu_build_brute_atomic(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
                            int capacity, int si, int sk, int *flags);
 
 /* ---- forces (force.cu) ---- */
 int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2, const double *lj3, const double *lj4,
                      const double *offset, const double *cutsq);
 /* Forces from a full list; with energy_virial, per-atom pe[i] and w[i] (half of each pair's share). */
-int gpu_lj_forces(size_t n, int ntypes, gpu_box box, const mdl_real *pos4, const int *nl, const int *count, int si, int sk,
+int gpu_lj_forces(size_t n, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl, const int *count, int si, int sk,
                   mdl_real *fx, mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w);
 
 /* ---- integration, thermostats, reductions (integrate.cu) ---- */
@@ -111,8 +110,8 @@ int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, double *out)
 int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx, const mdl_real *fy,
              const mdl_real *fz, const int *type);
 int gpu_langevin(size_t n, const double *vx, const double *vy, const double *vz, mdl_real *fx,
-                 mdl_real *fy, mdl_real *fz, const int *type, const int64_t *id, double T, double tau, double dt,
-                 double boltz, double mvv2e, double ftm2v, uint64_t seed, uint64_t step);
+                 mdl_real *fy, mdl_real *fz, const int *type, const int64_t *id, mdl_langevin p, uint64_t seed,
+                 uint64_t step);
 /* Sums over atoms in a fixed order (warp shuffles, one block pass, a second small launch):
    out[0] = sum m v^2, out[1] = sum pe, out[2] = sum w (pe/w skipped when NULL). out is device memory.
    partials holds 3 * gpu_reduce_blocks(n) doubles. */

@@ -1,11 +1,13 @@
 // GPU velocity Verlet, thermostats and the fused deterministic reduction (warp shuffles, a block
 // pass, a second one-block launch; no floating-point atomics).
-#include "../rng.h"
+#include "../physics/rng.h"
+#include "../physics/thermostat.h"
+#include "../physics/species.h"
 #include "common.cuh"
 
 #include <curand_kernel.h>
 
-#define MAXT 8
+#define MAXT MDL_MAX_SPECIES
 __constant__ double c_inv_mass[MAXT], c_mass[MAXT];
 
 extern "C" int gpu_set_masses(int ntypes, const double *mass)
@@ -93,29 +95,28 @@ extern "C" int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz
 /* LAMMPS fix langevin's force; the noise from cuRAND's Philox4_32_10 subsequence `id`, block
    `step` (the words the CPU backend computes with mdl_random_block). */
 __global__ void langevin_kernel(int n, const double *vx, const double *vy, const double *vz, mdl_real *fx,
-                                mdl_real *fy, mdl_real *fz, const int *type, const int64_t *id, double T, double tau,
-                                double dt, double boltz, double mvv2e, double ftm2v, uint64_t seed, uint64_t step)
+                                mdl_real *fy, mdl_real *fz, const int *type, const int64_t *id, mdl_langevin p,
+                                uint64_t seed, uint64_t step)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    double m = c_mass[type[i]];
-    double g1 = -m / tau / ftm2v;
-    double g2 = sqrt(m) * sqrt(24.0 * boltz / tau / dt / mvv2e) / ftm2v * sqrt(T);
     curandStatePhilox4_32_10_t st;
     curand_init(mdl_rng_key(seed, MDL_STREAM_LANGEVIN), (unsigned long long)id[i], 4ull * step, &st);
     uint4 r = curand4(&st);
-    fx[i] += (mdl_real)(g1 * vx[i] + g2 * (mdl_u01(r.x) - 0.5));
-    fy[i] += (mdl_real)(g1 * vy[i] + g2 * (mdl_u01(r.y) - 0.5));
-    fz[i] += (mdl_real)(g1 * vz[i] + g2 * (mdl_u01(r.z) - 0.5));
+    const uint32_t words[3] = {r.x, r.y, r.z};
+    double f[3];
+    langevin_force(&p, c_mass[type[i]], vx[i], vy[i], vz[i], words, f);
+    fx[i] += (mdl_real)f[0];
+    fy[i] += (mdl_real)f[1];
+    fz[i] += (mdl_real)f[2];
 }
 
 extern "C" int gpu_langevin(size_t n, const double *vx, const double *vy, const double *vz, mdl_real *fx,
-                            mdl_real *fy, mdl_real *fz, const int *type, const int64_t *id, double T, double tau,
-                            double dt, double boltz, double mvv2e, double ftm2v, uint64_t seed, uint64_t step)
+                            mdl_real *fy, mdl_real *fz, const int *type, const int64_t *id, mdl_langevin p,
+                            uint64_t seed, uint64_t step)
 {
-    langevin_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, vx, vy, vz, fx, fy, fz, type, id, T, tau, dt,
-                                                           boltz, mvv2e, ftm2v, seed, step);
+    langevin_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, vx, vy, vz, fx, fy, fz, type, id, p, seed, step);
     MDL_LAUNCHED("langevin");
     return 0;
 }
@@ -242,8 +243,7 @@ __global__ void scale_kernel(int n, double *vx, double *vy, double *vz, const do
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    double T = mvv2e * mv2[0] / (dof * boltz);
-    double f = T > 0 ? sqrt(1.0 + c * (T0 / T - 1.0)) : 1.0;
+    double f = thermostat_scale(mvv2e * mv2[0] / (dof * boltz), T0, c);
     vx[i] *= f;
     vy[i] *= f;
     vz[i] *= f;

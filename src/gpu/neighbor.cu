@@ -1,11 +1,12 @@
 // GPU neighbor lists: wrap and pack, cell binning (sorted through the Thrust shim), and three
 // full-list builders -- cell (O(N), 27 cells), brute (O(N^2), no atomics), brute-atomic (half
 // pairs appended to both rows with atomicAdd) -- written NL[i * si + k * sk].
+#include "../physics/cells.h"
 #include "common.cuh"
 
 // ---- wrap, pack, cells ----------------------------------------------------------------------
 
-__global__ void wrap_pack_kernel(int n, gpu_box b, double *x, double *y, double *z, int *ix, int *iy, int *iz,
+__global__ void wrap_pack_kernel(int n, mdl_box b, double *x, double *y, double *z, int *ix, int *iy, int *iz,
                                  const int *type, real4 *pos)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -16,13 +17,12 @@ __global__ void wrap_pack_kernel(int n, gpu_box b, double *x, double *y, double 
     double r[3];
     for (int d = 0; d < 3; d++) {
         double v = c[d][i];
-        if (b.periodic[d] && (v < b.lo[d] || v >= b.lo[d] + b.len[d])) {
-            double k = floor((v - b.lo[d]) / b.len[d]);
-            v -= k * b.len[d];
-            if (v >= b.lo[d] + b.len[d])
-                v = b.lo[d];
-            c[d][i] = v;
-            im[d][i] += (int)k;
+        if (b.periodic[d]) {
+            int32_t image = im[d][i];
+            double w = box_wrap(v, b.lo[d], b.len[d], &image);
+            if (w != v)
+                c[d][i] = w, im[d][i] = image;
+            v = w;
         }
         r[d] = v;
     }
@@ -34,7 +34,7 @@ __global__ void wrap_pack_kernel(int n, gpu_box b, double *x, double *y, double 
     pos[i] = p;
 }
 
-extern "C" int gpu_wrap_and_pack(size_t n, gpu_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
+extern "C" int gpu_wrap_and_pack(size_t n, mdl_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
                                  const int *type, mdl_real *pos4)
 {
     wrap_pack_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, box, x, y, z, ix, iy, iz, type, (real4 *)pos4);
@@ -48,7 +48,7 @@ __device__ __forceinline__ int cell_coord(mdl_real v, double lo, double len, int
     return c < 0 ? 0 : c >= nc ? nc - 1 : c;
 }
 
-__global__ void cell_index_kernel(int n, gpu_box b, int3 nc, const real4 *pos, int *cell, int *perm)
+__global__ void cell_index_kernel(int n, mdl_box b, int3 nc, const real4 *pos, int *cell, int *perm)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -61,7 +61,7 @@ __global__ void cell_index_kernel(int n, gpu_box b, int3 nc, const real4 *pos, i
     perm[i] = i;
 }
 
-extern "C" int gpu_cell_index(size_t n, gpu_box box, const int nc[3], const mdl_real *pos4, int *cell, int *perm)
+extern "C" int gpu_cell_index(size_t n, mdl_box box, const int nc[3], const mdl_real *pos4, int *cell, int *perm)
 {
     cell_index_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, box, make_int3(nc[0], nc[1], nc[2]),
                                                              (const real4 *)pos4, cell, perm);
@@ -123,9 +123,9 @@ extern "C" int gpu_gather_i64(size_t n, const int *perm, const int64_t *src, int
 
 __device__ __forceinline__ mdl_real distance2(real4 a, real4 b, const image_lengths &m)
 {
-    mdl_real dx = min_image(a.x - b.x, m.len[0], m.inv[0]);
-    mdl_real dy = min_image(a.y - b.y, m.len[1], m.inv[1]);
-    mdl_real dz = min_image(a.z - b.z, m.len[2], m.inv[2]);
+    mdl_real dx = real_min_image(a.x - b.x, m.len[0], m.inv[0]);
+    mdl_real dy = real_min_image(a.y - b.y, m.len[1], m.inv[1]);
+    mdl_real dz = real_min_image(a.z - b.z, m.len[2], m.inv[2]);
     return dx * dx + dy * dy + dz * dz;
 }
 
@@ -143,25 +143,6 @@ __device__ __forceinline__ void finish_row(int *count, int *flags, int i, int k,
         atomicMax(&flags[1], k);
 }
 
-/* The distinct neighbor cell coordinates along one dimension (1 to 3). */
-__device__ __forceinline__ int stencil_1d(int c, int nc, int periodic, int out[3])
-{
-    int m = 0;
-    for (int d = -1; d <= 1; d++) {
-        int v = c + d;
-        if (v < 0 || v >= nc) {
-            if (!periodic)
-                continue;
-            v = (v + nc) % nc;
-        }
-        bool dup = false;
-        for (int k = 0; k < m; k++)
-            dup |= out[k] == v;
-        if (!dup)
-            out[m++] = v;
-    }
-    return m;
-}
 
 /* The 27 cells around i's cell, calling emit(k, j) for the k-th neighbor j; returns the count.
    With at least 3 cells along every periodic dimension (SHIFTED), each neighbor cell is one
@@ -169,7 +150,7 @@ __device__ __forceinline__ int stencil_1d(int c, int nc, int periodic, int out[3
    minimum image. Otherwise (2 or 1 cells, where +1 and -1 are the same cell) the distinct cells
    are scanned with the minimum image per pair. */
 template <bool SHIFTED, typename Emit>
-__device__ __forceinline__ int scan_cells(int i, real4 pi, const gpu_box &b, const image_lengths &m, int3 nc,
+__device__ __forceinline__ int scan_cells(int i, real4 pi, const mdl_box &b, const image_lengths &m, int3 nc,
                                           const int *start, const int *end, const real4 *__restrict__ pos,
                                           mdl_real rlist2, Emit emit)
 {
@@ -220,9 +201,10 @@ __device__ __forceinline__ int scan_cells(int i, real4 pi, const gpu_box &b, con
         }
     } else {
         int sx[3], sy[3], sz[3];
-        int mx = stencil_1d(cx, nc.x, b.periodic[0], sx);
-        int my = stencil_1d(cy, nc.y, b.periodic[1], sy);
-        int mz = stencil_1d(cz, nc.z, b.periodic[2], sz);
+        int w[3]; /* which cells are reached through the boundary: not needed here */
+        int mx = cell_stencil_1d(cx, nc.x, b.periodic[0], sx, w);
+        int my = cell_stencil_1d(cy, nc.y, b.periodic[1], sy, w);
+        int mz = cell_stencil_1d(cz, nc.z, b.periodic[2], sz, w);
         for (int a = 0; a < mz; a++)
             for (int bb = 0; bb < my; bb++)
                 for (int d = 0; d < mx; d++) {
@@ -239,7 +221,7 @@ __device__ __forceinline__ int scan_cells(int i, real4 pi, const gpu_box &b, con
 
 /* One thread per atom, writing its row as it goes (used when the staging would not fit). */
 template <bool SHIFTED>
-__global__ void build_cell_kernel(int n, gpu_box b, image_lengths m, int3 nc, const int *start, const int *end,
+__global__ void build_cell_kernel(int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end,
                                   const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count, int capacity,
                                   int si, int sk, int *flags)
 {
@@ -258,7 +240,7 @@ __global__ void build_cell_kernel(int n, gpu_box b, image_lengths m, int3 nc, co
    addresses: NL[k*N + i] along i (transposed) or NL[i*M + k] along k (row). */
 template <bool SHIFTED>
 __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
-    int n, gpu_box b, image_lengths m, int3 nc, const int *start, const int *end, const real4 *__restrict__ pos,
+    int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end, const real4 *__restrict__ pos,
     mdl_real rlist2, int *nl, int *count, int capacity, int si, int sk, int *flags)
 {
     extern __shared__ int stage[];
@@ -295,7 +277,7 @@ __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
     }
 }
 
-extern "C" int gpu_build_cell(size_t n, gpu_box box, const int nc[3], const int *cell_start, const int *cell_end,
+extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
                               const mdl_real *pos4, double rlist, int *nl, int *count, int capacity, int si, int sk,
                               int *flags)
 {
@@ -350,7 +332,7 @@ __global__ void build_brute_kernel(int n, image_lengths m, const real4 *__restri
     finish_row(count, flags, i, k, capacity);
 }
 
-extern "C" int gpu_build_brute(size_t n, gpu_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
+extern "C" int gpu_build_brute(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
                                int capacity, int si, int sk, int *flags)
 {
     build_brute_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, make_image_lengths(box), (const real4 *)pos4,
@@ -380,7 +362,7 @@ __global__ void build_brute_atomic_kernel(int n, image_lengths m, const real4 *_
     }
 }
 
-extern "C" int gpu_build_brute_atomic(size_t n, gpu_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
+extern "C" int gpu_build_brute_atomic(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
                                       int capacity, int si, int sk, int *flags)
 {
     MDL_CUDA(cudaMemsetAsync(count, 0, n * sizeof(int), 0));

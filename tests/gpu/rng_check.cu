@@ -1,8 +1,8 @@
-// GPU test: cuRAND's Philox4_32_10 device API and mdlite's host replica (src/rng.h) give the same
+// GPU test: cuRAND's Philox4_32_10 device API and mdlite's host replica (src/physics/rng.h) give the same
 // raw words bit for bit and the same normal deviates to 1e-12, for random keys, subsequences and
 // offsets; and the GPU backend's initial-velocity draw equals the host's. Exit 77 without a GPU.
 #include "../../src/gpu/gpu.h"
-#include "../../src/rng.h"
+#include "../../src/physics/rng.h"
 extern "C" {
 #include "../../src/lattice.h"
 }

@@ -1,10 +1,10 @@
 // Unit test (no GPU needed): cuRAND's own Philox4_32_10 code, compiled for the host, against
-// mdlite's replica in src/rng.h: raw words bit for bit, Box-Muller normals bit for bit (both use
+// mdlite's replica in src/physics/rng.h: raw words bit for bit, Box-Muller normals bit for bit (both use
 // sin and cos on the host), over keys, subsequences and offsets of every width.
 #define QUALIFIERS static __forceinline__ __host__ __device__ /* cuRAND's device API, on the host */
 #include <curand_kernel.h>
 
-#include "../../src/rng.h"
+#include "../../src/physics/rng.h"
 
 #include <stdio.h>
 
@@ -35,7 +35,7 @@ int main(void)
         mdl_normal2(h, &x, &y);
         normal_bad += g.x != x || g.y != y;
     }
-    printf("cuRAND Philox4_32_10 (host-compiled) vs src/rng.h: %d of %d blocks differ, %d normal pairs differ\n",
+    printf("cuRAND Philox4_32_10 (host-compiled) vs src/physics/rng.h: %d of %d blocks differ, %d normal pairs differ\n",
            raw_bad, n, normal_bad);
     printf("%d passed, %d failed\n", raw_bad == 0 && normal_bad == 0, raw_bad != 0 || normal_bad != 0);
     return raw_bad == 0 && normal_bad == 0 ? 0 : 1;

@@ -4,7 +4,7 @@
 #include "backend.h"
 #include "lattice.h"
 #include "readers.h"
-#include "rng.h"
+#include "physics/rng.h"
 #include "units.h"
 #include "util.h"
 

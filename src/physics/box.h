@@ -1,0 +1,57 @@
+/* The periodic box, written once for host C and CUDA: the type, minimum-image separations and
+   wrapping into the box with image counters. */
+#ifndef MDL_PHYSICS_BOX_H
+#define MDL_PHYSICS_BOX_H
+
+#include "hd.h"
+
+#include <math.h>
+#include <stdint.h>
+
+/* Orthorhombic box [lo, lo + len) per dimension; periodic[d] = 0 means open (only for demos). */
+typedef struct {
+    double lo[3];
+    double len[3];
+    int periodic[3];
+} mdl_box;
+
+static inline double box_volume(const mdl_box *b)
+{
+    return b->len[0] * b->len[1] * b->len[2];
+}
+
+/* Lengths and inverse lengths for the minimum image: 0 on open dimensions (no image taken). */
+static inline void box_image_lengths(const mdl_box *b, double len[3], double inv[3])
+{
+    for (int d = 0; d < 3; d++) {
+        len[d] = b->periodic[d] ? b->len[d] : 0.0;
+        inv[d] = b->periodic[d] ? 1.0 / b->len[d] : 0.0;
+    }
+}
+
+/* The minimum-image separation d along a dimension of length len (inv = 1 / len; 0: open). */
+static inline MDL_HD double min_image(double d, double len, double inv)
+{
+    return d - len * rint(d * inv);
+}
+
+static inline MDL_HD float min_image_f(float d, float len, float inv)
+{
+    return d - len * rintf(d * inv);
+}
+
+/* Wraps one coordinate of an atom into [lo, lo + len), counting the images crossed in *image;
+   returns the wrapped coordinate. Coordinates inside are returned as they are. */
+static inline MDL_HD double box_wrap(double x, double lo, double len, int32_t *image)
+{
+    if (x >= lo && x < lo + len)
+        return x;
+    double k = floor((x - lo) / len);
+    x -= k * len;
+    if (x >= lo + len) /* rounding at the upper face */
+        x = lo;
+    *image += (int32_t)k;
+    return x;
+}
+
+#endif

@@ -1,0 +1,58 @@
+/* The cell grid of the neighbor search, written once for host C and CUDA: how many cells per
+   dimension, and the neighbor cells of a cell along one dimension. */
+#ifndef MDL_PHYSICS_CELLS_H
+#define MDL_PHYSICS_CELLS_H
+
+#include "box.h"
+#include "hd.h"
+
+#include <math.h>
+#include <stddef.h>
+
+/* Cells at least rcut wide along each dimension, and never many more cells than atoms (at most
+   4n + 64: a dilute system gets wider cells); returns the total. */
+static inline size_t cell_grid_dims(const mdl_box *box, double rcut, size_t natoms, int nc[3])
+{
+    double width = rcut;
+    for (;;) {
+        size_t total = 1;
+        for (int d = 0; d < 3; d++) {
+            int k = (int)floor(box->len[d] / width);
+            nc[d] = k < 1 ? 1 : k;
+            total *= (size_t)nc[d];
+        }
+        if (total <= 4 * natoms + 64)
+            return total;
+        width *= 1.25;
+    }
+}
+
+/* The distinct neighbor cells (c - 1, c, c + 1) of cell c along a dimension of nc cells: 1 to 3 of
+   them in out[], none past an open face; wrapped[k] is set when out[k] is reached through the
+   periodic boundary (its pairs then need the minimum image; with fewer than 3 cells a cell can be
+   reached both ways). */
+static inline MDL_HD int cell_stencil_1d(int c, int nc, int periodic, int out[3], int wrapped[3])
+{
+    int m = 0;
+    for (int d = -1; d <= 1; d++) {
+        int v = c + d, w = 0;
+        if (v < 0 || v >= nc) {
+            if (!periodic)
+                continue;
+            v = (v + nc) % nc;
+            w = 1;
+        }
+        int k = 0;
+        while (k < m && out[k] != v)
+            k++;
+        if (k == m) {
+            out[m] = v;
+            wrapped[m++] = w;
+        } else {
+            wrapped[k] |= w;
+        }
+    }
+    return m;
+}
+
+#endif

@@ -1,0 +1,30 @@
+/* LAMMPS fix langevin's per-atom force, written once for host C and CUDA: a drag -m v / tau and
+   a uniform random force of the variance that holds the temperature T. */
+#ifndef MDL_PHYSICS_LANGEVIN_H
+#define MDL_PHYSICS_LANGEVIN_H
+
+#include "hd.h"
+#include "rng.h"
+
+#include <math.h>
+#include <stdint.h>
+
+/* The thermostat's constants and the run's unit factors (LAMMPS's boltz, mvv2e, ftm2v). */
+typedef struct {
+    double temperature, tau, dt;
+    double boltz, mvv2e, ftm2v;
+} mdl_langevin;
+
+/* The force on an atom of mass m and velocity (vx, vy, vz), from the raw random words r of its
+   block (subsequence = atom id, block = step): f = g1 v + g2 (u - 1/2), u = (w + 1) / 2^32. */
+static inline MDL_HD void langevin_force(const mdl_langevin *p, double m, double vx, double vy, double vz,
+                                         const uint32_t r[3], double f[3])
+{
+    double g1 = -m / p->tau / p->ftm2v;
+    double g2 = sqrt(m) * sqrt(24.0 * p->boltz / p->tau / p->dt / p->mvv2e) / p->ftm2v * sqrt(p->temperature);
+    f[0] = g1 * vx + g2 * (mdl_u01(r[0]) - 0.5);
+    f[1] = g1 * vy + g2 * (mdl_u01(r[1]) - 0.5);
+    f[2] = g1 * vz + g2 * (mdl_u01(r[2]) - 0.5);
+}
+
+#endif

@@ -1,4 +1,5 @@
-/* Chooses a backend by name: "cpu" always, "gpu" when this build has the CUDA backend. */
+/* Chooses a backend by name ("cpu" always, "gpu" when this build has the CUDA backend) and turns a
+   configuration into the backends' typed set-up. */
 #include "backend.h"
 
 #include "util.h"
@@ -19,4 +20,17 @@ const mdl_backend_ops *backend_lookup(const char *name)
     }
     mdl_error("backend '%s': expected cpu or gpu", name);
     return NULL;
+}
+
+mdl_setup backend_setup(const mdl_config *cfg, const mdl_units *u, const mdl_pair_table *pt)
+{
+    mdl_setup setup = {u, pt, cfg->timestep, cfg->skin, MDL_NL_CELL, MDL_NL_TRANSPOSED, cfg->max_neighbors,
+                       cfg->threads};
+    if (strcmp(cfg->method, "brute") == 0)
+        setup.method = MDL_NL_BRUTE;
+    else if (strcmp(cfg->method, "brute-atomic") == 0)
+        setup.method = MDL_NL_BRUTE_ATOMIC;
+    if (strcmp(cfg->layout, "row") == 0)
+        setup.layout = MDL_NL_ROW;
+    return setup;
 }

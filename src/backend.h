@@ -11,14 +11,24 @@
 #include "system.h"
 #include "units.h"
 
-/* Everything a backend needs to know about the run, fixed at creation. */
+/* Neighbor-list methods and GPU list layouts (backend parameters, named in the config). */
+enum mdl_nl_method { MDL_NL_CELL, MDL_NL_BRUTE, MDL_NL_BRUTE_ATOMIC };
+enum mdl_nl_layout { MDL_NL_TRANSPOSED, MDL_NL_ROW };
+
+/* Everything a backend needs to know about the run, fixed at creation: typed values, never the
+   configuration itself. */
 typedef struct {
-    const mdl_config *cfg;
     const mdl_units *units;
     const mdl_pair_table *pairs;
-    double skin;
-    int threads; /* CPU threads (0: OpenMP default) */
+    double timestep, skin;
+    enum mdl_nl_method method;
+    enum mdl_nl_layout layout;
+    int max_neighbors; /* GPU list capacity per atom at the start; 0: from the density */
+    int threads;       /* CPU threads (0: OpenMP default) */
 } mdl_setup;
+
+/* The backend set-up of a configured run (method and layout by name). */
+mdl_setup backend_setup(const mdl_config *cfg, const mdl_units *u, const mdl_pair_table *pt);
 
 /* Totals (not per atom) in the run's energy units; virial W = sum over pairs r_ij . f_ij. */
 typedef struct {

@@ -144,7 +144,7 @@ int compare_main(int argc, char **argv)
         rc = MDL_ERUN;
     int nrows = (int)(cfg.thermo > 0 ? cfg.steps / cfg.thermo + 2 : 2);
     if (rc == MDL_OK) {
-        mdl_setup setup = {&cfg, &u, &pt, cfg.skin, cfg.threads};
+        mdl_setup setup = backend_setup(&cfg, &u, &pt);
         fc.n = fg.n = s.n;
         rc = run_side(&c, &mdl_cpu_backend, &cfg, &setup, &s, &fc, nrows);
         if (rc == MDL_OK)

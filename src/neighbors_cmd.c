@@ -280,7 +280,11 @@ int neighbors_main(int argc, char **argv)
     size_t *row_start = NULL;
 #ifdef MDLITE_HAVE_GPU
     if (rc == MDL_OK && strcmp(a.backend, "gpu") == 0)
-        rc = gpu_neighbor_demo(&s, a.cutoff, a.method, strcmp(a.layout, "transposed") == 0, a.repeat, &rows,
+        rc = gpu_neighbor_demo(&s, a.cutoff,
+                               strcmp(a.method, "brute") == 0          ? MDL_NL_BRUTE
+                               : strcmp(a.method, "brute-atomic") == 0 ? MDL_NL_BRUTE_ATOMIC
+                                                                       : MDL_NL_CELL,
+                               strcmp(a.layout, "row") == 0 ? MDL_NL_ROW : MDL_NL_TRANSPOSED, a.repeat, &rows,
                                &row_start, &median);
     else
 #endif

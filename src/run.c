@@ -468,7 +468,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     /* the backend first: a run that cannot start on it (no GPU) prints nothing else and leaves no file */
     t = mdl_wtime();
     if (rc == MDL_OK) {
-        mdl_setup setup = {cfg, &u, &pt, cfg->skin, cfg->threads};
+        mdl_setup setup = backend_setup(cfg, &u, &pt);
         rc = ops->create(&r.ctx, &setup, &s);
     }
     profile_phase(r.prof, "backend create", t);

@@ -92,13 +92,12 @@ static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
         return MDL_ERUN;
     }
     *out = c;
-    const mdl_config *cfg = setup->cfg;
     c->u = *setup->units;
     cpu_lj_table_fill(&c->lj, setup->pairs);
-    c->dt = cfg->timestep;
+    c->dt = setup->timestep;
     c->skin = setup->skin;
     c->rneigh = setup->pairs->cutmax + setup->skin;
-    c->brute = strcmp(cfg->method, "brute") == 0;
+    c->brute = setup->method == MDL_NL_BRUTE;
     c->threads = setup->threads > 0 ? setup->threads : omp_get_max_threads();
     if (c->threads > MDL_MAX_THREADS)
         c->threads = MDL_MAX_THREADS;

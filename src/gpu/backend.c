@@ -24,7 +24,7 @@ typedef struct {
     mdl_units u;
     mdl_box box;
     double dt, skin, rlist;
-    int method;          /* GPU_CELL, GPU_BRUTE, GPU_BRUTE_ATOMIC */
+    int method;          /* MDL_NL_CELL, MDL_NL_BRUTE, MDL_NL_BRUTE_ATOMIC */
     int transposed;
 
     double *x, *y, *z, *vx, *vy, *vz;
@@ -172,10 +172,10 @@ static int set_tables(const mdl_pair_table *pt, const double *mass)
 
 /* Neighbor capacity before the first build: the expected full count at this density, +20%
    (an overflow grows it to what was needed, +10%). */
-static int initial_capacity(const mdl_config *cfg, size_t n, const mdl_box *b, double rlist)
+static int initial_capacity(int max_neighbors, size_t n, const mdl_box *b, double rlist)
 {
-    if (cfg->max_neighbors > 0)
-        return cfg->max_neighbors;
+    if (max_neighbors > 0)
+        return max_neighbors;
     double vol = b->len[0] * b->len[1] * (b->len[2] > 0 ? b->len[2] : 1.0);
     double expect = 4.18879 * rlist * rlist * rlist * (double)n / vol;
     int cap = (int)(1.2 * expect) + 8;
@@ -191,8 +191,7 @@ static int grow_list(gpu_ctx *c, int capacity)
     return gpu_malloc((void **)&c->nl, c->nl_bytes, "neighbor list") ? MDL_ERUN : MDL_OK;
 }
 
-int gpu_backend_create_from(void **out, const mdl_config *cfg, const mdl_units *u, const mdl_pair_table *pt,
-                            double skin, const mdl_system *s)
+static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
 {
     if (gpu_select() != 0)
         return MDL_ERUN;
@@ -203,21 +202,16 @@ int gpu_backend_create_from(void **out, const mdl_config *cfg, const mdl_units *
     c->n = s->n;
     c->ntypes = s->ntypes;
     memcpy(c->mass, s->mass, sizeof c->mass);
-    c->u = *u;
+    c->u = *setup->units;
     c->box = s->box;
-    c->dt = cfg->timestep;
-    c->skin = skin;
-    c->rlist = pt->cutmax + skin;
-    c->method = strcmp(cfg->method, "brute") == 0 ? 1 : strcmp(cfg->method, "brute-atomic") == 0 ? 2 : 0;
-    c->transposed = strcmp(cfg->layout, "row") != 0;
-    if (alloc_all(c) != MDL_OK || upload(c, s) != MDL_OK || set_tables(pt, s->mass) != MDL_OK)
+    c->dt = setup->timestep;
+    c->skin = setup->skin;
+    c->rlist = setup->pairs->cutmax + setup->skin;
+    c->method = setup->method;
+    c->transposed = setup->layout == MDL_NL_TRANSPOSED;
+    if (alloc_all(c) != MDL_OK || upload(c, s) != MDL_OK || set_tables(setup->pairs, s->mass) != MDL_OK)
         return MDL_ERUN;
-    return grow_list(c, initial_capacity(cfg, c->n, &c->box, c->rlist));
-}
-
-static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
-{
-    return gpu_backend_create_from(out, setup->cfg, setup->units, setup->pairs, setup->skin, s);
+    return grow_list(c, initial_capacity(setup->max_neighbors, c->n, &c->box, c->rlist));
 }
 
 static int gpu_download(void *p, mdl_system *out)
@@ -368,10 +362,10 @@ static int build_list(gpu_ctx *c)
     size_t n = c->n;
     int si = c->transposed ? 1 : c->capacity, sk = c->transposed ? (int)n : 1;
     TRY(gpu_memset(c->flags + 1, 0, sizeof(int)));
-    if (c->method == 0) {
+    if (c->method == MDL_NL_CELL) {
         TRY(gpu_build_cell(n, c->box, c->nc, c->cell_start, c->cell_end, c->pos4, c->rlist, c->nl, c->count,
                            c->capacity, si, sk, c->flags));
-    } else if (c->method == 1) {
+    } else if (c->method == MDL_NL_BRUTE) {
         TRY(gpu_build_brute(n, c->box, c->pos4, c->rlist, c->nl, c->count, c->capacity, si, sk, c->flags));
     } else {
         TRY(gpu_build_brute_atomic(n, c->box, c->pos4, c->rlist, c->nl, c->count, c->capacity, si, sk, c->flags));
@@ -384,7 +378,7 @@ static int gpu_build_neighbors(void *p)
     gpu_ctx *c = p;
     size_t n = c->n;
     TRY(gpu_wrap_and_pack(n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4));
-    if (c->method == 0) {
+    if (c->method == MDL_NL_CELL) {
         if (setup_cells(c) != MDL_OK || sort_by_cell(c) != MDL_OK)
             return MDL_ERUN;
         TRY(gpu_cell_bounds(n, (size_t)c->nc[0] * c->nc[1] * c->nc[2], c->cell, c->cell_start, c->cell_end));

@@ -16,15 +16,9 @@ static int cmp_dbl(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int gpu_neighbor_demo(const mdl_system *s, double rc, const char *method, int transposed, long repeat,
-                      int **rows, size_t **start, double *median)
+int gpu_neighbor_demo(const mdl_system *s, double rc, enum mdl_nl_method method, enum mdl_nl_layout layout,
+                      long repeat, int **rows, size_t **start, double *median)
 {
-    /* a configuration that asks for exactly this list: cutoff rc, no skin, no potential */
-    mdl_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    mdl_copy(cfg.method, sizeof cfg.method, method);
-    mdl_copy(cfg.layout, sizeof cfg.layout, transposed ? "transposed" : "row");
-    cfg.timestep = 1.0;
     mdl_units u;
     units_lookup("lj", &u);
     mdl_pair_table pt;
@@ -37,7 +31,9 @@ int gpu_neighbor_demo(const mdl_system *s, double rc, const char *method, int tr
     void *ctx = NULL;
     gpu_timer *timer = NULL;
     double *times = calloc((size_t)repeat, sizeof *times);
-    int rc_ = times && gpu_backend_create_from(&ctx, &cfg, &u, &pt, 0.0, &sys) == MDL_OK &&
+    /* a set-up that asks for exactly this list: cutoff rc, no skin, no potential */
+    mdl_setup setup = {&u, &pt, 1.0, 0.0, method, layout, 0, 0};
+    int rc_ = times && mdl_gpu_backend.create(&ctx, &setup, &sys) == MDL_OK &&
                       gpu_timer_create(&timer) == 0 && mdl_gpu_backend.build_neighbors(ctx) == MDL_OK /* warm-up */
                   ? MDL_OK
                   : MDL_ERUN;

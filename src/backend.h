@@ -56,6 +56,11 @@ typedef struct {
     double neighbors;  /* pairs in the list at the last build */
 } mdl_neighbor_stats;
 
+typedef struct {
+    double pairs;        /* in the neighbor list at the last build */
+    size_t device_bytes; /* device memory held (0 on the CPU) */
+} mdl_backend_stats;
+
 enum { MDL_CHECK_OK, MDL_CHECK_REBUILD, MDL_CHECK_UNSAFE };
 enum { MDL_THERMOSTAT_POST_FORCE = 1, MDL_THERMOSTAT_END_OF_STEP = 2 };
 #define MDL_THERMO_SLOTS 8
@@ -85,16 +90,17 @@ typedef struct {
        velocities by thermostat_scale(current T, target, coupling) */
     int (*langevin)(void *ctx, const mdl_langevin *p, uint64_t seed, long step);
     int (*scale_to_temperature)(void *ctx, double target, double coupling);
-    /* kinetic energy now; potential energy and virial of the last energy_virial force call */
+    /* kinetic energy now; potential energy and virial of the last energy_virial force call, at
+       once (the set-up's row, `compare`, synchronous output) */
     int (*reduce)(void *ctx, mdl_observables *obs);
-    /* thermo without stalls (optional; NULL: reduce is used): start queues the reduction of this
-       step into slot (0..MDL_THERMO_SLOTS-1) with its copy to host memory; poll fills o when it has
-       arrived and returns MDL_OK, or MDL_NOT_READY (wait = 0), or waits for it (wait = 1) */
+    /* thermo rows without stalls: start queues the reduction of this step into slot
+       (0..MDL_THERMO_SLOTS-1) with its copy to host memory (CPU: computes it now); poll fills o when
+       it has arrived and returns MDL_OK, or MDL_NOT_READY (wait = 0), or waits for it (wait = 1) */
     int (*reduce_start)(void *ctx, int slot);
     int (*reduce_poll)(void *ctx, int slot, mdl_observables *o, int wait);
-    /* pairs in the list, for the summary */
-    double (*neighbor_count)(void *ctx);
-    /* wait for queued work (GPU); NULL when calls are synchronous */
+    /* pairs in the list and device memory, for the summary */
+    int (*stats)(void *ctx, mdl_backend_stats *out);
+    /* wait for queued work (the CPU's calls are synchronous: nothing to wait for) */
     int (*synchronize)(void *ctx);
     /* asynchronous snapshots for the writer thread (writer.c). A slot holds one frame: the fields
        asked for (MDL_DUMP_* bits) in id order and the observables of the last energy_virial force
@@ -111,8 +117,7 @@ typedef struct {
     int (*load_forces)(void *ctx, const mdl_system *s);
     /* the initial velocities' normal deviates (rng.h), drawn where this backend draws */
     mdl_normals_fn draw_normals;
-    /* device memory held, for the summary; NULL on the CPU */
-    size_t (*device_bytes)(void *ctx);
+
 } mdl_backend_ops;
 
 extern const mdl_backend_ops mdl_cpu_backend;

@@ -59,6 +59,7 @@ typedef struct {
     size_t natoms;
     int progress;       /* draw a progress line (stdout is a terminal) */
     double cpu;         /* CPU seconds of the loop */
+    mdl_backend_stats stats; /* at the end of the loop */
     double next_progress;
 } run_state;
 
@@ -208,7 +209,7 @@ int stepper_unhealthy(mdl_stepper *st, long step, const char *observable)
    GPU phase times are real (at the cost of the overlap). */
 static void phase_end(mdl_stepper *st, int phase)
 {
-    if (st->sync_phases && st->ops->synchronize)
+    if (st->sync_phases)
         st->ops->synchronize(st->ctx);
     phase_stop(&st->timers, phase);
 }
@@ -249,13 +250,8 @@ static int advance(run_state *r, long step)
     CALL(stepper_advance(&r->st, step, thermo || dump));
     if (r->prof)
         profile_add(r->prof, MDL_LANE_COMPUTE, step, t0 - r->prof->t0, mdl_wtime() - r->prof->t0);
-    if (thermo && r->ops->reduce_start) {
+    if (thermo)
         CALL(queue_thermo(r, step)); /* GPU: printed when it arrives, no wait here */
-    } else if (thermo) {
-        mdl_observables o;
-        CALL(r->ops->reduce(r->ctx, &o)); /* energy and virial of this step's force call */
-        CALL(write_thermo_row(r, step, &o));
-    }
     phase_stop(&r->st.timers, PH_THERMO);
     if (dump)
         CALL(write_frame(r, step, step == r->final_step));
@@ -312,10 +308,9 @@ static void print_summary(run_state *r, double loop, int threads)
     printf("Neighbor pairs = %.0f (%.4g per atom)\n", r->st.nb.neighbors, r->st.nb.neighbors / (double)r->natoms);
     printf("Neighbor list builds = %ld\n", r->st.nb.builds);
     printf("Dangerous builds = %ld\n", r->st.nb.dangerous);
-    if (r->ops->device_bytes) {
-        size_t b = r->ops->device_bytes(r->ctx);
+    size_t b = r->stats.device_bytes;
+    if (b)
         printf("Device memory = %.1f MiB (%.0f bytes/atom)\n", b / 1048576.0, (double)b / (double)r->natoms);
-    }
     print_cpu_use(r->cpu, loop, threads, r->ops->name);
     if (r->st.sync_phases)
         printf("(MDLITE_SYNC_PHASES=1: phases synchronised with the device)\n");
@@ -377,11 +372,11 @@ static int run_loop(run_state *r)
             return stop_on_signal(r, step);
     }
     CALL(drain_thermo(r, 1));
-    if (r->ops->synchronize)
-        CALL(r->ops->synchronize(r->ctx));
+    CALL(r->ops->synchronize(r->ctx));
     double loop = mdl_wtime() - t0;
     r->cpu = cpu_seconds() - c0;
-    r->st.nb.neighbors = r->ops->neighbor_count(r->ctx);
+    CALL(r->ops->stats(r->ctx, &r->stats));
+    r->st.nb.neighbors = r->stats.pairs;
     print_summary(r, loop, cfg->threads > 0 ? cfg->threads : omp_get_max_threads());
     return MDL_OK;
 }

@@ -29,6 +29,7 @@ typedef struct {
     cpu_nlist nl;
     cpu_force_scratch fscratch;
     double pe, virial;        /* of the last energy_virial force call */
+    mdl_observables thermo_rows[MDL_THERMO_SLOTS]; /* reduce_start's results */
     int nslots, slot_fields;
     struct cpu_slot {
         void *a[MDL_FIELD_ARRAYS]; /* a frame in id order (system_field_arrays' order); NULL: not yet used */
@@ -254,10 +255,31 @@ static int cpu_reduce(void *p, mdl_observables *o)
     return MDL_OK;
 }
 
-static double cpu_neighbor_count(void *p)
+static int cpu_reduce_start(void *p, int slot)
 {
     cpu_ctx *c = p;
-    return (double)nlist_pairs(&c->nl);
+    return cpu_reduce(c, &c->thermo_rows[slot]);
+}
+
+static int cpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait)
+{
+    cpu_ctx *c = p;
+    (void)wait; /* computed at the start: always there */
+    *o = c->thermo_rows[slot];
+    return MDL_OK;
+}
+
+static int cpu_stats(void *p, mdl_backend_stats *out)
+{
+    cpu_ctx *c = p;
+    *out = (mdl_backend_stats){(double)nlist_pairs(&c->nl), 0};
+    return MDL_OK;
+}
+
+static int cpu_synchronize(void *p)
+{
+    (void)p;
+    return MDL_OK;
 }
 
 static int cpu_snapshot_alloc(void *p, int nslots, int max_fields)
@@ -350,7 +372,10 @@ const mdl_backend_ops mdl_cpu_backend = {
     .langevin = cpu_langevin,
     .scale_to_temperature = cpu_scale_to_temperature,
     .reduce = cpu_reduce,
-    .neighbor_count = cpu_neighbor_count,
+    .reduce_start = cpu_reduce_start,
+    .reduce_poll = cpu_reduce_poll,
+    .stats = cpu_stats,
+    .synchronize = cpu_synchronize,
     .load_forces = cpu_load_forces,
     .snapshot_alloc = cpu_snapshot_alloc,
     .snapshot_start = cpu_snapshot_start,

@@ -543,16 +543,17 @@ int gpu_backend_neighbor_rows(void *p, int **rows_out, size_t **start_out)
     return MDL_OK;
 }
 
-static double gpu_neighbor_count(void *p)
+static int gpu_stats(void *p, mdl_backend_stats *out)
 {
     gpu_ctx *c = p;
     int *cnt = malloc(c->n * sizeof(int));
     double total = 0;
-    if (cnt && gpu_d2h(cnt, c->count, c->n * sizeof(int)) == 0)
-        for (size_t i = 0; i < c->n; i++)
-            total += cnt[i];
+    int rc = cnt && gpu_d2h(cnt, c->count, c->n * sizeof(int)) == 0 ? MDL_OK : MDL_ERUN;
+    for (size_t i = 0; i < c->n && rc == MDL_OK; i++)
+        total += cnt[i];
     free(cnt);
-    return 0.5 * total; /* full lists hold each pair twice */
+    *out = (mdl_backend_stats){0.5 * total /* full lists hold each pair twice */, gpu_bytes_allocated()};
+    return rc;
 }
 
 static int gpu_snapshot_alloc(void *p, int nslots, int max_fields)
@@ -650,11 +651,6 @@ static int gpu_sync(void *p)
     return gpu_synchronize() ? MDL_ERUN : MDL_OK;
 }
 
-static size_t gpu_device_bytes(void *p)
-{
-    (void)p;
-    return gpu_bytes_allocated();
-}
 
 const mdl_backend_ops mdl_gpu_backend = {
     .name = "gpu",
@@ -671,9 +667,8 @@ const mdl_backend_ops mdl_gpu_backend = {
     .langevin = gpu_langevin_force,
     .scale_to_temperature = gpu_scale_velocities,
     .reduce = gpu_reduce_obs,
-    .neighbor_count = gpu_neighbor_count,
+    .stats = gpu_stats,
     .synchronize = gpu_sync,
-    .device_bytes = gpu_device_bytes,
     .reduce_start = gpu_reduce_start,
     .reduce_poll = gpu_reduce_poll,
     .snapshot_alloc = gpu_snapshot_alloc,

@@ -141,7 +141,7 @@ extern "C" int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, d
     double *d_out = NULL;
     if (gpu_select() != 0 || gpu_malloc((void **)&d_id, n * sizeof *d_id, "atom ids") != 0 ||
         gpu_malloc((void **)&d_out, 3 * n * sizeof *d_out, "initial velocities") != 0) {
-        cudaFree(d_id);
+        gpu_free(d_id);
         return 1;
     }
     int rc = gpu_h2d(d_id, id, n * sizeof *d_id);
@@ -151,8 +151,8 @@ extern "C" int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, d
     }
     if (rc == 0)
         rc = gpu_d2h(out, d_out, 3 * n * sizeof *d_out);
-    cudaFree(d_id);
-    cudaFree(d_out);
+    gpu_free(d_id); /* gpu_free keeps the device-memory count of the summary right */
+    gpu_free(d_out);
     return rc;
 }
 

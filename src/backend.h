@@ -7,9 +7,10 @@
 #include "health.h"
 #include "potential.h"
 #include "physics/langevin.h"
+#include "physics/observables.h"
 #include "physics/rng.h"
 #include "system.h"
-#include "units.h"
+#include "physics/units.h"
 
 /* Neighbor-list methods and GPU list layouts (backend parameters, named in the config). */
 enum mdl_nl_method { MDL_NL_CELL, MDL_NL_BRUTE, MDL_NL_BRUTE_ATOMIC };
@@ -29,26 +30,6 @@ typedef struct {
 
 /* The backend set-up of a configured run (method and layout by name). */
 mdl_setup backend_setup(const mdl_config *cfg, const mdl_units *u, const mdl_pair_table *pt);
-
-/* Totals (not per atom) in the run's energy units; virial W = sum over pairs r_ij . f_ij. */
-typedef struct {
-    double kinetic, potential, virial;
-    double temperature, pressure;
-} mdl_observables;
-
-/* Temperature with 3N-3 degrees of freedom, and pressure P = (2 KE + W) / (3 V), as LAMMPS has
-   them; written once for both backends. */
-static inline double mdl_temperature(double kinetic, size_t n, const mdl_units *u)
-{
-    double dof = 3.0 * (double)n - 3.0;
-    return dof > 0 ? 2.0 * kinetic / (dof * u->boltz) : 0.0;
-}
-
-static inline void mdl_finish_observables(mdl_observables *o, size_t n, double volume, const mdl_units *u)
-{
-    o->temperature = mdl_temperature(o->kinetic, n, u);
-    o->pressure = (2.0 * o->kinetic + o->virial) / (3.0 * volume) * u->nktv2p;
-}
 
 typedef struct {
     long builds;       /* neighbor list builds after the set-up build */

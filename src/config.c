@@ -4,7 +4,7 @@
 #include "config.h"
 
 #include "ini.h"
-#include "units.h"
+#include "physics/units.h"
 #include "util.h"
 
 #include <errno.h>

@@ -3,11 +3,10 @@
 #define MDL_CONFIG_H
 
 #include "physics/species.h"
+#include "util.h"
 
 #include <stdio.h>
 
-#define MDL_NAME_LEN 16
-#define MDL_PATH_LEN 1024
 
 enum mdl_ensemble { MDL_NVE, MDL_NVT_RESCALE, MDL_NVT_BERENDSEN, MDL_NVT_LANGEVIN };
 enum mdl_dump_field { MDL_DUMP_POSITION = 1, MDL_DUMP_VELOCITY = 2, MDL_DUMP_FORCE = 4, MDL_DUMP_IMAGE = 8,

@@ -1,7 +1,7 @@
 /* Lattice construction, species assignment and Maxwell-Boltzmann velocities. */
 #include "lattice.h"
 
-#include "backend.h"
+#include "physics/observables.h"
 #include "physics/rng.h"
 #include "util.h"
 
@@ -96,23 +96,11 @@ double kinetic_energy(const mdl_system *s, const mdl_units *u)
     return 0.5 * u->mvv2e * sum;
 }
 
-int velocity_normals_host(uint64_t key, size_t n, const int64_t *id, double *out)
-{
-    /* each atom's draw depends only on (key, id): threads fill disjoint atoms */
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < (long)n; i++) {
-        double unused;
-        mdl_normal2(mdl_random_block(key, (uint64_t)id[i], 0), &out[3 * i], &out[3 * i + 1]);
-        mdl_normal2(mdl_random_block(key, (uint64_t)id[i], 1), &out[3 * i + 2], &unused);
-    }
-    return MDL_OK;
-}
-
 int velocities_create(mdl_system *s, const mdl_units *u, double T, unsigned long seed, mdl_normals_fn draw)
 {
     double p[3] = {0, 0, 0}, mtot = 0;
     double *g = mdl_alloc(3 * s->n * sizeof *g, "initial velocities");
-    if (!g || (draw ? draw : velocity_normals_host)(mdl_rng_key(seed, MDL_STREAM_VELOCITY), s->n, s->id, g) != MDL_OK) {
+    if (!g || draw(mdl_rng_key(seed, MDL_STREAM_VELOCITY), s->n, s->id, g) != MDL_OK) {
         free(g);
         return MDL_ERUN;
     }

@@ -5,17 +5,14 @@
 #include "config.h"
 #include "physics/rng.h"
 #include "system.h"
-#include "units.h"
+#include "physics/units.h"
 
 /* Atoms that cfg's lattice and cells make. */
 size_t lattice_atom_count(const mdl_config *cfg);
 /* Fills s with cfg's lattice (cells, density or lattice_constant, species by composition). */
 int lattice_build(const mdl_config *cfg, mdl_system *s);
 
-/* The host's mdl_normals_fn (rng.h). */
-int velocity_normals_host(uint64_t key, size_t n, const int64_t *id, double *out);
-
-/* Maxwell-Boltzmann velocities at temperature T from `draw` (NULL: the host's): seeded per atom
+/* Maxwell-Boltzmann velocities at temperature T from `draw` (a backend's draw_normals): seeded per atom
    id, zero total momentum, rescaled to exactly T with 3N-3 degrees of freedom. */
 int velocities_create(mdl_system *s, const mdl_units *u, double T, unsigned long seed, mdl_normals_fn draw);
 

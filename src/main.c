@@ -1,8 +1,8 @@
 /* mdlite's command line: run, neighbors, compare, info, --help, --version. */
 #define _POSIX_C_SOURCE 200809L
 #include "config.h"
-#include "neighbors_cmd.h"
-#include "compare.h"
+#include "cmd/neighbors_cmd.h"
+#include "cmd/compare.h"
 #include "run.h"
 #include "util.h"
 #ifdef MDLITE_HAVE_GPU

@@ -5,11 +5,12 @@
 #include "backend.h"
 #include "potential.h"
 #include "setup.h"
-#include "thermo.h"
-#include "outfile.h"
-#include "profile.h"
-#include "trajectory.h"
-#include "writer.h"
+#include "io/thermo.h"
+#include "io/outfile.h"
+#include "io/profile.h"
+#include "io/checkpoint.h"
+#include "io/trajectory.h"
+#include "io/writer.h"
 #include "util.h"
 
 #include <math.h>

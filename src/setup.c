@@ -2,7 +2,7 @@
 #include "setup.h"
 
 #include "lattice.h"
-#include "readers.h"
+#include "io/readers.h"
 #include "util.h"
 
 #include <math.h>

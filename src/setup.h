@@ -7,7 +7,7 @@
 #include "physics/rng.h"
 #include "potential.h"
 #include "system.h"
-#include "units.h"
+#include "physics/units.h"
 
 int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_normals_fn draw);
 

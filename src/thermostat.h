@@ -5,7 +5,7 @@
 
 #include "backend.h"
 #include "config.h"
-#include "units.h"
+#include "physics/units.h"
 
 typedef struct {
     int ensemble;          /* MDL_NVE, MDL_NVT_* */

@@ -4,6 +4,9 @@
 
 #include <stddef.h>
 
+/* The longest file path mdlite keeps (config, input, outputs). */
+#define MDL_PATH_LEN 1024
+
 /* Status codes returned through the call chain (and used as exit statuses). */
 enum { MDL_OK = 0, MDL_ERUN = 1, MDL_EINPUT = 2, MDL_NOT_READY = 3 /* an asynchronous result is pending */ };
 

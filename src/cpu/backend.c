@@ -2,7 +2,6 @@
    neighbor, force and integration routines of src/cpu/. */
 #include "../backend.h"
 
-#include "../lattice.h"
 #include "../physics/thermostat.h"
 #include "../util.h"
 #include "force.h"
@@ -364,7 +363,7 @@ const mdl_backend_ops mdl_cpu_backend = {
     .download = cpu_download,
     .neighbor_check = cpu_neighbor_check,
     .diagnose = cpu_diagnose,
-    .draw_normals = velocity_normals_host,
+    .draw_normals = cpu_velocity_normals,
     .build_neighbors = cpu_build_neighbors,
     .compute_forces = cpu_compute_forces,
     .integrate_first = cpu_integrate_first,

@@ -3,6 +3,7 @@
 
 #include "../physics/langevin.h"
 #include "../physics/rng.h"
+#include "../util.h"
 #include "neighbor.h"
 
 #include <math.h>
@@ -84,4 +85,16 @@ void langevin_forces(size_t n, const double *mass_of_type, const int32_t *type, 
         fy[i] += f[1];
         fz[i] += f[2];
     }
+}
+
+int cpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, double *out)
+{
+    /* each atom's draw depends only on (key, id): threads fill disjoint atoms */
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < (long)n; i++) {
+        double unused;
+        mdl_normal2(mdl_random_block(key, (uint64_t)id[i], 0), &out[3 * i], &out[3 * i + 1]);
+        mdl_normal2(mdl_random_block(key, (uint64_t)id[i], 1), &out[3 * i + 2], &unused);
+    }
+    return MDL_OK;
 }

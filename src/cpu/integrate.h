@@ -25,4 +25,8 @@ void langevin_forces(size_t n, const double *mass_of_type, const int32_t *type, 
                      const double *vx, const double *vy, const double *vz, double *fx, double *fy, double *fz,
                      const mdl_langevin *p, uint64_t seed, uint64_t step);
 
+/* The CPU backend's draw of the initial velocities' normal deviates (physics/rng.h's
+   mdl_normals_fn): cuRAND's stream computed on the host. */
+int cpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, double *out);
+
 #endif

@@ -1,6 +1,6 @@
 /* The GPU backend: device state as structure of arrays and the backend table, in C on top of
    the driver functions of gpu.h (no CUDA headers here). */
-#include "backend.h"
+#include "neighbors_demo.h"
 
 #include "../backend.h"
 #include "../physics/cells.h"

@@ -1,7 +1,7 @@
 /* `mdlite neighbors --backend gpu`: the book's neighbor demo on the device, through the GPU
    backend's own build path (wrap, sort by cell, build, grow on overflow), each build timed with
    CUDA events, the list brought back in the file's atom order. */
-#include "backend.h"
+#include "neighbors_demo.h"
 
 #include "../backend.h"
 #include "../util.h"

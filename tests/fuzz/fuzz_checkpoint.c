@@ -3,7 +3,8 @@
    file and read back with h5md_read_checkpoint. It fuzzes mdlite's validation, not HDF5's own
    parser of damaged files. */
 #define _GNU_SOURCE
-#include "trajectory.h"
+#include "io/checkpoint.h"
+#include "io/trajectory.h"
 
 #include <hdf5.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* libFuzzer harness: any bytes as a coordinate file (.xyz, .xy, or sniffed), read and checked. */
 #define _GNU_SOURCE
-#include "readers.h"
+#include "io/readers.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #include "../../src/gpu/gpu.h"
 #include "../../src/physics/rng.h"
 extern "C" {
-#include "../../src/lattice.h"
+#include "../../src/cpu/integrate.h"
 }
 
 #include <cuda_runtime.h>
@@ -85,7 +85,7 @@ int main(void)
         id[i] = (int64_t)((i * 7919) % m);
     double worst_v = 0;
     if (gpu_velocity_normals(mdl_rng_key(87287, MDL_STREAM_VELOCITY), m, id, g) != 0 ||
-        velocity_normals_host(mdl_rng_key(87287, MDL_STREAM_VELOCITY), m, id, h) != 0) {
+        cpu_velocity_normals(mdl_rng_key(87287, MDL_STREAM_VELOCITY), m, id, h) != 0) {
         printf("FAIL: drawing the velocities' normals\n");
         return 1;
     }

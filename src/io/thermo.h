@@ -2,7 +2,8 @@
 #ifndef MDL_THERMO_H
 #define MDL_THERMO_H
 
-#include "backend.h"
+#include "../physics/observables.h"
+#include "../util.h"
 
 #include <stdio.h>
 

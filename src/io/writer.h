@@ -3,7 +3,7 @@
 #ifndef MDL_WRITER_H
 #define MDL_WRITER_H
 
-#include "backend.h"
+#include "../backend.h"
 #include "profile.h"
 #include "trajectory.h"
 

@@ -1,9 +1,9 @@
 /* Reads and validates the checkpoint of an mdlite H5MD file for --restart: every value finite,
    a sane step and time, the run's units, the configured atom count and species, a real box with
    the atoms inside it. Every message names the restart file. */
-#include "trajectory.h"
+#include "checkpoint.h"
 
-#include "util.h"
+#include "../util.h"
 
 #include <hdf5.h>
 #include <math.h>

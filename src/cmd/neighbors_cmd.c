@@ -3,14 +3,14 @@
 #define _POSIX_C_SOURCE 200809L
 #include "neighbors_cmd.h"
 
-#include "cpu/neighbor.h"
+#include "../cpu/neighbor.h"
 #ifdef MDLITE_HAVE_GPU
-#include "gpu/backend.h"
+#include "../gpu/neighbors_demo.h"
 #endif
-#include "outfile.h"
-#include "readers.h"
-#include "system.h"
-#include "util.h"
+#include "../io/outfile.h"
+#include "../io/readers.h"
+#include "../system.h"
+#include "../util.h"
 
 #include <errno.h>
 #include <stdio.h>

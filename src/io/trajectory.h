@@ -3,10 +3,10 @@
 #ifndef MDL_TRAJECTORY_H
 #define MDL_TRAJECTORY_H
 
-#include "backend.h"
-#include "config.h"
-#include "system.h"
-#include "units.h"
+#include "../physics/observables.h"
+#include "../config.h"
+#include "../system.h"
+#include "../physics/units.h"
 
 typedef struct mdl_traj mdl_traj;
 
@@ -33,11 +33,5 @@ int traj_flush(mdl_traj *t);
 int traj_close(mdl_traj *t);
 /* The step of the last frame written (for appends), or -1. */
 long traj_last_step(const mdl_traj *t);
-
-/* Reads the checkpoint of an H5MD file written by mdlite into s (which must already hold the
-   configured species and masses and the same atom count): positions, velocities, forces, images,
-   box; *step and *time of the checkpoint. Validated (finite, sane step, `units`, count, atoms in
-   the box); errors name the file (MDL_EINPUT). */
-int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, long *step, double *time);
 
 #endif

@@ -2,11 +2,11 @@
    backends, prints step-0 force differences, thermo differences per thermo step and the speed ratio. */
 #include "compare.h"
 
-#include "backend.h"
-#include "config.h"
-#include "run.h"
-#include "setup.h"
-#include "util.h"
+#include "../backend.h"
+#include "../config.h"
+#include "../run.h"
+#include "../setup.h"
+#include "../util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -135,7 +135,7 @@ int compare_main(int argc, char **argv)
         rc = system_init(&s, 0);
     }
     if (rc == MDL_OK)
-        rc = system_setup(&cfg, &u, &s, NULL); /* host draws: one state for both backends */
+        rc = system_setup(&cfg, &u, &s, mdl_cpu_backend.draw_normals); /* one state for both backends */
     if (rc == MDL_OK)
         rc = potential_build(&cfg, &s, &pt);
     if (rc == MDL_OK)

@@ -4,8 +4,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "h5md.h"
 
-#include "health.h"
-#include "util.h"
+#include "../health.h"
+#include "../util.h"
 
 #include <errno.h>
 #include <hdf5.h>

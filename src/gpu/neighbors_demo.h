@@ -1,6 +1,6 @@
-/* The GPU backend's entry points besides the backend table (for the neighbors demo and info). */
-#ifndef MDL_GPU_BACKEND_H
-#define MDL_GPU_BACKEND_H
+/* The GPU backend's entry points besides the backend table: the neighbors demo and its rows. */
+#ifndef MDL_GPU_NEIGHBORS_DEMO_H
+#define MDL_GPU_NEIGHBORS_DEMO_H
 
 #include "../backend.h"
 

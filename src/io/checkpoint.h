@@ -1,0 +1,13 @@
+/* The --restart reader: the checkpoint of an mdlite H5MD file, validated. */
+#ifndef MDL_IO_CHECKPOINT_H
+#define MDL_IO_CHECKPOINT_H
+
+#include "../system.h"
+
+/* Reads the checkpoint of an H5MD file written by mdlite into s (which must already hold the
+   configured species and masses and the same atom count): positions, velocities, forces, images,
+   box; *step and *time of the checkpoint. Validated (finite, sane step, `units`, count, atoms in
+   the box); errors name the file (MDL_EINPUT). */
+int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, long *step, double *time);
+
+#endif

@@ -24,18 +24,6 @@
 
 static const char *PHASE_NAMES[PH_COUNT] = {"Neighbor", "Force", "Integrate", "Thermo", "Output"};
 
-static void phase_start(phase_timers *pt)
-{
-    pt->mark = mdl_wtime();
-}
-
-static void phase_stop(phase_timers *pt, int phase)
-{
-    double now = mdl_wtime();
-    pt->t[phase] += now - pt->mark;
-    pt->mark = now;
-}
-
 typedef struct {
     mdl_stepper st;
     const mdl_backend_ops *ops;
@@ -63,13 +51,6 @@ typedef struct {
     mdl_backend_stats stats; /* at the end of the loop */
     double next_progress;
 } run_state;
-
-#define CALL(expr)                 \
-    do {                           \
-        int rc_ = (expr);          \
-        if (rc_ != MDL_OK)         \
-            return rc_;            \
-    } while (0)
 
 static double step_time(const run_state *r, long step)
 {
@@ -126,13 +107,13 @@ static int write_frame(run_state *r, long step, int last)
     r->frames++;
     r->last_frame = step;
     if (r->writer) {
-        CALL(writer_submit(r->writer, &f, f.checkpoint ? MDL_DUMP_ALL : r->cfg->dump_fields));
+        MDL_TRY(writer_submit(r->writer, &f, f.checkpoint ? MDL_DUMP_ALL : r->cfg->dump_fields));
     } else {
         mdl_observables o;
-        CALL(r->ops->reduce(r->ctx, &o));
-        CALL(r->ops->download(r->ctx, &r->snap));
+        MDL_TRY(r->ops->reduce(r->ctx, &o));
+        MDL_TRY(r->ops->download(r->ctx, &r->snap));
         f.obs = &o;
-        CALL(traj_write(r->traj, &f));
+        MDL_TRY(traj_write(r->traj, &f));
         if (r->prof)
             profile_add(r->prof, MDL_LANE_WRITE, step, t0 - r->prof->t0, mdl_wtime() - r->prof->t0);
     }
@@ -150,8 +131,8 @@ static int drain_thermo(run_state *r, int wait)
         int rc = r->ops->reduce_poll(r->ctx, slot, &o, wait);
         if (rc == MDL_NOT_READY)
             return MDL_OK;
-        CALL(rc);
-        CALL(write_thermo_row(r, r->thermo_step[slot], &o));
+        MDL_TRY(rc);
+        MDL_TRY(write_thermo_row(r, r->thermo_step[slot], &o));
         r->thermo_head++;
     }
     return MDL_OK;
@@ -163,12 +144,12 @@ static int queue_thermo(run_state *r, long step)
     if (r->thermo_tail - r->thermo_head == MDL_THERMO_SLOTS) {
         int slot = (int)(r->thermo_head % MDL_THERMO_SLOTS);
         mdl_observables o;
-        CALL(r->ops->reduce_poll(r->ctx, slot, &o, 1));
-        CALL(write_thermo_row(r, r->thermo_step[slot], &o));
+        MDL_TRY(r->ops->reduce_poll(r->ctx, slot, &o, 1));
+        MDL_TRY(write_thermo_row(r, r->thermo_step[slot], &o));
         r->thermo_head++;
     }
     int slot = (int)(r->thermo_tail % MDL_THERMO_SLOTS);
-    CALL(r->ops->reduce_start(r->ctx, slot));
+    MDL_TRY(r->ops->reduce_start(r->ctx, slot));
     r->thermo_step[slot] = step;
     r->thermo_tail++;
     return MDL_OK;
@@ -179,85 +160,20 @@ static int is_dump_step(const run_state *r, long step)
     return r->traj && (step % r->cfg->dump_every == 0 || step == r->final_step);
 }
 
-int is_thermo_step(const mdl_config *cfg, long step, long final_step)
-{
-    return cfg->thermo > 0 && (step % cfg->thermo == 0 || step == final_step);
-}
-
-int stepper_setup(mdl_stepper *st, long step)
-{
-    CALL(st->ops->build_neighbors(st->ctx));
-    st->last_build = step;
-    CALL(st->ops->compute_forces(st->ctx, 1));
-    thermostat_init(&st->thermostat, st->cfg, st->units);
-    return thermostat_apply(&st->thermostat, st->ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE);
-}
-
-int stepper_unhealthy(mdl_stepper *st, long step, const char *observable)
-{
-    mdl_health h = {MDL_HEALTH_OK, -1, 0};
-    if (st->ops->diagnose)
-        CALL(st->ops->diagnose(st->ctx, &h));
-    if (observable)
-        mdl_error("step %ld: the %s is not finite", step, observable);
-    if (!observable || h.what != MDL_HEALTH_OK)
-        health_report(&h, step, st->last_build, st->cfg->skin);
-    return MDL_ERUN;
-}
-
-/* One velocity-Verlet step, in LAMMPS's order; energy and virial only when energy is set. */
-/* With MDLITE_SYNC_PHASES=1 the driver waits for the device at each phase boundary, so that
-   GPU phase times are real (at the cost of the overlap). */
-static void phase_end(mdl_stepper *st, int phase)
-{
-    if (st->sync_phases)
-        st->ops->synchronize(st->ctx);
-    phase_stop(&st->timers, phase);
-}
-
-int stepper_advance(mdl_stepper *st, long step, int energy)
-{
-    const mdl_backend_ops *ops = st->ops;
-    phase_start(&st->timers);
-    CALL(ops->integrate_first(st->ctx));
-    phase_end(st, PH_INTEGRATE);
-    if ((step - st->last_build) % st->cfg->check == 0) {
-        int status;
-        CALL(ops->neighbor_check(st->ctx, &status));
-        if (status == MDL_CHECK_UNSAFE)
-            return stepper_unhealthy(st, step, NULL);
-        if (status == MDL_CHECK_REBUILD) {
-            CALL(ops->build_neighbors(st->ctx));
-            st->nb.builds++;
-            if (step - st->last_build == st->cfg->check)
-                st->nb.dangerous++;
-            st->last_build = step;
-        }
-    }
-    phase_end(st, PH_NEIGHBOR);
-    CALL(ops->compute_forces(st->ctx, energy));
-    CALL(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
-    phase_end(st, PH_FORCE);
-    CALL(ops->integrate_second(st->ctx));
-    CALL(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_END_OF_STEP));
-    phase_end(st, PH_INTEGRATE);
-    return MDL_OK;
-}
-
 static int advance(run_state *r, long step)
 {
     int thermo = is_thermo_step(r->cfg, step, r->final_step), dump = is_dump_step(r, step);
     double t0 = r->prof ? mdl_wtime() : 0;
-    CALL(stepper_advance(&r->st, step, thermo || dump));
+    MDL_TRY(stepper_advance(&r->st, step, thermo || dump));
     if (r->prof)
         profile_add(r->prof, MDL_LANE_COMPUTE, step, t0 - r->prof->t0, mdl_wtime() - r->prof->t0);
     if (thermo)
-        CALL(queue_thermo(r, step)); /* GPU: printed when it arrives, no wait here */
+        MDL_TRY(queue_thermo(r, step)); /* GPU: printed when it arrives, no wait here */
     phase_stop(&r->st.timers, PH_THERMO);
     if (dump)
-        CALL(write_frame(r, step, step == r->final_step));
+        MDL_TRY(write_frame(r, step, step == r->final_step));
     if (r->thermo_head < r->thermo_tail)
-        CALL(drain_thermo(r, 0));
+        MDL_TRY(drain_thermo(r, 0));
     phase_stop(&r->st.timers, PH_THERMO);
     return MDL_OK;
 }
@@ -341,10 +257,10 @@ static int stop_on_signal(run_state *r, long step)
     clear_progress(r);
     fprintf(stderr, "mdlite: %s at step %ld: writing the last frame and closing the files\n",
             sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)", step);
-    CALL(drain_thermo(r, 1));
+    MDL_TRY(drain_thermo(r, 1));
     if (r->traj && r->last_frame != step) {
-        CALL(r->ops->compute_forces(r->ctx, 1)); /* same forces; energy and virial for the frame */
-        CALL(write_frame(r, step, 1));
+        MDL_TRY(r->ops->compute_forces(r->ctx, 1)); /* same forces; energy and virial for the frame */
+        MDL_TRY(write_frame(r, step, 1));
     }
     return 128 + sig;
 }
@@ -355,28 +271,28 @@ static int run_loop(run_state *r)
     const char *sync = getenv("MDLITE_SYNC_PHASES");
     r->st = (mdl_stepper){.ops = r->ops, .ctx = r->ctx, .cfg = cfg, .units = r->units,
                           .sync_phases = sync && strcmp(sync, "1") == 0};
-    CALL(stepper_setup(&r->st, r->first_step));
+    MDL_TRY(stepper_setup(&r->st, r->first_step));
     if (r->first_step > 0 && r->ops->load_forces) /* exact continuation: the checkpoint's forces */
-        CALL(r->ops->load_forces(r->ctx, &r->snap));
+        MDL_TRY(r->ops->load_forces(r->ctx, &r->snap));
     mdl_observables o;
-    CALL(r->ops->reduce(r->ctx, &o)); /* energy and virial of this step's force call */
+    MDL_TRY(r->ops->reduce(r->ctx, &o)); /* energy and virial of this step's force call */
     if (cfg->thermo > 0)
-        CALL(write_thermo_row(r, r->first_step, &o));
+        MDL_TRY(write_thermo_row(r, r->first_step, &o));
     if (r->traj && !r->append)
-        CALL(write_frame(r, r->first_step, r->final_step == r->first_step));
+        MDL_TRY(write_frame(r, r->first_step, r->final_step == r->first_step));
     catch_stop_signals();
     double t0 = mdl_wtime(), c0 = cpu_seconds();
     for (long step = r->first_step + 1; step <= r->final_step; step++) {
-        CALL(advance(r, step));
+        MDL_TRY(advance(r, step));
         draw_progress(r, step, t0);
         if (g_stop_signal)
             return stop_on_signal(r, step);
     }
-    CALL(drain_thermo(r, 1));
-    CALL(r->ops->synchronize(r->ctx));
+    MDL_TRY(drain_thermo(r, 1));
+    MDL_TRY(r->ops->synchronize(r->ctx));
     double loop = mdl_wtime() - t0;
     r->cpu = cpu_seconds() - c0;
-    CALL(r->ops->stats(r->ctx, &r->stats));
+    MDL_TRY(r->ops->stats(r->ctx, &r->stats));
     r->st.nb.neighbors = r->stats.pairs;
     print_summary(r, loop, cfg->threads > 0 ? cfg->threads : omp_get_max_threads());
     return MDL_OK;
@@ -387,7 +303,7 @@ static int load_restart(const char *path, mdl_system *s, run_state *r)
 {
     if (!path)
         return MDL_OK;
-    CALL(h5md_read_checkpoint(path, s, r->cfg->units, &r->first_step, &r->first_time));
+    MDL_TRY(h5md_read_checkpoint(path, s, r->cfg->units, &r->first_step, &r->first_time));
     r->append = r->cfg->trajectory[0] && same_file(r->cfg->trajectory, path);
     return MDL_OK;
 }
@@ -400,13 +316,13 @@ static int claim_outputs(run_state *r, const mdl_run_options *opt)
     mdl_named_path in[] = {{cfg->path, "config file"}, {cfg->input, "[system] input"}, {opt->restart, "--restart file"}};
     mdl_named_path out[] = {{cfg->thermo_file, "[output] thermo_file"}, {cfg->trajectory, "[output] trajectory"},
                             {opt->profile, "--profile file"}};
-    CALL(outputs_check(in, 3, out, 3, r->append ? 1 : -1, r->append ? 2 : -1));
+    MDL_TRY(outputs_check(in, 3, out, 3, r->append ? 1 : -1, r->append ? 2 : -1));
     if (opt->profile)
-        CALL(outfile_claim(opt->profile, out[2].role, 0, opt->overwrite, &r->fd_profile));
+        MDL_TRY(outfile_claim(opt->profile, out[2].role, 0, opt->overwrite, &r->fd_profile));
     if (cfg->trajectory[0])
-        CALL(outfile_claim(cfg->trajectory, out[1].role, r->append, opt->overwrite, &r->fd_traj));
+        MDL_TRY(outfile_claim(cfg->trajectory, out[1].role, r->append, opt->overwrite, &r->fd_traj));
     if (cfg->thermo_file[0])
-        CALL(outfile_claim(cfg->thermo_file, out[0].role, r->append, opt->overwrite, &r->fd_thermo));
+        MDL_TRY(outfile_claim(cfg->thermo_file, out[0].role, r->append, opt->overwrite, &r->fd_thermo));
     return MDL_OK;
 }
 
@@ -415,7 +331,7 @@ static int open_output(run_state *r, const mdl_units *u, const mdl_system *s)
 {
     if (!r->cfg->trajectory[0])
         return MDL_OK;
-    CALL(traj_open(&r->traj, r->cfg, u, s, r->append));
+    MDL_TRY(traj_open(&r->traj, r->cfg, u, s, r->append));
     if (r->append && traj_last_step(r->traj) != r->first_step) {
         mdl_error("%s: its last frame is step %ld but its checkpoint step %ld; cannot append", r->cfg->trajectory,
                   traj_last_step(r->traj), r->first_step);

@@ -10,6 +10,14 @@
 /* Status codes returned through the call chain (and used as exit statuses). */
 enum { MDL_OK = 0, MDL_ERUN = 1, MDL_EINPUT = 2, MDL_NOT_READY = 3 /* an asynchronous result is pending */ };
 
+/* Returns from the calling function with the status of expr unless it is MDL_OK. */
+#define MDL_TRY(expr)              \
+    do {                           \
+        int rc_ = (expr);          \
+        if (rc_ != MDL_OK)         \
+            return rc_;            \
+    } while (0)
+
 /* Print "mdlite: error: ..." to stderr. */
 void mdl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void mdl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

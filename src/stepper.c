@@ -1,0 +1,70 @@
+/* The velocity-Verlet step through the backend table: set-up, one step in LAMMPS's order (the
+   skin test and the health check at every check, thermostat stages), phase timers. */
+#include "stepper.h"
+
+#include "util.h"
+
+int is_thermo_step(const mdl_config *cfg, long step, long final_step)
+{
+    return cfg->thermo > 0 && (step % cfg->thermo == 0 || step == final_step);
+}
+
+int stepper_setup(mdl_stepper *st, long step)
+{
+    MDL_TRY(st->ops->build_neighbors(st->ctx));
+    st->last_build = step;
+    MDL_TRY(st->ops->compute_forces(st->ctx, 1));
+    thermostat_init(&st->thermostat, st->cfg, st->units);
+    return thermostat_apply(&st->thermostat, st->ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE);
+}
+
+int stepper_unhealthy(mdl_stepper *st, long step, const char *observable)
+{
+    mdl_health h = {MDL_HEALTH_OK, -1, 0};
+    if (st->ops->diagnose)
+        MDL_TRY(st->ops->diagnose(st->ctx, &h));
+    if (observable)
+        mdl_error("step %ld: the %s is not finite", step, observable);
+    if (!observable || h.what != MDL_HEALTH_OK)
+        health_report(&h, step, st->last_build, st->cfg->skin);
+    return MDL_ERUN;
+}
+
+/* One velocity-Verlet step, in LAMMPS's order; energy and virial only when energy is set. */
+/* With MDLITE_SYNC_PHASES=1 the driver waits for the device at each phase boundary, so that
+   GPU phase times are real (at the cost of the overlap). */
+static void phase_end(mdl_stepper *st, int phase)
+{
+    if (st->sync_phases)
+        st->ops->synchronize(st->ctx);
+    phase_stop(&st->timers, phase);
+}
+
+int stepper_advance(mdl_stepper *st, long step, int energy)
+{
+    const mdl_backend_ops *ops = st->ops;
+    phase_start(&st->timers);
+    MDL_TRY(ops->integrate_first(st->ctx));
+    phase_end(st, PH_INTEGRATE);
+    if ((step - st->last_build) % st->cfg->check == 0) {
+        int status;
+        MDL_TRY(ops->neighbor_check(st->ctx, &status));
+        if (status == MDL_CHECK_UNSAFE)
+            return stepper_unhealthy(st, step, NULL);
+        if (status == MDL_CHECK_REBUILD) {
+            MDL_TRY(ops->build_neighbors(st->ctx));
+            st->nb.builds++;
+            if (step - st->last_build == st->cfg->check)
+                st->nb.dangerous++;
+            st->last_build = step;
+        }
+    }
+    phase_end(st, PH_NEIGHBOR);
+    MDL_TRY(ops->compute_forces(st->ctx, energy));
+    MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
+    phase_end(st, PH_FORCE);
+    MDL_TRY(ops->integrate_second(st->ctx));
+    MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_END_OF_STEP));
+    phase_end(st, PH_INTEGRATE);
+    return MDL_OK;
+}

@@ -1,0 +1,52 @@
+/* The velocity-Verlet step through the backend table, in LAMMPS's order, with its phase timers,
+   displacement and health checks and thermostat stages; shared by `run` and `compare`. */
+#ifndef MDL_STEPPER_H
+#define MDL_STEPPER_H
+
+#include "backend.h"
+#include "config.h"
+#include "thermostat.h"
+#include "util.h"
+
+enum { PH_NEIGHBOR, PH_FORCE, PH_INTEGRATE, PH_THERMO, PH_OUTPUT, PH_COUNT };
+
+typedef struct {
+    double t[PH_COUNT];
+    double mark;
+} phase_timers;
+
+static inline void phase_start(phase_timers *pt)
+{
+    pt->mark = mdl_wtime();
+}
+
+/* Adds the time since the last mark to `phase` and marks now. */
+static inline void phase_stop(phase_timers *pt, int phase)
+{
+    double now = mdl_wtime();
+    pt->t[phase] += now - pt->mark;
+    pt->mark = now;
+}
+
+/* Advances one backend through velocity-Verlet steps (shared by `run` and `compare`). */
+typedef struct {
+    const mdl_backend_ops *ops;
+    void *ctx;
+    const mdl_config *cfg;
+    mdl_thermostat thermostat; /* filled by stepper_setup */
+    const mdl_units *units;
+    phase_timers timers;
+    mdl_neighbor_stats nb;
+    long last_build; /* step of the last neighbor build */
+    int sync_phases; /* wait for the device at phase boundaries (MDLITE_SYNC_PHASES=1) */
+} mdl_stepper;
+
+int is_thermo_step(const mdl_config *cfg, long step, long final_step);
+/* Set-up at `step`: neighbor build, forces with energy, post-force thermostat. */
+int stepper_setup(mdl_stepper *st, long step);
+int stepper_advance(mdl_stepper *st, long step, int energy);
+/* The run went wrong at `step` (a failed health check, or the named observable not finite):
+   finds the atom at fault, says what and where, returns MDL_ERUN. */
+int stepper_unhealthy(mdl_stepper *st, long step, const char *observable);
+
+#endif

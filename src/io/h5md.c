@@ -4,6 +4,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "h5md.h"
 
+#include "h5md_series.h"
+
 #include "../health.h"
 #include "../util.h"
 
@@ -16,13 +18,6 @@
 
 /* 1 eV/Angstrom in kJ mol-1 Angstrom-1 (MDAnalysis has no eV-based force unit). */
 #define EV_TO_KJMOL 96.48533212331002
-
-typedef struct {
-    hid_t group, step, time, value;
-    int owner;   /* writes step/time (the others hard-link them) */
-    int rank;    /* of one frame: 0 (scalar), 1 or 2 */
-    hsize_t dims[2];
-} series;
 
 struct h5md_file {
     char path[MDL_PATH_LEN];
@@ -48,8 +43,7 @@ static const char *OBS_UNITS[5] = {"K", "eV", "eV", "eV", "bar"};
 
 static int fail_h5(const h5md_file *h, const char *what)
 {
-    mdl_error("%s: H5MD: %s failed%s%s", h->path, what, errno ? ": " : "", errno ? strerror(errno) : "");
-    return MDL_ERUN;
+    return h5md_fail(h->path, what);
 }
 
 #define H5TRY(expr, what)                     \
@@ -57,182 +51,6 @@ static int fail_h5(const h5md_file *h, const char *what)
         if ((expr) < 0)                       \
             return fail_h5(h, what);          \
     } while (0)
-
-/* ---- attributes ---------------------------------------------------------------------------- */
-
-static herr_t attr_string(hid_t obj, const char *name, const char *value)
-{
-    hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate(H5S_SCALAR);
-    H5Tset_size(type, H5T_VARIABLE);
-    H5Tset_cset(type, H5T_CSET_UTF8);
-    hid_t a = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, type, &value);
-    if (a >= 0)
-        H5Aclose(a);
-    H5Sclose(space);
-    H5Tclose(type);
-    return rc;
-}
-
-static herr_t attr_strings(hid_t obj, const char *name, const char **values, hsize_t count)
-{
-    hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate_simple(1, &count, NULL);
-    H5Tset_size(type, H5T_VARIABLE);
-    H5Tset_cset(type, H5T_CSET_UTF8);
-    hid_t a = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, type, values);
-    if (a >= 0)
-        H5Aclose(a);
-    H5Sclose(space);
-    H5Tclose(type);
-    return rc;
-}
-
-static herr_t attr_ints(hid_t obj, const char *name, const int *v, hsize_t count)
-{
-    hid_t space = count ? H5Screate_simple(1, &count, NULL) : H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(obj, name, H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_INT, v);
-    if (a >= 0)
-        H5Aclose(a);
-    H5Sclose(space);
-    return rc;
-}
-
-static herr_t attr_doubles(hid_t obj, const char *name, const double *v, hsize_t count, int create)
-{
-    hid_t a;
-    if (create) {
-        hid_t space = count ? H5Screate_simple(1, &count, NULL) : H5Screate(H5S_SCALAR);
-        a = H5Acreate2(obj, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
-        H5Sclose(space);
-    } else {
-        a = H5Aopen(obj, name, H5P_DEFAULT);
-    }
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_DOUBLE, v);
-    if (a >= 0)
-        H5Aclose(a);
-    return rc;
-}
-
-static herr_t dataset_string(hid_t parent, const char *name, const char *value)
-{
-    hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate(H5S_SCALAR);
-    H5Tset_size(type, H5T_VARIABLE);
-    H5Tset_cset(type, H5T_CSET_UTF8);
-    hid_t d = H5Dcreate2(parent, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t rc = d < 0 ? -1 : H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value);
-    if (d >= 0)
-        H5Dclose(d);
-    H5Sclose(space);
-    H5Tclose(type);
-    return rc;
-}
-
-/* ---- time series ----------------------------------------------------------------------------- */
-
-static hid_t extendible(hid_t parent, const char *name, hid_t type, int rank, const hsize_t *frame_dims,
-                        hsize_t chunk_frames, int compress)
-{
-    hsize_t dims[3] = {0, 0, 0}, maxd[3] = {H5S_UNLIMITED, 0, 0}, chunk[3] = {chunk_frames, 0, 0};
-    for (int k = 0; k < rank; k++)
-        dims[k + 1] = maxd[k + 1] = chunk[k + 1] = frame_dims[k];
-    hid_t space = H5Screate_simple(rank + 1, dims, maxd), dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    H5Pset_chunk(dcpl, rank + 1, chunk);
-    if (compress) {
-        H5Pset_shuffle(dcpl);
-        H5Pset_deflate(dcpl, 4);
-    }
-    hid_t d = H5Dcreate2(parent, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    H5Pclose(dcpl);
-    H5Sclose(space);
-    return d;
-}
-
-/* Creates group/name with value (frames x frame_dims), and step/time (own, or hard links to owner's). */
-static int series_create(h5md_file *h, series *s, hid_t parent, const char *name, hid_t type, int rank,
-                         hsize_t d0, hsize_t d1, const series *owner, int compress, const char *unit)
-{
-    memset(s, 0, sizeof *s);
-    s->rank = rank;
-    s->dims[0] = d0;
-    s->dims[1] = d1;
-    H5TRY(s->group = H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating a group");
-    H5TRY(s->value = extendible(s->group, "value", type, rank, s->dims, rank ? 1 : 1024, compress && rank),
-          "creating a dataset");
-    if (unit && h->units)
-        H5TRY(attr_string(s->value, "unit", unit), "writing a unit");
-    if (owner) {
-        H5TRY(H5Lcreate_hard(owner->group, "step", s->group, "step", H5P_DEFAULT, H5P_DEFAULT), "linking step");
-        H5TRY(H5Lcreate_hard(owner->group, "time", s->group, "time", H5P_DEFAULT, H5P_DEFAULT), "linking time");
-    } else {
-        s->owner = 1;
-        H5TRY(s->step = extendible(s->group, "step", H5T_STD_I64LE, 0, NULL, 1024, 0), "creating step");
-        H5TRY(s->time = extendible(s->group, "time", H5T_IEEE_F64LE, 0, NULL, 1024, 0), "creating time");
-        if (h->units)
-            H5TRY(attr_string(s->time, "unit", "ps"), "writing a unit");
-    }
-    return MDL_OK;
-}
-
-static int series_open(h5md_file *h, series *s, hid_t parent, const char *name, int rank, hsize_t d0, hsize_t d1,
-                       int owner)
-{
-    memset(s, 0, sizeof *s);
-    s->rank = rank;
-    s->dims[0] = d0;
-    s->dims[1] = d1;
-    s->owner = owner;
-    H5TRY(s->group = H5Gopen2(parent, name, H5P_DEFAULT), "opening a group");
-    H5TRY(s->value = H5Dopen2(s->group, "value", H5P_DEFAULT), "opening a dataset");
-    if (owner) {
-        H5TRY(s->step = H5Dopen2(s->group, "step", H5P_DEFAULT), "opening step");
-        H5TRY(s->time = H5Dopen2(s->group, "time", H5P_DEFAULT), "opening time");
-    }
-    return MDL_OK;
-}
-
-static void series_close(series *s)
-{
-    if (s->value > 0)
-        H5Dclose(s->value);
-    if (s->step > 0)
-        H5Dclose(s->step);
-    if (s->time > 0)
-        H5Dclose(s->time);
-    if (s->group > 0)
-        H5Gclose(s->group);
-    memset(s, 0, sizeof *s);
-}
-
-/* Writes one frame of `d` (rank+1 dims) at index frame. */
-static herr_t append(hid_t d, hsize_t frame, int rank, const hsize_t *fdims, hid_t memtype, const void *buf)
-{
-    hsize_t dims[3] = {frame + 1, 0, 0}, start[3] = {frame, 0, 0}, count[3] = {1, 0, 0};
-    for (int k = 0; k < rank; k++)
-        dims[k + 1] = count[k + 1] = fdims[k];
-    if (H5Dset_extent(d, dims) < 0)
-        return -1;
-    hid_t fs = H5Dget_space(d), ms = H5Screate_simple(rank + 1, count, NULL);
-    herr_t rc = H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
-    if (rc >= 0)
-        rc = H5Dwrite(d, memtype, ms, fs, H5P_DEFAULT, buf);
-    H5Sclose(ms);
-    H5Sclose(fs);
-    return rc;
-}
-
-static int series_append(h5md_file *h, series *s, hid_t memtype, const void *buf, long step, double time)
-{
-    errno = 0;
-    H5TRY(append(s->value, h->nframes, s->rank, s->dims, memtype, buf), "writing a frame");
-    if (s->owner) {
-        int64_t st = step;
-        H5TRY(append(s->step, h->nframes, 0, NULL, H5T_NATIVE_INT64, &st), "writing a step");
-        H5TRY(append(s->time, h->nframes, 0, NULL, H5T_NATIVE_DOUBLE, &time), "writing a time");
-    }
-    return MDL_OK;
-}
 
 /* ---- open / create ---------------------------------------------------------------------------- */
 
@@ -339,7 +157,7 @@ static int create_layout(h5md_file *h, const mdl_config *cfg, const mdl_system *
     for (int k = 0; k < 4; k++) {
         if (!(h->fields & fs[k].field))
             continue;
-        if (series_create(h, fs[k].s, traj, fs[k].name, fs[k].type, 2, n, 3, owner, compress, fs[k].unit) != MDL_OK)
+        if (series_create(h->path, h->units, fs[k].s, traj, fs[k].name, fs[k].type, 2, n, 3, owner, compress, fs[k].unit) != MDL_OK)
             return MDL_ERUN;
         if (!owner)
             owner = fs[k].s;
@@ -349,7 +167,7 @@ static int create_layout(h5md_file *h, const mdl_config *cfg, const mdl_system *
     const char *boundary[3] = {"periodic", "periodic", "periodic"};
     H5TRY(attr_ints(box, "dimension", &dim, 0), "writing box dimension");
     H5TRY(attr_strings(box, "boundary", boundary, 3), "writing box boundary");
-    if (series_create(h, &h->edges, box, "edges", H5T_IEEE_F64LE, 2, 3, 3, owner, 0, "Angstrom") != MDL_OK)
+    if (series_create(h->path, h->units, &h->edges, box, "edges", H5T_IEEE_F64LE, 2, 3, 3, owner, 0, "Angstrom") != MDL_OK)
         return MDL_ERUN;
     H5Gclose(box);
     if (create_static(h, traj, s) != MDL_OK)
@@ -361,7 +179,7 @@ static int create_layout(h5md_file *h, const mdl_config *cfg, const mdl_system *
     hid_t obs;
     H5TRY(obs = H5Gcreate2(f, "observables", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating observables");
     for (int k = 0; k < 5; k++)
-        if (series_create(h, &h->obs[k], obs, OBS_NAMES[k], H5T_IEEE_F64LE, 0, 0, 0, owner, 0, OBS_UNITS[k]) != MDL_OK)
+        if (series_create(h->path, h->units, &h->obs[k], obs, OBS_NAMES[k], H5T_IEEE_F64LE, 0, 0, 0, owner, 0, OBS_UNITS[k]) != MDL_OK)
             return MDL_ERUN;
     H5Gclose(obs);
 
@@ -423,19 +241,19 @@ static int open_layout(h5md_file *h)
             mdl_error("%s: cannot append: the file's fields differ from [output] dump_fields", h->path);
             return MDL_EINPUT;
         }
-        if (present && series_open(h, fs[k].s, traj, fs[k].name, 2, n, 3, owner) != MDL_OK)
+        if (present && series_open(h->path, fs[k].s, traj, fs[k].name, 2, n, 3, owner) != MDL_OK)
             return MDL_ERUN;
         if (present)
             owner = 0;
     }
     H5TRY(box = H5Gopen2(traj, "box", H5P_DEFAULT), "opening box");
-    if (series_open(h, &h->edges, box, "edges", 2, 3, 3, 0) != MDL_OK)
+    if (series_open(h->path, &h->edges, box, "edges", 2, 3, 3, 0) != MDL_OK)
         return MDL_ERUN;
     H5Gclose(box);
     H5Gclose(traj);
     H5TRY(obs = H5Gopen2(h->file, "observables", H5P_DEFAULT), "opening observables");
     for (int k = 0; k < 5; k++)
-        if (series_open(h, &h->obs[k], obs, OBS_NAMES[k], 0, 0, 0, 0) != MDL_OK)
+        if (series_open(h->path, &h->obs[k], obs, OBS_NAMES[k], 0, 0, 0, 0) != MDL_OK)
             return MDL_ERUN;
     H5Gclose(obs);
     if (open_checkpoint(h) != MDL_OK)
@@ -608,21 +426,21 @@ int h5md_write(h5md_file *h, const mdl_frame *f)
     series *fs[3] = {&h->pos, &h->vel, &h->frc};
     for (int k = 0; k < 3; k++)
         if ((h->fields & (1 << k)) &&
-            series_append(h, fs[k], H5T_NATIVE_FLOAT, h->fbuf + 3 * n * (size_t)k, f->step, f->time) != MDL_OK)
+            series_append(h->path, h->nframes, fs[k], H5T_NATIVE_FLOAT, h->fbuf + 3 * n * (size_t)k, f->step, f->time) != MDL_OK)
             return MDL_ERUN;
     if (h->fields & MDL_DUMP_IMAGE) {
         pack3i(h->ibuf, s->ix, s->iy, s->iz, n);
-        if (series_append(h, &h->img, H5T_NATIVE_INT32, h->ibuf, f->step, f->time) != MDL_OK)
+        if (series_append(h->path, h->nframes, &h->img, H5T_NATIVE_INT32, h->ibuf, f->step, f->time) != MDL_OK)
             return MDL_ERUN;
     }
     double edges[9] = {s->box.len[0], 0, 0, 0, s->box.len[1], 0, 0, 0, s->box.len[2]};
-    if (series_append(h, &h->edges, H5T_NATIVE_DOUBLE, edges, f->step, f->time) != MDL_OK)
+    if (series_append(h->path, h->nframes, &h->edges, H5T_NATIVE_DOUBLE, edges, f->step, f->time) != MDL_OK)
         return MDL_ERUN;
     if (f->obs) {
         double na = (double)n, pe = f->obs->potential / na, ke = f->obs->kinetic / na;
         double v[5] = {f->obs->temperature, pe, ke, pe + ke, f->obs->pressure};
         for (int k = 0; k < 5; k++)
-            if (series_append(h, &h->obs[k], H5T_NATIVE_DOUBLE, &v[k], f->step, f->time) != MDL_OK)
+            if (series_append(h->path, h->nframes, &h->obs[k], H5T_NATIVE_DOUBLE, &v[k], f->step, f->time) != MDL_OK)
                 return MDL_ERUN;
     }
     if (f->checkpoint && write_checkpoint(h, f) != MDL_OK)

@@ -1,0 +1,197 @@
+/* HDF5 building blocks of the H5MD writer: string and number attributes, and H5MD time series
+   (value with step and time, shared by hard links) that grow one frame at a time. */
+#define _POSIX_C_SOURCE 200809L
+#include "h5md_series.h"
+
+#include "../util.h"
+
+#include <errno.h>
+#include <string.h>
+
+int h5md_fail(const char *path, const char *what)
+{
+    mdl_error("%s: H5MD: %s failed%s%s", path, what, errno ? ": " : "", errno ? strerror(errno) : "");
+    return MDL_ERUN;
+}
+
+#define H5TRY(expr, what)                     \
+    do {                                      \
+        if ((expr) < 0)                       \
+            return h5md_fail(path, what);     \
+    } while (0)
+
+/* ---- attributes and strings (variable-length UTF-8: what Debian's MDAnalysis reads) -------------------------------------------------------------------------- */
+
+herr_t attr_string(hid_t obj, const char *name, const char *value)
+{
+    hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate(H5S_SCALAR);
+    H5Tset_size(type, H5T_VARIABLE);
+    H5Tset_cset(type, H5T_CSET_UTF8);
+    hid_t a = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, type, &value);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(space);
+    H5Tclose(type);
+    return rc;
+}
+
+herr_t attr_strings(hid_t obj, const char *name, const char **values, hsize_t count)
+{
+    hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate_simple(1, &count, NULL);
+    H5Tset_size(type, H5T_VARIABLE);
+    H5Tset_cset(type, H5T_CSET_UTF8);
+    hid_t a = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, type, values);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(space);
+    H5Tclose(type);
+    return rc;
+}
+
+herr_t attr_ints(hid_t obj, const char *name, const int *v, hsize_t count)
+{
+    hid_t space = count ? H5Screate_simple(1, &count, NULL) : H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_INT, v);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(space);
+    return rc;
+}
+
+herr_t attr_doubles(hid_t obj, const char *name, const double *v, hsize_t count, int create)
+{
+    hid_t a;
+    if (create) {
+        hid_t space = count ? H5Screate_simple(1, &count, NULL) : H5Screate(H5S_SCALAR);
+        a = H5Acreate2(obj, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+        H5Sclose(space);
+    } else {
+        a = H5Aopen(obj, name, H5P_DEFAULT);
+    }
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_DOUBLE, v);
+    if (a >= 0)
+        H5Aclose(a);
+    return rc;
+}
+
+herr_t dataset_string(hid_t parent, const char *name, const char *value)
+{
+    hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate(H5S_SCALAR);
+    H5Tset_size(type, H5T_VARIABLE);
+    H5Tset_cset(type, H5T_CSET_UTF8);
+    hid_t d = H5Dcreate2(parent, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = d < 0 ? -1 : H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value);
+    if (d >= 0)
+        H5Dclose(d);
+    H5Sclose(space);
+    H5Tclose(type);
+    return rc;
+}
+
+/* ---- time series ----------------------------------------------------------------------------- */
+
+static hid_t extendible(hid_t parent, const char *name, hid_t type, int rank, const hsize_t *frame_dims,
+                        hsize_t chunk_frames, int compress)
+{
+    hsize_t dims[3] = {0, 0, 0}, maxd[3] = {H5S_UNLIMITED, 0, 0}, chunk[3] = {chunk_frames, 0, 0};
+    for (int k = 0; k < rank; k++)
+        dims[k + 1] = maxd[k + 1] = chunk[k + 1] = frame_dims[k];
+    hid_t space = H5Screate_simple(rank + 1, dims, maxd), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(dcpl, rank + 1, chunk);
+    if (compress) {
+        H5Pset_shuffle(dcpl);
+        H5Pset_deflate(dcpl, 4);
+    }
+    hid_t d = H5Dcreate2(parent, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    return d;
+}
+
+/* Creates group/name with value (frames x frame_dims), and step/time (own, or hard links to owner's). */
+int series_create(const char *path, int units, series *s, hid_t parent, const char *name, hid_t type, int rank,
+                  hsize_t d0, hsize_t d1, const series *owner, int compress, const char *unit)
+{
+    memset(s, 0, sizeof *s);
+    s->rank = rank;
+    s->dims[0] = d0;
+    s->dims[1] = d1;
+    H5TRY(s->group = H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating a group");
+    H5TRY(s->value = extendible(s->group, "value", type, rank, s->dims, rank ? 1 : 1024, compress && rank),
+          "creating a dataset");
+    if (unit && units)
+        H5TRY(attr_string(s->value, "unit", unit), "writing a unit");
+    if (owner) {
+        H5TRY(H5Lcreate_hard(owner->group, "step", s->group, "step", H5P_DEFAULT, H5P_DEFAULT), "linking step");
+        H5TRY(H5Lcreate_hard(owner->group, "time", s->group, "time", H5P_DEFAULT, H5P_DEFAULT), "linking time");
+    } else {
+        s->owner = 1;
+        H5TRY(s->step = extendible(s->group, "step", H5T_STD_I64LE, 0, NULL, 1024, 0), "creating step");
+        H5TRY(s->time = extendible(s->group, "time", H5T_IEEE_F64LE, 0, NULL, 1024, 0), "creating time");
+        if (units)
+            H5TRY(attr_string(s->time, "unit", "ps"), "writing a unit");
+    }
+    return MDL_OK;
+}
+
+int series_open(const char *path, series *s, hid_t parent, const char *name, int rank, hsize_t d0, hsize_t d1,
+                int owner)
+{
+    memset(s, 0, sizeof *s);
+    s->rank = rank;
+    s->dims[0] = d0;
+    s->dims[1] = d1;
+    s->owner = owner;
+    H5TRY(s->group = H5Gopen2(parent, name, H5P_DEFAULT), "opening a group");
+    H5TRY(s->value = H5Dopen2(s->group, "value", H5P_DEFAULT), "opening a dataset");
+    if (owner) {
+        H5TRY(s->step = H5Dopen2(s->group, "step", H5P_DEFAULT), "opening step");
+        H5TRY(s->time = H5Dopen2(s->group, "time", H5P_DEFAULT), "opening time");
+    }
+    return MDL_OK;
+}
+
+void series_close(series *s)
+{
+    if (s->value > 0)
+        H5Dclose(s->value);
+    if (s->step > 0)
+        H5Dclose(s->step);
+    if (s->time > 0)
+        H5Dclose(s->time);
+    if (s->group > 0)
+        H5Gclose(s->group);
+    memset(s, 0, sizeof *s);
+}
+
+/* Writes one frame of `d` (rank+1 dims) at index frame. */
+static herr_t append(hid_t d, hsize_t frame, int rank, const hsize_t *fdims, hid_t memtype, const void *buf)
+{
+    hsize_t dims[3] = {frame + 1, 0, 0}, start[3] = {frame, 0, 0}, count[3] = {1, 0, 0};
+    for (int k = 0; k < rank; k++)
+        dims[k + 1] = count[k + 1] = fdims[k];
+    if (H5Dset_extent(d, dims) < 0)
+        return -1;
+    hid_t fs = H5Dget_space(d), ms = H5Screate_simple(rank + 1, count, NULL);
+    herr_t rc = H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+    if (rc >= 0)
+        rc = H5Dwrite(d, memtype, ms, fs, H5P_DEFAULT, buf);
+    H5Sclose(ms);
+    H5Sclose(fs);
+    return rc;
+}
+
+int series_append(const char *path, hsize_t frame, series *s, hid_t memtype, const void *buf, long step, double time)
+{
+    errno = 0;
+    H5TRY(append(s->value, frame, s->rank, s->dims, memtype, buf), "writing a frame");
+    if (s->owner) {
+        int64_t st = step;
+        H5TRY(append(s->step, frame, 0, NULL, H5T_NATIVE_INT64, &st), "writing a step");
+        H5TRY(append(s->time, frame, 0, NULL, H5T_NATIVE_DOUBLE, &time), "writing a time");
+    }
+    return MDL_OK;
+}

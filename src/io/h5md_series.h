@@ -1,0 +1,35 @@
+/* HDF5 building blocks of the H5MD writer (h5md.c only): attributes, strings, time series. */
+#ifndef MDL_IO_H5MD_SERIES_H
+#define MDL_IO_H5MD_SERIES_H
+
+#include <hdf5.h>
+
+/* An H5MD time-dependent element: value [frames x dims], step and time (own, or hard links). */
+typedef struct {
+    hid_t group, step, time, value;
+    int owner;   /* writes step/time (the others hard-link them) */
+    int rank;    /* of one frame: 0 (scalar), 1 or 2 */
+    hsize_t dims[2];
+} series;
+
+/* "path: H5MD: what failed: errno's reason"; returns MDL_ERUN. */
+int h5md_fail(const char *path, const char *what);
+
+herr_t attr_string(hid_t obj, const char *name, const char *value);
+herr_t attr_strings(hid_t obj, const char *name, const char **values, hsize_t count);
+herr_t attr_ints(hid_t obj, const char *name, const int *v, hsize_t count); /* count 0: scalar */
+herr_t attr_doubles(hid_t obj, const char *name, const double *v, hsize_t count, int create);
+herr_t dataset_string(hid_t parent, const char *name, const char *value);
+
+/* The series group/name (value of `rank` frame dims d0 x d1; step and time of its own, or hard
+   links to owner's); unit attributes only with `units`. Errors name path; MDL_OK or MDL_ERUN. */
+int series_create(const char *path, int units, series *s, hid_t parent, const char *name, hid_t type, int rank,
+                  hsize_t d0, hsize_t d1, const series *owner, int compress, const char *unit);
+int series_open(const char *path, series *s, hid_t parent, const char *name, int rank, hsize_t d0, hsize_t d1,
+                int owner);
+/* Writes frame number `frame` (and its step and time when s owns them). */
+int series_append(const char *path, hsize_t frame, series *s, hid_t memtype, const void *buf, long step,
+                  double time);
+void series_close(series *s);
+
+#endif

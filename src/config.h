@@ -47,6 +47,7 @@ typedef struct {
     double composition[MDL_MAX_SPECIES];
 
     /* [potential] */
+    int style;                /* 0: lj, the only one */
     double epsilon, sigma, cutoff;
     int shift;
     int npair;

@@ -1,0 +1,431 @@
+/* The configuration's keys: the schema table (section, key, kind, field, range, choices) and the
+   typed reading of each value, with file:line messages. */
+#define _POSIX_C_SOURCE 200809L
+#include "config_schema.h"
+
+#include "util.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the keys -------------------------------------------------------------------------- */
+
+#define F(field) offsetof(mdl_config, field)
+#define BIG 1e300
+static const key_spec SCHEMA[] = {
+    {"system", "units", K_CHOICE, F(units), 0, 0, 0, "lj|metal"},
+    {"system", "lattice", K_CHOICE, F(lattice), 0, 0, 0, "fcc|bcc|sc"},
+    {"system", "input", K_PATH, F(input), 0, 0, 0, NULL},
+    {"system", "density", K_DOUBLE, F(density), 0, BIG, 1, NULL},
+    {"system", "lattice_constant", K_DOUBLE, F(lattice_constant), 0, BIG, 1, NULL},
+    {"system", "cells", K_INT3, F(cells), 1, 4096, 0, NULL},
+    {"system", "mass", K_DOUBLE, F(mass), 0, BIG, 1, NULL},
+    {"system", "temperature", K_DOUBLE, F(temperature), 0, BIG, 0, NULL},
+    {"system", "seed", K_SEED, F(seed), 1, 4294967295.0, 0, NULL},
+    {"system", "box", K_DOUBLE3, F(box), 0, BIG, 1, NULL},
+    {"system", "species", K_NAMES, F(species), 0, 0, 0, NULL},
+    {"system", "composition", K_FRACTIONS, F(composition), 0, 1, 0, NULL},
+    {"potential", "style", K_ENUM, F(style), 0, 0, 0, "lj"},
+    {"potential", "epsilon", K_DOUBLE, F(epsilon), 0, BIG, 0, NULL},
+    {"potential", "sigma", K_DOUBLE, F(sigma), 0, BIG, 1, NULL},
+    {"potential", "cutoff", K_DOUBLE, F(cutoff), 0, BIG, 1, NULL},
+    {"potential", "shift", K_BOOL, F(shift), 0, 0, 0, NULL},
+    {"neighbor", "skin", K_DOUBLE, F(skin), 0, BIG, 0, NULL},
+    {"neighbor", "check", K_INT, F(check), 1, 1000000, 0, NULL},
+    {"neighbor", "method", K_CHOICE, F(method), 0, 0, 0, "cell|brute|brute-atomic"},
+    {"neighbor", "layout", K_CHOICE, F(layout), 0, 0, 0, "transposed|row"},
+    {"neighbor", "max_neighbors", K_AUTO_INT, F(max_neighbors), 1, 100000, 0, NULL},
+    {"run", "backend", K_CHOICE, F(backend), 0, 0, 0, "cpu|gpu"},
+    {"run", "steps", K_LONG, F(steps), 0, 2e9, 0, NULL},
+    {"run", "timestep", K_DOUBLE, F(timestep), 0, BIG, 1, NULL},
+    {"run", "ensemble", K_ENUM, F(ensemble), 0, 0, 0, "nve|nvt-rescale|nvt-berendsen|nvt-langevin"},
+    {"run", "target_temperature", K_DOUBLE, F(target_temperature), 0, BIG, 0, NULL},
+    {"run", "tau", K_DOUBLE, F(tau), 0, BIG, 1, NULL},
+    {"run", "every", K_INT, F(every), 1, 2e9, 0, NULL},
+    {"run", "threads", K_AUTO_INT, F(threads), 1, 1024, 0, NULL},
+    {"output", "thermo", K_INT, F(thermo), 0, 2e9, 0, NULL},
+    {"output", "thermo_file", K_STRING, F(thermo_file), 0, 0, 0, NULL},
+    {"output", "trajectory", K_STRING, F(trajectory), 0, 0, 0, NULL},
+    {"output", "dump_every", K_INT, F(dump_every), 1, 2e9, 0, NULL},
+    {"output", "dump_fields", K_FIELDS, F(dump_fields), 0, 0, 0, NULL},
+    {"output", "compress", K_BOOL, F(compress), 0, 0, 0, NULL},
+    {"output", "flush_every", K_INT, F(flush_every), 1, 2e9, 0, NULL},
+    {"output", "checkpoint", K_BOOL, F(checkpoint), 0, 0, 0, NULL},
+    {"output", "async", K_BOOL, F(async), 0, 0, 0, NULL},
+    {"output", "buffers", K_INT, F(buffers), 1, 64, 0, NULL},
+    {"output", "throttle_ms", K_INT, F(throttle_ms), 0, 60000, 0, NULL},
+};
+#undef F
+#define NSCHEMA (sizeof SCHEMA / sizeof SCHEMA[0])
+
+static const char *SECTIONS[] = {"system", "potential", "neighbor", "run", "output"};
+
+int config_known_section(const char *s)
+{
+    for (size_t i = 0; i < sizeof SECTIONS / sizeof SECTIONS[0]; i++)
+        if (strcmp(SECTIONS[i], s) == 0)
+            return 1;
+    return 0;
+}
+
+const key_spec *config_find_spec(const char *section, const char *key)
+{
+    for (size_t i = 0; i < NSCHEMA; i++)
+        if (strcmp(SCHEMA[i].section, section) == 0 && strcmp(SCHEMA[i].key, key) == 0)
+            return &SCHEMA[i];
+    return NULL;
+}
+
+/* Keys with species names in them: [potential] pair.A.B and [system] mass.X. */
+int config_is_pattern_key(const char *section, const char *key)
+{
+    if (strcmp(section, "potential") == 0 && strncmp(key, "pair.", 5) == 0)
+        return 1;
+    if (strcmp(section, "system") == 0 && strncmp(key, "mass.", 5) == 0)
+        return 1;
+    return 0;
+}
+
+void config_fail(const mdl_entry *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "mdlite: error: %s: [%s] %s: ", e->origin, e->section, e->key);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+
+/* ---- typed values ------------------------------------------------------------------------ */
+
+static int in_range(const key_spec *s, const mdl_entry *e, double v)
+{
+    if ((s->min_open && v <= s->min) || (!s->min_open && v < s->min)) {
+        config_fail(e, "'%s' must be %s %g", e->value, s->min_open ? ">" : ">=", s->min);
+        return 0;
+    }
+    if (v > s->max) {
+        config_fail(e, "'%s' must be <= %g", e->value, s->max);
+        return 0;
+    }
+    return 1;
+}
+
+/* Splits a value into blank-separated words; returns the count (at most max). */
+static int split_words(const char *value, char words[][MDL_PATH_LEN], int max, int *overflow)
+{
+    int n = 0;
+    *overflow = 0;
+    const char *p = value;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        if (!*p)
+            break;
+        const char *q = p;
+        while (*q && *q != ' ' && *q != '\t' && *q != ',')
+            q++;
+        if (n == max) {
+            *overflow = 1;
+            return n;
+        }
+        snprintf(words[n], MDL_PATH_LEN, "%.*s", (int)(q - p), p);
+        n++;
+        p = q;
+    }
+    return n;
+}
+
+static int parse_bool(const char *v, int *out)
+{
+    const char *yes[] = {"yes", "true", "on", "1"}, *no[] = {"no", "false", "off", "0"};
+    char w[16];
+    int ov;
+    char words[2][MDL_PATH_LEN];
+    if (split_words(v, words, 2, &ov) != 1 || ov)
+        return -1;
+    mdl_copy(w, sizeof w, words[0]);
+    for (int i = 0; i < 4; i++) {
+        if (strcmp(w, yes[i]) == 0) { *out = 1; return 0; }
+        if (strcmp(w, no[i]) == 0) { *out = 0; return 0; }
+    }
+    return -1;
+}
+
+static int choice_index(const char *choices, const char *word)
+{
+    int idx = 0;
+    size_t len = strlen(word);
+    for (const char *p = choices;; idx++) {
+        const char *bar = strchr(p, '|');
+        size_t n = bar ? (size_t)(bar - p) : strlen(p);
+        if (n == len && strncmp(p, word, n) == 0)
+            return idx;
+        if (!bar)
+            return -1;
+        p = bar + 1;
+    }
+}
+
+static int valid_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n >= MDL_NAME_LEN)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+            return 0;
+    }
+    return 1;
+}
+
+static int set_numbers(const key_spec *s, const mdl_entry *e, void *field, int count, int integer)
+{
+    char words[4][MDL_PATH_LEN];
+    int ov, n = split_words(e->value, words, 4, &ov);
+    if (n != count || ov) {
+        config_fail(e, "'%s': expected %d number%s", e->value, count, count > 1 ? "s" : "");
+        return 0;
+    }
+    for (int i = 0; i < count; i++) {
+        if (integer) {
+            long v;
+            if (mdl_parse_long(words[i], &v) != 0) {
+                config_fail(e, "'%s' is not an integer", words[i]);
+                return 0;
+            }
+            if (!in_range(s, e, (double)v))
+                return 0;
+            if (s->kind == K_LONG)
+                *(long *)field = v;
+            else
+                ((int *)field)[i] = (int)v;
+        } else {
+            double v;
+            if (mdl_parse_double(words[i], &v) != 0) {
+                config_fail(e, "'%s' is not a number", words[i]);
+                return 0;
+            }
+            if (!in_range(s, e, v))
+                return 0;
+            ((double *)field)[i] = v;
+        }
+    }
+    return 1;
+}
+
+int config_set_value(mdl_config *cfg, const key_spec *s, const mdl_entry *e)
+{
+    void *field = (char *)cfg + s->offset;
+    char words[MDL_MAX_SPECIES + 1][MDL_PATH_LEN];
+    int ov, n;
+    switch (s->kind) {
+    case K_DOUBLE: return set_numbers(s, e, field, 1, 0);
+    case K_DOUBLE3: return set_numbers(s, e, field, 3, 0);
+    case K_INT:
+    case K_LONG: return set_numbers(s, e, field, 1, 1);
+    case K_INT3: return set_numbers(s, e, field, 3, 1);
+    case K_AUTO_INT:
+        n = split_words(e->value, words, 1, &ov);
+        if (n == 1 && !ov && strcmp(words[0], "auto") == 0) {
+            *(int *)field = 0;
+            return 1;
+        }
+        return set_numbers(s, e, field, 1, 1);
+    case K_SEED: {
+        long v;
+        if (mdl_parse_long(e->value, &v) != 0) {
+            config_fail(e, "'%s' is not an integer", e->value);
+            return 0;
+        }
+        if (!in_range(s, e, (double)v))
+            return 0;
+        *(unsigned long *)field = (unsigned long)v;
+        return 1;
+    }
+    case K_BOOL:
+        if (parse_bool(e->value, (int *)field) != 0) {
+            config_fail(e, "'%s' is not yes or no", e->value);
+            return 0;
+        }
+        return 1;
+    case K_CHOICE:
+    case K_ENUM: {
+        n = split_words(e->value, words, 1, &ov);
+        int idx = n == 1 && !ov ? choice_index(s->choices, words[0]) : -1;
+        if (idx < 0) {
+            config_fail(e, "'%s' is not one of %s", e->value, s->choices);
+            return 0;
+        }
+        if (s->kind == K_ENUM)
+            *(int *)field = idx;
+        else
+            mdl_copy((char *)field, 16, words[0]);
+        return 1;
+    }
+    case K_STRING:
+    case K_PATH: {
+        n = split_words(e->value, words, 1, &ov);
+        if (n > 1 || ov) {
+            config_fail(e, "'%s': expected a single file name (no blanks)", e->value);
+            return 0;
+        }
+        const char *v = n ? words[0] : "";
+        if (strlen(v) >= MDL_PATH_LEN - 1) {
+            config_fail(e, "path too long");
+            return 0;
+        }
+        if (s->kind == K_PATH && v[0] != '/' && v[0] && strcmp(e->origin, "--set") != 0) {
+            /* relative to the directory of the config file */
+            const char *slash = strrchr(cfg->path, '/');
+            int dirlen = slash ? (int)(slash - cfg->path + 1) : 0;
+            if (dirlen + strlen(v) >= MDL_PATH_LEN) {
+                config_fail(e, "path too long");
+                return 0;
+            }
+            char joined[2 * MDL_PATH_LEN];
+            memcpy(joined, cfg->path, (size_t)dirlen);
+            mdl_copy(joined + dirlen, sizeof joined - (size_t)dirlen, v);
+            mdl_copy((char *)field, MDL_PATH_LEN, joined);
+        } else {
+            snprintf((char *)field, MDL_PATH_LEN, "%s", v);
+        }
+        return 1;
+    }
+    case K_NAMES:
+        n = split_words(e->value, words, MDL_MAX_SPECIES, &ov);
+        if (ov || n == 0) {
+            config_fail(e, "'%s': expected 1 to %d species names", e->value, MDL_MAX_SPECIES);
+            return 0;
+        }
+        for (int i = 0; i < n; i++) {
+            if (!valid_name(words[i])) {
+                config_fail(e, "'%s' is not a valid species name (letters, digits, _ or -, at most %d)", words[i],
+                     MDL_NAME_LEN - 1);
+                return 0;
+            }
+            for (int k = 0; k < i; k++)
+                if (strcmp(words[i], words[k]) == 0) {
+                    config_fail(e, "species '%s' listed twice", words[i]);
+                    return 0;
+                }
+            snprintf(cfg->species[i], MDL_NAME_LEN, "%s", words[i]);
+        }
+        cfg->nspecies = n;
+        return 1;
+    case K_FRACTIONS: {
+        n = split_words(e->value, words, MDL_MAX_SPECIES, &ov);
+        if (ov || n == 0) {
+            config_fail(e, "'%s': expected 1 to %d fractions", e->value, MDL_MAX_SPECIES);
+            return 0;
+        }
+        for (int i = 0; i < n; i++) {
+            double v;
+            if (mdl_parse_double(words[i], &v) != 0) {
+                config_fail(e, "'%s' is not a number", words[i]);
+                return 0;
+            }
+            if (!in_range(s, e, v))
+                return 0;
+            cfg->composition[i] = v;
+        }
+        return n; /* the count is checked against species later */
+    }
+    case K_FIELDS: {
+        n = split_words(e->value, words, 5, &ov);
+        int mask = 0;
+        for (int i = 0; i < n && !ov; i++) {
+            int idx = choice_index("position|velocity|force|image", words[i]);
+            if (idx < 0) {
+                config_fail(e, "'%s' is not one of position, velocity, force, image", words[i]);
+                return 0;
+            }
+            mask |= 1 << idx;
+        }
+        if (ov || n == 0) {
+            config_fail(e, "'%s': expected some of position velocity force image", e->value);
+            return 0;
+        }
+        *(int *)field = mask;
+        return 1;
+    }
+    }
+    return 0;
+}
+
+/* pair.A.B = epsilon sigma [cutoff] */
+int config_set_pair(mdl_config *cfg, const mdl_entry *e)
+{
+    const char *a = e->key + 5, *dot = strchr(a, '.');
+    char na[MDL_PATH_LEN] = "", nb[MDL_PATH_LEN] = "";
+    if (dot) {
+        snprintf(na, sizeof na, "%.*s", (int)(dot - a), a);
+        snprintf(nb, sizeof nb, "%s", dot + 1);
+    }
+    if (!dot || !valid_name(na) || !valid_name(nb)) {
+        config_fail(e, "expected pair.A.B with species names A and B");
+        return 0;
+    }
+    char words[4][MDL_PATH_LEN];
+    int ov, n = split_words(e->value, words, 4, &ov);
+    double v[3] = {0, 0, -1};
+    if (ov || n < 2 || n > 3) {
+        config_fail(e, "'%s': expected epsilon sigma [cutoff]", e->value);
+        return 0;
+    }
+    for (int i = 0; i < n; i++) {
+        if (mdl_parse_double(words[i], &v[i]) != 0) {
+            config_fail(e, "'%s' is not a number", words[i]);
+            return 0;
+        }
+    }
+    if (v[0] < 0 || v[1] <= 0 || (n == 3 && v[2] <= 0)) {
+        config_fail(e, "epsilon must be >= 0, sigma and cutoff > 0");
+        return 0;
+    }
+    for (int i = 0; i < cfg->npair; i++) {
+        mdl_pair_coeff *p = &cfg->pair[i];
+        if ((strcmp(p->a, nb) == 0 && strcmp(p->b, na) == 0)) {
+            config_fail(e, "pair %s.%s is also given as pair.%s.%s", na, nb, nb, na);
+            return 0;
+        }
+    }
+    if (cfg->npair == (int)(sizeof cfg->pair / sizeof cfg->pair[0])) {
+        config_fail(e, "too many pair coefficients");
+        return 0;
+    }
+    mdl_pair_coeff *p = &cfg->pair[cfg->npair++];
+    mdl_copy(p->a, MDL_NAME_LEN, na);
+    mdl_copy(p->b, MDL_NAME_LEN, nb);
+    p->epsilon = v[0];
+    p->sigma = v[1];
+    p->cutoff = v[2];
+    return 1;
+}
+
+/* mass.X = m */
+int config_set_mass(mdl_config *cfg, const mdl_entry *e)
+{
+    const char *name = e->key + 5;
+    double m;
+    if (!valid_name(name)) {
+        config_fail(e, "expected mass.X with a species name X");
+        return 0;
+    }
+    if (mdl_parse_double(e->value, &m) != 0 || m <= 0) {
+        config_fail(e, "'%s' is not a positive number", e->value);
+        return 0;
+    }
+    if (cfg->nmass == MDL_MAX_SPECIES) {
+        config_fail(e, "at most %d species", MDL_MAX_SPECIES);
+        return 0;
+    }
+    snprintf(cfg->mass_species[cfg->nmass], MDL_NAME_LEN, "%s", name);
+    cfg->mass_value[cfg->nmass++] = m;
+    return 1;
+}

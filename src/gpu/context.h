@@ -1,0 +1,75 @@
+/* The GPU backend's device state (gpu_ctx), shared by backend.c (state, steps, table) and
+   observe.c (observables, snapshots, diagnosis); nothing outside src/gpu/ includes it. */
+#ifndef MDL_GPU_CONTEXT_H
+#define MDL_GPU_CONTEXT_H
+
+#include "../backend.h"
+#include "gpu.h"
+#include "neighbors_demo.h"
+
+/* The driver functions of gpu.h return 0 or 1; the table returns MDL_* codes. */
+#define TRY(call)                   \
+    do {                            \
+        if ((call) != 0)            \
+            return MDL_ERUN;        \
+    } while (0)
+
+typedef struct {
+    size_t n;
+    int ntypes;
+    double mass[MDL_MAX_SPECIES];
+    mdl_units u;
+    mdl_box box;
+    double dt, skin, rlist;
+    int method;          /* MDL_NL_CELL, MDL_NL_BRUTE, MDL_NL_BRUTE_ATOMIC */
+    int transposed;
+
+    double *x, *y, *z, *vx, *vy, *vz;
+    mdl_real *fx, *fy, *fz, *pe, *w;
+    mdl_real *pos4, *pos0;
+    int *ix, *iy, *iz, *type;
+    int64_t *id;
+    int *nl, *count, *flags;  /* flags[1]: largest overflowing count (flags[0]: unused by the run) */
+    int capacity;             /* neighbor slots per atom */
+    int *cell, *perm, *cell_start, *cell_end;
+    size_t ncells_cap;
+    int nc[3];
+    double *scratch;          /* n doubles (or int64) for sorting: swapped with the array it replaces */
+    int *scratch4;            /* n ints, likewise for the int arrays */
+    double *partials, *result;   /* result: 3 doubles for the synchronous path, then 3 per thermo slot */
+    double *host_result;         /* pinned, same layout */
+    void *thermo_ev[MDL_THERMO_SLOTS];
+    int thermo_energy[MDL_THERMO_SLOTS];
+    int *host_flags;          /* pinned: 2 ints */
+    volatile int *moved;      /* mapped host memory, 2 ints set by kick_drift: an atom moved past
+                                 skin/2 (rebuild); past the skin or not finite (unsafe: stop) */
+    int *moved_dev;           /* the same words, as the device addresses them */
+    double pe_sum, w_sum;
+    int have_energy;
+    size_t nl_bytes;
+    /* asynchronous output: slots of a device staging area and pinned host memory, each holding
+       a frame in id order (system_field_arrays' order, forces as double); a copy stream */
+    void *copy_stream;
+    int nslots, slot_fields;
+    struct gpu_slot {
+        void *dev[MDL_FIELD_ARRAYS], *host[MDL_FIELD_ARRAYS]; /* NULL until the slot is first used */
+        double *dev_sums, *host_sums; /* the reduction's 3 sums (see gpu_reduce) */
+        void *snapped, *copied;     /* events: snapshot on the compute stream, copy on the copy stream */
+        int fields, energy;
+        double pe_sum, w_sum;       /* without energy: those of the last synchronous reduction */
+    } *slots;
+} gpu_ctx;
+
+void gpu_free_slots(gpu_ctx *c);
+/* table entries in observe.c */
+int gpu_download(void *p, mdl_system *out);
+int gpu_diagnose(void *p, mdl_health *h);
+int gpu_reduce_obs(void *p, mdl_observables *o);
+int gpu_reduce_start(void *p, int slot);
+int gpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait);
+int gpu_stats(void *p, mdl_backend_stats *out);
+int gpu_snapshot_alloc(void *p, int nslots, int max_fields);
+int gpu_snapshot_start(void *p, int k, int fields);
+int gpu_snapshot_finish(void *p, int k, mdl_system *frame, mdl_observables *obs);
+
+#endif

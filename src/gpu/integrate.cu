@@ -137,23 +137,29 @@ __global__ void velocity_normals_kernel(int n, unsigned long long key, const int
 
 extern "C" int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, double *out)
 {
+    /* transient scratch, freed before the run: cudaMalloc directly, so that the summary's device
+       memory (gpu_malloc's count) is what the run holds */
     int64_t *d_id = NULL;
     double *d_out = NULL;
-    if (gpu_select() != 0 || gpu_malloc((void **)&d_id, n * sizeof *d_id, "atom ids") != 0 ||
-        gpu_malloc((void **)&d_out, 3 * n * sizeof *d_out, "initial velocities") != 0) {
-        gpu_free(d_id);
+    if (gpu_select() != 0)
         return 1;
-    }
-    int rc = gpu_h2d(d_id, id, n * sizeof *d_id);
-    if (rc == 0) {
+    cudaError_t e = cudaMalloc((void **)&d_id, n * sizeof *d_id);
+    if (e == cudaSuccess)
+        e = cudaMalloc((void **)&d_out, 3 * n * sizeof *d_out);
+    if (e == cudaSuccess)
+        e = cudaMemcpy(d_id, id, n * sizeof *d_id, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) {
         velocity_normals_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, key, d_id, d_out);
-        rc = gpu_check_launch("velocity_normals");
+        e = cudaGetLastError();
     }
-    if (rc == 0)
-        rc = gpu_d2h(out, d_out, 3 * n * sizeof *d_out);
-    gpu_free(d_id); /* gpu_free keeps the device-memory count of the summary right */
-    gpu_free(d_out);
-    return rc;
+    if (e == cudaSuccess)
+        e = cudaMemcpy(out, d_out, 3 * n * sizeof *d_out, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess)
+        fprintf(stderr, "mdlite: error: CUDA: drawing the initial velocities (%zu atoms): %s\n", n,
+                cudaGetErrorString(e));
+    cudaFree(d_id);
+    cudaFree(d_out);
+    return e == cudaSuccess ? 0 : 1;
 }
 
 // ---- reductions -------------------------------------------------------------------------------

@@ -47,16 +47,16 @@ static int add_entry(mdl_config *cfg, const char *section, const char *key, cons
 static int check_known(const char *origin, const char *section, const char *key)
 {
     if (!config_known_section(section)) {
-        fprintf(stderr, "mdlite: error: %s: [%s]: unknown section (expected system, potential, neighbor, run or output)\n",
+        mdl_error("%s: [%s]: unknown section (expected system, potential, neighbor, run or output)",
                 origin, section);
         return 0;
     }
     if (!config_find_spec(section, key) && !config_is_pattern_key(section, key)) {
-        fprintf(stderr, "mdlite: error: %s: [%s] %s: unknown key\n", origin, section, key);
+        mdl_error("%s: [%s] %s: unknown key", origin, section, key);
         return 0;
     }
     if (strlen(section) >= 32 || strlen(key) >= 64) {
-        fprintf(stderr, "mdlite: error: %s: [%s] %s: name too long\n", origin, section, key);
+        mdl_error("%s: [%s] %s: name too long", origin, section, key);
         return 0;
     }
     return 1;
@@ -88,7 +88,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
         return 1; /* keep going: report every unknown key, not just the first */
     mdl_entry *prev = find_entry(cfg, section, key);
     if (prev) {
-        fprintf(stderr, "mdlite: error: %s: [%s] %s: set twice (first at %s)\n", origin, section, key, prev->origin);
+        mdl_error("%s: [%s] %s: set twice (first at %s)", origin, section, key, prev->origin);
         return 1;
     }
     if (blank(value) && !empty_means_none(section, key))

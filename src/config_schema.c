@@ -91,12 +91,12 @@ int config_is_pattern_key(const char *section, const char *key)
 
 void config_fail(const mdl_entry *e, const char *fmt, ...)
 {
+    char why[2048];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "mdlite: error: %s: [%s] %s: ", e->origin, e->section, e->key);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
+    mdl_error("%s: [%s] %s: %s", e->origin, e->section, e->key, why);
 }
 
 

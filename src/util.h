@@ -4,6 +4,11 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus /* the CUDA files report errors through it too */
+extern "C" {
+#endif
+
+
 /* The longest file path mdlite keeps (config, input, outputs). */
 #define MDL_PATH_LEN 1024
 
@@ -47,5 +52,9 @@ size_t mdl_memory_available(void);
 /* Strict number parsing: the whole string (after trimming blanks) must be a finite number. */
 int mdl_parse_double(const char *s, double *out);
 int mdl_parse_long(const char *s, long *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

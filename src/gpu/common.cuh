@@ -2,6 +2,7 @@
 #ifndef MDL_GPU_COMMON_CUH
 #define MDL_GPU_COMMON_CUH
 
+#include "../util.h"
 #include "gpu.h"
 
 #include <cuda_runtime.h>
@@ -11,7 +12,7 @@
     do {                                                                                        \
         cudaError_t err_ = (call);                                                              \
         if (err_ != cudaSuccess) {                                                              \
-            fprintf(stderr, "mdlite: error: CUDA: %s at %s:%d: %s\n", #call, __FILE__, __LINE__, \
+            mdl_error("CUDA: %s at %s:%d: %s", #call, __FILE__, __LINE__, \
                     cudaGetErrorString(err_));                                                  \
             return 1;                                                                           \
         }                                                                                       \

@@ -35,7 +35,7 @@ extern "C" void gpu_print_devices(FILE *out)
 extern "C" int gpu_select(void)
 {
     if (gpu_device_count() == 0) {
-        fprintf(stderr, "mdlite: error: backend gpu: no CUDA device found\n");
+        mdl_error("backend gpu: no CUDA device found");
         return 1;
     }
     MDL_CUDA(cudaSetDevice(0));
@@ -46,7 +46,7 @@ extern "C" int gpu_malloc(void **p, size_t bytes, const char *what)
 {
     cudaError_t e = cudaMalloc(p, bytes ? bytes : 16);
     if (e != cudaSuccess) {
-        fprintf(stderr, "mdlite: error: CUDA: cannot allocate %zu bytes of device memory for %s: %s\n", bytes, what,
+        mdl_error("CUDA: cannot allocate %zu bytes of device memory for %s: %s", bytes, what,
                 cudaGetErrorString(e));
         *p = NULL;
         return 1;
@@ -65,7 +65,7 @@ extern "C" int gpu_host_alloc(void **p, size_t bytes, const char *what)
 {
     cudaError_t e = cudaMallocHost(p, bytes ? bytes : 16);
     if (e != cudaSuccess) {
-        fprintf(stderr, "mdlite: error: CUDA: cannot allocate %zu bytes of pinned memory for %s: %s\n", bytes, what,
+        mdl_error("CUDA: cannot allocate %zu bytes of pinned memory for %s: %s", bytes, what,
                 cudaGetErrorString(e));
         *p = NULL;
         return 1;
@@ -85,7 +85,7 @@ extern "C" int gpu_host_alloc_mapped(void **host, void **dev, size_t bytes, cons
     if (e == cudaSuccess)
         e = cudaHostGetDevicePointer(dev, *host, 0);
     if (e != cudaSuccess) {
-        fprintf(stderr, "mdlite: error: CUDA: cannot allocate %zu bytes of mapped host memory for %s: %s\n", bytes,
+        mdl_error("CUDA: cannot allocate %zu bytes of mapped host memory for %s: %s", bytes,
                 what, cudaGetErrorString(e));
         return 1;
     }
@@ -100,14 +100,14 @@ extern "C" int gpu_host_pin_alloc(void **p, size_t bytes, const char *what)
 {
     size_t page = 4096, size = (bytes + page - 1) / page * page;
     if (posix_memalign(p, page, size ? size : page) != 0) {
-        fprintf(stderr, "mdlite: error: cannot allocate %zu bytes of host memory for %s\n", bytes, what);
+        mdl_error("cannot allocate %zu bytes of host memory for %s", bytes, what);
         *p = NULL;
         return 1;
     }
     memset(*p, 0, size);
     cudaError_t e = cudaHostRegister(*p, size ? size : page, cudaHostRegisterDefault);
     if (e != cudaSuccess) {
-        fprintf(stderr, "mdlite: error: CUDA: cannot pin %zu bytes of host memory for %s: %s\n", bytes, what,
+        mdl_error("CUDA: cannot pin %zu bytes of host memory for %s: %s", bytes, what,
                 cudaGetErrorString(e));
         free(*p);
         *p = NULL;
@@ -162,7 +162,7 @@ extern "C" int gpu_check_launch(const char *what)
         e = cudaDeviceSynchronize();
 #endif
     if (e != cudaSuccess) {
-        fprintf(stderr, "mdlite: error: CUDA: kernel %s: %s\n", what, cudaGetErrorString(e));
+        mdl_error("CUDA: kernel %s: %s", what, cudaGetErrorString(e));
         return 1;
     }
     return 0;

@@ -155,7 +155,7 @@ extern "C" int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, d
     if (e == cudaSuccess)
         e = cudaMemcpy(out, d_out, 3 * n * sizeof *d_out, cudaMemcpyDeviceToHost);
     if (e != cudaSuccess)
-        fprintf(stderr, "mdlite: error: CUDA: drawing the initial velocities (%zu atoms): %s\n", n,
+        mdl_error("CUDA: drawing the initial velocities (%zu atoms): %s", n,
                 cudaGetErrorString(e));
     cudaFree(d_id);
     cudaFree(d_out);

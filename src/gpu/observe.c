@@ -33,7 +33,7 @@ int gpu_download(void *p, mdl_system *out)
     size_t n = c->n;
     double *buf = malloc(n * sizeof(double) * 3 + n * sizeof(int64_t) + n * sizeof(mdl_real) * 3);
     if (!buf) {
-        fprintf(stderr, "mdlite: error: out of memory downloading the GPU state\n");
+        mdl_error("out of memory downloading the GPU state");
         return MDL_ERUN;
     }
     int64_t *id = (int64_t *)(buf + 3 * n);

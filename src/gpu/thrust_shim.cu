@@ -1,5 +1,6 @@
 // The Thrust shim: C-callable sort-by-key, the only C++ library code in mdlite (cell ranges come
 // from the sorted keys through a boundary kernel, so no scan is needed).
+#include "../util.h"
 #include "gpu.h"
 
 #include <cuda_runtime.h>
@@ -49,7 +50,7 @@ extern "C" int mdl_sort_by_key_int(int *keys, int *values, size_t n)
         thrust::device_ptr<int> k(keys), v(values);
         thrust::sort_by_key(thrust::cuda::par(g_alloc), k, k + n, v);
     } catch (const std::exception &e) {
-        fprintf(stderr, "mdlite: error: CUDA: thrust::sort_by_key: %s\n", e.what());
+        mdl_error("CUDA: thrust::sort_by_key: %s", e.what());
         return 1;
     }
     return 0;

@@ -8,10 +8,10 @@ common=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DMDLITE_NATIVE
         -DMDLITE_CUDA=ON)
 cmake -S . -B build-gpu "${common[@]}" -DMDLITE_GPU_PRECISION=mixed >/dev/null
 cmake -S . -B build-gpu-double "${common[@]}" -DMDLITE_GPU_PRECISION=double >/dev/null
-cmake --build build-gpu -j"$(nproc)" --target mdlite test_rng_gpu test_rng_curand
+cmake --build build-gpu -j"$(nproc)" --target mdlite test_rng_gpu test_rng_curand test_backends
 cmake --build build-gpu-double -j"$(nproc)" --target mdlite
 rm -rf .gpu && mkdir -p .gpu/ref
 cp build-gpu-double/mdlite build-gpu-double/mdlite-double
-../shared/tools/bundle.sh .gpu build-gpu/mdlite build-gpu-double/mdlite-double build-gpu/tests/test_rng_gpu
+../shared/tools/bundle.sh .gpu build-gpu/mdlite build-gpu-double/mdlite-double build-gpu/tests/test_rng_gpu build-gpu/tests/test_backends
 rm build-gpu-double/mdlite-double
 if [ -d ../shared/reference ]; then cp ../shared/reference/xy.txt ../shared/reference/neighbor.txt .gpu/ref/; fi

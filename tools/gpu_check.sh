@@ -12,6 +12,8 @@ fails=0
 "$m" info
 echo "=== cuRAND on the device vs the host replica"
 .gpu/bin/test_rng_gpu || fails=$((fails + 1))
+echo "=== both backends through the table"
+.gpu/bin/test_backends --jobs 1 || fails=$((fails + 1))
 for c in $cases; do
   echo "=== mixed: $c"
   python3 tests/e2e/gpu.py "$m" input "$c" .gpu/ref || fails=$((fails + 1))

@@ -3,6 +3,7 @@
 
 #include "util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,4 +106,19 @@ int system_species_index(mdl_system *s, const char *name, int add)
     strcpy(s->species[s->ntypes], name);
     s->mass[s->ntypes] = 0;
     return s->ntypes++;
+}
+
+void system_bounding_box(mdl_system *s)
+{
+    double *c[3] = {s->x, s->y, s->z};
+    for (int d = 0; d < 3; d++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t i = 0; i < s->n; i++) {
+            lo = fmin(lo, c[d][i]);
+            hi = fmax(hi, c[d][i]);
+        }
+        s->box.lo[d] = lo;
+        s->box.len[d] = hi > lo ? hi - lo : 0;
+        s->box.periodic[d] = 0;
+    }
 }

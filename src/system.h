@@ -53,6 +53,8 @@ void system_free_fields(mdl_system *s);
 int system_reserve(mdl_system *s, size_t capacity);
 /* Appends one atom at rest; returns its index, or -1 when out of memory. */
 long system_add_atom(mdl_system *s, int type, double x, double y, double z);
+/* The box becomes the atoms' bounding box, open on every side. */
+void system_bounding_box(mdl_system *s);
 /* Index of a species by name, adding it when `add` is set; -1 when unknown or full. */
 int system_species_index(mdl_system *s, const char *name, int add);
 

@@ -266,13 +266,7 @@ int neighbors_main(int argc, char **argv)
         for (int d = 0; d < 3; d++)
             s.box.periodic[d] = 0; /* open boundaries unless --box */
         if (has_box) /* the reader took Lattice=; use the atoms' extent instead */
-            for (int d = 0; d < 3; d++) {
-                double lo = 1e300, hi = -1e300, *c = d == 0 ? s.x : d == 1 ? s.y : s.z;
-                for (size_t i = 0; i < s.n; i++)
-                    lo = c[i] < lo ? c[i] : lo, hi = c[i] > hi ? c[i] : hi;
-                s.box.lo[d] = lo;
-                s.box.len[d] = hi - lo;
-            }
+            system_bounding_box(&s);
         rc = set_box(&a, &s);
     }
     double median = 0;

@@ -375,21 +375,6 @@ static int read_xyz(line_reader *r, mdl_system *s, int *has_box)
     return rc;
 }
 
-static void bounding_box(mdl_system *s)
-{
-    double *c[3] = {s->x, s->y, s->z};
-    for (int d = 0; d < 3; d++) {
-        double lo = INFINITY, hi = -INFINITY;
-        for (size_t i = 0; i < s->n; i++) {
-            lo = fmin(lo, c[d][i]);
-            hi = fmax(hi, c[d][i]);
-        }
-        s->box.lo[d] = lo;
-        s->box.len[d] = hi > lo ? hi - lo : 0;
-        s->box.periodic[d] = 0;
-    }
-}
-
 /* Format from the suffix; otherwise from the first non-blank line: one integer (xyz) or two
    numbers (xy). Returns 'x' (xyz), '2' (xy) or 0. */
 static int sniff_format(const char *path, FILE *fp)
@@ -448,7 +433,7 @@ int read_coordinates(const char *path, mdl_system *s, int *has_box)
         rc = MDL_EINPUT;
     }
     if (rc == MDL_OK && !*has_box)
-        bounding_box(s);
+        system_bounding_box(s);
     return rc;
 }
 

@@ -8,14 +8,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import fail, run, workdir, write  # noqa: E402
+from common import fail, fcc_config, run, workdir, write  # noqa: E402
 
-GOOD = """[system]
-lattice = fcc
-density = 0.8442
-cells = 4 4 4
-temperature = 1.0
-[run]
+GOOD = fcc_config("4 4 4") + """[run]
 steps = 2
 [output]
 thermo = 1

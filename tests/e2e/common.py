@@ -23,6 +23,11 @@ def read_thermo(path):
     return [{k: (int(v) if k == "step" else float(v)) for k, v in r.items()} for r in rows]
 
 
+def fcc_config(cells):
+    """The [system] section of an fcc lattice at LAMMPS in.lj's density, T = 1 (5 lines)."""
+    return f"[system]\nlattice = fcc\ndensity = 0.8442\ncells = {cells}\ntemperature = 1.0\n"
+
+
 def workdir(name):
     d = tempfile.mkdtemp(prefix=f"mdlite-{name}-")
     return d

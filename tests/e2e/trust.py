@@ -15,7 +15,7 @@ import time
 import warnings
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import fail, read_thermo, run, workdir, write  # noqa: E402
+from common import fail, fcc_config, read_thermo, run, workdir, write  # noqa: E402
 
 warnings.filterwarnings("ignore")
 import h5py  # noqa: E402
@@ -24,12 +24,7 @@ import numpy as np  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 INPUT = os.path.join(HERE, "..", "..", "input")
 CHECK = os.path.join(HERE, "..", "..", "tools", "h5md_check.py")
-SMALL = """[system]
-lattice = fcc
-density = 0.8442
-cells = 5 5 5
-temperature = 1.0
-[run]
+SMALL = fcc_config("5 5 5") + """[run]
 steps = 60
 [output]
 thermo = 10

@@ -3,6 +3,7 @@
 // offsets; and the GPU backend's initial-velocity draw equals the host's. Exit 77 without a GPU.
 #include "../../src/gpu/gpu.h"
 #include "../../src/physics/rng.h"
+#include "../unit/splitmix.h"
 extern "C" {
 #include "../../src/cpu/integrate.h"
 }
@@ -29,14 +30,6 @@ __global__ void draw(int n, const triple *t, uint4 *raw, double2 *normal)
     normal[i] = curand_normal2_double(&st);
 }
 
-static unsigned long long next(unsigned long long *s) /* splitmix64 */
-{
-    unsigned long long z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 int main(void)
 {
     int devices = 0;
@@ -50,7 +43,7 @@ int main(void)
     double2 *normal = (double2 *)malloc(n * sizeof *normal);
     unsigned long long seed = 20261122;
     for (int i = 0; i < n; i++) { /* every width: small ids and steps as the runs use, and huge ones */
-        unsigned long long a = next(&seed), b = next(&seed), c = next(&seed);
+        unsigned long long a = splitmix64(&seed), b = splitmix64(&seed), c = splitmix64(&seed);
         t[i].key = i % 4 ? mdl_rng_key(a, 1 + i % 3) : a;
         t[i].sub = i % 2 ? b % 100000000 : b;
         t[i].block = i % 3 ? c % 10000000 : c >> 2;

@@ -5,23 +5,16 @@
 #include <curand_kernel.h>
 
 #include "../../src/physics/rng.h"
+#include "splitmix.h"
 
 #include <stdio.h>
-
-static unsigned long long next(unsigned long long *s) /* splitmix64 */
-{
-    unsigned long long z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 int main(void)
 {
     unsigned long long seed = 87287;
     int raw_bad = 0, normal_bad = 0, n = 200000;
     for (int i = 0; i < n; i++) {
-        unsigned long long a = next(&seed), b = next(&seed), c = next(&seed);
+        unsigned long long a = splitmix64(&seed), b = splitmix64(&seed), c = splitmix64(&seed);
         unsigned long long key = i % 4 ? mdl_rng_key(a, 1 + i % 3) : a;
         unsigned long long sub = i % 2 ? b % 100000000 : b, block = i % 3 ? c % 10000000 : c >> 2;
         curandStatePhilox4_32_10_t st;

@@ -34,3 +34,9 @@ mdl_setup backend_setup(const mdl_config *cfg, const mdl_units *u, const mdl_pai
         setup.layout = MDL_NL_ROW;
     return setup;
 }
+
+int backend_observe(const mdl_backend_ops *ops, void *ctx, mdl_observables *o)
+{
+    MDL_TRY(ops->reduce_start(ctx, 0));
+    return ops->reduce_poll(ctx, 0, o, 1);
+}

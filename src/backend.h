@@ -43,16 +43,18 @@ typedef struct {
 } mdl_backend_stats;
 
 enum { MDL_CHECK_OK, MDL_CHECK_REBUILD, MDL_CHECK_UNSAFE };
+/* what compute_forces computes: forces; forces, energy and virial; energy and virial only (the
+   forces given at creation, a restart's, stay as they are) */
+enum { MDL_FORCES, MDL_FORCES_ENERGY, MDL_ENERGY_ONLY };
 enum { MDL_THERMOSTAT_POST_FORCE = 1, MDL_THERMOSTAT_END_OF_STEP = 2 };
 #define MDL_THERMO_SLOTS 8
 
 typedef struct {
     const char *name;
-    /* allocate the backend's state for s (positions, velocities, species, box, masses are copied) */
+    /* allocate the backend's state for s (its whole state is copied: positions, velocities,
+       forces, images, species, ids, box, masses) */
     int (*create)(void **ctx, const mdl_setup *setup, const mdl_system *s);
     void (*destroy)(void *ctx);
-    /* state -> host: positions (wrapped), velocities, forces, images, written at index id[i] */
-    int (*download)(void *ctx, mdl_system *s);
     /* the skin test and the health check together: *status = MDL_CHECK_OK, MDL_CHECK_REBUILD
        (an atom moved more than skin/2 since the last build), or MDL_CHECK_UNSAFE (one moved more
        than the skin, or a position is not finite, at some step since the last build) */
@@ -61,8 +63,8 @@ typedef struct {
     int (*diagnose)(void *ctx, mdl_health *h);
     /* wrap into the box, (re)sort, build the list; the driver counts builds */
     int (*build_neighbors)(void *ctx);
-    /* forces; energy and virial too when energy_virial is set (thermo steps) */
-    int (*compute_forces)(void *ctx, int energy_virial);
+    /* MDL_FORCES, MDL_FORCES_ENERGY (thermo and frame steps) or MDL_ENERGY_ONLY (a restart's set-up) */
+    int (*compute_forces)(void *ctx, int what);
     /* velocity Verlet: half kick + drift, then (after forces) the second half kick */
     int (*integrate_first)(void *ctx);
     int (*integrate_second)(void *ctx);
@@ -71,14 +73,15 @@ typedef struct {
        velocities by thermostat_scale(current T, target, coupling) */
     int (*langevin)(void *ctx, const mdl_langevin *p, uint64_t seed, long step);
     int (*scale_to_temperature)(void *ctx, double target, double coupling);
-    /* kinetic energy now; potential energy and virial of the last energy_virial force call, at
-       once (the set-up's row, `compare`, synchronous output) */
-    int (*reduce)(void *ctx, mdl_observables *obs);
-    /* thermo rows without stalls: start queues the reduction of this step into slot
-       (0..MDL_THERMO_SLOTS-1) with its copy to host memory (CPU: computes it now); poll fills o when
-       it has arrived and returns MDL_OK, or MDL_NOT_READY (wait = 0), or waits for it (wait = 1) */
+    /* observables without stalls: start queues the reduction into slot (0..MDL_THERMO_SLOTS-1)
+       of the kinetic energy now and the potential energy and virial of the last force call with
+       energy, with its copy to host memory (CPU: computes it now); poll fills o when it has
+       arrived and returns MDL_OK, or MDL_NOT_READY (wait = 0), or waits for it (wait = 1) */
     int (*reduce_start)(void *ctx, int slot);
     int (*reduce_poll)(void *ctx, int slot, mdl_observables *o, int wait);
+    /* the current full list in id order: row i is rows[start[i] .. start[i+1]), ascending ids
+       (both malloc'ed; `mdlite neighbors`) */
+    int (*neighbor_rows)(void *ctx, int **rows, size_t **start);
     /* pairs in the list and device memory, for the summary */
     int (*stats)(void *ctx, mdl_backend_stats *out);
     /* wait for queued work (the CPU's calls are synchronous: nothing to wait for) */
@@ -94,11 +97,8 @@ typedef struct {
     int (*snapshot_alloc)(void *ctx, int nslots, int max_fields);
     int (*snapshot_start)(void *ctx, int slot, int fields);
     int (*snapshot_finish)(void *ctx, int slot, mdl_system *frame, mdl_observables *obs);
-    /* restart: replace the forces by s's (id order), for an exact continuation; may be NULL */
-    int (*load_forces)(void *ctx, const mdl_system *s);
     /* the initial velocities' normal deviates (rng.h), drawn where this backend draws */
     mdl_normals_fn draw_normals;
-
 } mdl_backend_ops;
 
 extern const mdl_backend_ops mdl_cpu_backend;
@@ -108,5 +108,7 @@ extern const mdl_backend_ops mdl_gpu_backend;
 
 /* The backend named "cpu" or "gpu"; NULL (with a message) when this build has no such backend. */
 const mdl_backend_ops *backend_lookup(const char *name);
+/* The observables now, waited for (through thermo slot 0: not while rows are queued). */
+int backend_observe(const mdl_backend_ops *ops, void *ctx, mdl_observables *o);
 
 #endif

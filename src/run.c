@@ -38,11 +38,11 @@ typedef struct {
     long last_frame;    /* step of the last frame handed out (the writer may not have written it yet) */
     long thermo_step[MDL_THERMO_SLOTS]; /* queued thermo rows (GPU): FIFO [thermo_head, thermo_tail) */
     long thermo_head, thermo_tail;
-    mdl_system snap;    /* with a trajectory or a restart: the set-up system, kept as the frames'
-                           metadata (species, masses, types, ids), the target of synchronous
-                           output and the holder of the checkpoint's forces */
+    mdl_system snap;    /* with a trajectory: the set-up system, kept as the frames' metadata
+                           (species, masses, types, ids) */
     long first_step, final_step;
     double first_time;
+    int restarted;      /* from a checkpoint: the backend holds its forces */
     int append;         /* continuing the restart file itself: its last frame is our first */
     int fd_thermo, fd_traj, fd_profile; /* locks on the output files (outfile_claim), -1: none */
     size_t natoms;
@@ -95,10 +95,9 @@ static int write_thermo_row(run_state *r, long step, const mdl_observables *o)
     return thermo_write(&r->thermo, step, step_time(r, step), o);
 }
 
-/* A trajectory frame of the current state (forces computed with energy and virial): handed to
-   the writer thread, which gets the observables with the snapshot, or (async = no) reduced,
-   downloaded and written here. Every flush_every-th frame and the last flush the file and, with
-   output.checkpoint, carry the checkpoint. */
+/* A trajectory frame of the current state (forces computed with energy and virial), handed to
+   the writer (async = no: written before this returns). Every flush_every-th frame and the last
+   flush the file and, with output.checkpoint, carry the checkpoint. */
 static int write_frame(run_state *r, long step, int last)
 {
     double t0 = mdl_wtime();
@@ -106,17 +105,7 @@ static int write_frame(run_state *r, long step, int last)
     mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush};
     r->frames++;
     r->last_frame = step;
-    if (r->writer) {
-        MDL_TRY(writer_submit(r->writer, &f, f.checkpoint ? MDL_DUMP_ALL : r->cfg->dump_fields));
-    } else {
-        mdl_observables o;
-        MDL_TRY(r->ops->reduce(r->ctx, &o));
-        MDL_TRY(r->ops->download(r->ctx, &r->snap));
-        f.obs = &o;
-        MDL_TRY(traj_write(r->traj, &f));
-        if (r->prof)
-            profile_add(r->prof, MDL_LANE_WRITE, step, t0 - r->prof->t0, mdl_wtime() - r->prof->t0);
-    }
+    MDL_TRY(writer_submit(r->writer, &f, f.checkpoint ? MDL_DUMP_ALL : r->cfg->dump_fields));
     r->st.timers.t[PH_OUTPUT] += mdl_wtime() - t0;
     r->st.timers.mark = mdl_wtime();
     return MDL_OK;
@@ -259,7 +248,7 @@ static int stop_on_signal(run_state *r, long step)
             sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)", step);
     MDL_TRY(drain_thermo(r, 1));
     if (r->traj && r->last_frame != step) {
-        MDL_TRY(r->ops->compute_forces(r->ctx, 1)); /* same forces; energy and virial for the frame */
+        MDL_TRY(r->ops->compute_forces(r->ctx, MDL_ENERGY_ONLY)); /* energy and virial for the frame */
         MDL_TRY(write_frame(r, step, 1));
     }
     return 128 + sig;
@@ -271,11 +260,9 @@ static int run_loop(run_state *r)
     const char *sync = getenv("MDLITE_SYNC_PHASES");
     r->st = (mdl_stepper){.ops = r->ops, .ctx = r->ctx, .cfg = cfg, .units = r->units,
                           .sync_phases = sync && strcmp(sync, "1") == 0};
-    MDL_TRY(stepper_setup(&r->st, r->first_step));
-    if (r->first_step > 0 && r->ops->load_forces) /* exact continuation: the checkpoint's forces */
-        MDL_TRY(r->ops->load_forces(r->ctx, &r->snap));
+    MDL_TRY(stepper_setup(&r->st, r->first_step, r->restarted)); /* a restart continues exactly */
     mdl_observables o;
-    MDL_TRY(r->ops->reduce(r->ctx, &o)); /* energy and virial of this step's force call */
+    MDL_TRY(backend_observe(r->ops, r->ctx, &o));
     if (cfg->thermo > 0)
         MDL_TRY(write_thermo_row(r, r->first_step, &o));
     if (r->traj && !r->append)
@@ -304,6 +291,7 @@ static int load_restart(const char *path, mdl_system *s, run_state *r)
     if (!path)
         return MDL_OK;
     MDL_TRY(h5md_read_checkpoint(path, s, r->cfg->units, &r->first_step, &r->first_time));
+    r->restarted = 1;
     r->append = r->cfg->trajectory[0] && same_file(r->cfg->trajectory, path);
     return MDL_OK;
 }
@@ -397,13 +385,13 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         rc = open_output(&r, &u, &s);
     profile_phase(r.prof, "open output", t);
     t = mdl_wtime();
-    /* the backend holds the state from here on; s lives on as the host snapshot where one is needed */
-    if (r.traj || restart)
+    /* the backend holds the state from here on; s lives on as the frames' metadata */
+    if (r.traj)
         r.snap = s;
     else
         system_destroy(&s);
-    if (rc == MDL_OK && r.traj && cfg->async)
-        rc = writer_start(&r.writer, r.traj, ops, r.ctx, &r.snap, cfg->buffers,
+    if (rc == MDL_OK && r.traj)
+        rc = writer_start(&r.writer, r.traj, ops, r.ctx, &r.snap, cfg->async ? cfg->buffers : 0,
                           cfg->checkpoint ? MDL_DUMP_ALL : cfg->dump_fields, cfg->throttle_ms, r.prof);
     profile_phase(r.prof, "writer start", t);
     t = mdl_wtime();

@@ -9,12 +9,14 @@ int is_thermo_step(const mdl_config *cfg, long step, long final_step)
     return cfg->thermo > 0 && (step % cfg->thermo == 0 || step == final_step);
 }
 
-int stepper_setup(mdl_stepper *st, long step)
+int stepper_setup(mdl_stepper *st, long step, int forces_given)
 {
     MDL_TRY(st->ops->build_neighbors(st->ctx));
     st->last_build = step;
-    MDL_TRY(st->ops->compute_forces(st->ctx, 1));
     thermostat_init(&st->thermostat, st->cfg, st->units);
+    if (forces_given) /* a restart's forces: the thermostat's force is in them already */
+        return st->ops->compute_forces(st->ctx, MDL_ENERGY_ONLY);
+    MDL_TRY(st->ops->compute_forces(st->ctx, MDL_FORCES_ENERGY));
     return thermostat_apply(&st->thermostat, st->ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE);
 }
 

@@ -42,8 +42,9 @@ typedef struct {
 } mdl_stepper;
 
 int is_thermo_step(const mdl_config *cfg, long step, long final_step);
-/* Set-up at `step`: neighbor build, forces with energy, post-force thermostat. */
-int stepper_setup(mdl_stepper *st, long step);
+/* Set-up at `step`: neighbor build, forces with energy, post-force thermostat; with forces_given
+   (a restart) the backend's forces are kept and only energy and virial computed. */
+int stepper_setup(mdl_stepper *st, long step, int forces_given);
 int stepper_advance(mdl_stepper *st, long step, int energy);
 /* The run went wrong at `step` (a failed health check, or the named observable not finite):
    finds the atom at fault, says what and where, returns MDL_ERUN. */

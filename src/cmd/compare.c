@@ -20,13 +20,16 @@ typedef struct {
     double loop;
 } side;
 
+/* Runs s0 on one backend; forces0 is pointed at its step-0 forces (a snapshot, in id order). */
 static int run_side(side *sd, const mdl_backend_ops *ops, const mdl_config *cfg, const mdl_setup *setup,
                     const mdl_system *s0, mdl_system *forces0, int nrows)
 {
     sd->st = (mdl_stepper){.ops = ops, .cfg = cfg, .units = setup->units};
     sd->obs = calloc((size_t)nrows, sizeof *sd->obs);
-    if (!sd->obs || ops->create(&sd->st.ctx, setup, s0) != MDL_OK || stepper_setup(&sd->st, 0) != MDL_OK ||
-        ops->download(sd->st.ctx, forces0) != MDL_OK || ops->reduce(sd->st.ctx, &sd->obs[0]) != MDL_OK)
+    if (!sd->obs || ops->create(&sd->st.ctx, setup, s0) != MDL_OK || stepper_setup(&sd->st, 0, 0) != MDL_OK ||
+        ops->snapshot_alloc(sd->st.ctx, 1, MDL_DUMP_FORCE) != MDL_OK ||
+        ops->snapshot_start(sd->st.ctx, 0, MDL_DUMP_FORCE) != MDL_OK ||
+        ops->snapshot_finish(sd->st.ctx, 0, forces0, &sd->obs[0]) != MDL_OK)
         return MDL_ERUN;
     int row = 1;
     double t0 = mdl_wtime();
@@ -34,7 +37,7 @@ static int run_side(side *sd, const mdl_backend_ops *ops, const mdl_config *cfg,
         int energy = is_thermo_step(cfg, step, cfg->steps);
         if (stepper_advance(&sd->st, step, energy) != MDL_OK)
             return MDL_ERUN;
-        if (energy && ops->reduce(sd->st.ctx, &sd->obs[row++]) != MDL_OK)
+        if (energy && backend_observe(ops, sd->st.ctx, &sd->obs[row++]) != MDL_OK)
             return MDL_ERUN;
     }
     sd->loop = mdl_wtime() - t0;
@@ -140,12 +143,9 @@ int compare_main(int argc, char **argv)
         rc = potential_build(&cfg, &s, &pt);
     if (rc == MDL_OK)
         rc = check_cutoff_fits(&cfg, &s, &pt);
-    if (rc == MDL_OK && (system_init(&fc, s.n) != MDL_OK || system_init(&fg, s.n) != MDL_OK))
-        rc = MDL_ERUN;
     int nrows = (int)(cfg.thermo > 0 ? cfg.steps / cfg.thermo + 2 : 2);
     if (rc == MDL_OK) {
         mdl_setup setup = backend_setup(&cfg, &u, &pt);
-        fc.n = fg.n = s.n;
         rc = run_side(&c, &mdl_cpu_backend, &cfg, &setup, &s, &fc, nrows);
         if (rc == MDL_OK)
             rc = run_side(&g, &mdl_gpu_backend, &cfg, &setup, &s, &fg, nrows);
@@ -157,7 +157,7 @@ int compare_main(int argc, char **argv)
     if (g.st.ctx)
         mdl_gpu_backend.destroy(g.st.ctx);
     free(c.obs), free(g.obs), free(sets);
-    system_destroy(&s), system_destroy(&fc), system_destroy(&fg);
+    system_destroy(&s);
     if (loaded)
         config_destroy(&cfg);
     return rc;

@@ -1,12 +1,10 @@
-/* `mdlite neighbors FILE --cutoff R ...`: builds the neighbor list of a coordinate file with the
-   chosen backend and method, reports the build time and writes `count j1 j2 ...` per atom. */
+/* `mdlite neighbors FILE --cutoff R ...`: builds the neighbor list of a coordinate file through the
+   chosen backend's table (method, layout), reports the build time and writes `count j1 j2 ...` per
+   atom. */
 #define _POSIX_C_SOURCE 200809L
 #include "neighbors_cmd.h"
 
-#include "../cpu/neighbor.h"
-#ifdef MDLITE_HAVE_GPU
-#include "../gpu/neighbors_demo.h"
-#endif
+#include "../backend.h"
 #include "../io/outfile.h"
 #include "../io/readers.h"
 #include "../system.h"
@@ -83,12 +81,6 @@ static int parse_args(int argc, char **argv, nb_args *a)
     if (strcmp(a->layout, "transposed") != 0 && strcmp(a->layout, "row") != 0)
         return usage_error("--layout must be transposed or row");
     int gpu = strcmp(a->backend, "gpu") == 0;
-#ifndef MDLITE_HAVE_GPU
-    if (gpu) {
-        mdl_error("neighbors: --backend gpu: this build of mdlite has no GPU backend");
-        return MDL_EINPUT;
-    }
-#endif
     if (!gpu && strcmp(a->backend, "cpu") != 0)
         return usage_error("--backend must be cpu or gpu");
     if (strcmp(a->method, "cell") != 0 && strcmp(a->method, "brute") != 0 &&
@@ -126,64 +118,6 @@ static int set_box(const nb_args *a, mdl_system *s)
     return MDL_OK;
 }
 
-static int cmp_i32(const void *p, const void *q)
-{
-    int32_t a = *(const int32_t *)p, b = *(const int32_t *)q;
-    return (a > b) - (a < b);
-}
-
-/* Expands the half list (sorted indices) to full rows in the file's order and writes them. */
-static int write_full_lists(const cpu_nlist *nl, const int64_t *id, size_t n, FILE *out, const char *name)
-{
-    size_t *start = calloc(n + 1, sizeof *start);
-    size_t pairs = nlist_pairs(nl);
-    int32_t *rows = malloc((2 * pairs + 1) * sizeof *rows);
-    if (!start || !rows) {
-        free(start);
-        free(rows);
-        mdl_error("out of memory writing the neighbor lists");
-        return MDL_ERUN;
-    }
-    for (int t = 0; t < nl->nseg; t++)
-        for (size_t i = nl->seg[t].atom_begin; i < nl->seg[t].atom_end; i++)
-            for (int k = 0; k < nl->count[i]; k++) {
-                start[id[i] + 1]++;
-                start[id[nl->seg[t].data[nl->first[i] + k]] + 1]++;
-            }
-    for (size_t i = 0; i < n; i++)
-        start[i + 1] += start[i];
-    size_t *fill = malloc((n + 1) * sizeof *fill);
-    if (!fill) {
-        free(start);
-        free(rows);
-        return MDL_ERUN;
-    }
-    memcpy(fill, start, (n + 1) * sizeof *fill);
-    for (int t = 0; t < nl->nseg; t++)
-        for (size_t i = nl->seg[t].atom_begin; i < nl->seg[t].atom_end; i++)
-            for (int k = 0; k < nl->count[i]; k++) {
-                int64_t a = id[i], b = id[nl->seg[t].data[nl->first[i] + k]];
-                rows[fill[a]++] = (int32_t)b;
-                rows[fill[b]++] = (int32_t)a;
-            }
-    for (size_t i = 0; i < n; i++) {
-        size_t cnt = start[i + 1] - start[i];
-        qsort(rows + start[i], cnt, sizeof *rows, cmp_i32);
-        fprintf(out, "%zu", cnt);
-        for (size_t k = start[i]; k < start[i + 1]; k++)
-            fprintf(out, " %d", rows[k]);
-        fputc('\n', out);
-    }
-    free(start);
-    free(fill);
-    free(rows);
-    if (ferror(out)) {
-        mdl_error("%s: write error: %s", name, strerror(errno));
-        return MDL_ERUN;
-    }
-    return MDL_OK;
-}
-
 /* Rows already in file order: rows[start[i] .. start[i+1]) ascending. */
 static int write_rows(const int *rows, const size_t *start, size_t n, FILE *out, const char *name)
 {
@@ -206,43 +140,36 @@ static int cmp_double(const void *p, const void *q)
     return (a > b) - (a < b);
 }
 
-/* Builds the list `repeat` times from the file's order; returns the median build time. */
-static int build_timed(const nb_args *a, mdl_system *s, cpu_nlist *nl, double *median)
+/* The backend's list of s (cutoff rc, no skin) built `repeat` times after a warm-up build (each
+   timed to its end on the device); the median build time, and the rows in file order. */
+static int build_timed(const nb_args *a, const mdl_backend_ops *ops, const mdl_system *s, int **rows, size_t **start,
+                       double *median)
 {
-    size_t n = s->n;
-    cpu_cells cells;
-    cells_init(&cells);
+    mdl_units u;
+    units_lookup("lj", &u);
+    mdl_pair_table pt = {.ntypes = s->ntypes > 0 ? s->ntypes : 1, .cutmax = a->cutoff};
+    mdl_system sys = *s; /* the backend copies it; masses matter only for integration */
+    for (int t = 0; t < pt.ntypes; t++)
+        sys.mass[t] = sys.mass[t] > 0 ? sys.mass[t] : 1.0;
+    mdl_setup setup = {&u, &pt, 1.0, 0.0, MDL_NL_CELL, MDL_NL_TRANSPOSED, 0, 0};
+    setup.method = strcmp(a->method, "brute") == 0 ? MDL_NL_BRUTE : strcmp(a->method, "cell") ? MDL_NL_BRUTE_ATOMIC : MDL_NL_CELL;
+    setup.layout = strcmp(a->layout, "row") == 0 ? MDL_NL_ROW : MDL_NL_TRANSPOSED;
+    void *ctx = NULL;
     double *times = malloc((size_t)a->repeat * sizeof *times);
-    int32_t *perm = malloc(n * sizeof *perm);
-    void *scratch = malloc(n * sizeof(int64_t));
-    double *x = malloc(3 * n * sizeof *x);
-    int64_t *id = malloc(n * sizeof *id);
-    int rc = times && perm && scratch && x && id ? MDL_OK : MDL_ERUN;
+    int rc = times && ops->create(&ctx, &setup, &sys) == MDL_OK && ops->build_neighbors(ctx) == MDL_OK ? MDL_OK : MDL_ERUN;
     for (long r = 0; r < a->repeat && rc == MDL_OK; r++) {
-        memcpy(x, s->x, n * sizeof *x), memcpy(x + n, s->y, n * sizeof *x), memcpy(x + 2 * n, s->z, n * sizeof *x);
-        for (size_t i = 0; i < n; i++)
-            id[i] = (int64_t)i;
         double t0 = mdl_wtime();
-        if (strcmp(a->method, "cell") == 0) {
-            rc = cells_sort(&cells, &s->box, a->cutoff, n, x, x + n, x + 2 * n, perm);
-            for (int d = 0; d < 3 && rc == MDL_OK; d++)
-                permute_array(x + d * n, perm, n, sizeof *x, scratch);
-            if (rc == MDL_OK)
-                permute_array(id, perm, n, sizeof *id, scratch);
-            if (rc == MDL_OK)
-                rc = nlist_build_cells(nl, &cells, &s->box, a->cutoff, n, x, x + n, x + 2 * n, 0);
-        } else {
-            rc = nlist_build_brute(nl, &s->box, a->cutoff, n, x, x + n, x + 2 * n, 0);
-        }
+        rc = ops->build_neighbors(ctx) == MDL_OK && ops->synchronize(ctx) == MDL_OK ? MDL_OK : MDL_ERUN;
         times[r] = mdl_wtime() - t0;
     }
     if (rc == MDL_OK) {
         qsort(times, (size_t)a->repeat, sizeof *times, cmp_double);
         *median = times[a->repeat / 2];
-        memcpy(s->id, id, n * sizeof *id);
+        rc = ops->neighbor_rows(ctx, rows, start);
     }
-    cells_destroy(&cells);
-    free(times), free(perm), free(scratch), free(x), free(id);
+    if (ctx)
+        ops->destroy(ctx);
+    free(times);
     return rc;
 }
 
@@ -255,9 +182,10 @@ int neighbors_main(int argc, char **argv)
     mdl_named_path in = {a.file, "input file"}, out_path = {a.output, "--output file"};
     if (outputs_check(&in, 1, &out_path, 1, -1, -1) != MDL_OK)
         return MDL_EINPUT;
+    const mdl_backend_ops *ops = backend_lookup(a.backend);
     mdl_system s;
-    cpu_nlist nl;
-    nlist_init(&nl);
+    if (!ops)
+        return MDL_EINPUT;
     if (system_init(&s, 0) != MDL_OK)
         return MDL_ERUN;
     int has_box;
@@ -272,41 +200,29 @@ int neighbors_main(int argc, char **argv)
     double median = 0;
     int *rows = NULL;
     size_t *row_start = NULL;
-#ifdef MDLITE_HAVE_GPU
-    if (rc == MDL_OK && strcmp(a.backend, "gpu") == 0)
-        rc = gpu_neighbor_demo(&s, a.cutoff,
-                               strcmp(a.method, "brute") == 0          ? MDL_NL_BRUTE
-                               : strcmp(a.method, "brute-atomic") == 0 ? MDL_NL_BRUTE_ATOMIC
-                                                                       : MDL_NL_CELL,
-                               strcmp(a.layout, "row") == 0 ? MDL_NL_ROW : MDL_NL_TRANSPOSED, a.repeat, &rows,
-                               &row_start, &median);
-    else
-#endif
     if (rc == MDL_OK)
-        rc = build_timed(&a, &s, &nl, &median);
+        rc = build_timed(&a, ops, &s, &rows, &row_start, &median);
     FILE *out = stdout;
     if (rc == MDL_OK && a.output && !(out = fopen(a.output, "w"))) {
         mdl_error("%s: cannot write: %s", a.output, strerror(errno));
         rc = MDL_EINPUT;
     }
-    if (rc == MDL_OK && rows)
+    if (rc == MDL_OK)
         rc = write_rows(rows, row_start, s.n, out, a.output ? a.output : "stdout");
-    else if (rc == MDL_OK)
-        rc = write_full_lists(&nl, s.id, s.n, out, a.output ? a.output : "stdout");
     if (out && out != stdout && fclose(out) != 0 && rc == MDL_OK) {
         mdl_error("%s: cannot finish writing: %s", a.output, strerror(errno));
         rc = MDL_ERUN;
     }
-    size_t pairs = rows ? row_start[s.n] / 2 : nlist_pairs(&nl);
+    size_t pairs = rows ? row_start[s.n] / 2 : 0;
     if (rc == MDL_OK)
         fprintf(a.output ? stdout : stderr,
                 "neighbors: %zu atoms, %zu pairs (%.3f per atom), cutoff %g, backend %s, method %s%s%s: build %.4f ms "
                 "(median of %ld)\n",
                 s.n, pairs, 2.0 * (double)pairs / (double)s.n, a.cutoff, a.backend, a.method,
-                rows ? ", layout " : "", rows ? a.layout : "", median * 1e3, a.repeat);
+                strcmp(a.backend, "gpu") == 0 ? ", layout " : "", strcmp(a.backend, "gpu") == 0 ? a.layout : "",
+                median * 1e3, a.repeat);
     free(rows);
     free(row_start);
-    nlist_destroy(&nl);
     system_destroy(&s);
     return rc;
 }

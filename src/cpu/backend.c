@@ -72,7 +72,7 @@ static int copy_system(mdl_system *dst, const mdl_system *src)
     size_t n = src->n, d8 = n * sizeof(double), d4 = n * sizeof(int32_t);
     memcpy(dst->x, src->x, d8), memcpy(dst->y, src->y, d8), memcpy(dst->z, src->z, d8);
     memcpy(dst->vx, src->vx, d8), memcpy(dst->vy, src->vy, d8), memcpy(dst->vz, src->vz, d8);
-    memset(dst->fx, 0, d8), memset(dst->fy, 0, d8), memset(dst->fz, 0, d8);
+    memcpy(dst->fx, src->fx, d8), memcpy(dst->fy, src->fy, d8), memcpy(dst->fz, src->fz, d8);
     memcpy(dst->ix, src->ix, d4), memcpy(dst->iy, src->iy, d4), memcpy(dst->iz, src->iz, d4);
     memcpy(dst->type, src->type, d4);
     memcpy(dst->id, src->id, n * sizeof(int64_t));
@@ -116,22 +116,6 @@ static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     c->scratch = mdl_alloc(n * sizeof(int64_t), "sort scratch");
     if (!c->x0 || !c->y0 || !c->z0 || !c->perm || !c->scratch)
         return MDL_ERUN;
-    return MDL_OK;
-}
-
-static int cpu_download(void *p, mdl_system *out)
-{
-    cpu_ctx *c = p;
-    const mdl_system *s = &c->s;
-    for (size_t i = 0; i < s->n; i++) {
-        size_t k = (size_t)s->id[i];
-        out->x[k] = s->x[i], out->y[k] = s->y[i], out->z[k] = s->z[i];
-        out->vx[k] = s->vx[i], out->vy[k] = s->vy[i], out->vz[k] = s->vz[i];
-        out->fx[k] = s->fx[i], out->fy[k] = s->fy[i], out->fz[k] = s->fz[i];
-        out->ix[k] = s->ix[i], out->iy[k] = s->iy[i], out->iz[k] = s->iz[i];
-        out->type[k] = s->type[i];
-        out->id[k] = s->id[i];
-    }
     return MDL_OK;
 }
 
@@ -199,12 +183,19 @@ static int cpu_build_neighbors(void *p)
     return rc;
 }
 
-static int cpu_compute_forces(void *p, int energy_virial)
+static int cpu_compute_forces(void *p, int what)
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
-    return lj_compute(&c->lj, &c->nl, &s->box, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy, s->fz,
-                      energy_virial, &c->pe, &c->virial, &c->fscratch);
+    if (what != MDL_ENERGY_ONLY)
+        return lj_compute(&c->lj, &c->nl, &s->box, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy, s->fz,
+                          what == MDL_FORCES_ENERGY, &c->pe, &c->virial, &c->fscratch);
+    double *f = mdl_alloc(3 * s->n * sizeof *f, "forces"); /* computed and dropped */
+    int rc = f ? lj_compute(&c->lj, &c->nl, &s->box, s->n, s->x, s->y, s->z, s->type, f, f + s->n, f + 2 * s->n, 1,
+                            &c->pe, &c->virial, &c->fscratch)
+               : MDL_ERUN;
+    free(f);
+    return rc;
 }
 
 static int cpu_integrate_first(void *p)
@@ -265,6 +256,48 @@ static int cpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait)
     cpu_ctx *c = p;
     (void)wait; /* computed at the start: always there */
     *o = c->thermo_rows[slot];
+    return MDL_OK;
+}
+
+static int cmp_int(const void *p, const void *q)
+{
+    int a = *(const int *)p, b = *(const int *)q;
+    return (a > b) - (a < b);
+}
+
+/* The half list expanded to full rows in id order. */
+static int cpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
+{
+    cpu_ctx *c = p;
+    const cpu_nlist *nl = &c->nl;
+    const int64_t *id = c->s.id;
+    size_t n = c->s.n;
+    size_t *start = calloc(n + 2, sizeof *start);
+    int *rows = malloc((2 * nlist_pairs(nl) + 1) * sizeof *rows);
+    if (!start || !rows) {
+        free(start), free(rows);
+        mdl_error("out of memory for the neighbor rows");
+        return MDL_ERUN;
+    }
+    for (int pass = 0; pass < 2; pass++) { /* count (into start[i + 2]), then fill (start[i + 1]: next free) */
+        for (size_t i = 2; pass == 1 && i <= n; i++)
+            start[i] += start[i - 1];
+        for (int t = 0; t < nl->nseg; t++)
+            for (size_t i = nl->seg[t].atom_begin; i < nl->seg[t].atom_end; i++)
+                for (int k = 0; k < nl->count[i]; k++) {
+                    int64_t a = id[i], b = id[nl->seg[t].data[nl->first[i] + k]];
+                    if (pass == 0) {
+                        start[a + 2]++, start[b + 2]++;
+                        continue;
+                    }
+                    rows[start[a + 1]++] = (int)b;
+                    rows[start[b + 1]++] = (int)a;
+                }
+    }
+    for (size_t i = 0; i < n; i++)
+        qsort(rows + start[i], start[i + 1] - start[i], sizeof *rows, cmp_int);
+    *rows_out = rows;
+    *start_out = start;
     return MDL_OK;
 }
 
@@ -345,22 +378,10 @@ static int cpu_snapshot_finish(void *p, int k, mdl_system *frame, mdl_observable
     return MDL_OK;
 }
 
-static int cpu_load_forces(void *p, const mdl_system *src)
-{
-    cpu_ctx *c = p;
-    mdl_system *s = &c->s;
-    for (size_t i = 0; i < s->n; i++) {
-        size_t k = (size_t)s->id[i];
-        s->fx[i] = src->fx[k], s->fy[i] = src->fy[k], s->fz[i] = src->fz[k];
-    }
-    return MDL_OK;
-}
-
 const mdl_backend_ops mdl_cpu_backend = {
     .name = "cpu",
     .create = cpu_create,
     .destroy = cpu_destroy,
-    .download = cpu_download,
     .neighbor_check = cpu_neighbor_check,
     .diagnose = cpu_diagnose,
     .draw_normals = cpu_velocity_normals,
@@ -370,12 +391,11 @@ const mdl_backend_ops mdl_cpu_backend = {
     .integrate_second = cpu_integrate_second,
     .langevin = cpu_langevin,
     .scale_to_temperature = cpu_scale_to_temperature,
-    .reduce = cpu_reduce,
     .reduce_start = cpu_reduce_start,
     .reduce_poll = cpu_reduce_poll,
+    .neighbor_rows = cpu_neighbor_rows,
     .stats = cpu_stats,
     .synchronize = cpu_synchronize,
-    .load_forces = cpu_load_forces,
     .snapshot_alloc = cpu_snapshot_alloc,
     .snapshot_start = cpu_snapshot_start,
     .snapshot_finish = cpu_snapshot_finish,

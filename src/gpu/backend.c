@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static void gpu_destroy(void *p)
 {
     gpu_ctx *c = p;
@@ -78,11 +77,27 @@ static int upload(gpu_ctx *c, const mdl_system *s)
     TRY(gpu_h2d(c->iz, s->iz, d4));
     TRY(gpu_h2d(c->type, s->type, d4));
     TRY(gpu_h2d(c->id, s->id, n * sizeof(int64_t)));
-    TRY(gpu_memset(c->fx, 0, n * sizeof(mdl_real)));
-    TRY(gpu_memset(c->fy, 0, n * sizeof(mdl_real)));
-    TRY(gpu_memset(c->fz, 0, n * sizeof(mdl_real)));
+    TRY(gpu_memset(c->pe, 0, n * sizeof(mdl_real)));
+    TRY(gpu_memset(c->w, 0, n * sizeof(mdl_real)));
     TRY(gpu_memset(c->flags, 0, 2 * sizeof(int)));
     return MDL_OK;
+}
+
+/* The given forces (a restart's; zero otherwise), carried through the set-up's sort. */
+static int upload_forces(gpu_ctx *c, const mdl_system *s)
+{
+    mdl_real *f = mdl_alloc(s->n * sizeof *f, "forces");
+    const double *from[] = {s->fx, s->fy, s->fz};
+    mdl_real *to[] = {c->fx, c->fy, c->fz};
+    int rc = f ? MDL_OK : MDL_ERUN;
+    for (int k = 0; k < 3 && rc == MDL_OK; k++) {
+        for (size_t i = 0; i < s->n; i++)
+            f[i] = (mdl_real)from[k][i];
+        rc = gpu_h2d(to[k], f, s->n * sizeof *f) ? MDL_ERUN : MDL_OK;
+    }
+    free(f);
+    c->forces_given = 1;
+    return rc;
 }
 
 static int set_tables(const mdl_pair_table *pt, const double *mass)
@@ -136,7 +151,7 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     c->rlist = setup->pairs->cutmax + setup->skin;
     c->method = setup->method;
     c->transposed = setup->layout == MDL_NL_TRANSPOSED;
-    if (alloc_all(c) != MDL_OK || upload(c, s) != MDL_OK || set_tables(setup->pairs, s->mass) != MDL_OK)
+    if (alloc_all(c) != MDL_OK || upload(c, s) != MDL_OK || upload_forces(c, s) != MDL_OK || set_tables(setup->pairs, s->mass) != MDL_OK)
         return MDL_ERUN;
     return grow_list(c, initial_capacity(setup->max_neighbors, c->n, &c->box, c->rlist));
 }
@@ -157,8 +172,6 @@ static int gpu_neighbor_check(void *p, int *status)
     return MDL_OK;
 }
 
-/* The health check's slow path (the run is failing): the state and the positions at the last
-   build to the host, in id order, scanned there. */
 static void swap_d(double **a, double **b)
 {
     double *t = *a;
@@ -188,7 +201,12 @@ static int sort_by_cell(gpu_ctx *c)
     int64_t *t = c->id;
     c->id = (int64_t *)c->scratch;
     c->scratch = (double *)t;
-    /* forces are recomputed after every build; pos4 is repacked from the sorted arrays */
+    mdl_real *f[] = {c->fx, c->fy, c->fz}; /* forces are recomputed after a build, except at a restart */
+    for (int k = 0; k < 3 && c->forces_given; k++) {
+        TRY(gpu_gather_real(n, c->perm, f[k], (mdl_real *)c->scratch));
+        TRY(gpu_d2d(f[k], c->scratch, n * sizeof(mdl_real)));
+    }
+    /* pos4 is repacked from the sorted arrays */
     return gpu_wrap_and_pack(n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4) ? MDL_ERUN : MDL_OK;
 }
 
@@ -247,14 +265,18 @@ static int gpu_build_neighbors(void *p)
     return MDL_OK;
 }
 
-static int gpu_compute_forces(void *p, int energy_virial)
+static int gpu_compute_forces(void *p, int what)
 {
     gpu_ctx *c = p;
     int si = c->transposed ? 1 : c->capacity, sk = c->transposed ? (int)c->n : 1;
-    TRY(gpu_lj_forces(c->n, c->ntypes, c->box, c->pos4, c->nl, c->count, si, sk, c->fx, c->fy, c->fz,
-                      energy_virial, c->pe, c->w));
-    c->have_energy = energy_virial;
-    return MDL_OK;
+    mdl_real *f = NULL; /* MDL_ENERGY_ONLY: forces computed into it and dropped */
+    if (what == MDL_ENERGY_ONLY)
+        TRY(gpu_malloc((void **)&f, 3 * c->n * sizeof *f, "forces"));
+    int rc = gpu_lj_forces(c->n, c->ntypes, c->box, c->pos4, c->nl, c->count, si, sk, f ? f : c->fx,
+                           f ? f + c->n : c->fy, f ? f + 2 * c->n : c->fz, what != MDL_FORCES, c->pe, c->w);
+    gpu_free(f);
+    c->forces_given = 0;
+    return rc ? MDL_ERUN : MDL_OK;
 }
 
 static int gpu_integrate_first(void *p)
@@ -289,20 +311,16 @@ static int gpu_scale_velocities(void *p, double target, double coupling)
     return MDL_OK;
 }
 
-/* Queues the reduction of the current state into sums (device: sum m v^2, and with energy
-   sum pe and sum w). */
 static int gpu_sync(void *p)
 {
     (void)p;
     return gpu_synchronize() ? MDL_ERUN : MDL_OK;
 }
 
-
 const mdl_backend_ops mdl_gpu_backend = {
     .name = "gpu",
     .create = gpu_create,
     .destroy = gpu_destroy,
-    .download = gpu_download,
     .neighbor_check = gpu_neighbor_check,
     .diagnose = gpu_diagnose,
     .draw_normals = gpu_draw_normals,
@@ -312,7 +330,7 @@ const mdl_backend_ops mdl_gpu_backend = {
     .integrate_second = gpu_integrate_second,
     .langevin = gpu_langevin_force,
     .scale_to_temperature = gpu_scale_velocities,
-    .reduce = gpu_reduce_obs,
+    .neighbor_rows = gpu_neighbor_rows,
     .stats = gpu_stats,
     .synchronize = gpu_sync,
     .reduce_start = gpu_reduce_start,

@@ -5,7 +5,6 @@
 
 #include "../backend.h"
 #include "gpu.h"
-#include "neighbors_demo.h"
 
 /* The driver functions of gpu.h return 0 or 1; the table returns MDL_* codes. */
 #define TRY(call)                   \
@@ -36,16 +35,14 @@ typedef struct {
     int nc[3];
     double *scratch;          /* n doubles (or int64) for sorting: swapped with the array it replaces */
     int *scratch4;            /* n ints, likewise for the int arrays */
-    double *partials, *result;   /* result: 3 doubles for the synchronous path, then 3 per thermo slot */
+    double *partials, *result;   /* result: 3 doubles for the thermostat, then 3 per thermo slot */
     double *host_result;         /* pinned, same layout */
     void *thermo_ev[MDL_THERMO_SLOTS];
-    int thermo_energy[MDL_THERMO_SLOTS];
     int *host_flags;          /* pinned: 2 ints */
     volatile int *moved;      /* mapped host memory, 2 ints set by kick_drift: an atom moved past
                                  skin/2 (rebuild); past the skin or not finite (unsafe: stop) */
     int *moved_dev;           /* the same words, as the device addresses them */
-    double pe_sum, w_sum;
-    int have_energy;
+    int forces_given;         /* the forces given at creation are current: the first sort carries them */
     size_t nl_bytes;
     /* asynchronous output: slots of a device staging area and pinned host memory, each holding
        a frame in id order (system_field_arrays' order, forces as double); a copy stream */
@@ -55,19 +52,17 @@ typedef struct {
         void *dev[MDL_FIELD_ARRAYS], *host[MDL_FIELD_ARRAYS]; /* NULL until the slot is first used */
         double *dev_sums, *host_sums; /* the reduction's 3 sums (see gpu_reduce) */
         void *snapped, *copied;     /* events: snapshot on the compute stream, copy on the copy stream */
-        int fields, energy;
-        double pe_sum, w_sum;       /* without energy: those of the last synchronous reduction */
+        int fields;
     } *slots;
 } gpu_ctx;
 
 void gpu_free_slots(gpu_ctx *c);
 /* table entries in observe.c */
-int gpu_download(void *p, mdl_system *out);
 int gpu_diagnose(void *p, mdl_health *h);
-int gpu_reduce_obs(void *p, mdl_observables *o);
 int gpu_reduce_start(void *p, int slot);
 int gpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait);
 int gpu_stats(void *p, mdl_backend_stats *out);
+int gpu_neighbor_rows(void *p, int **rows, size_t **start);
 int gpu_snapshot_alloc(void *p, int nslots, int max_fields);
 int gpu_snapshot_start(void *p, int k, int fields);
 int gpu_snapshot_finish(void *p, int k, mdl_system *frame, mdl_observables *obs);

@@ -173,45 +173,6 @@ extern "C" size_t gpu_bytes_allocated(void)
     return g_allocated;
 }
 
-struct gpu_timer {
-    cudaEvent_t start, stop;
-};
-
-extern "C" int gpu_timer_create(gpu_timer **t)
-{
-    *t = (gpu_timer *)calloc(1, sizeof(gpu_timer));
-    if (!*t)
-        return 1;
-    MDL_CUDA(cudaEventCreate(&(*t)->start));
-    MDL_CUDA(cudaEventCreate(&(*t)->stop));
-    return 0;
-}
-
-extern "C" void gpu_timer_destroy(gpu_timer *t)
-{
-    if (!t)
-        return;
-    cudaEventDestroy(t->start);
-    cudaEventDestroy(t->stop);
-    free(t);
-}
-
-extern "C" int gpu_timer_start(gpu_timer *t)
-{
-    MDL_CUDA(cudaEventRecord(t->start, 0));
-    return 0;
-}
-
-extern "C" int gpu_timer_stop(gpu_timer *t, double *seconds)
-{
-    float ms = 0;
-    MDL_CUDA(cudaEventRecord(t->stop, 0));
-    MDL_CUDA(cudaEventSynchronize(t->stop));
-    MDL_CUDA(cudaEventElapsedTime(&ms, t->start, t->stop));
-    *seconds = 1e-3 * ms;
-    return 0;
-}
-
 // ---- streams and events for the asynchronous output path (opaque handles for C) ----
 
 extern "C" int gpu_stream_create(void **s)

@@ -46,11 +46,6 @@ int gpu_memset(void *dst, int value, size_t bytes);
 int gpu_synchronize(void);
 int gpu_check_launch(const char *what); /* last error; with MDLITE_CUDA_SYNC_CHECK also synchronises */
 size_t gpu_bytes_allocated(void);
-typedef struct gpu_timer gpu_timer;
-int gpu_timer_create(gpu_timer **t);
-void gpu_timer_destroy(gpu_timer *t);
-int gpu_timer_start(gpu_timer *t);
-int gpu_timer_stop(gpu_timer *t, double *seconds); /* waits for the stop event */
 
 /* Streams and events as opaque handles; stream NULL is the compute (legacy default) stream. */
 int gpu_stream_create(void **s); /* non-blocking: never waits for the compute stream implicitly */
@@ -82,6 +77,7 @@ int gpu_cell_index(size_t n, mdl_box box, const int nc[3], const mdl_real *pos4,
 int gpu_cell_bounds(size_t n, size_t ncells, const int *sorted_cell, int *cell_start, int *cell_end);
 int gpu_gather_double(size_t n, const int *perm, const double *src, double *dst);
 int gpu_gather_int(size_t n, const int *perm, const int *src, int *dst);
+int gpu_gather_real(size_t n, const int *perm, const mdl_real *src, mdl_real *dst);
 int gpu_gather_i64(size_t n, const int *perm, const int64_t *src, int64_t *dst);
 int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
                    const mdl_real *pos4, double rlist, int *nl, int *count, int capacity, int si, int sk, int *flags);

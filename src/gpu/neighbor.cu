@@ -112,6 +112,13 @@ extern "C" int gpu_gather_int(size_t n, const int *perm, const int *src, int *ds
     return 0;
 }
 
+extern "C" int gpu_gather_real(size_t n, const int *perm, const mdl_real *src, mdl_real *dst)
+{
+    gather_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, perm, src, dst);
+    MDL_LAUNCHED("gather_real");
+    return 0;
+}
+
 extern "C" int gpu_gather_i64(size_t n, const int *perm, const int64_t *src, int64_t *dst)
 {
     gather_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, perm, src, dst);

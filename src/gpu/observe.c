@@ -1,5 +1,5 @@
-/* The GPU backend's way out to the host: observables (synchronous and queued), snapshots for the
-   writer thread, the health check's slow path, list statistics and the neighbor rows. */
+/* The GPU backend's way out to the host: queued observables, snapshots for the writer thread, the
+   health check's slow path, list statistics and the neighbor rows. */
 #include "context.h"
 
 #include "../util.h"
@@ -27,111 +27,55 @@ void gpu_free_slots(gpu_ctx *c)
     c->copy_stream = NULL;
 }
 
-int gpu_download(void *p, mdl_system *out)
+/* n values of type mdl_real on the device, as doubles on the host */
+static int download_real(double *out, const mdl_real *dev, size_t n, mdl_real *tmp)
 {
-    gpu_ctx *c = p;
-    size_t n = c->n;
-    double *buf = malloc(n * sizeof(double) * 3 + n * sizeof(int64_t) + n * sizeof(mdl_real) * 3);
-    if (!buf) {
-        mdl_error("out of memory downloading the GPU state");
-        return MDL_ERUN;
-    }
-    int64_t *id = (int64_t *)(buf + 3 * n);
-    mdl_real *f = (mdl_real *)(id + n);
-    int rc = MDL_OK;
-    if (gpu_d2h(id, c->id, n * sizeof(int64_t)))
-        rc = MDL_ERUN;
-    double *src8[] = {c->x, c->y, c->z, c->vx, c->vy, c->vz};
-    double *dst8[] = {out->x, out->y, out->z, out->vx, out->vy, out->vz};
-    for (int k = 0; k < 6 && rc == MDL_OK; k++) {
-        if (gpu_d2h(buf, src8[k], n * sizeof(double))) {
-            rc = MDL_ERUN;
-            break;
-        }
-        for (size_t i = 0; i < n; i++)
-            dst8[k][id[i]] = buf[i];
-    }
-    mdl_real *srcf[] = {c->fx, c->fy, c->fz};
-    double *dstf[] = {out->fx, out->fy, out->fz};
-    for (int k = 0; k < 3 && rc == MDL_OK; k++) {
-        if (gpu_d2h(f, srcf[k], n * sizeof(mdl_real))) {
-            rc = MDL_ERUN;
-            break;
-        }
-        for (size_t i = 0; i < n; i++)
-            dstf[k][id[i]] = (double)f[i];
-    }
-    int *srci[] = {c->ix, c->iy, c->iz, c->type};
-    int32_t *dsti[] = {out->ix, out->iy, out->iz, out->type};
-    for (int k = 0; k < 4 && rc == MDL_OK; k++) {
-        int *tmp = (int *)buf;
-        if (gpu_d2h(tmp, srci[k], n * sizeof(int))) {
-            rc = MDL_ERUN;
-            break;
-        }
-        for (size_t i = 0; i < n; i++)
-            dsti[k][id[i]] = tmp[i];
-    }
-    for (size_t i = 0; i < n && rc == MDL_OK; i++)
-        out->id[i] = (int64_t)i;
-    free(buf);
-    return rc;
+    TRY(gpu_d2h(tmp, dev, n * sizeof *tmp));
+    for (size_t i = 0; i < n; i++)
+        out[i] = (double)tmp[i];
+    return MDL_OK;
 }
 
+/* The health check's slow path (the run is failing): the state and the positions at the last
+   build, in the device's order with their ids, scanned on the host. */
 int gpu_diagnose(void *p, mdl_health *h)
 {
     gpu_ctx *c = p;
     size_t n = c->n;
-    mdl_system s;
-    if (system_init(&s, n) != MDL_OK)
-        return MDL_ERUN;
-    s.n = n;
-    mdl_real *p0 = malloc(4 * n * sizeof *p0);
+    double *a = malloc(12 * n * sizeof *a); /* x y z, x0 y0 z0, vx vy vz, fx fy fz */
+    mdl_real *tmp = malloc(4 * n * sizeof *tmp);
     int64_t *id = malloc(n * sizeof *id);
-    double *x0 = malloc(3 * n * sizeof *x0);
-    int rc = p0 && id && x0 ? gpu_download(c, &s) : MDL_ERUN;
-    if (rc == MDL_OK && (gpu_d2h(p0, c->pos0, 4 * n * sizeof *p0) || gpu_d2h(id, c->id, n * sizeof *id)))
-        rc = MDL_ERUN;
-    for (size_t i = 0; i < n && rc == MDL_OK; i++)
-        for (int d = 0; d < 3; d++)
-            x0[d * n + (size_t)id[i]] = (double)p0[4 * i + d];
+    int rc = a && tmp && id && !gpu_d2h(id, c->id, n * sizeof *id) ? MDL_OK : MDL_ERUN;
+    const double *d8[] = {c->x, c->y, c->z, NULL, NULL, NULL, c->vx, c->vy, c->vz};
+    for (int k = 0; k < 9 && rc == MDL_OK; k++)
+        if (d8[k] && gpu_d2h(a + k * n, d8[k], n * sizeof *a))
+            rc = MDL_ERUN;
+    const mdl_real *f[] = {c->fx, c->fy, c->fz};
+    for (int k = 0; k < 3 && rc == MDL_OK; k++)
+        rc = download_real(a + (9 + k) * n, f[k], n, tmp);
+    if (rc == MDL_OK && !gpu_d2h(tmp, c->pos0, 4 * n * sizeof *tmp))
+        for (size_t i = 0; i < n; i++)
+            for (int d = 0; d < 3; d++)
+                a[(3 + d) * n + i] = (double)tmp[4 * i + d];
     if (rc == MDL_OK)
-        health_scan(n, s.id, (mdl_vec3_arrays){s.x, s.y, s.z}, (mdl_vec3_arrays){x0, x0 + n, x0 + 2 * n},
-                    (mdl_vec3_arrays){s.vx, s.vy, s.vz}, (mdl_vec3_arrays){s.fx, s.fy, s.fz}, c->skin, h);
-    free(p0);
-    free(id);
-    free(x0);
-    system_destroy(&s);
+        health_scan(n, id, (mdl_vec3_arrays){a, a + n, a + 2 * n}, (mdl_vec3_arrays){a + 3 * n, a + 4 * n, a + 5 * n},
+                    (mdl_vec3_arrays){a + 6 * n, a + 7 * n, a + 8 * n},
+                    (mdl_vec3_arrays){a + 9 * n, a + 10 * n, a + 11 * n}, c->skin, h);
+    free(a), free(tmp), free(id);
     return rc;
 }
 
+/* Queues the reduction of sum m v^2 and the per-atom energies and virials of the last force call
+   with energy (the arrays keep them until the next one) into sums. */
 static int queue_reduce(gpu_ctx *c, double *sums)
 {
-    return gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, c->have_energy ? c->pe : NULL,
-                      c->have_energy ? c->w : NULL, c->partials, sums);
+    return gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, c->pe, c->w, c->partials, sums);
 }
 
-/* Observables from a reduction's sums copied to the host (energy: they include pe and w; else
-   those of the last synchronous energy reduction). */
-static void observables_from_sums(const gpu_ctx *c, const double *sums, int energy, mdl_observables *o)
+static void observables_from_sums(const gpu_ctx *c, const double *sums, mdl_observables *o)
 {
-    o->kinetic = 0.5 * c->u.mvv2e * sums[0];
-    o->potential = energy ? sums[1] : c->pe_sum;
-    o->virial = energy ? sums[2] : c->w_sum;
-    mdl_finish_observables(o, c->n, c->box.len[0] * c->box.len[1] * c->box.len[2], &c->u);
-}
-
-int gpu_reduce_obs(void *p, mdl_observables *o)
-{
-    gpu_ctx *c = p;
-    TRY(queue_reduce(c, c->result));
-    TRY(gpu_d2h(c->host_result, c->result, 3 * sizeof(double)));
-    if (c->have_energy) {
-        c->pe_sum = c->host_result[1];
-        c->w_sum = c->host_result[2];
-    }
-    observables_from_sums(c, c->host_result, c->have_energy, o);
-    return MDL_OK;
+    *o = (mdl_observables){.kinetic = 0.5 * c->u.mvv2e * sums[0], .potential = sums[1], .virial = sums[2]};
+    mdl_finish_observables(o, c->n, box_volume(&c->box), &c->u);
 }
 
 /* Thermo without stalls: the reduction and a 24-byte copy to pinned memory are queued behind the
@@ -142,9 +86,7 @@ int gpu_reduce_start(void *p, int slot)
     double *dev = c->result + 3 * (1 + slot), *host = c->host_result + 3 * (1 + slot);
     TRY(queue_reduce(c, dev));
     TRY(gpu_copy_async(host, dev, 3 * sizeof(double), NULL));
-    TRY(gpu_event_record(c->thermo_ev[slot], NULL));
-    c->thermo_energy[slot] = c->have_energy;
-    return MDL_OK;
+    return gpu_event_record(c->thermo_ev[slot], NULL) ? MDL_ERUN : MDL_OK;
 }
 
 int gpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait)
@@ -159,7 +101,7 @@ int gpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait)
         if (q != 0)
             return MDL_ERUN;
     }
-    observables_from_sums(c, c->host_result + 3 * (1 + slot), c->thermo_energy[slot], o);
+    observables_from_sums(c, c->host_result + 3 * (1 + slot), o);
     return MDL_OK;
 }
 
@@ -169,7 +111,7 @@ static int cmp_int(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int gpu_backend_neighbor_rows(void *p, int **rows_out, size_t **start_out)
+int gpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
 {
     gpu_ctx *c = p;
     size_t n = c->n, cap = (size_t)c->capacity;
@@ -280,9 +222,6 @@ int gpu_snapshot_start(void *p, int k, int fields)
     TRY(queue_reduce(c, sl->dev_sums));
     TRY(gpu_event_record(sl->snapped, NULL));
     sl->fields = fields;
-    sl->energy = c->have_energy;
-    sl->pe_sum = c->pe_sum;
-    sl->w_sum = c->w_sum;
     return MDL_OK;
 }
 
@@ -302,8 +241,6 @@ int gpu_snapshot_finish(void *p, int k, mdl_system *frame, mdl_observables *obs)
     TRY(gpu_event_record(sl->copied, c->copy_stream));
     TRY(gpu_event_sync(sl->copied));
     system_point_fields(frame, sl->host, sl->fields);
-    double sums[3] = {sl->host_sums[0], sl->energy ? sl->host_sums[1] : sl->pe_sum,
-                      sl->energy ? sl->host_sums[2] : sl->w_sum};
-    observables_from_sums(c, sums, 1, obs);
+    observables_from_sums(c, sl->host_sums, obs);
     return MDL_OK;
 }

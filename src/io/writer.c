@@ -2,7 +2,7 @@
    into the lowest free slot (backend snapshot_start) and queues the slot; the writer thread takes
    the queue in order, lets the backend finish the slot (GPU: wait for its copy) and writes the
    frame straight from it. Frames are never dropped or reordered: the main thread waits only when
-   every slot is in flight. */
+   every slot is in flight. Without a thread (async = no) one slot is finished and written at once. */
 #define _POSIX_C_SOURCE 200809L
 #include "writer.h"
 
@@ -29,7 +29,7 @@ struct mdl_writer {
     slot *slots;
     int *queue;      /* slot indices in the order submitted: a ring of nslots */
     long head, tail; /* queue positions: submitted, written */
-    int stop, error, started;
+    int stop, error, started, threaded;
     mdl_traj *traj;
     const mdl_backend_ops *ops;
     void *ctx;
@@ -95,6 +95,8 @@ int writer_start(mdl_writer **out, mdl_traj *traj, const mdl_backend_ops *ops, v
     *out = w;
     if (!w)
         return MDL_ERUN;
+    w->threaded = nslots > 0;
+    nslots = w->threaded ? nslots : 1;
     w->nslots = nslots;
     w->traj = traj;
     w->ops = ops;
@@ -107,6 +109,8 @@ int writer_start(mdl_writer **out, mdl_traj *traj, const mdl_backend_ops *ops, v
     w->queue = calloc((size_t)nslots, sizeof *w->queue);
     if (!w->slots || !w->queue || ops->snapshot_alloc(ctx, nslots, max_fields) != MDL_OK)
         return MDL_ERUN;
+    if (!w->threaded)
+        return MDL_OK;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     if (pthread_create(&w->thread, NULL, writer_main, w) != 0) {
@@ -136,7 +140,7 @@ static int take_free_slot(mdl_writer *w)
 
 int writer_submit(mdl_writer *w, const mdl_frame *f, int fields)
 {
-    int index = take_free_slot(w);
+    int index = w->threaded ? take_free_slot(w) : 0;
     if (index < 0)
         return w->error;
     slot *s = &w->slots[index];
@@ -145,8 +149,8 @@ int writer_submit(mdl_writer *w, const mdl_frame *f, int fields)
     s->frame.obs = NULL;
     s->copy_start = mdl_wtime();
     int rc = w->ops->snapshot_start(w->ctx, index, fields);
-    if (rc != MDL_OK)
-        return rc;
+    if (rc != MDL_OK || !w->threaded)
+        return rc == MDL_OK ? write_slot(w, s, index) : rc;
     pthread_mutex_lock(&w->mu);
     s->state = SLOT_QUEUED;
     w->queue[w->head % w->nslots] = index;

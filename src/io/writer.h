@@ -1,5 +1,6 @@
-/* Asynchronous trajectory output: snapshot slots, a queue and a writer thread, so the step loop
-   waits for the disk only when every slot is still in flight. Shared by both backends. */
+/* Trajectory output through backend snapshots: slots, a queue and a writer thread, so the step
+   loop waits for the disk only when every slot is still in flight (or, without the thread, each
+   frame written at once). Shared by both backends. */
 #ifndef MDL_WRITER_H
 #define MDL_WRITER_H
 
@@ -10,7 +11,7 @@
 typedef struct mdl_writer mdl_writer;
 
 /* Starts the writer thread over up to nslots slots, each holding up to max_fields (the backend
-   allocates a slot when it is first used). meta gives the frames their species, masses, box,
+   allocates a slot when it is first used); nslots = 0: no thread, each frame written at once. meta gives the frames their species, masses, box,
    types and ids (id order); its type and id arrays must outlive the writer, its other per-atom
    arrays are not used. throttle_ms delays every write (tests of
    a writer that cannot keep up). */

@@ -33,9 +33,9 @@ static int run_tiny(const mdl_backend_ops *ops, const mdl_config *cfg, double e[
         system_destroy(&s);
         return 1;
     }
-    cr_assert_eq(stepper_setup(&st, 0), MDL_OK);
+    cr_assert_eq(stepper_setup(&st, 0, 0), MDL_OK);
     mdl_observables o;
-    cr_assert_eq(ops->reduce(st.ctx, &o), MDL_OK);
+    cr_assert_eq(backend_observe(ops, st.ctx, &o), MDL_OK);
     e[0] = (o.kinetic + o.potential) / (double)s.n;
     for (long step = 1; step <= cfg->steps; step++)
         cr_assert_eq(stepper_advance(&st, step, step == cfg->steps), MDL_OK);

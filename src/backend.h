@@ -79,8 +79,8 @@ typedef struct {
        arrived and returns MDL_OK, or MDL_NOT_READY (wait = 0), or waits for it (wait = 1) */
     int (*reduce_start)(void *ctx, int slot);
     int (*reduce_poll)(void *ctx, int slot, mdl_observables *o, int wait);
-    /* the current full list in id order: row i is rows[start[i] .. start[i+1]), ascending ids
-       (both malloc'ed; `mdlite neighbors`) */
+    /* the current full list in id order: row i (the ids of i's neighbors, in no particular order)
+       is rows[start[i] .. start[i+1]) (both malloc'ed; `mdlite neighbors`) */
     int (*neighbor_rows)(void *ctx, int **rows, size_t **start);
     /* pairs in the list and device memory, for the summary */
     int (*stats)(void *ctx, mdl_backend_stats *out);

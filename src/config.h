@@ -7,7 +7,6 @@
 
 #include <stdio.h>
 
-
 enum mdl_ensemble { MDL_NVE, MDL_NVT_RESCALE, MDL_NVT_BERENDSEN, MDL_NVT_LANGEVIN };
 enum mdl_dump_field { MDL_DUMP_POSITION = 1, MDL_DUMP_VELOCITY = 2, MDL_DUMP_FORCE = 4, MDL_DUMP_IMAGE = 8,
                       MDL_DUMP_ALL = 15 };

@@ -99,7 +99,6 @@ void config_fail(const mdl_entry *e, const char *fmt, ...)
     mdl_error("%s: [%s] %s: %s", e->origin, e->section, e->key, why);
 }
 
-
 /* ---- typed values ------------------------------------------------------------------------ */
 
 static int in_range(const key_spec *s, const mdl_entry *e, double v)

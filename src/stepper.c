@@ -23,8 +23,7 @@ int stepper_setup(mdl_stepper *st, long step, int forces_given)
 int stepper_unhealthy(mdl_stepper *st, long step, const char *observable)
 {
     mdl_health h = {MDL_HEALTH_OK, -1, 0};
-    if (st->ops->diagnose)
-        MDL_TRY(st->ops->diagnose(st->ctx, &h));
+    MDL_TRY(st->ops->diagnose(st->ctx, &h));
     if (observable)
         mdl_error("step %ld: the %s is not finite", step, observable);
     if (!observable || h.what != MDL_HEALTH_OK)

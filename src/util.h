@@ -8,7 +8,6 @@
 extern "C" {
 #endif
 
-
 /* The longest file path mdlite keeps (config, input, outputs). */
 #define MDL_PATH_LEN 1024
 

@@ -118,10 +118,17 @@ static int set_box(const nb_args *a, mdl_system *s)
     return MDL_OK;
 }
 
-/* Rows already in file order: rows[start[i] .. start[i+1]) ascending. */
-static int write_rows(const int *rows, const size_t *start, size_t n, FILE *out, const char *name)
+static int cmp_int(const void *p, const void *q)
+{
+    int a = *(const int *)p, b = *(const int *)q;
+    return (a > b) - (a < b);
+}
+
+/* Row i, rows[start[i] .. start[i+1]), as `count j1 j2 ...` with ascending j. */
+static int write_rows(int *rows, const size_t *start, size_t n, FILE *out, const char *name)
 {
     for (size_t i = 0; i < n; i++) {
+        qsort(rows + start[i], start[i + 1] - start[i], sizeof *rows, cmp_int);
         fprintf(out, "%zu", start[i + 1] - start[i]);
         for (size_t k = start[i]; k < start[i + 1]; k++)
             fprintf(out, " %d", rows[k]);

@@ -65,22 +65,20 @@ static void cpu_destroy(void *p)
     free(c);
 }
 
-static int copy_system(mdl_system *dst, const mdl_system *src)
+static int copy_system(mdl_system *dst, mdl_system *src)
 {
     if (system_init(dst, src->n) != MDL_OK)
         return MDL_ERUN;
-    size_t n = src->n, d8 = n * sizeof(double), d4 = n * sizeof(int32_t);
-    memcpy(dst->x, src->x, d8), memcpy(dst->y, src->y, d8), memcpy(dst->z, src->z, d8);
-    memcpy(dst->vx, src->vx, d8), memcpy(dst->vy, src->vy, d8), memcpy(dst->vz, src->vz, d8);
-    memcpy(dst->fx, src->fx, d8), memcpy(dst->fy, src->fy, d8), memcpy(dst->fz, src->fz, d8);
-    memcpy(dst->ix, src->ix, d4), memcpy(dst->iy, src->iy, d4), memcpy(dst->iz, src->iz, d4);
-    memcpy(dst->type, src->type, d4);
-    memcpy(dst->id, src->id, n * sizeof(int64_t));
-    dst->n = n;
-    dst->ntypes = src->ntypes;
+    void **from[MDL_FIELD_ARRAYS], **to[MDL_FIELD_ARRAYS];
+    system_field_arrays(src, from);
+    system_field_arrays(dst, to);
+    for (int k = 0; k < MDL_FIELD_ARRAYS; k++)
+        memcpy(*to[k], *from[k], src->n * field_array_bytes(k));
+    memcpy(dst->type, src->type, src->n * sizeof *dst->type);
+    memcpy(dst->id, src->id, src->n * sizeof *dst->id);
+    dst->n = src->n, dst->ntypes = src->ntypes, dst->box = src->box;
     memcpy(dst->species, src->species, sizeof dst->species);
     memcpy(dst->mass, src->mass, sizeof dst->mass);
-    dst->box = src->box;
     return MDL_OK;
 }
 
@@ -107,7 +105,7 @@ static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     nlist_init(&c->nl);
     force_scratch_init(&c->fscratch);
     size_t n = s->n;
-    if (copy_system(&c->s, s) != MDL_OK)
+    if (copy_system(&c->s, (mdl_system *)s) != MDL_OK) /* read only */
         return MDL_ERUN;
     c->x0 = mdl_alloc(n * sizeof(double), "reference positions");
     c->y0 = mdl_alloc(n * sizeof(double), "reference positions");
@@ -259,12 +257,6 @@ static int cpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait)
     return MDL_OK;
 }
 
-static int cmp_int(const void *p, const void *q)
-{
-    int a = *(const int *)p, b = *(const int *)q;
-    return (a > b) - (a < b);
-}
-
 /* The half list expanded to full rows in id order. */
 static int cpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
 {
@@ -294,8 +286,6 @@ static int cpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
                     rows[start[b + 1]++] = (int)a;
                 }
     }
-    for (size_t i = 0; i < n; i++)
-        qsort(rows + start[i], start[i + 1] - start[i], sizeof *rows, cmp_int);
     *rows_out = rows;
     *start_out = start;
     return MDL_OK;

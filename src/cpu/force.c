@@ -7,9 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
 #include <omp.h>
-#endif
 
 #define MAX_NEIGH_STACK 2048
 
@@ -155,11 +153,7 @@ int lj_compute(const cpu_lj_table *t, const cpu_nlist *nl, const mdl_box *box, s
     double esum[MDL_MAX_THREADS], wsum[MDL_MAX_THREADS];
 #pragma omp parallel num_threads(T)
     {
-#ifdef _OPENMP
         int th = omp_get_thread_num();
-#else
-        int th = 0;
-#endif
         double *gx = fx, *gy = fy, *gz = fz;
         if (th > 0) {
             gx = scratch->fbuf + (size_t)(th - 1) * 3 * n;

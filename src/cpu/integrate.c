@@ -7,9 +7,7 @@
 #include "neighbor.h"
 
 #include <math.h>
-#ifdef _OPENMP
 #include <omp.h>
-#endif
 
 void integrate_kick(size_t n, double dtf, const double *inv_mass_of_type, const int32_t *type, double *vx,
                     double *vy, double *vz, const double *fx, const double *fy, const double *fz)
@@ -41,13 +39,9 @@ double sum_mv2(size_t n, const double *mass_of_type, const int32_t *type, const 
     int T = 1;
 #pragma omp parallel num_threads(nthreads > 0 ? nthreads : omp_get_max_threads())
     {
-#ifdef _OPENMP
         int t = omp_get_thread_num();
 #pragma omp single
         T = omp_get_num_threads();
-#else
-        int t = 0;
-#endif
         double s = 0;
 #pragma omp for schedule(static)
         for (size_t i = 0; i < n; i++)

@@ -8,9 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
 #include <omp.h>
-#endif
 
 void nlist_init(cpu_nlist *nl)
 {
@@ -83,12 +81,7 @@ static int segment_reserve(cpu_nlist_segment *s, size_t more)
 
 static int thread_count(int nthreads)
 {
-#ifdef _OPENMP
     int t = nthreads > 0 ? nthreads : omp_get_max_threads();
-#else
-    int t = 1;
-    (void)nthreads;
-#endif
     return t > MDL_MAX_THREADS ? MDL_MAX_THREADS : t < 1 ? 1 : t;
 }
 
@@ -244,11 +237,7 @@ int nlist_build_cells(cpu_nlist *nl, const cpu_cells *c, const mdl_box *box, dou
     int failed = 0;
 #pragma omp parallel num_threads(T) reduction(| : failed)
     {
-#ifdef _OPENMP
         int t = omp_get_thread_num();
-#else
-        int t = 0;
-#endif
         cpu_nlist_segment *s = &nl->seg[t];
         s->len = 0;
         s->atom_begin = (size_t)c->start[cell_begin[t]];
@@ -297,11 +286,7 @@ int nlist_build_brute(cpu_nlist *nl, const mdl_box *box, double rcut, size_t n, 
     int failed = 0;
 #pragma omp parallel num_threads(T) reduction(| : failed)
     {
-#ifdef _OPENMP
         int t = omp_get_thread_num();
-#else
-        int t = 0;
-#endif
         /* atom i scans n - i - 1 partners: split the triangle into equal areas */
         cpu_nlist_segment *s = &nl->seg[t];
         s->len = 0;

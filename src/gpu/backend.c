@@ -22,10 +22,10 @@ static void gpu_destroy(void *p)
                    c->cell_start, c->cell_end, c->scratch, c->scratch4, c->partials, c->result};
     for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
         gpu_free(dev[k]);
-    gpu_host_free(c->host_result);
+    gpu_host_pin_free(c->host_result);
     for (int k = 0; k < MDL_THERMO_SLOTS; k++)
         gpu_event_destroy(c->thermo_ev[k]);
-    gpu_host_free(c->host_flags);
+    gpu_host_pin_free(c->host_flags);
     gpu_host_free((void *)c->moved);
     free(c);
 }
@@ -54,10 +54,10 @@ static int alloc_all(gpu_ctx *c)
     };
     for (size_t k = 0; k < sizeof a / sizeof a[0]; k++)
         TRY(gpu_malloc(a[k].p, a[k].bytes, a[k].what));
-    TRY(gpu_host_alloc((void **)&c->host_result, 3 * (1 + MDL_THERMO_SLOTS) * sizeof(double), "thermo results"));
+    TRY(gpu_host_pin_alloc((void **)&c->host_result, 3 * (1 + MDL_THERMO_SLOTS) * sizeof(double), "thermo results"));
     for (int k = 0; k < MDL_THERMO_SLOTS; k++)
         TRY(gpu_event_create(&c->thermo_ev[k]));
-    TRY(gpu_host_alloc((void **)&c->host_flags, 2 * sizeof(int), "flags"));
+    TRY(gpu_host_pin_alloc((void **)&c->host_flags, 2 * sizeof(int), "flags"));
     TRY(gpu_host_alloc_mapped((void **)&c->moved, (void **)&c->moved_dev, 2 * sizeof(int), "the skin flags"));
     c->moved[0] = c->moved[1] = 0;
     return MDL_OK;
@@ -66,21 +66,13 @@ static int alloc_all(gpu_ctx *c)
 static int upload(gpu_ctx *c, const mdl_system *s)
 {
     size_t n = s->n, d8 = n * sizeof(double), d4 = n * sizeof(int);
-    TRY(gpu_h2d(c->x, s->x, d8));
-    TRY(gpu_h2d(c->y, s->y, d8));
-    TRY(gpu_h2d(c->z, s->z, d8));
-    TRY(gpu_h2d(c->vx, s->vx, d8));
-    TRY(gpu_h2d(c->vy, s->vy, d8));
-    TRY(gpu_h2d(c->vz, s->vz, d8));
-    TRY(gpu_h2d(c->ix, s->ix, d4));
-    TRY(gpu_h2d(c->iy, s->iy, d4));
-    TRY(gpu_h2d(c->iz, s->iz, d4));
-    TRY(gpu_h2d(c->type, s->type, d4));
-    TRY(gpu_h2d(c->id, s->id, n * sizeof(int64_t)));
+    void *dev[] = {c->x, c->y, c->z, c->vx, c->vy, c->vz, c->ix, c->iy, c->iz, c->type, c->id};
+    const void *host[] = {s->x, s->y, s->z, s->vx, s->vy, s->vz, s->ix, s->iy, s->iz, s->type, s->id};
+    for (int k = 0; k < 11; k++)
+        TRY(gpu_h2d(dev[k], host[k], k < 6 ? d8 : k < 10 ? d4 : n * sizeof(int64_t)));
     TRY(gpu_memset(c->pe, 0, n * sizeof(mdl_real)));
     TRY(gpu_memset(c->w, 0, n * sizeof(mdl_real)));
-    TRY(gpu_memset(c->flags, 0, 2 * sizeof(int)));
-    return MDL_OK;
+    return gpu_memset(c->flags, 0, 2 * sizeof(int)) ? MDL_ERUN : MDL_OK;
 }
 
 /* The given forces (a restart's; zero otherwise), carried through the set-up's sort. */
@@ -172,11 +164,11 @@ static int gpu_neighbor_check(void *p, int *status)
     return MDL_OK;
 }
 
-static void swap_d(double **a, double **b)
+/* Swaps two pointer variables of one type, given their addresses. */
+static void swap_ptr(void *a, void *b)
 {
-    double *t = *a;
-    *a = *b;
-    *b = t;
+    void *t;
+    memcpy(&t, a, sizeof t), memcpy(a, b, sizeof t), memcpy(b, &t, sizeof t);
 }
 
 /* Sort atoms by cell: every per-atom array is gathered through the permutation. */
@@ -188,19 +180,15 @@ static int sort_by_cell(gpu_ctx *c)
     double **d8[] = {&c->x, &c->y, &c->z, &c->vx, &c->vy, &c->vz};
     for (int k = 0; k < 6; k++) {
         TRY(gpu_gather_double(n, c->perm, *d8[k], c->scratch));
-        swap_d(d8[k], &c->scratch);
+        swap_ptr(d8[k], &c->scratch);
     }
     int **d4[] = {&c->ix, &c->iy, &c->iz, &c->type};
     for (int k = 0; k < 4; k++) {
         TRY(gpu_gather_int(n, c->perm, *d4[k], c->scratch4));
-        int *t = *d4[k];
-        *d4[k] = c->scratch4;
-        c->scratch4 = t;
+        swap_ptr(d4[k], &c->scratch4);
     }
     TRY(gpu_gather_i64(n, c->perm, c->id, (int64_t *)c->scratch));
-    int64_t *t = c->id;
-    c->id = (int64_t *)c->scratch;
-    c->scratch = (double *)t;
+    swap_ptr(&c->id, &c->scratch);
     mdl_real *f[] = {c->fx, c->fy, c->fz}; /* forces are recomputed after a build, except at a restart */
     for (int k = 0; k < 3 && c->forces_given; k++) {
         TRY(gpu_gather_real(n, c->perm, f[k], (mdl_real *)c->scratch));
@@ -268,15 +256,11 @@ static int gpu_build_neighbors(void *p)
 static int gpu_compute_forces(void *p, int what)
 {
     gpu_ctx *c = p;
-    int si = c->transposed ? 1 : c->capacity, sk = c->transposed ? (int)c->n : 1;
-    mdl_real *f = NULL; /* MDL_ENERGY_ONLY: forces computed into it and dropped */
-    if (what == MDL_ENERGY_ONLY)
-        TRY(gpu_malloc((void **)&f, 3 * c->n * sizeof *f, "forces"));
-    int rc = gpu_lj_forces(c->n, c->ntypes, c->box, c->pos4, c->nl, c->count, si, sk, f ? f : c->fx,
-                           f ? f + c->n : c->fy, f ? f + 2 * c->n : c->fz, what != MDL_FORCES, c->pe, c->w);
-    gpu_free(f);
+    int si = c->transposed ? 1 : c->capacity, sk = c->transposed ? (int)c->n : 1, keep = what == MDL_ENERGY_ONLY;
+    TRY(gpu_lj_forces(c->n, c->ntypes, c->box, c->pos4, c->nl, c->count, si, sk, keep ? NULL : c->fx,
+                      keep ? NULL : c->fy, keep ? NULL : c->fz, what != MDL_FORCES, c->pe, c->w));
     c->forces_given = 0;
-    return rc ? MDL_ERUN : MDL_OK;
+    return MDL_OK;
 }
 
 static int gpu_integrate_first(void *p)

@@ -47,14 +47,7 @@ __device__ __forceinline__ int real_to_type(mdl_real r) { return __float_as_int(
 
 /* The minimum image (physics/box.h) in the pair kernels' precision (len = inv = 0 on open
    dimensions). */
-__device__ __forceinline__ mdl_real real_min_image(mdl_real d, mdl_real len, mdl_real inv)
-{
-#ifdef MDLITE_GPU_DOUBLE
-    return min_image(d, len, inv);
-#else
-    return min_image_f(d, len, inv);
-#endif
-}
+MDL_MIN_IMAGE(mdl_real, _real)
 
 struct image_lengths {
     mdl_real len[3], inv[3];

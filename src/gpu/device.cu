@@ -1,4 +1,4 @@
-// Device discovery, checked memory helpers and CUDA-event timers for the GPU backend.
+// Device discovery, checked memory helpers, streams and events for the GPU backend.
 #include "common.cuh"
 
 #include <stdlib.h>
@@ -59,18 +59,6 @@ extern "C" void gpu_free(void *p)
 {
     if (p)
         cudaFree(p);
-}
-
-extern "C" int gpu_host_alloc(void **p, size_t bytes, const char *what)
-{
-    cudaError_t e = cudaMallocHost(p, bytes ? bytes : 16);
-    if (e != cudaSuccess) {
-        mdl_error("CUDA: cannot allocate %zu bytes of pinned memory for %s: %s", bytes, what,
-                cudaGetErrorString(e));
-        *p = NULL;
-        return 1;
-    }
-    return 0;
 }
 
 extern "C" void gpu_host_free(void *p)

@@ -28,23 +28,7 @@ extern "C" int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2
     return 0;
 }
 
-__device__ __forceinline__ mdl_real pair_force(mdl_real r2inv, int c)
-{
-#ifdef MDLITE_GPU_DOUBLE
-    return lj_fpair(r2inv, c_lj1[c], c_lj2[c]);
-#else
-    return lj_fpair_f(r2inv, c_lj1[c], c_lj2[c]);
-#endif
-}
-
-__device__ __forceinline__ mdl_real pair_energy(mdl_real r2inv, int c)
-{
-#ifdef MDLITE_GPU_DOUBLE
-    return lj_energy(r2inv, c_lj3[c], c_lj4[c], c_offset[c]);
-#else
-    return lj_energy_f(r2inv, c_lj3[c], c_lj4[c], c_offset[c]);
-#endif
-}
+MDL_LJ_PAIR(mdl_real, _real)
 
 template <bool EV, bool SINGLE>
 __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, image_lengths m, const real4 *__restrict__ pos,
@@ -64,26 +48,28 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, image_lengths m, c
     for (int k = 0; k < cnt; k++) {
         const int j = __ldg(&list[(size_t)k * sk]);
         const real4 pj = load4(&pos[j]);
-        const mdl_real dx = real_min_image(pi.x - pj.x, m.len[0], m.inv[0]);
-        const mdl_real dy = real_min_image(pi.y - pj.y, m.len[1], m.inv[1]);
-        const mdl_real dz = real_min_image(pi.z - pj.z, m.len[2], m.inv[2]);
+        const mdl_real dx = min_image_real(pi.x - pj.x, m.len[0], m.inv[0]);
+        const mdl_real dy = min_image_real(pi.y - pj.y, m.len[1], m.inv[1]);
+        const mdl_real dz = min_image_real(pi.z - pj.z, m.len[2], m.inv[2]);
         const mdl_real r2 = dx * dx + dy * dy + dz * dz;
         const int c = SINGLE ? 0 : row + real_to_type(pj.w);
         if (r2 < (SINGLE ? cut2 : c_cutsq[c])) {
             const mdl_real r2inv = (mdl_real)1 / r2;
-            const mdl_real fp = pair_force(r2inv, c);
+            const mdl_real fp = lj_fpair_real(r2inv, c_lj1[c], c_lj2[c]);
             fxi += dx * fp;
             fyi += dy * fp;
             fzi += dz * fp;
             if (EV) {
-                e += pair_energy(r2inv, c);
+                e += lj_energy_real(r2inv, c_lj3[c], c_lj4[c], c_offset[c]);
                 v += r2 * fp;
             }
         }
     }
-    fx[i] = fxi;
-    fy[i] = fyi;
-    fz[i] = fzi;
+    if (fx) { // NULL: energy and virial only
+        fx[i] = fxi;
+        fy[i] = fyi;
+        fz[i] = fzi;
+    }
     if (EV) { // each pair is seen from both atoms: half to each
         pe[i] = (mdl_real)0.5 * e;
         w[i] = (mdl_real)0.5 * v;

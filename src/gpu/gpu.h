@@ -30,13 +30,12 @@ void gpu_print_devices(FILE *out);
 int gpu_select(void); /* device 0; prints what it found; returns non-zero when none */
 int gpu_malloc(void **p, size_t bytes, const char *what);
 void gpu_free(void *p);
-int gpu_host_alloc(void **p, size_t bytes, const char *what); /* pinned (cudaMallocHost) */
-void gpu_host_free(void *p);
 /* pinned and mapped: kernels write *dev over the bus, the host reads *host after a stream sync,
    with no copy engine involved (free with gpu_host_free) */
 int gpu_host_alloc_mapped(void **host, void **dev, size_t bytes, const char *what);
-/* pinned by touching page-aligned memory and registering it: for large buffers set up while
-   kernels run (the output slots) */
+void gpu_host_free(void *p);
+/* pinned by touching page-aligned memory and registering it (so large buffers, the output
+   slots, can be set up while kernels run) */
 int gpu_host_pin_alloc(void **p, size_t bytes, const char *what);
 void gpu_host_pin_free(void *p);
 int gpu_h2d(void *dst, const void *src, size_t bytes);
@@ -89,7 +88,8 @@ int gpu_build_brute_atomic(size_t n, mdl_box box, const mdl_real *pos4, double r
 /* ---- forces (force.cu) ---- */
 int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2, const double *lj3, const double *lj4,
                      const double *offset, const double *cutsq);
-/* Forces from a full list; with energy_virial, per-atom pe[i] and w[i] (half of each pair's share). */
+/* Forces from a full list (fx = fy = fz = NULL: none written); with energy_virial, per-atom pe[i]
+   and w[i] (half of each pair's share). */
 int gpu_lj_forces(size_t n, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl, const int *count, int si, int sk,
                   mdl_real *fx, mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w);
 

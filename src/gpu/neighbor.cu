@@ -130,9 +130,9 @@ extern "C" int gpu_gather_i64(size_t n, const int *perm, const int64_t *src, int
 
 __device__ __forceinline__ mdl_real distance2(real4 a, real4 b, const image_lengths &m)
 {
-    mdl_real dx = real_min_image(a.x - b.x, m.len[0], m.inv[0]);
-    mdl_real dy = real_min_image(a.y - b.y, m.len[1], m.inv[1]);
-    mdl_real dz = real_min_image(a.z - b.z, m.len[2], m.inv[2]);
+    mdl_real dx = min_image_real(a.x - b.x, m.len[0], m.inv[0]);
+    mdl_real dy = min_image_real(a.y - b.y, m.len[1], m.inv[1]);
+    mdl_real dz = min_image_real(a.z - b.z, m.len[2], m.inv[2]);
     return dx * dx + dy * dy + dz * dz;
 }
 
@@ -149,7 +149,6 @@ __device__ __forceinline__ void finish_row(int *count, int *flags, int i, int k,
     if (k > capacity)
         atomicMax(&flags[1], k);
 }
-
 
 /* The 27 cells around i's cell, calling emit(k, j) for the k-th neighbor j; returns the count.
    With at least 3 cells along every periodic dimension (SHIFTED), each neighbor cell is one

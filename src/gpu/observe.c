@@ -105,12 +105,6 @@ int gpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait)
     return MDL_OK;
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
 int gpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
 {
     gpu_ctx *c = p;
@@ -136,7 +130,6 @@ int gpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
         int *row = rows + start[id[k]];
         for (int q = 0; q < count[k]; q++)
             row[q] = (int)id[nl[k * si + (size_t)q * sk]];
-        qsort(row, (size_t)count[k], sizeof *row, cmp_int);
     }
     free(nl), free(count), free(id);
     if (rc != MDL_OK) {

@@ -29,16 +29,15 @@ static inline void box_image_lengths(const mdl_box *b, double len[3], double inv
     }
 }
 
-/* The minimum-image separation d along a dimension of length len (inv = 1 / len; 0: open). */
-static inline MDL_HD double min_image(double d, double len, double inv)
-{
-    return d - len * rint(d * inv);
-}
-
-static inline MDL_HD float min_image_f(float d, float len, float inv)
-{
-    return d - len * rintf(d * inv);
-}
+/* The minimum-image separation d along a dimension of length len (inv = 1 / len; 0: open), in
+   type T: made for double here and for the GPU's mdl_real (float in mixed precision; CUDA's
+   rint(float) overload is rintf) in gpu/common.cuh. */
+#define MDL_MIN_IMAGE(T, S)                                       \
+    static inline MDL_HD T min_image##S(T d, T len, T inv)        \
+    {                                                             \
+        return d - len * rint(d * inv);                           \
+    }
+MDL_MIN_IMAGE(double, )
 
 /* Wraps one coordinate of an atom into [lo, lo + len), counting the images crossed in *image;
    returns the wrapped coordinate. Coordinates inside are returned as they are. */

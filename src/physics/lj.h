@@ -10,30 +10,21 @@ typedef struct {
     double lj1, lj2, lj3, lj4, offset, cutsq;
 } mdl_lj_coeff;
 
-/* Force over distance, F(r)/r, for 1/r^2 = r2inv. */
-static inline MDL_HD double lj_fpair(double r2inv, double lj1, double lj2)
-{
-    double r6inv = r2inv * r2inv * r2inv;
-    return r6inv * (lj1 * r6inv - lj2) * r2inv;
-}
-
-static inline MDL_HD double lj_energy(double r2inv, double lj3, double lj4, double offset)
-{
-    double r6inv = r2inv * r2inv * r2inv;
-    return r6inv * (lj3 * r6inv - lj4) - offset;
-}
-
-static inline MDL_HD float lj_fpair_f(float r2inv, float lj1, float lj2)
-{
-    float r6inv = r2inv * r2inv * r2inv;
-    return r6inv * (lj1 * r6inv - lj2) * r2inv;
-}
-
-static inline MDL_HD float lj_energy_f(float r2inv, float lj3, float lj4, float offset)
-{
-    float r6inv = r2inv * r2inv * r2inv;
-    return r6inv * (lj3 * r6inv - lj4) - offset;
-}
+/* Force over distance F(r)/r, lj_fpair##S, and energy, lj_energy##S, for 1/r^2 = r2inv in type T:
+   written once, made for double here and for the GPU's mdl_real (float in mixed precision) in
+   gpu/force.cu. */
+#define MDL_LJ_PAIR(T, S)                                                      \
+    static inline MDL_HD T lj_fpair##S(T r2inv, T lj1, T lj2)                  \
+    {                                                                          \
+        T r6inv = r2inv * r2inv * r2inv;                                       \
+        return r6inv * (lj1 * r6inv - lj2) * r2inv;                            \
+    }                                                                          \
+    static inline MDL_HD T lj_energy##S(T r2inv, T lj3, T lj4, T offset)       \
+    {                                                                          \
+        T r6inv = r2inv * r2inv * r2inv;                                       \
+        return r6inv * (lj3 * r6inv - lj4) - offset;                           \
+    }
+MDL_LJ_PAIR(double, )
 
 /* Coefficients from epsilon, sigma and cutoff; shift = 1 makes E(cutoff) = 0. */
 static inline mdl_lj_coeff lj_coeff(double epsilon, double sigma, double cutoff, int shift)

@@ -63,6 +63,7 @@ static int alloc_all(gpu_ctx *c)
     return MDL_OK;
 }
 
+/* The state of s; its forces (a restart's; zero otherwise) are carried through the set-up's sort. */
 static int upload(gpu_ctx *c, const mdl_system *s)
 {
     size_t n = s->n, d8 = n * sizeof(double), d4 = n * sizeof(int);
@@ -72,20 +73,14 @@ static int upload(gpu_ctx *c, const mdl_system *s)
         TRY(gpu_h2d(dev[k], host[k], k < 6 ? d8 : k < 10 ? d4 : n * sizeof(int64_t)));
     TRY(gpu_memset(c->pe, 0, n * sizeof(mdl_real)));
     TRY(gpu_memset(c->w, 0, n * sizeof(mdl_real)));
-    return gpu_memset(c->flags, 0, 2 * sizeof(int)) ? MDL_ERUN : MDL_OK;
-}
-
-/* The given forces (a restart's; zero otherwise), carried through the set-up's sort. */
-static int upload_forces(gpu_ctx *c, const mdl_system *s)
-{
-    mdl_real *f = mdl_alloc(s->n * sizeof *f, "forces");
+    TRY(gpu_memset(c->flags, 0, 2 * sizeof(int)));
+    mdl_real *f = mdl_alloc(n * sizeof *f, "forces"), *to[] = {c->fx, c->fy, c->fz};
     const double *from[] = {s->fx, s->fy, s->fz};
-    mdl_real *to[] = {c->fx, c->fy, c->fz};
     int rc = f ? MDL_OK : MDL_ERUN;
     for (int k = 0; k < 3 && rc == MDL_OK; k++) {
-        for (size_t i = 0; i < s->n; i++)
+        for (size_t i = 0; i < n; i++)
             f[i] = (mdl_real)from[k][i];
-        rc = gpu_h2d(to[k], f, s->n * sizeof *f) ? MDL_ERUN : MDL_OK;
+        rc = gpu_h2d(to[k], f, n * sizeof *f) ? MDL_ERUN : MDL_OK;
     }
     free(f);
     c->forces_given = 1;
@@ -143,7 +138,7 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     c->rlist = setup->pairs->cutmax + setup->skin;
     c->method = setup->method;
     c->transposed = setup->layout == MDL_NL_TRANSPOSED;
-    if (alloc_all(c) != MDL_OK || upload(c, s) != MDL_OK || upload_forces(c, s) != MDL_OK || set_tables(setup->pairs, s->mass) != MDL_OK)
+    if (alloc_all(c) != MDL_OK || upload(c, s) != MDL_OK || set_tables(setup->pairs, s->mass) != MDL_OK)
         return MDL_ERUN;
     return grow_list(c, initial_capacity(setup->max_neighbors, c->n, &c->box, c->rlist));
 }

@@ -22,6 +22,7 @@ typedef struct {
     const mdl_units *units;
     const mdl_pair_table *pairs;
     double timestep, skin;
+    int check;         /* steps between skin tests */
     enum mdl_nl_method method;
     enum mdl_nl_layout layout;
     int max_neighbors; /* GPU list capacity per atom at the start; 0: from the density */
@@ -32,22 +33,20 @@ typedef struct {
 mdl_setup backend_setup(const mdl_config *cfg, const mdl_units *u, const mdl_pair_table *pt);
 
 typedef struct {
-    long builds;       /* neighbor list builds after the set-up build */
-    long dangerous;    /* builds on the first step a check was allowed (as LAMMPS counts them) */
-    double neighbors;  /* pairs in the list at the last build */
-} mdl_neighbor_stats;
-
-typedef struct {
     double pairs;        /* in the neighbor list at the last build */
     size_t device_bytes; /* device memory held (0 on the CPU) */
+    long builds;         /* neighbor list builds after the set-up build */
+    long dangerous;      /* builds on the first step a check was allowed (as LAMMPS counts them) */
+    long last_build;     /* the step of the last build */
+    int capacity;        /* GPU: list slots per atom (0 on the CPU) */
 } mdl_backend_stats;
 
-enum { MDL_CHECK_OK, MDL_CHECK_REBUILD, MDL_CHECK_UNSAFE };
 /* what compute_forces computes: forces; forces, energy and virial; energy and virial only (the
    forces given at creation, a restart's, stay as they are) */
 enum { MDL_FORCES, MDL_FORCES_ENERGY, MDL_ENERGY_ONLY };
 enum { MDL_THERMOSTAT_POST_FORCE = 1, MDL_THERMOSTAT_END_OF_STEP = 2 };
 #define MDL_THERMO_SLOTS 8
+#define MDL_STEP_KINDS 4
 
 typedef struct {
     const char *name;
@@ -55,16 +54,27 @@ typedef struct {
        forces, images, species, ids, box, masses) */
     int (*create)(void **ctx, const mdl_setup *setup, const mdl_system *s);
     void (*destroy)(void *ctx);
-    /* the skin test and the health check together: *status = MDL_CHECK_OK, MDL_CHECK_REBUILD
-       (an atom moved more than skin/2 since the last build), or MDL_CHECK_UNSAFE (one moved more
-       than the skin, or a position is not finite, at some step since the last build) */
-    int (*neighbor_check)(void *ctx, int *status);
-    /* after MDL_CHECK_UNSAFE or non-finite observables: the atom at fault, found on the host */
+    /* after integrate_first at every step: every `check` steps since the last build the skin test
+       and, when an atom moved more than skin/2, a rebuild -- decided where the state is (GPU: on
+       the device; the host does not wait). An atom past the whole skin, or a position not finite,
+       makes the state unsafe: no more rebuilds, the step kernels stop, health reports the step */
+    int (*update_neighbors)(void *ctx, long step);
+    /* *unsafe_step: the step update_neighbors found the state unsafe, or -1 (GPU: as far as the
+       device has got; never waits) */
+    int (*health)(void *ctx, long *unsafe_step);
+    /* after an unsafe state or non-finite observables: the atom at fault, found on the host */
     int (*diagnose)(void *ctx, mdl_health *h);
-    /* wrap into the box, (re)sort, build the list; the driver counts builds */
+    /* wrap into the box, (re)sort, build the list at once (set-up, `mdlite neighbors`) */
     int (*build_neighbors)(void *ctx);
     /* MDL_FORCES, MDL_FORCES_ENERGY (thermo and frame steps) or MDL_ENERGY_ONLY (a restart's set-up) */
     int (*compute_forces)(void *ctx, int what);
+    /* a step's calls are bracketed by begin_step and end_step. kind (0..MDL_STEP_KINDS-1) names
+       the sequence of calls that will follow (steps of one kind make the same calls with the same
+       arguments, but for `step`); -1: a step whose calls are not to be recorded. The GPU records
+       each kind once as a CUDA graph and replays it, its calls in between doing nothing (the
+       Langevin kernel then takes the step from the device's step count) */
+    int (*begin_step)(void *ctx, long step, int kind);
+    int (*end_step)(void *ctx);
     /* velocity Verlet: half kick + drift, then (after forces) the second half kick */
     int (*integrate_first)(void *ctx);
     int (*integrate_second)(void *ctx);
@@ -82,7 +92,7 @@ typedef struct {
     /* the current full list in id order: row i (the ids of i's neighbors, in no particular order)
        is rows[start[i] .. start[i+1]) (both malloc'ed; `mdlite neighbors`) */
     int (*neighbor_rows)(void *ctx, int **rows, size_t **start);
-    /* pairs in the list and device memory, for the summary */
+    /* pairs in the list, builds and device memory, for the summary (waits for queued work) */
     int (*stats)(void *ctx, mdl_backend_stats *out);
     /* wait for queued work (the CPU's calls are synchronous: nothing to wait for) */
     int (*synchronize)(void *ctx);

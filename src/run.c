@@ -88,6 +88,7 @@ static const char *nonfinite_observable(const mdl_observables *o)
 
 static int write_thermo_row(run_state *r, long step, const mdl_observables *o)
 {
+    MDL_TRY(stepper_check_health(&r->st, step)); /* a row after an unsafe step is not printed */
     clear_progress(r);
     const char *bad = nonfinite_observable(o);
     if (bad)
@@ -105,6 +106,8 @@ static int write_frame(run_state *r, long step, int last)
     mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush};
     r->frames++;
     r->last_frame = step;
+    MDL_TRY(r->ops->synchronize(r->ctx)); /* the device is there: was the state healthy? */
+    MDL_TRY(stepper_check_health(&r->st, step));
     MDL_TRY(writer_submit(r->writer, &f, f.checkpoint ? MDL_DUMP_ALL : r->cfg->dump_fields));
     r->st.timers.t[PH_OUTPUT] += mdl_wtime() - t0;
     r->st.timers.mark = mdl_wtime();
@@ -211,12 +214,13 @@ static void print_summary(run_state *r, double loop, int threads)
     }
     double other = loop - sum > 0 ? loop - sum : 0;
     printf("%-10s | %12.6g | %6.2f\n\n", "Other", other, loop > 0 ? 100 * other / loop : 0);
-    printf("Neighbor pairs = %.0f (%.4g per atom)\n", r->st.nb.neighbors, r->st.nb.neighbors / (double)r->natoms);
-    printf("Neighbor list builds = %ld\n", r->st.nb.builds);
-    printf("Dangerous builds = %ld\n", r->st.nb.dangerous);
+    printf("Neighbor pairs = %.0f (%.4g per atom)\n", r->stats.pairs, r->stats.pairs / (double)r->natoms);
+    printf("Neighbor list builds = %ld\n", r->stats.builds);
+    printf("Dangerous builds = %ld\n", r->stats.dangerous);
     size_t b = r->stats.device_bytes;
     if (b)
-        printf("Device memory = %.1f MiB (%.0f bytes/atom)\n", b / 1048576.0, (double)b / (double)r->natoms);
+        printf("Device memory = %.1f MiB (%.0f bytes/atom), neighbor list capacity %d per atom\n", b / 1048576.0,
+               (double)b / (double)r->natoms, r->stats.capacity);
     print_cpu_use(r->cpu, loop, threads, r->ops->name);
     if (r->st.sync_phases)
         printf("(MDLITE_SYNC_PHASES=1: phases synchronised with the device)\n");
@@ -280,7 +284,6 @@ static int run_loop(run_state *r)
     double loop = mdl_wtime() - t0;
     r->cpu = cpu_seconds() - c0;
     MDL_TRY(r->ops->stats(r->ctx, &r->stats));
-    r->st.nb.neighbors = r->stats.pairs;
     print_summary(r, loop, cfg->threads > 0 ? cfg->threads : omp_get_max_threads());
     return MDL_OK;
 }

@@ -12,7 +12,6 @@ int is_thermo_step(const mdl_config *cfg, long step, long final_step)
 int stepper_setup(mdl_stepper *st, long step, int forces_given)
 {
     MDL_TRY(st->ops->build_neighbors(st->ctx));
-    st->last_build = step;
     thermostat_init(&st->thermostat, st->cfg, st->units);
     if (forces_given) /* a restart's forces: the thermostat's force is in them already */
         return st->ops->compute_forces(st->ctx, MDL_ENERGY_ONLY);
@@ -23,12 +22,23 @@ int stepper_setup(mdl_stepper *st, long step, int forces_given)
 int stepper_unhealthy(mdl_stepper *st, long step, const char *observable)
 {
     mdl_health h = {MDL_HEALTH_OK, -1, 0};
+    mdl_backend_stats stats;
     MDL_TRY(st->ops->diagnose(st->ctx, &h));
+    MDL_TRY(st->ops->stats(st->ctx, &stats));
     if (observable)
         mdl_error("step %ld: the %s is not finite", step, observable);
     if (!observable || h.what != MDL_HEALTH_OK)
-        health_report(&h, step, st->last_build, st->cfg->skin);
+        health_report(&h, step, stats.last_build, st->cfg->skin);
     return MDL_ERUN;
+}
+
+/* Stops the run (stepper_unhealthy) when the backend found the state unsafe at a step up to
+   `step`. */
+int stepper_check_health(mdl_stepper *st, long step)
+{
+    long bad;
+    MDL_TRY(st->ops->health(st->ctx, &bad));
+    return bad >= 0 && bad <= step ? stepper_unhealthy(st, bad, NULL) : MDL_OK;
 }
 
 /* One velocity-Verlet step, in LAMMPS's order; energy and virial only when energy is set. */
@@ -44,28 +54,20 @@ static void phase_end(mdl_stepper *st, int phase)
 int stepper_advance(mdl_stepper *st, long step, int energy)
 {
     const mdl_backend_ops *ops = st->ops;
+    /* what differs between steps: energy, and a rescaling thermostat's steps */
+    int kind = energy | thermostat_acts(&st->thermostat, step, MDL_THERMOSTAT_END_OF_STEP) << 1;
     phase_start(&st->timers);
+    MDL_TRY(ops->begin_step(st->ctx, step, st->sync_phases ? -1 : kind));
     MDL_TRY(ops->integrate_first(st->ctx));
     phase_end(st, PH_INTEGRATE);
-    if ((step - st->last_build) % st->cfg->check == 0) {
-        int status;
-        MDL_TRY(ops->neighbor_check(st->ctx, &status));
-        if (status == MDL_CHECK_UNSAFE)
-            return stepper_unhealthy(st, step, NULL);
-        if (status == MDL_CHECK_REBUILD) {
-            MDL_TRY(ops->build_neighbors(st->ctx));
-            st->nb.builds++;
-            if (step - st->last_build == st->cfg->check)
-                st->nb.dangerous++;
-            st->last_build = step;
-        }
-    }
+    MDL_TRY(ops->update_neighbors(st->ctx, step));
     phase_end(st, PH_NEIGHBOR);
     MDL_TRY(ops->compute_forces(st->ctx, energy));
     MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
     phase_end(st, PH_FORCE);
     MDL_TRY(ops->integrate_second(st->ctx));
     MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_END_OF_STEP));
+    MDL_TRY(ops->end_step(st->ctx));
     phase_end(st, PH_INTEGRATE);
-    return MDL_OK;
+    return stepper_check_health(st, step);
 }

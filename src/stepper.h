@@ -36,8 +36,6 @@ typedef struct {
     mdl_thermostat thermostat; /* filled by stepper_setup */
     const mdl_units *units;
     phase_timers timers;
-    mdl_neighbor_stats nb;
-    long last_build; /* step of the last neighbor build */
     int sync_phases; /* wait for the device at phase boundaries (MDLITE_SYNC_PHASES=1) */
 } mdl_stepper;
 
@@ -49,5 +47,8 @@ int stepper_advance(mdl_stepper *st, long step, int energy);
 /* The run went wrong at `step` (a failed health check, or the named observable not finite):
    finds the atom at fault, says what and where, returns MDL_ERUN. */
 int stepper_unhealthy(mdl_stepper *st, long step, const char *observable);
+/* MDL_ERUN (after stepper_unhealthy) when the backend found the state unsafe at a step up to
+   `step` (the GPU reports it a few steps late: rows and frames of later steps are dropped). */
+int stepper_check_health(mdl_stepper *st, long step);
 
 #endif

@@ -14,12 +14,18 @@ void thermostat_init(mdl_thermostat *t, const mdl_config *cfg, const mdl_units *
     t->langevin = (mdl_langevin){cfg->target_temperature, cfg->tau, cfg->timestep, u->boltz, u->mvv2e, u->ftm2v};
 }
 
+int thermostat_acts(const mdl_thermostat *t, long step, int stage)
+{
+    if (stage == MDL_THERMOSTAT_POST_FORCE)
+        return t->ensemble == MDL_NVT_LANGEVIN;
+    return t->ensemble == MDL_NVT_BERENDSEN || (t->ensemble == MDL_NVT_RESCALE && step % t->every == 0);
+}
+
 int thermostat_apply(const mdl_thermostat *t, const mdl_backend_ops *ops, void *ctx, long step, int stage)
 {
-    if (stage == MDL_THERMOSTAT_POST_FORCE && t->ensemble == MDL_NVT_LANGEVIN)
+    if (!thermostat_acts(t, step, stage))
+        return MDL_OK;
+    if (stage == MDL_THERMOSTAT_POST_FORCE)
         return ops->langevin(ctx, &t->langevin, t->seed, step);
-    if (stage == MDL_THERMOSTAT_END_OF_STEP &&
-        (t->ensemble == MDL_NVT_BERENDSEN || (t->ensemble == MDL_NVT_RESCALE && step % t->every == 0)))
-        return ops->scale_to_temperature(ctx, t->target, t->coupling);
-    return MDL_OK;
+    return ops->scale_to_temperature(ctx, t->target, t->coupling);
 }

@@ -20,5 +20,7 @@ void thermostat_init(mdl_thermostat *t, const mdl_config *cfg, const mdl_units *
 /* The stage of a step (MDL_THERMOSTAT_POST_FORCE or _END_OF_STEP): Langevin adds its force after
    the force call; rescaling (every N steps) and Berendsen scale velocities at the end. */
 int thermostat_apply(const mdl_thermostat *t, const mdl_backend_ops *ops, void *ctx, long step, int stage);
+/* Whether thermostat_apply calls a primitive at this step and stage. */
+int thermostat_acts(const mdl_thermostat *t, long step, int stage);
 
 #endif

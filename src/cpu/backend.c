@@ -19,6 +19,8 @@ typedef struct {
     cpu_lj_table lj;
     double dt, skin, rneigh;
     int brute;                /* method = brute */
+    int check, since, started; /* steps between skin tests; steps since the last build */
+    long builds, dangerous, last_build, unsafe_step; /* unsafe_step: -1 while healthy */
     int threads;
     double inv_mass[MDL_MAX_SPECIES];
     double *x0, *y0, *z0;     /* positions at the last build */
@@ -94,6 +96,8 @@ static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     cpu_lj_table_fill(&c->lj, setup->pairs);
     c->dt = setup->timestep;
     c->skin = setup->skin;
+    c->check = setup->check;
+    c->unsafe_step = -1;
     c->rneigh = setup->pairs->cutmax + setup->skin;
     c->brute = setup->method == MDL_NL_BRUTE;
     c->threads = setup->threads > 0 ? setup->threads : omp_get_max_threads();
@@ -117,14 +121,6 @@ static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     return MDL_OK;
 }
 
-static int cpu_neighbor_check(void *p, int *status)
-{
-    cpu_ctx *c = p;
-    const mdl_system *s = &c->s;
-    double half = 0.5 * c->skin, d2 = max_displacement_sq(s->n, s->x, s->y, s->z, c->x0, c->y0, c->z0);
-    *status = d2 > c->skin * c->skin ? MDL_CHECK_UNSAFE : d2 > half * half ? MDL_CHECK_REBUILD : MDL_CHECK_OK;
-    return MDL_OK;
-}
 
 static int cpu_diagnose(void *p, mdl_health *h)
 {
@@ -178,7 +174,39 @@ static int cpu_build_neighbors(void *p)
     memcpy(c->x0, s->x, s->n * sizeof(double));
     memcpy(c->y0, s->y, s->n * sizeof(double));
     memcpy(c->z0, s->z, s->n * sizeof(double));
+    c->since = 0;
     return rc;
+}
+
+/* The skin test every `check` steps since the last build (the largest move since then: past the
+   skin, or not finite, is unsafe), and the rebuild it asks for. */
+static int cpu_update_neighbors(void *p, long step)
+{
+    cpu_ctx *c = p;
+    const mdl_system *s = &c->s;
+    if (!c->started) /* the set-up's build was the step before */
+        c->started = 1, c->last_build = step - 1;
+    if (c->unsafe_step >= 0 || ++c->since % c->check != 0)
+        return MDL_OK;
+    double half = 0.5 * c->skin, d2 = max_displacement_sq(s->n, s->x, s->y, s->z, c->x0, c->y0, c->z0);
+    if (d2 > c->skin * c->skin) {
+        c->unsafe_step = step;
+        return MDL_OK;
+    }
+    if (d2 <= half * half)
+        return MDL_OK;
+    c->builds++;
+    c->dangerous += c->since == c->check;
+    c->last_build = step;
+    c->since = 0;
+    return cpu_build_neighbors(c);
+}
+
+static int cpu_health(void *p, long *unsafe_step)
+{
+    cpu_ctx *c = p;
+    *unsafe_step = c->unsafe_step;
+    return MDL_OK;
 }
 
 static int cpu_compute_forces(void *p, int what)
@@ -294,7 +322,13 @@ static int cpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
 static int cpu_stats(void *p, mdl_backend_stats *out)
 {
     cpu_ctx *c = p;
-    *out = (mdl_backend_stats){(double)nlist_pairs(&c->nl), 0};
+    *out = (mdl_backend_stats){(double)nlist_pairs(&c->nl), 0, c->builds, c->dangerous, c->last_build, 0};
+    return MDL_OK;
+}
+
+static int cpu_begin_step(void *p, long step, int kind)
+{
+    (void)p, (void)step, (void)kind; /* the CPU's calls do the work as they come */
     return MDL_OK;
 }
 
@@ -372,7 +406,8 @@ const mdl_backend_ops mdl_cpu_backend = {
     .name = "cpu",
     .create = cpu_create,
     .destroy = cpu_destroy,
-    .neighbor_check = cpu_neighbor_check,
+    .update_neighbors = cpu_update_neighbors,
+    .health = cpu_health,
     .diagnose = cpu_diagnose,
     .draw_normals = cpu_velocity_normals,
     .build_neighbors = cpu_build_neighbors,
@@ -386,6 +421,8 @@ const mdl_backend_ops mdl_cpu_backend = {
     .neighbor_rows = cpu_neighbor_rows,
     .stats = cpu_stats,
     .synchronize = cpu_synchronize,
+    .begin_step = cpu_begin_step,
+    .end_step = cpu_synchronize,
     .snapshot_alloc = cpu_snapshot_alloc,
     .snapshot_start = cpu_snapshot_start,
     .snapshot_finish = cpu_snapshot_finish,

@@ -26,6 +26,10 @@
 
 #define MDL_BLOCK 128
 
+/* The stream every launch and asynchronous copy of src/gpu goes to: the legacy default stream,
+   or the capture stream while a graph is being recorded (graph.cu). */
+extern cudaStream_t g_mdl_stream;
+
 static inline unsigned grid_for(size_t n, unsigned block)
 {
     return (unsigned)((n + block - 1) / block);

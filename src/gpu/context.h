@@ -1,5 +1,6 @@
-/* The GPU backend's device state (gpu_ctx), shared by backend.c (state, steps, table) and
-   observe.c (observables, snapshots, diagnosis); nothing outside src/gpu/ includes it. */
+/* The GPU backend's device state (gpu_ctx), shared by backend.c (state, steps, table), rebuild.c
+   (neighbor lists) and observe.c (observables, snapshots, diagnosis); nothing outside src/gpu/
+   includes it. */
 #ifndef MDL_GPU_CONTEXT_H
 #define MDL_GPU_CONTEXT_H
 
@@ -29,19 +30,27 @@ typedef struct {
     int *ix, *iy, *iz, *type;
     int64_t *id;
     int *nl, *count, *flags;  /* flags[1]: largest overflowing count (flags[0]: unused by the run) */
-    int capacity;             /* neighbor slots per atom */
+    int capacity;             /* neighbor slots per atom (nl holds at least GPU_STAGING_BYTES per atom:
+                                 the rebuild's staging area) */
+    int check;                /* steps between skin tests */
+    gpu_nb_state *nbs;        /* the list's state on the device (gpu.h) */
+    volatile long long *report; /* mapped: [0] the step found unsafe (-1: none), [1] longest row asked */
+    long long *report_dev;    /* the same words, as the device addresses them */
+    gpu_graph *step_graph[MDL_STEP_KINDS]; /* each kind of step, recorded once (rebuild.c) */
+    gpu_graph *update_graph;  /* the rebuild test + conditional rebuild alone (steps not recorded) */
+    int started, kind, in_step, recording, replaying;
+    void *sort_temp;
+    size_t sort_temp_bytes;
+    long extra_builds;        /* builds the host made when the list grew */
+    int list_fixed;           /* MDLITE_GPU_LIST_FIXED=1 (tests): the list never grows */
     int *cell, *perm, *cell_start, *cell_end;
     size_t ncells_cap;
     int nc[3];
-    double *scratch;          /* n doubles (or int64) for sorting: swapped with the array it replaces */
-    int *scratch4;            /* n ints, likewise for the int arrays */
+    int *cell_sorted, *perm_sorted; /* the sort's output */
     double *partials, *result;   /* result: 3 doubles for the thermostat, then 3 per thermo slot */
     double *host_result;         /* pinned, same layout */
     void *thermo_ev[MDL_THERMO_SLOTS];
     int *host_flags;          /* pinned: 2 ints */
-    volatile int *moved;      /* mapped host memory, 2 ints set by kick_drift: an atom moved past
-                                 skin/2 (rebuild); past the skin or not finite (unsafe: stop) */
-    int *moved_dev;           /* the same words, as the device addresses them */
     int forces_given;         /* the forces given at creation are current: the first sort carries them */
     size_t nl_bytes;
     /* asynchronous output: slots of a device staging area and pinned host memory, each holding
@@ -57,6 +66,14 @@ typedef struct {
 } gpu_ctx;
 
 void gpu_free_slots(gpu_ctx *c);
+int gpu_grow_list(gpu_ctx *c, int capacity);
+/* table entries in rebuild.c */
+int gpu_build_neighbors(void *p);
+int gpu_update_neighbors(void *p, long step);
+int gpu_health(void *p, long *unsafe_step);
+int gpu_begin_step(void *p, long step, int kind);
+int gpu_end_step(void *p);
+void gpu_drop_graphs(gpu_ctx *c);
 /* table entries in observe.c */
 int gpu_diagnose(void *p, mdl_health *h);
 int gpu_reduce_start(void *p, int slot);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 static size_t g_allocated = 0;
+cudaStream_t g_mdl_stream = 0;
 
 extern "C" int gpu_device_count(void)
 {
@@ -126,13 +127,13 @@ extern "C" int gpu_d2h(void *dst, const void *src, size_t bytes)
 
 extern "C" int gpu_d2d(void *dst, const void *src, size_t bytes)
 {
-    MDL_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, 0));
+    MDL_CUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, g_mdl_stream));
     return 0;
 }
 
 extern "C" int gpu_memset(void *dst, int value, size_t bytes)
 {
-    MDL_CUDA(cudaMemsetAsync(dst, value, bytes, 0));
+    MDL_CUDA(cudaMemsetAsync(dst, value, bytes, g_mdl_stream));
     return 0;
 }
 

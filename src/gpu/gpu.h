@@ -59,13 +59,45 @@ int gpu_stream_sync(void *stream); /* NULL: the compute stream only (not the cop
 int gpu_event_query(void *e); /* 0: done, 1: not yet, other: error (printed) */
 int gpu_copy_async(void *dst, const void *src, size_t bytes, void *stream);
 
-/* ---- thrust shim (thrust_shim.cu): the only C++ library calls in the tree ---- */
-int mdl_sort_by_key_int(int *keys, int *values, size_t n);
+/* ---- sort by cell (sort.cu): CUB's radix sort, the only C++ library calls in the tree ----
+   temp holds gpu_sort_temp_bytes(n, ncells) bytes, allocated once (so the sort can be recorded in
+   a graph) */
+size_t gpu_sort_temp_bytes(size_t n, size_t ncells);
+int gpu_sort_by_cell(const int *cell_in, int *cell_out, const int *perm_in, int *perm_out, size_t n, size_t ncells,
+                     void *temp, size_t temp_bytes);
+
+/* ---- the neighbor list's state on the device, and the rebuild graph (graph.cu) ----
+   kick_drift raises far and unsafe; the rebuild test, launched every step, counts the steps since
+   the last build and, every `check` of them, either reports an unsafe state (report[0] = the step,
+   halt = 1: the step kernels leave the state as it is from there on) or, when an atom moved past
+   skin/2, runs the rebuild recorded in the graph. report (mapped host memory) also carries the
+   largest list row the builds asked for (report[1]), read by the host without waiting. */
+typedef struct {
+    int far, since;    /* an atom moved past skin/2 since the last build; steps since it */
+    int unsafe, halt;  /* an atom moved past the whole skin or is not finite (sticky); stop */
+    long long step;    /* the step the device has reached (counted by the rebuild test) */
+    long long builds, dangerous, last_build;
+    int reported, overflow_seen;
+} gpu_nb_state;
+typedef struct gpu_graph gpu_graph;
+/* Work queued between begin and end (on g_mdl_stream) is recorded, not run, and becomes a graph;
+   abandon ends a failed recording. */
+int gpu_record_begin(void);
+int gpu_record_end(gpu_graph **g);
+void gpu_record_abandon(void);
+int gpu_graph_launch(gpu_graph *g);
+void gpu_graph_destroy(gpu_graph *g);
+/* Inside a recording: the rebuild test on st (for the check interval and flags[1], the builders'
+   overflow word), then a conditional node whose body -- the work queued from here to
+   gpu_rebuild_node_end -- runs only when the test asks for a rebuild. */
+int gpu_rebuild_node_begin(gpu_nb_state *st, int check, const int *flags, long long *report_dev);
+int gpu_rebuild_node_end(void);
 
 /* ---- neighbor lists (neighbor.cu) ----
    Lists are full (both i->j and j->i) and stored NL[i * si + k * sk]: transposed si = 1, sk = n;
    row si = capacity, sk = 1. count[i] holds the true count even past the capacity; on overflow
-   flags[1] becomes the largest count seen, so the caller can grow the list and build again. */
+   flags[1] becomes the largest count seen, so the caller can grow the list (the force kernel
+   scans every atom for a row past the capacity meanwhile: never a wrong step). */
 
 /* Wrap x, y, z into the box (image counters too) and write pos4 = (x, y, z, type). */
 int gpu_wrap_and_pack(size_t n, mdl_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
@@ -74,10 +106,16 @@ int gpu_wrap_and_pack(size_t n, mdl_box box, double *x, double *y, double *z, in
 int gpu_cell_index(size_t n, mdl_box box, const int nc[3], const mdl_real *pos4, int *cell, int *perm);
 /* cell_start/cell_end from sorted cell indices (cells with no atoms get start = end = 0). */
 int gpu_cell_bounds(size_t n, size_t ncells, const int *sorted_cell, int *cell_start, int *cell_end);
-int gpu_gather_double(size_t n, const int *perm, const double *src, double *dst);
-int gpu_gather_int(size_t n, const int *perm, const int *src, int *dst);
-int gpu_gather_real(size_t n, const int *perm, const mdl_real *src, mdl_real *dst);
-int gpu_gather_i64(size_t n, const int *perm, const int64_t *src, int64_t *dst);
+/* The per-atom arrays, in place, in the order of perm (a[k][i] = a[k][perm[i]]) through staging
+   memory of GPU_STAGING_BYTES per atom (the old neighbor list); pos4 repacked from them. */
+typedef struct {
+    double *d[6];   /* x y z vx vy vz */
+    int *i[4];      /* ix iy iz type */
+    int64_t *id;
+    mdl_real *f[3]; /* forces: carried only where f[0] is not NULL */
+} gpu_atom_arrays;
+#define GPU_STAGING_BYTES (14 * 8) /* 14 arrays of 8-byte slots */
+int gpu_permute_atoms(size_t n, const int *perm, gpu_atom_arrays a, void *staging, mdl_real *pos4);
 int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
                    const mdl_real *pos4, double rlist, int *nl, int *count, int capacity, int si, int sk, int *flags);
 int gpu_build_brute(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count, int capacity,
@@ -89,25 +127,28 @@ int gpu_build_brute_atomic(size_t n, mdl_box box, const mdl_real *pos4, double r
 int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2, const double *lj3, const double *lj4,
                      const double *offset, const double *cutsq);
 /* Forces from a full list (fx = fy = fz = NULL: none written); with energy_virial, per-atom pe[i]
-   and w[i] (half of each pair's share). */
-int gpu_lj_forces(size_t n, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl, const int *count, int si, int sk,
-                  mdl_real *fx, mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w);
+   and w[i] (half of each pair's share). A row longer than capacity is replaced by a scan of every
+   atom. Nothing is done once *halt is set. */
+int gpu_lj_forces(size_t n, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl, const int *count, int si,
+                  int sk, int capacity, mdl_real *fx, mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe,
+                  mdl_real *w, const int *halt);
 
 /* ---- integration, thermostats, reductions (integrate.cu) ---- */
 int gpu_set_masses(int ntypes, const double *mass);
-/* v += dtf f/m; x += dt v; pos4 refreshed; *moved = 1 when an atom is more than half_skin from its
-   position at the last build (pos0). moved is mapped host memory (gpu_host_alloc_mapped), so
-   reading it needs no copy (which could queue behind an output copy on the copy engine). */
+/* v += dtf f/m; x += dt v; pos4 refreshed; st->far = 1 when an atom is more than skin/2 from its
+   position at the last build (pos0), st->unsafe = 1 past the skin or not finite. The step
+   kernels (these, the forces, Langevin, scaling) do nothing once st->halt is set. */
 int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                    double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
-                   mdl_real *pos4, const mdl_real *pos0, double skin, int *moved);
+                   mdl_real *pos4, const mdl_real *pos0, double skin, gpu_nb_state *st);
 /* rng.h's mdl_normals_fn on the GPU (cuRAND's device API); 1 on failure (no device, memory). */
 int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, double *out);
 int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx, const mdl_real *fy,
-             const mdl_real *fz, const int *type);
+             const mdl_real *fz, const int *type, const int *halt);
+/* The noise of step dev_step[0] (device memory) where dev_step is not NULL, else of `step`. */
 int gpu_langevin(size_t n, const double *vx, const double *vy, const double *vz, mdl_real *fx,
                  mdl_real *fy, mdl_real *fz, const int *type, const int64_t *id, mdl_langevin p, uint64_t seed,
-                 uint64_t step);
+                 uint64_t step, const long long *dev_step, const int *halt);
 /* Sums over atoms in a fixed order (warp shuffles, one block pass, a second small launch):
    out[0] = sum m v^2, out[1] = sum pe, out[2] = sum w (pe/w skipped when NULL). out is device memory.
    partials holds 3 * gpu_reduce_blocks(n) doubles. */
@@ -116,7 +157,7 @@ int gpu_reduce(size_t n, const double *vx, const double *vy, const double *vz, c
                const mdl_real *w, double *partials, double *out);
 /* v *= sqrt(1 + c (T0 / T - 1)) with T from mv2 (device): c = 1 rescales to T0, c = dt/tau is Berendsen. */
 int gpu_scale_to_temperature(size_t n, double *vx, double *vy, double *vz, const double *mv2, double T0, double c,
-                             double mvv2e, double boltz, double dof);
+                             double mvv2e, double boltz, double dof, const int *halt);
 
 /* ---- snapshots for the writer thread (snapshot.cu) ----
    dst[d][id[i]] = src[d][i], d = 0..2: one field's arrays into id order (forces widened to double). */

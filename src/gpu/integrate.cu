@@ -43,40 +43,38 @@ __device__ __forceinline__ mdl_real kick_drift_atom(int i, double dtf, double dt
 __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, double *y, double *z, double *vx,
                                   double *vy, double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz,
                                   const int *type, real4 *pos, const real4 *pos0, mdl_real half2, mdl_real skin2,
-                                  int *moved)
+                                  gpu_nb_state *st)
 {
+    if (st->halt)
+        return;
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     mdl_real d2 = i < n ? kick_drift_atom(i, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type, pos, pos0) : 0;
     bool far = d2 > half2, unsafe = !(d2 <= skin2); /* NaN is unsafe */
-    /* moved[0] (host memory) stays set until the next build clears it, moved[1] (the health
-       check) for good: one write over the bus per warp that found such an atom, all of one value */
-    if (__any_sync(0xffffffffu, far) && (threadIdx.x & 31) == 0) {
-        moved[0] = 1;
-        __threadfence_system();
-    }
-    if (__any_sync(0xffffffffu, unsafe) && (threadIdx.x & 31) == 0) {
-        moved[1] = 1;
-        __threadfence_system();
-    }
+    /* far stays set until the next build clears it, unsafe for good: one store per warp that
+       found such an atom, all of one value */
+    if (__any_sync(0xffffffffu, far) && (threadIdx.x & 31) == 0)
+        st->far = 1;
+    if (__any_sync(0xffffffffu, unsafe) && (threadIdx.x & 31) == 0)
+        st->unsafe = 1;
 }
 
 extern "C" int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                               double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
-                              mdl_real *pos4, const mdl_real *pos0, double skin, int *moved)
+                              mdl_real *pos4, const mdl_real *pos0, double skin, gpu_nb_state *st)
 {
-    kick_drift_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type,
+    kick_drift_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type,
                                                              (real4 *)pos4, (const real4 *)pos0,
                                                              (mdl_real)(0.25 * skin * skin),
-                                                             (mdl_real)(skin * skin), moved);
+                                                             (mdl_real)(skin * skin), st);
     MDL_LAUNCHED("kick_drift");
     return 0;
 }
 
 __global__ void kick_kernel(int n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx,
-                            const mdl_real *fy, const mdl_real *fz, const int *type)
+                            const mdl_real *fy, const mdl_real *fz, const int *type, const int *halt)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    if (i >= n || *halt)
         return;
     double a = dtf * c_inv_mass[type[i]];
     vx[i] += a * fx[i];
@@ -85,9 +83,9 @@ __global__ void kick_kernel(int n, double dtf, double *vx, double *vy, double *v
 }
 
 extern "C" int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx,
-                        const mdl_real *fy, const mdl_real *fz, const int *type)
+                        const mdl_real *fy, const mdl_real *fz, const int *type, const int *halt)
 {
-    kick_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, dtf, vx, vy, vz, fx, fy, fz, type);
+    kick_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, dtf, vx, vy, vz, fx, fy, fz, type, halt);
     MDL_LAUNCHED("kick");
     return 0;
 }
@@ -96,11 +94,13 @@ extern "C" int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz
    `step` (the words the CPU backend computes with mdl_random_block). */
 __global__ void langevin_kernel(int n, const double *vx, const double *vy, const double *vz, mdl_real *fx,
                                 mdl_real *fy, mdl_real *fz, const int *type, const int64_t *id, mdl_langevin p,
-                                uint64_t seed, uint64_t step)
+                                uint64_t seed, uint64_t step, const long long *dev_step, const int *halt)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    if (i >= n || *halt)
         return;
+    if (dev_step)
+        step = (uint64_t)*dev_step;
     curandStatePhilox4_32_10_t st;
     curand_init(mdl_rng_key(seed, MDL_STREAM_LANGEVIN), (unsigned long long)id[i], 4ull * step, &st);
     uint4 r = curand4(&st);
@@ -114,9 +114,9 @@ __global__ void langevin_kernel(int n, const double *vx, const double *vy, const
 
 extern "C" int gpu_langevin(size_t n, const double *vx, const double *vy, const double *vz, mdl_real *fx,
                             mdl_real *fy, mdl_real *fz, const int *type, const int64_t *id, mdl_langevin p,
-                            uint64_t seed, uint64_t step)
+                            uint64_t seed, uint64_t step, const long long *dev_step, const int *halt)
 {
-    langevin_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, vx, vy, vz, fx, fy, fz, type, id, p, seed, step);
+    langevin_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, vx, vy, vz, fx, fy, fz, type, id, p, seed, step, dev_step, halt);
     MDL_LAUNCHED("langevin");
     return 0;
 }
@@ -149,7 +149,7 @@ extern "C" int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, d
     if (e == cudaSuccess)
         e = cudaMemcpy(d_id, id, n * sizeof *d_id, cudaMemcpyHostToDevice);
     if (e == cudaSuccess) {
-        velocity_normals_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, key, d_id, d_out);
+        velocity_normals_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, key, d_id, d_out);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess)
@@ -236,18 +236,18 @@ extern "C" int gpu_reduce(size_t n, const double *vx, const double *vy, const do
                           const mdl_real *pe, const mdl_real *w, double *partials, double *out)
 {
     int nb = (int)gpu_reduce_blocks(n);
-    reduce_atoms_kernel<<<nb, RED_BLOCK>>>((int)n, vx, vy, vz, type, pe, w, partials);
+    reduce_atoms_kernel<<<nb, RED_BLOCK, 0, g_mdl_stream>>>((int)n, vx, vy, vz, type, pe, w, partials);
     MDL_LAUNCHED("reduce_atoms");
-    reduce_partials_kernel<<<1, RED_BLOCK>>>(nb, partials, out);
+    reduce_partials_kernel<<<1, RED_BLOCK, 0, g_mdl_stream>>>(nb, partials, out);
     MDL_LAUNCHED("reduce_partials");
     return 0;
 }
 
 __global__ void scale_kernel(int n, double *vx, double *vy, double *vz, const double *mv2, double T0, double c,
-                             double mvv2e, double boltz, double dof)
+                             double mvv2e, double boltz, double dof, const int *halt)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
+    if (i >= n || *halt)
         return;
     double f = thermostat_scale(mvv2e * mv2[0] / (dof * boltz), T0, c);
     vx[i] *= f;
@@ -256,9 +256,9 @@ __global__ void scale_kernel(int n, double *vx, double *vy, double *vz, const do
 }
 
 extern "C" int gpu_scale_to_temperature(size_t n, double *vx, double *vy, double *vz, const double *mv2, double T0,
-                                        double c, double mvv2e, double boltz, double dof)
+                                        double c, double mvv2e, double boltz, double dof, const int *halt)
 {
-    scale_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, vx, vy, vz, mv2, T0, c, mvv2e, boltz, dof);
+    scale_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, vx, vy, vz, mv2, T0, c, mvv2e, boltz, dof, halt);
     MDL_LAUNCHED("scale_velocities");
     return 0;
 }

@@ -37,7 +37,7 @@ __global__ void wrap_pack_kernel(int n, mdl_box b, double *x, double *y, double 
 extern "C" int gpu_wrap_and_pack(size_t n, mdl_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
                                  const int *type, mdl_real *pos4)
 {
-    wrap_pack_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, box, x, y, z, ix, iy, iz, type, (real4 *)pos4);
+    wrap_pack_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, x, y, z, ix, iy, iz, type, (real4 *)pos4);
     MDL_LAUNCHED("wrap_pack");
     return 0;
 }
@@ -63,7 +63,7 @@ __global__ void cell_index_kernel(int n, mdl_box b, int3 nc, const real4 *pos, i
 
 extern "C" int gpu_cell_index(size_t n, mdl_box box, const int nc[3], const mdl_real *pos4, int *cell, int *perm)
 {
-    cell_index_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, box, make_int3(nc[0], nc[1], nc[2]),
+    cell_index_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, make_int3(nc[0], nc[1], nc[2]),
                                                              (const real4 *)pos4, cell, perm);
     MDL_LAUNCHED("cell_index");
     return 0;
@@ -83,46 +83,57 @@ __global__ void cell_bounds_kernel(int n, const int *cell, int *start, int *end)
 
 extern "C" int gpu_cell_bounds(size_t n, size_t ncells, const int *sorted_cell, int *cell_start, int *cell_end)
 {
-    MDL_CUDA(cudaMemsetAsync(cell_start, 0, ncells * sizeof(int), 0));
-    MDL_CUDA(cudaMemsetAsync(cell_end, 0, ncells * sizeof(int), 0));
-    cell_bounds_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, sorted_cell, cell_start, cell_end);
+    MDL_CUDA(cudaMemsetAsync(cell_start, 0, ncells * sizeof(int), g_mdl_stream));
+    MDL_CUDA(cudaMemsetAsync(cell_end, 0, ncells * sizeof(int), g_mdl_stream));
+    cell_bounds_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, sorted_cell, cell_start, cell_end);
     MDL_LAUNCHED("cell_bounds");
     return 0;
 }
 
-template <typename T>
-__global__ void gather_kernel(int n, const int *perm, const T *src, T *dst)
+/* Staging layout per array k: n values from byte offset k * n * 8 (ints and reals fit in 8). */
+__global__ void gather_to_staging_kernel(int n, const int *perm, gpu_atom_arrays a, char *staging)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        dst[i] = src[perm[i]];
+    if (i >= n)
+        return;
+    int j = perm[i];
+    size_t stride = (size_t)n * 8;
+    for (int k = 0; k < 6; k++)
+        ((double *)(staging + k * stride))[i] = a.d[k][j];
+    ((int64_t *)(staging + 6 * stride))[i] = a.id[j];
+    for (int k = 0; k < 4; k++)
+        ((int *)(staging + (7 + k) * stride))[i] = a.i[k][j];
+    for (int k = 0; k < 3 && a.f[0]; k++)
+        ((mdl_real *)(staging + (11 + k) * stride))[i] = a.f[k][j];
 }
 
-extern "C" int gpu_gather_double(size_t n, const int *perm, const double *src, double *dst)
+__global__ void copy_from_staging_kernel(int n, gpu_atom_arrays a, const char *staging, real4 *pos)
 {
-    gather_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, perm, src, dst);
-    MDL_LAUNCHED("gather_double");
-    return 0;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    size_t stride = (size_t)n * 8;
+    for (int k = 0; k < 6; k++)
+        a.d[k][i] = ((const double *)(staging + k * stride))[i];
+    a.id[i] = ((const int64_t *)(staging + 6 * stride))[i];
+    for (int k = 0; k < 4; k++)
+        a.i[k][i] = ((const int *)(staging + (7 + k) * stride))[i];
+    for (int k = 0; k < 3 && a.f[0]; k++)
+        a.f[k][i] = ((const mdl_real *)(staging + (11 + k) * stride))[i];
+    real4 p;
+    p.x = (mdl_real)a.d[0][i], p.y = (mdl_real)a.d[1][i], p.z = (mdl_real)a.d[2][i];
+    p.w = type_to_real(a.i[3][i]);
+    pos[i] = p;
 }
 
-extern "C" int gpu_gather_int(size_t n, const int *perm, const int *src, int *dst)
+extern "C" int gpu_permute_atoms(size_t n, const int *perm, gpu_atom_arrays a, void *staging, mdl_real *pos4)
 {
-    gather_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, perm, src, dst);
-    MDL_LAUNCHED("gather_int");
-    return 0;
-}
-
-extern "C" int gpu_gather_real(size_t n, const int *perm, const mdl_real *src, mdl_real *dst)
-{
-    gather_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, perm, src, dst);
-    MDL_LAUNCHED("gather_real");
-    return 0;
-}
-
-extern "C" int gpu_gather_i64(size_t n, const int *perm, const int64_t *src, int64_t *dst)
-{
-    gather_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, perm, src, dst);
-    MDL_LAUNCHED("gather_i64");
+    gather_to_staging_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, perm, a,
+                                                                                    (char *)staging);
+    MDL_LAUNCHED("gather_to_staging");
+    copy_from_staging_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, a, (const char *)staging,
+                                                                                    (real4 *)pos4);
+    MDL_LAUNCHED("copy_from_staging");
     return 0;
 }
 
@@ -304,18 +315,18 @@ extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int 
                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         }
         if (shifted)
-            build_cell_staged_kernel<true><<<g, STAGE_BLOCK, smem>>>((int)n, box, m, c3, cell_start, cell_end, p, r2,
+            build_cell_staged_kernel<true><<<g, STAGE_BLOCK, smem, g_mdl_stream>>>((int)n, box, m, c3, cell_start, cell_end, p, r2,
                                                                      nl, count, capacity, si, sk, flags);
         else
-            build_cell_staged_kernel<false><<<g, STAGE_BLOCK, smem>>>((int)n, box, m, c3, cell_start, cell_end, p, r2,
+            build_cell_staged_kernel<false><<<g, STAGE_BLOCK, smem, g_mdl_stream>>>((int)n, box, m, c3, cell_start, cell_end, p, r2,
                                                                       nl, count, capacity, si, sk, flags);
     } else {
         unsigned g = grid_for(n, MDL_BLOCK);
         if (shifted)
-            build_cell_kernel<true><<<g, MDL_BLOCK>>>((int)n, box, m, c3, cell_start, cell_end, p, r2, nl, count,
+            build_cell_kernel<true><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, m, c3, cell_start, cell_end, p, r2, nl, count,
                                                       capacity, si, sk, flags);
         else
-            build_cell_kernel<false><<<g, MDL_BLOCK>>>((int)n, box, m, c3, cell_start, cell_end, p, r2, nl, count,
+            build_cell_kernel<false><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, m, c3, cell_start, cell_end, p, r2, nl, count,
                                                        capacity, si, sk, flags);
     }
     MDL_LAUNCHED("build_cell");
@@ -341,7 +352,7 @@ __global__ void build_brute_kernel(int n, image_lengths m, const real4 *__restri
 extern "C" int gpu_build_brute(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
                                int capacity, int si, int sk, int *flags)
 {
-    build_brute_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, make_image_lengths(box), (const real4 *)pos4,
+    build_brute_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, make_image_lengths(box), (const real4 *)pos4,
                                                               (mdl_real)(rlist * rlist), nl, count, capacity, si, sk,
                                                               flags);
     MDL_LAUNCHED("build_brute");
@@ -371,8 +382,8 @@ __global__ void build_brute_atomic_kernel(int n, image_lengths m, const real4 *_
 extern "C" int gpu_build_brute_atomic(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
                                       int capacity, int si, int sk, int *flags)
 {
-    MDL_CUDA(cudaMemsetAsync(count, 0, n * sizeof(int), 0));
-    build_brute_atomic_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK>>>((int)n, make_image_lengths(box),
+    MDL_CUDA(cudaMemsetAsync(count, 0, n * sizeof(int), g_mdl_stream));
+    build_brute_atomic_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, make_image_lengths(box),
                                                                      (const real4 *)pos4, (mdl_real)(rlist * rlist), nl,
                                                                      count, capacity, si, sk, flags);
     MDL_LAUNCHED("build_brute_atomic");

@@ -150,7 +150,13 @@ int gpu_stats(void *p, mdl_backend_stats *out)
     for (size_t i = 0; i < c->n && rc == MDL_OK; i++)
         total += cnt[i];
     free(cnt);
-    *out = (mdl_backend_stats){0.5 * total /* full lists hold each pair twice */, gpu_bytes_allocated()};
+    gpu_nb_state st;
+    if (rc == MDL_OK && gpu_d2h(&st, c->nbs, sizeof st))
+        rc = MDL_ERUN;
+    *out = (mdl_backend_stats){0.5 * total /* full lists hold each pair twice */, gpu_bytes_allocated(),
+                               rc == MDL_OK ? (long)st.builds + c->extra_builds : 0,
+                               rc == MDL_OK ? (long)st.dangerous : 0, rc == MDL_OK ? (long)st.last_build : 0,
+                               c->capacity};
     return rc;
 }
 

@@ -7,6 +7,9 @@ cases: compare      step-0 forces and 100 steps of thermo against the CPU backen
        determinism  cell and brute: identical thermo twice; brute-atomic: how much thermo moves
        thermostats  Berendsen and Langevin against the CPU backend over 50 steps
        drift        NVE 32,000 atoms, shifted potential, 100,000 steps at dt 0.005
+       overflow     a list too short never gives a wrong step: a fixed 8-slot list (every row
+                    covered by the force kernel) and a list that overflows mid-run (and grows)
+                    print the thermo of a list that fits
 """
 import os
 import re
@@ -81,27 +84,48 @@ def neighbors(mdlite, inp, d, precision, ref_dir=None):
         print("reference neighbor.txt reproduced by every GPU builder and layout")
 
 
-def thermo_run(mdlite, cfg, d, name, *sets):
+def thermo_run(mdlite, cfg, d, name, *sets, env=None):
     csv = os.path.join(d, name + ".csv")
-    args = [mdlite, "run", cfg, "--quiet", "--backend", "gpu", "--set", f"output.thermo_file={csv}"]
+    args = [mdlite, "run", cfg, "--backend", "gpu", "--set", f"output.thermo_file={csv}"]
     for s in sets:
         args += ["--set", s]
-    run(args)
-    return read_thermo(csv)
+    out = run(args, env=dict(os.environ, **(env or {}))).stdout
+    return read_thermo(csv), out
+
+
+def overflow(mdlite, inp, d, precision):
+    cfg = os.path.join(inp, "lj_melt.ini")
+    tol = 1e-4 if precision == "mixed" else 1e-10
+    for method in ("cell", "brute"):
+        common = ["system.cells=10 10 10", "run.steps=200", "output.thermo=20", f"neighbor.method={method}"]
+        ref, _ = thermo_run(mdlite, cfg, d, "ref", *common)
+        # the perfect lattice has 78 neighbours within 2.8: a 78-slot list (80 after rounding) fits
+        # the set-up's build, and the melt's builds ask for more
+        cases = [("fixed 8-slot list", ["neighbor.max_neighbors=8"], {"MDLITE_GPU_LIST_FIXED": "1"}, 8),
+                 ("78-slot list, grown mid-run", ["neighbor.max_neighbors=78"], None, 81)]
+        for name, sets, env, cap_min in cases:
+            rows, out = thermo_run(mdlite, cfg, d, "short", *common, *sets, env=env)
+            cap = int(re.search(r"neighbor list capacity (\d+)", out).group(1))
+            if cap < cap_min or (env and cap != 8):
+                fail(f"{method}, {name}: capacity {cap} at the end\n{out}")
+            worst = max(abs(x[k] - y[k]) / max(1.0, abs(y[k])) for x, y in zip(rows, ref) for k in x)
+            if len(rows) != len(ref) or worst > tol:
+                fail(f"{method}, {name}: thermo differs from a list that fits by {worst:.3g} > {tol}")
+            print(f"{method}, {name}: capacity {cap} at the end, thermo within {worst:.2g} of a list that fits")
 
 
 def determinism(mdlite, inp, d, precision):
     cfg = os.path.join(inp, "lj_melt.ini")
     for method in ("cell", "brute"):
-        a = thermo_run(mdlite, cfg, d, method + "1", "system.cells=10 10 10", f"neighbor.method={method}",
-                       "run.steps=500", "output.thermo=50")
-        b = thermo_run(mdlite, cfg, d, method + "2", "system.cells=10 10 10", f"neighbor.method={method}",
-                       "run.steps=500", "output.thermo=50")
+        a, _ = thermo_run(mdlite, cfg, d, method + "1", "system.cells=10 10 10", f"neighbor.method={method}",
+                          "run.steps=500", "output.thermo=50")
+        b, _ = thermo_run(mdlite, cfg, d, method + "2", "system.cells=10 10 10", f"neighbor.method={method}",
+                          "run.steps=500", "output.thermo=50")
         if a != b:
             fail(f"{method}: two identical GPU runs print different thermo\n{a}\n{b}")
         print(f"{method}: two runs identical (500 steps, 11 rows)")
     runs = [thermo_run(mdlite, cfg, d, f"atomic{k}", "system.cells=10 10 10", "neighbor.method=brute-atomic",
-                       "run.steps=500", "output.thermo=50") for k in range(3)]
+                       "run.steps=500", "output.thermo=50")[0] for k in range(3)]
     for step_idx in (1, 2, len(runs[0]) - 1):
         spread = max(abs(r[step_idx]["total_energy"] - runs[0][step_idx]["total_energy"]) for r in runs)
         spread_t = max(abs(r[step_idx]["temperature"] - runs[0][step_idx]["temperature"]) for r in runs)
@@ -114,7 +138,7 @@ def thermostats(mdlite, inp, d, precision):
     for ens in (["run.ensemble=nvt-berendsen", "run.tau=0.1"], ["run.ensemble=nvt-langevin", "run.tau=0.5"],
                 ["run.ensemble=nvt-rescale", "run.every=5"]):
         common = ["system.cells=8 8 8", "run.steps=50", "output.thermo=10", "run.target_temperature=0.9", *ens]
-        g = thermo_run(mdlite, cfg, d, "g", *common)
+        g, _ = thermo_run(mdlite, cfg, d, "g", *common)
         csv = os.path.join(d, "c.csv")
         run([mdlite, "run", cfg, "--quiet", "--set", f"output.thermo_file={csv}", *sum([["--set", s] for s in common], [])])
         c = read_thermo(csv)

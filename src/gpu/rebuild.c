@@ -1,0 +1,171 @@
+/* The GPU backend's neighbor lists and step graphs: the rebuild chain (wrap, cell sort,
+   permutation of every per-atom array, build), run at once by the host (set-up, `mdlite
+   neighbors`, a grown list) or recorded behind the device's skin test in the step's graph; the
+   recording and replay of each kind of step. */
+#include "context.h"
+
+#include "../physics/cells.h"
+#include "../util.h"
+
+static size_t ncells(const gpu_ctx *c)
+{
+    return (size_t)c->nc[0] * c->nc[1] * c->nc[2];
+}
+
+/* Cell arrays and the sort's storage for the box (fixed during a run): before any recording. */
+static int setup_cells(gpu_ctx *c)
+{
+    size_t total = cell_grid_dims(&c->box, c->rlist, c->n, c->nc);
+    if (total > c->ncells_cap) {
+        gpu_free(c->cell_start);
+        gpu_free(c->cell_end);
+        gpu_free(c->sort_temp);
+        c->sort_temp_bytes = gpu_sort_temp_bytes(c->n, total);
+        if (gpu_malloc((void **)&c->cell_start, total * sizeof(int), "cell starts") ||
+            gpu_malloc((void **)&c->cell_end, total * sizeof(int), "cell ends") ||
+            gpu_malloc(&c->sort_temp, c->sort_temp_bytes, "the cell sort"))
+            return MDL_ERUN;
+        c->ncells_cap = total;
+    }
+    return MDL_OK;
+}
+
+static int build_list(gpu_ctx *c)
+{
+    size_t n = c->n;
+    int si = c->transposed ? 1 : c->capacity, sk = c->transposed ? (int)n : 1;
+    TRY(gpu_memset(c->flags + 1, 0, sizeof(int)));
+    if (c->method == MDL_NL_CELL)
+        TRY(gpu_build_cell(n, c->box, c->nc, c->cell_start, c->cell_end, c->pos4, c->rlist, c->nl, c->count,
+                           c->capacity, si, sk, c->flags));
+    else if (c->method == MDL_NL_BRUTE)
+        TRY(gpu_build_brute(n, c->box, c->pos4, c->rlist, c->nl, c->count, c->capacity, si, sk, c->flags));
+    else
+        TRY(gpu_build_brute_atomic(n, c->box, c->pos4, c->rlist, c->nl, c->count, c->capacity, si, sk, c->flags));
+    return gpu_d2d(c->pos0, c->pos4, 4 * n * sizeof(mdl_real)) ? MDL_ERUN : MDL_OK;
+}
+
+/* Queues the whole rebuild, without waiting for anything: wrap and pack, then (cell method) sort
+   by cell and permute every per-atom array through the old list's memory, then build. */
+static int queue_rebuild(gpu_ctx *c)
+{
+    size_t n = c->n;
+    TRY(gpu_wrap_and_pack(n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4));
+    if (c->method == MDL_NL_CELL) {
+        gpu_atom_arrays a = {{c->x, c->y, c->z, c->vx, c->vy, c->vz}, {c->ix, c->iy, c->iz, c->type}, c->id,
+                             {c->forces_given ? c->fx : NULL, c->fy, c->fz}}; /* forces: a restart's only */
+        TRY(gpu_cell_index(n, c->box, c->nc, c->pos4, c->cell, c->perm));
+        TRY(gpu_sort_by_cell(c->cell, c->cell_sorted, c->perm, c->perm_sorted, n, ncells(c), c->sort_temp,
+                             c->sort_temp_bytes));
+        TRY(gpu_permute_atoms(n, c->perm_sorted, a, c->nl, c->pos4));
+        TRY(gpu_cell_bounds(n, ncells(c), c->cell_sorted, c->cell_start, c->cell_end));
+    }
+    return build_list(c);
+}
+
+/* The host's build: queued, then the longest row read back; a list too short grows (+10%) and
+   is built again. The device's skin state starts over. */
+int gpu_build_neighbors(void *p)
+{
+    gpu_ctx *c = p;
+    if (setup_cells(c) != MDL_OK || queue_rebuild(c) != MDL_OK)
+        return MDL_ERUN;
+    for (;;) {
+        TRY(gpu_d2h(c->host_flags, c->flags, 2 * sizeof(int)));
+        if (c->host_flags[1] <= c->capacity || c->list_fixed)
+            break;
+        if (gpu_grow_list(c, c->host_flags[1] + c->host_flags[1] / 10 + 4) != MDL_OK || build_list(c) != MDL_OK)
+            return MDL_ERUN;
+    }
+    return gpu_memset(c->nbs, 0, 2 * sizeof(int)) ? MDL_ERUN : MDL_OK; /* far, since */
+}
+
+void gpu_drop_graphs(gpu_ctx *c)
+{
+    for (int k = 0; k < MDL_STEP_KINDS; k++) {
+        gpu_graph_destroy(c->step_graph[k]);
+        c->step_graph[k] = NULL;
+    }
+    gpu_graph_destroy(c->update_graph);
+    c->update_graph = NULL;
+}
+
+/* Before each step: the device's step count starts from the host's; a list that a build on the
+   device found too short (the force kernel covered the long rows meanwhile) is grown and built
+   by the host, which waits for the device this once, and every graph is recorded again. Then
+   the step's graph is replayed at end_step, or recorded from the calls in between. */
+int gpu_begin_step(void *p, long step, int kind)
+{
+    gpu_ctx *c = p;
+    if (!c->started) {
+        long long at = step - 1; /* the set-up's build */
+        TRY(gpu_h2d(&c->nbs->step, &at, sizeof at));
+        TRY(gpu_h2d(&c->nbs->last_build, &at, sizeof at));
+        c->started = 1;
+    }
+    if (c->report[1] > c->capacity && !c->list_fixed) {
+        long long need = c->report[1];
+        c->forces_given = 1; /* the last step's forces go with the atoms: the next kick needs them */
+        if (gpu_synchronize() || gpu_grow_list(c, (int)(need + need / 10 + 4)) != MDL_OK ||
+            gpu_build_neighbors(c) != MDL_OK)
+            return MDL_ERUN;
+        c->forces_given = 0;
+        c->extra_builds++;
+        gpu_drop_graphs(c);
+    }
+    c->kind = kind;
+    c->in_step = 1;
+    if (kind < 0)
+        return MDL_OK;
+    if (c->step_graph[kind]) {
+        c->replaying = 1;
+        return MDL_OK;
+    }
+    c->recording = 1;
+    return gpu_record_begin() ? MDL_ERUN : MDL_OK;
+}
+
+int gpu_end_step(void *p)
+{
+    gpu_ctx *c = p;
+    c->in_step = c->replaying = 0;
+    if (c->recording) {
+        c->recording = 0;
+        TRY(gpu_record_end(&c->step_graph[c->kind]));
+    }
+    return c->kind >= 0 && gpu_graph_launch(c->step_graph[c->kind]) ? MDL_ERUN : MDL_OK;
+}
+
+/* The rebuild test and the conditional rebuild, queued into a recording. */
+static int queue_update(gpu_ctx *c)
+{
+    TRY(gpu_rebuild_node_begin(c->nbs, c->check, c->flags, c->report_dev));
+    int rc = queue_rebuild(c);
+    return gpu_rebuild_node_end() == 0 && rc == MDL_OK ? MDL_OK : MDL_ERUN;
+}
+
+/* Recorded into the step's graph, or (a step not recorded) launched as a graph of its own. */
+int gpu_update_neighbors(void *p, long step)
+{
+    gpu_ctx *c = p;
+    (void)step; /* the device counts the steps */
+    if (c->replaying)
+        return MDL_OK;
+    if (c->recording)
+        return queue_update(c);
+    if (!c->update_graph) {
+        TRY(gpu_record_begin());
+        if (queue_update(c) != MDL_OK || gpu_record_end(&c->update_graph)) {
+            gpu_record_abandon();
+            return MDL_ERUN;
+        }
+    }
+    return gpu_graph_launch(c->update_graph) ? MDL_ERUN : MDL_OK;
+}
+
+int gpu_health(void *p, long *unsafe_step)
+{
+    gpu_ctx *c = p;
+    *unsafe_step = (long)c->report[0];
+    return MDL_OK;
+}

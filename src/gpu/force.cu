@@ -4,6 +4,9 @@
 #include "../physics/species.h"
 #include "common.cuh"
 
+#include <stdlib.h>
+#include <string.h>
+
 #define MAXT MDL_MAX_SPECIES
 __constant__ mdl_real c_lj1[MAXT * MAXT], c_lj2[MAXT * MAXT], c_lj3[MAXT * MAXT], c_lj4[MAXT * MAXT];
 __constant__ mdl_real c_offset[MAXT * MAXT], c_cutsq[MAXT * MAXT];
@@ -53,26 +56,30 @@ __device__ __forceinline__ void add_pair(real4 pi, real4 pj, int row, mdl_real c
     }
 }
 
-/* A row the list could not hold (until the host grows it): every atom is a candidate. Kept out of
-   line so that the list loop compiles as if it were alone. */
-template <bool EV, bool SINGLE>
-__device__ __noinline__ void add_all_pairs(int i, int n, const real4 *__restrict__ pos, int row, mdl_real cut2,
+/* A row the list could not hold (until the host grows it): every atom is a candidate, lane s of
+   the atom's T lanes taking j = s, s + T, ... Kept out of line so that the list loop compiles as
+   if it were alone. */
+template <bool EV, bool SINGLE, int T>
+__device__ __noinline__ void add_all_pairs(int i, int s, int n, const real4 *__restrict__ pos, int row, mdl_real cut2,
                                            image_lengths m, mdl_real *sums)
 {
     const real4 pi = pos[i];
-    for (int j = 0; j < n; j++)
+    for (int j = s; j < n; j += T)
         if (j != i)
             add_pair<EV, SINGLE>(pi, load4(&pos[j]), row, cut2, m, sums[0], sums[1], sums[2], sums[3], sums[4]);
 }
 
-template <bool EV, bool SINGLE>
+/* T lanes of a warp per atom (T = 1 or 8): lane s takes the list entries s, s + T, ... and the
+   lanes' sums are added with shuffles in a fixed order. More lanes per atom keep the GPU busy
+   when there are few atoms; one per atom reads the list best when there are many. */
+template <bool EV, bool SINGLE, int T>
 __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, image_lengths m, const real4 *__restrict__ pos,
                                                        const int *__restrict__ nl, const int *__restrict__ count,
                                                        int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
                                                        mdl_real *fz, mdl_real *pe, mdl_real *w, const int *halt)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n || *halt)
+    const int g = blockIdx.x * blockDim.x + threadIdx.x, i = g / T, s = g % T;
+    if (i >= n || *halt) /* whole groups leave together: n * T threads cover whole groups */
         return;
     const real4 pi = pos[i];
     const int row = SINGLE ? 0 : real_to_type(pi.w) * c_ntypes;
@@ -81,14 +88,28 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, image_lengths m, c
     const int cnt = count[i];
     const int *list = nl + (size_t)i * si;
     if (cnt > capacity) {
-        mdl_real s[5] = {0, 0, 0, 0, 0};
-        add_all_pairs<EV, SINGLE>(i, n, pos, row, cut2, m, s);
-        fxi = s[0], fyi = s[1], fzi = s[2], e = s[3], v = s[4];
+        mdl_real a[5] = {0, 0, 0, 0, 0};
+        add_all_pairs<EV, SINGLE, T>(i, s, n, pos, row, cut2, m, a);
+        fxi = a[0], fyi = a[1], fzi = a[2], e = a[3], v = a[4];
     } else {
-        for (int k = 0; k < cnt; k++) {
+        for (int k = s; k < cnt; k += T) {
             const int j = __ldg(&list[(size_t)k * sk]);
             add_pair<EV, SINGLE>(pi, load4(&pos[j]), row, cut2, m, fxi, fyi, fzi, e, v);
         }
+    }
+    if (T > 1) { /* the group's lanes are consecutive lanes of one warp */
+        const unsigned mask = T == 32 ? 0xffffffffu : ((1u << T) - 1) << (threadIdx.x & 31 & ~(T - 1));
+        for (int o = T / 2; o > 0; o >>= 1) {
+            fxi += __shfl_xor_sync(mask, fxi, o, T);
+            fyi += __shfl_xor_sync(mask, fyi, o, T);
+            fzi += __shfl_xor_sync(mask, fzi, o, T);
+            if (EV) {
+                e += __shfl_xor_sync(mask, e, o, T);
+                v += __shfl_xor_sync(mask, v, o, T);
+            }
+        }
+        if (s != 0)
+            return;
     }
     if (fx) { // NULL: energy and virial only
         fx[i] = fxi;
@@ -101,25 +122,47 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, image_lengths m, c
     }
 }
 
+/* Lanes per atom: 8 below 64k atoms, where one thread per atom leaves most of an H100 idle
+   (32,000 atoms: 8.2e8 atom-steps/s against 6.4e8); 1 from there (256,000 atoms: 1.96e9 with 1
+   lane, 1.66e9 with 2). MDLITE_FORCE_LANES=1|8 chooses (measurements). */
+static int lanes_per_atom(size_t n)
+{
+    const char *force = getenv("MDLITE_FORCE_LANES");
+    if (force && (strcmp(force, "1") == 0 || strcmp(force, "8") == 0))
+        return atoi(force);
+    return n < 65536 ? 8 : 1;
+}
+
+template <int T>
+static void launch_lj(size_t n, int ntypes, int ev, image_lengths m, const real4 *p, const int *nl, const int *count,
+                      int si, int sk, int capacity, mdl_real *fx, mdl_real *fy, mdl_real *fz, mdl_real *pe,
+                      mdl_real *w, const int *halt)
+{
+    unsigned g = grid_for(n * T, MDL_BLOCK);
+#define LJ_LAUNCH(EV, SINGLE)                                                                                    \
+    lj_kernel<EV, SINGLE, T><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, m, p, nl, count, si, sk, capacity, fx, fy, \
+                                                                fz, pe, w, halt)
+    if (ntypes == 1 && ev)
+        LJ_LAUNCH(true, true);
+    else if (ntypes == 1)
+        LJ_LAUNCH(false, true);
+    else if (ev)
+        LJ_LAUNCH(true, false);
+    else
+        LJ_LAUNCH(false, false);
+#undef LJ_LAUNCH
+}
+
 extern "C" int gpu_lj_forces(size_t n, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl, const int *count,
                              int si, int sk, int capacity, mdl_real *fx, mdl_real *fy, mdl_real *fz,
                              int energy_virial, mdl_real *pe, mdl_real *w, const int *halt)
 {
     image_lengths m = make_image_lengths(box);
-    unsigned g = grid_for(n, MDL_BLOCK);
     const real4 *p = (const real4 *)pos4;
-#define LJ_LAUNCH(EV, SINGLE)                                                                                     \
-    lj_kernel<EV, SINGLE><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, m, p, nl, count, si, sk, capacity, fx, fy, fz, \
-                                                             pe, w, halt)
-    if (ntypes == 1 && energy_virial)
-        LJ_LAUNCH(true, true);
-    else if (ntypes == 1)
-        LJ_LAUNCH(false, true);
-    else if (energy_virial)
-        LJ_LAUNCH(true, false);
+    if (lanes_per_atom(n) == 8)
+        launch_lj<8>(n, ntypes, energy_virial, m, p, nl, count, si, sk, capacity, fx, fy, fz, pe, w, halt);
     else
-        LJ_LAUNCH(false, false);
-#undef LJ_LAUNCH
+        launch_lj<1>(n, ntypes, energy_virial, m, p, nl, count, si, sk, capacity, fx, fy, fz, pe, w, halt);
     MDL_LAUNCHED("lj_forces");
     return 0;
 }

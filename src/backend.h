@@ -46,7 +46,7 @@ typedef struct {
 enum { MDL_FORCES, MDL_FORCES_ENERGY, MDL_ENERGY_ONLY };
 enum { MDL_THERMOSTAT_POST_FORCE = 1, MDL_THERMOSTAT_END_OF_STEP = 2 };
 #define MDL_THERMO_SLOTS 8
-#define MDL_STEP_KINDS 4
+#define MDL_STEP_KINDS 16
 
 typedef struct {
     const char *name;
@@ -75,9 +75,11 @@ typedef struct {
        Langevin kernel then takes the step from the device's step count) */
     int (*begin_step)(void *ctx, long step, int kind);
     int (*end_step)(void *ctx);
-    /* velocity Verlet: half kick + drift, then (after forces) the second half kick */
+    /* velocity Verlet: half kick + drift, then (after forces) the second half kick; with
+       then_first, the next step's half kick + drift follow at once (GPU: in the same pass over
+       the atoms, the same arithmetic) and that step makes no integrate_first call */
     int (*integrate_first)(void *ctx);
-    int (*integrate_second)(void *ctx);
+    int (*integrate_second)(void *ctx, int then_first);
     /* thermostat primitives; the core decides which, when and how strongly (thermostat.c):
        add Langevin's force (noise from the block `step` of each atom's subsequence), and scale
        velocities by thermostat_scale(current T, target, coupling) */

@@ -147,6 +147,8 @@ static int queue_thermo(run_state *r, long step)
     return MDL_OK;
 }
 
+static volatile sig_atomic_t g_stop_signal = 0;
+
 static int is_dump_step(const run_state *r, long step)
 {
     return r->traj && (step % r->cfg->dump_every == 0 || step == r->final_step);
@@ -156,7 +158,10 @@ static int advance(run_state *r, long step)
 {
     int thermo = is_thermo_step(r->cfg, step, r->final_step), dump = is_dump_step(r, step);
     double t0 = r->prof ? mdl_wtime() : 0;
-    MDL_TRY(stepper_advance(&r->st, step, thermo || dump));
+    /* the next step's first half kick may go with this step's last unless a row, a frame or a
+       stop looks at the state in between */
+    int chain = !thermo && !dump && step < r->final_step && !g_stop_signal;
+    MDL_TRY(stepper_advance(&r->st, step, thermo || dump, chain));
     if (r->prof)
         profile_add(r->prof, MDL_LANE_COMPUTE, step, t0 - r->prof->t0, mdl_wtime() - r->prof->t0);
     if (thermo)
@@ -226,8 +231,6 @@ static void print_summary(run_state *r, double loop, int threads)
         printf("(MDLITE_SYNC_PHASES=1: phases synchronised with the device)\n");
 }
 
-static volatile sig_atomic_t g_stop_signal = 0;
-
 static void on_stop_signal(int sig)
 {
     g_stop_signal = sig;
@@ -276,7 +279,7 @@ static int run_loop(run_state *r)
     for (long step = r->first_step + 1; step <= r->final_step; step++) {
         MDL_TRY(advance(r, step));
         draw_progress(r, step, t0);
-        if (g_stop_signal)
+        if (g_stop_signal && !r->st.first_done) /* else one more step, unchained */
             return stop_on_signal(r, step);
     }
     MDL_TRY(drain_thermo(r, 1));

@@ -51,21 +51,25 @@ static void phase_end(mdl_stepper *st, int phase)
     phase_stop(&st->timers, phase);
 }
 
-int stepper_advance(mdl_stepper *st, long step, int energy)
+int stepper_advance(mdl_stepper *st, long step, int energy, int chain)
 {
     const mdl_backend_ops *ops = st->ops;
-    /* what differs between steps: energy, and a rescaling thermostat's steps */
-    int kind = energy | thermostat_acts(&st->thermostat, step, MDL_THERMOSTAT_END_OF_STEP) << 1;
+    int scale = thermostat_acts(&st->thermostat, step, MDL_THERMOSTAT_END_OF_STEP), first_done = st->first_done;
+    chain = chain && !scale && !st->sync_phases; /* a rescaling step ends with the velocities it sets */
+    /* what differs between steps: energy, a rescaling thermostat's steps, the chained half kicks */
+    int kind = energy | scale << 1 | chain << 2 | first_done << 3;
     phase_start(&st->timers);
     MDL_TRY(ops->begin_step(st->ctx, step, st->sync_phases ? -1 : kind));
-    MDL_TRY(ops->integrate_first(st->ctx));
+    if (!first_done)
+        MDL_TRY(ops->integrate_first(st->ctx));
     phase_end(st, PH_INTEGRATE);
     MDL_TRY(ops->update_neighbors(st->ctx, step));
     phase_end(st, PH_NEIGHBOR);
     MDL_TRY(ops->compute_forces(st->ctx, energy));
     MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
     phase_end(st, PH_FORCE);
-    MDL_TRY(ops->integrate_second(st->ctx));
+    MDL_TRY(ops->integrate_second(st->ctx, chain));
+    st->first_done = chain;
     MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_END_OF_STEP));
     MDL_TRY(ops->end_step(st->ctx));
     phase_end(st, PH_INTEGRATE);

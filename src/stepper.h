@@ -37,13 +37,17 @@ typedef struct {
     const mdl_units *units;
     phase_timers timers;
     int sync_phases; /* wait for the device at phase boundaries (MDLITE_SYNC_PHASES=1) */
+    int first_done;  /* the last step did this step's half kick and drift (stepper_advance's chain) */
 } mdl_stepper;
 
 int is_thermo_step(const mdl_config *cfg, long step, long final_step);
 /* Set-up at `step`: neighbor build, forces with energy, post-force thermostat; with forces_given
    (a restart) the backend's forces are kept and only energy and virial computed. */
 int stepper_setup(mdl_stepper *st, long step, int forces_given);
-int stepper_advance(mdl_stepper *st, long step, int energy);
+/* One step; energy and virial only when energy is set. chain: nothing looks at the state between
+   this step and the next (no thermo row, frame or stop), so the next step's first half kick and
+   drift may be done with this step's last one. */
+int stepper_advance(mdl_stepper *st, long step, int energy, int chain);
 /* The run went wrong at `step` (a failed health check, or the named observable not finite):
    finds the atom at fault, says what and where, returns MDL_ERUN. */
 int stepper_unhealthy(mdl_stepper *st, long step, const char *observable);

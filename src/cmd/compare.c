@@ -35,7 +35,7 @@ static int run_side(side *sd, const mdl_backend_ops *ops, const mdl_config *cfg,
     double t0 = mdl_wtime();
     for (long step = 1; step <= cfg->steps; step++) {
         int energy = is_thermo_step(cfg, step, cfg->steps);
-        if (stepper_advance(&sd->st, step, energy) != MDL_OK)
+        if (stepper_advance(&sd->st, step, energy, !energy && step < cfg->steps) != MDL_OK)
             return MDL_ERUN;
         if (energy && backend_observe(ops, sd->st.ctx, &sd->obs[row++]) != MDL_OK)
             return MDL_ERUN;

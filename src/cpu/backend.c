@@ -233,12 +233,12 @@ static int cpu_integrate_first(void *p)
     return MDL_OK;
 }
 
-static int cpu_integrate_second(void *p)
+static int cpu_integrate_second(void *p, int then_first)
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
     integrate_kick(s->n, 0.5 * c->dt * c->u.ftm2v, c->inv_mass, s->type, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz);
-    return MDL_OK;
+    return then_first ? cpu_integrate_first(c) : MDL_OK;
 }
 
 static int cpu_langevin(void *p, const mdl_langevin *lp, uint64_t seed, long step)

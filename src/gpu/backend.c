@@ -168,19 +168,27 @@ static int gpu_compute_forces(void *p, int what)
     return MDL_OK;
 }
 
-static int gpu_integrate_first(void *p)
+/* kicks: 1 = this step's first half kick + drift; 2 = the last step's second half kick, then
+   this one's (one pass, the same two additions) */
+static int kick_drift(gpu_ctx *c, int kicks)
 {
-    gpu_ctx *c = p;
     if (c->replaying)
         return MDL_OK;
     TRY(gpu_kick_drift(c->n, 0.5 * c->dt * c->u.ftm2v, c->dt, c->x, c->y, c->z, c->vx, c->vy, c->vz, c->fx, c->fy,
-                       c->fz, c->type, c->pos4, c->pos0, c->skin, c->nbs));
+                       c->fz, c->type, c->pos4, c->pos0, c->skin, kicks, c->nbs));
     return MDL_OK;
 }
 
-static int gpu_integrate_second(void *p)
+static int gpu_integrate_first(void *p)
+{
+    return kick_drift(p, 1);
+}
+
+static int gpu_integrate_second(void *p, int then_first)
 {
     gpu_ctx *c = p;
+    if (then_first)
+        return kick_drift(c, 2);
     if (c->replaying)
         return MDL_OK;
     TRY(gpu_kick(c->n, 0.5 * c->dt * c->u.ftm2v, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->type, &c->nbs->halt));

@@ -135,12 +135,13 @@ int gpu_lj_forces(size_t n, int ntypes, mdl_box box, const mdl_real *pos4, const
 
 /* ---- integration, thermostats, reductions (integrate.cu) ---- */
 int gpu_set_masses(int ntypes, const double *mass);
-/* v += dtf f/m; x += dt v; pos4 refreshed; st->far = 1 when an atom is more than skin/2 from its
+/* v += dtf f/m (kicks times, one addition each: the last step's second half kick, then this
+   one's first); x += dt v; pos4 refreshed; st->far = 1 when an atom is more than skin/2 from its
    position at the last build (pos0), st->unsafe = 1 past the skin or not finite. The step
    kernels (these, the forces, Langevin, scaling) do nothing once st->halt is set. */
 int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                    double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
-                   mdl_real *pos4, const mdl_real *pos0, double skin, gpu_nb_state *st);
+                   mdl_real *pos4, const mdl_real *pos0, double skin, int kicks, gpu_nb_state *st);
 /* rng.h's mdl_normals_fn on the GPU (cuRAND's device API); 1 on failure (no device, memory). */
 int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, double *out);
 int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx, const mdl_real *fy,

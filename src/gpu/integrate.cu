@@ -22,6 +22,7 @@ extern "C" int gpu_set_masses(int ntypes, const double *mass)
 
 /* Atom i: v += dtf f/m, x += dt v, pos4 refreshed; returns its squared displacement from its
    position at the last build (the skin test, fused here), NaN when not finite. */
+template <int KICKS>
 __device__ __forceinline__ mdl_real kick_drift_atom(int i, double dtf, double dt, double *x, double *y, double *z,
                                                     double *vx, double *vy, double *vz, const mdl_real *fx,
                                                     const mdl_real *fy, const mdl_real *fz, const int *type,
@@ -29,6 +30,8 @@ __device__ __forceinline__ mdl_real kick_drift_atom(int i, double dtf, double dt
 {
     double a = dtf * c_inv_mass[type[i]];
     double u = vx[i] + a * fx[i], v = vy[i] + a * fy[i], w = vz[i] + a * fz[i];
+    if (KICKS == 2)
+        u = u + a * fx[i], v = v + a * fy[i], w = w + a * fz[i];
     vx[i] = u, vy[i] = v, vz[i] = w;
     double px = x[i] + dt * u, py = y[i] + dt * v, pz = z[i] + dt * w;
     x[i] = px, y[i] = py, z[i] = pz;
@@ -40,6 +43,7 @@ __device__ __forceinline__ mdl_real kick_drift_atom(int i, double dtf, double dt
     return ddx * ddx + ddy * ddy + ddz * ddz;
 }
 
+template <int KICKS>
 __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, double *y, double *z, double *vx,
                                   double *vy, double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz,
                                   const int *type, real4 *pos, const real4 *pos0, mdl_real half2, mdl_real skin2,
@@ -48,7 +52,7 @@ __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, doubl
     if (st->halt)
         return;
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    mdl_real d2 = i < n ? kick_drift_atom(i, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type, pos, pos0) : 0;
+    mdl_real d2 = i < n ? kick_drift_atom<KICKS>(i, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type, pos, pos0) : 0;
     bool far = d2 > half2, unsafe = !(d2 <= skin2); /* NaN is unsafe */
     /* far stays set until the next build clears it, unsafe for good: one store per warp that
        found such an atom, all of one value */
@@ -60,12 +64,16 @@ __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, doubl
 
 extern "C" int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                               double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
-                              mdl_real *pos4, const mdl_real *pos0, double skin, gpu_nb_state *st)
+                              mdl_real *pos4, const mdl_real *pos0, double skin, int kicks, gpu_nb_state *st)
 {
-    kick_drift_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type,
-                                                             (real4 *)pos4, (const real4 *)pos0,
-                                                             (mdl_real)(0.25 * skin * skin),
-                                                             (mdl_real)(skin * skin), st);
+    unsigned g = grid_for(n, MDL_BLOCK);
+    mdl_real half2 = (mdl_real)(0.25 * skin * skin), skin2 = (mdl_real)(skin * skin);
+    if (kicks == 2)
+        kick_drift_kernel<2><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type,
+                                                               (real4 *)pos4, (const real4 *)pos0, half2, skin2, st);
+    else
+        kick_drift_kernel<1><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type,
+                                                               (real4 *)pos4, (const real4 *)pos0, half2, skin2, st);
     MDL_LAUNCHED("kick_drift");
     return 0;
 }

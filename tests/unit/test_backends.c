@@ -38,7 +38,7 @@ static int run_tiny(const mdl_backend_ops *ops, const mdl_config *cfg, double e[
     cr_assert_eq(backend_observe(ops, st.ctx, &o), MDL_OK);
     e[0] = (o.kinetic + o.potential) / (double)s.n;
     for (long step = 1; step <= cfg->steps; step++)
-        cr_assert_eq(stepper_advance(&st, step, step == cfg->steps), MDL_OK);
+        cr_assert_eq(stepper_advance(&st, step, step == cfg->steps, step % 7 != 0 && step < cfg->steps), MDL_OK);
     cr_assert_eq(ops->reduce_start(st.ctx, 0), MDL_OK);
     cr_assert_eq(ops->reduce_poll(st.ctx, 0, &o, 1), MDL_OK);
     e[1] = (o.kinetic + o.potential) / (double)s.n;

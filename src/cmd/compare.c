@@ -18,6 +18,7 @@ typedef struct {
     mdl_stepper st;
     mdl_observables *obs; /* one per thermo row */
     double loop;
+    mdl_backend_stats stats; /* at the end */
 } side;
 
 /* Runs s0 on one backend; forces0 is pointed at its step-0 forces (a snapshot, in id order). */
@@ -41,7 +42,7 @@ static int run_side(side *sd, const mdl_backend_ops *ops, const mdl_config *cfg,
             return MDL_ERUN;
     }
     sd->loop = mdl_wtime() - t0;
-    return MDL_OK;
+    return ops->stats(sd->st.ctx, &sd->stats);
 }
 
 static double rel(double a, double b)
@@ -80,6 +81,8 @@ static void report(const mdl_config *cfg, const mdl_system *fc, const mdl_system
         row++;
     }
     printf("largest thermo difference: %.3e\n", worst_row);
+    printf("neighbor list builds: cpu %ld (%ld dangerous), gpu %ld (%ld dangerous)\n", c->stats.builds,
+           c->stats.dangerous, g->stats.builds, g->stats.dangerous);
     printf("loop time: cpu %.4g s, gpu %.4g s; speed ratio gpu/cpu = %.3g (%zu atoms, %ld steps)\n", c->loop, g->loop,
            g->loop > 0 ? c->loop / g->loop : 0.0, n, cfg->steps);
 }

@@ -36,6 +36,17 @@ def compare(mdlite, inp, d, precision):
     write_inputs(d, "lj", L, pos, vel)
     out = run([mdlite, "compare", os.path.join(d, "run.ini"), "--steps", "100"]).stdout
     print(out)
+    # the rebuilds the device decides are the ones the CPU decides (check every 1, 3 and 10 steps;
+    # at 10 the builds are all "dangerous": due at the first step they were allowed)
+    for check in ("1", "3", "10"):
+        o = run([mdlite, "compare", os.path.join(inp, "lj_melt.ini"), "--steps", "300", "--set", "system.cells=6 6 6",
+                 "--set", f"neighbor.check={check}"]).stdout
+        b = [int(x) for x in re.search(r"builds: cpu (\d+) \((\d+) dangerous\), gpu (\d+) \((\d+) dangerous\)",
+                                          o).groups()]
+        slack = 0 if precision == "double" else 2
+        if b[0] < 10 or abs(b[0] - b[2]) > slack or abs(b[1] - b[3]) > slack or (check == "10" and b[1] < 10):
+            fail(f"check {check}: builds cpu {b[0]} ({b[1]} dangerous), gpu {b[2]} ({b[3]} dangerous)")
+        print(f"check {check}: builds cpu {b[0]} ({b[1]} dangerous), gpu {b[2]} ({b[3]} dangerous)")
     fnorm = float(re.search(r"\|\| = ([0-9.e+-]+)", out).group(1))
     worst = float(re.search(r"largest thermo difference: ([0-9.e+-]+)", out).group(1))
     ftol, ttol = (1e-4, 1e-4) if precision == "mixed" else (1e-12, 1e-10)

@@ -66,6 +66,8 @@ typedef struct {
     int (*diagnose)(void *ctx, mdl_health *h);
     /* wrap into the box, (re)sort, build the list at once (set-up, `mdlite neighbors`) */
     int (*build_neighbors)(void *ctx);
+    /* a new skin, between steps (skin = auto): the list is built again at once */
+    int (*set_skin)(void *ctx, double skin);
     /* MDL_FORCES, MDL_FORCES_ENERGY (thermo and frame steps) or MDL_ENERGY_ONLY (a restart's set-up) */
     int (*compute_forces)(void *ctx, int what);
     /* a step's calls are bracketed by begin_step and end_step. kind (0..MDL_STEP_KINDS-1) names

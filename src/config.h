@@ -12,6 +12,8 @@ enum mdl_dump_field { MDL_DUMP_POSITION = 1, MDL_DUMP_VELOCITY = 2, MDL_DUMP_FOR
                       MDL_DUMP_ALL = 15 };
 
 /* One key as it was set: where it came from, for messages naming file:line. */
+#define MDL_AUTO (-2.0) /* a double key given as "auto" (e.g. [neighbor] skin) */
+
 typedef struct {
     char section[32];
     char key[64];
@@ -54,6 +56,7 @@ typedef struct {
 
     /* [neighbor] */
     double skin;
+    int skin_auto;            /* skin = auto: tuned by the run (skin_tuner.c) from the default */
     int check;
     char method[16];
     char layout[16];

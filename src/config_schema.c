@@ -33,7 +33,7 @@ static const key_spec SCHEMA[] = {
     {"potential", "sigma", K_DOUBLE, F(sigma), 0, BIG, 1, NULL},
     {"potential", "cutoff", K_DOUBLE, F(cutoff), 0, BIG, 1, NULL},
     {"potential", "shift", K_BOOL, F(shift), 0, 0, 0, NULL},
-    {"neighbor", "skin", K_DOUBLE, F(skin), 0, BIG, 0, NULL},
+    {"neighbor", "skin", K_AUTO_DOUBLE, F(skin), 0, BIG, 0, NULL},
     {"neighbor", "check", K_INT, F(check), 1, 1000000, 0, NULL},
     {"neighbor", "method", K_CHOICE, F(method), 0, 0, 0, "cell|brute|brute-atomic"},
     {"neighbor", "layout", K_CHOICE, F(layout), 0, 0, 0, "transposed|row"},
@@ -230,12 +230,16 @@ int config_set_value(mdl_config *cfg, const key_spec *s, const mdl_entry *e)
     case K_LONG: return set_numbers(s, e, field, 1, 1);
     case K_INT3: return set_numbers(s, e, field, 3, 1);
     case K_AUTO_INT:
+    case K_AUTO_DOUBLE: /* "auto": 0, or MDL_AUTO for a double */
         n = split_words(e->value, words, 1, &ov);
         if (n == 1 && !ov && strcmp(words[0], "auto") == 0) {
-            *(int *)field = 0;
+            if (s->kind == K_AUTO_INT)
+                *(int *)field = 0;
+            else
+                *(double *)field = MDL_AUTO;
             return 1;
         }
-        return set_numbers(s, e, field, 1, 1);
+        return set_numbers(s, e, field, 1, s->kind == K_AUTO_INT);
     case K_SEED: {
         long v;
         if (mdl_parse_long(e->value, &v) != 0) {

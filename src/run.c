@@ -5,6 +5,7 @@
 #include "backend.h"
 #include "potential.h"
 #include "setup.h"
+#include "skin_tuner.h"
 #include "io/thermo.h"
 #include "io/outfile.h"
 #include "io/profile.h"
@@ -49,6 +50,9 @@ typedef struct {
     int progress;       /* draw a progress line (stdout is a terminal) */
     double cpu;         /* CPU seconds of the loop */
     mdl_backend_stats stats; /* at the end of the loop */
+    mdl_skin_tuner tuner;    /* skin = auto */
+    double cutmax;           /* the largest pair cutoff */
+    int quiet;
     double next_progress;
 } run_state;
 
@@ -160,7 +164,7 @@ static int advance(run_state *r, long step)
     double t0 = r->prof ? mdl_wtime() : 0;
     /* the next step's first half kick may go with this step's last unless a row, a frame or a
        stop looks at the state in between */
-    int chain = !thermo && !dump && step < r->final_step && !g_stop_signal;
+    int chain = !thermo && !dump && step < r->final_step && !g_stop_signal && !skin_tuner_boundary(&r->tuner, step);
     MDL_TRY(stepper_advance(&r->st, step, thermo || dump, chain));
     if (r->prof)
         profile_add(r->prof, MDL_LANE_COMPUTE, step, t0 - r->prof->t0, mdl_wtime() - r->prof->t0);
@@ -172,6 +176,8 @@ static int advance(run_state *r, long step)
     if (r->thermo_head < r->thermo_tail)
         MDL_TRY(drain_thermo(r, 0));
     phase_stop(&r->st.timers, PH_THERMO);
+    MDL_TRY(skin_tuner_after(&r->tuner, r->ops, r->ctx, step, r->quiet));
+    r->st.timers.mark = mdl_wtime();
     return MDL_OK;
 }
 
@@ -274,6 +280,7 @@ static int run_loop(run_state *r)
         MDL_TRY(write_thermo_row(r, r->first_step, &o));
     if (r->traj && !r->append)
         MDL_TRY(write_frame(r, r->first_step, r->final_step == r->first_step));
+    MDL_TRY(skin_tuner_start(&r->tuner, r->ops, r->ctx, cfg->skin_auto, r->cutmax, r->first_step, cfg->steps));
     catch_stop_signals();
     double t0 = mdl_wtime(), c0 = cpu_seconds();
     for (long step = r->first_step + 1; step <= r->final_step; step++) {
@@ -370,6 +377,8 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     r.final_step = r.first_step + cfg->steps;
     r.last_frame = -1;
     r.progress = !quiet && isatty(STDOUT_FILENO);
+    r.quiet = quiet;
+    r.cutmax = pt.cutmax;
     profile_phase(r.prof, "set-up", t);
     /* the backend first: a run that cannot start on it (no GPU) prints nothing else and leaves no file */
     t = mdl_wtime();

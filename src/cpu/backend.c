@@ -178,6 +178,14 @@ static int cpu_build_neighbors(void *p)
     return rc;
 }
 
+static int cpu_set_skin(void *p, double skin)
+{
+    cpu_ctx *c = p;
+    c->rneigh += skin - c->skin; /* the largest cutoff + the skin */
+    c->skin = skin;
+    return cpu_build_neighbors(c); /* the sort carries the forces: the next kick needs them */
+}
+
 /* The skin test every `check` steps since the last build (the largest move since then: past the
    skin, or not finite, is unsafe), and the rebuild it asks for. */
 static int cpu_update_neighbors(void *p, long step)
@@ -411,6 +419,7 @@ const mdl_backend_ops mdl_cpu_backend = {
     .diagnose = cpu_diagnose,
     .draw_normals = cpu_velocity_normals,
     .build_neighbors = cpu_build_neighbors,
+    .set_skin = cpu_set_skin,
     .compute_forces = cpu_compute_forces,
     .integrate_first = cpu_integrate_first,
     .integrate_second = cpu_integrate_second,

@@ -233,6 +233,7 @@ const mdl_backend_ops mdl_gpu_backend = {
     .diagnose = gpu_diagnose,
     .draw_normals = gpu_draw_normals,
     .build_neighbors = gpu_build_neighbors,
+    .set_skin = gpu_set_skin,
     .compute_forces = gpu_compute_forces,
     .integrate_first = gpu_integrate_first,
     .integrate_second = gpu_integrate_second,

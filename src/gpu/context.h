@@ -72,6 +72,7 @@ int gpu_build_neighbors(void *p);
 int gpu_update_neighbors(void *p, long step);
 int gpu_health(void *p, long *unsafe_step);
 int gpu_begin_step(void *p, long step, int kind);
+int gpu_set_skin(void *p, double skin);
 int gpu_end_step(void *p);
 void gpu_drop_graphs(gpu_ctx *c);
 /* table entries in observe.c */

@@ -80,6 +80,20 @@ int gpu_build_neighbors(void *p)
     return gpu_memset(c->nbs, 0, 2 * sizeof(int)) ? MDL_ERUN : MDL_OK; /* far, since */
 }
 
+int gpu_set_skin(void *p, double skin)
+{
+    gpu_ctx *c = p;
+    if (gpu_synchronize())
+        return MDL_ERUN;
+    c->rlist += skin - c->skin; /* the largest cutoff + the skin */
+    c->skin = skin;
+    c->forces_given = 1; /* the sort carries the forces: the next kick needs them */
+    int rc = gpu_build_neighbors(c);
+    c->forces_given = 0;
+    gpu_drop_graphs(c); /* the skin is in the recorded kernels' arguments */
+    return rc;
+}
+
 void gpu_drop_graphs(gpu_ctx *c)
 {
     for (int k = 0; k < MDL_STEP_KINDS; k++) {

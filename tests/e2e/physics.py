@@ -6,9 +6,11 @@ cases: step0 (LAMMPS bench/in.lj's step-0 energy and pressure), drift (NVE energ
        threads (same thread count -> identical thermo; 1 vs 2 threads -> agree to rounding),
        thermostats (rescale, Berendsen and Langevin reach their target; Langevin is reproducible),
        methods (cell and brute neighbor lists give the same run), dangerous (a large check interval
-       is counted as dangerous builds)
+       is counted as dangerous builds), skin_auto (skin = auto tries six skins, goes on with the
+       fastest, and the run's thermo is the fixed skin's; check > 1 is refused)
 """
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -116,6 +118,35 @@ def dangerous(mdlite, inp, d):
     if p.returncode != 1 or "step 40: atom" not in p.stderr or "more than the skin" not in p.stderr:
         fail(f"check = 40: expected exit 1 naming step 40, the atom and the skin; got {p.returncode}\n{p.stderr}")
     print(f"check = 10: {b} builds, {n} dangerous; check = 40: stopped at step 40 (exit 1)")
+
+
+def skin_auto(mdlite, inp, d):
+    cfg = os.path.join(inp, "lj_melt.ini")
+    common = ["system.cells=8 8 8", "run.steps=900", "output.thermo=150"]
+    fixed, _ = mdlite_run(mdlite, cfg, d, *common, csv="fixed.csv")
+    args = [mdlite, "run", cfg, "--set", f"output.thermo_file={os.path.join(d, 'auto.csv')}", "--set",
+            "neighbor.skin=auto"]
+    for s in common:
+        args += ["--set", s]
+    out = run(args).stdout
+    m = re.search(r"skin auto: 100 steps each:((?: [0-9.e+-]+ \([0-9.e+-]+ us/step\)){6}); going on with ([0-9.]+)",
+                  out)
+    if not m:
+        fail(f"skin = auto: no report of six trials of 100 steps:\n{out}")
+    tried = [float(x) for x in re.findall(r" ([0-9.e+-]+) \(", m.group(1))]
+    times = [float(x) for x in re.findall(r"\(([0-9.e+-]+) us/step\)", m.group(1))]
+    chosen = float(m.group(2))
+    if [round(s, 6) for s in tried] != [0.1, 0.2, 0.3, 0.4, 0.5, 0.6] or chosen != tried[times.index(min(times))]:
+        fail(f"skin = auto: tried {tried} in {times} us/step, went on with {chosen}")
+    auto = read_thermo(os.path.join(d, "auto.csv"))
+    worst = max(abs(a[k] - b[k]) / max(1.0, abs(b[k])) for a, b in zip(auto, fixed) for k in a)
+    if len(auto) != len(fixed) or worst > 1e-6:
+        fail(f"skin = auto: thermo differs from skin 0.3 by {worst:.3g}")
+    p = run([mdlite, "run", cfg, "--quiet", "--set", "neighbor.skin=auto", "--set", "neighbor.check=2"], check=False)
+    if p.returncode != 2 or "skin = auto needs check = 1" not in p.stderr:
+        fail(f"skin = auto with check = 2: exit {p.returncode}:\n{p.stderr}")
+    print(f"skin = auto: {dict(zip(tried, times))} us/step, went on with {chosen}; thermo within {worst:.2g} "
+          f"of skin 0.3; check = 2 refused")
 
 
 if __name__ == "__main__":

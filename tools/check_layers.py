@@ -4,7 +4,7 @@ the same or a lower layer, and the two backends include neither each other nor t
 
 usage: tools/check_layers.py [SRC_DIR]   prints the include graph's violations; exit 1 if any
 layers (low to high): physics/ and util | ini, config, system, potential, health | backend |
-cpu/, gpu/, io/ | lattice, setup, thermostat, run | cmd/ | main
+cpu/, gpu/, io/ | lattice, setup, thermostat, stepper, skin_tuner, run | cmd/ | main
 """
 import os
 import re
@@ -12,7 +12,7 @@ import sys
 
 LAYERS = [("physics/", 0), ("util.", 0), ("ini.", 1), ("config.", 1), ("config_schema.", 1), ("system.", 1), ("potential.", 1), ("health.", 1),
           ("backend.", 2), ("cpu/", 3), ("gpu/", 3), ("io/", 3), ("lattice.", 4), ("setup.", 4),
-          ("thermostat.", 4), ("stepper.", 4), ("run.", 4), ("cmd/", 5), ("main.", 6)]
+          ("thermostat.", 4), ("stepper.", 4), ("skin_tuner.", 4), ("run.", 4), ("cmd/", 5), ("main.", 6)]
 ROOMS_APART = {"cpu/": ("gpu/", "io/"), "gpu/": ("cpu/", "io/"), "io/": ("cpu/", "gpu/")}
 
 

@@ -239,6 +239,11 @@ int config_set_value(mdl_config *cfg, const key_spec *s, const mdl_entry *e)
                 *(double *)field = MDL_AUTO;
             return 1;
         }
+        if (n == 1 && !ov && (s->kind == K_AUTO_INT ? mdl_parse_long(words[0], &(long){0})
+                                                    : mdl_parse_double(words[0], &(double){0})) != 0) {
+            config_fail(e, "'%s' is neither a number nor auto", words[0]);
+            return 0;
+        }
         return set_numbers(s, e, field, 1, s->kind == K_AUTO_INT);
     case K_SEED: {
         long v;

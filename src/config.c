@@ -341,8 +341,9 @@ int config_load(mdl_config *cfg, const char *path, int noverrides, char *const *
     if (cfg->skin < 0)
         cfg->skin = un.skin;
     if (cfg->skin_auto && cfg->check != 1) {
-        config_fail(find_entry(cfg, "neighbor", "check"), "skin = auto needs check = 1 (a tuned skin may be too small to "
-                    "be checked only every %d steps)", cfg->check);
+        config_fail(find_entry(cfg, "neighbor", "check"),
+                    "skin = auto needs check = 1 (a tuned skin may be too small to be checked only every %d steps)",
+                    cfg->check);
         return MDL_EINPUT;
     }
     return MDL_OK;

@@ -93,7 +93,8 @@ __global__ void kick_kernel(int n, double dtf, double *vx, double *vy, double *v
 extern "C" int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx,
                         const mdl_real *fy, const mdl_real *fz, const int *type, const int *halt)
 {
-    kick_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, dtf, vx, vy, vz, fx, fy, fz, type, halt);
+    kick_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, dtf, vx, vy, vz, fx, fy, fz, type,
+        halt);
     MDL_LAUNCHED("kick");
     return 0;
 }
@@ -124,7 +125,8 @@ extern "C" int gpu_langevin(size_t n, const double *vx, const double *vy, const 
                             mdl_real *fy, mdl_real *fz, const int *type, const int64_t *id, mdl_langevin p,
                             uint64_t seed, uint64_t step, const long long *dev_step, const int *halt)
 {
-    langevin_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, vx, vy, vz, fx, fy, fz, type, id, p, seed, step, dev_step, halt);
+    langevin_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, vx, vy, vz, fx, fy, fz, type, id,
+        p, seed, step, dev_step, halt);
     MDL_LAUNCHED("langevin");
     return 0;
 }
@@ -266,7 +268,8 @@ __global__ void scale_kernel(int n, double *vx, double *vy, double *vz, const do
 extern "C" int gpu_scale_to_temperature(size_t n, double *vx, double *vy, double *vz, const double *mv2, double T0,
                                         double c, double mvv2e, double boltz, double dof, const int *halt)
 {
-    scale_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, vx, vy, vz, mv2, T0, c, mvv2e, boltz, dof, halt);
+    scale_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, vx, vy, vz, mv2, T0, c, mvv2e, boltz,
+        dof, halt);
     MDL_LAUNCHED("scale_velocities");
     return 0;
 }

@@ -37,7 +37,8 @@ __global__ void wrap_pack_kernel(int n, mdl_box b, double *x, double *y, double 
 extern "C" int gpu_wrap_and_pack(size_t n, mdl_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
                                  const int *type, mdl_real *pos4)
 {
-    wrap_pack_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, x, y, z, ix, iy, iz, type, (real4 *)pos4);
+    wrap_pack_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, x, y, z, ix, iy, iz, type,
+        (real4 *)pos4);
     MDL_LAUNCHED("wrap_pack");
     return 0;
 }
@@ -63,7 +64,8 @@ __global__ void cell_index_kernel(int n, mdl_box b, int3 nc, const real4 *pos, i
 
 extern "C" int gpu_cell_index(size_t n, mdl_box box, const int nc[3], const mdl_real *pos4, int *cell, int *perm)
 {
-    cell_index_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, make_int3(nc[0], nc[1], nc[2]),
+    cell_index_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, make_int3(nc[0], nc[1],
+        nc[2]),
                                                              (const real4 *)pos4, cell, perm);
     MDL_LAUNCHED("cell_index");
     return 0;
@@ -85,7 +87,8 @@ extern "C" int gpu_cell_bounds(size_t n, size_t ncells, const int *sorted_cell, 
 {
     MDL_CUDA(cudaMemsetAsync(cell_start, 0, ncells * sizeof(int), g_mdl_stream));
     MDL_CUDA(cudaMemsetAsync(cell_end, 0, ncells * sizeof(int), g_mdl_stream));
-    cell_bounds_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, sorted_cell, cell_start, cell_end);
+    cell_bounds_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, sorted_cell, cell_start,
+        cell_end);
     MDL_LAUNCHED("cell_bounds");
     return 0;
 }
@@ -315,18 +318,22 @@ extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int 
                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         }
         if (shifted)
-            build_cell_staged_kernel<true><<<g, STAGE_BLOCK, smem, g_mdl_stream>>>((int)n, box, m, c3, cell_start, cell_end, p, r2,
+            build_cell_staged_kernel<true><<<g, STAGE_BLOCK, smem, g_mdl_stream>>>((int)n, box, m, c3, cell_start,
+                cell_end, p, r2,
                                                                      nl, count, capacity, si, sk, flags);
         else
-            build_cell_staged_kernel<false><<<g, STAGE_BLOCK, smem, g_mdl_stream>>>((int)n, box, m, c3, cell_start, cell_end, p, r2,
+            build_cell_staged_kernel<false><<<g, STAGE_BLOCK, smem, g_mdl_stream>>>((int)n, box, m, c3, cell_start,
+                cell_end, p, r2,
                                                                       nl, count, capacity, si, sk, flags);
     } else {
         unsigned g = grid_for(n, MDL_BLOCK);
         if (shifted)
-            build_cell_kernel<true><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, m, c3, cell_start, cell_end, p, r2, nl, count,
+            build_cell_kernel<true><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, m, c3, cell_start, cell_end, p,
+                r2, nl, count,
                                                       capacity, si, sk, flags);
         else
-            build_cell_kernel<false><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, m, c3, cell_start, cell_end, p, r2, nl, count,
+            build_cell_kernel<false><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, m, c3, cell_start, cell_end, p,
+                r2, nl, count,
                                                        capacity, si, sk, flags);
     }
     MDL_LAUNCHED("build_cell");
@@ -352,7 +359,8 @@ __global__ void build_brute_kernel(int n, image_lengths m, const real4 *__restri
 extern "C" int gpu_build_brute(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
                                int capacity, int si, int sk, int *flags)
 {
-    build_brute_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, make_image_lengths(box), (const real4 *)pos4,
+    build_brute_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, make_image_lengths(box),
+        (const real4 *)pos4,
                                                               (mdl_real)(rlist * rlist), nl, count, capacity, si, sk,
                                                               flags);
     MDL_LAUNCHED("build_brute");

@@ -21,6 +21,7 @@ typedef struct {
     int brute;                /* method = brute */
     int check, since, started; /* steps between skin tests; steps since the last build */
     long builds, dangerous, last_build, unsafe_step; /* unsafe_step: -1 while healthy */
+    long step;                /* the last step update_neighbors saw */
     int threads;
     double inv_mass[MDL_MAX_SPECIES];
     double *x0, *y0, *z0;     /* positions at the last build */
@@ -183,6 +184,8 @@ static int cpu_set_skin(void *p, double skin)
     cpu_ctx *c = p;
     c->rneigh += skin - c->skin; /* the largest cutoff + the skin */
     c->skin = skin;
+    c->builds++;
+    c->last_build = c->step;
     return cpu_build_neighbors(c); /* the sort carries the forces: the next kick needs them */
 }
 
@@ -194,6 +197,7 @@ static int cpu_update_neighbors(void *p, long step)
     const mdl_system *s = &c->s;
     if (!c->started) /* the set-up's build was the step before */
         c->started = 1, c->last_build = step - 1;
+    c->step = step;
     if (c->unsafe_step >= 0 || ++c->since % c->check != 0)
         return MDL_OK;
     double half = 0.5 * c->skin, d2 = max_displacement_sq(s->n, s->x, s->y, s->z, c->x0, c->y0, c->z0);

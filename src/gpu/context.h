@@ -41,7 +41,7 @@ typedef struct {
     int started, kind, in_step, recording, replaying;
     void *sort_temp;
     size_t sort_temp_bytes;
-    long extra_builds;        /* builds the host made when the list grew */
+    long extra_builds;        /* builds the host made between steps (a new skin, a grown list) */
     int list_fixed;           /* MDLITE_GPU_LIST_FIXED=1 (tests): the list never grows */
     int *cell, *perm, *cell_start, *cell_end;
     size_t ncells_cap;

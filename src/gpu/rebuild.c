@@ -80,18 +80,29 @@ int gpu_build_neighbors(void *p)
     return gpu_memset(c->nbs, 0, 2 * sizeof(int)) ? MDL_ERUN : MDL_OK; /* far, since */
 }
 
+/* A build by the host between steps (a new skin; a list grown to capacity slots when capacity
+   > 0): the device is waited for, the last step's forces go with the atoms (the next kick needs
+   them), the build counts as one made at the device's step, and every graph is recorded again
+   (the skin and the list are in the recorded kernels' arguments). */
+static int build_between_steps(gpu_ctx *c, int capacity)
+{
+    c->forces_given = 1;
+    int rc = gpu_synchronize() || (capacity > 0 && gpu_grow_list(c, capacity) != MDL_OK) ? MDL_ERUN
+                                                                                         : gpu_build_neighbors(c);
+    c->forces_given = 0;
+    if (rc == MDL_OK && gpu_d2d(&c->nbs->last_build, &c->nbs->step, sizeof c->nbs->step))
+        rc = MDL_ERUN;
+    c->extra_builds++;
+    gpu_drop_graphs(c);
+    return rc;
+}
+
 int gpu_set_skin(void *p, double skin)
 {
     gpu_ctx *c = p;
-    if (gpu_synchronize())
-        return MDL_ERUN;
     c->rlist += skin - c->skin; /* the largest cutoff + the skin */
     c->skin = skin;
-    c->forces_given = 1; /* the sort carries the forces: the next kick needs them */
-    int rc = gpu_build_neighbors(c);
-    c->forces_given = 0;
-    gpu_drop_graphs(c); /* the skin is in the recorded kernels' arguments */
-    return rc;
+    return build_between_steps(c, 0);
 }
 
 void gpu_drop_graphs(gpu_ctx *c)
@@ -117,16 +128,9 @@ int gpu_begin_step(void *p, long step, int kind)
         TRY(gpu_h2d(&c->nbs->last_build, &at, sizeof at));
         c->started = 1;
     }
-    if (c->report[1] > c->capacity && !c->list_fixed) {
-        long long need = c->report[1];
-        c->forces_given = 1; /* the last step's forces go with the atoms: the next kick needs them */
-        if (gpu_synchronize() || gpu_grow_list(c, (int)(need + need / 10 + 4)) != MDL_OK ||
-            gpu_build_neighbors(c) != MDL_OK)
-            return MDL_ERUN;
-        c->forces_given = 0;
-        c->extra_builds++;
-        gpu_drop_graphs(c);
-    }
+    long long need = c->report[1];
+    if (need > c->capacity && !c->list_fixed && build_between_steps(c, (int)(need + need / 10 + 4)) != MDL_OK)
+        return MDL_ERUN;
     c->kind = kind;
     c->in_step = 1;
     if (kind < 0)

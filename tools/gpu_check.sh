@@ -26,6 +26,15 @@ for c in compare thermostats drift overflow; do
   echo "=== double: $c"
   python3 tests/e2e/gpu.py "$md" input "$c" .gpu/ref || fails=$((fails + 1))
 done
+# the warp cell builder runs from 65,536 atoms; these cases are smaller, so it is forced here
+for c in compare neighbors determinism overflow; do
+  echo "=== mixed, warp builder: $c"
+  MDLITE_CELL_BUILDER=warp python3 tests/e2e/gpu.py "$m" input "$c" .gpu/ref || fails=$((fails + 1))
+done
+for c in compare overflow; do
+  echo "=== double, warp builder: $c"
+  MDLITE_CELL_BUILDER=warp python3 tests/e2e/gpu.py "$md" input "$c" .gpu/ref || fails=$((fails + 1))
+done
 # sanitize NAME [VAR=VALUE] TOOL ARGS...: one compute-sanitizer run; counts a failure of the tool or
 # of mdlite.
 sanitize() {
@@ -59,6 +68,11 @@ if command -v compute-sanitizer >/dev/null; then
     sanitize "$tool, asynchronous output" $tool "${run[@]}" --set run.steps=40 --set output.dump_every=2 \
       --set output.buffers=2 --set "output.dump_fields=position velocity force image" \
       --set "output.trajectory=$tmp/async-$tool.h5md"
+    # 70,304 atoms: the warp builder, as chosen by size; with a fixed 8-slot list, every row overflows
+    big=("$m" run input/lj_melt.ini --backend gpu --quiet --set system.cells="26 26 26" --set output.thermo_file=)
+    sanitize "$tool, run, 70,304 atoms (warp builder)" $tool "${big[@]}" --set run.steps=20
+    sanitize "$tool, 70,304 atoms, fixed 8-slot list" MDLITE_GPU_LIST_FIXED=1 $tool "${big[@]}" --set run.steps=20 \
+      --set neighbor.max_neighbors=8
   done
   for method in cell brute brute-atomic; do
     sanitize "racecheck, set-up, $method" racecheck "${run[@]}" --set run.steps=0 --set "neighbor.method=$method"
@@ -66,6 +80,10 @@ if command -v compute-sanitizer >/dev/null; then
       sanitize "racecheck, neighbors, $method, $layout" racecheck "$m" neighbors "$tmp/small.xy" --cutoff 1.9 \
         --backend gpu --method $method --layout $layout --output "$tmp/nb.txt"
     done
+  done
+  for layout in transposed row; do
+    sanitize "racecheck, neighbors, warp builder, $layout" MDLITE_CELL_BUILDER=warp racecheck "$m" neighbors \
+      "$tmp/small.xy" --cutoff 1.9 --backend gpu --method cell --layout $layout --output "$tmp/nb.txt"
   done
 fi
 echo "gpu_check: $fails failed"

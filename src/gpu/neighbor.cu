@@ -1,8 +1,12 @@
-// GPU neighbor lists: wrap and pack, cell binning (sorted through the Thrust shim), and three
-// full-list builders -- cell (O(N), 27 cells), brute (O(N^2), no atomics), brute-atomic (half
+// GPU neighbor lists: wrap and pack, cell binning and bounds, the permutation of atoms, and three
+// full-list builders -- cell (O(N), 27 cells; by warps from 65,536 atoms), brute (O(N^2), no atomics), brute-atomic (half
 // pairs appended to both rows with atomicAdd) -- written NL[i * si + k * sk].
 #include "../physics/cells.h"
 #include "common.cuh"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 
 // ---- wrap, pack, cells ----------------------------------------------------------------------
 
@@ -297,6 +301,237 @@ __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
     }
 }
 
+/* ---- the warp builder (at least 3 cells along every periodic dimension) ----
+   The 32 atoms of a warp are consecutive in cell order, so they lie in one or a few rows of cells
+   (cells along x with the same y and z). For the atoms of one row, the union of their 27
+   neighbor cells is, in each of the 9 rows around it, the cells x_lo - 1 .. x_hi + 1: one run of
+   atoms (they are sorted by cell), plus a wrapped cell at an end that crosses a periodic face (its image
+   shifted by the box length; with 3 or more cells, at most one image of an atom is in range). The
+   warp reads a range 32 candidates at a time into shared memory and every lane tests each of them
+   against its own atom, all lanes reading the same one at once (a broadcast), so the loop waits on
+   neither a global load per thread nor divergent cells. Rows of the list come out in the order
+   of the 27 cells (z, then y, then x, ascending; images as reached), as a thread per atom would.
+   Each lane keeps its newest RING_SLOTS entries in a ring in shared memory; the warp writes them
+   out together when a lane's ring could overflow, and at the end, consecutive lanes to consecutive
+   addresses in the transposed layout. The ring, not the row, is what sits in shared memory, so
+   occupancy does not fall as the list grows. */
+#define WARP_BUILD_BLOCK 128
+#ifndef RING_SLOTS
+#define RING_SLOTS 64 /* a power of 2 */
+#endif
+
+struct warp_rows {
+    int *nl, *ring; /* ring: RING_SLOTS x 32 ints, this warp's; entry k at slot k % RING_SLOTS */
+    int i, lane, capacity, si, sk;
+    bool active; /* the lane has an atom */
+    int k, written, at; /* entries found; entries already out of the ring; 32 x the slot of entry k */
+
+    /* j goes to the next slot whether or not it is kept (no branch in the candidate loop): a kept
+       one advances the slot, a rejected one is overwritten by the next. */
+    __device__ __forceinline__ void offer(int j, bool keep)
+    {
+        ring[at + lane] = j;
+        at = (at + (keep ? 32 : 0)) & (RING_SLOTS * 32 - 1);
+        k += keep;
+    }
+    /* Every lane's entries written .. k - 1 leave the ring: those below the capacity go to nl, row
+       by row across the warp; the others are only counted. */
+    __device__ void flush()
+    {
+        const unsigned all = 0xffffffffu;
+        int to = active ? min(k, capacity) : 0, from = active ? min(written, capacity) : 0;
+        int lo = __reduce_min_sync(all, from), hi = __reduce_max_sync(all, to);
+        for (int s = lo; s < hi; s++)
+            if (s >= from && s < to)
+                nl[(size_t)i * si + (size_t)s * sk] = ring[(s % RING_SLOTS) * 32 + lane];
+        written = k;
+    }
+    /* Before up to 32 more entries: make room if a lane's ring could fill (the slot being offered
+       must never hold an entry still in the ring). */
+    __device__ void make_room()
+    {
+        if (__any_sync(0xffffffffu, k - written > RING_SLOTS - 33))
+            flush();
+    }
+};
+
+/* One candidate (its position pj; q == self: the lane's own atom) against the lane's atom at
+   (xi, yi, zi); r2 is negative for lanes not in this pass. */
+__device__ __forceinline__ void test_candidate(warp_rows &r, mdl_real xi, mdl_real yi, mdl_real zi, real4 pj,
+                                               int jb, int q, int self, mdl_real r2)
+{
+    mdl_real dx = xi - pj.x, dy = yi - pj.y, dz = zi - pj.z;
+    r.offer(jb + q, dx * dx + dy * dy + dz * dz < r2 && q != self);
+}
+
+/* One range of candidates: atoms j0 .. j1 - 1, their image at shift (sx, sy, sz). */
+struct candidates {
+    int j0, j1;
+    mdl_real sx, sy, sz;
+};
+
+/* Range number s (0..26) of a pass for the warp's atoms in the row of cells (y0, z0), whose cells
+   along x are xlo + 1 .. xhi - 1: row s / 3 of the 9 rows around it (z, then y, ascending), and in
+   it part s % 3: the wrapped cell before (the last one, through a periodic face), the cells xlo ..
+   xhi inside the box, the wrapped cell after (the first one). Empty where there is nothing. */
+__device__ candidates range_of_row(int s, const mdl_box &b, const image_lengths &m, int3 nc, int y0, int z0, int xlo,
+                                   int xhi, const int *start, const int *end)
+{
+    candidates c = {0, 0, 0, 0, 0};
+    int z = z0 + s / 9 - 1, y = y0 + s / 3 % 3 - 1, part = s % 3;
+    if (z < 0 || z >= nc.z) {
+        if (!b.periodic[2])
+            return c;
+        c.sz = z < 0 ? -m.len[2] : m.len[2];
+        z = z < 0 ? z + nc.z : z - nc.z;
+    }
+    if (y < 0 || y >= nc.y) {
+        if (!b.periodic[1])
+            return c;
+        c.sy = y < 0 ? -m.len[1] : m.len[1];
+        y = y < 0 ? y + nc.y : y - nc.y;
+    }
+    const int row = (z * nc.y + y) * nc.x;
+    int c0 = max(xlo, 0), c1 = min(xhi, nc.x - 1);
+    if (part != 1) {
+        if (!b.periodic[0] || (part == 0 ? xlo >= 0 : xhi < nc.x))
+            return c;
+        c0 = c1 = part == 0 ? nc.x - 1 : 0;
+        c.sx = part == 0 ? -m.len[0] : m.len[0];
+    }
+    /* the atoms of cells c0 .. c1 are one run: from the first non-empty cell's start to the last's end */
+    c.j0 = INT_MAX;
+    for (int x = c0; x <= c1; x++)
+        if (end[row + x] > start[row + x]) {
+            c.j0 = min(c.j0, start[row + x]);
+            c.j1 = end[row + x];
+        }
+    if (c.j1 == 0)
+        c.j0 = 0;
+    return c;
+}
+
+/* Where a pass is: range s, tile jb .. jb + 31 of it (ending at j1), ranges still to read. */
+struct tile_cursor {
+    int s, jb, j1;
+    unsigned left;
+
+    /* To the next tile, in this range or the next non-empty one; false past the last. */
+    __device__ bool advance(const candidates &lane_range)
+    {
+        jb += 32;
+        if (jb < j1)
+            return true;
+        if (!left)
+            return false;
+        s = __ffs(left) - 1;
+        left &= left - 1;
+        jb = __shfl_sync(0xffffffffu, lane_range.j0, s);
+        j1 = __shfl_sync(0xffffffffu, lane_range.j1, s);
+        return true;
+    }
+};
+
+/* A pass over the row of cells (y0, z0): lane s finds range s (range_of_row), all at once; the warp
+   then reads the ranges in order, 32 candidates at a time into shared memory, loading the next 32
+   while these are tested, and every lane tests each candidate against its own atom where mine. */
+__device__ void scan_row_by_warp(warp_rows &r, bool mine, real4 pi, const mdl_box &b, const image_lengths &m,
+                                 int3 nc, int y0, int z0, int xlo, int xhi, const int *start, const int *end,
+                                 const real4 *__restrict__ pos, mdl_real rlist2, real4 *tile)
+{
+    const unsigned all = 0xffffffffu;
+    const int lane = r.lane;
+    const candidates lane_range = lane < 27 ? range_of_row(lane, b, m, nc, y0, z0, xlo, xhi, start, end)
+                                            : candidates{0, 0, 0, 0, 0};
+    tile_cursor at = {0, -32, 0, __ballot_sync(all, lane_range.j0 < lane_range.j1)};
+    if (!at.advance(lane_range))
+        return;
+    const mdl_real r2 = mine ? rlist2 : (mdl_real)-1;
+    real4 next = at.jb + lane < at.j1 ? load4(&pos[at.jb + lane]) : pi;
+    for (bool more = true; more;) {
+        const tile_cursor now = at;
+        r.make_room();
+        tile[lane] = next;
+        __syncwarp();
+        more = at.advance(lane_range);
+        if (more && at.jb + lane < at.j1)
+            next = load4(&pos[at.jb + lane]);
+        const mdl_real xi = pi.x - __shfl_sync(all, lane_range.sx, now.s);
+        const mdl_real yi = pi.y - __shfl_sync(all, lane_range.sy, now.s);
+        const mdl_real zi = pi.z - __shfl_sync(all, lane_range.sz, now.s);
+        const int self = r.i - now.jb;
+        if (now.j1 - now.jb >= 32) {
+#pragma unroll
+            for (int q = 0; q < 32; q++)
+                test_candidate(r, xi, yi, zi, tile[q], now.jb, q, self, r2);
+        } else {
+            for (int q = 0; q < now.j1 - now.jb; q++)
+                test_candidate(r, xi, yi, zi, tile[q], now.jb, q, self, r2);
+        }
+        __syncwarp();
+    }
+}
+
+/* The rows of atoms first .. first + 31 (those below n), built by their warp. */
+__device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const image_lengths &m, int3 nc,
+                                   const int *start, const int *end, const real4 *__restrict__ pos, mdl_real rlist2,
+                                   int *nl, int *count, int capacity, int si, int sk, int *flags, int *ring,
+                                   real4 *tile)
+{
+    const unsigned all = 0xffffffffu;
+    const int lane = threadIdx.x % 32, i = first + lane;
+    const bool active = i < n;
+    warp_rows r = {nl, ring, i, lane, capacity, si, sk, active, 0, 0, 0};
+    const real4 pi = load4(&pos[active ? i : first]);
+    const int cx = cell_coord(pi.x, b.lo[0], b.len[0] > 0 ? b.len[0] : 1, nc.x);
+    const int cy = cell_coord(pi.y, b.lo[1], b.len[1] > 0 ? b.len[1] : 1, nc.y);
+    const int cz = cell_coord(pi.z, b.lo[2], b.len[2] > 0 ? b.len[2] : 1, nc.z);
+    /* one pass per row of cells among the warp's atoms (one, sometimes two) */
+    for (unsigned todo = __ballot_sync(all, active); todo;) {
+        const int leader = __ffs(todo) - 1;
+        const int y0 = __shfl_sync(all, cy, leader), z0 = __shfl_sync(all, cz, leader);
+        const bool mine = active && cy == y0 && cz == z0;
+        todo &= ~__ballot_sync(all, mine);
+        const int xlo = __reduce_min_sync(all, mine ? cx : INT_MAX) - 1;
+        const int xhi = __reduce_max_sync(all, mine ? cx : INT_MIN) + 1;
+        scan_row_by_warp(r, mine, pi, b, m, nc, y0, z0, xlo, xhi, start, end, pos, rlist2, tile);
+    }
+    r.flush();
+    if (active)
+        finish_row(count, flags, i, r.k, capacity);
+}
+
+/* Warps are independent; the block barrier at the end is for compute-sanitizer's synccheck (without
+   it, synccheck reports the first barrier of the next rebuild's CUB sort as divergent, as it does
+   after the per-thread build_cell_kernel: see gpu_build_cell). */
+__global__ void __launch_bounds__(WARP_BUILD_BLOCK) build_cell_warp_kernel(
+    int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end, const real4 *__restrict__ pos,
+    mdl_real rlist2, int *nl, int *count, int capacity, int si, int sk, int *flags)
+{
+    __shared__ real4 tiles[WARP_BUILD_BLOCK];
+    __shared__ int rings[WARP_BUILD_BLOCK * RING_SLOTS];
+    const int warp = threadIdx.x / 32, first = blockIdx.x * WARP_BUILD_BLOCK + warp * 32;
+    if (first < n)
+        build_rows_of_warp(n, first, b, m, nc, start, end, pos, rlist2, nl, count, capacity, si, sk, flags,
+                           rings + warp * 32 * RING_SLOTS, tiles + warp * 32);
+    __syncthreads();
+}
+
+/* The warp builder from 65,536 atoms (the force kernel's switch to one lane per atom too), where it
+   pays: builder 2.18 -> 1.56 ms at 2,048,000 atoms, 307 -> 248 us at 256,000 (H100); at 32,000 it
+   gains 6% (83.8 -> 78.7 us) and the whole run nothing (0.994). Below that size the staged builder
+   also keeps compute-sanitizer's synccheck clean on the small checks: after the warp builder, as
+   after the per-thread build_cell_kernel (used when the staging does not fit), synccheck reports
+   CUB's single-tile sort (about 1,000 atoms or fewer) as divergent, while a minimal kernel + sort
+   does not (docs/PERFORMANCE.md). MDLITE_CELL_BUILDER=warp|staged chooses (tests, measurements). */
+static bool use_warp_builder(size_t n, bool shifted)
+{
+    const char *force = getenv("MDLITE_CELL_BUILDER");
+    if (force && *force)
+        return shifted && strcmp(force, "warp") == 0;
+    return shifted && n >= 65536;
+}
+
 extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
                               const mdl_real *pos4, double rlist, int *nl, int *count, int capacity, int si, int sk,
                               int *flags)
@@ -309,7 +544,10 @@ extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int 
     mdl_real r2 = (mdl_real)(rlist * rlist);
     const real4 *p = (const real4 *)pos4;
     size_t smem = (size_t)STAGE_BLOCK * capacity * sizeof(int);
-    if (smem <= 160 * 1024) {
+    if (use_warp_builder(n, shifted)) {
+        build_cell_warp_kernel<<<grid_for(n, WARP_BUILD_BLOCK), WARP_BUILD_BLOCK, 0, g_mdl_stream>>>(
+            (int)n, box, m, c3, cell_start, cell_end, p, r2, nl, count, capacity, si, sk, flags);
+    } else if (smem <= 160 * 1024) {
         unsigned g = grid_for(n, STAGE_BLOCK);
         if (smem > 48 * 1024) {
             MDL_CUDA(cudaFuncSetAttribute(build_cell_staged_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,

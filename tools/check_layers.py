@@ -10,7 +10,7 @@ import os
 import re
 import sys
 
-LAYERS = [("physics/", 0), ("util.", 0), ("ini.", 1), ("config.", 1), ("config_schema.", 1), ("system.", 1), ("potential.", 1), ("health.", 1),
+LAYERS = [("physics/", 0), ("util.", 0), ("ini.", 1), ("config.", 1), ("config_schema.", 1), ("system.", 1), ("potential.", 1), ("health.", 1), ("comm.", 1), ("domain.", 1),
           ("backend.", 2), ("cpu/", 3), ("gpu/", 3), ("io/", 3), ("lattice.", 4), ("setup.", 4),
           ("thermostat.", 4), ("stepper.", 4), ("skin_tuner.", 4), ("run.", 4), ("cmd/", 5), ("main.", 6)]
 ROOMS_APART = {"cpu/": ("gpu/", "io/"), "gpu/": ("cpu/", "io/"), "io/": ("cpu/", "gpu/")}

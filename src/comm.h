@@ -1,0 +1,29 @@
+/* Communication between ranks: MPI where the build has it, one rank otherwise, behind one set of
+   calls so that the engine has a single code path whatever the rank count. */
+#ifndef MDL_COMM_H
+#define MDL_COMM_H
+
+#include <stddef.h>
+
+/* Starts MPI where built with it (MPI_Init); a no-op otherwise. Returns MDL_OK or MDL_ERUN. */
+int comm_init(int *argc, char ***argv);
+void comm_finalize(void);
+int comm_rank(void);
+int comm_size(void);
+/* The rank among those on this node (one GPU each): Open MPI's, MPICH's or Slurm's variable, else
+   comm_rank(). */
+int comm_local_rank(void);
+
+/* Sends `bytes` of `out` to rank `to` while receiving up to `cap` bytes from rank `from` into `in`;
+   *got: the bytes received. The same rank on both sides is a copy. MDL_OK or MDL_ERUN (message). */
+int comm_exchange(const void *out, size_t bytes, int to, void *in, size_t cap, int from, size_t *got);
+/* The byte counts first, so that the receiver can make room: *incoming is what `from` will send. */
+int comm_exchange_count(size_t outgoing, int to, size_t *incoming, int from);
+
+/* Sums of n doubles over ranks, added in rank order on every rank (the same bits run after run
+   for one rank count); max of a long; logical or of an int. */
+int comm_sum_doubles(double *v, int n);
+int comm_max_long(long *v);
+int comm_or_int(int *v);
+
+#endif

@@ -1,0 +1,348 @@
+/* Spatial decomposition: bricks, migration of owned atoms, ghost atoms and their refresh (domain.h). */
+#include "domain.h"
+
+#include "comm.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { GHOST_WORDS = 5, ATOM_WORDS = 14 }; /* doubles per ghost (id type x y z), per migrating atom */
+static const char AXIS[3] = {'x', 'y', 'z'};
+
+void domain_choose_grid(const mdl_box *b, int nranks, int grid[3])
+{
+    double best = INFINITY;
+    grid[0] = nranks, grid[1] = grid[2] = 1;
+    for (int px = 1; px <= nranks; px++) {
+        if (nranks % px)
+            continue;
+        for (int py = 1; py <= nranks / px; py++) {
+            if ((nranks / px) % py)
+                continue;
+            int pz = nranks / px / py;
+            double a = b->len[0] / px, bb = b->len[1] / py, c = b->len[2] / pz;
+            double surface = a * bb + bb * c + a * c;
+            if (surface < best * (1 - 1e-12)) {
+                best = surface;
+                grid[0] = px, grid[1] = py, grid[2] = pz;
+            }
+        }
+    }
+}
+
+/* The rank at grid coordinates c (x fastest). */
+static int rank_at(const int grid[3], const int c[3])
+{
+    return (c[2] * grid[1] + c[1]) * grid[0] + c[0];
+}
+
+/* The neighbor rank one step (delta = -1 or +1) along d, or -1 past an open face. */
+static int neighbor_rank(const mdl_domain *dm, int d, int delta)
+{
+    int c[3] = {dm->coord[0], dm->coord[1], dm->coord[2]};
+    c[d] += delta;
+    if (c[d] < 0 || c[d] >= dm->grid[d]) {
+        if (!dm->box.periodic[d])
+            return -1;
+        c[d] = (c[d] + dm->grid[d]) % dm->grid[d];
+    }
+    return rank_at(dm->grid, c);
+}
+
+static void plan_swaps(mdl_domain *dm)
+{
+    dm->nswap = 0;
+    for (int d = 0; d < 3; d++) {
+        if (dm->grid[d] == 1)
+            continue;
+        for (int dir = 0; dir < 2; dir++) {
+            mdl_swap *w = &dm->swap[dm->nswap++];
+            w->dim = d, w->dir = dir;
+            w->to = dir == 0 ? dm->below[d] : dm->above[d];
+            w->from = dir == 0 ? dm->above[d] : dm->below[d];
+            w->shift = 0;
+            if (dir == 0 && dm->coord[d] == 0)
+                w->shift = dm->box.len[d]; /* seen from the last brick, across the periodic face */
+            if (dir == 1 && dm->coord[d] == dm->grid[d] - 1)
+                w->shift = -dm->box.len[d];
+        }
+    }
+}
+
+int domain_init(mdl_domain *dm, const mdl_box *b, const int grid[3], double rghost)
+{
+    memset(dm, 0, sizeof *dm);
+    dm->rank = comm_rank(), dm->size = comm_size();
+    dm->box = *b;
+    dm->rghost = rghost;
+    if (grid[0] * grid[1] * grid[2] != dm->size) {
+        mdl_error("[run] processors: %d x %d x %d bricks for %d ranks", grid[0], grid[1], grid[2], dm->size);
+        return MDL_EINPUT;
+    }
+    memcpy(dm->grid, grid, sizeof dm->grid);
+    dm->coord[0] = dm->rank % grid[0];
+    dm->coord[1] = dm->rank / grid[0] % grid[1];
+    dm->coord[2] = dm->rank / grid[0] / grid[1];
+    for (int d = 0; d < 3; d++) {
+        double len = b->len[d] / grid[d];
+        if (grid[d] > 1 && len < rghost) {
+            mdl_error("[run] processors: %d bricks along %c are %g long, less than the list cutoff %g (use fewer)",
+                      grid[d], AXIS[d], len, rghost);
+            return MDL_EINPUT;
+        }
+        dm->lo[d] = b->lo[d] + dm->coord[d] * len;
+        dm->hi[d] = dm->coord[d] == grid[d] - 1 ? b->lo[d] + b->len[d] : b->lo[d] + (dm->coord[d] + 1) * len;
+        dm->below[d] = neighbor_rank(dm, d, -1);
+        dm->above[d] = neighbor_rank(dm, d, +1);
+    }
+    plan_swaps(dm);
+    return MDL_OK;
+}
+
+void domain_destroy(mdl_domain *dm)
+{
+    for (int k = 0; k < 6; k++)
+        free(dm->swap[k].send);
+    free(dm->buf_out);
+    free(dm->buf_in);
+    memset(dm, 0, sizeof *dm);
+}
+
+/* The brick index along d of coordinate v (inside the box). */
+static int brick_of(const mdl_domain *dm, int d, double v)
+{
+    int c = (int)floor((v - dm->box.lo[d]) / dm->box.len[d] * dm->grid[d]);
+    return c < 0 ? 0 : c >= dm->grid[d] ? dm->grid[d] - 1 : c;
+}
+
+int domain_owner(const mdl_domain *dm, const double p[3])
+{
+    int c[3];
+    for (int d = 0; d < 3; d++)
+        c[d] = brick_of(dm, d, p[d]);
+    return rank_at(dm->grid, c);
+}
+
+static int reserve_buffers(mdl_domain *dm, size_t words)
+{
+    if (words <= dm->buf_cap)
+        return MDL_OK;
+    size_t cap = words + words / 2 + 64;
+    double *o = realloc(dm->buf_out, cap * sizeof *o), *i = o ? realloc(dm->buf_in, cap * sizeof *i) : NULL;
+    if (o)
+        dm->buf_out = o;
+    if (i)
+        dm->buf_in = i;
+    if (!o || !i) {
+        mdl_error("out of memory for %zu words of messages between ranks", cap);
+        return MDL_ERUN;
+    }
+    dm->buf_cap = cap;
+    return MDL_OK;
+}
+
+/* Sends `words` doubles of buf_out to `to` and receives into buf_in from `from`; *got: words. */
+static int send_words(mdl_domain *dm, size_t words, int to, int from, size_t *got)
+{
+    size_t incoming = 0, bytes = 0;
+    MDL_TRY(comm_exchange_count(words, to, &incoming, from));
+    MDL_TRY(reserve_buffers(dm, incoming > words ? incoming : words));
+    MDL_TRY(comm_exchange(dm->buf_out, words * sizeof(double), to, dm->buf_in, incoming * sizeof(double), from,
+                          &bytes));
+    *got = bytes / sizeof(double);
+    return MDL_OK;
+}
+
+static void copy_atom(mdl_system *dst, size_t j, const mdl_system *src, size_t i)
+{
+    dst->x[j] = src->x[i], dst->y[j] = src->y[i], dst->z[j] = src->z[i];
+    dst->vx[j] = src->vx[i], dst->vy[j] = src->vy[i], dst->vz[j] = src->vz[i];
+    dst->fx[j] = src->fx[i], dst->fy[j] = src->fy[i], dst->fz[j] = src->fz[i];
+    dst->ix[j] = src->ix[i], dst->iy[j] = src->iy[i], dst->iz[j] = src->iz[i];
+    dst->type[j] = src->type[i], dst->id[j] = src->id[i];
+}
+
+int domain_take_owned(mdl_domain *dm, const mdl_system *all, mdl_system *s)
+{
+    size_t mine = 0;
+    for (size_t i = 0; i < all->n; i++) {
+        double p[3] = {all->x[i], all->y[i], all->z[i]};
+        mine += domain_owner(dm, p) == dm->rank;
+    }
+    MDL_TRY(system_reserve(s, mine > 0 ? mine : 1));
+    s->n = 0;
+    for (size_t i = 0; i < all->n; i++) {
+        double p[3] = {all->x[i], all->y[i], all->z[i]};
+        if (domain_owner(dm, p) == dm->rank)
+            copy_atom(s, s->n++, all, i);
+    }
+    s->ntypes = all->ntypes, s->box = all->box;
+    memcpy(s->species, all->species, sizeof s->species);
+    memcpy(s->mass, all->mass, sizeof s->mass);
+    dm->nlocal = s->n;
+    return MDL_OK;
+}
+
+static void pack_atom(double *w, const mdl_system *s, size_t i)
+{
+    const double v[ATOM_WORDS] = {(double)s->id[i], s->type[i], s->x[i], s->y[i], s->z[i], s->vx[i], s->vy[i],
+                                  s->vz[i], s->fx[i], s->fy[i], s->fz[i], s->ix[i], s->iy[i], s->iz[i]};
+    memcpy(w, v, sizeof v);
+}
+
+static void unpack_atom(mdl_system *s, size_t i, const double *w)
+{
+    s->id[i] = (int64_t)w[0], s->type[i] = (int32_t)w[1];
+    s->x[i] = w[2], s->y[i] = w[3], s->z[i] = w[4];
+    s->vx[i] = w[5], s->vy[i] = w[6], s->vz[i] = w[7];
+    s->fx[i] = w[8], s->fy[i] = w[9], s->fz[i] = w[10];
+    s->ix[i] = (int32_t)w[11], s->iy[i] = (int32_t)w[12], s->iz[i] = (int32_t)w[13];
+}
+
+static double *coordinate(mdl_system *s, int d)
+{
+    return d == 0 ? s->x : d == 1 ? s->y : s->z;
+}
+
+/* One direction of one dimension: the owned atoms whose brick along d is the neighbor's leave
+   (the last atom fills each hole), and the arrivals are appended. */
+static int migrate_one_way(mdl_domain *dm, mdl_system *s, int d, int dir)
+{
+    const int to = dir == 0 ? dm->below[d] : dm->above[d], from = dir == 0 ? dm->above[d] : dm->below[d];
+    const int target = dir == 0 ? (dm->coord[d] + dm->grid[d] - 1) % dm->grid[d] : (dm->coord[d] + 1) % dm->grid[d];
+    double *c = coordinate(s, d);
+    size_t words = 0;
+    MDL_TRY(reserve_buffers(dm, s->n * ATOM_WORDS));
+    for (size_t i = 0; i < s->n;) {
+        int b = brick_of(dm, d, c[i]);
+        if (b != dm->coord[d] && b == target && to >= 0) {
+            pack_atom(dm->buf_out + words, s, i);
+            words += ATOM_WORDS;
+            copy_atom(s, i, s, s->n - 1);
+            s->n--;
+        } else {
+            i++;
+        }
+    }
+    size_t got = 0;
+    MDL_TRY(send_words(dm, words, to, from, &got));
+    size_t arrive = got / ATOM_WORDS;
+    MDL_TRY(system_reserve(s, s->n + arrive));
+    for (size_t k = 0; k < arrive; k++)
+        unpack_atom(s, s->n++, dm->buf_in + k * ATOM_WORDS);
+    return MDL_OK;
+}
+
+int domain_migrate(mdl_domain *dm, mdl_system *s)
+{
+    s->n = dm->nlocal; /* ghosts dropped */
+    int32_t *image[3] = {s->ix, s->iy, s->iz};
+    for (size_t i = 0; i < s->n; i++)
+        for (int d = 0; d < 3; d++)
+            if (dm->box.periodic[d])
+                coordinate(s, d)[i] = box_wrap(coordinate(s, d)[i], dm->box.lo[d], dm->box.len[d], &image[d][i]);
+    for (int d = 0; d < 3; d++) {
+        if (dm->grid[d] == 1)
+            continue;
+        /* an atom moves less than a brick between rebuilds, so one step each way is enough; with
+           two bricks both neighbors are the same rank, and the first way carries them all */
+        MDL_TRY(migrate_one_way(dm, s, d, 0));
+        if (dm->grid[d] > 2)
+            MDL_TRY(migrate_one_way(dm, s, d, 1));
+        image[0] = s->ix, image[1] = s->iy, image[2] = s->iz; /* the arrays may have moved */
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        double p[3] = {s->x[i], s->y[i], s->z[i]};
+        if (domain_owner(dm, p) != dm->rank) {
+            mdl_error("atom %lld at (%g, %g, %g) is more than a brick away from rank %d's brick: lost",
+                      (long long)s->id[i], p[0], p[1], p[2], dm->rank);
+            return MDL_ERUN;
+        }
+    }
+    dm->nlocal = s->n;
+    return MDL_OK;
+}
+
+static int add_send(mdl_swap *w, size_t i)
+{
+    if (w->nsend == w->send_cap) {
+        size_t cap = w->send_cap ? 2 * w->send_cap : 256;
+        size_t *p = realloc(w->send, cap * sizeof *p);
+        if (!p) {
+            mdl_error("out of memory for a ghost send list");
+            return MDL_ERUN;
+        }
+        w->send = p, w->send_cap = cap;
+    }
+    w->send[w->nsend++] = i;
+    return MDL_OK;
+}
+
+/* Packs the positions of w's send list (shifted) after its id and species. */
+static void pack_ghosts(mdl_domain *dm, const mdl_system *s, const mdl_swap *w, int with_ids)
+{
+    const int words = with_ids ? GHOST_WORDS : 3;
+    for (size_t k = 0; k < w->nsend; k++) {
+        size_t i = w->send[k];
+        double *o = dm->buf_out + k * words, p[3] = {s->x[i], s->y[i], s->z[i]};
+        p[w->dim] += w->shift;
+        if (with_ids)
+            *o++ = (double)s->id[i], *o++ = s->type[i];
+        o[0] = p[0], o[1] = p[1], o[2] = p[2];
+    }
+}
+
+int domain_build_ghosts(mdl_domain *dm, mdl_system *s)
+{
+    s->n = dm->nlocal;
+    for (int k = 0; k < dm->nswap; k++) {
+        mdl_swap *w = &dm->swap[k];
+        const int d = w->dim;
+        /* atoms owned or received along earlier dimensions; not this dimension's arrivals */
+        const size_t candidates = k % 2 == 0 ? s->n : dm->swap[k - 1].first;
+        const double *c = coordinate(s, d);
+        w->nsend = 0;
+        if (w->to >= 0)
+            for (size_t i = 0; i < candidates; i++)
+                if (w->dir == 0 ? c[i] < dm->lo[d] + dm->rghost : c[i] >= dm->hi[d] - dm->rghost)
+                    MDL_TRY(add_send(w, i));
+        MDL_TRY(reserve_buffers(dm, w->nsend * GHOST_WORDS));
+        pack_ghosts(dm, s, w, 1);
+        size_t got = 0;
+        MDL_TRY(send_words(dm, w->nsend * GHOST_WORDS, w->to, w->from, &got));
+        w->first = s->n;
+        w->nrecv = got / GHOST_WORDS;
+        MDL_TRY(system_reserve(s, s->n + w->nrecv));
+        for (size_t g = 0; g < w->nrecv; g++) {
+            const double *in = dm->buf_in + g * GHOST_WORDS;
+            size_t j = s->n++;
+            s->id[j] = (int64_t)in[0], s->type[j] = (int32_t)in[1];
+            s->x[j] = in[2], s->y[j] = in[3], s->z[j] = in[4];
+            s->vx[j] = s->vy[j] = s->vz[j] = s->fx[j] = s->fy[j] = s->fz[j] = 0;
+            s->ix[j] = s->iy[j] = s->iz[j] = 0;
+        }
+    }
+    return MDL_OK;
+}
+
+int domain_forward(mdl_domain *dm, mdl_system *s)
+{
+    for (int k = 0; k < dm->nswap; k++) {
+        mdl_swap *w = &dm->swap[k];
+        MDL_TRY(reserve_buffers(dm, w->nsend * 3));
+        pack_ghosts(dm, s, w, 0);
+        size_t got = 0;
+        MDL_TRY(send_words(dm, w->nsend * 3, w->to, w->from, &got));
+        if (got != w->nrecv * 3) {
+            mdl_error("internal: rank %d expected %zu ghost positions, got %zu", dm->rank, w->nrecv, got / 3);
+            return MDL_ERUN;
+        }
+        for (size_t g = 0; g < w->nrecv; g++) {
+            size_t j = w->first + g;
+            s->x[j] = dm->buf_in[3 * g], s->y[j] = dm->buf_in[3 * g + 1], s->z[j] = dm->buf_in[3 * g + 2];
+        }
+    }
+    return MDL_OK;
+}

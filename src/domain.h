@@ -1,0 +1,55 @@
+/* Spatial decomposition: a 3-d grid of bricks, one per rank; the atoms a rank owns, the ghost
+   copies it holds of atoms within the ghost cutoff of its faces (periodic images included), and
+   the staged exchanges (x, then y, then z) that move them, so edges and corners need no messages
+   of their own. A dimension with one brick has no ghosts: it keeps the minimum image. */
+#ifndef MDL_DOMAIN_H
+#define MDL_DOMAIN_H
+
+#include "system.h"
+
+/* One exchange of a sweep: along dim, to the neighbor below (dir 0) or above (dir 1). */
+typedef struct {
+    int dim, dir, to, from;
+    double shift;       /* added to the coordinate along dim of what is sent (a periodic face) */
+    size_t *send;       /* indices of the atoms sent */
+    size_t nsend, send_cap;
+    size_t first, nrecv; /* the ghosts received: [first, first + nrecv) */
+} mdl_swap;
+
+typedef struct {
+    int grid[3], coord[3], rank, size;
+    int below[3], above[3]; /* neighbor ranks along each dimension */
+    double lo[3], hi[3];    /* this rank's brick */
+    double rghost;          /* the ghost cutoff: list cutoff (largest cutoff + skin) */
+    mdl_box box;            /* the whole box */
+    mdl_swap swap[6];
+    int nswap;
+    size_t nlocal;          /* atoms owned: [0, nlocal); ghosts: [nlocal, s->n) */
+    double *buf_out, *buf_in; /* message buffers (doubles; ids and types travel as doubles) */
+    size_t buf_cap;
+} mdl_domain;
+
+/* The grid for nranks bricks in box b: the factorisation px * py * pz = nranks with the least
+   ghost surface (as LAMMPS chooses), open dimensions included. */
+void domain_choose_grid(const mdl_box *b, int nranks, int grid[3]);
+/* This rank's brick in `grid` (product = comm_size()); checks that every decomposed brick is at
+   least rghost long (else a message naming the dimension, MDL_EINPUT). */
+int domain_init(mdl_domain *dm, const mdl_box *b, const int grid[3], double rghost);
+void domain_destroy(mdl_domain *dm);
+/* The rank owning position (x, y, z) (inside the box). */
+int domain_owner(const mdl_domain *dm, const double p[3]);
+
+/* Keeps from the whole system `all` (the same on every rank) the atoms in this rank's brick, in
+   `all`'s order, into s (ghosts none yet). */
+int domain_take_owned(mdl_domain *dm, const mdl_system *all, mdl_system *s);
+/* At a rebuild: drops the ghosts, wraps owned atoms into the box (image counters follow), sends
+   those that left the brick to the neighbor in their direction (whole state: id, species,
+   position, velocity, force, images), dimension by dimension. */
+int domain_migrate(mdl_domain *dm, mdl_system *s);
+/* At a rebuild, after domain_migrate: the ghost atoms (id, species, position), appended after the
+   owned atoms; the send lists are kept for domain_forward. */
+int domain_build_ghosts(mdl_domain *dm, mdl_system *s);
+/* Every step between rebuilds: the ghosts' positions from their owners, through the same lists. */
+int domain_forward(mdl_domain *dm, mdl_system *s);
+
+#endif

@@ -251,7 +251,6 @@ int domain_migrate(mdl_domain *dm, mdl_system *s)
         MDL_TRY(migrate_one_way(dm, s, d, 0));
         if (dm->grid[d] > 2)
             MDL_TRY(migrate_one_way(dm, s, d, 1));
-        image[0] = s->ix, image[1] = s->iy, image[2] = s->iz; /* the arrays may have moved */
     }
     for (size_t i = 0; i < s->n; i++) {
         double p[3] = {s->x[i], s->y[i], s->z[i]};

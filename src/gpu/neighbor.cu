@@ -1,6 +1,7 @@
 // GPU neighbor lists: wrap and pack, cell binning and bounds, the permutation of atoms, and three
-// full-list builders -- cell (O(N), 27 cells; by warps from 65,536 atoms), brute (O(N^2), no atomics), brute-atomic (half
-// pairs appended to both rows with atomicAdd) -- written NL[i * si + k * sk].
+// full-list builders -- cell (O(N), 27 cells; by warps from 65,536 atoms), brute (O(N^2), no
+// atomics), brute-atomic (half pairs appended to both rows with atomicAdd) -- written
+// NL[i * si + k * sk].
 #include "../physics/cells.h"
 #include "common.cuh"
 

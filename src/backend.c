@@ -25,7 +25,7 @@ const mdl_backend_ops *backend_lookup(const char *name)
 mdl_setup backend_setup(const mdl_config *cfg, const mdl_units *u, const mdl_pair_table *pt)
 {
     mdl_setup setup = {u, pt, cfg->timestep, cfg->skin, cfg->check, MDL_NL_CELL, MDL_NL_TRANSPOSED,
-                       cfg->max_neighbors, cfg->threads};
+                       cfg->max_neighbors, cfg->threads, {0, 0, 0}, 0};
     if (strcmp(cfg->method, "brute") == 0)
         setup.method = MDL_NL_BRUTE;
     else if (strcmp(cfg->method, "brute-atomic") == 0)

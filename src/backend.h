@@ -27,6 +27,8 @@ typedef struct {
     enum mdl_nl_layout layout;
     int max_neighbors; /* GPU list capacity per atom at the start; 0: from the density */
     int threads;       /* CPU threads (0: OpenMP default) */
+    int grid[3];       /* bricks along x, y, z, one per rank (0 0 0: one) */
+    double rghost;     /* the ghost cutoff: at least the largest list cutoff of the run */
 } mdl_setup;
 
 /* The backend set-up of a configured run (method and layout by name). */
@@ -39,6 +41,8 @@ typedef struct {
     long dangerous;      /* builds on the first step a check was allowed (as LAMMPS counts them) */
     long last_build;     /* the step of the last build */
     int capacity;        /* GPU: list slots per atom (0 on the CPU) */
+    double comm_seconds; /* this rank's time in exchanges with other ranks */
+    size_t owned, ghosts; /* this rank's atoms and ghost atoms */
 } mdl_backend_stats;
 
 /* what compute_forces computes: forces; forces, energy and virial; energy and virial only (the

@@ -1,54 +1,29 @@
-/* Communication between ranks: MPI calls where MDLITE_HAVE_MPI is defined, one rank otherwise. */
+/* Communication between ranks: MPI calls where MDLITE_HAVE_MPI is defined and MPI is running,
+   the one-rank answer otherwise (a build without MPI, or a command that never starts it). */
+#define _POSIX_C_SOURCE 200809L
 #include "comm.h"
 
 #include "util.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef MDLITE_HAVE_MPI
 #include <mpi.h>
 
 static int started_mpi; /* we called MPI_Init, so we call MPI_Finalize */
 
-int comm_init(int *argc, char ***argv)
+/* MPI is running (initialised and not yet finalised). */
+static int mpi_on(void)
 {
-    int on = 0;
+    int on = 0, off = 0;
     MPI_Initialized(&on);
     if (on)
-        return MDL_OK;
-    if (MPI_Init(argc, argv) != MPI_SUCCESS) {
-        mdl_error("MPI_Init failed");
-        return MDL_ERUN;
-    }
-    started_mpi = 1;
-    return MDL_OK;
-}
-
-void comm_finalize(void)
-{
-    if (started_mpi)
-        MPI_Finalize();
-    started_mpi = 0;
-}
-
-int comm_rank(void)
-{
-    int r = 0, on = 0;
-    MPI_Initialized(&on);
-    if (on)
-        MPI_Comm_rank(MPI_COMM_WORLD, &r);
-    return r;
-}
-
-int comm_size(void)
-{
-    int s = 1, on = 0;
-    MPI_Initialized(&on);
-    if (on)
-        MPI_Comm_size(MPI_COMM_WORLD, &s);
-    return s;
+        MPI_Finalized(&off);
+    return on && !off;
 }
 
 static int failed(const char *what, int rc)
@@ -65,9 +40,96 @@ static int peer(int r)
 {
     return r < 0 ? MPI_PROC_NULL : r;
 }
+#endif
+
+/* One rank: nothing to talk to. */
+static int alone(void)
+{
+    return comm_size() == 1;
+}
+
+/* Started by an MPI launcher (mpirun, mpiexec, srun with PMI/PMIx): Open MPI's, PMI's or PMIx's
+   variables are set. */
+static int launched_by_mpi(void)
+{
+    const char *vars[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"};
+    for (size_t k = 0; k < sizeof vars / sizeof *vars; k++)
+        if (getenv(vars[k]))
+            return 1;
+    return 0;
+}
+
+int comm_init(int *argc, char ***argv)
+{
+#ifdef MDLITE_HAVE_MPI
+    int on = 0;
+    MPI_Initialized(&on);
+    if (on || !launched_by_mpi()) /* a plain start is one rank: no MPI (its singleton start is slow) */
+        return MDL_OK;
+    if (MPI_Init(argc, argv) != MPI_SUCCESS) {
+        mdl_error("MPI_Init failed");
+        return MDL_ERUN;
+    }
+    started_mpi = 1;
+#else
+    (void)argc, (void)argv;
+#endif
+    return MDL_OK;
+}
+
+void comm_finalize(void)
+{
+#ifdef MDLITE_HAVE_MPI
+    if (started_mpi && mpi_on())
+        MPI_Finalize();
+    started_mpi = 0;
+#endif
+}
+
+int comm_rank(void)
+{
+    int r = 0;
+#ifdef MDLITE_HAVE_MPI
+    if (mpi_on())
+        MPI_Comm_rank(MPI_COMM_WORLD, &r);
+#endif
+    return r;
+}
+
+int comm_size(void)
+{
+    int s = 1;
+#ifdef MDLITE_HAVE_MPI
+    if (mpi_on())
+        MPI_Comm_size(MPI_COMM_WORLD, &s);
+#endif
+    return s;
+}
+
+int comm_local_rank(void)
+{
+    const char *vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"};
+    for (size_t k = 0; k < sizeof vars / sizeof *vars; k++) {
+        const char *v = getenv(vars[k]);
+        if (v && *v)
+            return atoi(v);
+    }
+    return comm_rank();
+}
 
 int comm_exchange(const void *out, size_t bytes, int to, void *in, size_t cap, int from, size_t *got)
 {
+    if (alone()) { /* every neighbor is this rank (or none) */
+        if (bytes > cap) {
+            mdl_error("internal: a message of %zu bytes into %zu", bytes, cap);
+            return MDL_ERUN;
+        }
+        if (bytes && to >= 0 && from >= 0)
+            memmove(in, out, bytes);
+        *got = to >= 0 && from >= 0 ? bytes : 0;
+        return MDL_OK;
+    }
+#ifdef MDLITE_HAVE_MPI
     if (bytes > (size_t)INT_MAX || cap > (size_t)INT_MAX) {
         mdl_error("MPI: a message of %zu bytes is over MPI's int count", bytes > cap ? bytes : cap);
         return MDL_ERUN;
@@ -80,25 +142,33 @@ int comm_exchange(const void *out, size_t bytes, int to, void *in, size_t cap, i
     int count = 0;
     MPI_Get_count(&st, MPI_BYTE, &count);
     *got = (size_t)count;
+#endif
     return MDL_OK;
 }
 
 int comm_exchange_count(size_t outgoing, int to, size_t *incoming, int from)
 {
+    if (alone()) {
+        *incoming = to >= 0 && from >= 0 ? outgoing : 0;
+        return MDL_OK;
+    }
+#ifdef MDLITE_HAVE_MPI
     unsigned long long o = outgoing, i = 0;
     int rc = MPI_Sendrecv(&o, 1, MPI_UNSIGNED_LONG_LONG, peer(to), 8, &i, 1, MPI_UNSIGNED_LONG_LONG, peer(from), 8,
                           MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS)
         return failed("exchange of counts", rc);
     *incoming = (size_t)i;
+#endif
     return MDL_OK;
 }
 
 int comm_sum_doubles(double *v, int n)
 {
-    int size = comm_size();
-    if (size == 1)
+    if (alone())
         return MDL_OK;
+#ifdef MDLITE_HAVE_MPI
+    int size = comm_size();
     double *all = malloc((size_t)size * n * sizeof *all);
     if (!all) {
         mdl_error("out of memory for a sum over ranks");
@@ -113,82 +183,140 @@ int comm_sum_doubles(double *v, int n)
             v[k] = s;
         }
     free(all);
-    return rc == MPI_SUCCESS ? MDL_OK : failed("sum", rc);
+    if (rc != MPI_SUCCESS)
+        return failed("sum", rc);
+#endif
+    return MDL_OK;
 }
 
 int comm_max_long(long *v)
 {
+    if (alone())
+        return MDL_OK;
+#ifdef MDLITE_HAVE_MPI
     int rc = MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
-    return rc == MPI_SUCCESS ? MDL_OK : failed("max", rc);
+    if (rc != MPI_SUCCESS)
+        return failed("max", rc);
+#endif
+    return MDL_OK;
+}
+
+int comm_max_double(double *v)
+{
+    if (alone())
+        return MDL_OK;
+#ifdef MDLITE_HAVE_MPI
+    int rc = MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS)
+        return failed("max", rc);
+#endif
+    return MDL_OK;
 }
 
 int comm_or_int(int *v)
 {
+    if (alone())
+        return MDL_OK;
+#ifdef MDLITE_HAVE_MPI
     int rc = MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
-    return rc == MPI_SUCCESS ? MDL_OK : failed("or", rc);
-}
-
-#else /* one rank */
-
-int comm_init(int *argc, char ***argv)
-{
-    (void)argc, (void)argv;
+    if (rc != MPI_SUCCESS)
+        return failed("or", rc);
+#endif
     return MDL_OK;
 }
-void comm_finalize(void) {}
-int comm_rank(void)
-{
-    return 0;
-}
-int comm_size(void)
-{
-    return 1;
-}
 
-int comm_exchange(const void *out, size_t bytes, int to, void *in, size_t cap, int from, size_t *got)
+int comm_allgather_doubles(const double *v, int n, double *all)
 {
-    (void)to, (void)from;
-    if (bytes > cap) {
-        mdl_error("internal: a message of %zu bytes into %zu", bytes, cap);
-        return MDL_ERUN;
+    if (alone()) {
+        memcpy(all, v, (size_t)n * sizeof *v);
+        return MDL_OK;
     }
-    if (bytes)
-        memmove(in, out, bytes);
-    *got = bytes;
+#ifdef MDLITE_HAVE_MPI
+    int rc = MPI_Allgather(v, n, MPI_DOUBLE, all, n, MPI_DOUBLE, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS)
+        return failed("gather", rc);
+#endif
     return MDL_OK;
 }
 
-int comm_exchange_count(size_t outgoing, int to, size_t *incoming, int from)
+#ifdef MDLITE_HAVE_MPI
+/* Rank 0: the counts of every rank and their displacements (counts[size + r]); *sum the total. */
+static int gather_counts(int mine, int **counts, size_t *sum)
 {
-    (void)to, (void)from;
-    *incoming = outgoing;
-    return MDL_OK;
-}
-
-int comm_sum_doubles(double *v, int n)
-{
-    (void)v, (void)n;
-    return MDL_OK;
-}
-int comm_max_long(long *v)
-{
-    (void)v;
-    return MDL_OK;
-}
-int comm_or_int(int *v)
-{
-    (void)v;
+    int size = comm_size(), root = comm_rank() == 0;
+    *counts = NULL, *sum = 0;
+    if (root && !(*counts = calloc((size_t)size * 2, sizeof **counts))) {
+        mdl_error("out of memory for a gather over ranks");
+        MPI_Abort(MPI_COMM_WORLD, MDL_ERUN); /* the others are in the gather: none can go on */
+    }
+    int rc = MPI_Gather(&mine, 1, MPI_INT, *counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS)
+        return failed("gather of counts", rc);
+    for (int r = 0; root && r < size; r++) {
+        (*counts)[size + r] = (int)*sum;
+        *sum += (size_t)(*counts)[r];
+    }
+    if (*sum > (size_t)INT_MAX) {
+        mdl_error("%zu doubles gathered on rank 0: over MPI's int count", *sum);
+        MPI_Abort(MPI_COMM_WORLD, MDL_ERUN);
+    }
     return MDL_OK;
 }
 #endif
 
-int comm_local_rank(void)
+int comm_gather_root(const double *v, size_t n, double **all, size_t *total)
 {
-    const char *vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"};
-    for (size_t k = 0; k < sizeof vars / sizeof *vars; k++) {
-        const char *v = getenv(vars[k]);
-        if (v && *v)
-            return atoi(v);
+    *all = NULL, *total = 0;
+    if (alone()) {
+        if (!(*all = mdl_alloc((n ? n : 1) * sizeof **all, "a gathered frame")))
+            return MDL_ERUN;
+        memcpy(*all, v, n * sizeof *v);
+        *total = n;
+        return MDL_OK;
     }
-    return comm_rank();
+#ifdef MDLITE_HAVE_MPI
+    if (n > (size_t)INT_MAX) {
+        mdl_error("MPI: %zu doubles from one rank are over MPI's int count", n);
+        MPI_Abort(MPI_COMM_WORLD, MDL_ERUN);
+    }
+    int size = comm_size(), *counts;
+    size_t sum;
+    MDL_TRY(gather_counts((int)n, &counts, &sum));
+    if (counts && !(*all = mdl_alloc((sum ? sum : 1) * sizeof **all, "a gathered frame")))
+        MPI_Abort(MPI_COMM_WORLD, MDL_ERUN);
+    int rc = MPI_Gatherv(v, (int)n, MPI_DOUBLE, *all, counts, counts ? counts + size : NULL, MPI_DOUBLE, 0,
+                         MPI_COMM_WORLD);
+    free(counts);
+    if (rc != MPI_SUCCESS) {
+        free(*all);
+        *all = NULL;
+        return failed("gather", rc);
+    }
+    *total = sum;
+#endif
+    return MDL_OK;
+}
+
+int comm_end(int rc)
+{
+#ifdef MDLITE_HAVE_MPI
+    if (!alone() && rc != MDL_OK) {
+        MPI_Request req;
+        int done = 0;
+        MPI_Ibarrier(MPI_COMM_WORLD, &req);
+        for (double t0 = mdl_wtime(); !done && mdl_wtime() - t0 < 10.0;) {
+            MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+            if (!done) {
+                struct timespec ts = {0, 1000000};
+                nanosleep(&ts, NULL);
+            }
+        }
+        if (!done) { /* another rank is waiting for this one in a collective: stop them all */
+            fflush(stdout);
+            MPI_Abort(MPI_COMM_WORLD, rc);
+        }
+    }
+#endif
+    comm_finalize();
+    return rc;
 }

@@ -5,7 +5,8 @@
 
 #include <stddef.h>
 
-/* Starts MPI where built with it (MPI_Init); a no-op otherwise. Returns MDL_OK or MDL_ERUN. */
+/* Starts MPI where built with it and started by an MPI launcher (MPI_Init); a no-op otherwise
+   (one rank). Returns MDL_OK or MDL_ERUN. */
 int comm_init(int *argc, char ***argv);
 void comm_finalize(void);
 int comm_rank(void);
@@ -24,6 +25,16 @@ int comm_exchange_count(size_t outgoing, int to, size_t *incoming, int from);
    for one rank count); max of a long; logical or of an int. */
 int comm_sum_doubles(double *v, int n);
 int comm_max_long(long *v);
+int comm_max_double(double *v);
 int comm_or_int(int *v);
+/* Every rank's n doubles, in rank order, into all[size * n] on every rank. */
+int comm_allgather_doubles(const double *v, int n, double *all);
+/* Rank 0 gets every rank's doubles (n of them here, any count per rank) one after the other in
+   rank order, in *all (malloc'ed, *total of them); other ranks get *all = NULL. */
+int comm_gather_root(const double *v, size_t n, double **all, size_t *total);
+/* The end of the program: with an error on this rank, waits a while for the others (an error
+   every rank met ends them all cleanly), then stops them all (MPI_Abort) so that none waits
+   forever; MPI_Finalize otherwise. Returns rc. */
+int comm_end(int rc);
 
 #endif

@@ -71,6 +71,7 @@ typedef struct {
     double tau;
     int every;
     int threads;              /* 0: OpenMP default */
+    int processors[3];        /* MPI bricks along x, y, z (product = ranks); 0 0 0: auto */
 
     /* [output] */
     int thermo;

@@ -46,6 +46,7 @@ static const key_spec SCHEMA[] = {
     {"run", "tau", K_DOUBLE, F(tau), 0, BIG, 1, NULL},
     {"run", "every", K_INT, F(every), 1, 2e9, 0, NULL},
     {"run", "threads", K_AUTO_INT, F(threads), 1, 1024, 0, NULL},
+    {"run", "processors", K_AUTO_INT3, F(processors), 1, 65536, 0, NULL},
     {"output", "thermo", K_INT, F(thermo), 0, 2e9, 0, NULL},
     {"output", "thermo_file", K_STRING, F(thermo_file), 0, 0, 0, NULL},
     {"output", "trajectory", K_STRING, F(trajectory), 0, 0, 0, NULL},
@@ -229,6 +230,13 @@ int config_set_value(mdl_config *cfg, const key_spec *s, const mdl_entry *e)
     case K_INT:
     case K_LONG: return set_numbers(s, e, field, 1, 1);
     case K_INT3: return set_numbers(s, e, field, 3, 1);
+    case K_AUTO_INT3: /* "auto": 0 0 0 */
+        n = split_words(e->value, words, 1, &ov);
+        if (n == 1 && !ov && strcmp(words[0], "auto") == 0) {
+            memset(field, 0, 3 * sizeof(int));
+            return 1;
+        }
+        return set_numbers(s, e, field, 3, 1);
     case K_AUTO_INT:
     case K_AUTO_DOUBLE: /* "auto": 0, or MDL_AUTO for a double */
         n = split_words(e->value, words, 1, &ov);

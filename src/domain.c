@@ -252,16 +252,18 @@ int domain_migrate(mdl_domain *dm, mdl_system *s)
         if (dm->grid[d] > 2)
             MDL_TRY(migrate_one_way(dm, s, d, 1));
     }
-    for (size_t i = 0; i < s->n; i++) {
+    int lost = 0;
+    for (size_t i = 0; i < s->n && !lost; i++) {
         double p[3] = {s->x[i], s->y[i], s->z[i]};
         if (domain_owner(dm, p) != dm->rank) {
             mdl_error("atom %lld at (%g, %g, %g) is more than a brick away from rank %d's brick: lost",
                       (long long)s->id[i], p[0], p[1], p[2], dm->rank);
-            return MDL_ERUN;
+            lost = 1;
         }
     }
+    MDL_TRY(comm_or_int(&lost)); /* every rank stops */
     dm->nlocal = s->n;
-    return MDL_OK;
+    return lost ? MDL_ERUN : MDL_OK;
 }
 
 static int add_send(mdl_swap *w, size_t i)

@@ -64,6 +64,21 @@ void health_scan(size_t n, const int64_t *id, mdl_vec3_arrays pos, mdl_vec3_arra
     }
 }
 
+mdl_health health_worst(const mdl_health *all, int n)
+{
+    mdl_health w = {MDL_HEALTH_OK, -1, 0};
+    for (int k = 0; k < n; k++) {
+        const mdl_health *h = &all[k];
+        if (h->what == MDL_HEALTH_OK)
+            continue;
+        int better = w.what == MDL_HEALTH_OK || h->what < w.what ||
+                     (h->what == w.what && (h->what == MDL_HEALTH_MOVED ? h->value > w.value : h->id < w.id));
+        if (better)
+            w = *h;
+    }
+    return w;
+}
+
 void health_report(const mdl_health *h, long step, long last_build, double skin)
 {
     const char *why = "(a timestep too large for these forces, atoms on top of each other, or absurd "

@@ -24,6 +24,10 @@ typedef struct {
 void health_scan(size_t n, const int64_t *id, mdl_vec3_arrays pos, mdl_vec3_arrays pos0, mdl_vec3_arrays vel,
                  mdl_vec3_arrays frc, double limit, mdl_health *h);
 
+/* The worst of n findings (one per rank), by health_scan's order: a force before a velocity
+   before a position (the lowest id among equals), else the largest move. */
+mdl_health health_worst(const mdl_health *all, int n);
+
 /* Index of the first non-finite value of a[0..n), or -1. */
 long health_first_nonfinite(const double *a, size_t n);
 

@@ -1,5 +1,6 @@
 /* mdlite's command line: run, neighbors, compare, info, --help, --version. */
 #define _POSIX_C_SOURCE 200809L
+#include "comm.h"
 #include "config.h"
 #include "cmd/neighbors_cmd.h"
 #include "cmd/compare.h"
@@ -162,8 +163,12 @@ int main(int argc, char **argv)
         printf("mdlite %s\n", MDLITE_VERSION);
         return MDL_OK;
     }
-    if (strcmp(cmd, "run") == 0)
-        return run_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "run") == 0) { /* under mpirun: one rank of a decomposed run */
+        if (comm_init(&argc, &argv) != MDL_OK)
+            return MDL_ERUN;
+        mdl_message_rank(comm_rank());
+        return comm_end(run_main(argc - 2, argv + 2));
+    }
     if (strcmp(cmd, "neighbors") == 0)
         return neighbors_main(argc - 2, argv + 2);
     if (strcmp(cmd, "info") == 0)

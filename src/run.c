@@ -3,6 +3,8 @@
 #include "run.h"
 
 #include "backend.h"
+#include "comm.h"
+#include "domain.h"
 #include "potential.h"
 #include "setup.h"
 #include "skin_tuner.h"
@@ -24,6 +26,7 @@
 #include <unistd.h>
 
 static const char *PHASE_NAMES[PH_COUNT] = {"Neighbor", "Force", "Integrate", "Thermo", "Output"};
+enum { RANK_STATS = PH_COUNT + 3 }; /* per rank, gathered for the summary: phases, comm, atoms, ghosts */
 
 typedef struct {
     mdl_stepper st;
@@ -54,6 +57,8 @@ typedef struct {
     double cutmax;           /* the largest pair cutoff */
     int quiet;
     double next_progress;
+    int rank, nranks;
+    int grid[3];             /* bricks along x, y, z */
 } run_state;
 
 static double step_time(const run_state *r, long step)
@@ -112,7 +117,11 @@ static int write_frame(run_state *r, long step, int last)
     r->last_frame = step;
     MDL_TRY(r->ops->synchronize(r->ctx)); /* the device is there: was the state healthy? */
     MDL_TRY(stepper_check_health(&r->st, step));
-    MDL_TRY(writer_submit(r->writer, &f, f.checkpoint ? MDL_DUMP_ALL : r->cfg->dump_fields));
+    int fields = f.checkpoint ? MDL_DUMP_ALL : r->cfg->dump_fields;
+    if (r->writer)
+        MDL_TRY(writer_submit(r->writer, &f, fields));
+    else /* another rank than 0: its atoms to rank 0's frame */
+        MDL_TRY(r->ops->snapshot_start(r->ctx, 0, fields));
     r->st.timers.t[PH_OUTPUT] += mdl_wtime() - t0;
     r->st.timers.mark = mdl_wtime();
     return MDL_OK;
@@ -153,9 +162,10 @@ static int queue_thermo(run_state *r, long step)
 
 static volatile sig_atomic_t g_stop_signal = 0;
 
+/* (every rank: rank 0 writes the frames that all of them gather) */
 static int is_dump_step(const run_state *r, long step)
 {
-    return r->traj && (step % r->cfg->dump_every == 0 || step == r->final_step);
+    return r->cfg->trajectory[0] && (step % r->cfg->dump_every == 0 || step == r->final_step);
 }
 
 static int advance(run_state *r, long step)
@@ -208,26 +218,85 @@ static void print_cpu_use(double cpu, double loop, int threads, const char *back
                  "([run] threads) may run faster", used, threads);
 }
 
-static void print_summary(run_state *r, double loop, int threads)
+/* The phases, the time in exchanges between ranks (taken out of Neighbor, where it happens) and
+   the atoms and ghosts of every rank, gathered: mine[RANK_STATS] -> all[nranks * RANK_STATS]. */
+static int gather_rank_stats(run_state *r, double *all)
 {
-    const mdl_config *cfg = r->cfg;
-    double sum = 0;
-    clear_progress(r);
-    printf("Loop time of %.6g s on %d thread%s (%s backend) for %ld steps with %zu atoms\n", loop, threads,
-           threads == 1 ? "" : "s", r->ops->name, cfg->steps, r->natoms);
-    printf("Performance: %.6g atom-steps/s\n", loop > 0 ? (double)r->natoms * (double)cfg->steps / loop : 0.0);
-    printf("\n%-10s | %12s | %7s\n", "Phase", "time (s)", "%total");
-    printf("-----------+--------------+--------\n");
-    for (int p = 0; p < PH_COUNT; p++) {
-        sum += r->st.timers.t[p];
-        printf("%-10s | %12.6g | %6.2f\n", PHASE_NAMES[p], r->st.timers.t[p],
-               loop > 0 ? 100 * r->st.timers.t[p] / loop : 0);
+    double mine[RANK_STATS];
+    for (int p = 0; p < PH_COUNT; p++)
+        mine[p] = r->st.timers.t[p];
+    mine[PH_NEIGHBOR] -= r->stats.comm_seconds;
+    mine[PH_COUNT] = r->stats.comm_seconds;
+    mine[PH_COUNT + 1] = (double)r->stats.owned;
+    mine[PH_COUNT + 2] = (double)r->stats.ghosts;
+    return comm_allgather_doubles(mine, RANK_STATS, all);
+}
+
+/* min, average and max of column k of the ranks' stats */
+static void rank_spread(const run_state *r, const double *all, int k, double out[3])
+{
+    out[0] = out[2] = all[k], out[1] = 0;
+    for (int q = 0; q < r->nranks; q++) {
+        double v = all[q * RANK_STATS + k];
+        out[0] = v < out[0] ? v : out[0];
+        out[2] = v > out[2] ? v : out[2];
+        out[1] += v / r->nranks;
+    }
+}
+
+static void print_phases(const run_state *r, const double *all, double loop)
+{
+    const char *names[PH_COUNT + 1];
+    for (int p = 0; p < PH_COUNT; p++)
+        names[p] = PHASE_NAMES[p];
+    names[PH_COUNT] = "Comm";
+    int several = r->nranks > 1;
+    double sum = 0, v[3];
+    printf("\n%-10s | %12s | %7s%s\n", "Phase", several ? "avg time (s)" : "time (s)", "%total",
+           several ? " | min time (s) | max time (s)" : "");
+    printf("-----------+--------------+--------%s\n", several ? "+--------------+-------------" : "");
+    for (int p = 0; p <= PH_COUNT; p++) {
+        if (p == PH_COUNT && !several)
+            continue;
+        rank_spread(r, all, p, v);
+        sum += v[1];
+        printf("%-10s | %12.6g | %6.2f", names[p], v[1], loop > 0 ? 100 * v[1] / loop : 0);
+        if (several)
+            printf(" | %12.6g | %12.6g", v[0], v[2]);
+        printf("\n");
     }
     double other = loop - sum > 0 ? loop - sum : 0;
     printf("%-10s | %12.6g | %6.2f\n\n", "Other", other, loop > 0 ? 100 * other / loop : 0);
+}
+
+static void print_decomposition(const run_state *r, const double *all)
+{
+    if (r->nranks == 1)
+        return;
+    double a[3], g[3], c[3];
+    rank_spread(r, all, PH_COUNT + 1, a);
+    rank_spread(r, all, PH_COUNT + 2, g);
+    rank_spread(r, all, PH_COUNT, c);
+    printf("Decomposition = %d x %d x %d bricks on %d ranks\n", r->grid[0], r->grid[1], r->grid[2], r->nranks);
+    printf("Atoms per rank = %.0f to %.0f (imbalance max/avg %.3f); ghosts per rank = %.0f to %.0f\n", a[0], a[2],
+           a[1] > 0 ? a[2] / a[1] : 0, g[0], g[2]);
+    printf("Comm time per rank = %.6g to %.6g s\n", c[0], c[2]);
+}
+
+static void print_summary(run_state *r, double loop, int threads, const double *all)
+{
+    const mdl_config *cfg = r->cfg;
+    clear_progress(r);
+    printf("Loop time of %.6g s on %d thread%s%s (%s backend) for %ld steps with %zu atoms\n", loop, threads,
+           threads == 1 ? "" : "s", r->nranks > 1 ? " per rank" : "", r->ops->name, cfg->steps, r->natoms);
+    if (r->nranks > 1)
+        printf("Ranks = %d\n", r->nranks);
+    printf("Performance: %.6g atom-steps/s\n", loop > 0 ? (double)r->natoms * (double)cfg->steps / loop : 0.0);
+    print_phases(r, all, loop);
     printf("Neighbor pairs = %.0f (%.4g per atom)\n", r->stats.pairs, r->stats.pairs / (double)r->natoms);
     printf("Neighbor list builds = %ld\n", r->stats.builds);
     printf("Dangerous builds = %ld\n", r->stats.dangerous);
+    print_decomposition(r, all);
     size_t b = r->stats.device_bytes;
     if (b)
         printf("Device memory = %.1f MiB (%.0f bytes/atom), neighbor list capacity %d per atom\n", b / 1048576.0,
@@ -257,10 +326,11 @@ static int stop_on_signal(run_state *r, long step)
 {
     int sig = g_stop_signal;
     clear_progress(r);
-    fprintf(stderr, "mdlite: %s at step %ld: writing the last frame and closing the files\n",
+    if (r->rank == 0)
+        fprintf(stderr, "mdlite: %s at step %ld: writing the last frame and closing the files\n",
             sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)", step);
     MDL_TRY(drain_thermo(r, 1));
-    if (r->traj && r->last_frame != step) {
+    if (r->cfg->trajectory[0] && r->last_frame != step) {
         MDL_TRY(r->ops->compute_forces(r->ctx, MDL_ENERGY_ONLY)); /* energy and virial for the frame */
         MDL_TRY(write_frame(r, step, 1));
     }
@@ -278,7 +348,7 @@ static int run_loop(run_state *r)
     MDL_TRY(backend_observe(r->ops, r->ctx, &o));
     if (cfg->thermo > 0)
         MDL_TRY(write_thermo_row(r, r->first_step, &o));
-    if (r->traj && !r->append)
+    if (cfg->trajectory[0] && !r->append)
         MDL_TRY(write_frame(r, r->first_step, r->final_step == r->first_step));
     MDL_TRY(skin_tuner_start(&r->tuner, r->ops, r->ctx, cfg->skin_auto, r->cutmax, r->first_step, cfg->steps));
     catch_stop_signals();
@@ -286,16 +356,26 @@ static int run_loop(run_state *r)
     for (long step = r->first_step + 1; step <= r->final_step; step++) {
         MDL_TRY(advance(r, step));
         draw_progress(r, step, t0);
+        if (r->nranks > 1) { /* a signal to any rank stops them all at the same step */
+            long sig = g_stop_signal;
+            MDL_TRY(comm_max_long(&sig));
+            g_stop_signal = (sig_atomic_t)sig;
+        }
         if (g_stop_signal && !r->st.first_done) /* else one more step, unchained */
             return stop_on_signal(r, step);
     }
     MDL_TRY(drain_thermo(r, 1));
     MDL_TRY(r->ops->synchronize(r->ctx));
     double loop = mdl_wtime() - t0;
+    MDL_TRY(comm_max_double(&loop)); /* the slowest rank's */
     r->cpu = cpu_seconds() - c0;
     MDL_TRY(r->ops->stats(r->ctx, &r->stats));
-    print_summary(r, loop, cfg->threads > 0 ? cfg->threads : omp_get_max_threads());
-    return MDL_OK;
+    double *all = mdl_alloc((size_t)r->nranks * RANK_STATS * sizeof *all, "the summary");
+    int rc = all ? gather_rank_stats(r, all) : MDL_ERUN;
+    if (rc == MDL_OK && r->rank == 0)
+        print_summary(r, loop, cfg->threads > 0 ? cfg->threads : omp_get_max_threads(), all);
+    free(all);
+    return rc;
 }
 
 /* Restart: the configured system with the checkpoint's state, step and time. */
@@ -341,8 +421,49 @@ static int open_output(run_state *r, const mdl_units *u, const mdl_system *s)
     return MDL_OK;
 }
 
+/* The processor grid ([run] processors, or the least ghost surface) and the ghost cutoff: the
+   largest list cutoff of the run (skin = auto tries up to skin_tuner_largest). */
+static int choose_decomposition(run_state *r, const mdl_system *s, const mdl_pair_table *pt, mdl_setup *setup)
+{
+    const mdl_config *cfg = r->cfg;
+    const int *p = cfg->processors;
+    if (p[0] > 0) {
+        if ((long)p[0] * p[1] * p[2] != r->nranks) {
+            mdl_error("%s: [run] processors: %d x %d x %d bricks for %d rank%s (their product must be the number "
+                      "of ranks, or auto)", config_origin(cfg, "run", "processors"), p[0], p[1], p[2], r->nranks,
+                      r->nranks == 1 ? "" : "s");
+            return MDL_EINPUT;
+        }
+        memcpy(r->grid, p, sizeof r->grid);
+    } else {
+        domain_choose_grid(&s->box, r->nranks, r->grid);
+    }
+    setup->rghost = pt->cutmax + (cfg->skin_auto ? skin_tuner_largest(pt->cutmax) : cfg->skin);
+    for (int d = 0; d < 3; d++) {
+        const char *why = !s->box.periodic[d] ? "the box is open along it: bricks need a periodic axis"
+                        : s->box.len[d] / r->grid[d] < setup->rghost ? "shorter than the list cutoff" : NULL;
+        if (r->grid[d] > 1 && why) {
+            mdl_error("%s: [run] processors: %d bricks along %c (%g long; list cutoff %g): %s (fewer ranks, or "
+                      "another grid)", config_origin(cfg, "run", "processors"), r->grid[d], "xyz"[d],
+                      s->box.len[d] / r->grid[d], setup->rghost, why);
+            return MDL_EINPUT;
+        }
+    }
+    if (r->nranks > 1 && strcmp(r->ops->name, "cpu") != 0) {
+        mdl_error("%s: [run] backend = %s: several ranks run on the CPU backend only so far", cfg->path,
+                  r->ops->name);
+        return MDL_EINPUT;
+    }
+    memcpy(setup->grid, r->grid, sizeof setup->grid);
+    return MDL_OK;
+}
+
 int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
 {
+    mdl_run_options mine = *opt;
+    if (comm_rank() > 0) /* rank 0 alone prints and writes; every rank reads a restart */
+        mine.profile = NULL, mine.quiet = 1;
+    opt = &mine;
     const char *restart = opt->restart, *profile = opt->profile;
     int quiet = opt->quiet;
     mdl_profile prof_store;
@@ -361,6 +482,8 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     r.ops = ops;
     r.cfg = cfg;
     r.units = &u;
+    r.rank = comm_rank(), r.nranks = comm_size();
+    mdl_message_mute(1); /* every rank sets up the same system: rank 0 says what goes wrong */
     if (profile && profile_init(&prof_store) == MDL_OK)
         r.prof = &prof_store;
     if (cfg->threads > 0) /* before the set-up, whose velocity draws run in parallel too */
@@ -376,7 +499,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     r.natoms = s.n;
     r.final_step = r.first_step + cfg->steps;
     r.last_frame = -1;
-    r.progress = !quiet && isatty(STDOUT_FILENO);
+    r.progress = !quiet && isatty(STDOUT_FILENO) && r.nranks == 1; /* mpirun's output is usually kept */
     r.quiet = quiet;
     r.cutmax = pt.cutmax;
     profile_phase(r.prof, "set-up", t);
@@ -384,20 +507,31 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     t = mdl_wtime();
     if (rc == MDL_OK) {
         mdl_setup setup = backend_setup(cfg, &u, &pt);
-        rc = ops->create(&r.ctx, &setup, &s);
+        rc = choose_decomposition(&r, &s, &pt, &setup);
+        if (rc == MDL_OK)
+            rc = ops->create(&r.ctx, &setup, &s);
     }
+    mdl_message_mute(0);
     profile_phase(r.prof, "backend create", t);
     if (rc == MDL_OK && !quiet)
         printf("mdlite: %zu atoms, %d species, box %g x %g x %g, %s units, %s backend, steps %ld to %ld\n", s.n,
                s.ntypes, s.box.len[0], s.box.len[1], s.box.len[2], u.name, ops->name, r.first_step, r.final_step);
+    if (rc == MDL_OK && !quiet && r.nranks > 1)
+        printf("mdlite: %d ranks, %d x %d x %d bricks\n", r.nranks, r.grid[0], r.grid[1], r.grid[2]);
     int thermo_open_rc = MDL_ERUN;
     t = mdl_wtime();
-    if (rc == MDL_OK)
+    if (rc == MDL_OK && r.rank == 0)
         rc = claim_outputs(&r, opt);
     if (rc == MDL_OK)
-        rc = thermo_open_rc = thermo_open(&r.thermo, cfg->thermo_file, r.natoms, quiet, r.append ? r.first_step : -1);
-    if (rc == MDL_OK)
+        rc = thermo_open_rc = thermo_open(&r.thermo, r.rank == 0 ? cfg->thermo_file : "", r.natoms, quiet,
+                                          r.append ? r.first_step : -1);
+    if (rc == MDL_OK && r.rank == 0)
         rc = open_output(&r, &u, &s);
+    if (r.nranks > 1) { /* a file rank 0 could not open stops every rank */
+        int bad = rc != MDL_OK;
+        if (comm_or_int(&bad) == MDL_OK && bad && rc == MDL_OK)
+            rc = MDL_EINPUT;
+    }
     profile_phase(r.prof, "open output", t);
     t = mdl_wtime();
     /* the backend holds the state from here on; s lives on as the frames' metadata */

@@ -2,6 +2,7 @@
    at both ends of each window), and the run goes on with the fastest. */
 #include "skin_tuner.h"
 
+#include "comm.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -14,7 +15,7 @@ int skin_tuner_start(mdl_skin_tuner *t, const mdl_backend_ops *ops, void *ctx, i
     if (!enabled || window < 10)
         return MDL_OK;
     for (int k = 0; k < MDL_SKIN_TRIALS; k++)
-        t->skin[k] = 0.04 * (k + 1) * cutmax;
+        t->skin[k] = 0.04 * (k + 1) * cutmax; /* the last is skin_tuner_largest */
     t->active = 1;
     t->window = window;
     t->first_step = first_step;
@@ -36,6 +37,7 @@ int skin_tuner_after(mdl_skin_tuner *t, const mdl_backend_ops *ops, void *ctx, l
     MDL_TRY(ops->synchronize(ctx));
     double now = mdl_wtime();
     t->seconds[t->trial] = now - t->t0;
+    MDL_TRY(comm_max_double(&t->seconds[t->trial])); /* the slowest rank's: every rank chooses the same */
     if (++t->trial < MDL_SKIN_TRIALS) {
         MDL_TRY(ops->set_skin(ctx, t->skin[t->trial]));
         MDL_TRY(ops->synchronize(ctx));

@@ -19,6 +19,11 @@ typedef struct {
 /* Starts the trials at first_step (when enabled and the run has at least 10 steps per skin):
    skins of 0.04 .. 0.24 times the largest cutoff (0.1 .. 0.6 for in.lj), each for a sixth of the
    steps, at most 100. */
+/* The largest skin tried (ghost atoms must reach that far). */
+static inline double skin_tuner_largest(double cutmax)
+{
+    return 0.04 * MDL_SKIN_TRIALS * cutmax;
+}
 int skin_tuner_start(mdl_skin_tuner *t, const mdl_backend_ops *ops, void *ctx, int enabled, double cutmax,
                      long first_step, long steps);
 /* Whether `step` ends a trial (its state must be complete: no chained half kick). */

@@ -13,11 +13,34 @@
 #include <sys/stat.h>
 #include <time.h>
 
+static int g_rank, g_muted;
+
+void mdl_message_rank(int rank)
+{
+    g_rank = rank;
+}
+
+void mdl_message_mute(int mute)
+{
+    g_muted = mute && g_rank > 0;
+}
+
+/* "mdlite: " or "mdlite (rank N): " */
+static void message_start(const char *kind)
+{
+    if (g_rank > 0)
+        fprintf(stderr, "mdlite (rank %d): %s: ", g_rank, kind);
+    else
+        fprintf(stderr, "mdlite: %s: ", kind);
+}
+
 void mdl_error(const char *fmt, ...)
 {
+    if (g_muted)
+        return;
     va_list ap;
     va_start(ap, fmt);
-    fputs("mdlite: error: ", stderr);
+    message_start("error");
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -25,9 +48,11 @@ void mdl_error(const char *fmt, ...)
 
 void mdl_warn(const char *fmt, ...)
 {
+    if (g_muted)
+        return;
     va_list ap;
     va_start(ap, fmt);
-    fputs("mdlite: warning: ", stderr);
+    message_start("warning");
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);

@@ -25,6 +25,10 @@ enum { MDL_OK = 0, MDL_ERUN = 1, MDL_EINPUT = 2, MDL_NOT_READY = 3 /* an asynchr
 /* Print "mdlite: error: ..." to stderr. */
 void mdl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void mdl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Under several MPI ranks: rank > 0 prefixes its messages with "(rank N)", and says nothing while
+   muted (work every rank repeats, whose messages rank 0 prints once). */
+void mdl_message_rank(int rank);
+void mdl_message_mute(int mute);
 
 /* Allocation that reports the size on failure and returns NULL (callers return MDL_ERUN). */
 void *mdl_alloc(size_t nbytes, const char *what);

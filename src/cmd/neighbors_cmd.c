@@ -161,7 +161,8 @@ static int build_timed(const nb_args *a, const mdl_backend_ops *ops, const mdl_s
     enum mdl_nl_method method = strcmp(a->method, "cell") == 0    ? MDL_NL_CELL
                                 : strcmp(a->method, "brute") == 0 ? MDL_NL_BRUTE
                                                                   : MDL_NL_BRUTE_ATOMIC;
-    mdl_setup setup = {&u, &pt, 1.0, 0.0, 1, method, strcmp(a->layout, "row") ? MDL_NL_TRANSPOSED : MDL_NL_ROW, 0, 0};
+    mdl_setup setup = {&u, &pt, 1.0, 0.0, 1, method, strcmp(a->layout, "row") ? MDL_NL_TRANSPOSED : MDL_NL_ROW, 0, 0,
+                       {0, 0, 0}, 0};
     void *ctx = NULL;
     double *times = malloc((size_t)a->repeat * sizeof *times);
     int rc = times && ops->create(&ctx, &setup, &sys) == MDL_OK ? MDL_OK : MDL_ERUN;

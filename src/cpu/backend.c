@@ -1,7 +1,10 @@
-/* The CPU backend: owns a cell-sorted copy of the system and fills the backend table with the
-   neighbor, force and integration routines of src/cpu/. */
+/* The CPU backend: owns this rank's atoms (cell-sorted) and their ghosts, and fills the backend
+   table with the neighbor, force and integration routines of src/cpu/ and the exchanges of
+   domain.c (one rank: one brick, no ghosts). */
 #include "../backend.h"
 
+#include "../comm.h"
+#include "../domain.h"
 #include "../physics/thermostat.h"
 #include "../util.h"
 #include "force.h"
@@ -14,7 +17,13 @@
 #include <omp.h>
 
 typedef struct {
-    mdl_system s;             /* atoms in cell-sorted order; s.id maps back */
+    mdl_system s;             /* owned atoms [0, dm.nlocal) in cell-sorted order, then ghosts; s.id maps back */
+    mdl_domain dm;            /* this rank's brick, the ghosts' exchanges */
+    mdl_box region;           /* the lists' box: the brick and its ghosts on decomposed axes (open), the
+                                 whole box on the others */
+    size_t natoms;            /* on all ranks */
+    size_t scratch_atoms;     /* room in x0, y0, z0, perm, scratch */
+    double comm_seconds;      /* in domain.c's exchanges */
     mdl_units u;
     cpu_lj_table lj;
     double dt, skin, rneigh;
@@ -28,6 +37,7 @@ typedef struct {
     int32_t *perm;
     void *scratch;            /* n doubles for permutations */
     cpu_cells cells;
+    cpu_ghost_bins ghosts;
     cpu_nlist nl;
     cpu_force_scratch fscratch;
     double pe, virial;        /* of the last energy_virial force call */
@@ -62,27 +72,51 @@ static void cpu_destroy(void *p)
     free(c->z0);
     free(c->perm);
     free(c->scratch);
+    domain_destroy(&c->dm);
     cells_destroy(&c->cells);
+    ghost_bins_destroy(&c->ghosts);
     nlist_destroy(&c->nl);
     force_scratch_destroy(&c->fscratch);
     free(c);
 }
 
-static int copy_system(mdl_system *dst, mdl_system *src)
+/* x0, y0, z0, perm and scratch for the system's capacity (it grows with arrivals and ghosts). */
+static int reserve_scratch(cpu_ctx *c)
 {
-    if (system_init(dst, src->n) != MDL_OK)
+    size_t n = c->s.capacity;
+    if (n <= c->scratch_atoms)
+        return MDL_OK;
+    double **ref[3] = {&c->x0, &c->y0, &c->z0};
+    for (int d = 0; d < 3; d++) {
+        double *p = mdl_realloc(*ref[d], n * sizeof(double), "reference positions");
+        if (!p)
+            return MDL_ERUN;
+        *ref[d] = p;
+    }
+    int32_t *perm = mdl_realloc(c->perm, n * sizeof(int32_t), "sort permutation");
+    if (!perm)
         return MDL_ERUN;
-    void **from[MDL_FIELD_ARRAYS], **to[MDL_FIELD_ARRAYS];
-    system_field_arrays(src, from);
-    system_field_arrays(dst, to);
-    for (int k = 0; k < MDL_FIELD_ARRAYS; k++)
-        memcpy(*to[k], *from[k], src->n * field_array_bytes(k));
-    memcpy(dst->type, src->type, src->n * sizeof *dst->type);
-    memcpy(dst->id, src->id, src->n * sizeof *dst->id);
-    dst->n = src->n, dst->ntypes = src->ntypes, dst->box = src->box;
-    memcpy(dst->species, src->species, sizeof dst->species);
-    memcpy(dst->mass, src->mass, sizeof dst->mass);
+    c->perm = perm;
+    void *scratch = mdl_realloc(c->scratch, n * sizeof(int64_t), "sort scratch");
+    if (!scratch)
+        return MDL_ERUN;
+    c->scratch = scratch;
+    c->scratch_atoms = n;
     return MDL_OK;
+}
+
+/* The lists' box: on a decomposed axis the brick widened by the ghost cutoff, open (ghosts are
+   the images); on the others the whole periodic box. */
+static mdl_box list_region(const mdl_domain *dm)
+{
+    mdl_box r = dm->box;
+    for (int d = 0; d < 3; d++)
+        if (dm->grid[d] > 1) {
+            r.lo[d] = dm->lo[d] - dm->rghost;
+            r.len[d] = dm->hi[d] - dm->lo[d] + 2 * dm->rghost;
+            r.periodic[d] = 0;
+        }
+    return r;
 }
 
 static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
@@ -109,30 +143,35 @@ static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     cells_init(&c->cells);
     nlist_init(&c->nl);
     force_scratch_init(&c->fscratch);
-    size_t n = s->n;
-    if (copy_system(&c->s, (mdl_system *)s) != MDL_OK) /* read only */
-        return MDL_ERUN;
-    c->x0 = mdl_alloc(n * sizeof(double), "reference positions");
-    c->y0 = mdl_alloc(n * sizeof(double), "reference positions");
-    c->z0 = mdl_alloc(n * sizeof(double), "reference positions");
-    c->perm = mdl_alloc(n * sizeof(int32_t), "sort permutation");
-    c->scratch = mdl_alloc(n * sizeof(int64_t), "sort scratch");
-    if (!c->x0 || !c->y0 || !c->z0 || !c->perm || !c->scratch)
-        return MDL_ERUN;
-    return MDL_OK;
+    c->natoms = s->n;
+    const int one[3] = {1, 1, 1};
+    MDL_TRY(domain_init(&c->dm, &s->box, setup->grid[0] > 0 ? setup->grid : one,
+                        setup->rghost > c->rneigh ? setup->rghost : c->rneigh));
+    c->region = list_region(&c->dm);
+    MDL_TRY(domain_take_owned(&c->dm, s, &c->s));
+    return reserve_scratch(c);
 }
 
-
+/* The worst atom on any rank (every rank gets the same answer). */
 static int cpu_diagnose(void *p, mdl_health *h)
 {
     cpu_ctx *c = p;
     const mdl_system *s = &c->s;
-    health_scan(s->n, s->id, (mdl_vec3_arrays){s->x, s->y, s->z}, (mdl_vec3_arrays){c->x0, c->y0, c->z0},
+    health_scan(c->dm.nlocal, s->id, (mdl_vec3_arrays){s->x, s->y, s->z}, (mdl_vec3_arrays){c->x0, c->y0, c->z0},
                 (mdl_vec3_arrays){s->vx, s->vy, s->vz}, (mdl_vec3_arrays){s->fx, s->fy, s->fz}, c->skin, h);
-    return MDL_OK;
+    int size = comm_size();
+    double mine[3] = {h->what, (double)h->id, h->value}, *all = mdl_alloc(3 * (size_t)size * sizeof *all, "health");
+    mdl_health *each = mdl_alloc((size_t)size * sizeof *each, "health");
+    int rc = all && each ? comm_allgather_doubles(mine, 3, all) : MDL_ERUN;
+    for (int r = 0; rc == MDL_OK && r < size; r++)
+        each[r] = (mdl_health){(int)all[3 * r], (int64_t)all[3 * r + 1], all[3 * r + 2]};
+    if (rc == MDL_OK)
+        *h = health_worst(each, size);
+    free(all), free(each);
+    return rc;
 }
 
-/* Periodic wrap into [lo, lo + len) with image counters. */
+/* Periodic wrap of the owned atoms into [lo, lo + len) with image counters. */
 static void wrap_atoms(mdl_system *s)
 {
     double *pos[3] = {s->x, s->y, s->z};
@@ -149,10 +188,11 @@ static void wrap_atoms(mdl_system *s)
     }
 }
 
+/* The owned atoms into the order of c->perm. */
 static void sort_atoms(cpu_ctx *c)
 {
     mdl_system *s = &c->s;
-    size_t n = s->n;
+    size_t n = c->dm.nlocal;
     double *d8[] = {s->x, s->y, s->z, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz};
     int32_t *d4[] = {s->ix, s->iy, s->iz, s->type};
     for (size_t k = 0; k < sizeof d8 / sizeof d8[0]; k++)
@@ -162,20 +202,49 @@ static void sort_atoms(cpu_ctx *c)
     permute_array(s->id, c->perm, n, sizeof(int64_t), c->scratch);
 }
 
+/* At a rebuild: owned atoms wrapped and migrated to the ranks whose bricks they entered, sorted
+   by cell; ghosts from the neighbors, binned; the lists; the reference positions. */
 static int cpu_build_neighbors(void *p)
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
+    s->n = c->dm.nlocal;
     wrap_atoms(s);
-    if (cells_sort(&c->cells, &s->box, c->rneigh, s->n, s->x, s->y, s->z, c->perm) != MDL_OK)
+    double t0 = mdl_wtime();
+    MDL_TRY(domain_migrate(&c->dm, s));
+    c->comm_seconds += mdl_wtime() - t0;
+    MDL_TRY(reserve_scratch(c));
+    const size_t nlocal = c->dm.nlocal;
+    if (cells_sort(&c->cells, &c->region, c->rneigh, nlocal, s->x, s->y, s->z, c->perm) != MDL_OK)
         return MDL_ERUN;
     sort_atoms(c);
-    int rc = c->brute ? nlist_build_brute(&c->nl, &s->box, c->rneigh, s->n, s->x, s->y, s->z, c->threads)
-                      : nlist_build_cells(&c->nl, &c->cells, &s->box, c->rneigh, s->n, s->x, s->y, s->z, c->threads);
-    memcpy(c->x0, s->x, s->n * sizeof(double));
-    memcpy(c->y0, s->y, s->n * sizeof(double));
-    memcpy(c->z0, s->z, s->n * sizeof(double));
+    t0 = mdl_wtime();
+    MDL_TRY(domain_build_ghosts(&c->dm, s)); /* s->n: owned and ghosts */
+    c->comm_seconds += mdl_wtime() - t0;
+    MDL_TRY(reserve_scratch(c));
+    const cpu_ghost_bins *g = NULL;
+    if (s->n > nlocal) {
+        MDL_TRY(ghost_bins_fill(&c->ghosts, &c->cells, &c->region, nlocal, s->n, s->x, s->y, s->z));
+        g = &c->ghosts;
+    }
+    int rc = c->brute ? nlist_build_brute(&c->nl, &c->region, c->rneigh, nlocal, s->n, s->x, s->y, s->z, c->threads)
+                      : nlist_build_cells(&c->nl, &c->cells, g, &c->region, c->rneigh, nlocal, s->x, s->y, s->z,
+                                          c->threads);
+    memcpy(c->x0, s->x, nlocal * sizeof(double));
+    memcpy(c->y0, s->y, nlocal * sizeof(double));
+    memcpy(c->z0, s->z, nlocal * sizeof(double));
     c->since = 0;
+    return rc;
+}
+
+/* Between rebuilds: the ghosts' positions from their owners. */
+static int forward_ghosts(cpu_ctx *c)
+{
+    if (c->dm.nswap == 0)
+        return MDL_OK;
+    double t0 = mdl_wtime();
+    int rc = domain_forward(&c->dm, &c->s);
+    c->comm_seconds += mdl_wtime() - t0;
     return rc;
 }
 
@@ -183,14 +252,19 @@ static int cpu_set_skin(void *p, double skin)
 {
     cpu_ctx *c = p;
     c->rneigh += skin - c->skin; /* the largest cutoff + the skin */
+    if (c->rneigh > c->dm.rghost * (1 + 1e-12)) {
+        mdl_error("internal: a list cutoff of %g past the ghost cutoff %g", c->rneigh, c->dm.rghost);
+        return MDL_ERUN;
+    }
     c->skin = skin;
     c->builds++;
     c->last_build = c->step;
     return cpu_build_neighbors(c); /* the sort carries the forces: the next kick needs them */
 }
 
-/* The skin test every `check` steps since the last build (the largest move since then: past the
-   skin, or not finite, is unsafe), and the rebuild it asks for. */
+/* The skin test every `check` steps since the last build (the largest move on any rank since
+   then: past the skin, or not finite, is unsafe), and the rebuild it asks for; else the ghosts'
+   new positions. */
 static int cpu_update_neighbors(void *p, long step)
 {
     cpu_ctx *c = p;
@@ -199,14 +273,15 @@ static int cpu_update_neighbors(void *p, long step)
         c->started = 1, c->last_build = step - 1;
     c->step = step;
     if (c->unsafe_step >= 0 || ++c->since % c->check != 0)
-        return MDL_OK;
-    double half = 0.5 * c->skin, d2 = max_displacement_sq(s->n, s->x, s->y, s->z, c->x0, c->y0, c->z0);
+        return forward_ghosts(c);
+    double half = 0.5 * c->skin, d2 = max_displacement_sq(c->dm.nlocal, s->x, s->y, s->z, c->x0, c->y0, c->z0);
+    MDL_TRY(comm_max_double(&d2));
     if (d2 > c->skin * c->skin) {
         c->unsafe_step = step;
-        return MDL_OK;
+        return forward_ghosts(c);
     }
     if (d2 <= half * half)
-        return MDL_OK;
+        return forward_ghosts(c);
     c->builds++;
     c->dangerous += c->since == c->check;
     c->last_build = step;
@@ -225,12 +300,13 @@ static int cpu_compute_forces(void *p, int what)
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
+    const size_t nlocal = c->dm.nlocal;
     if (what != MDL_ENERGY_ONLY)
-        return lj_compute(&c->lj, &c->nl, &s->box, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy, s->fz,
+        return lj_compute(&c->lj, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy, s->fz,
                           what == MDL_FORCES_ENERGY, &c->pe, &c->virial, &c->fscratch);
     double *f = mdl_alloc(3 * s->n * sizeof *f, "forces"); /* computed and dropped */
-    int rc = f ? lj_compute(&c->lj, &c->nl, &s->box, s->n, s->x, s->y, s->z, s->type, f, f + s->n, f + 2 * s->n, 1,
-                            &c->pe, &c->virial, &c->fscratch)
+    int rc = f ? lj_compute(&c->lj, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, f, f + s->n,
+                            f + 2 * s->n, 1, &c->pe, &c->virial, &c->fscratch)
                : MDL_ERUN;
     free(f);
     return rc;
@@ -240,8 +316,9 @@ static int cpu_integrate_first(void *p)
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
-    integrate_kick(s->n, 0.5 * c->dt * c->u.ftm2v, c->inv_mass, s->type, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz);
-    integrate_drift(s->n, c->dt, s->x, s->y, s->z, s->vx, s->vy, s->vz);
+    const size_t n = c->dm.nlocal;
+    integrate_kick(n, 0.5 * c->dt * c->u.ftm2v, c->inv_mass, s->type, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz);
+    integrate_drift(n, c->dt, s->x, s->y, s->z, s->vx, s->vy, s->vz);
     return MDL_OK;
 }
 
@@ -249,7 +326,8 @@ static int cpu_integrate_second(void *p, int then_first)
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
-    integrate_kick(s->n, 0.5 * c->dt * c->u.ftm2v, c->inv_mass, s->type, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz);
+    integrate_kick(c->dm.nlocal, 0.5 * c->dt * c->u.ftm2v, c->inv_mass, s->type, s->vx, s->vy, s->vz, s->fx, s->fy,
+                   s->fz);
     return then_first ? cpu_integrate_first(c) : MDL_OK;
 }
 
@@ -257,18 +335,28 @@ static int cpu_langevin(void *p, const mdl_langevin *lp, uint64_t seed, long ste
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
-    langevin_forces(s->n, s->mass, s->type, s->id, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz, lp, seed, (uint64_t)step);
+    langevin_forces(c->dm.nlocal, s->mass, s->type, s->id, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz, lp, seed,
+                    (uint64_t)step);
     return MDL_OK;
+}
+
+/* The kinetic energy of all ranks' atoms (summed in rank order). */
+static int kinetic_energy(cpu_ctx *c, double *ke)
+{
+    mdl_system *s = &c->s;
+    *ke = 0.5 * c->u.mvv2e * sum_mv2(c->dm.nlocal, s->mass, s->type, s->vx, s->vy, s->vz, c->threads);
+    return comm_sum_doubles(ke, 1);
 }
 
 static int cpu_scale_to_temperature(void *p, double target, double coupling)
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
-    double t = mdl_temperature(0.5 * c->u.mvv2e * sum_mv2(s->n, s->mass, s->type, s->vx, s->vy, s->vz, c->threads),
-                               s->n, &c->u);
+    double ke;
+    MDL_TRY(kinetic_energy(c, &ke));
+    double t = mdl_temperature(ke, c->natoms, &c->u);
     if (t > 0)
-        scale_velocities(s->n, thermostat_scale(t, target, coupling), s->vx, s->vy, s->vz);
+        scale_velocities(c->dm.nlocal, thermostat_scale(t, target, coupling), s->vx, s->vy, s->vz);
     return MDL_OK;
 }
 
@@ -276,10 +364,13 @@ static int cpu_reduce(void *p, mdl_observables *o)
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
-    o->kinetic = 0.5 * c->u.mvv2e * sum_mv2(s->n, s->mass, s->type, s->vx, s->vy, s->vz, c->threads);
-    o->potential = c->pe;
-    o->virial = c->virial;
-    mdl_finish_observables(o, s->n, box_volume(&s->box), &c->u);
+    double sums[3] = {0.5 * c->u.mvv2e * sum_mv2(c->dm.nlocal, s->mass, s->type, s->vx, s->vy, s->vz, c->threads),
+                      c->pe, c->virial};
+    MDL_TRY(comm_sum_doubles(sums, 3));
+    o->kinetic = sums[0];
+    o->potential = sums[1];
+    o->virial = sums[2];
+    mdl_finish_observables(o, c->natoms, box_volume(&c->s.box), &c->u);
     return MDL_OK;
 }
 
@@ -304,6 +395,10 @@ static int cpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
     const cpu_nlist *nl = &c->nl;
     const int64_t *id = c->s.id;
     size_t n = c->s.n;
+    if (c->dm.size > 1) {
+        mdl_error("the neighbor rows are made on one rank only");
+        return MDL_EINPUT;
+    }
     size_t *start = calloc(n + 2, sizeof *start);
     int *rows = malloc((2 * nlist_pairs(nl) + 1) * sizeof *rows);
     if (!start || !rows) {
@@ -331,10 +426,20 @@ static int cpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
     return MDL_OK;
 }
 
+/* Pairs over all ranks: a pair with a ghost is listed on both its ranks, so it counts half. */
 static int cpu_stats(void *p, mdl_backend_stats *out)
 {
     cpu_ctx *c = p;
-    *out = (mdl_backend_stats){(double)nlist_pairs(&c->nl), 0, c->builds, c->dangerous, c->last_build, 0};
+    const cpu_nlist *nl = &c->nl;
+    const int32_t nlocal = (int32_t)c->dm.nlocal;
+    size_t with_ghosts = 0;
+    for (int t = 0; c->s.n > c->dm.nlocal && t < nl->nseg; t++)
+        for (size_t k = 0; k < nl->seg[t].len; k++)
+            with_ghosts += nl->seg[t].data[k] >= nlocal;
+    double pairs = (double)(nlist_pairs(nl) - with_ghosts) + 0.5 * (double)with_ghosts;
+    MDL_TRY(comm_sum_doubles(&pairs, 1));
+    *out = (mdl_backend_stats){pairs, 0, c->builds, c->dangerous, c->last_build, 0, c->comm_seconds, c->dm.nlocal,
+                               c->s.n - c->dm.nlocal};
     return MDL_OK;
 }
 
@@ -362,46 +467,77 @@ static int cpu_snapshot_alloc(void *p, int nslots, int max_fields)
     return MDL_OK;
 }
 
-/* A slot's arrays, on its first use. */
+/* A slot's arrays, on its first use (rank 0: the whole system's). */
 static int fill_slot_arrays(cpu_ctx *c, struct cpu_slot *sl)
 {
     for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
         if ((c->slot_fields & field_of_array(a)) && !sl->a[a] &&
-            !(sl->a[a] = mdl_alloc(c->s.n * field_array_bytes(a), "output slots")))
+            !(sl->a[a] = mdl_alloc(c->natoms * field_array_bytes(a), "output slots")))
             return MDL_ERUN;
     return MDL_OK;
 }
 
-/* The main thread puts the requested fields into the slot in id order. */
+/* The requested arrays of the owned atoms, one atom after another: its id, then one word per
+   array (images as doubles: exact). */
+static double *pack_frame(cpu_ctx *c, int fields, int *words)
+{
+    void **src[MDL_FIELD_ARRAYS];
+    system_field_arrays(&c->s, src);
+    int arrays[MDL_FIELD_ARRAYS], m = 0;
+    for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
+        if (fields & field_of_array(a))
+            arrays[m++] = a;
+    *words = m + 1;
+    const long n = (long)c->dm.nlocal;
+    double *buf = mdl_alloc((size_t)(n ? n : 1) * (size_t)(m + 1) * sizeof *buf, "a frame");
+    if (!buf)
+        return NULL;
+#pragma omp parallel for schedule(static) num_threads(c->threads)
+    for (long i = 0; i < n; i++) {
+        double *w = buf + (size_t)i * (size_t)(m + 1);
+        w[0] = (double)c->s.id[i];
+        for (int k = 0; k < m; k++)
+            w[k + 1] = arrays[k] < 9 ? ((const double *)*src[arrays[k]])[i] : ((const int32_t *)*src[arrays[k]])[i];
+    }
+    return buf;
+}
+
+/* Every rank's owned atoms gathered on rank 0, which puts the requested fields into the slot in
+   id order (rank 0 alone writes files: other ranks have no slots). */
 static int cpu_snapshot_start(void *p, int k, int fields)
 {
     cpu_ctx *c = p;
-    struct cpu_slot *sl = &c->slots[k];
-    if (fill_slot_arrays(c, sl) != MDL_OK)
-        return MDL_ERUN;
-    void **src[MDL_FIELD_ARRAYS];
-    system_field_arrays(&c->s, src);
-    const int64_t *id = c->s.id;
-    const long n = (long)c->s.n;
-    for (int a = 0; a < MDL_FIELD_ARRAYS; a++) {
-        if (!(fields & field_of_array(a)))
-            continue;
-        if (a < 9) {
-            const double *from = *src[a];
-            double *to = sl->a[a];
-#pragma omp parallel for schedule(static) num_threads(c->threads)
-            for (long i = 0; i < n; i++)
-                to[id[i]] = from[i];
-        } else {
-            const int32_t *from = *src[a];
-            int32_t *to = sl->a[a];
-#pragma omp parallel for schedule(static) num_threads(c->threads)
-            for (long i = 0; i < n; i++)
-                to[id[i]] = from[i];
+    int words;
+    double *mine = pack_frame(c, fields, &words), *all = NULL;
+    size_t total = 0;
+    int rc = mine ? comm_gather_root(mine, c->dm.nlocal * (size_t)words, &all, &total) : MDL_ERUN;
+    free(mine);
+    struct cpu_slot *sl = c->dm.rank == 0 && rc == MDL_OK ? &c->slots[k] : NULL;
+    if (sl && (rc = fill_slot_arrays(c, sl)) == MDL_OK && total != c->natoms * (size_t)words) {
+        mdl_error("internal: a frame of %zu atoms from every rank, %zu expected", total / (size_t)words, c->natoms);
+        rc = MDL_ERUN;
+    }
+    for (size_t i = 0; sl && rc == MDL_OK && i < c->natoms; i++) {
+        const double *w = all + i * (size_t)words;
+        size_t id = (size_t)w[0];
+        for (int a = 0, m = 1; a < MDL_FIELD_ARRAYS; a++) {
+            if (!(fields & field_of_array(a)))
+                continue;
+            if (a < 9)
+                ((double *)sl->a[a])[id] = w[m++];
+            else
+                ((int32_t *)sl->a[a])[id] = (int32_t)w[m++];
         }
     }
-    sl->fields = fields;
-    return cpu_reduce(c, &sl->obs);
+    free(all);
+    MDL_TRY(rc);
+    if (sl)
+        sl->fields = fields;
+    mdl_observables obs;
+    MDL_TRY(cpu_reduce(c, &obs));
+    if (sl)
+        sl->obs = obs;
+    return MDL_OK;
 }
 
 /* The writer thread: the frame's arrays are the slot's. */

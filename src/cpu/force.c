@@ -58,10 +58,11 @@ typedef struct {
         double fp = lj_fpair(r2inv, t->lj1[c], t->lj2[c]);                                  \
         const int inside = r2 < t->cutsq[c];                                                \
         fp = inside ? fp : 0.0;                                                             \
-        if (energy_virial) {                                                                \
+        if (energy_virial) { /* a ghost's pair: half here, half on the rank that owns it */ \
             const double ev = lj_energy(r2inv, t->lj3[c], t->lj4[c], t->offset[c]);         \
-            e += inside ? ev : 0.0;                                                         \
-            w += r2 * fp;                                                                   \
+            const double share = (size_t)j < nlocal ? 1.0 : 0.5;                            \
+            e += inside ? share * ev : 0.0;                                                 \
+            w += share * r2 * fp;                                                           \
         }                                                                                   \
         bx[k] = dx * fp;                                                                    \
         by[k] = dy * fp;                                                                    \
@@ -71,12 +72,13 @@ typedef struct {
         fzi += dz * fp;                                                                     \
     }
 
-/* Forces on atoms [ib, ie) of one segment; single_type and energy_virial are compile-time
-   constants at each call site so the compiler emits four specialised loops. */
+/* Forces on the atoms of one segment (and the reactions on their partners, ghosts too: those are
+   dropped); single_type and energy_virial are compile-time constants at each call site so the
+   compiler emits four specialised loops. */
 static inline __attribute__((always_inline)) ev_sum
-force_range(const cpu_lj_table *t, const cpu_nlist *nl, const cpu_nlist_segment *seg, const double len[3],
-            const double inv[3], const double *x, const double *y, const double *z, const int32_t *type,
-            double *fx, double *fy, double *fz, const int single_type, const int energy_virial)
+force_range(const cpu_lj_table *t, const cpu_nlist *nl, const cpu_nlist_segment *seg, size_t nlocal,
+            const double len[3], const double inv[3], const double *x, const double *y, const double *z,
+            const int32_t *type, double *fx, double *fy, double *fz, const int single_type, const int energy_virial)
 {
     ev_sum acc = {0, 0};
     double bx[MAX_NEIGH_STACK], by[MAX_NEIGH_STACK], bz[MAX_NEIGH_STACK];
@@ -112,15 +114,15 @@ force_range(const cpu_lj_table *t, const cpu_nlist *nl, const cpu_nlist_segment 
 }
 
 static ev_sum force_segment(const cpu_lj_table *t, const cpu_nlist *nl, const cpu_nlist_segment *seg,
-                            const double len[3], const double inv[3], const double *x, const double *y,
+                            size_t nlocal, const double len[3], const double inv[3], const double *x, const double *y,
                             const double *z, const int32_t *type, double *fx, double *fy, double *fz,
                             int energy_virial)
 {
     if (t->ntypes == 1)
-        return energy_virial ? force_range(t, nl, seg, len, inv, x, y, z, type, fx, fy, fz, 1, 1)
-                             : force_range(t, nl, seg, len, inv, x, y, z, type, fx, fy, fz, 1, 0);
-    return energy_virial ? force_range(t, nl, seg, len, inv, x, y, z, type, fx, fy, fz, 0, 1)
-                         : force_range(t, nl, seg, len, inv, x, y, z, type, fx, fy, fz, 0, 0);
+        return energy_virial ? force_range(t, nl, seg, nlocal, len, inv, x, y, z, type, fx, fy, fz, 1, 1)
+                             : force_range(t, nl, seg, nlocal, len, inv, x, y, z, type, fx, fy, fz, 1, 0);
+    return energy_virial ? force_range(t, nl, seg, nlocal, len, inv, x, y, z, type, fx, fy, fz, 0, 1)
+                         : force_range(t, nl, seg, nlocal, len, inv, x, y, z, type, fx, fy, fz, 0, 0);
 }
 
 static int scratch_reserve(cpu_force_scratch *s, int nthreads, size_t n)
@@ -141,9 +143,9 @@ static int scratch_reserve(cpu_force_scratch *s, int nthreads, size_t n)
     return MDL_OK;
 }
 
-int lj_compute(const cpu_lj_table *t, const cpu_nlist *nl, const mdl_box *box, size_t n, const double *x,
-               const double *y, const double *z, const int32_t *type, double *fx, double *fy, double *fz,
-               int energy_virial, double *pe, double *virial, cpu_force_scratch *scratch)
+int lj_compute(const cpu_lj_table *t, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n,
+               const double *x, const double *y, const double *z, const int32_t *type, double *fx, double *fy,
+               double *fz, int energy_virial, double *pe, double *virial, cpu_force_scratch *scratch)
 {
     const int T = nl->nseg;
     double len[3], inv[3];
@@ -163,7 +165,7 @@ int lj_compute(const cpu_lj_table *t, const cpu_nlist *nl, const mdl_box *box, s
         memset(gx, 0, n * sizeof *gx);
         memset(gy, 0, n * sizeof *gy);
         memset(gz, 0, n * sizeof *gz);
-        ev_sum s = force_segment(t, nl, &nl->seg[th], len, inv, x, y, z, type, gx, gy, gz, energy_virial);
+        ev_sum s = force_segment(t, nl, &nl->seg[th], nlocal, len, inv, x, y, z, type, gx, gy, gz, energy_virial);
         esum[th] = s.e;
         wsum[th] = s.w;
 #pragma omp barrier

@@ -37,6 +37,13 @@ void cells_destroy(cpu_cells *c)
     memset(c, 0, sizeof *c);
 }
 
+void ghost_bins_destroy(cpu_ghost_bins *g)
+{
+    free(g->start);
+    free(g->idx);
+    memset(g, 0, sizeof *g);
+}
+
 static int nlist_reserve_atoms(cpu_nlist *nl, size_t n)
 {
     if (n <= nl->capacity)
@@ -93,6 +100,15 @@ static int cell_coord(double x, double lo, double inv, int nc)
     return c < 0 ? 0 : c >= nc ? nc - 1 : c;
 }
 
+/* The cell of a point in c's grid over box (points outside go to the nearest cell). */
+static size_t ghost_cell(const cpu_cells *c, const mdl_box *box, double x, double y, double z)
+{
+    int cx = cell_coord(x, box->lo[0], c->inv_size[0], c->nc[0]);
+    int cy = cell_coord(y, box->lo[1], c->inv_size[1], c->nc[1]);
+    int cz = cell_coord(z, box->lo[2], c->inv_size[2], c->nc[2]);
+    return ((size_t)cz * c->nc[1] + cy) * c->nc[0] + cx;
+}
+
 int cells_sort(cpu_cells *c, const mdl_box *box, double rcut, size_t n, const double *x, const double *y,
                const double *z, int32_t *perm)
 {
@@ -133,6 +149,37 @@ int cells_sort(cpu_cells *c, const mdl_box *box, double rcut, size_t n, const do
     return MDL_OK;
 }
 
+int ghost_bins_fill(cpu_ghost_bins *g, const cpu_cells *c, const mdl_box *box, size_t nlocal, size_t n,
+                    const double *x, const double *y, const double *z)
+{
+    size_t ng = n - nlocal;
+    if (g->cell_capacity < c->ncells + 1) {
+        int32_t *s = mdl_realloc(g->start, (c->ncells + 1) * sizeof *s, "ghost cells");
+        if (!s)
+            return MDL_ERUN;
+        g->start = s;
+        g->cell_capacity = c->ncells + 1;
+    }
+    if (g->atom_capacity < ng) {
+        int32_t *a = mdl_realloc(g->idx, ng * sizeof *a, "ghost cells");
+        if (!a)
+            return MDL_ERUN;
+        g->idx = a;
+        g->atom_capacity = ng;
+    }
+    memset(g->start, 0, (c->ncells + 1) * sizeof *g->start);
+    for (size_t i = nlocal; i < n; i++)
+        g->start[ghost_cell(c, box, x[i], y[i], z[i]) + 1]++;
+    for (size_t k = 0; k < c->ncells; k++)
+        g->start[k + 1] += g->start[k];
+    for (size_t i = nlocal; i < n; i++)
+        g->idx[g->start[ghost_cell(c, box, x[i], y[i], z[i])]++] = (int32_t)i;
+    for (size_t k = c->ncells; k > 0; k--)
+        g->start[k] = g->start[k - 1];
+    g->start[0] = 0;
+    return MDL_OK;
+}
+
 void permute_array(void *a, const int32_t *perm, size_t n, size_t size, void *scratch)
 {
     char *src = a, *dst = scratch;
@@ -153,9 +200,10 @@ void permute_array(void *a, const int32_t *perm, size_t n, size_t size, void *sc
     memcpy(a, scratch, n * size);
 }
 
-/* Cells with index >= c among the (distinct) 27 around c: those reached without crossing the
-   boundary first (their pairs need no minimum image), *ninner of them, then the wrapped ones. */
-static int forward_stencil(const cpu_cells *c, const mdl_box *box, size_t cell, int32_t *out, int *ninner)
+/* The distinct cells among the 27 around c (with `forward`, only those with index >= c): those
+   reached without crossing the boundary first (their pairs need no minimum image), *ninner of
+   them, then the wrapped ones. */
+static int stencil_cells(const cpu_cells *c, const mdl_box *box, size_t cell, int forward, int32_t *out, int *ninner)
 {
     int cx = (int)(cell % (size_t)c->nc[0]);
     int cy = (int)((cell / (size_t)c->nc[0]) % (size_t)c->nc[1]);
@@ -170,7 +218,7 @@ static int forward_stencil(const cpu_cells *c, const mdl_box *box, size_t cell, 
         for (int b = 0; b < my; b++)
             for (int d = 0; d < mx; d++) {
                 int32_t k = (int32_t)(((size_t)sz[a] * c->nc[1] + sy[b]) * c->nc[0] + sx[d]);
-                if ((size_t)k < cell)
+                if (forward && (size_t)k < cell)
                     continue;
                 if (wz[a] | wy[b] | wx[d])
                     wrapped[nw++] = k;
@@ -197,6 +245,27 @@ static inline int scan_range_inner(int32_t *out, int32_t jb, int32_t je, double 
     return cnt;
 }
 
+/* Appends the ghosts idx[kb, ke) within rcut of (xi, yi, zi), with the minimum image when
+   `wrapped`; returns how many. */
+static inline int scan_ghosts(int32_t *out, const int32_t *idx, int32_t kb, int32_t ke, double xi, double yi,
+                              double zi, const double *x, const double *y, const double *z, const double len[3],
+                              const double inv[3], double rcsq, int wrapped)
+{
+    int cnt = 0;
+    for (int32_t k = kb; k < ke; k++) {
+        const int32_t j = idx[k];
+        double dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];
+        if (wrapped) {
+            dx = min_image(dx, len[0], inv[0]);
+            dy = min_image(dy, len[1], inv[1]);
+            dz = min_image(dz, len[2], inv[2]);
+        }
+        out[cnt] = j;
+        cnt += dx * dx + dy * dy + dz * dz < rcsq;
+    }
+    return cnt;
+}
+
 /* The same with the minimum image on periodic dimensions. Branch-free. */
 static inline int scan_range(int32_t *out, int32_t jb, int32_t je, double xi, double yi, double zi,
                              const double *x, const double *y, const double *z, const double len[3],
@@ -215,9 +284,23 @@ static inline int scan_range(int32_t *out, int32_t jb, int32_t je, double xi, do
     return cnt;
 }
 
-int nlist_build_cells(cpu_nlist *nl, const cpu_cells *c, const mdl_box *box, double rcut, size_t n,
-                      const double *x, const double *y, const double *z, int nthreads)
+/* Appends the ghosts of the cells around atom (xi, yi, zi)'s cell: stencil[0, ninner) without,
+   [ninner, m) with the minimum image (wrapped = 0 or 1: the first or the second part). */
+static int scan_ghost_cells(int32_t *out, const cpu_ghost_bins *g, const int32_t *stencil, int ninner, int m,
+                            int wrapped, double xi, double yi, double zi, const double *x, const double *y,
+                            const double *z, const double len[3], const double inv[3], double rcsq)
 {
+    int cnt = 0;
+    for (int k = wrapped ? ninner : 0; k < (wrapped ? m : ninner); k++)
+        cnt += scan_ghosts(out + cnt, g->idx, g->start[stencil[k]], g->start[stencil[k] + 1], xi, yi, zi, x, y, z,
+                           len, inv, rcsq, wrapped);
+    return cnt;
+}
+
+int nlist_build_cells(cpu_nlist *nl, const cpu_cells *c, const cpu_ghost_bins *g, const mdl_box *box, double rcut,
+                      size_t nlocal, const double *x, const double *y, const double *z, int nthreads)
+{
+    const size_t n = nlocal;
     if (nlist_reserve_atoms(nl, n) != MDL_OK)
         return MDL_ERUN;
     int T = thread_count(nthreads);
@@ -242,12 +325,17 @@ int nlist_build_cells(cpu_nlist *nl, const cpu_cells *c, const mdl_box *box, dou
         s->len = 0;
         s->atom_begin = (size_t)c->start[cell_begin[t]];
         s->atom_end = (size_t)c->start[cell_begin[t + 1]];
-        int32_t stencil[27];
+        int32_t stencil[27], around[27];
         for (size_t cell = cell_begin[t]; cell < cell_begin[t + 1] && !failed; cell++) {
-            int ninner, m = forward_stencil(c, box, cell, stencil, &ninner);
+            int ninner, m = stencil_cells(c, box, cell, 1, stencil, &ninner), gin = 0, gm = 0;
             size_t candidates = 0;
             for (int k = 0; k < m; k++)
                 candidates += (size_t)(c->start[stencil[k] + 1] - c->start[stencil[k]]);
+            if (g) {
+                gm = stencil_cells(c, box, cell, 0, around, &gin);
+                for (int k = 0; k < gm; k++)
+                    candidates += (size_t)(g->start[around[k] + 1] - g->start[around[k]]);
+            }
             for (int32_t i = c->start[cell]; i < c->start[cell + 1]; i++) {
                 if (segment_reserve(s, candidates) != MDL_OK) {
                     failed = 1;
@@ -259,12 +347,18 @@ int nlist_build_cells(cpu_nlist *nl, const cpu_cells *c, const mdl_box *box, dou
                     int32_t jb = stencil[k] == (int32_t)cell ? i + 1 : c->start[stencil[k]];
                     cnt += scan_range_inner(out + cnt, jb, c->start[stencil[k] + 1], x[i], y[i], z[i], x, y, z, rcsq);
                 }
+                if (g)
+                    cnt += scan_ghost_cells(out + cnt, g, around, gin, gm, 0, x[i], y[i], z[i], x, y, z, len, inv,
+                                            rcsq);
                 nl->inner[i] = cnt;
                 for (int k = ninner; k < m; k++) {
                     int32_t jb = stencil[k] == (int32_t)cell ? i + 1 : c->start[stencil[k]];
                     cnt += scan_range(out + cnt, jb, c->start[stencil[k] + 1], x[i], y[i], z[i], x, y, z, len, inv,
                                       rcsq);
                 }
+                if (g)
+                    cnt += scan_ghost_cells(out + cnt, g, around, gin, gm, 1, x[i], y[i], z[i], x, y, z, len, inv,
+                                            rcsq);
                 nl->first[i] = (uint32_t)s->len;
                 nl->count[i] = cnt;
                 s->len += (size_t)cnt;
@@ -274,10 +368,10 @@ int nlist_build_cells(cpu_nlist *nl, const cpu_cells *c, const mdl_box *box, dou
     return failed ? MDL_ERUN : MDL_OK;
 }
 
-int nlist_build_brute(cpu_nlist *nl, const mdl_box *box, double rcut, size_t n, const double *x,
+int nlist_build_brute(cpu_nlist *nl, const mdl_box *box, double rcut, size_t nlocal, size_t n, const double *x,
                       const double *y, const double *z, int nthreads)
 {
-    if (nlist_reserve_atoms(nl, n) != MDL_OK)
+    if (nlist_reserve_atoms(nl, nlocal) != MDL_OK)
         return MDL_ERUN;
     int T = thread_count(nthreads);
     double len[3], inv[3], rcsq = rcut * rcut;
@@ -290,8 +384,8 @@ int nlist_build_brute(cpu_nlist *nl, const mdl_box *box, double rcut, size_t n, 
         /* atom i scans n - i - 1 partners: split the triangle into equal areas */
         cpu_nlist_segment *s = &nl->seg[t];
         s->len = 0;
-        s->atom_begin = (size_t)((double)n * (1.0 - sqrt(1.0 - (double)t / T)));
-        s->atom_end = t == T - 1 ? n : (size_t)((double)n * (1.0 - sqrt(1.0 - (double)(t + 1) / T)));
+        s->atom_begin = (size_t)((double)nlocal * (1.0 - sqrt(1.0 - (double)t / T)));
+        s->atom_end = t == T - 1 ? nlocal : (size_t)((double)nlocal * (1.0 - sqrt(1.0 - (double)(t + 1) / T)));
         for (size_t i = s->atom_begin; i < s->atom_end; i++) {
             if (segment_reserve(s, n - i) != MDL_OK) {
                 failed = 1;

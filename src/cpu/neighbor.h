@@ -39,24 +39,39 @@ typedef struct {
     size_t atom_capacity, cell_capacity;
 } cpu_cells;
 
+/* Ghost atoms [nlocal, n) binned into a cpu_cells grid without moving them (their order is the
+   exchange's, domain.c): cell k holds ghosts idx[start[k] .. start[k+1]). */
+typedef struct {
+    int32_t *start, *idx;
+    size_t cell_capacity, atom_capacity;
+} cpu_ghost_bins;
+
 void nlist_init(cpu_nlist *nl);
 void nlist_destroy(cpu_nlist *nl);
 void cells_init(cpu_cells *c);
 void cells_destroy(cpu_cells *c);
+void ghost_bins_destroy(cpu_ghost_bins *g);
 
 /* Bins n atoms (inside the box) into cells >= rcut wide and returns in perm the order that sorts
    them by cell (perm[k] = old index of the k-th atom). Fills c->start for the sorted order. */
 int cells_sort(cpu_cells *c, const mdl_box *box, double rcut, size_t n, const double *x, const double *y,
                const double *z, int32_t *perm);
 
+/* Bins ghosts [nlocal, n) into c's cells (after cells_sort over the same box). */
+int ghost_bins_fill(cpu_ghost_bins *g, const cpu_cells *c, const mdl_box *box, size_t nlocal, size_t n,
+                    const double *x, const double *y, const double *z);
+
 /* Applies perm to an array of n elements of `size` bytes, through scratch (n * size bytes). */
 void permute_array(void *a, const int32_t *perm, size_t n, size_t size, void *scratch);
 
-/* Half lists: j in i's list only when j > i (sorted indices) and |r_ij| < rcut (minimum image on
-   periodic dimensions). The cell version needs cells_sort's order; brute force needs none. */
-int nlist_build_cells(cpu_nlist *nl, const cpu_cells *c, const mdl_box *box, double rcut, size_t n,
-                      const double *x, const double *y, const double *z, int nthreads);
-int nlist_build_brute(cpu_nlist *nl, const mdl_box *box, double rcut, size_t n, const double *x,
+/* Lists of the owned atoms [0, nlocal): j in i's list when |r_ij| < rcut (minimum image on
+   periodic dimensions) and j > i, so each pair of owned atoms is listed once and every ghost
+   j >= nlocal is in the list of each owned atom near it (the rank that owns j lists the pair
+   too: its energy counts half on each side). The cell version needs cells_sort's order of the
+   owned atoms and, where there are ghosts, their bins (g; NULL: none); brute force needs neither. */
+int nlist_build_cells(cpu_nlist *nl, const cpu_cells *c, const cpu_ghost_bins *g, const mdl_box *box, double rcut,
+                      size_t nlocal, const double *x, const double *y, const double *z, int nthreads);
+int nlist_build_brute(cpu_nlist *nl, const mdl_box *box, double rcut, size_t nlocal, size_t n, const double *x,
                       const double *y, const double *z, int nthreads);
 
 size_t nlist_pairs(const cpu_nlist *nl);

@@ -68,8 +68,8 @@ static double evaluate(fixture *f, double *virial)
 {
     mdl_system *s = &f->s;
     double pe, w;
-    cr_assert_eq(nlist_build_brute(&f->nl, &s->box, f->pt.cutmax + 0.3, s->n, s->x, s->y, s->z, f->threads), 0);
-    cr_assert_eq(lj_compute(&f->lj, &f->nl, &s->box, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy, s->fz, 1, &pe,
+    cr_assert_eq(nlist_build_brute(&f->nl, &s->box, f->pt.cutmax + 0.3, s->n, s->n, s->x, s->y, s->z, f->threads), 0);
+    cr_assert_eq(lj_compute(&f->lj, &f->nl, &s->box, s->n, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy, s->fz, 1, &pe,
                             &w, &f->fs),
                  0);
     if (virial)

@@ -60,7 +60,7 @@ static void check_box(const double L[3], size_t n, double rc, int threads, uint6
     /* brute force, in file order */
     cpu_nlist nl;
     nlist_init(&nl);
-    cr_assert_eq(nlist_build_brute(&nl, &s.box, rc, n, s.x, s.y, s.z, threads), 0);
+    cr_assert_eq(nlist_build_brute(&nl, &s.box, rc, n, n, s.x, s.y, s.z, threads), 0);
     size_t m = collect_pairs(&nl, s.id, n, got);
     qsort(got, m, sizeof *got, cmp_u64);
     cr_assert_eq(m, nref, "brute: %zu pairs, reference %zu (L %g %g %g)", m, nref, L[0], L[1], L[2]);
@@ -79,7 +79,7 @@ static void check_box(const double L[3], size_t n, double rc, int threads, uint6
     for (size_t c = 0; c < cells.ncells; c++)
         cr_assert_leq(cells.start[c], cells.start[c + 1]);
     cr_assert_eq((size_t)cells.start[cells.ncells], n);
-    cr_assert_eq(nlist_build_cells(&nl, &cells, &s.box, rc, n, s.x, s.y, s.z, threads), 0);
+    cr_assert_eq(nlist_build_cells(&nl, &cells, NULL, &s.box, rc, n, s.x, s.y, s.z, threads), 0);
     m = collect_pairs(&nl, s.id, n, got);
     qsort(got, m, sizeof *got, cmp_u64);
     cr_assert_eq(m, nref, "cell: %zu pairs, reference %zu (L %g %g %g, cells %d %d %d)", m, nref, L[0], L[1], L[2],

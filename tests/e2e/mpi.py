@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Decomposed runs under MPI (CPU backend): the same physics as one rank, whatever the rank count.
+
+usage: mpi.py MDLITE MPIEXEC CASE
+cases: thermo (1/2/3/4/8 ranks and grids, brute lists, 2 ranks x 1 thread vs 1 rank x 2 threads),
+       thermostats (Langevin noise per atom id, Berendsen, skin = auto), frames (extended XYZ
+       gathered in id order), restart (4 ranks -> 1 and 1 -> 4 against a straight run), refused
+       (grids that do not fit: exit 2, one message naming the key).
+"""
+import os
+import sys
+
+from common import fail, read_thermo, run, workdir, write
+
+TOL = 1e-10
+
+CONFIG = """[system]
+units = lj
+lattice = fcc
+density = 0.8442
+cells = 10 10 10
+temperature = 1.44
+seed = 87287
+[potential]
+cutoff = 2.5
+shift = no
+[neighbor]
+skin = 0.3
+check = 1
+[run]
+backend = cpu
+steps = 100
+timestep = 0.005
+threads = 1
+[output]
+thermo = 10
+"""
+
+
+def mdrun(mdlite, mpiexec, d, ranks, name, *sets, check=True):
+    """One run of CONFIG on `ranks` ranks (0: no launcher), thermo into d/name.csv."""
+    cmd = [mdlite, "run", f"{d}/in.ini", "--overwrite", "--set", f"output.thermo_file={d}/{name}.csv"]
+    for s in sets:
+        cmd += ["--set", s]
+    if ranks:
+        cmd = [mpiexec, "--oversubscribe", "-np", str(ranks)] + cmd
+    p = run(cmd, check=check, cwd=d, timeout=300)
+    return p
+
+
+def worst_difference(a, b, what):
+    """Largest relative difference over every column of two thermo tables (same steps)."""
+    if [r["step"] for r in a] != [r["step"] for r in b]:
+        fail(f"{what}: thermo steps differ: {[r['step'] for r in a]} vs {[r['step'] for r in b]}")
+    return max(abs(x[k] - y[k]) / max(abs(x[k]), 1e-300) for x, y in zip(a, b) for k in x if k != "step")
+
+
+def summary_value(out, prefix):
+    for line in out.splitlines():
+        if line.startswith(prefix):
+            return line
+    fail(f"no '{prefix}' line in:\n{out}")
+
+
+def same_as_one_rank(mdlite, mpiexec, d, runs, *common):
+    """Each (ranks, sets...) run against one rank with `common`: thermo to TOL, pairs identical."""
+    p = mdrun(mdlite, mpiexec, d, 0, "one", *common)
+    ref, pairs = read_thermo(f"{d}/one.csv"), summary_value(p.stdout, "Neighbor pairs")
+    for k, (ranks, *sets) in enumerate(runs):
+        p = mdrun(mdlite, mpiexec, d, ranks, f"r{k}", *common, *sets)
+        w = worst_difference(ref, read_thermo(f"{d}/r{k}.csv"), f"{ranks} ranks {sets}")
+        got = summary_value(p.stdout, "Neighbor pairs")
+        decomposition = summary_value(p.stdout, "Decomposition") if ranks > 1 else "one brick"
+        print(f"{ranks} ranks {' '.join(sets)} ({decomposition}): thermo vs one rank {w:.3g}; {got}")
+        if w > TOL or got != pairs:
+            fail(f"{ranks} ranks {sets}: thermo differs by {w:.3g} (tolerance {TOL}) or pairs '{got}' != '{pairs}'")
+
+
+def thermo(mdlite, mpiexec, d):
+    same_as_one_rank(mdlite, mpiexec, d, [(1,), (2,), (3,), (4,), (8,), (2, "run.processors=2 1 1"),
+                                          (4, "run.processors=1 4 1"), (2, "neighbor.method=brute")])
+    # 2 ranks of 1 thread against 1 rank of 2 threads
+    mdrun(mdlite, mpiexec, d, 0, "threads2", "run.threads=2")
+    mdrun(mdlite, mpiexec, d, 2, "ranks2", "run.threads=1")
+    w = worst_difference(read_thermo(f"{d}/threads2.csv"), read_thermo(f"{d}/ranks2.csv"), "threads vs ranks")
+    print(f"1 rank x 2 threads vs 2 ranks x 1 thread: {w:.3g}")
+    if w > TOL:
+        fail(f"1 rank x 2 threads vs 2 ranks x 1 thread differ by {w:.3g}")
+
+
+def thermostats(mdlite, mpiexec, d):
+    for ens in (["run.ensemble=nvt-langevin", "run.target_temperature=1.0", "run.tau=0.5"],
+                ["run.ensemble=nvt-berendsen", "run.target_temperature=1.0", "run.tau=0.2"],
+                ["run.ensemble=nvt-rescale", "run.target_temperature=1.0", "run.every=10"]):
+        same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,)], *ens)
+    # skin = auto: every rank must choose the same skin (the slowest rank's times), else their
+    # rebuild decisions part and the run hangs (the timeout) or fails
+    p = mdrun(mdlite, mpiexec, d, 4, "auto", "neighbor.skin=auto", "run.steps=120")
+    line = summary_value(p.stdout, "skin auto")
+    print(f"skin = auto on 4 ranks: {line}")
+
+
+def read_xyz(path):
+    """Extended XYZ frames: a list of {id: (x, y, z)} (ids from the file's order: frames are in id order)."""
+    frames, lines, k = [], open(path).read().splitlines(), 0
+    while k < len(lines):
+        n = int(lines[k])
+        frames.append([tuple(map(float, l.split()[1:4])) for l in lines[k + 2:k + 2 + n]])
+        k += n + 2
+    return frames
+
+
+def frames(mdlite, mpiexec, d):
+    for ranks in (0, 2, 4):
+        mdrun(mdlite, mpiexec, d, ranks, f"f{ranks}", f"output.trajectory={d}/f{ranks}.xyz", "output.dump_every=25")
+    one = read_xyz(f"{d}/f0.xyz")
+    for ranks in (2, 4):
+        other = read_xyz(f"{d}/f{ranks}.xyz")
+        if len(other) != len(one) or len(one) != 5 or any(len(a) != 4000 for a in other):
+            fail(f"{ranks} ranks: {len(other)} frames of {[len(a) for a in other]} atoms; one rank: {len(one)}")
+        w = max(abs(u - v) / max(abs(u), 1.0) for a, b in zip(one, other) for p, q in zip(a, b) for u, v in zip(p, q))
+        print(f"{ranks} ranks: 5 frames of 4000 atoms in id order, positions vs one rank {w:.3g}")
+        if w > TOL:
+            fail(f"{ranks} ranks: frames differ from one rank's by {w:.3g}")
+
+
+def restart(mdlite, mpiexec, d):
+    base = ["output.dump_every=50", "run.ensemble=nvt-langevin", "run.target_temperature=1.0", "run.tau=0.5"]
+    mdrun(mdlite, mpiexec, d, 0, "straight", *base, f"output.trajectory={d}/straight.h5md")
+    ref = read_thermo(f"{d}/straight.csv")[-1]
+    for first, second in ((4, 0), (0, 4), (2, 3)):
+        mdrun(mdlite, mpiexec, d, first, "half", *base, "run.steps=50", f"output.trajectory={d}/half.h5md")
+        cmd = [mdlite, "run", f"{d}/in.ini", "--overwrite", "--restart", f"{d}/half.h5md", "--set",
+               f"output.thermo_file={d}/cont.csv", "--set", f"output.trajectory={d}/cont.h5md", "--set", "run.steps=50"]
+        for s in base:
+            cmd += ["--set", s]
+        if second:
+            cmd = [mpiexec, "--oversubscribe", "-np", str(second)] + cmd
+        run(cmd, cwd=d, timeout=300)
+        got = read_thermo(f"{d}/cont.csv")[-1]
+        w = max(abs(ref[k] - got[k]) / max(abs(ref[k]), 1e-300) for k in ref if k != "step")
+        print(f"50 steps on {first or 1} rank(s), then 50 on {second or 1}: step {got['step']} vs straight {w:.3g}")
+        if got["step"] != 100 or w > TOL:
+            fail(f"restart {first} -> {second} ranks: step {got['step']}, differs by {w:.3g}")
+
+
+def refused(mdlite, mpiexec, d):
+    for ranks, sets, words in ((2, ["run.processors=3 1 1"], "3 x 1 x 1 bricks for 2 ranks"),
+                               (8, ["run.processors=8 1 1"], "shorter than the list cutoff"),
+                               (3, ["system.cells=10 10 5", "run.processors=1 1 3"], "shorter than the list cutoff")):
+        p = mdrun(mdlite, mpiexec, d, ranks, "bad", *sets, check=False)
+        errors = [l for l in p.stderr.splitlines() if "error" in l]
+        if p.returncode != 2 or len(errors) != 1 or "[run] processors" not in errors[0] or words not in errors[0]:
+            fail(f"{ranks} ranks {sets}: exit {p.returncode} (expected 2), messages {errors}")
+        print(f"{ranks} ranks {' '.join(sets)}: exit 2, {errors[0]}")
+
+
+def main():
+    mdlite, mpiexec, case = sys.argv[1:4]
+    d = workdir(f"mpi-{case}")
+    write(f"{d}/in.ini", CONFIG)
+    os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    {"thermo": thermo, "thermostats": thermostats, "frames": frames, "restart": restart, "refused": refused}[case](
+        mdlite, mpiexec, d)
+    print(f"mpi {case}: ok")
+
+
+if __name__ == "__main__":
+    main()

@@ -54,8 +54,9 @@ enum { MDL_THERMOSTAT_POST_FORCE = 1, MDL_THERMOSTAT_END_OF_STEP = 2 };
 
 typedef struct {
     const char *name;
-    /* allocate the backend's state for s (its whole state is copied: positions, velocities,
-       forces, images, species, ids, box, masses) */
+    /* allocate the backend's state for s, the whole system (its whole state is copied:
+       positions, velocities, forces, images, species, ids, box, masses); with setup->grid, the
+       CPU keeps the atoms of this rank's brick (domain.c) */
     int (*create)(void **ctx, const mdl_setup *setup, const mdl_system *s);
     void (*destroy)(void *ctx);
     /* after integrate_first at every step: every `check` steps since the last build the skin test

@@ -332,10 +332,12 @@ int domain_forward(mdl_domain *dm, mdl_system *s)
 {
     for (int k = 0; k < dm->nswap; k++) {
         mdl_swap *w = &dm->swap[k];
-        MDL_TRY(reserve_buffers(dm, w->nsend * 3));
+        MDL_TRY(reserve_buffers(dm, 3 * (w->nsend > w->nrecv ? w->nsend : w->nrecv)));
         pack_ghosts(dm, s, w, 0);
-        size_t got = 0;
-        MDL_TRY(send_words(dm, w->nsend * 3, w->to, w->from, &got));
+        size_t got = 0; /* the counts are the last build's: one message each way */
+        MDL_TRY(comm_exchange(dm->buf_out, w->nsend * 3 * sizeof(double), w->to, dm->buf_in,
+                              w->nrecv * 3 * sizeof(double), w->from, &got));
+        got /= sizeof(double);
         if (got != w->nrecv * 3) {
             mdl_error("internal: rank %d expected %zu ghost positions, got %zu", dm->rank, w->nrecv, got / 3);
             return MDL_ERUN;

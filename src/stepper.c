@@ -25,10 +25,12 @@ int stepper_unhealthy(mdl_stepper *st, long step, const char *observable)
     mdl_backend_stats stats;
     MDL_TRY(st->ops->diagnose(st->ctx, &h));
     MDL_TRY(st->ops->stats(st->ctx, &stats));
+    mdl_message_mute(1); /* every rank found the same (diagnose looks at all of them): rank 0 says it */
     if (observable)
         mdl_error("step %ld: the %s is not finite", step, observable);
     if (!observable || h.what != MDL_HEALTH_OK)
         health_report(&h, step, stats.last_build, st->cfg->skin);
+    mdl_message_mute(0);
     return MDL_ERUN;
 }
 

@@ -5,7 +5,8 @@ usage: mpi.py MDLITE MPIEXEC CASE
 cases: thermo (1/2/3/4/8 ranks and grids, brute lists, 2 ranks x 1 thread vs 1 rank x 2 threads),
        thermostats (Langevin noise per atom id, Berendsen, skin = auto), frames (extended XYZ
        gathered in id order), restart (4 ranks -> 1 and 1 -> 4 against a straight run), refused
-       (grids that do not fit: exit 2, one message naming the key).
+       (grids that do not fit: exit 2, one message naming the key), stops (an unstable run: exit 1,
+       one message, the frames before it complete).
 """
 import os
 import sys
@@ -155,12 +156,26 @@ def refused(mdlite, mpiexec, d):
         print(f"{ranks} ranks {' '.join(sets)}: exit 2, {errors[0]}")
 
 
+def stops(mdlite, mpiexec, d):
+    """An unstable run on 2 ranks: exit 1 on every rank, one message (the step and the atom), the frames
+    written before it complete."""
+    p = mdrun(mdlite, mpiexec, d, 2, "unstable", "run.timestep=0.05", f"output.trajectory={d}/u.xyz",
+              "output.dump_every=1", check=False)
+    errors = [l for l in p.stderr.splitlines() if "error" in l]
+    got = read_xyz(f"{d}/u.xyz")
+    if p.returncode != 1 or len(errors) != 1 or "step 2: atom" not in errors[0] or len(got) != 2 or \
+            any(len(f) != 4000 for f in got):
+        fail(f"unstable run on 2 ranks: exit {p.returncode}, messages {errors}, frames {[len(f) for f in got]}")
+    print(f"unstable run on 2 ranks: exit 1, {errors[0][:80]}...; frames of steps 0 and 1 complete")
+
+
 def main():
     mdlite, mpiexec, case = sys.argv[1:4]
     d = workdir(f"mpi-{case}")
     write(f"{d}/in.ini", CONFIG)
     os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    {"thermo": thermo, "thermostats": thermostats, "frames": frames, "restart": restart, "refused": refused}[case](
+    {"thermo": thermo, "thermostats": thermostats, "frames": frames, "restart": restart, "refused": refused,
+     "stops": stops}[case](
         mdlite, mpiexec, d)
     print(f"mpi {case}: ok")
 

@@ -169,12 +169,18 @@ int main(int argc, char **argv)
         mdl_message_rank(comm_rank());
         return comm_end(run_main(argc - 2, argv + 2));
     }
-    if (strcmp(cmd, "neighbors") == 0)
-        return neighbors_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "neighbors") == 0 || strcmp(cmd, "compare") == 0) { /* one process only */
+        if (comm_init(&argc, &argv) != MDL_OK)
+            return MDL_ERUN;
+        if (comm_size() > 1) {
+            if (comm_rank() == 0)
+                mdl_error("%s runs in one process; start it without mpirun (only run is decomposed)", cmd);
+            return comm_end(MDL_EINPUT);
+        }
+        return comm_end(cmd[0] == 'n' ? neighbors_main(argc - 2, argv + 2) : compare_main(argc - 2, argv + 2));
+    }
     if (strcmp(cmd, "info") == 0)
         return info_main();
-    if (strcmp(cmd, "compare") == 0)
-        return compare_main(argc - 2, argv + 2);
     mdl_error("unknown command '%s'\n%s", cmd, USAGE);
     return MDL_EINPUT;
 }

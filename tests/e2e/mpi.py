@@ -154,6 +154,11 @@ def refused(mdlite, mpiexec, d):
         if p.returncode != 2 or len(errors) != 1 or "[run] processors" not in errors[0] or words not in errors[0]:
             fail(f"{ranks} ranks {sets}: exit {p.returncode} (expected 2), messages {errors}")
         print(f"{ranks} ranks {' '.join(sets)}: exit 2, {errors[0]}")
+    p = run([mpiexec, "--oversubscribe", "-np", "2", mdlite, "compare", f"{d}/in.ini"], check=False, cwd=d, timeout=120)
+    errors = [l for l in p.stderr.splitlines() if "error" in l]
+    if p.returncode != 2 or len(errors) != 1 or "one process" not in errors[0]:
+        fail(f"compare on 2 ranks: exit {p.returncode} (expected 2), messages {errors}")
+    print(f"compare on 2 ranks: exit 2, {errors[0]}")
 
 
 def stops(mdlite, mpiexec, d):

@@ -30,7 +30,8 @@ int comm_or_int(int *v);
 /* Every rank's n doubles, in rank order, into all[size * n] on every rank. */
 int comm_allgather_doubles(const double *v, int n, double *all);
 /* Rank 0 gets every rank's doubles (n of them here, any count per rank) one after the other in
-   rank order, in *all (malloc'ed, *total of them); other ranks get *all = NULL. */
+   rank order, in *all (malloc'ed, *total of them; with one rank, v itself: not copied); other
+   ranks get *all = NULL. */
 int comm_gather_root(const double *v, size_t n, double **all, size_t *total);
 /* The end of the program: with an error on this rank, waits a while for the others (an error
    every rank met ends them all cleanly), then stops them all (MPI_Abort) so that none waits

@@ -502,23 +502,13 @@ static double *pack_frame(cpu_ctx *c, int fields, int *words)
     return buf;
 }
 
-/* Every rank's owned atoms gathered on rank 0, which puts the requested fields into the slot in
-   id order (rank 0 alone writes files: other ranks have no slots). */
-static int cpu_snapshot_start(void *p, int k, int fields)
+/* Rank 0: the gathered atoms (pack_frame's words) into the slot's arrays, in id order. */
+static void unpack_frame(cpu_ctx *c, struct cpu_slot *sl, int fields, const double *all, int words)
 {
-    cpu_ctx *c = p;
-    int words;
-    double *mine = pack_frame(c, fields, &words), *all = NULL;
-    size_t total = 0;
-    int rc = mine ? comm_gather_root(mine, c->dm.nlocal * (size_t)words, &all, &total) : MDL_ERUN;
-    free(mine);
-    struct cpu_slot *sl = c->dm.rank == 0 && rc == MDL_OK ? &c->slots[k] : NULL;
-    if (sl && (rc = fill_slot_arrays(c, sl)) == MDL_OK && total != c->natoms * (size_t)words) {
-        mdl_error("internal: a frame of %zu atoms from every rank, %zu expected", total / (size_t)words, c->natoms);
-        rc = MDL_ERUN;
-    }
-    for (size_t i = 0; sl && rc == MDL_OK && i < c->natoms; i++) {
-        const double *w = all + i * (size_t)words;
+    const long n = (long)c->natoms;
+#pragma omp parallel for schedule(static) num_threads(c->threads)
+    for (long i = 0; i < n; i++) {
+        const double *w = all + (size_t)i * (size_t)words;
         size_t id = (size_t)w[0];
         for (int a = 0, m = 1; a < MDL_FIELD_ARRAYS; a++) {
             if (!(fields & field_of_array(a)))
@@ -529,7 +519,27 @@ static int cpu_snapshot_start(void *p, int k, int fields)
                 ((int32_t *)sl->a[a])[id] = (int32_t)w[m++];
         }
     }
-    free(all);
+}
+
+/* Every rank's owned atoms gathered on rank 0, which puts the requested fields into the slot in
+   id order (rank 0 alone writes files: other ranks have no slots). */
+static int cpu_snapshot_start(void *p, int k, int fields)
+{
+    cpu_ctx *c = p;
+    int words;
+    double *mine = pack_frame(c, fields, &words), *all = NULL;
+    size_t total = 0;
+    int rc = mine ? comm_gather_root(mine, c->dm.nlocal * (size_t)words, &all, &total) : MDL_ERUN;
+    struct cpu_slot *sl = c->dm.rank == 0 && rc == MDL_OK ? &c->slots[k] : NULL;
+    if (sl && (rc = fill_slot_arrays(c, sl)) == MDL_OK && total != c->natoms * (size_t)words) {
+        mdl_error("internal: a frame of %zu atoms from every rank, %zu expected", total / (size_t)words, c->natoms);
+        rc = MDL_ERUN;
+    }
+    if (sl && rc == MDL_OK)
+        unpack_frame(c, sl, fields, all, words);
+    if (all != mine)
+        free(all);
+    free(mine);
     MDL_TRY(rc);
     if (sl)
         sl->fields = fields;

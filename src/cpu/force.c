@@ -60,7 +60,7 @@ typedef struct {
         fp = inside ? fp : 0.0;                                                             \
         if (energy_virial) { /* a ghost's pair: half here, half on the rank that owns it */ \
             const double ev = lj_energy(r2inv, t->lj3[c], t->lj4[c], t->offset[c]);         \
-            const double share = (size_t)j < nlocal ? 1.0 : 0.5;                            \
+            const double share = energy_virial == 2 && (size_t)j >= nlocal ? 0.5 : 1.0;     \
             e += inside ? share * ev : 0.0;                                                 \
             w += share * r2 * fp;                                                           \
         }                                                                                   \
@@ -74,7 +74,7 @@ typedef struct {
 
 /* Forces on the atoms of one segment (and the reactions on their partners, ghosts too: those are
    dropped); single_type and energy_virial are compile-time constants at each call site so the
-   compiler emits four specialised loops. */
+   compiler emits six specialised loops (force_segment). */
 static inline __attribute__((always_inline)) ev_sum
 force_range(const cpu_lj_table *t, const cpu_nlist *nl, const cpu_nlist_segment *seg, size_t nlocal,
             const double len[3], const double inv[3], const double *x, const double *y, const double *z,
@@ -113,16 +113,17 @@ force_range(const cpu_lj_table *t, const cpu_nlist *nl, const cpu_nlist_segment 
     return acc;
 }
 
+/* energy_virial: 0 none, 1 energy and virial, 2 the same with ghosts (their pairs count half). */
 static ev_sum force_segment(const cpu_lj_table *t, const cpu_nlist *nl, const cpu_nlist_segment *seg,
                             size_t nlocal, const double len[3], const double inv[3], const double *x, const double *y,
                             const double *z, const int32_t *type, double *fx, double *fy, double *fz,
                             int energy_virial)
 {
+#define RANGE(single, ev) force_range(t, nl, seg, nlocal, len, inv, x, y, z, type, fx, fy, fz, single, ev)
     if (t->ntypes == 1)
-        return energy_virial ? force_range(t, nl, seg, nlocal, len, inv, x, y, z, type, fx, fy, fz, 1, 1)
-                             : force_range(t, nl, seg, nlocal, len, inv, x, y, z, type, fx, fy, fz, 1, 0);
-    return energy_virial ? force_range(t, nl, seg, nlocal, len, inv, x, y, z, type, fx, fy, fz, 0, 1)
-                         : force_range(t, nl, seg, nlocal, len, inv, x, y, z, type, fx, fy, fz, 0, 0);
+        return energy_virial == 2 ? RANGE(1, 2) : energy_virial ? RANGE(1, 1) : RANGE(1, 0);
+    return energy_virial == 2 ? RANGE(0, 2) : energy_virial ? RANGE(0, 1) : RANGE(0, 0);
+#undef RANGE
 }
 
 static int scratch_reserve(cpu_force_scratch *s, int nthreads, size_t n)
@@ -165,7 +166,8 @@ int lj_compute(const cpu_lj_table *t, const cpu_nlist *nl, const mdl_box *box, s
         memset(gx, 0, n * sizeof *gx);
         memset(gy, 0, n * sizeof *gy);
         memset(gz, 0, n * sizeof *gz);
-        ev_sum s = force_segment(t, nl, &nl->seg[th], nlocal, len, inv, x, y, z, type, gx, gy, gz, energy_virial);
+        ev_sum s = force_segment(t, nl, &nl->seg[th], nlocal, len, inv, x, y, z, type, gx, gy, gz,
+                                 energy_virial && nlocal < n ? 2 : energy_virial);
         esum[th] = s.e;
         wsum[th] = s.w;
 #pragma omp barrier

@@ -48,6 +48,7 @@ static int alone(void)
     return comm_size() == 1;
 }
 
+#ifdef MDLITE_HAVE_MPI
 /* Started by an MPI launcher (mpirun, mpiexec, srun with PMI/PMIx): Open MPI's, PMI's or PMIx's
    variables are set. */
 static int launched_by_mpi(void)
@@ -58,6 +59,7 @@ static int launched_by_mpi(void)
             return 1;
     return 0;
 }
+#endif
 
 int comm_init(int *argc, char ***argv)
 {
@@ -167,7 +169,9 @@ int comm_sum_doubles(double *v, int n)
 {
     if (alone())
         return MDL_OK;
-#ifdef MDLITE_HAVE_MPI
+#ifndef MDLITE_HAVE_MPI
+    (void)v, (void)n;
+#else
     int size = comm_size();
     double *all = malloc((size_t)size * n * sizeof *all);
     if (!all) {
@@ -189,40 +193,31 @@ int comm_sum_doubles(double *v, int n)
     return MDL_OK;
 }
 
+#ifdef MDLITE_HAVE_MPI
+/* One value reduced over all ranks, in place. */
+static int allreduce(void *v, MPI_Datatype type, MPI_Op op, const char *what)
+{
+    int rc = MPI_Allreduce(MPI_IN_PLACE, v, 1, type, op, MPI_COMM_WORLD);
+    return rc == MPI_SUCCESS ? MDL_OK : failed(what, rc);
+}
+#define ALLREDUCE(v, type, op, what) (alone() ? MDL_OK : allreduce(v, type, op, what))
+#else
+#define ALLREDUCE(v, type, op, what) ((void)(v), MDL_OK)
+#endif
+
 int comm_max_long(long *v)
 {
-    if (alone())
-        return MDL_OK;
-#ifdef MDLITE_HAVE_MPI
-    int rc = MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
-    if (rc != MPI_SUCCESS)
-        return failed("max", rc);
-#endif
-    return MDL_OK;
+    return ALLREDUCE(v, MPI_LONG, MPI_MAX, "max");
 }
 
 int comm_max_double(double *v)
 {
-    if (alone())
-        return MDL_OK;
-#ifdef MDLITE_HAVE_MPI
-    int rc = MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    if (rc != MPI_SUCCESS)
-        return failed("max", rc);
-#endif
-    return MDL_OK;
+    return ALLREDUCE(v, MPI_DOUBLE, MPI_MAX, "max");
 }
 
 int comm_or_int(int *v)
 {
-    if (alone())
-        return MDL_OK;
-#ifdef MDLITE_HAVE_MPI
-    int rc = MPI_Allreduce(MPI_IN_PLACE, v, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
-    if (rc != MPI_SUCCESS)
-        return failed("or", rc);
-#endif
-    return MDL_OK;
+    return ALLREDUCE(v, MPI_INT, MPI_LOR, "or");
 }
 
 int comm_allgather_doubles(const double *v, int n, double *all)

@@ -115,6 +115,16 @@ static int in_range(const key_spec *s, const mdl_entry *e, double v)
     return 1;
 }
 
+/* One number of a value (word), within s's range unless s is NULL; else a message, 0. */
+static int read_number(const key_spec *s, const mdl_entry *e, const char *word, double *v)
+{
+    if (mdl_parse_double(word, v) != 0) {
+        config_fail(e, "'%s' is not a number", word);
+        return 0;
+    }
+    return !s || in_range(s, e, *v);
+}
+
 /* Splits a value into blank-separated words; returns the count (at most max). */
 static int split_words(const char *value, char words[][MDL_PATH_LEN], int max, int *overflow)
 {
@@ -207,11 +217,7 @@ static int set_numbers(const key_spec *s, const mdl_entry *e, void *field, int c
                 ((int *)field)[i] = (int)v;
         } else {
             double v;
-            if (mdl_parse_double(words[i], &v) != 0) {
-                config_fail(e, "'%s' is not a number", words[i]);
-                return 0;
-            }
-            if (!in_range(s, e, v))
+            if (!read_number(s, e, words[i], &v))
                 return 0;
             ((double *)field)[i] = v;
         }
@@ -342,11 +348,7 @@ int config_set_value(mdl_config *cfg, const key_spec *s, const mdl_entry *e)
         }
         for (int i = 0; i < n; i++) {
             double v;
-            if (mdl_parse_double(words[i], &v) != 0) {
-                config_fail(e, "'%s' is not a number", words[i]);
-                return 0;
-            }
-            if (!in_range(s, e, v))
+            if (!read_number(s, e, words[i], &v))
                 return 0;
             cfg->composition[i] = v;
         }
@@ -394,12 +396,9 @@ int config_set_pair(mdl_config *cfg, const mdl_entry *e)
         config_fail(e, "'%s': expected epsilon sigma [cutoff]", e->value);
         return 0;
     }
-    for (int i = 0; i < n; i++) {
-        if (mdl_parse_double(words[i], &v[i]) != 0) {
-            config_fail(e, "'%s' is not a number", words[i]);
+    for (int i = 0; i < n; i++)
+        if (!read_number(NULL, e, words[i], &v[i]))
             return 0;
-        }
-    }
     if (v[0] < 0 || v[1] <= 0 || (n == 3 && v[2] <= 0)) {
         config_fail(e, "epsilon must be >= 0, sigma and cutoff > 0");
         return 0;

@@ -239,10 +239,16 @@ int domain_migrate(mdl_domain *dm, mdl_system *s)
 {
     s->n = dm->nlocal; /* ghosts dropped */
     int32_t *image[3] = {s->ix, s->iy, s->iz};
-    for (size_t i = 0; i < s->n; i++)
-        for (int d = 0; d < 3; d++)
-            if (dm->box.periodic[d])
-                coordinate(s, d)[i] = box_wrap(coordinate(s, d)[i], dm->box.lo[d], dm->box.len[d], &image[d][i]);
+    for (int d = 0; d < 3; d++) {
+        if (!dm->box.periodic[d])
+            continue;
+        double *x = coordinate(s, d), lo = dm->box.lo[d], len = dm->box.len[d];
+        int32_t *im = image[d];
+        const long n = (long)s->n;
+#pragma omp parallel for schedule(static)
+        for (long i = 0; i < n; i++)
+            x[i] = box_wrap(x[i], lo, len, &im[i]);
+    }
     for (int d = 0; d < 3; d++) {
         if (dm->grid[d] == 1)
             continue;
@@ -253,7 +259,7 @@ int domain_migrate(mdl_domain *dm, mdl_system *s)
             MDL_TRY(migrate_one_way(dm, s, d, 1));
     }
     int lost = 0;
-    for (size_t i = 0; i < s->n && !lost; i++) {
+    for (size_t i = 0; dm->size > 1 && i < s->n && !lost; i++) { /* one brick owns everything */
         double p[3] = {s->x[i], s->y[i], s->z[i]};
         if (domain_owner(dm, p) != dm->rank) {
             mdl_error("atom %lld at (%g, %g, %g) is more than a brick away from rank %d's brick: lost",

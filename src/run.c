@@ -273,14 +273,12 @@ static void print_decomposition(const run_state *r, const double *all)
 {
     if (r->nranks == 1)
         return;
-    double a[3], g[3], c[3];
+    double a[3], g[3];
     rank_spread(r, all, PH_COUNT + 1, a);
     rank_spread(r, all, PH_COUNT + 2, g);
-    rank_spread(r, all, PH_COUNT, c);
     printf("Decomposition = %d x %d x %d bricks on %d ranks\n", r->grid[0], r->grid[1], r->grid[2], r->nranks);
     printf("Atoms per rank = %.0f to %.0f (imbalance max/avg %.3f); ghosts per rank = %.0f to %.0f\n", a[0], a[2],
            a[1] > 0 ? a[2] / a[1] : 0, g[0], g[2]);
-    printf("Comm time per rank = %.6g to %.6g s\n", c[0], c[2]);
 }
 
 static void print_summary(run_state *r, double loop, int threads, const double *all)
@@ -289,8 +287,6 @@ static void print_summary(run_state *r, double loop, int threads, const double *
     clear_progress(r);
     printf("Loop time of %.6g s on %d thread%s%s (%s backend) for %ld steps with %zu atoms\n", loop, threads,
            threads == 1 ? "" : "s", r->nranks > 1 ? " per rank" : "", r->ops->name, cfg->steps, r->natoms);
-    if (r->nranks > 1)
-        printf("Ranks = %d\n", r->nranks);
     printf("Performance: %.6g atom-steps/s\n", loop > 0 ? (double)r->natoms * (double)cfg->steps / loop : 0.0);
     print_phases(r, all, loop);
     printf("Neighbor pairs = %.0f (%.4g per atom)\n", r->stats.pairs, r->stats.pairs / (double)r->natoms);

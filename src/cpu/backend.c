@@ -23,7 +23,7 @@ typedef struct {
                                  whole box on the others */
     size_t natoms;            /* on all ranks */
     size_t scratch_atoms;     /* room in x0, y0, z0, perm, scratch */
-    double comm_seconds;      /* in domain.c's exchanges */
+    double comm_seconds;      /* in domain.c's exchanges (a migration's wrap included) */
     mdl_units u;
     cpu_lj_table lj;
     double dt, skin, rneigh;
@@ -171,23 +171,6 @@ static int cpu_diagnose(void *p, mdl_health *h)
     return rc;
 }
 
-/* Periodic wrap of the owned atoms into [lo, lo + len) with image counters. */
-static void wrap_atoms(mdl_system *s)
-{
-    double *pos[3] = {s->x, s->y, s->z};
-    int32_t *img[3] = {s->ix, s->iy, s->iz};
-    for (int d = 0; d < 3; d++) {
-        if (!s->box.periodic[d])
-            continue;
-        double lo = s->box.lo[d], len = s->box.len[d];
-        double *x = pos[d];
-        int32_t *im = img[d];
-#pragma omp parallel for schedule(static)
-        for (size_t i = 0; i < s->n; i++)
-            x[i] = box_wrap(x[i], lo, len, &im[i]);
-    }
-}
-
 /* The owned atoms into the order of c->perm. */
 static void sort_atoms(cpu_ctx *c)
 {
@@ -202,26 +185,30 @@ static void sort_atoms(cpu_ctx *c)
     permute_array(s->id, c->perm, n, sizeof(int64_t), c->scratch);
 }
 
+/* Time since t0 in exchanges with other ranks (none with one brick: migration is then the wrap). */
+static void count_comm(cpu_ctx *c, double t0)
+{
+    if (c->dm.nswap > 0)
+        c->comm_seconds += mdl_wtime() - t0;
+}
+
 /* At a rebuild: owned atoms wrapped and migrated to the ranks whose bricks they entered, sorted
    by cell; ghosts from the neighbors, binned; the lists; the reference positions. */
 static int cpu_build_neighbors(void *p)
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
-    s->n = c->dm.nlocal;
-    wrap_atoms(s);
     double t0 = mdl_wtime();
-    MDL_TRY(domain_migrate(&c->dm, s));
-    c->comm_seconds += mdl_wtime() - t0;
+    MDL_TRY(domain_migrate(&c->dm, s)); /* wraps the owned atoms too */
+    count_comm(c, t0);
     MDL_TRY(reserve_scratch(c));
     const size_t nlocal = c->dm.nlocal;
     if (cells_sort(&c->cells, &c->region, c->rneigh, nlocal, s->x, s->y, s->z, c->perm) != MDL_OK)
         return MDL_ERUN;
     sort_atoms(c);
     t0 = mdl_wtime();
-    MDL_TRY(domain_build_ghosts(&c->dm, s)); /* s->n: owned and ghosts */
-    c->comm_seconds += mdl_wtime() - t0;
-    MDL_TRY(reserve_scratch(c));
+    MDL_TRY(domain_build_ghosts(&c->dm, s)); /* s->n: owned and ghosts (the scratch is for owned ones) */
+    count_comm(c, t0);
     const cpu_ghost_bins *g = NULL;
     if (s->n > nlocal) {
         MDL_TRY(ghost_bins_fill(&c->ghosts, &c->cells, &c->region, nlocal, s->n, s->x, s->y, s->z));
@@ -244,7 +231,7 @@ static int forward_ghosts(cpu_ctx *c)
         return MDL_OK;
     double t0 = mdl_wtime();
     int rc = domain_forward(&c->dm, &c->s);
-    c->comm_seconds += mdl_wtime() - t0;
+    count_comm(c, t0);
     return rc;
 }
 
@@ -340,20 +327,19 @@ static int cpu_langevin(void *p, const mdl_langevin *lp, uint64_t seed, long ste
     return MDL_OK;
 }
 
-/* The kinetic energy of all ranks' atoms (summed in rank order). */
-static int kinetic_energy(cpu_ctx *c, double *ke)
+/* The kinetic energy of this rank's atoms. */
+static double local_kinetic(cpu_ctx *c)
 {
     mdl_system *s = &c->s;
-    *ke = 0.5 * c->u.mvv2e * sum_mv2(c->dm.nlocal, s->mass, s->type, s->vx, s->vy, s->vz, c->threads);
-    return comm_sum_doubles(ke, 1);
+    return 0.5 * c->u.mvv2e * sum_mv2(c->dm.nlocal, s->mass, s->type, s->vx, s->vy, s->vz, c->threads);
 }
 
 static int cpu_scale_to_temperature(void *p, double target, double coupling)
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
-    double ke;
-    MDL_TRY(kinetic_energy(c, &ke));
+    double ke = local_kinetic(c);
+    MDL_TRY(comm_sum_doubles(&ke, 1)); /* all ranks' */
     double t = mdl_temperature(ke, c->natoms, &c->u);
     if (t > 0)
         scale_velocities(c->dm.nlocal, thermostat_scale(t, target, coupling), s->vx, s->vy, s->vz);
@@ -363,10 +349,8 @@ static int cpu_scale_to_temperature(void *p, double target, double coupling)
 static int cpu_reduce(void *p, mdl_observables *o)
 {
     cpu_ctx *c = p;
-    mdl_system *s = &c->s;
-    double sums[3] = {0.5 * c->u.mvv2e * sum_mv2(c->dm.nlocal, s->mass, s->type, s->vx, s->vy, s->vz, c->threads),
-                      c->pe, c->virial};
-    MDL_TRY(comm_sum_doubles(sums, 3));
+    double sums[3] = {local_kinetic(c), c->pe, c->virial};
+    MDL_TRY(comm_sum_doubles(sums, 3)); /* in rank order */
     o->kinetic = sums[0];
     o->potential = sums[1];
     o->virial = sums[2];

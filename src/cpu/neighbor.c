@@ -41,6 +41,7 @@ void ghost_bins_destroy(cpu_ghost_bins *g)
 {
     free(g->start);
     free(g->idx);
+    free(g->key);
     memset(g, 0, sizeof *g);
 }
 
@@ -101,12 +102,42 @@ static int cell_coord(double x, double lo, double inv, int nc)
 }
 
 /* The cell of a point in c's grid over box (points outside go to the nearest cell). */
-static size_t ghost_cell(const cpu_cells *c, const mdl_box *box, double x, double y, double z)
+static int32_t cell_of(const cpu_cells *c, const mdl_box *box, double x, double y, double z)
 {
     int cx = cell_coord(x, box->lo[0], c->inv_size[0], c->nc[0]);
     int cy = cell_coord(y, box->lo[1], c->inv_size[1], c->nc[1]);
     int cz = cell_coord(z, box->lo[2], c->inv_size[2], c->nc[2]);
-    return ((size_t)cz * c->nc[1] + cy) * c->nc[0] + cx;
+    return (int32_t)(((size_t)cz * c->nc[1] + cy) * c->nc[0] + cx);
+}
+
+/* Room for n ints in *a (capacity *cap). */
+static int reserve_ints(int32_t **a, size_t *cap, size_t n, const char *what)
+{
+    if (*cap >= n)
+        return MDL_OK;
+    int32_t *p = mdl_realloc(*a, (n ? n : 1) * sizeof *p, what);
+    if (!p)
+        return MDL_ERUN;
+    *a = p;
+    *cap = n;
+    return MDL_OK;
+}
+
+/* Counting sort of items first + i (i < n) by key[i] < ncells, stable: out[start[k] ..
+   start[k+1]) holds those of key k (start has ncells + 1 entries). */
+static void bin_by_key(const int32_t *key, size_t n, size_t ncells, int32_t *start, int32_t *out, size_t first)
+{
+    memset(start, 0, (ncells + 1) * sizeof *start);
+    for (size_t i = 0; i < n; i++)
+        start[key[i] + 1]++;
+    for (size_t k = 0; k < ncells; k++)
+        start[k + 1] += start[k];
+    /* placement moves start[k] to the end of bin k; walking back restores it */
+    for (size_t i = 0; i < n; i++)
+        out[start[key[i]]++] = (int32_t)(first + i);
+    for (size_t k = ncells; k > 0; k--)
+        start[k] = start[k - 1];
+    start[0] = 0;
 }
 
 int cells_sort(cpu_cells *c, const mdl_box *box, double rcut, size_t n, const double *x, const double *y,
@@ -115,37 +146,11 @@ int cells_sort(cpu_cells *c, const mdl_box *box, double rcut, size_t n, const do
     c->ncells = cell_grid_dims(box, rcut, n, c->nc);
     for (int d = 0; d < 3; d++)
         c->inv_size[d] = box->len[d] > 0 ? c->nc[d] / box->len[d] : 0.0;
-    if (c->cell_capacity < c->ncells + 1) {
-        int32_t *s = mdl_realloc(c->start, (c->ncells + 1) * sizeof *s, "cell list");
-        if (!s)
-            return MDL_ERUN;
-        c->start = s;
-        c->cell_capacity = c->ncells + 1;
-    }
-    if (c->atom_capacity < n) {
-        int32_t *a = mdl_realloc(c->cell, n * sizeof *a, "cell index");
-        if (!a)
-            return MDL_ERUN;
-        c->cell = a;
-        c->atom_capacity = n;
-    }
-    memset(c->start, 0, (c->ncells + 1) * sizeof *c->start);
-    for (size_t i = 0; i < n; i++) {
-        int cx = cell_coord(x[i], box->lo[0], c->inv_size[0], c->nc[0]);
-        int cy = cell_coord(y[i], box->lo[1], c->inv_size[1], c->nc[1]);
-        int cz = cell_coord(z[i], box->lo[2], c->inv_size[2], c->nc[2]);
-        int32_t k = (int32_t)(((size_t)cz * c->nc[1] + cy) * c->nc[0] + cx);
-        c->cell[i] = k;
-        c->start[k + 1]++;
-    }
-    for (size_t k = 0; k < c->ncells; k++)
-        c->start[k + 1] += c->start[k];
-    /* stable placement; start[k] is restored by walking back afterwards */
+    MDL_TRY(reserve_ints(&c->start, &c->cell_capacity, c->ncells + 1, "cell list"));
+    MDL_TRY(reserve_ints(&c->cell, &c->atom_capacity, n, "cell index"));
     for (size_t i = 0; i < n; i++)
-        perm[c->start[c->cell[i]]++] = (int32_t)i;
-    for (size_t k = c->ncells; k > 0; k--)
-        c->start[k] = c->start[k - 1];
-    c->start[0] = 0;
+        c->cell[i] = cell_of(c, box, x[i], y[i], z[i]);
+    bin_by_key(c->cell, n, c->ncells, c->start, perm, 0);
     return MDL_OK;
 }
 
@@ -153,30 +158,12 @@ int ghost_bins_fill(cpu_ghost_bins *g, const cpu_cells *c, const mdl_box *box, s
                     const double *x, const double *y, const double *z)
 {
     size_t ng = n - nlocal;
-    if (g->cell_capacity < c->ncells + 1) {
-        int32_t *s = mdl_realloc(g->start, (c->ncells + 1) * sizeof *s, "ghost cells");
-        if (!s)
-            return MDL_ERUN;
-        g->start = s;
-        g->cell_capacity = c->ncells + 1;
-    }
-    if (g->atom_capacity < ng) {
-        int32_t *a = mdl_realloc(g->idx, ng * sizeof *a, "ghost cells");
-        if (!a)
-            return MDL_ERUN;
-        g->idx = a;
-        g->atom_capacity = ng;
-    }
-    memset(g->start, 0, (c->ncells + 1) * sizeof *g->start);
-    for (size_t i = nlocal; i < n; i++)
-        g->start[ghost_cell(c, box, x[i], y[i], z[i]) + 1]++;
-    for (size_t k = 0; k < c->ncells; k++)
-        g->start[k + 1] += g->start[k];
-    for (size_t i = nlocal; i < n; i++)
-        g->idx[g->start[ghost_cell(c, box, x[i], y[i], z[i])]++] = (int32_t)i;
-    for (size_t k = c->ncells; k > 0; k--)
-        g->start[k] = g->start[k - 1];
-    g->start[0] = 0;
+    MDL_TRY(reserve_ints(&g->start, &g->cell_capacity, c->ncells + 1, "ghost cells"));
+    MDL_TRY(reserve_ints(&g->idx, &g->atom_capacity, ng, "ghost cells"));
+    MDL_TRY(reserve_ints(&g->key, &g->key_capacity, ng, "ghost cells"));
+    for (size_t i = 0; i < ng; i++)
+        g->key[i] = cell_of(c, box, x[nlocal + i], y[nlocal + i], z[nlocal + i]);
+    bin_by_key(g->key, ng, c->ncells, g->start, g->idx, nlocal);
     return MDL_OK;
 }
 

@@ -43,7 +43,8 @@ typedef struct {
    exchange's, domain.c): cell k holds ghosts idx[start[k] .. start[k+1]). */
 typedef struct {
     int32_t *start, *idx;
-    size_t cell_capacity, atom_capacity;
+    int32_t *key; /* each ghost's cell (scratch) */
+    size_t cell_capacity, atom_capacity, key_capacity;
 } cpu_ghost_bins;
 
 void nlist_init(cpu_nlist *nl);

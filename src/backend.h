@@ -43,6 +43,7 @@ typedef struct {
     int capacity;        /* GPU: list slots per atom (0 on the CPU) */
     double comm_seconds; /* this rank's time in exchanges with other ranks */
     size_t owned, ghosts; /* this rank's atoms and ghost atoms */
+    const char *exchange; /* how ranks exchange atoms (NULL: one rank) */
 } mdl_backend_stats;
 
 /* what compute_forces computes: forces; forces, energy and virial; energy and virial only (the

@@ -119,6 +119,17 @@ int comm_local_rank(void)
     return comm_rank();
 }
 
+int comm_local_size(void)
+{
+    const char *vars[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"};
+    for (size_t k = 0; k < sizeof vars / sizeof *vars; k++) {
+        const char *v = getenv(vars[k]);
+        if (v && *v)
+            return atoi(v);
+    }
+    return 0;
+}
+
 int comm_exchange(const void *out, size_t bytes, int to, void *in, size_t cap, int from, size_t *got)
 {
     if (alone()) { /* every neighbor is this rank (or none) */
@@ -218,6 +229,20 @@ int comm_max_double(double *v)
 int comm_or_int(int *v)
 {
     return ALLREDUCE(v, MPI_INT, MPI_LOR, "or");
+}
+
+int comm_broadcast(void *p, size_t bytes)
+{
+    if (alone())
+        return MDL_OK;
+#ifdef MDLITE_HAVE_MPI
+    int rc = MPI_Bcast(p, (int)bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS)
+        return failed("broadcast", rc);
+#else
+    (void)p, (void)bytes;
+#endif
+    return MDL_OK;
 }
 
 int comm_allgather_doubles(const double *v, int n, double *all)

@@ -14,6 +14,8 @@ int comm_size(void);
 /* The rank among those on this node (one GPU each): Open MPI's, MPICH's or Slurm's variable, else
    comm_rank(). */
 int comm_local_rank(void);
+/* The ranks on this node, from the same launchers' variables; 0 when none says. */
+int comm_local_size(void);
 
 /* Sends `bytes` of `out` to rank `to` while receiving up to `cap` bytes from rank `from` into `in`;
    *got: the bytes received. The same rank on both sides is a copy. MDL_OK or MDL_ERUN (message). */
@@ -27,6 +29,8 @@ int comm_sum_doubles(double *v, int n);
 int comm_max_long(long *v);
 int comm_max_double(double *v);
 int comm_or_int(int *v);
+/* Rank 0's `bytes` at p, to every rank. */
+int comm_broadcast(void *p, size_t bytes);
 /* Every rank's n doubles, in rank order, into all[size * n] on every rank. */
 int comm_allgather_doubles(const double *v, int n, double *all);
 /* Rank 0 gets every rank's doubles (n of them here, any count per rank) one after the other in

@@ -110,6 +110,18 @@ void domain_destroy(mdl_domain *dm)
     memset(dm, 0, sizeof *dm);
 }
 
+mdl_box domain_list_region(const mdl_domain *dm)
+{
+    mdl_box r = dm->box;
+    for (int d = 0; d < 3; d++)
+        if (dm->grid[d] > 1) {
+            r.lo[d] = dm->lo[d] - dm->rghost;
+            r.len[d] = dm->hi[d] - dm->lo[d] + 2 * dm->rghost;
+            r.periodic[d] = 0;
+        }
+    return r;
+}
+
 /* The brick index along d of coordinate v (inside the box). */
 static int brick_of(const mdl_domain *dm, int d, double v)
 {

@@ -36,6 +36,9 @@ void domain_choose_grid(const mdl_box *b, int nranks, int grid[3]);
    least rghost long (else a message naming the dimension, MDL_EINPUT). */
 int domain_init(mdl_domain *dm, const mdl_box *b, const int grid[3], double rghost);
 void domain_destroy(mdl_domain *dm);
+/* The neighbor lists' box: the brick widened by the ghost cutoff on decomposed dimensions (open:
+   their ghosts are the images), the whole box on the others. */
+mdl_box domain_list_region(const mdl_domain *dm);
 /* The rank owning position (x, y, z) (inside the box). */
 int domain_owner(const mdl_domain *dm, const double p[3]);
 

@@ -2,9 +2,12 @@
    that moved more than the skin since the last neighbor build, and says so. */
 #include "health.h"
 
+#include "comm.h"
+
 #include "util.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 long health_first_nonfinite(const double *a, size_t n)
 {
@@ -77,6 +80,20 @@ mdl_health health_worst(const mdl_health *all, int n)
             w = *h;
     }
     return w;
+}
+
+int health_agree(mdl_health *h)
+{
+    int size = comm_size();
+    double mine[3] = {h->what, (double)h->id, h->value}, *all = mdl_alloc(3 * (size_t)size * sizeof *all, "health");
+    mdl_health *each = mdl_alloc((size_t)size * sizeof *each, "health");
+    int rc = all && each ? comm_allgather_doubles(mine, 3, all) : MDL_ERUN;
+    for (int r = 0; rc == MDL_OK && r < size; r++)
+        each[r] = (mdl_health){(int)all[3 * r], (int64_t)all[3 * r + 1], all[3 * r + 2]};
+    if (rc == MDL_OK)
+        *h = health_worst(each, size);
+    free(all), free(each);
+    return rc;
 }
 
 void health_report(const mdl_health *h, long step, long last_build, double skin)

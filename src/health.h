@@ -27,6 +27,8 @@ void health_scan(size_t n, const int64_t *id, mdl_vec3_arrays pos, mdl_vec3_arra
 /* The worst of n findings (one per rank), by health_scan's order: a force before a velocity
    before a position (the lowest id among equals), else the largest move. */
 mdl_health health_worst(const mdl_health *all, int n);
+/* Every rank's finding gathered, and the worst of them (health_worst) in *h on every rank. */
+int health_agree(mdl_health *h);
 
 /* Index of the first non-finite value of a[0..n), or -1. */
 long health_first_nonfinite(const double *a, size_t n);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <omp.h>
 
 int system_init(mdl_system *s, size_t capacity)
 {
@@ -120,5 +121,47 @@ void system_bounding_box(mdl_system *s)
         s->box.lo[d] = lo;
         s->box.len[d] = hi > lo ? hi - lo : 0;
         s->box.periodic[d] = 0;
+    }
+}
+
+double *system_pack_frame(mdl_system *s, size_t n, int fields, int threads, int *words)
+{
+    void **src[MDL_FIELD_ARRAYS];
+    system_field_arrays(s, src);
+    int arrays[MDL_FIELD_ARRAYS], m = 0;
+    for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
+        if (fields & field_of_array(a))
+            arrays[m++] = a;
+    *words = m + 1;
+    double *buf = mdl_alloc((n ? n : 1) * (size_t)(m + 1) * sizeof *buf, "a frame");
+    if (!buf)
+        return NULL;
+    const long count = (long)n;
+#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads())
+    for (long i = 0; i < count; i++) {
+        double *w = buf + (size_t)i * (size_t)(m + 1);
+        w[0] = (double)s->id[i];
+        for (int k = 0; k < m; k++)
+            w[k + 1] = arrays[k] < 9 ? ((const double *)*src[arrays[k]])[i] : ((const int32_t *)*src[arrays[k]])[i];
+    }
+    return buf;
+}
+
+void system_unpack_frame(void *const arrays[MDL_FIELD_ARRAYS], size_t natoms, int fields, const double *all,
+                         int words, int threads)
+{
+    const long n = (long)natoms;
+#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads())
+    for (long i = 0; i < n; i++) {
+        const double *w = all + (size_t)i * (size_t)words;
+        size_t id = (size_t)w[0];
+        for (int a = 0, m = 1; a < MDL_FIELD_ARRAYS; a++) {
+            if (!(fields & field_of_array(a)))
+                continue;
+            if (a < 9)
+                ((double *)arrays[a])[id] = w[m++];
+            else
+                ((int32_t *)arrays[a])[id] = (int32_t)w[m++];
+        }
     }
 }

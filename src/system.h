@@ -36,6 +36,12 @@ enum { MDL_FIELD_ARRAYS = 12 };
 void system_field_arrays(mdl_system *s, void **addr[MDL_FIELD_ARRAYS]);
 /* Points s's arrays of the given fields at arrays[a] (NULL: every array NULL), as a view. */
 void system_point_fields(mdl_system *s, void *const arrays[MDL_FIELD_ARRAYS], int fields);
+/* A frame's atoms between ranks: the given fields of atoms [0, n) of s, one atom after another (its
+   id, then one double per array; images exact as doubles) in a malloc'ed buffer, *words per atom;
+   and back, into arrays[] (system_field_arrays' order) of natoms atoms at index id. */
+double *system_pack_frame(mdl_system *s, size_t n, int fields, int threads, int *words);
+void system_unpack_frame(void *const arrays[MDL_FIELD_ARRAYS], size_t natoms, int fields, const double *all,
+                         int words, int threads);
 static inline int field_of_array(int a)
 {
     return 1 << (a / 3);

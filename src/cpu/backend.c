@@ -105,20 +105,6 @@ static int reserve_scratch(cpu_ctx *c)
     return MDL_OK;
 }
 
-/* The lists' box: on a decomposed axis the brick widened by the ghost cutoff, open (ghosts are
-   the images); on the others the whole periodic box. */
-static mdl_box list_region(const mdl_domain *dm)
-{
-    mdl_box r = dm->box;
-    for (int d = 0; d < 3; d++)
-        if (dm->grid[d] > 1) {
-            r.lo[d] = dm->lo[d] - dm->rghost;
-            r.len[d] = dm->hi[d] - dm->lo[d] + 2 * dm->rghost;
-            r.periodic[d] = 0;
-        }
-    return r;
-}
-
 static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
 {
     cpu_ctx *c = calloc(1, sizeof *c);
@@ -147,7 +133,7 @@ static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     const int one[3] = {1, 1, 1};
     MDL_TRY(domain_init(&c->dm, &s->box, setup->grid[0] > 0 ? setup->grid : one,
                         setup->rghost > c->rneigh ? setup->rghost : c->rneigh));
-    c->region = list_region(&c->dm);
+    c->region = domain_list_region(&c->dm);
     MDL_TRY(domain_take_owned(&c->dm, s, &c->s));
     return reserve_scratch(c);
 }
@@ -159,16 +145,7 @@ static int cpu_diagnose(void *p, mdl_health *h)
     const mdl_system *s = &c->s;
     health_scan(c->dm.nlocal, s->id, (mdl_vec3_arrays){s->x, s->y, s->z}, (mdl_vec3_arrays){c->x0, c->y0, c->z0},
                 (mdl_vec3_arrays){s->vx, s->vy, s->vz}, (mdl_vec3_arrays){s->fx, s->fy, s->fz}, c->skin, h);
-    int size = comm_size();
-    double mine[3] = {h->what, (double)h->id, h->value}, *all = mdl_alloc(3 * (size_t)size * sizeof *all, "health");
-    mdl_health *each = mdl_alloc((size_t)size * sizeof *each, "health");
-    int rc = all && each ? comm_allgather_doubles(mine, 3, all) : MDL_ERUN;
-    for (int r = 0; rc == MDL_OK && r < size; r++)
-        each[r] = (mdl_health){(int)all[3 * r], (int64_t)all[3 * r + 1], all[3 * r + 2]};
-    if (rc == MDL_OK)
-        *h = health_worst(each, size);
-    free(all), free(each);
-    return rc;
+    return health_agree(h);
 }
 
 /* The owned atoms into the order of c->perm. */
@@ -423,7 +400,7 @@ static int cpu_stats(void *p, mdl_backend_stats *out)
     double pairs = (double)(nlist_pairs(nl) - with_ghosts) + 0.5 * (double)with_ghosts;
     MDL_TRY(comm_sum_doubles(&pairs, 1));
     *out = (mdl_backend_stats){pairs, 0, c->builds, c->dangerous, c->last_build, 0, c->comm_seconds, c->dm.nlocal,
-                               c->s.n - c->dm.nlocal};
+                               c->s.n - c->dm.nlocal, c->dm.size > 1 ? "MPI" : NULL};
     return MDL_OK;
 }
 
@@ -461,57 +438,13 @@ static int fill_slot_arrays(cpu_ctx *c, struct cpu_slot *sl)
     return MDL_OK;
 }
 
-/* The requested arrays of the owned atoms, one atom after another: its id, then one word per
-   array (images as doubles: exact). */
-static double *pack_frame(cpu_ctx *c, int fields, int *words)
-{
-    void **src[MDL_FIELD_ARRAYS];
-    system_field_arrays(&c->s, src);
-    int arrays[MDL_FIELD_ARRAYS], m = 0;
-    for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
-        if (fields & field_of_array(a))
-            arrays[m++] = a;
-    *words = m + 1;
-    const long n = (long)c->dm.nlocal;
-    double *buf = mdl_alloc((size_t)(n ? n : 1) * (size_t)(m + 1) * sizeof *buf, "a frame");
-    if (!buf)
-        return NULL;
-#pragma omp parallel for schedule(static) num_threads(c->threads)
-    for (long i = 0; i < n; i++) {
-        double *w = buf + (size_t)i * (size_t)(m + 1);
-        w[0] = (double)c->s.id[i];
-        for (int k = 0; k < m; k++)
-            w[k + 1] = arrays[k] < 9 ? ((const double *)*src[arrays[k]])[i] : ((const int32_t *)*src[arrays[k]])[i];
-    }
-    return buf;
-}
-
-/* Rank 0: the gathered atoms (pack_frame's words) into the slot's arrays, in id order. */
-static void unpack_frame(cpu_ctx *c, struct cpu_slot *sl, int fields, const double *all, int words)
-{
-    const long n = (long)c->natoms;
-#pragma omp parallel for schedule(static) num_threads(c->threads)
-    for (long i = 0; i < n; i++) {
-        const double *w = all + (size_t)i * (size_t)words;
-        size_t id = (size_t)w[0];
-        for (int a = 0, m = 1; a < MDL_FIELD_ARRAYS; a++) {
-            if (!(fields & field_of_array(a)))
-                continue;
-            if (a < 9)
-                ((double *)sl->a[a])[id] = w[m++];
-            else
-                ((int32_t *)sl->a[a])[id] = (int32_t)w[m++];
-        }
-    }
-}
-
 /* Every rank's owned atoms gathered on rank 0, which puts the requested fields into the slot in
    id order (rank 0 alone writes files: other ranks have no slots). */
 static int cpu_snapshot_start(void *p, int k, int fields)
 {
     cpu_ctx *c = p;
     int words;
-    double *mine = pack_frame(c, fields, &words), *all = NULL;
+    double *mine = system_pack_frame(&c->s, c->dm.nlocal, fields, c->threads, &words), *all = NULL;
     size_t total = 0;
     int rc = mine ? comm_gather_root(mine, c->dm.nlocal * (size_t)words, &all, &total) : MDL_ERUN;
     struct cpu_slot *sl = c->dm.rank == 0 && rc == MDL_OK ? &c->slots[k] : NULL;
@@ -520,7 +453,7 @@ static int cpu_snapshot_start(void *p, int k, int fields)
         rc = MDL_ERUN;
     }
     if (sl && rc == MDL_OK)
-        unpack_frame(c, sl, fields, all, words);
+        system_unpack_frame(sl->a, c->natoms, fields, all, words, c->threads);
     if (all != mine)
         free(all);
     free(mine);

@@ -2,11 +2,87 @@
    the driver functions of gpu.h (no CUDA headers here). */
 #include "context.h"
 
+#include "../comm.h"
 #include "../util.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+typedef struct {
+    void **p;
+    size_t bytes; /* per atom */
+    const char *what;
+} atom_array;
+
+/* The per-atom arrays (several ranks: halo.c's scratch too); returns how many. */
+static int atom_arrays(gpu_ctx *c, atom_array a[40])
+{
+    const size_t d8 = sizeof(double), d4 = sizeof(int), dr = sizeof(mdl_real);
+    const atom_array all[] = {
+        {(void **)&c->x, d8, "positions"}, {(void **)&c->y, d8, "positions"}, {(void **)&c->z, d8, "positions"},
+        {(void **)&c->vx, d8, "velocities"}, {(void **)&c->vy, d8, "velocities"},
+        {(void **)&c->vz, d8, "velocities"}, {(void **)&c->fx, dr, "forces"}, {(void **)&c->fy, dr, "forces"},
+        {(void **)&c->fz, dr, "forces"}, {(void **)&c->pe, dr, "energies"}, {(void **)&c->w, dr, "virials"},
+        {(void **)&c->pos4, 4 * dr, "packed positions"}, {(void **)&c->pos0, 4 * dr, "positions at the build"},
+        {(void **)&c->ix, d4, "images"}, {(void **)&c->iy, d4, "images"}, {(void **)&c->iz, d4, "images"},
+        {(void **)&c->type, d4, "species"}, {(void **)&c->id, sizeof(int64_t), "ids"},
+        {(void **)&c->count, d4, "neighbor counts"}, {(void **)&c->cell, d4, "cell index"},
+        {(void **)&c->perm, d4, "permutation"}, {(void **)&c->cell_sorted, d4, "sorted cells"},
+        {(void **)&c->perm_sorted, d4, "sorted permutation"},
+        {(void **)&c->gone, d4, "migration"}, {(void **)&c->flag, d4, "migration"},
+        {(void **)&c->sel[0], d4, "migration"}, {(void **)&c->sel[1], d4, "migration"},
+        {(void **)&c->inv, d4, "ghost maps"}, {(void **)&c->iota, d4, "ghost maps"},
+    };
+    int m = (int)(sizeof all / sizeof all[0]) - (c->halo ? 0 : 6);
+    for (int k = 0; k < m; k++)
+        a[k] = all[k];
+    return m;
+}
+
+static int alloc_all(gpu_ctx *c)
+{
+    atom_array a[40];
+    int m = atom_arrays(c, a);
+    for (int k = 0; k < m; k++)
+        TRY(gpu_malloc(a[k].p, c->cap * a[k].bytes, a[k].what));
+    TRY(gpu_malloc((void **)&c->flags, 2 * sizeof(int), "flags"));
+    TRY(gpu_malloc((void **)&c->nbs, sizeof(gpu_nb_state), "list state"));
+    TRY(gpu_malloc((void **)&c->partials, 3 * gpu_reduce_blocks(c->cap) * sizeof(double), "reduction"));
+    TRY(gpu_malloc((void **)&c->result, 3 * (1 + MDL_THERMO_SLOTS) * sizeof(double), "reduction"));
+    if (c->iota)
+        TRY(gpu_iota(c->cap, c->iota));
+    TRY(gpu_host_pin_alloc((void **)&c->host_result, 3 * (1 + MDL_THERMO_SLOTS) * sizeof(double), "thermo results"));
+    for (int k = 0; k < MDL_THERMO_SLOTS; k++)
+        TRY(gpu_event_create(&c->thermo_ev[k]));
+    TRY(gpu_host_pin_alloc((void **)&c->host_flags, 2 * sizeof(int), "flags"));
+    TRY(gpu_host_alloc_mapped((void **)&c->report, (void **)&c->report_dev, 2 * sizeof(long long), "reports"));
+    c->report[0] = -1, c->report[1] = 0;
+    return gpu_memset(c->nbs, 0, sizeof(gpu_nb_state)) ? MDL_ERUN : MDL_OK;
+}
+
+int gpu_grow_atoms(gpu_ctx *c, size_t need)
+{
+    if (need <= c->cap)
+        return MDL_OK;
+    size_t cap = need + need / 4 + 1024;
+    atom_array a[40];
+    int m = atom_arrays(c, a);
+    for (int k = 0; k < m; k++) {
+        void *p = NULL;
+        TRY(gpu_malloc(&p, cap * a[k].bytes, a[k].what));
+        TRY(gpu_d2d(p, *a[k].p, c->cap * a[k].bytes));
+        gpu_free(*a[k].p);
+        *a[k].p = p;
+    }
+    gpu_free(c->partials);
+    TRY(gpu_malloc((void **)&c->partials, 3 * gpu_reduce_blocks(cap) * sizeof(double), "reduction"));
+    c->cap = cap;
+    if (c->iota)
+        TRY(gpu_iota(c->cap, c->iota));
+    MDL_TRY(gpu_grow_list(c, c->capacity)); /* the rebuild's staging area */
+    return gpu_setup_cells(c);
+}
 
 static void gpu_destroy(void *p)
 {
@@ -18,52 +94,21 @@ static void gpu_destroy(void *p)
     if (c->nslots)
         gpu_synchronize();
     gpu_free_slots(c);
-    void *dev[] = {c->x, c->y, c->z, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->pe, c->w, c->pos4, c->pos0,
-                   c->ix, c->iy, c->iz, c->type, c->id, c->nl, c->count, c->flags, c->cell, c->perm,
-                   c->cell_start, c->cell_end, c->cell_sorted, c->perm_sorted, c->partials, c->result, c->nbs,
-                   c->sort_temp};
+    atom_array a[40];
+    int m = atom_arrays(c, a);
+    for (int k = 0; k < m; k++)
+        gpu_free(*a[k].p);
+    void *dev[] = {c->nl, c->flags, c->cell_start, c->cell_end, c->partials, c->result, c->nbs, c->sort_temp};
     gpu_drop_graphs(c);
     for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
         gpu_free(dev[k]);
+    halo_destroy(c);
     gpu_host_pin_free(c->host_result);
     for (int k = 0; k < MDL_THERMO_SLOTS; k++)
         gpu_event_destroy(c->thermo_ev[k]);
     gpu_host_pin_free(c->host_flags);
     gpu_host_free((void *)c->report);
     free(c);
-}
-
-static int alloc_all(gpu_ctx *c)
-{
-    size_t n = c->n, d8 = n * sizeof(double), d4 = n * sizeof(int), dr = n * sizeof(mdl_real);
-    struct {
-        void **p;
-        size_t bytes;
-        const char *what;
-    } a[] = {
-        {(void **)&c->x, d8, "positions"}, {(void **)&c->y, d8, "positions"}, {(void **)&c->z, d8, "positions"},
-        {(void **)&c->vx, d8, "velocities"}, {(void **)&c->vy, d8, "velocities"},
-        {(void **)&c->vz, d8, "velocities"}, {(void **)&c->fx, dr, "forces"}, {(void **)&c->fy, dr, "forces"},
-        {(void **)&c->fz, dr, "forces"}, {(void **)&c->pe, dr, "energies"}, {(void **)&c->w, dr, "virials"},
-        {(void **)&c->pos4, 4 * dr, "packed positions"}, {(void **)&c->pos0, 4 * dr, "positions at the build"},
-        {(void **)&c->ix, d4, "images"}, {(void **)&c->iy, d4, "images"}, {(void **)&c->iz, d4, "images"},
-        {(void **)&c->type, d4, "species"}, {(void **)&c->id, n * sizeof(int64_t), "ids"},
-        {(void **)&c->count, d4, "neighbor counts"}, {(void **)&c->flags, 2 * sizeof(int), "flags"},
-        {(void **)&c->cell, d4, "cell index"}, {(void **)&c->perm, d4, "permutation"},
-        {(void **)&c->cell_sorted, d4, "sorted cells"}, {(void **)&c->perm_sorted, d4, "sorted permutation"},
-        {(void **)&c->nbs, sizeof(gpu_nb_state), "list state"},
-        {(void **)&c->partials, 3 * gpu_reduce_blocks(n) * sizeof(double), "reduction"},
-        {(void **)&c->result, 3 * (1 + MDL_THERMO_SLOTS) * sizeof(double), "reduction"},
-    };
-    for (size_t k = 0; k < sizeof a / sizeof a[0]; k++)
-        TRY(gpu_malloc(a[k].p, a[k].bytes, a[k].what));
-    TRY(gpu_host_pin_alloc((void **)&c->host_result, 3 * (1 + MDL_THERMO_SLOTS) * sizeof(double), "thermo results"));
-    for (int k = 0; k < MDL_THERMO_SLOTS; k++)
-        TRY(gpu_event_create(&c->thermo_ev[k]));
-    TRY(gpu_host_pin_alloc((void **)&c->host_flags, 2 * sizeof(int), "flags"));
-    TRY(gpu_host_alloc_mapped((void **)&c->report, (void **)&c->report_dev, 2 * sizeof(long long), "reports"));
-    c->report[0] = -1, c->report[1] = 0;
-    return gpu_memset(c->nbs, 0, sizeof(gpu_nb_state)) ? MDL_ERUN : MDL_OK;
 }
 
 /* The state of s; its forces (a restart's; zero otherwise) are carried through the set-up's sort. */
@@ -121,38 +166,52 @@ int gpu_grow_list(gpu_ctx *c, int capacity)
     c->capacity = (capacity + 3) & ~3;
     size_t slots = (size_t)c->capacity > GPU_STAGING_BYTES / sizeof(int) ? (size_t)c->capacity
                                                                            : GPU_STAGING_BYTES / sizeof(int);
-    c->nl_bytes = slots * c->n * sizeof(int);
+    c->nl_bytes = slots * c->cap * sizeof(int);
     return gpu_malloc((void **)&c->nl, c->nl_bytes, "neighbor list") ? MDL_ERUN : MDL_OK;
 }
 
 static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
 {
-    if (gpu_select() != 0)
+    if (gpu_select(comm_local_rank()) != 0)
         return MDL_ERUN;
     gpu_ctx *c = calloc(1, sizeof *c);
     if (!c)
         return MDL_ERUN;
     *out = c;
-    c->n = s->n;
     c->ntypes = s->ntypes;
     memcpy(c->mass, s->mass, sizeof c->mass);
     c->u = *setup->units;
-    c->box = s->box;
+    c->box = c->region = s->box;
+    c->natoms = s->n;
     c->dt = setup->timestep;
     c->skin = setup->skin;
     c->rlist = setup->pairs->cutmax + setup->skin;
     c->method = setup->method;
     c->transposed = setup->layout == MDL_NL_TRANSPOSED;
-    if (alloc_all(c) != MDL_OK || upload(c, s) != MDL_OK || set_tables(setup->pairs, s->mass) != MDL_OK)
-        return MDL_ERUN;
     c->check = setup->check;
+    mdl_system mine;
+    const mdl_system *own = s;
+    if (comm_size() > 1) { /* this rank's brick: its atoms, and room for ghosts */
+        MDL_TRY(halo_create(c, setup, s, &mine));
+        own = &mine;
+    }
+    c->n = c->nall = own->n;
+    c->cap = c->halo ? halo_capacity(c, own->n) : own->n;
+    int rc = alloc_all(c) != MDL_OK || upload(c, own) != MDL_OK || set_tables(setup->pairs, s->mass) != MDL_OK
+                 ? MDL_ERUN
+                 : MDL_OK;
+    if (own == &mine)
+        system_destroy(&mine);
+    MDL_TRY(rc);
     const char *fixed = getenv("MDLITE_GPU_LIST_FIXED");
     c->list_fixed = fixed && strcmp(fixed, "1") == 0;
-    return gpu_grow_list(c, initial_capacity(setup->max_neighbors, c->n, &c->box, c->rlist));
+    return gpu_grow_list(c, initial_capacity(setup->max_neighbors, c->natoms, &c->box, c->rlist));
 }
 
 static int gpu_draw_normals(uint64_t key, size_t n, const int64_t *id, double *out)
 {
+    if (gpu_select(comm_local_rank()) != 0) /* before the backend: its rank's device already */
+        return MDL_ERUN;
     return gpu_velocity_normals(key, n, id, out) == 0 ? MDL_OK : MDL_ERUN;
 }
 
@@ -162,7 +221,7 @@ static int gpu_compute_forces(void *p, int what)
     if (c->replaying) /* the step's graph does it */
         return MDL_OK;
     int si = c->transposed ? 1 : c->capacity, sk = c->transposed ? (int)c->n : 1, keep = what == MDL_ENERGY_ONLY;
-    TRY(gpu_lj_forces(c->n, c->ntypes, c->box, c->pos4, c->nl, c->count, si, sk, c->capacity, keep ? NULL : c->fx,
+    TRY(gpu_lj_forces(c->n, c->nall, c->ntypes, c->region, c->pos4, c->nl, c->count, si, sk, c->capacity, keep ? NULL : c->fx,
                       keep ? NULL : c->fy, keep ? NULL : c->fz, what != MDL_FORCES, c->pe, c->w, &c->nbs->halt));
     c->forces_given = 0;
     return MDL_OK;
@@ -202,7 +261,7 @@ static int gpu_langevin_force(void *p, const mdl_langevin *lp, uint64_t seed, lo
         return MDL_OK;
     /* in a step, the device's step count: a recorded step replays with the step of its replay */
     TRY(gpu_langevin(c->n, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->type, c->id, *lp, seed, (uint64_t)step,
-                     c->in_step ? &c->nbs->step : NULL, &c->nbs->halt));
+                     c->in_step && !c->halo ? &c->nbs->step : NULL, &c->nbs->halt));
     return MDL_OK;
 }
 
@@ -211,10 +270,16 @@ static int gpu_scale_velocities(void *p, double target, double coupling)
     gpu_ctx *c = p;
     if (c->replaying)
         return MDL_OK;
-    /* the temperature stays on the device: no host synchronisation */
+    /* the temperature stays on the device (several ranks: its sum goes through the host) */
     TRY(gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, NULL, NULL, c->partials, c->result));
+    if (c->halo) {
+        double mv2;
+        TRY(gpu_d2h(&mv2, c->result, sizeof mv2));
+        MDL_TRY(comm_sum_doubles(&mv2, 1));
+        TRY(gpu_h2d(c->result, &mv2, sizeof mv2));
+    }
     TRY(gpu_scale_to_temperature(c->n, c->vx, c->vy, c->vz, c->result, target, coupling, c->u.mvv2e, c->u.boltz,
-                                 3.0 * (double)c->n - 3.0, &c->nbs->halt));
+                                 3.0 * (double)c->natoms - 3.0, &c->nbs->halt));
     return MDL_OK;
 }
 

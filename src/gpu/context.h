@@ -14,8 +14,15 @@
             return MDL_ERUN;        \
     } while (0)
 
+typedef struct gpu_halo gpu_halo; /* several ranks: the brick, ghosts and messages (halo.c) */
+
 typedef struct {
-    size_t n;
+    size_t n;                 /* atoms this rank owns [0, n): the list's rows, the atoms integrated */
+    size_t nall;              /* and its ghosts after them [n, nall): the list's candidates */
+    size_t cap;               /* atoms the per-atom arrays hold */
+    size_t natoms;            /* on all ranks */
+    gpu_halo *halo;           /* NULL with one rank */
+    mdl_box region;           /* the lists' box: the box with one rank (domain_list_region) */
     int ntypes;
     double mass[MDL_MAX_SPECIES];
     mdl_units u;
@@ -43,10 +50,12 @@ typedef struct {
     size_t sort_temp_bytes;
     long extra_builds;        /* builds the host made between steps (a new skin, a grown list) */
     int list_fixed;           /* MDLITE_GPU_LIST_FIXED=1 (tests): the list never grows */
-    int *cell, *perm, *cell_start, *cell_end;
+    int *cell, *perm, *cell_start, *cell_end; /* several ranks: the ghosts' bounds after the atoms' */
     size_t ncells_cap;
     int nc[3];
     int *cell_sorted, *perm_sorted; /* the sort's output */
+    size_t sort_cap;          /* atoms the sort's storage was sized for */
+    int *gone, *flag, *sel[2], *inv, *iota; /* several ranks: per-atom scratch of halo.c (NULL with one) */
     double *partials, *result;   /* result: 3 doubles for the thermostat, then 3 per thermo slot */
     double *host_result;         /* pinned, same layout */
     void *thermo_ev[MDL_THERMO_SLOTS];
@@ -66,7 +75,22 @@ typedef struct {
 } gpu_ctx;
 
 void gpu_free_slots(gpu_ctx *c);
+/* The per-atom arrays grown to hold `need` atoms (contents kept). */
+int gpu_grow_atoms(gpu_ctx *c, size_t need);
+/* Several ranks (halo.c): the brick and this rank's atoms of the whole system `all` (into *mine);
+   the rebuild's decomposed part (wrap, migration, ghosts, sort by cell, bounds; the host waits
+   for the counts); the step's skin test (every rank's, the host waiting for it) and the rebuild
+   or ghost refresh it asks for; statistics. */
+int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_system *mine);
+void halo_destroy(gpu_ctx *c);
+size_t halo_capacity(const gpu_ctx *c, size_t owned); /* atoms and ghosts expected, with room */
+int halo_rebuild(gpu_ctx *c);
+int halo_update(gpu_ctx *c, long step);
+int halo_health(const gpu_ctx *c, long *unsafe_step);
+void halo_stats(const gpu_ctx *c, mdl_backend_stats *out);
 int gpu_grow_list(gpu_ctx *c, int capacity);
+/* rebuild.c: the cell grid and sort storage for the atoms the arrays hold */
+int gpu_setup_cells(gpu_ctx *c);
 /* table entries in rebuild.c */
 int gpu_build_neighbors(void *p);
 int gpu_update_neighbors(void *p, long step);

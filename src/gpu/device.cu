@@ -33,13 +33,14 @@ extern "C" void gpu_print_devices(FILE *out)
     }
 }
 
-extern "C" int gpu_select(void)
+extern "C" int gpu_select(int index)
 {
-    if (gpu_device_count() == 0) {
+    int count = gpu_device_count();
+    if (count == 0) {
         mdl_error("backend gpu: no CUDA device found");
         return 1;
     }
-    MDL_CUDA(cudaSetDevice(0));
+    MDL_CUDA(cudaSetDevice(index % count));
     return 0;
 }
 
@@ -183,6 +184,23 @@ extern "C" int gpu_event_create(void **e)
     cudaEvent_t ev;
     MDL_CUDA(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
     *e = (void *)ev;
+    return 0;
+}
+
+extern "C" int gpu_event_create_timed(void **e)
+{
+    cudaEvent_t ev;
+    MDL_CUDA(cudaEventCreate(&ev));
+    *e = (void *)ev;
+    return 0;
+}
+
+extern "C" int gpu_event_seconds(void *from, void *to, double *seconds)
+{
+    float ms = 0;
+    MDL_CUDA(cudaEventSynchronize((cudaEvent_t)to));
+    MDL_CUDA(cudaEventElapsedTime(&ms, (cudaEvent_t)from, (cudaEvent_t)to));
+    *seconds = 1e-3 * ms;
     return 0;
 }
 

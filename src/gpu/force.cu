@@ -60,11 +60,11 @@ __device__ __forceinline__ void add_pair(real4 pi, real4 pj, int row, mdl_real c
    the atom's T lanes taking j = s, s + T, ... Kept out of line so that the list loop compiles as
    if it were alone. */
 template <bool EV, bool SINGLE, int T>
-__device__ __noinline__ void add_all_pairs(int i, int s, int n, const real4 *__restrict__ pos, int row, mdl_real cut2,
+__device__ __noinline__ void add_all_pairs(int i, int s, int nall, const real4 *__restrict__ pos, int row, mdl_real cut2,
                                            image_lengths m, mdl_real *sums)
 {
     const real4 pi = pos[i];
-    for (int j = s; j < n; j += T)
+    for (int j = s; j < nall; j += T)
         if (j != i)
             add_pair<EV, SINGLE>(pi, load4(&pos[j]), row, cut2, m, sums[0], sums[1], sums[2], sums[3], sums[4]);
 }
@@ -73,7 +73,7 @@ __device__ __noinline__ void add_all_pairs(int i, int s, int n, const real4 *__r
    lanes' sums are added with shuffles in a fixed order. More lanes per atom keep the GPU busy
    when there are few atoms; one per atom reads the list best when there are many. */
 template <bool EV, bool SINGLE, int T>
-__global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, image_lengths m, const real4 *__restrict__ pos,
+__global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_lengths m, const real4 *__restrict__ pos,
                                                        const int *__restrict__ nl, const int *__restrict__ count,
                                                        int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
                                                        mdl_real *fz, mdl_real *pe, mdl_real *w, const int *halt)
@@ -89,7 +89,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, image_lengths m, c
     const int *list = nl + (size_t)i * si;
     if (cnt > capacity) {
         mdl_real a[5] = {0, 0, 0, 0, 0};
-        add_all_pairs<EV, SINGLE, T>(i, s, n, pos, row, cut2, m, a);
+        add_all_pairs<EV, SINGLE, T>(i, s, nall, pos, row, cut2, m, a);
         fxi = a[0], fyi = a[1], fzi = a[2], e = a[3], v = a[4];
     } else {
         for (int k = s; k < cnt; k += T) {
@@ -134,14 +134,14 @@ static int lanes_per_atom(size_t n)
 }
 
 template <int T>
-static void launch_lj(size_t n, int ntypes, int ev, image_lengths m, const real4 *p, const int *nl, const int *count,
+static void launch_lj(size_t n, size_t nall, int ntypes, int ev, image_lengths m, const real4 *p, const int *nl, const int *count,
                       int si, int sk, int capacity, mdl_real *fx, mdl_real *fy, mdl_real *fz, mdl_real *pe,
                       mdl_real *w, const int *halt)
 {
     unsigned g = grid_for(n * T, MDL_BLOCK);
 #define LJ_LAUNCH(EV, SINGLE)                                                                                    \
-    lj_kernel<EV, SINGLE, T><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, m, p, nl, count, si, sk, capacity, fx, fy, \
-                                                                fz, pe, w, halt)
+    lj_kernel<EV, SINGLE, T><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, (int)nall, m, p, nl, count, si, sk,      \
+                                                                capacity, fx, fy, fz, pe, w, halt)
     if (ntypes == 1 && ev)
         LJ_LAUNCH(true, true);
     else if (ntypes == 1)
@@ -153,16 +153,16 @@ static void launch_lj(size_t n, int ntypes, int ev, image_lengths m, const real4
 #undef LJ_LAUNCH
 }
 
-extern "C" int gpu_lj_forces(size_t n, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl, const int *count,
+extern "C" int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl, const int *count,
                              int si, int sk, int capacity, mdl_real *fx, mdl_real *fy, mdl_real *fz,
                              int energy_virial, mdl_real *pe, mdl_real *w, const int *halt)
 {
     image_lengths m = make_image_lengths(box);
     const real4 *p = (const real4 *)pos4;
     if (lanes_per_atom(n) == 8)
-        launch_lj<8>(n, ntypes, energy_virial, m, p, nl, count, si, sk, capacity, fx, fy, fz, pe, w, halt);
+        launch_lj<8>(n, nall, ntypes, energy_virial, m, p, nl, count, si, sk, capacity, fx, fy, fz, pe, w, halt);
     else
-        launch_lj<1>(n, ntypes, energy_virial, m, p, nl, count, si, sk, capacity, fx, fy, fz, pe, w, halt);
+        launch_lj<1>(n, nall, ntypes, energy_virial, m, p, nl, count, si, sk, capacity, fx, fy, fz, pe, w, halt);
     MDL_LAUNCHED("lj_forces");
     return 0;
 }

@@ -27,7 +27,7 @@ typedef float mdl_real;
 /* ---- device, memory, timing (device.cu) ---- */
 int gpu_device_count(void);
 void gpu_print_devices(FILE *out);
-int gpu_select(void); /* device 0; prints what it found; returns non-zero when none */
+int gpu_select(int index); /* device index modulo the count; returns non-zero (a message) when none */
 int gpu_malloc(void **p, size_t bytes, const char *what);
 void gpu_free(void *p);
 /* pinned and mapped: kernels write *dev over the bus, the host reads *host after a stream sync,
@@ -50,7 +50,9 @@ size_t gpu_bytes_allocated(void);
 int gpu_stream_create(void **s); /* non-blocking: never waits for the compute stream implicitly */
 void gpu_stream_destroy(void *s);
 int gpu_event_create(void **e);
-int gpu_event_create_blocking(void **e); /* gpu_event_sync sleeps instead of spinning */
+int gpu_event_create_blocking(void **e);
+int gpu_event_create_timed(void **e);
+int gpu_event_seconds(void *from, void *to, double *seconds); /* waits for `to` */ /* gpu_event_sync sleeps instead of spinning */
 void gpu_event_destroy(void *e);
 int gpu_event_record(void *e, void *stream);
 int gpu_stream_wait(void *stream, void *e);
@@ -65,6 +67,11 @@ int gpu_copy_async(void *dst, const void *src, size_t bytes, void *stream);
 size_t gpu_sort_temp_bytes(size_t n, size_t ncells);
 int gpu_sort_by_cell(const int *cell_in, int *cell_out, const int *perm_in, int *perm_out, size_t n, size_t ncells,
                      void *temp, size_t temp_bytes);
+/* The indices i < n with flag[i] != 0, in order, into out, their count into *count (device);
+   iota holds 0 .. n-1; temp holds gpu_select_temp_bytes(n). */
+size_t gpu_select_temp_bytes(size_t n);
+int gpu_select_flagged(size_t n, const int *iota, const int *flag, int *out, int *count, void *temp,
+                       size_t temp_bytes);
 
 /* ---- the neighbor list's state on the device, and the rebuild graph (graph.cu) ----
    kick_drift raises far and unsafe; the rebuild test, launched every step, counts the steps since
@@ -116,20 +123,55 @@ typedef struct {
 } gpu_atom_arrays;
 #define GPU_STAGING_BYTES (14 * 8) /* 14 arrays of 8-byte slots */
 int gpu_permute_atoms(size_t n, const int *perm, gpu_atom_arrays a, void *staging, mdl_real *pos4);
+/* Rows of atoms [0, n); candidates from the cell bounds, and with ghosts (gstart not NULL) from
+   the ghosts' bounds as well (ghosts sorted by cell after the atoms, indices past n). */
 int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
-                   const mdl_real *pos4, double rlist, int *nl, int *count, int capacity, int si, int sk, int *flags);
+                   const int *gstart, const int *gend, const mdl_real *pos4, double rlist, int *nl, int *count,
+                   int capacity, int si, int sk, int *flags);
 int gpu_build_brute(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count, int capacity,
                     int si, int sk, int *flags);
 int gpu_build_brute_atomic(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
                            int capacity, int si, int sk, int *flags);
+
+/* ---- several ranks (halo.cu): migration, ghosts, the maps a sort leaves ---- */
+/* One dimension of the processor grid: the whole box along it, the bricks, this rank's brick. */
+typedef struct {
+    double box_lo, box_len;
+    int grid, mine;
+} gpu_brick;
+#define GPU_ATOM_WORDS 14 /* doubles per migrating atom: id type x y z vx vy vz fx fy fz ix iy iz */
+/* flag[i]: live atom i < n is in brick `target` along c's dimension (not this rank's). */
+int gpu_mark_leavers(size_t n, gpu_brick b, int target, const double *c, const int *gone, int *flag);
+/* *strays = live atoms outside this rank's brick along a decomposed dimension. */
+int gpu_count_strays(size_t n, const gpu_brick b[3], const double *x, const double *y, const double *z,
+                     const int *gone, int *strays);
+/* The atoms idx[0..m) into buf (GPU_ATOM_WORDS each), then gone; and m atoms from buf into slots
+   at .. at + m - 1 (no longer gone; pos4 written). Forces travel too (a.f[0] must not be NULL). */
+int gpu_pack_atoms(size_t m, const int *idx, gpu_atom_arrays a, double *buf, int *gone);
+int gpu_unpack_atoms(size_t m, const double *buf, gpu_atom_arrays a, size_t at, int *gone, mdl_real *pos4);
+/* flag[i]: live candidate i < n is below limit (dir 0) or at or above it (dir 1) along c. */
+int gpu_mark_ghosts(size_t n, double limit, int dir, const double *c, const int *gone, int *flag);
+/* Ghost positions of idx[0..m), shifted by `shift` along dim, 3 doubles each (+ the species with
+   with_type); unpacked into slots at + k (slot NULL) or slot[k], pos4 refreshed. */
+int gpu_pack_ghosts(size_t m, const int *idx, const double *x, const double *y, const double *z, const int *type,
+                    int dim, double shift, double *buf, int with_type);
+int gpu_unpack_ghosts(size_t m, const double *buf, int with_type, size_t at, const int *slot, double *x, double *y,
+                      double *z, int *type, mdl_real *pos4, int *gone);
+/* Sort keys over n slots: owned [0, nown) by cell of the region's grid, ghosts after them
+   (ncells + cell), gone atoms last (2 ncells); perm = 0 .. n-1. */
+int gpu_halo_keys(size_t n, size_t nown, mdl_box region, const int nc[3], const mdl_real *pos4, const int *gone,
+                  int *key, int *perm);
+int gpu_invert(size_t n, const int *perm, int *inv); /* inv[perm[i]] = i */
+int gpu_remap(size_t m, const int *inv, int *idx);   /* idx[k] = inv[idx[k]] */
+int gpu_iota(size_t n, int *a);
 
 /* ---- forces (force.cu) ---- */
 int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2, const double *lj3, const double *lj4,
                      const double *offset, const double *cutsq);
 /* Forces from a full list (fx = fy = fz = NULL: none written); with energy_virial, per-atom pe[i]
    and w[i] (half of each pair's share). A row longer than capacity is replaced by a scan of every
-   atom. Nothing is done once *halt is set. */
-int gpu_lj_forces(size_t n, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl, const int *count, int si,
+   atom and ghost (nall of them). Nothing is done once *halt is set. */
+int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl, const int *count, int si,
                   int sk, int capacity, mdl_real *fx, mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe,
                   mdl_real *w, const int *halt);
 
@@ -142,7 +184,7 @@ int gpu_set_masses(int ntypes, const double *mass);
 int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                    double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
                    mdl_real *pos4, const mdl_real *pos0, double skin, int kicks, gpu_nb_state *st);
-/* rng.h's mdl_normals_fn on the GPU (cuRAND's device API); 1 on failure (no device, memory). */
+/* rng.h's mdl_normals_fn on the GPU (cuRAND's device API), on the selected device; 1 on failure. */
 int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, double *out);
 int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx, const mdl_real *fy,
              const mdl_real *fz, const int *type, const int *halt);

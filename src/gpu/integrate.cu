@@ -151,8 +151,6 @@ extern "C" int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, d
        memory (gpu_malloc's count) is what the run holds */
     int64_t *d_id = NULL;
     double *d_out = NULL;
-    if (gpu_select() != 0)
-        return 1;
     cudaError_t e = cudaMalloc((void **)&d_id, n * sizeof *d_id);
     if (e == cudaSuccess)
         e = cudaMalloc((void **)&d_out, 3 * n * sizeof *d_out);

@@ -176,8 +176,8 @@ __device__ __forceinline__ void finish_row(int *count, int *flags, int i, int k,
    are scanned with the minimum image per pair. */
 template <bool SHIFTED, typename Emit>
 __device__ __forceinline__ int scan_cells(int i, real4 pi, const mdl_box &b, const image_lengths &m, int3 nc,
-                                          const int *start, const int *end, const real4 *__restrict__ pos,
-                                          mdl_real rlist2, Emit emit)
+                                          const int *start, const int *end, const int *gstart, const int *gend,
+                                          const real4 *__restrict__ pos, mdl_real rlist2, Emit emit)
 {
     int cx = cell_coord(pi.x, b.lo[0], b.len[0] > 0 ? b.len[0] : 1, nc.x);
     int cy = cell_coord(pi.y, b.lo[1], b.len[1] > 0 ? b.len[1] : 1, nc.y);
@@ -214,12 +214,14 @@ __device__ __forceinline__ int scan_cells(int i, real4 pi, const mdl_box &b, con
                     int c = (z * nc.y + y) * nc.x + x;
                     /* j's image sits at pj + s: compare with i moved by -s */
                     const mdl_real xi = pi.x - sx, yi = pi.y - sy, zi = pi.z - sz;
-                    int je = end[c];
-                    for (int j = start[c]; j < je; j++) {
-                        real4 pj = load4(&pos[j]);
-                        mdl_real dx = xi - pj.x, dy = yi - pj.y, dz = zi - pj.z;
-                        if (dx * dx + dy * dy + dz * dz < rlist2 && j != i)
-                            emit(k++, j);
+                    for (int part = 0; part < (gstart ? 2 : 1); part++) { /* the atoms, then the ghosts */
+                        int je = part ? gend[c] : end[c];
+                        for (int j = part ? gstart[c] : start[c]; j < je; j++) {
+                            real4 pj = load4(&pos[j]);
+                            mdl_real dx = xi - pj.x, dy = yi - pj.y, dz = zi - pj.z;
+                            if (dx * dx + dy * dy + dz * dz < rlist2 && j != i)
+                                emit(k++, j);
+                        }
                     }
                 }
             }
@@ -234,10 +236,12 @@ __device__ __forceinline__ int scan_cells(int i, real4 pi, const mdl_box &b, con
             for (int bb = 0; bb < my; bb++)
                 for (int d = 0; d < mx; d++) {
                     int c = (sz[a] * nc.y + sy[bb]) * nc.x + sx[d];
-                    int je = end[c];
-                    for (int j = start[c]; j < je; j++) {
-                        if (j != i && distance2(pi, load4(&pos[j]), m) < rlist2)
-                            emit(k++, j);
+                    for (int part = 0; part < (gstart ? 2 : 1); part++) {
+                        int je = part ? gend[c] : end[c];
+                        for (int j = part ? gstart[c] : start[c]; j < je; j++) {
+                            if (j != i && distance2(pi, load4(&pos[j]), m) < rlist2)
+                                emit(k++, j);
+                        }
                     }
                 }
     }
@@ -247,13 +251,13 @@ __device__ __forceinline__ int scan_cells(int i, real4 pi, const mdl_box &b, con
 /* One thread per atom, writing its row as it goes (used when the staging would not fit). */
 template <bool SHIFTED>
 __global__ void build_cell_kernel(int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end,
-                                  const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count, int capacity,
+                                  const int *gstart, const int *gend, const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count, int capacity,
                                   int si, int sk, int *flags)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    int k = scan_cells<SHIFTED>(i, pos[i], b, m, nc, start, end, pos, rlist2,
+    int k = scan_cells<SHIFTED>(i, pos[i], b, m, nc, start, end, gstart, gend, pos, rlist2,
                                 [&](int kk, int j) { put(nl, i, kk, j, capacity, si, sk); });
     finish_row(count, flags, i, k, capacity);
 }
@@ -265,8 +269,9 @@ __global__ void build_cell_kernel(int n, mdl_box b, image_lengths m, int3 nc, co
    addresses: NL[k*N + i] along i (transposed) or NL[i*M + k] along k (row). */
 template <bool SHIFTED>
 __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
-    int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end, const real4 *__restrict__ pos,
-    mdl_real rlist2, int *nl, int *count, int capacity, int si, int sk, int *flags)
+    int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end, const int *gstart,
+    const int *gend, const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count, int capacity, int si,
+    int sk, int *flags)
 {
     extern __shared__ int stage[];
     __shared__ int kept[STAGE_BLOCK];
@@ -277,7 +282,7 @@ __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
     __syncthreads();
     int k = 0;
     if (i < n) {
-        k = scan_cells<SHIFTED>(i, pos[i], b, m, nc, start, end, pos, rlist2, [&](int kk, int j) {
+        k = scan_cells<SHIFTED>(i, pos[i], b, m, nc, start, end, gstart, gend, pos, rlist2, [&](int kk, int j) {
             if (kk < capacity)
                 stage[kk * STAGE_BLOCK + t] = j;
         });
@@ -475,7 +480,8 @@ __device__ void scan_row_by_warp(warp_rows &r, bool mine, real4 pi, const mdl_bo
 
 /* The rows of atoms first .. first + 31 (those below n), built by their warp. */
 __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const image_lengths &m, int3 nc,
-                                   const int *start, const int *end, const real4 *__restrict__ pos, mdl_real rlist2,
+                                   const int *start, const int *end, const int *gstart, const int *gend,
+                                   const real4 *__restrict__ pos, mdl_real rlist2,
                                    int *nl, int *count, int capacity, int si, int sk, int *flags, int *ring,
                                    real4 *tile)
 {
@@ -496,6 +502,8 @@ __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const ima
         const int xlo = __reduce_min_sync(all, mine ? cx : INT_MAX) - 1;
         const int xhi = __reduce_max_sync(all, mine ? cx : INT_MIN) + 1;
         scan_row_by_warp(r, mine, pi, b, m, nc, y0, z0, xlo, xhi, start, end, pos, rlist2, tile);
+        if (gstart) /* the ghosts: sorted by cell after the atoms */
+            scan_row_by_warp(r, mine, pi, b, m, nc, y0, z0, xlo, xhi, gstart, gend, pos, rlist2, tile);
     }
     r.flush();
     if (active)
@@ -506,14 +514,16 @@ __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const ima
    it, synccheck reports the first barrier of the next rebuild's CUB sort as divergent, as it does
    after the per-thread build_cell_kernel: see gpu_build_cell). */
 __global__ void __launch_bounds__(WARP_BUILD_BLOCK) build_cell_warp_kernel(
-    int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end, const real4 *__restrict__ pos,
-    mdl_real rlist2, int *nl, int *count, int capacity, int si, int sk, int *flags)
+    int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end, const int *gstart,
+    const int *gend, const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count, int capacity, int si,
+    int sk, int *flags)
 {
     __shared__ real4 tiles[WARP_BUILD_BLOCK];
     __shared__ int rings[WARP_BUILD_BLOCK * RING_SLOTS];
     const int warp = threadIdx.x / 32, first = blockIdx.x * WARP_BUILD_BLOCK + warp * 32;
     if (first < n)
-        build_rows_of_warp(n, first, b, m, nc, start, end, pos, rlist2, nl, count, capacity, si, sk, flags,
+        build_rows_of_warp(n, first, b, m, nc, start, end, gstart, gend, pos, rlist2, nl, count, capacity, si, sk,
+                           flags,
                            rings + warp * 32 * RING_SLOTS, tiles + warp * 32);
     __syncthreads();
 }
@@ -534,8 +544,8 @@ static bool use_warp_builder(size_t n, bool shifted)
 }
 
 extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
-                              const mdl_real *pos4, double rlist, int *nl, int *count, int capacity, int si, int sk,
-                              int *flags)
+                              const int *gstart, const int *gend, const mdl_real *pos4, double rlist, int *nl,
+                              int *count, int capacity, int si, int sk, int *flags)
 {
     bool shifted = true;
     for (int d = 0; d < 3; d++)
@@ -547,7 +557,7 @@ extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int 
     size_t smem = (size_t)STAGE_BLOCK * capacity * sizeof(int);
     if (use_warp_builder(n, shifted)) {
         build_cell_warp_kernel<<<grid_for(n, WARP_BUILD_BLOCK), WARP_BUILD_BLOCK, 0, g_mdl_stream>>>(
-            (int)n, box, m, c3, cell_start, cell_end, p, r2, nl, count, capacity, si, sk, flags);
+            (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags);
     } else if (smem <= 160 * 1024) {
         unsigned g = grid_for(n, STAGE_BLOCK);
         if (smem > 48 * 1024) {
@@ -557,23 +567,19 @@ extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int 
                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         }
         if (shifted)
-            build_cell_staged_kernel<true><<<g, STAGE_BLOCK, smem, g_mdl_stream>>>((int)n, box, m, c3, cell_start,
-                cell_end, p, r2,
-                                                                     nl, count, capacity, si, sk, flags);
+            build_cell_staged_kernel<true><<<g, STAGE_BLOCK, smem, g_mdl_stream>>>(
+                (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags);
         else
-            build_cell_staged_kernel<false><<<g, STAGE_BLOCK, smem, g_mdl_stream>>>((int)n, box, m, c3, cell_start,
-                cell_end, p, r2,
-                                                                      nl, count, capacity, si, sk, flags);
+            build_cell_staged_kernel<false><<<g, STAGE_BLOCK, smem, g_mdl_stream>>>(
+                (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags);
     } else {
         unsigned g = grid_for(n, MDL_BLOCK);
         if (shifted)
-            build_cell_kernel<true><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, m, c3, cell_start, cell_end, p,
-                r2, nl, count,
-                                                      capacity, si, sk, flags);
+            build_cell_kernel<true><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(
+                (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags);
         else
-            build_cell_kernel<false><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, m, c3, cell_start, cell_end, p,
-                r2, nl, count,
-                                                       capacity, si, sk, flags);
+            build_cell_kernel<false><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(
+                (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags);
     }
     MDL_LAUNCHED("build_cell");
     return 0;

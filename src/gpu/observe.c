@@ -2,6 +2,7 @@
    health check's slow path, list statistics and the neighbor rows. */
 #include "context.h"
 
+#include "../comm.h"
 #include "../util.h"
 
 #include <stdlib.h>
@@ -37,7 +38,7 @@ static int download_real(double *out, const mdl_real *dev, size_t n, mdl_real *t
 }
 
 /* The health check's slow path (the run is failing): the state and the positions at the last
-   build, in the device's order with their ids, scanned on the host. */
+   build, in the device's order with their ids, scanned on the host; the worst over all ranks. */
 int gpu_diagnose(void *p, mdl_health *h)
 {
     gpu_ctx *c = p;
@@ -62,7 +63,8 @@ int gpu_diagnose(void *p, mdl_health *h)
                     (mdl_vec3_arrays){a + 6 * n, a + 7 * n, a + 8 * n},
                     (mdl_vec3_arrays){a + 9 * n, a + 10 * n, a + 11 * n}, c->skin, h);
     free(a), free(tmp), free(id);
-    return rc;
+    MDL_TRY(rc);
+    return health_agree(h);
 }
 
 /* Queues the reduction of sum m v^2 and the per-atom energies and virials of the last force call
@@ -75,15 +77,28 @@ static int queue_reduce(gpu_ctx *c, double *sums)
 static void observables_from_sums(const gpu_ctx *c, const double *sums, mdl_observables *o)
 {
     *o = (mdl_observables){.kinetic = 0.5 * c->u.mvv2e * sums[0], .potential = sums[1], .virial = sums[2]};
-    mdl_finish_observables(o, c->n, box_volume(&c->box), &c->u);
+    mdl_finish_observables(o, c->natoms, box_volume(&c->box), &c->u);
+}
+
+/* This rank's sums, then every rank's added in rank order (the host waits). */
+static int sum_over_ranks(gpu_ctx *c, double *dev, double *host)
+{
+    TRY(queue_reduce(c, dev));
+    TRY(gpu_d2h(host, dev, 3 * sizeof(double)));
+    return comm_sum_doubles(host, 3);
 }
 
 /* Thermo without stalls: the reduction and a 24-byte copy to pinned memory are queued behind the
-   step on the compute stream; the driver prints the row once the event has passed. */
+   step on the compute stream; the driver prints the row once the event has passed. (Several
+   ranks: the sums over ranks are waited for here.) */
 int gpu_reduce_start(void *p, int slot)
 {
     gpu_ctx *c = p;
     double *dev = c->result + 3 * (1 + slot), *host = c->host_result + 3 * (1 + slot);
+    if (c->halo) {
+        MDL_TRY(sum_over_ranks(c, dev, host));
+        return gpu_event_record(c->thermo_ev[slot], NULL) ? MDL_ERUN : MDL_OK;
+    }
     TRY(queue_reduce(c, dev));
     TRY(gpu_copy_async(host, dev, 3 * sizeof(double), NULL));
     return gpu_event_record(c->thermo_ev[slot], NULL) ? MDL_ERUN : MDL_OK;
@@ -150,13 +165,17 @@ int gpu_stats(void *p, mdl_backend_stats *out)
     for (size_t i = 0; i < c->n && rc == MDL_OK; i++)
         total += cnt[i];
     free(cnt);
+    if (rc == MDL_OK && c->halo) /* a pair with a ghost is in one row on each of its two ranks */
+        rc = comm_sum_doubles(&total, 1);
     gpu_nb_state st;
     if (rc == MDL_OK && gpu_d2h(&st, c->nbs, sizeof st))
         rc = MDL_ERUN;
     *out = (mdl_backend_stats){0.5 * total /* full lists hold each pair twice */, gpu_bytes_allocated(),
                                rc == MDL_OK ? (long)st.builds + c->extra_builds : 0,
                                rc == MDL_OK ? (long)st.dangerous : 0, rc == MDL_OK ? (long)st.last_build : 0,
-                               c->capacity, 0, c->n, 0};
+                               c->capacity, 0, c->n, 0, NULL};
+    if (c->halo)
+        halo_stats(c, out);
     return rc;
 }
 
@@ -180,7 +199,7 @@ static int fill_slot_device(gpu_ctx *c, struct gpu_slot *sl)
         return MDL_OK;
     for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
         if (c->slot_fields & field_of_array(a))
-            TRY(gpu_malloc(&sl->dev[a], c->n * field_array_bytes(a), "output staging slots"));
+            TRY(gpu_malloc(&sl->dev[a], c->natoms * field_array_bytes(a), "output staging slots"));
     TRY(gpu_malloc((void **)&sl->dev_sums, 3 * sizeof(double), "output staging slots"));
     TRY(gpu_event_create(&sl->snapped));
     TRY(gpu_event_create_blocking(&sl->copied)); /* the writer thread sleeps on it */
@@ -195,8 +214,67 @@ static int fill_slot_host(gpu_ctx *c, struct gpu_slot *sl)
         return MDL_OK;
     for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
         if (c->slot_fields & field_of_array(a))
-            TRY(gpu_host_pin_alloc(&sl->host[a], c->n * field_array_bytes(a), "pinned output slots"));
+            TRY(gpu_host_pin_alloc(&sl->host[a], c->natoms * field_array_bytes(a), "pinned output slots"));
     TRY(gpu_host_pin_alloc((void **)&sl->host_sums, 3 * sizeof(double), "pinned output slots"));
+    return MDL_OK;
+}
+
+/* The owned atoms' fields (and ids) to the host, in the device's order. */
+static int download_fields(gpu_ctx *c, int fields, mdl_system *s)
+{
+    size_t n = c->n;
+    MDL_TRY(system_reserve(s, n ? n : 1));
+    TRY(gpu_d2h(s->id, c->id, n * sizeof(int64_t)));
+    const double *d8[6] = {c->x, c->y, c->z, c->vx, c->vy, c->vz};
+    double *h8[6] = {s->x, s->y, s->z, s->vx, s->vy, s->vz};
+    for (int k = 0; k < 6; k++)
+        if (fields & field_of_array(k))
+            TRY(gpu_d2h(h8[k], d8[k], n * sizeof(double)));
+    mdl_real *tmp = fields & MDL_DUMP_FORCE ? malloc((n ? n : 1) * sizeof *tmp) : NULL;
+    const mdl_real *f[3] = {c->fx, c->fy, c->fz};
+    double *hf[3] = {s->fx, s->fy, s->fz};
+    int rc = (fields & MDL_DUMP_FORCE) && !tmp ? MDL_ERUN : MDL_OK;
+    for (int k = 0; k < 3 && tmp && rc == MDL_OK; k++)
+        rc = download_real(hf[k], f[k], n, tmp);
+    free(tmp);
+    const int *im[3] = {c->ix, c->iy, c->iz};
+    int32_t *him[3] = {s->ix, s->iy, s->iz};
+    for (int k = 0; k < 3 && rc == MDL_OK && (fields & MDL_DUMP_IMAGE); k++)
+        if (gpu_d2h(him[k], im[k], n * sizeof(int32_t)))
+            rc = MDL_ERUN;
+    s->n = n;
+    return rc;
+}
+
+/* Several ranks: every rank's atoms gathered on rank 0 (MPI), which puts them into the slot's host
+   arrays in id order; the observables summed over ranks. The host waits. */
+static int gather_snapshot(gpu_ctx *c, int k, int fields)
+{
+    mdl_system s;
+    int words = 0;
+    MDL_TRY(system_init(&s, 16));
+    int rc = download_fields(c, fields, &s);
+    double *mine = rc == MDL_OK ? system_pack_frame(&s, c->n, fields, 0, &words) : NULL, *all = NULL;
+    system_destroy(&s);
+    size_t total = 0;
+    rc = mine ? comm_gather_root(mine, c->n * (size_t)words, &all, &total) : MDL_ERUN;
+    struct gpu_slot *sl = comm_rank() == 0 && rc == MDL_OK ? &c->slots[k] : NULL;
+    if (sl && (rc = fill_slot_host(c, sl)) == MDL_OK && total != c->natoms * (size_t)words) {
+        mdl_error("internal: a frame of %zu atoms from every rank, %zu expected", total / (size_t)words, c->natoms);
+        rc = MDL_ERUN;
+    }
+    if (sl && rc == MDL_OK)
+        system_unpack_frame(sl->host, c->natoms, fields, all, words, 0);
+    if (all != mine)
+        free(all);
+    free(mine);
+    MDL_TRY(rc);
+    double sums[3];
+    MDL_TRY(sum_over_ranks(c, c->result, sums));
+    if (sl) {
+        sl->fields = fields;
+        memcpy(sl->host_sums, sums, sizeof sums);
+    }
     return MDL_OK;
 }
 
@@ -206,6 +284,8 @@ static int fill_slot_host(gpu_ctx *c, struct gpu_slot *sl)
 int gpu_snapshot_start(void *p, int k, int fields)
 {
     gpu_ctx *c = p;
+    if (c->halo)
+        return gather_snapshot(c, k, fields);
     struct gpu_slot *sl = &c->slots[k];
     if (fill_slot_device(c, sl) != MDL_OK)
         return MDL_ERUN;
@@ -230,12 +310,17 @@ int gpu_snapshot_finish(void *p, int k, mdl_system *frame, mdl_observables *obs)
 {
     gpu_ctx *c = p;
     struct gpu_slot *sl = &c->slots[k];
+    if (c->halo) { /* gathered already */
+        system_point_fields(frame, sl->host, sl->fields);
+        observables_from_sums(c, sl->host_sums, obs);
+        return MDL_OK;
+    }
     if (fill_slot_host(c, sl) != MDL_OK)
         return MDL_ERUN;
     TRY(gpu_stream_wait(c->copy_stream, sl->snapped));
     for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
         if (sl->fields & field_of_array(a))
-            TRY(gpu_copy_async(sl->host[a], sl->dev[a], c->n * field_array_bytes(a), c->copy_stream));
+            TRY(gpu_copy_async(sl->host[a], sl->dev[a], c->natoms * field_array_bytes(a), c->copy_stream));
     TRY(gpu_copy_async(sl->host_sums, sl->dev_sums, 3 * sizeof(double), c->copy_stream));
     TRY(gpu_event_record(sl->copied, c->copy_stream));
     TRY(gpu_event_sync(sl->copied));

@@ -12,20 +12,23 @@ static size_t ncells(const gpu_ctx *c)
     return (size_t)c->nc[0] * c->nc[1] * c->nc[2];
 }
 
-/* Cell arrays and the sort's storage for the box (fixed during a run): before any recording. */
-static int setup_cells(gpu_ctx *c)
+/* Cell arrays and the sort's storage for the region's grid and the atoms the arrays hold (the
+   box is fixed during a run): before any recording. Several ranks: the ghosts' cell bounds after
+   the atoms', and a key for atoms that left. */
+int gpu_setup_cells(gpu_ctx *c)
 {
-    size_t total = cell_grid_dims(&c->box, c->rlist, c->n, c->nc);
-    if (total > c->ncells_cap) {
+    size_t total = cell_grid_dims(&c->region, c->rlist, c->cap, c->nc), bounds = c->halo ? 2 * total : total;
+    if (bounds > c->ncells_cap || c->cap > c->sort_cap) {
         gpu_free(c->cell_start);
         gpu_free(c->cell_end);
         gpu_free(c->sort_temp);
-        c->sort_temp_bytes = gpu_sort_temp_bytes(c->n, total);
-        if (gpu_malloc((void **)&c->cell_start, total * sizeof(int), "cell starts") ||
-            gpu_malloc((void **)&c->cell_end, total * sizeof(int), "cell ends") ||
+        c->sort_temp_bytes = gpu_sort_temp_bytes(c->cap, bounds + 1);
+        if (gpu_malloc((void **)&c->cell_start, bounds * sizeof(int), "cell starts") ||
+            gpu_malloc((void **)&c->cell_end, bounds * sizeof(int), "cell ends") ||
             gpu_malloc(&c->sort_temp, c->sort_temp_bytes, "the cell sort"))
             return MDL_ERUN;
-        c->ncells_cap = total;
+        c->ncells_cap = bounds;
+        c->sort_cap = c->cap;
     }
     return MDL_OK;
 }
@@ -35,9 +38,11 @@ static int build_list(gpu_ctx *c)
     size_t n = c->n;
     int si = c->transposed ? 1 : c->capacity, sk = c->transposed ? (int)n : 1;
     TRY(gpu_memset(c->flags + 1, 0, sizeof(int)));
+    const size_t nc = ncells(c); /* several ranks: the ghosts' bounds follow the atoms' */
     if (c->method == MDL_NL_CELL)
-        TRY(gpu_build_cell(n, c->box, c->nc, c->cell_start, c->cell_end, c->pos4, c->rlist, c->nl, c->count,
-                           c->capacity, si, sk, c->flags));
+        TRY(gpu_build_cell(n, c->region, c->nc, c->cell_start, c->cell_end, c->halo ? c->cell_start + nc : NULL,
+                           c->halo ? c->cell_end + nc : NULL, c->pos4, c->rlist, c->nl, c->count, c->capacity, si,
+                           sk, c->flags));
     else if (c->method == MDL_NL_BRUTE)
         TRY(gpu_build_brute(n, c->box, c->pos4, c->rlist, c->nl, c->count, c->capacity, si, sk, c->flags));
     else
@@ -49,12 +54,14 @@ static int build_list(gpu_ctx *c)
    by cell and permute every per-atom array through the old list's memory, then build. */
 static int queue_rebuild(gpu_ctx *c)
 {
+    if (c->halo) /* several ranks: the host waits for counts on the way */
+        return halo_rebuild(c) == MDL_OK ? build_list(c) : MDL_ERUN;
     size_t n = c->n;
     TRY(gpu_wrap_and_pack(n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4));
     if (c->method == MDL_NL_CELL) {
         gpu_atom_arrays a = {{c->x, c->y, c->z, c->vx, c->vy, c->vz}, {c->ix, c->iy, c->iz, c->type}, c->id,
                              {c->forces_given ? c->fx : NULL, c->fy, c->fz}}; /* forces: a restart's only */
-        TRY(gpu_cell_index(n, c->box, c->nc, c->pos4, c->cell, c->perm));
+        TRY(gpu_cell_index(n, c->region, c->nc, c->pos4, c->cell, c->perm));
         TRY(gpu_sort_by_cell(c->cell, c->cell_sorted, c->perm, c->perm_sorted, n, ncells(c), c->sort_temp,
                              c->sort_temp_bytes));
         TRY(gpu_permute_atoms(n, c->perm_sorted, a, c->nl, c->pos4));
@@ -68,7 +75,7 @@ static int queue_rebuild(gpu_ctx *c)
 int gpu_build_neighbors(void *p)
 {
     gpu_ctx *c = p;
-    if (setup_cells(c) != MDL_OK || queue_rebuild(c) != MDL_OK)
+    if (gpu_setup_cells(c) != MDL_OK || queue_rebuild(c) != MDL_OK)
         return MDL_ERUN;
     for (;;) {
         TRY(gpu_d2h(c->host_flags, c->flags, 2 * sizeof(int)));
@@ -122,6 +129,8 @@ void gpu_drop_graphs(gpu_ctx *c)
 int gpu_begin_step(void *p, long step, int kind)
 {
     gpu_ctx *c = p;
+    if (c->halo) /* several ranks: the host decides each rebuild; no graphs */
+        kind = -1;
     if (!c->started) {
         long long at = step - 1; /* the set-up's build */
         TRY(gpu_h2d(&c->nbs->step, &at, sizeof at));
@@ -166,8 +175,9 @@ static int queue_update(gpu_ctx *c)
 int gpu_update_neighbors(void *p, long step)
 {
     gpu_ctx *c = p;
-    (void)step; /* the device counts the steps */
-    if (c->replaying)
+    if (c->halo)
+        return halo_update(c, step);
+    if (c->replaying) /* the device counts the steps */
         return MDL_OK;
     if (c->recording)
         return queue_update(c);
@@ -184,6 +194,8 @@ int gpu_update_neighbors(void *p, long step)
 int gpu_health(void *p, long *unsafe_step)
 {
     gpu_ctx *c = p;
+    if (c->halo)
+        return halo_health(c, unsafe_step);
     *unsafe_step = (long)c->report[0];
     return MDL_OK;
 }

@@ -1,8 +1,10 @@
-// Sorting atoms by cell with CUB's radix sort: C-callable, the only C++ library code in mdlite.
+// Sorting atoms by cell, and selecting flagged indices, with CUB: C-callable, the only C++ library
+// code in mdlite.
 // The temporary storage is allocated once, so a sort can be recorded in a CUDA graph.
 #include "common.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
 
 /* Bits that hold every cell index below ncells. */
 static int key_bits(size_t ncells)
@@ -26,5 +28,22 @@ extern "C" int gpu_sort_by_cell(const int *cell_in, int *cell_out, const int *pe
 {
     MDL_CUDA(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, cell_in, cell_out, perm_in, perm_out, (int)n, 0,
                                              key_bits(ncells), g_mdl_stream));
+    return 0;
+}
+
+/* The indices i < n with flag[i] != 0, in order (stable), into out; their count into *count
+   (device memory). iota holds 0..n-1. */
+extern "C" size_t gpu_select_temp_bytes(size_t n)
+{
+    size_t bytes = 0;
+    cub::DeviceSelect::Flagged(NULL, bytes, (const int *)NULL, (const int *)NULL, (int *)NULL, (int *)NULL, (int)n,
+                               g_mdl_stream);
+    return bytes;
+}
+
+extern "C" int gpu_select_flagged(size_t n, const int *iota, const int *flag, int *out, int *count, void *temp,
+                                  size_t temp_bytes)
+{
+    MDL_CUDA(cub::DeviceSelect::Flagged(temp, temp_bytes, iota, flag, out, count, (int)n, g_mdl_stream));
     return 0;
 }

@@ -1,0 +1,503 @@
+/* The GPU backend on several ranks: this rank's brick (domain.c's grid and swaps), migration and
+   ghosts packed and unpacked on the device, messages through NCCL on the compute stream (each
+   rank its own GPU) or staged through pinned host memory and MPI; the skin test's decision
+   shared by all ranks at each check, the host waiting for it. */
+#include "context.h"
+
+#include "../comm.h"
+#include "../domain.h"
+#include "../util.h"
+
+#ifdef MDLITE_HAVE_NCCL
+#include <nccl.h>
+#endif
+#include <stdlib.h>
+#include <string.h>
+
+enum { GHOST_WORDS = 4, POSITION_WORDS = 3 }; /* doubles per new ghost (x y z species), per refresh */
+
+typedef struct {
+    size_t nsend, send_at; /* the atoms sent: sendlist[send_at .. send_at + nsend) */
+    size_t nrecv, first;   /* the ghosts received: ordinals first .. first + nrecv - 1 */
+} halo_swap;
+
+/* One message each way with one neighbor: bytes of the out buffer from out_at, to `to`; bytes of
+   the in buffer from in_at, from `from`. */
+typedef struct {
+    size_t out_at, out_bytes;
+    int to;
+    size_t in_at, in_bytes;
+    int from;
+} halo_msg;
+
+struct gpu_halo {
+    mdl_domain dm;             /* the grid, this rank's brick, its swaps (host lists unused) */
+    gpu_brick brick[3];
+    halo_swap swap[6];
+    int *sendlist;             /* device: every swap's send list, remapped after each sort */
+    size_t sendlist_cap, nsent;
+    size_t ghost_base;         /* ghost ordinal g was slot ghost_base + g before the sort: inv maps it */
+    int *counts;               /* device: the selections' counts */
+    void *select_temp;
+    size_t select_bytes, select_cap;
+    char *out, *in;            /* device message buffers */
+    size_t out_cap, in_cap;
+    char *host_out, *host_in;  /* pinned staging (the MPI path) */
+    size_t host_out_cap, host_in_cap;
+    int nccl;                  /* messages through NCCL; else staged through MPI */
+#ifdef MDLITE_HAVE_NCCL
+    ncclComm_t comm;
+#endif
+    void *ev[2];               /* a refresh's start and end on the stream */
+    int timing;                /* ev holds a refresh not yet counted */
+    double comm_seconds;
+    long builds, dangerous, last_build, unsafe_step;
+    int since, started;
+};
+
+static gpu_atom_arrays atoms_of(gpu_ctx *c, int with_forces)
+{
+    return (gpu_atom_arrays){{c->x, c->y, c->z, c->vx, c->vy, c->vz}, {c->ix, c->iy, c->iz, c->type}, c->id,
+                             {with_forces ? c->fx : NULL, c->fy, c->fz}};
+}
+
+/* ---- messages ------------------------------------------------------------------------------- */
+
+static int grow_device(char **p, size_t *cap, size_t bytes, const char *what)
+{
+    if (bytes <= *cap)
+        return MDL_OK;
+    gpu_free(*p);
+    *cap = bytes + bytes / 2 + 4096;
+    return gpu_malloc((void **)p, *cap, what) ? MDL_ERUN : MDL_OK;
+}
+
+static int grow_pinned(char **p, size_t *cap, size_t bytes)
+{
+    if (bytes <= *cap)
+        return MDL_OK;
+    gpu_host_pin_free(*p);
+    *cap = bytes + bytes / 2 + 4096;
+    return gpu_host_pin_alloc((void **)p, *cap, "messages between ranks") ? MDL_ERUN : MDL_OK;
+}
+
+static int reserve_messages(gpu_halo *h, size_t out, size_t in)
+{
+    MDL_TRY(grow_device(&h->out, &h->out_cap, out, "messages between ranks"));
+    MDL_TRY(grow_device(&h->in, &h->in_cap, in, "messages between ranks"));
+    if (h->nccl)
+        return MDL_OK;
+    MDL_TRY(grow_pinned(&h->host_out, &h->host_out_cap, out));
+    return grow_pinned(&h->host_in, &h->host_in_cap, in);
+}
+
+#ifdef MDLITE_HAVE_NCCL
+static int nccl_failed(const char *what, ncclResult_t r)
+{
+    mdl_error("NCCL: %s: %s", what, ncclGetErrorString(r));
+    return MDL_ERUN;
+}
+
+/* The messages as one NCCL group on the compute stream: nothing waits here. */
+static int send_nccl(gpu_halo *h, const halo_msg *m, int nm)
+{
+    ncclResult_t r = ncclGroupStart();
+    for (int k = 0; k < nm && r == ncclSuccess; k++) {
+        if (m[k].out_bytes)
+            r = ncclSend(h->out + m[k].out_at, m[k].out_bytes, ncclUint8, m[k].to, h->comm, NULL);
+        if (r == ncclSuccess && m[k].in_bytes)
+            r = ncclRecv(h->in + m[k].in_at, m[k].in_bytes, ncclUint8, m[k].from, h->comm, NULL);
+    }
+    ncclResult_t e = ncclGroupEnd();
+    return r != ncclSuccess ? nccl_failed("send/receive", r) : e != ncclSuccess ? nccl_failed("group", e) : MDL_OK;
+}
+#endif
+
+/* The messages through pinned host memory and MPI (the host waits for the device). */
+static int send_staged(gpu_halo *h, const halo_msg *m, int nm)
+{
+    for (int k = 0; k < nm; k++)
+        TRY(gpu_d2h(h->host_out + m[k].out_at, h->out + m[k].out_at, m[k].out_bytes));
+    for (int k = 0; k < nm; k++) {
+        size_t got = 0;
+        MDL_TRY(comm_exchange(h->host_out + m[k].out_at, m[k].out_bytes, m[k].to, h->host_in + m[k].in_at,
+                              m[k].in_bytes, m[k].from, &got));
+        if (got != m[k].in_bytes) {
+            mdl_error("internal: rank %d expected %zu bytes from rank %d, got %zu", h->dm.rank, m[k].in_bytes,
+                      m[k].from, got);
+            return MDL_ERUN;
+        }
+    }
+    for (int k = 0; k < nm; k++)
+        TRY(gpu_h2d(h->in + m[k].in_at, h->host_in + m[k].in_at, m[k].in_bytes));
+    return MDL_OK;
+}
+
+static int send_messages(gpu_halo *h, const halo_msg *m, int nm)
+{
+#ifdef MDLITE_HAVE_NCCL
+    if (h->nccl)
+        return send_nccl(h, m, nm);
+#endif
+    return send_staged(h, m, nm);
+}
+
+/* ---- set-up ---------------------------------------------------------------------------------- */
+
+/* NCCL where every rank of a node has a GPU of its own (MDLITE_GPU_COMM=nccl|mpi chooses), on
+   every rank or none. */
+static int choose_transport(gpu_halo *h)
+{
+    const char *want = getenv("MDLITE_GPU_COMM");
+    int local = comm_local_size();
+    long staged = local <= 0 || local > gpu_device_count();
+    if (want && *want) {
+        if (strcmp(want, "mpi") != 0 && strcmp(want, "nccl") != 0) {
+            mdl_error("MDLITE_GPU_COMM = %s: nccl or mpi", want);
+            return MDL_EINPUT;
+        }
+        staged = strcmp(want, "mpi") == 0;
+    }
+#ifndef MDLITE_HAVE_NCCL
+    if (!staged && want && strcmp(want, "nccl") == 0) {
+        mdl_error("MDLITE_GPU_COMM = nccl: this build has no NCCL");
+        return MDL_EINPUT;
+    }
+    staged = 1;
+#endif
+    MDL_TRY(comm_max_long(&staged));
+    h->nccl = !staged;
+#ifdef MDLITE_HAVE_NCCL
+    if (h->nccl) {
+        ncclUniqueId id;
+        memset(&id, 0, sizeof id);
+        ncclResult_t r = h->dm.rank == 0 ? ncclGetUniqueId(&id) : ncclSuccess;
+        long bad = r != ncclSuccess;
+        MDL_TRY(comm_max_long(&bad));
+        if (bad)
+            return r != ncclSuccess ? nccl_failed("unique id", r) : MDL_ERUN;
+        MDL_TRY(comm_broadcast(&id, sizeof id));
+        r = ncclCommInitRank(&h->comm, h->dm.size, id, h->dm.rank);
+        if (r != ncclSuccess)
+            return nccl_failed("communicator", r);
+    }
+#endif
+    return MDL_OK;
+}
+
+int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_system *mine)
+{
+    gpu_halo *h = calloc(1, sizeof *h);
+    if (!h) {
+        mdl_error("out of memory for the decomposition");
+        return MDL_ERUN;
+    }
+    c->halo = h;
+    h->unsafe_step = -1;
+    MDL_TRY(domain_init(&h->dm, &all->box, setup->grid, setup->rghost > c->rlist ? setup->rghost : c->rlist));
+    c->region = domain_list_region(&h->dm);
+    for (int d = 0; d < 3; d++)
+        h->brick[d] = (gpu_brick){all->box.lo[d], all->box.len[d], h->dm.grid[d], h->dm.coord[d]};
+    MDL_TRY(system_init(mine, 16));
+    MDL_TRY(domain_take_owned(&h->dm, all, mine));
+    if (gpu_event_create_timed(&h->ev[0]) || gpu_event_create_timed(&h->ev[1]) ||
+        gpu_malloc((void **)&h->counts, 4 * sizeof(int), "selection counts"))
+        return MDL_ERUN;
+    return choose_transport(h);
+}
+
+size_t halo_capacity(const gpu_ctx *c, size_t owned)
+{
+    const mdl_domain *dm = &c->halo->dm;
+    double grow = 1;
+    for (int d = 0; d < 3; d++)
+        grow *= c->region.len[d] / (dm->hi[d] - dm->lo[d]);
+    return (size_t)(1.15 * grow * (double)owned) + 4096;
+}
+
+void halo_destroy(gpu_ctx *c)
+{
+    gpu_halo *h = c->halo;
+    if (!h)
+        return;
+#ifdef MDLITE_HAVE_NCCL
+    if (h->nccl && h->comm)
+        ncclCommDestroy(h->comm);
+#endif
+    gpu_free(h->sendlist);
+    gpu_free(h->counts);
+    gpu_free(h->select_temp);
+    gpu_free(h->out);
+    gpu_free(h->in);
+    gpu_host_pin_free(h->host_out);
+    gpu_host_pin_free(h->host_in);
+    gpu_event_destroy(h->ev[0]);
+    gpu_event_destroy(h->ev[1]);
+    domain_destroy(&h->dm);
+    free(h);
+    c->halo = NULL;
+}
+
+/* ---- the rebuild ------------------------------------------------------------------------------ */
+
+/* The flagged slots below n into c->sel[w], their count into counts[w]. */
+static int select_flagged(gpu_ctx *c, size_t n, int w)
+{
+    gpu_halo *h = c->halo;
+    if (c->cap > h->select_cap) {
+        gpu_free(h->select_temp);
+        h->select_bytes = gpu_select_temp_bytes(c->cap);
+        h->select_cap = c->cap;
+        TRY(gpu_malloc(&h->select_temp, h->select_bytes, "selections"));
+    }
+    TRY(gpu_select_flagged(n, c->iota, c->flag, c->sel[w], h->counts + w, h->select_temp, h->select_bytes));
+    return MDL_OK;
+}
+
+/* The selections' counts (the host waits), and what each neighbor will send back. */
+static int trade_counts(gpu_ctx *c, int ways, const int to[2], const int from[2], size_t out[2], size_t in[2])
+{
+    int got[2] = {0, 0};
+    TRY(gpu_d2h(got, c->halo->counts, (size_t)ways * sizeof(int)));
+    for (int w = 0; w < ways; w++) {
+        out[w] = (size_t)got[w];
+        MDL_TRY(comm_exchange_count(out[w], to[w], &in[w], from[w]));
+    }
+    return MDL_OK;
+}
+
+/* Owned atoms that left the brick go to the neighbor whose brick they entered (whole state), one
+   dimension after another, arrivals appended: *slots grows, *left counts those gone. */
+static int migrate(gpu_ctx *c, size_t *slots, size_t *left)
+{
+    gpu_halo *h = c->halo;
+    const mdl_domain *dm = &h->dm;
+    for (int d = 0; d < 3; d++) {
+        if (dm->grid[d] == 1)
+            continue;
+        double *coord = d == 0 ? c->x : d == 1 ? c->y : c->z;
+        const int g = dm->grid[d], ways = g > 2 ? 2 : 1; /* two bricks: one neighbor takes them all */
+        const int to[2] = {dm->below[d], dm->above[d]}, from[2] = {dm->above[d], dm->below[d]};
+        for (int w = 0; w < ways; w++) {
+            int target = w == 0 ? (dm->coord[d] + g - 1) % g : (dm->coord[d] + 1) % g;
+            TRY(gpu_mark_leavers(*slots, h->brick[d], target, coord, c->gone, c->flag));
+            MDL_TRY(select_flagged(c, *slots, w));
+        }
+        size_t out[2] = {0, 0}, in[2] = {0, 0}, bytes = GPU_ATOM_WORDS * sizeof(double);
+        MDL_TRY(trade_counts(c, ways, to, from, out, in));
+        MDL_TRY(gpu_grow_atoms(c, *slots + in[0] + in[1]));
+        MDL_TRY(reserve_messages(h, (out[0] + out[1]) * bytes, (in[0] + in[1]) * bytes));
+        halo_msg m[2];
+        for (int w = 0; w < ways; w++) {
+            m[w] = (halo_msg){w ? out[0] * bytes : 0, out[w] * bytes, to[w], w ? in[0] * bytes : 0, in[w] * bytes,
+                              from[w]};
+            TRY(gpu_pack_atoms(out[w], c->sel[w], atoms_of(c, 1), (double *)(h->out + m[w].out_at), c->gone));
+        }
+        MDL_TRY(send_messages(h, m, ways));
+        for (int w = 0; w < ways; w++) {
+            TRY(gpu_unpack_atoms(in[w], (const double *)(h->in + m[w].in_at), atoms_of(c, 1), *slots, c->gone,
+                                 c->pos4));
+            *slots += in[w];
+            *left += out[w];
+        }
+    }
+    /* an atom more than a brick away is lost: every rank stops */
+    TRY(gpu_count_strays(*slots, h->brick, c->x, c->y, c->z, c->gone, h->counts + 2));
+    int strays = 0;
+    TRY(gpu_d2h(&strays, h->counts + 2, sizeof strays));
+    long lost = strays;
+    MDL_TRY(comm_max_long(&lost));
+    if (lost > 0) {
+        if (strays > 0)
+            mdl_error("rank %d: %d atoms are more than a brick away from its brick: lost", dm->rank, strays);
+        return MDL_ERUN;
+    }
+    return MDL_OK;
+}
+
+/* Room for `more` entries of the send lists (kept: the lists so far). */
+static int reserve_sendlist(gpu_halo *h, size_t more)
+{
+    if (h->nsent + more <= h->sendlist_cap)
+        return MDL_OK;
+    size_t cap = (h->nsent + more) * 3 / 2 + 1024;
+    int *p = NULL;
+    TRY(gpu_malloc((void **)&p, cap * sizeof *p, "ghost send lists"));
+    if (h->nsent)
+        TRY(gpu_d2d(p, h->sendlist, h->nsent * sizeof *p));
+    gpu_free(h->sendlist);
+    h->sendlist = p;
+    h->sendlist_cap = cap;
+    return MDL_OK;
+}
+
+/* The ghosts, staged dimension by dimension (both faces at once; candidates: the atoms and the
+   ghosts of earlier dimensions), appended after the slots; returns the slots then in use. */
+static int build_ghosts(gpu_ctx *c, size_t slots, size_t *nall)
+{
+    gpu_halo *h = c->halo;
+    const mdl_domain *dm = &h->dm;
+    *nall = slots;
+    h->nsent = 0;
+    for (int k = 0; k < dm->nswap; k += 2) {
+        const int d = dm->swap[k].dim;
+        const double *coord = d == 0 ? c->x : d == 1 ? c->y : c->z;
+        const size_t candidates = *nall;
+        int to[2], from[2];
+        for (int w = 0; w < 2; w++) {
+            const mdl_swap *s = &dm->swap[k + w];
+            to[w] = s->to, from[w] = s->from;
+            double limit = s->dir == 0 ? dm->lo[d] + dm->rghost : dm->hi[d] - dm->rghost;
+            TRY(gpu_mark_ghosts(candidates, limit, s->dir, coord, c->gone, c->flag));
+            MDL_TRY(select_flagged(c, candidates, w));
+        }
+        size_t out[2], in[2], bytes = GHOST_WORDS * sizeof(double);
+        MDL_TRY(trade_counts(c, 2, to, from, out, in));
+        MDL_TRY(gpu_grow_atoms(c, *nall + in[0] + in[1]));
+        MDL_TRY(reserve_messages(h, (out[0] + out[1]) * bytes, (in[0] + in[1]) * bytes));
+        MDL_TRY(reserve_sendlist(h, out[0] + out[1]));
+        halo_msg m[2];
+        for (int w = 0; w < 2; w++) {
+            halo_swap *hs = &h->swap[k + w];
+            m[w] = (halo_msg){w ? out[0] * bytes : 0, out[w] * bytes, to[w], w ? in[0] * bytes : 0, in[w] * bytes,
+                              from[w]};
+            TRY(gpu_pack_ghosts(out[w], c->sel[w], c->x, c->y, c->z, c->type, d, dm->swap[k + w].shift,
+                                (double *)(h->out + m[w].out_at), 1));
+            if (out[w])
+                TRY(gpu_d2d(h->sendlist + h->nsent, c->sel[w], out[w] * sizeof(int)));
+            hs->send_at = h->nsent, hs->nsend = out[w];
+            h->nsent += out[w];
+        }
+        MDL_TRY(send_messages(h, m, 2));
+        for (int w = 0; w < 2; w++) {
+            halo_swap *hs = &h->swap[k + w];
+            TRY(gpu_unpack_ghosts(in[w], (const double *)(h->in + m[w].in_at), 1, *nall, NULL, c->x, c->y, c->z,
+                                  c->type, c->pos4, c->gone));
+            hs->first = *nall - slots, hs->nrecv = in[w];
+            *nall += in[w];
+        }
+    }
+    return MDL_OK;
+}
+
+/* Owned atoms then ghosts, each sorted by cell (atoms that left dropped); the send lists and the
+   ghosts' slots follow the sort; the cell bounds of both. */
+static int sort_with_ghosts(gpu_ctx *c, size_t slots, size_t left, size_t nall)
+{
+    gpu_halo *h = c->halo;
+    const size_t ncells = (size_t)c->nc[0] * c->nc[1] * c->nc[2];
+    TRY(gpu_halo_keys(nall, slots, c->region, c->nc, c->pos4, c->gone, c->cell, c->perm));
+    TRY(gpu_sort_by_cell(c->cell, c->cell_sorted, c->perm, c->perm_sorted, nall, 2 * ncells + 1, c->sort_temp,
+                         c->sort_temp_bytes));
+    TRY(gpu_permute_atoms(nall, c->perm_sorted, atoms_of(c, c->forces_given), c->nl, c->pos4));
+    TRY(gpu_invert(nall, c->perm_sorted, c->inv));
+    TRY(gpu_remap(h->nsent, c->inv, h->sendlist));
+    h->ghost_base = slots;
+    c->n = slots - left;
+    c->nall = c->n + (nall - slots);
+    TRY(gpu_cell_bounds(c->nall, 2 * ncells, c->cell_sorted, c->cell_start, c->cell_end));
+    return MDL_OK;
+}
+
+int halo_rebuild(gpu_ctx *c)
+{
+    gpu_halo *h = c->halo;
+    size_t slots = c->n, left = 0, nall = 0;
+    TRY(gpu_event_record(h->ev[0], NULL));
+    TRY(gpu_memset(c->gone, 0, c->n * sizeof(int)));
+    TRY(gpu_wrap_and_pack(c->n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4));
+    MDL_TRY(migrate(c, &slots, &left));
+    MDL_TRY(build_ghosts(c, slots, &nall));
+    TRY(gpu_event_record(h->ev[1], NULL));
+    double t = 0;
+    TRY(gpu_event_seconds(h->ev[0], h->ev[1], &t));
+    h->comm_seconds += t;
+    return sort_with_ghosts(c, slots, left, nall);
+}
+
+/* ---- every step ------------------------------------------------------------------------------- */
+
+/* The last refresh's time, once its events have passed. */
+static int count_refresh(gpu_halo *h)
+{
+    if (!h->timing)
+        return MDL_OK;
+    double t = 0;
+    TRY(gpu_event_seconds(h->ev[0], h->ev[1], &t));
+    h->comm_seconds += t;
+    h->timing = 0;
+    return MDL_OK;
+}
+
+/* The ghosts' positions from their owners, through the last build's lists, queued on the stream. */
+static int refresh_ghosts(gpu_ctx *c)
+{
+    gpu_halo *h = c->halo;
+    const mdl_domain *dm = &h->dm;
+    MDL_TRY(count_refresh(h));
+    TRY(gpu_event_record(h->ev[0], NULL));
+    for (int k = 0; k < dm->nswap; k += 2) {
+        const halo_swap *hs = &h->swap[k];
+        const size_t bytes = POSITION_WORDS * sizeof(double);
+        MDL_TRY(reserve_messages(h, (hs[0].nsend + hs[1].nsend) * bytes, (hs[0].nrecv + hs[1].nrecv) * bytes));
+        halo_msg m[2];
+        for (int w = 0; w < 2; w++) {
+            m[w] = (halo_msg){w ? hs[0].nsend * bytes : 0, hs[w].nsend * bytes, dm->swap[k + w].to,
+                              w ? hs[0].nrecv * bytes : 0, hs[w].nrecv * bytes, dm->swap[k + w].from};
+            TRY(gpu_pack_ghosts(hs[w].nsend, h->sendlist + hs[w].send_at, c->x, c->y, c->z, c->type,
+                                dm->swap[k].dim, dm->swap[k + w].shift, (double *)(h->out + m[w].out_at), 0));
+        }
+        MDL_TRY(send_messages(h, m, 2));
+        for (int w = 0; w < 2; w++)
+            TRY(gpu_unpack_ghosts(hs[w].nrecv, (const double *)(h->in + m[w].in_at), 0, 0,
+                                  c->inv + h->ghost_base + hs[w].first, c->x, c->y, c->z, c->type, c->pos4,
+                                  c->gone));
+    }
+    TRY(gpu_event_record(h->ev[1], NULL));
+    h->timing = 1;
+    return MDL_OK;
+}
+
+/* Every `check` steps since the last build the host waits for the skin test's flags, and all
+   ranks take the worst: past the skin (unsafe: the run stops), past half of it (a rebuild), else
+   the ghosts' refresh. */
+int halo_update(gpu_ctx *c, long step)
+{
+    gpu_halo *h = c->halo;
+    if (!h->started) /* the set-up's build was the step before */
+        h->started = 1, h->last_build = step - 1;
+    if (h->unsafe_step >= 0 || ++h->since % c->check != 0)
+        return refresh_ghosts(c);
+    int flags[3]; /* gpu_nb_state's far, since, unsafe */
+    TRY(gpu_d2h(flags, c->nbs, sizeof flags));
+    long worst = flags[2] ? 2 : flags[0];
+    MDL_TRY(comm_max_long(&worst));
+    if (worst == 2)
+        h->unsafe_step = step;
+    if (worst != 1)
+        return refresh_ghosts(c);
+    h->builds++;
+    h->dangerous += h->since == c->check;
+    h->last_build = step;
+    h->since = 0;
+    return gpu_build_neighbors(c);
+}
+
+int halo_health(const gpu_ctx *c, long *unsafe_step)
+{
+    *unsafe_step = c->halo->unsafe_step;
+    return MDL_OK;
+}
+
+void halo_stats(const gpu_ctx *c, mdl_backend_stats *out)
+{
+    gpu_halo *h = c->halo;
+    count_refresh(h);
+    out->builds = h->builds + c->extra_builds;
+    out->dangerous = h->dangerous;
+    out->last_build = h->last_build;
+    out->comm_seconds = h->comm_seconds;
+    out->owned = c->n;
+    out->ghosts = c->nall - c->n;
+    out->exchange = h->nccl ? "NCCL, device to device" : "MPI, staged through host memory";
+}

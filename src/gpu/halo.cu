@@ -1,0 +1,264 @@
+// GPU kernels of the decomposition (several ranks): which owned atoms leave the brick and which
+// are ghosts for a neighbor, packing them into message buffers and unpacking what arrives, the
+// cell keys that keep owned atoms before ghosts, and the index maps a sort leaves behind.
+#include "common.cuh"
+
+/* The brick index along one dimension of coordinate v (domain.c's brick_of). */
+__device__ __forceinline__ int brick_of(double v, double lo, double len, int grid)
+{
+    int c = (int)floor((v - lo) / len * grid);
+    return c < 0 ? 0 : c >= grid ? grid - 1 : c;
+}
+
+__global__ void mark_leavers_kernel(int n, gpu_brick b, int target, const double *c, const int *gone, int *flag)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    int k = brick_of(c[i], b.box_lo, b.box_len, b.grid);
+    flag[i] = !gone[i] && k != b.mine && k == target;
+}
+
+extern "C" int gpu_mark_leavers(size_t n, gpu_brick b, int target, const double *c, const int *gone, int *flag)
+{
+    mark_leavers_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, b, target, c, gone, flag);
+    MDL_LAUNCHED("mark_leavers");
+    return 0;
+}
+
+/* Live owned atoms outside the brick along any decomposed dimension (after the migration: lost). */
+__global__ void count_strays_kernel(int n, gpu_brick bx, gpu_brick by, gpu_brick bz, const double *x,
+                                    const double *y, const double *z, const int *gone, int *strays)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n || gone[i])
+        return;
+    const gpu_brick *b[3] = {&bx, &by, &bz};
+    const double *c[3] = {x, y, z};
+    for (int d = 0; d < 3; d++)
+        if (b[d]->grid > 1 && brick_of(c[d][i], b[d]->box_lo, b[d]->box_len, b[d]->grid) != b[d]->mine) {
+            atomicAdd(strays, 1);
+            return;
+        }
+}
+
+extern "C" int gpu_count_strays(size_t n, const gpu_brick b[3], const double *x, const double *y, const double *z,
+                                const int *gone, int *strays)
+{
+    MDL_CUDA(cudaMemsetAsync(strays, 0, sizeof(int), g_mdl_stream));
+    count_strays_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, b[0], b[1], b[2], x, y, z,
+                                                                                 gone, strays);
+    MDL_LAUNCHED("count_strays");
+    return 0;
+}
+
+/* Whole atoms: id type x y z vx vy vz fx fy fz ix iy iz, as doubles (domain.c's order); the
+   packed ones are marked gone. */
+__global__ void pack_atoms_kernel(int m, const int *idx, gpu_atom_arrays a, double *buf, int *gone)
+{
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= m)
+        return;
+    int i = idx[k];
+    double *w = buf + (size_t)k * GPU_ATOM_WORDS;
+    w[0] = (double)a.id[i];
+    w[1] = a.i[3][i];
+    for (int d = 0; d < 6; d++)
+        w[2 + d] = a.d[d][i];
+    for (int d = 0; d < 3; d++)
+        w[8 + d] = (double)a.f[d][i];
+    for (int d = 0; d < 3; d++)
+        w[11 + d] = a.i[d][i];
+    gone[i] = 1;
+}
+
+extern "C" int gpu_pack_atoms(size_t m, const int *idx, gpu_atom_arrays a, double *buf, int *gone)
+{
+    if (m == 0)
+        return 0;
+    pack_atoms_kernel<<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)m, idx, a, buf, gone);
+    MDL_LAUNCHED("pack_atoms");
+    return 0;
+}
+
+__global__ void unpack_atoms_kernel(int m, const double *buf, gpu_atom_arrays a, int at, int *gone, real4 *pos)
+{
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= m)
+        return;
+    int i = at + k;
+    const double *w = buf + (size_t)k * GPU_ATOM_WORDS;
+    a.id[i] = (int64_t)w[0];
+    a.i[3][i] = (int)w[1];
+    for (int d = 0; d < 6; d++)
+        a.d[d][i] = w[2 + d];
+    for (int d = 0; d < 3; d++)
+        a.f[d][i] = (mdl_real)w[8 + d];
+    for (int d = 0; d < 3; d++)
+        a.i[d][i] = (int)w[11 + d];
+    gone[i] = 0;
+    real4 p;
+    p.x = (mdl_real)w[2], p.y = (mdl_real)w[3], p.z = (mdl_real)w[4];
+    p.w = type_to_real((int)w[1]);
+    pos[i] = p;
+}
+
+extern "C" int gpu_unpack_atoms(size_t m, const double *buf, gpu_atom_arrays a, size_t at, int *gone,
+                                mdl_real *pos4)
+{
+    if (m == 0)
+        return 0;
+    unpack_atoms_kernel<<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)m, buf, a, (int)at, gone,
+                                                                                 (real4 *)pos4);
+    MDL_LAUNCHED("unpack_atoms");
+    return 0;
+}
+
+/* Candidates [0, n) within rghost of the face below (dir 0) or above (dir 1) along c. */
+__global__ void mark_ghosts_kernel(int n, double limit, int dir, const double *c, const int *gone, int *flag)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    flag[i] = !gone[i] && (dir == 0 ? c[i] < limit : c[i] >= limit);
+}
+
+extern "C" int gpu_mark_ghosts(size_t n, double limit, int dir, const double *c, const int *gone, int *flag)
+{
+    mark_ghosts_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, limit, dir, c, gone, flag);
+    MDL_LAUNCHED("mark_ghosts");
+    return 0;
+}
+
+/* Positions (shifted along dim) of the atoms idx[0..m), 3 doubles each, and with types a 4th. */
+__global__ void pack_ghosts_kernel(int m, const int *idx, const double *x, const double *y, const double *z,
+                                   const int *type, int dim, double shift, double *buf, int words)
+{
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= m)
+        return;
+    int i = idx[k];
+    double p[3] = {x[i], y[i], z[i]};
+    p[dim] += shift;
+    double *w = buf + (size_t)k * words;
+    w[0] = p[0], w[1] = p[1], w[2] = p[2];
+    if (words == 4)
+        w[3] = type[i];
+}
+
+extern "C" int gpu_pack_ghosts(size_t m, const int *idx, const double *x, const double *y, const double *z,
+                               const int *type, int dim, double shift, double *buf, int with_type)
+{
+    if (m == 0)
+        return 0;
+    pack_ghosts_kernel<<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)m, idx, x, y, z, type, dim, shift,
+                                                                                buf, with_type ? 4 : 3);
+    MDL_LAUNCHED("pack_ghosts");
+    return 0;
+}
+
+/* Ghost k of a message into slot at + k (slot = NULL) or slot[k]: positions, pos4, and with types
+   the species (and gone = 0). */
+__global__ void unpack_ghosts_kernel(int m, const double *buf, int words, int at, const int *slot, double *x,
+                                     double *y, double *z, int *type, real4 *pos, int *gone)
+{
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= m)
+        return;
+    int i = slot ? slot[k] : at + k;
+    const double *w = buf + (size_t)k * words;
+    x[i] = w[0], y[i] = w[1], z[i] = w[2];
+    int t = words == 4 ? (int)w[3] : type[i];
+    if (words == 4)
+        type[i] = t, gone[i] = 0;
+    real4 p;
+    p.x = (mdl_real)w[0], p.y = (mdl_real)w[1], p.z = (mdl_real)w[2];
+    p.w = type_to_real(t);
+    pos[i] = p;
+}
+
+extern "C" int gpu_unpack_ghosts(size_t m, const double *buf, int with_type, size_t at, const int *slot, double *x,
+                                 double *y, double *z, int *type, mdl_real *pos4, int *gone)
+{
+    if (m == 0)
+        return 0;
+    unpack_ghosts_kernel<<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
+        (int)m, buf, with_type ? 4 : 3, (int)at, slot, x, y, z, type, (real4 *)pos4, gone);
+    MDL_LAUNCHED("unpack_ghosts");
+    return 0;
+}
+
+/* Sort keys: owned atoms [0, nown) by cell, ghosts after them by cell (ncells + cell), gone
+   atoms last (2 ncells); perm = 0..n-1. */
+__global__ void halo_keys_kernel(int n, int nown, mdl_box b, int3 nc, int ncells, const real4 *pos, const int *gone,
+                                 int *key, int *perm)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    perm[i] = i;
+    if (i < nown && gone[i]) {
+        key[i] = 2 * ncells;
+        return;
+    }
+    real4 p = pos[i];
+    int cx = (int)((p.x - (mdl_real)b.lo[0]) * (mdl_real)(nc.x / b.len[0]));
+    int cy = (int)((p.y - (mdl_real)b.lo[1]) * (mdl_real)(nc.y / b.len[1]));
+    int cz = (int)((p.z - (mdl_real)b.lo[2]) * (mdl_real)(nc.z / b.len[2]));
+    cx = min(max(cx, 0), nc.x - 1), cy = min(max(cy, 0), nc.y - 1), cz = min(max(cz, 0), nc.z - 1);
+    key[i] = (i < nown ? 0 : ncells) + (cz * nc.y + cy) * nc.x + cx;
+}
+
+extern "C" int gpu_halo_keys(size_t n, size_t nown, mdl_box region, const int nc[3], const mdl_real *pos4,
+                             const int *gone, int *key, int *perm)
+{
+    int ncells = nc[0] * nc[1] * nc[2];
+    halo_keys_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
+        (int)n, (int)nown, region, make_int3(nc[0], nc[1], nc[2]), ncells, (const real4 *)pos4, gone, key, perm);
+    MDL_LAUNCHED("halo_keys");
+    return 0;
+}
+
+__global__ void invert_kernel(int n, const int *perm, int *inv)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        inv[perm[i]] = i;
+}
+
+extern "C" int gpu_invert(size_t n, const int *perm, int *inv)
+{
+    invert_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, perm, inv);
+    MDL_LAUNCHED("invert");
+    return 0;
+}
+
+__global__ void remap_kernel(int m, const int *inv, int *idx)
+{
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < m)
+        idx[k] = inv[idx[k]];
+}
+
+extern "C" int gpu_remap(size_t m, const int *inv, int *idx)
+{
+    if (m == 0)
+        return 0;
+    remap_kernel<<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)m, inv, idx);
+    MDL_LAUNCHED("remap");
+    return 0;
+}
+
+__global__ void iota_kernel(int n, int *a)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        a[i] = i;
+}
+
+extern "C" int gpu_iota(size_t n, int *a)
+{
+    iota_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, a);
+    MDL_LAUNCHED("iota");
+    return 0;
+}

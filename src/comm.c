@@ -119,17 +119,6 @@ int comm_local_rank(void)
     return comm_rank();
 }
 
-int comm_local_size(void)
-{
-    const char *vars[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"};
-    for (size_t k = 0; k < sizeof vars / sizeof *vars; k++) {
-        const char *v = getenv(vars[k]);
-        if (v && *v)
-            return atoi(v);
-    }
-    return 0;
-}
-
 int comm_exchange(const void *out, size_t bytes, int to, void *in, size_t cap, int from, size_t *got)
 {
     if (alone()) { /* every neighbor is this rank (or none) */

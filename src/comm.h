@@ -14,8 +14,6 @@ int comm_size(void);
 /* The rank among those on this node (one GPU each): Open MPI's, MPICH's or Slurm's variable, else
    comm_rank(). */
 int comm_local_rank(void);
-/* The ranks on this node, from the same launchers' variables; 0 when none says. */
-int comm_local_size(void);
 
 /* Sends `bytes` of `out` to rank `to` while receiving up to `cap` bytes from rank `from` into `in`;
    *got: the bytes received. The same rank on both sides is a copy. MDL_OK or MDL_ERUN (message). */

@@ -6,7 +6,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
 #include <omp.h>
+#define THREADS(t) ((t) > 0 ? (t) : omp_get_max_threads())
+#else
+#define THREADS(t) 1
+#endif
 
 int system_init(mdl_system *s, size_t capacity)
 {
@@ -137,7 +142,7 @@ double *system_pack_frame(mdl_system *s, size_t n, int fields, int threads, int 
     if (!buf)
         return NULL;
     const long count = (long)n;
-#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads())
+#pragma omp parallel for schedule(static) num_threads(THREADS(threads))
     for (long i = 0; i < count; i++) {
         double *w = buf + (size_t)i * (size_t)(m + 1);
         w[0] = (double)s->id[i];
@@ -151,7 +156,7 @@ void system_unpack_frame(void *const arrays[MDL_FIELD_ARRAYS], size_t natoms, in
                          int words, int threads)
 {
     const long n = (long)natoms;
-#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : omp_get_max_threads())
+#pragma omp parallel for schedule(static) num_threads(THREADS(threads))
     for (long i = 0; i < n; i++) {
         const double *w = all + (size_t)i * (size_t)words;
         size_t id = (size_t)w[0];

@@ -44,6 +44,14 @@ extern "C" int gpu_select(int index)
     return 0;
 }
 
+extern "C" int gpu_bus_id(char *buf, int len)
+{
+    int dev = 0;
+    MDL_CUDA(cudaGetDevice(&dev));
+    MDL_CUDA(cudaDeviceGetPCIBusId(buf, len, dev));
+    return 0;
+}
+
 extern "C" int gpu_malloc(void **p, size_t bytes, const char *what)
 {
     cudaError_t e = cudaMalloc(p, bytes ? bytes : 16);

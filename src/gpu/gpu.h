@@ -28,6 +28,7 @@ typedef float mdl_real;
 int gpu_device_count(void);
 void gpu_print_devices(FILE *out);
 int gpu_select(int index); /* device index modulo the count; returns non-zero (a message) when none */
+int gpu_bus_id(char *buf, int len); /* the selected device's PCI bus id */
 int gpu_malloc(void **p, size_t bytes, const char *what);
 void gpu_free(void *p);
 /* pinned and mapped: kernels write *dev over the bus, the host reads *host after a stream sync,

@@ -2,6 +2,8 @@
    ghosts packed and unpacked on the device, messages through NCCL on the compute stream (each
    rank its own GPU) or staged through pinned host memory and MPI; the skin test's decision
    shared by all ranks at each check, the host waiting for it. */
+#define _POSIX_C_SOURCE 200809L /* gethostname */
+
 #include "context.h"
 
 #include "../comm.h"
@@ -11,8 +13,10 @@
 #ifdef MDLITE_HAVE_NCCL
 #include <nccl.h>
 #endif
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { GHOST_WORDS = 4, POSITION_WORDS = 3 }; /* doubles per new ghost (x y z species), per refresh */
 
@@ -48,8 +52,10 @@ struct gpu_halo {
 #ifdef MDLITE_HAVE_NCCL
     ncclComm_t comm;
 #endif
-    void *ev[2];               /* a refresh's start and end on the stream */
-    int timing;                /* ev holds a refresh not yet counted */
+    void *ev[4];               /* a refresh's start and end on the stream, a rebuild's exchanges' */
+    int timing;                /* bit k: ev[2k], ev[2k + 1] hold an interval of the loop not yet counted */
+    int *flags_host;           /* pinned: the skin test's far, since, unsafe */
+    void *flags_ready;         /* event: flags_host is there */
     double comm_seconds;
     long builds, dangerous, last_build, unsafe_step;
     int since, started;
@@ -144,13 +150,30 @@ static int send_messages(gpu_halo *h, const halo_msg *m, int nm)
 
 /* ---- set-up ---------------------------------------------------------------------------------- */
 
-/* NCCL where every rank of a node has a GPU of its own (MDLITE_GPU_COMM=nccl|mpi chooses), on
-   every rank or none. */
+/* A number naming this rank's GPU: its node's name and the device's PCI bus id, hashed. */
+static double device_key(void)
+{
+    char name[256] = "", bus[64] = "";
+    gethostname(name, sizeof name - 1);
+    gpu_bus_id(bus, sizeof bus);
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const char *p = name; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    for (const char *p = bus; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    return (double)(h >> 11); /* exact in a double */
+}
+
+/* NCCL where no two ranks share a GPU (MDLITE_GPU_COMM=nccl|mpi chooses), on every rank or none. */
 static int choose_transport(gpu_halo *h)
 {
     const char *want = getenv("MDLITE_GPU_COMM");
-    int local = comm_local_size();
-    long staged = local <= 0 || local > gpu_device_count();
+    double *keys = mdl_alloc((size_t)h->dm.size * sizeof *keys, "device names"), mine = device_key();
+    MDL_TRY(keys && comm_allgather_doubles(&mine, 1, keys) == MDL_OK ? MDL_OK : MDL_ERUN);
+    long staged = 0;
+    for (int r = 0; r < h->dm.size; r++)
+        staged |= r != h->dm.rank && keys[r] == mine;
+    free(keys);
     if (want && *want) {
         if (strcmp(want, "mpi") != 0 && strcmp(want, "nccl") != 0) {
             mdl_error("MDLITE_GPU_COMM = %s: nccl or mpi", want);
@@ -200,8 +223,10 @@ int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_s
         h->brick[d] = (gpu_brick){all->box.lo[d], all->box.len[d], h->dm.grid[d], h->dm.coord[d]};
     MDL_TRY(system_init(mine, 16));
     MDL_TRY(domain_take_owned(&h->dm, all, mine));
-    if (gpu_event_create_timed(&h->ev[0]) || gpu_event_create_timed(&h->ev[1]) ||
-        gpu_malloc((void **)&h->counts, 4 * sizeof(int), "selection counts"))
+    for (int k = 0; k < 4; k++)
+        TRY(gpu_event_create_timed(&h->ev[k]));
+    if (gpu_event_create(&h->flags_ready) || gpu_malloc((void **)&h->counts, 4 * sizeof(int), "selection counts") ||
+        gpu_host_pin_alloc((void **)&h->flags_host, 3 * sizeof(int), "the skin test's flags"))
         return MDL_ERUN;
     return choose_transport(h);
 }
@@ -231,14 +256,31 @@ void halo_destroy(gpu_ctx *c)
     gpu_free(h->in);
     gpu_host_pin_free(h->host_out);
     gpu_host_pin_free(h->host_in);
-    gpu_event_destroy(h->ev[0]);
-    gpu_event_destroy(h->ev[1]);
+    for (int k = 0; k < 4; k++)
+        gpu_event_destroy(h->ev[k]);
+    gpu_event_destroy(h->flags_ready);
+    gpu_host_pin_free(h->flags_host);
     domain_destroy(&h->dm);
     free(h);
     c->halo = NULL;
 }
 
 /* ---- the rebuild ------------------------------------------------------------------------------ */
+
+/* The exchanges' intervals not yet counted (their events have passed or soon will). */
+static int count_exchanges(gpu_halo *h)
+{
+    for (int k = 0; k < 2; k++) {
+        if (!(h->timing & (1 << k)))
+            continue;
+        double t = 0;
+        TRY(gpu_event_seconds(h->ev[2 * k], h->ev[2 * k + 1], &t));
+        h->comm_seconds += t;
+    }
+    h->timing = 0;
+    return MDL_OK;
+}
+
 
 /* The flagged slots below n into c->sel[w], their count into counts[w]. */
 static int select_flagged(gpu_ctx *c, size_t n, int w)
@@ -403,38 +445,25 @@ int halo_rebuild(gpu_ctx *c)
 {
     gpu_halo *h = c->halo;
     size_t slots = c->n, left = 0, nall = 0;
-    TRY(gpu_event_record(h->ev[0], NULL));
+    MDL_TRY(count_exchanges(h));
+    TRY(gpu_event_record(h->ev[2], NULL));
     TRY(gpu_memset(c->gone, 0, c->n * sizeof(int)));
     TRY(gpu_wrap_and_pack(c->n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4));
     MDL_TRY(migrate(c, &slots, &left));
     MDL_TRY(build_ghosts(c, slots, &nall));
-    TRY(gpu_event_record(h->ev[1], NULL));
-    double t = 0;
-    TRY(gpu_event_seconds(h->ev[0], h->ev[1], &t));
-    h->comm_seconds += t;
+    TRY(gpu_event_record(h->ev[3], NULL));
+    h->timing |= h->started ? 2 : 0; /* the loop's (the set-up's includes NCCL's connections) */
     return sort_with_ghosts(c, slots, left, nall);
 }
 
 /* ---- every step ------------------------------------------------------------------------------- */
-
-/* The last refresh's time, once its events have passed. */
-static int count_refresh(gpu_halo *h)
-{
-    if (!h->timing)
-        return MDL_OK;
-    double t = 0;
-    TRY(gpu_event_seconds(h->ev[0], h->ev[1], &t));
-    h->comm_seconds += t;
-    h->timing = 0;
-    return MDL_OK;
-}
 
 /* The ghosts' positions from their owners, through the last build's lists, queued on the stream. */
 static int refresh_ghosts(gpu_ctx *c)
 {
     gpu_halo *h = c->halo;
     const mdl_domain *dm = &h->dm;
-    MDL_TRY(count_refresh(h));
+    MDL_TRY(count_exchanges(h));
     TRY(gpu_event_record(h->ev[0], NULL));
     for (int k = 0; k < dm->nswap; k += 2) {
         const halo_swap *hs = &h->swap[k];
@@ -454,13 +483,14 @@ static int refresh_ghosts(gpu_ctx *c)
                                   c->gone));
     }
     TRY(gpu_event_record(h->ev[1], NULL));
-    h->timing = 1;
+    h->timing |= h->started ? 1 : 0;
     return MDL_OK;
 }
 
 /* Every `check` steps since the last build the host waits for the skin test's flags, and all
    ranks take the worst: past the skin (unsafe: the run stops), past half of it (a rebuild), else
-   the ghosts' refresh. */
+   nothing more. The ghosts' refresh is queued before the wait, so that the device has it to do
+   meanwhile (a rebuild makes it moot). */
 int halo_update(gpu_ctx *c, long step)
 {
     gpu_halo *h = c->halo;
@@ -468,14 +498,16 @@ int halo_update(gpu_ctx *c, long step)
         h->started = 1, h->last_build = step - 1;
     if (h->unsafe_step >= 0 || ++h->since % c->check != 0)
         return refresh_ghosts(c);
-    int flags[3]; /* gpu_nb_state's far, since, unsafe */
-    TRY(gpu_d2h(flags, c->nbs, sizeof flags));
-    long worst = flags[2] ? 2 : flags[0];
+    TRY(gpu_copy_async(h->flags_host, c->nbs, 3 * sizeof(int), NULL)); /* gpu_nb_state's far, since, unsafe */
+    TRY(gpu_event_record(h->flags_ready, NULL));
+    MDL_TRY(refresh_ghosts(c));
+    TRY(gpu_event_sync(h->flags_ready));
+    long worst = h->flags_host[2] ? 2 : h->flags_host[0];
     MDL_TRY(comm_max_long(&worst));
     if (worst == 2)
         h->unsafe_step = step;
     if (worst != 1)
-        return refresh_ghosts(c);
+        return MDL_OK;
     h->builds++;
     h->dangerous += h->since == c->check;
     h->last_build = step;
@@ -492,7 +524,7 @@ int halo_health(const gpu_ctx *c, long *unsafe_step)
 void halo_stats(const gpu_ctx *c, mdl_backend_stats *out)
 {
     gpu_halo *h = c->halo;
-    count_refresh(h);
+    count_exchanges(h);
     out->builds = h->builds + c->extra_builds;
     out->dangerous = h->dangerous;
     out->last_build = h->last_build;

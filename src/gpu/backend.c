@@ -221,7 +221,8 @@ static int gpu_compute_forces(void *p, int what)
     if (c->replaying) /* the step's graph does it */
         return MDL_OK;
     int si = c->transposed ? 1 : c->capacity, sk = c->transposed ? (int)c->n : 1, keep = what == MDL_ENERGY_ONLY;
-    TRY(gpu_lj_forces(c->n, c->nall, c->ntypes, c->region, c->pos4, c->nl, c->count, si, sk, c->capacity, keep ? NULL : c->fx,
+    TRY(gpu_lj_forces(c->n, c->nall, c->ntypes, c->region, c->pos4, c->nl, c->count, si, sk, c->capacity,
+                      keep ? NULL : c->fx,
                       keep ? NULL : c->fy, keep ? NULL : c->fz, what != MDL_FORCES, c->pe, c->w, &c->nbs->halt));
     c->forces_given = 0;
     return MDL_OK;

@@ -60,7 +60,8 @@ __device__ __forceinline__ void add_pair(real4 pi, real4 pj, int row, mdl_real c
    the atom's T lanes taking j = s, s + T, ... Kept out of line so that the list loop compiles as
    if it were alone. */
 template <bool EV, bool SINGLE, int T>
-__device__ __noinline__ void add_all_pairs(int i, int s, int nall, const real4 *__restrict__ pos, int row, mdl_real cut2,
+__device__ __noinline__ void add_all_pairs(int i, int s, int nall, const real4 *__restrict__ pos, int row,
+                                           mdl_real cut2,
                                            image_lengths m, mdl_real *sums)
 {
     const real4 pi = pos[i];
@@ -134,7 +135,8 @@ static int lanes_per_atom(size_t n)
 }
 
 template <int T>
-static void launch_lj(size_t n, size_t nall, int ntypes, int ev, image_lengths m, const real4 *p, const int *nl, const int *count,
+static void launch_lj(size_t n, size_t nall, int ntypes, int ev, image_lengths m, const real4 *p, const int *nl,
+                      const int *count,
                       int si, int sk, int capacity, mdl_real *fx, mdl_real *fy, mdl_real *fz, mdl_real *pe,
                       mdl_real *w, const int *halt)
 {
@@ -153,7 +155,8 @@ static void launch_lj(size_t n, size_t nall, int ntypes, int ev, image_lengths m
 #undef LJ_LAUNCH
 }
 
-extern "C" int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl, const int *count,
+extern "C" int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
+                             const int *count,
                              int si, int sk, int capacity, mdl_real *fx, mdl_real *fy, mdl_real *fz,
                              int energy_virial, mdl_real *pe, mdl_real *w, const int *halt)
 {

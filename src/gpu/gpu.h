@@ -51,9 +51,9 @@ size_t gpu_bytes_allocated(void);
 int gpu_stream_create(void **s); /* non-blocking: never waits for the compute stream implicitly */
 void gpu_stream_destroy(void *s);
 int gpu_event_create(void **e);
-int gpu_event_create_blocking(void **e);
+int gpu_event_create_blocking(void **e); /* gpu_event_sync sleeps instead of spinning */
 int gpu_event_create_timed(void **e);
-int gpu_event_seconds(void *from, void *to, double *seconds); /* waits for `to` */ /* gpu_event_sync sleeps instead of spinning */
+int gpu_event_seconds(void *from, void *to, double *seconds); /* waits for `to` */
 void gpu_event_destroy(void *e);
 int gpu_event_record(void *e, void *stream);
 int gpu_stream_wait(void *stream, void *e);
@@ -172,7 +172,8 @@ int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2, const dou
 /* Forces from a full list (fx = fy = fz = NULL: none written); with energy_virial, per-atom pe[i]
    and w[i] (half of each pair's share). A row longer than capacity is replaced by a scan of every
    atom and ghost (nall of them). Nothing is done once *halt is set. */
-int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl, const int *count, int si,
+int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
+                  const int *count, int si,
                   int sk, int capacity, mdl_real *fx, mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe,
                   mdl_real *w, const int *halt);
 

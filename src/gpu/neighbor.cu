@@ -251,8 +251,8 @@ __device__ __forceinline__ int scan_cells(int i, real4 pi, const mdl_box &b, con
 /* One thread per atom, writing its row as it goes (used when the staging would not fit). */
 template <bool SHIFTED>
 __global__ void build_cell_kernel(int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end,
-                                  const int *gstart, const int *gend, const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count, int capacity,
-                                  int si, int sk, int *flags)
+                                  const int *gstart, const int *gend, const real4 *__restrict__ pos, mdl_real rlist2,
+                                  int *nl, int *count, int capacity, int si, int sk, int *flags)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)

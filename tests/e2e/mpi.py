@@ -138,19 +138,27 @@ def restart(mdlite, mpiexec, d):
     mdrun(mdlite, mpiexec, d, 0, "straight", *base, f"output.trajectory={d}/straight.h5md")
     ref = read_thermo(f"{d}/straight.csv")[-1]
     for first, second in ((4, 0), (0, 4), (2, 3)):
-        mdrun(mdlite, mpiexec, d, first, "half", *base, "run.steps=50", f"output.trajectory={d}/half.h5md")
-        cmd = [mdlite, "run", f"{d}/in.ini", "--overwrite", "--restart", f"{d}/half.h5md", "--set",
-               f"output.thermo_file={d}/cont.csv", "--set", f"output.trajectory={d}/cont.h5md", "--set", "run.steps=50"]
-        for s in base:
-            cmd += ["--set", s]
-        if second:
-            cmd = [mpiexec, "--oversubscribe", "-np", str(second)] + cmd
-        run(cmd, cwd=d, timeout=300)
-        got = read_thermo(f"{d}/cont.csv")[-1]
-        w = max(abs(ref[k] - got[k]) / max(abs(ref[k]), 1e-300) for k in ref if k != "step")
-        print(f"50 steps on {first or 1} rank(s), then 50 on {second or 1}: step {got['step']} vs straight {w:.3g}")
-        if got["step"] != 100 or w > TOL:
-            fail(f"restart {first} -> {second} ranks: step {got['step']}, differs by {w:.3g}")
+        split_run(mdlite, mpiexec, d, base, first, second, ref, TOL)
+
+
+def split_run(mdlite, mpiexec, d, base, first, second, ref, tol):
+    """50 steps on `first` ranks, a restart from their file for 50 more on `second`: the last thermo
+    row against ref (a straight run's) to tol."""
+    mdrun(mdlite, mpiexec, d, first, "half", *base, "run.steps=50", f"output.trajectory={d}/half.h5md")
+    cmd = [mdlite, "run", f"{d}/in.ini", "--overwrite", "--restart", f"{d}/half.h5md", "--set",
+           f"output.thermo_file={d}/cont.csv", "--set", f"output.trajectory={d}/cont.h5md", "--set", "run.steps=50"]
+    for s in base:
+        cmd += ["--set", s]
+    if second:
+        cmd = [mpiexec, "--oversubscribe", "-np", str(second)] + cmd
+    run(cmd, cwd=d, timeout=300)
+    got = read_thermo(f"{d}/cont.csv")[-1]
+    w = max(abs(ref[k] - got[k]) / max(abs(ref[k]), 1e-300) for k in ref if k != "step")
+    what = "GPU" if "run.backend=gpu" in base else "CPU"
+    print(f"{what}: 50 steps on {first or 1} rank(s), then 50 on {second or 1}: step {got['step']} "
+          f"vs straight {w:.3g}")
+    if got["step"] != 100 or w > tol:
+        fail(f"restart {first} -> {second} ranks: step {got['step']}, differs by {w:.3g}")
 
 
 def refused(mdlite, mpiexec, d):
@@ -209,17 +217,7 @@ def gpu(mdlite, mpiexec, d):
     base = g + ["output.dump_every=50", "run.ensemble=nvt-langevin", "run.target_temperature=1.0", "run.tau=0.5"]
     mdrun(mdlite, mpiexec, d, 0, "straight", *base, f"output.trajectory={d}/straight.h5md")
     ref = read_thermo(f"{d}/straight.csv")[-1]
-    mdrun(mdlite, mpiexec, d, 4, "half", *base, "run.steps=50", f"output.trajectory={d}/half.h5md")
-    cmd = [mdlite, "run", f"{d}/in.ini", "--overwrite", "--restart", f"{d}/half.h5md", "--set",
-           f"output.thermo_file={d}/cont.csv", "--set", f"output.trajectory={d}/cont.h5md", "--set", "run.steps=50"]
-    for s in base:
-        cmd += ["--set", s]
-    run(cmd, cwd=d, timeout=300)
-    got = read_thermo(f"{d}/cont.csv")[-1]
-    w = max(abs(ref[k] - got[k]) / max(abs(ref[k]), 1e-300) for k in ref if k != "step")
-    print(f"GPU: 50 steps on 4 ranks, then 50 on one GPU: step {got['step']} vs straight {w:.3g}")
-    if got["step"] != 100 or w > GPU_TOL:
-        fail(f"GPU restart 4 -> 1 ranks: step {got['step']}, differs by {w:.3g}")
+    split_run(mdlite, mpiexec, d, base, 4, 0, ref, GPU_TOL)
     p = mdrun(mdlite, mpiexec, d, 2, "unstable", *g, "run.timestep=0.05", check=False)
     errors = [l for l in p.stderr.splitlines() if "error" in l]
     if p.returncode != 1 or len(errors) != 1 or "atom" not in errors[0]:

@@ -169,11 +169,12 @@ static int choose_transport(gpu_halo *h)
 {
     const char *want = getenv("MDLITE_GPU_COMM");
     double *keys = mdl_alloc((size_t)h->dm.size * sizeof *keys, "device names"), mine = device_key();
-    MDL_TRY(keys && comm_allgather_doubles(&mine, 1, keys) == MDL_OK ? MDL_OK : MDL_ERUN);
+    int rc = keys ? comm_allgather_doubles(&mine, 1, keys) : MDL_ERUN;
     long staged = 0;
-    for (int r = 0; r < h->dm.size; r++)
+    for (int r = 0; rc == MDL_OK && r < h->dm.size; r++)
         staged |= r != h->dm.rank && keys[r] == mine;
     free(keys);
+    MDL_TRY(rc);
     if (want && *want) {
         if (strcmp(want, "mpi") != 0 && strcmp(want, "nccl") != 0) {
             mdl_error("MDLITE_GPU_COMM = %s: nccl or mpi", want);

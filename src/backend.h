@@ -80,9 +80,12 @@ typedef struct {
        the sequence of calls that will follow (steps of one kind make the same calls with the same
        arguments, but for `step`); -1: a step whose calls are not to be recorded. The GPU records
        each kind once as a CUDA graph and replays it, its calls in between doing nothing (the
-       Langevin kernel then takes the step from the device's step count) */
+       Langevin kernel then takes the step from the device's step count). *redo: none of the
+       calls since update_neighbors took effect, because a rebuild was found due that the backend
+       has now made (several GPU ranks: the step was queued before the ranks' shared skin
+       decision reached the host); the caller makes them again, then calls end_step again */
     int (*begin_step)(void *ctx, long step, int kind);
-    int (*end_step)(void *ctx);
+    int (*end_step)(void *ctx, int *redo);
     /* velocity Verlet: half kick + drift, then (after forces) the second half kick; with
        then_first, the next step's half kick + drift follow at once (GPU: in the same pass over
        the atoms, the same arithmetic) and that step makes no integrate_first call */

@@ -67,13 +67,15 @@ int stepper_advance(mdl_stepper *st, long step, int energy, int chain)
     phase_end(st, PH_INTEGRATE);
     MDL_TRY(ops->update_neighbors(st->ctx, step));
     phase_end(st, PH_NEIGHBOR);
-    MDL_TRY(ops->compute_forces(st->ctx, energy));
-    MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
-    phase_end(st, PH_FORCE);
-    MDL_TRY(ops->integrate_second(st->ctx, chain));
+    for (int redo = 1; redo;) { /* again when the backend rebuilt the list only once it had the step */
+        MDL_TRY(ops->compute_forces(st->ctx, energy));
+        MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
+        phase_end(st, PH_FORCE);
+        MDL_TRY(ops->integrate_second(st->ctx, chain));
+        MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_END_OF_STEP));
+        MDL_TRY(ops->end_step(st->ctx, &redo));
+        phase_end(st, PH_INTEGRATE);
+    }
     st->first_done = chain;
-    MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_END_OF_STEP));
-    MDL_TRY(ops->end_step(st->ctx));
-    phase_end(st, PH_INTEGRATE);
     return stepper_check_health(st, step);
 }

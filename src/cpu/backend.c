@@ -410,6 +410,13 @@ static int cpu_begin_step(void *p, long step, int kind)
     return MDL_OK;
 }
 
+static int cpu_end_step(void *p, int *redo)
+{
+    (void)p;
+    *redo = 0; /* every rank's list is rebuilt within update_neighbors */
+    return MDL_OK;
+}
+
 static int cpu_synchronize(void *p)
 {
     (void)p;
@@ -498,7 +505,7 @@ const mdl_backend_ops mdl_cpu_backend = {
     .stats = cpu_stats,
     .synchronize = cpu_synchronize,
     .begin_step = cpu_begin_step,
-    .end_step = cpu_synchronize,
+    .end_step = cpu_end_step,
     .snapshot_alloc = cpu_snapshot_alloc,
     .snapshot_start = cpu_snapshot_start,
     .snapshot_finish = cpu_snapshot_finish,

@@ -86,6 +86,7 @@ void halo_destroy(gpu_ctx *c);
 size_t halo_capacity(const gpu_ctx *c, size_t owned); /* atoms and ghosts expected, with room */
 int halo_rebuild(gpu_ctx *c);
 int halo_update(gpu_ctx *c, long step);
+int halo_confirm(gpu_ctx *c, int *redo); /* end of a step: made again? (NCCL's agreed rebuild) */
 int halo_health(const gpu_ctx *c, long *unsafe_step);
 void halo_stats(const gpu_ctx *c, mdl_backend_stats *out);
 int gpu_grow_list(gpu_ctx *c, int capacity);
@@ -97,7 +98,7 @@ int gpu_update_neighbors(void *p, long step);
 int gpu_health(void *p, long *unsafe_step);
 int gpu_begin_step(void *p, long step, int kind);
 int gpu_set_skin(void *p, double skin);
-int gpu_end_step(void *p);
+int gpu_end_step(void *p, int *redo);
 void gpu_drop_graphs(gpu_ctx *c);
 /* table entries in observe.c */
 int gpu_diagnose(void *p, mdl_health *h);

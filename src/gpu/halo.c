@@ -1,7 +1,9 @@
 /* The GPU backend on several ranks: this rank's brick (domain.c's grid and swaps), migration and
    ghosts packed and unpacked on the device, messages through NCCL on the compute stream (each
    rank its own GPU) or staged through pinned host memory and MPI; the skin test's decision
-   shared by all ranks at each check, the host waiting for it. */
+   shared by all ranks at each check: with NCCL as a maximum on the stream that the step's kernels
+   obey (the host learns it a step later and has the step made again after a rebuild), staged
+   through the host, which waits for it. */
 #define _POSIX_C_SOURCE 200809L /* gethostname */
 
 #include "context.h"
@@ -52,10 +54,12 @@ struct gpu_halo {
 #ifdef MDLITE_HAVE_NCCL
     ncclComm_t comm;
 #endif
-    void *ev[4];               /* a refresh's start and end on the stream, a rebuild's exchanges' */
+    void *ev[6];               /* start and end on the stream: two refreshes (alternately), a rebuild's */
     int timing;                /* bit k: ev[2k], ev[2k + 1] hold an interval of the loop not yet counted */
-    int *flags_host;           /* pinned: the skin test's far, since, unsafe */
+    int parity;                /* the refresh pair used last */
+    int *flags_host;           /* pinned: the skin test's far, since, unsafe; or (NCCL) the agreed halt */
     void *flags_ready;         /* event: flags_host is there */
+    long pending;              /* NCCL: the step queued before its agreed decision was read, or -1 */
     double comm_seconds;
     long builds, dangerous, last_build, unsafe_step;
     int since, started;
@@ -103,12 +107,24 @@ static int nccl_failed(const char *what, ncclResult_t r)
     mdl_error("NCCL: %s: %s", what, ncclGetErrorString(r));
     return MDL_ERUN;
 }
+#endif
 
-/* The messages as one NCCL group on the compute stream: nothing waits here. */
-static int send_nccl(gpu_halo *h, const halo_msg *m, int nm)
+static int to_self(const gpu_halo *h, const halo_msg *m)
 {
+    return m->to == h->dm.rank;
+}
+
+/* The messages as one NCCL group on the compute stream (with `agree`, the ranks' maximum of that
+   word in place, in the same launch): nothing waits here. */
+static int send_nccl(gpu_halo *h, const halo_msg *m, int nm, int *agree)
+{
+#ifdef MDLITE_HAVE_NCCL
     ncclResult_t r = ncclGroupStart();
+    if (r == ncclSuccess && agree)
+        r = ncclAllReduce(agree, agree, 1, ncclInt32, ncclMax, h->comm, NULL);
     for (int k = 0; k < nm && r == ncclSuccess; k++) {
+        if (to_self(h, &m[k]))
+            continue;
         if (m[k].out_bytes)
             r = ncclSend(h->out + m[k].out_at, m[k].out_bytes, ncclUint8, m[k].to, h->comm, NULL);
         if (r == ncclSuccess && m[k].in_bytes)
@@ -116,16 +132,22 @@ static int send_nccl(gpu_halo *h, const halo_msg *m, int nm)
     }
     ncclResult_t e = ncclGroupEnd();
     return r != ncclSuccess ? nccl_failed("send/receive", r) : e != ncclSuccess ? nccl_failed("group", e) : MDL_OK;
-}
+#else
+    (void)h, (void)m, (void)nm, (void)agree;
+    return MDL_ERUN; /* not reached: no NCCL, no h->nccl */
 #endif
+}
 
 /* The messages through pinned host memory and MPI (the host waits for the device). */
 static int send_staged(gpu_halo *h, const halo_msg *m, int nm)
 {
     for (int k = 0; k < nm; k++)
-        TRY(gpu_d2h(h->host_out + m[k].out_at, h->out + m[k].out_at, m[k].out_bytes));
+        if (!to_self(h, &m[k]))
+            TRY(gpu_d2h(h->host_out + m[k].out_at, h->out + m[k].out_at, m[k].out_bytes));
     for (int k = 0; k < nm; k++) {
         size_t got = 0;
+        if (to_self(h, &m[k]))
+            continue;
         MDL_TRY(comm_exchange(h->host_out + m[k].out_at, m[k].out_bytes, m[k].to, h->host_in + m[k].in_at,
                               m[k].in_bytes, m[k].from, &got));
         if (got != m[k].in_bytes) {
@@ -135,17 +157,38 @@ static int send_staged(gpu_halo *h, const halo_msg *m, int nm)
         }
     }
     for (int k = 0; k < nm; k++)
-        TRY(gpu_h2d(h->in + m[k].in_at, h->host_in + m[k].in_at, m[k].in_bytes));
+        if (!to_self(h, &m[k]))
+            TRY(gpu_h2d(h->in + m[k].in_at, h->host_in + m[k].in_at, m[k].in_bytes));
     return MDL_OK;
 }
 
-static int send_messages(gpu_halo *h, const halo_msg *m, int nm)
+/* One exchange's messages. A message to this rank itself (a dimension of one brick: the periodic
+   images) is a copy on the device; the others go through NCCL or MPI (when some do, `agree` goes
+   with them and is set to NULL: see send_nccl). */
+static int send_messages(gpu_halo *h, const halo_msg *m, int nm, int **agree)
 {
-#ifdef MDLITE_HAVE_NCCL
-    if (h->nccl)
-        return send_nccl(h, m, nm);
-#endif
-    return send_staged(h, m, nm);
+    int remote = 0;
+    for (int k = 0; k < nm; k++) {
+        if (!to_self(h, &m[k])) {
+            remote = 1;
+            continue;
+        }
+        if (m[k].in_bytes != m[k].out_bytes) {
+            mdl_error("internal: rank %d sends itself %zu bytes, expects %zu", h->dm.rank, m[k].out_bytes,
+                      m[k].in_bytes);
+            return MDL_ERUN;
+        }
+        if (m[k].out_bytes)
+            TRY(gpu_d2d(h->in + m[k].in_at, h->out + m[k].out_at, m[k].out_bytes));
+    }
+    if (!remote)
+        return MDL_OK;
+    if (!h->nccl)
+        return send_staged(h, m, nm);
+    MDL_TRY(send_nccl(h, m, nm, agree ? *agree : NULL));
+    if (agree)
+        *agree = NULL;
+    return MDL_OK;
 }
 
 /* ---- set-up ---------------------------------------------------------------------------------- */
@@ -193,6 +236,9 @@ static int choose_transport(gpu_halo *h)
     h->nccl = !staged;
 #ifdef MDLITE_HAVE_NCCL
     if (h->nccl) {
+        /* NCCL's cuMem buffers cost ~250 us of host time per send/receive group on the H200 x2
+           machine (25 us without): off unless the user says otherwise (docs/PERFORMANCE.md) */
+        setenv("NCCL_CUMEM_ENABLE", "0", 0);
         ncclUniqueId id;
         memset(&id, 0, sizeof id);
         ncclResult_t r = h->dm.rank == 0 ? ncclGetUniqueId(&id) : ncclSuccess;
@@ -217,14 +263,14 @@ int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_s
         return MDL_ERUN;
     }
     c->halo = h;
-    h->unsafe_step = -1;
+    h->unsafe_step = h->pending = -1;
     MDL_TRY(domain_init(&h->dm, &all->box, setup->grid, setup->rghost > c->rlist ? setup->rghost : c->rlist));
     c->region = domain_list_region(&h->dm);
     for (int d = 0; d < 3; d++)
         h->brick[d] = (gpu_brick){all->box.lo[d], all->box.len[d], h->dm.grid[d], h->dm.coord[d]};
     MDL_TRY(system_init(mine, 16));
     MDL_TRY(domain_take_owned(&h->dm, all, mine));
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 6; k++)
         TRY(gpu_event_create_timed(&h->ev[k]));
     if (gpu_event_create(&h->flags_ready) || gpu_malloc((void **)&h->counts, 4 * sizeof(int), "selection counts") ||
         gpu_host_pin_alloc((void **)&h->flags_host, 3 * sizeof(int), "the skin test's flags"))
@@ -257,7 +303,7 @@ void halo_destroy(gpu_ctx *c)
     gpu_free(h->in);
     gpu_host_pin_free(h->host_out);
     gpu_host_pin_free(h->host_in);
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 6; k++)
         gpu_event_destroy(h->ev[k]);
     gpu_event_destroy(h->flags_ready);
     gpu_host_pin_free(h->flags_host);
@@ -268,17 +314,18 @@ void halo_destroy(gpu_ctx *c)
 
 /* ---- the rebuild ------------------------------------------------------------------------------ */
 
-/* The exchanges' intervals not yet counted (their events have passed or soon will). */
-static int count_exchanges(gpu_halo *h)
+/* The exchanges' intervals of the pairs in `pairs` (bit k: ev[2k], ev[2k + 1]) not yet counted;
+   the host waits for their ends. */
+static int count_exchanges(gpu_halo *h, int pairs)
 {
-    for (int k = 0; k < 2; k++) {
-        if (!(h->timing & (1 << k)))
+    for (int k = 0; k < 3; k++) {
+        if (!(h->timing & pairs & (1 << k)))
             continue;
         double t = 0;
         TRY(gpu_event_seconds(h->ev[2 * k], h->ev[2 * k + 1], &t));
         h->comm_seconds += t;
+        h->timing &= ~(1 << k);
     }
-    h->timing = 0;
     return MDL_OK;
 }
 
@@ -336,7 +383,7 @@ static int migrate(gpu_ctx *c, size_t *slots, size_t *left)
                               from[w]};
             TRY(gpu_pack_atoms(out[w], c->sel[w], atoms_of(c, 1), (double *)(h->out + m[w].out_at), c->gone));
         }
-        MDL_TRY(send_messages(h, m, ways));
+        MDL_TRY(send_messages(h, m, ways, NULL));
         for (int w = 0; w < ways; w++) {
             TRY(gpu_unpack_atoms(in[w], (const double *)(h->in + m[w].in_at), atoms_of(c, 1), *slots, c->gone,
                                  c->pos4));
@@ -411,7 +458,7 @@ static int build_ghosts(gpu_ctx *c, size_t slots, size_t *nall)
             hs->send_at = h->nsent, hs->nsend = out[w];
             h->nsent += out[w];
         }
-        MDL_TRY(send_messages(h, m, 2));
+        MDL_TRY(send_messages(h, m, 2, NULL));
         for (int w = 0; w < 2; w++) {
             halo_swap *hs = &h->swap[k + w];
             TRY(gpu_unpack_ghosts(in[w], (const double *)(h->in + m[w].in_at), 1, *nall, NULL, c->x, c->y, c->z,
@@ -446,26 +493,33 @@ int halo_rebuild(gpu_ctx *c)
 {
     gpu_halo *h = c->halo;
     size_t slots = c->n, left = 0, nall = 0;
-    MDL_TRY(count_exchanges(h));
-    TRY(gpu_event_record(h->ev[2], NULL));
+    MDL_TRY(count_exchanges(h, 4));
+    TRY(gpu_event_record(h->ev[4], NULL));
     TRY(gpu_memset(c->gone, 0, c->n * sizeof(int)));
     TRY(gpu_wrap_and_pack(c->n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4));
     MDL_TRY(migrate(c, &slots, &left));
     MDL_TRY(build_ghosts(c, slots, &nall));
-    TRY(gpu_event_record(h->ev[3], NULL));
-    h->timing |= h->started ? 2 : 0; /* the loop's (the set-up's includes NCCL's connections) */
+    TRY(gpu_event_record(h->ev[5], NULL));
+    h->timing |= h->started ? 4 : 0; /* the loop's (the set-up's includes NCCL's connections) */
     return sort_with_ghosts(c, slots, left, nall);
 }
 
 /* ---- every step ------------------------------------------------------------------------------- */
 
-/* The ghosts' positions from their owners, through the last build's lists, queued on the stream. */
-static int refresh_ghosts(gpu_ctx *c)
+/* The ghosts' positions from their owners, through the last build's lists, queued on the stream;
+   timed by the pair of events not used last time. With `agree` (NCCL) the ranks' skin decision
+   travels with the first messages that leave the rank: each rank's wish into the device's halt
+   word, their maximum in place, then a copy for the host (halo_confirm). */
+static int refresh_ghosts(gpu_ctx *c, int agree)
 {
     gpu_halo *h = c->halo;
     const mdl_domain *dm = &h->dm;
-    MDL_TRY(count_exchanges(h));
-    TRY(gpu_event_record(h->ev[0], NULL));
+    const int pair = h->parity ^= 1;
+    int *decision = agree ? &c->nbs->halt : NULL;
+    MDL_TRY(count_exchanges(h, 1 << pair)); /* two refreshes ago: long done */
+    TRY(gpu_event_record(h->ev[2 * pair], NULL));
+    if (agree)
+        TRY(gpu_skin_wish(c->nbs));
     for (int k = 0; k < dm->nswap; k += 2) {
         const halo_swap *hs = &h->swap[k];
         const size_t bytes = POSITION_WORDS * sizeof(double);
@@ -477,43 +531,84 @@ static int refresh_ghosts(gpu_ctx *c)
             TRY(gpu_pack_ghosts(hs[w].nsend, h->sendlist + hs[w].send_at, c->x, c->y, c->z, c->type,
                                 dm->swap[k].dim, dm->swap[k + w].shift, (double *)(h->out + m[w].out_at), 0));
         }
-        MDL_TRY(send_messages(h, m, 2));
+        MDL_TRY(send_messages(h, m, 2, &decision));
         for (int w = 0; w < 2; w++)
             TRY(gpu_unpack_ghosts(hs[w].nrecv, (const double *)(h->in + m[w].in_at), 0, 0,
                                   c->inv + h->ghost_base + hs[w].first, c->x, c->y, c->z, c->type, c->pos4,
                                   c->gone));
     }
-    TRY(gpu_event_record(h->ev[1], NULL));
-    h->timing |= h->started ? 1 : 0;
+    if (decision) { /* every brick is this rank's (not with several ranks) */
+        mdl_error("internal: rank %d has no neighbor to agree with", dm->rank);
+        return MDL_ERUN;
+    }
+    if (agree) {
+        TRY(gpu_copy_async(h->flags_host, &c->nbs->halt, sizeof(int), NULL));
+        TRY(gpu_event_record(h->flags_ready, NULL));
+    }
+    TRY(gpu_event_record(h->ev[2 * pair + 1], NULL));
+    h->timing |= h->started ? 1 << pair : 0;
     return MDL_OK;
 }
 
-/* Every `check` steps since the last build the host waits for the skin test's flags, and all
-   ranks take the worst: past the skin (unsafe: the run stops), past half of it (a rebuild), else
-   nothing more. The ghosts' refresh is queued before the wait, so that the device has it to do
-   meanwhile (a rebuild makes it moot). */
+/* A rebuild the ranks agreed on at `step`. */
+static int rebuild_at(gpu_ctx *c, long step)
+{
+    gpu_halo *h = c->halo;
+    h->builds++;
+    h->dangerous += h->since == c->check;
+    h->last_build = step;
+    h->since = 0;
+    MDL_TRY(gpu_build_neighbors(c));
+    return h->nccl && gpu_memset(&c->nbs->halt, 0, sizeof(int)) ? MDL_ERUN : MDL_OK;
+}
+
+/* Every `check` steps since the last build all ranks take the worst of their skin tests: past the
+   skin (unsafe: the run stops), past half of it (a rebuild), else nothing. With NCCL the maximum
+   is taken on the device, where it stops the step's kernels, and the host goes on queueing the
+   step (halo_confirm reads the decision after that). Staged, the host waits for the flags (the
+   ghosts' refresh queued first, so that the device has it to do meanwhile; a rebuild makes it
+   moot), takes the maximum through MPI and rebuilds before the step. */
 int halo_update(gpu_ctx *c, long step)
 {
     gpu_halo *h = c->halo;
     if (!h->started) /* the set-up's build was the step before */
         h->started = 1, h->last_build = step - 1;
     if (h->unsafe_step >= 0 || ++h->since % c->check != 0)
-        return refresh_ghosts(c);
+        return refresh_ghosts(c, 0);
+    if (h->nccl) {
+        h->pending = step;
+        return refresh_ghosts(c, 1);
+    }
     TRY(gpu_copy_async(h->flags_host, c->nbs, 3 * sizeof(int), NULL)); /* gpu_nb_state's far, since, unsafe */
     TRY(gpu_event_record(h->flags_ready, NULL));
-    MDL_TRY(refresh_ghosts(c));
+    MDL_TRY(refresh_ghosts(c, 0));
     TRY(gpu_event_sync(h->flags_ready));
     long worst = h->flags_host[2] ? 2 : h->flags_host[0];
     MDL_TRY(comm_max_long(&worst));
     if (worst == 2)
         h->unsafe_step = step;
-    if (worst != 1)
+    return worst == 1 ? rebuild_at(c, step) : MDL_OK;
+}
+
+/* At the end of a step queued before the ranks' decision was known (NCCL): the host waits for it
+   (the device meanwhile runs the step). A rebuild: the step's kernels did nothing; the list is
+   built and *redo asks the caller to queue the step's calls again. */
+int halo_confirm(gpu_ctx *c, int *redo)
+{
+    gpu_halo *h = c->halo;
+    long step = h->pending;
+    *redo = 0;
+    if (step < 0)
         return MDL_OK;
-    h->builds++;
-    h->dangerous += h->since == c->check;
-    h->last_build = step;
-    h->since = 0;
-    return gpu_build_neighbors(c);
+    h->pending = -1;
+    TRY(gpu_event_sync(h->flags_ready));
+    int agreed = h->flags_host[0]; /* the same number on every rank */
+    if (agreed == 2)
+        h->unsafe_step = step;
+    if (agreed != 1)
+        return MDL_OK;
+    *redo = 1;
+    return rebuild_at(c, step);
 }
 
 int halo_health(const gpu_ctx *c, long *unsafe_step)
@@ -525,7 +620,7 @@ int halo_health(const gpu_ctx *c, long *unsafe_step)
 void halo_stats(const gpu_ctx *c, mdl_backend_stats *out)
 {
     gpu_halo *h = c->halo;
-    count_exchanges(h);
+    count_exchanges(h, 7);
     out->builds = h->builds + c->extra_builds;
     out->dangerous = h->dangerous;
     out->last_build = h->last_build;

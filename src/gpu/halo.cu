@@ -262,3 +262,15 @@ extern "C" int gpu_iota(size_t n, int *a)
     MDL_LAUNCHED("iota");
     return 0;
 }
+
+__global__ void skin_wish_kernel(gpu_nb_state *st)
+{
+    st->halt = st->unsafe ? 2 : st->far;
+}
+
+extern "C" int gpu_skin_wish(gpu_nb_state *st)
+{
+    skin_wish_kernel<<<1, 1, 0, g_mdl_stream>>>(st);
+    MDL_LAUNCHED("skin_wish");
+    return 0;
+}

@@ -152,9 +152,12 @@ int gpu_begin_step(void *p, long step, int kind)
     return gpu_record_begin() ? MDL_ERUN : MDL_OK;
 }
 
-int gpu_end_step(void *p)
+int gpu_end_step(void *p, int *redo)
 {
     gpu_ctx *c = p;
+    *redo = 0;
+    if (c->halo) /* no graphs; the step stands unless the ranks agreed on a rebuild meanwhile */
+        return halo_confirm(c, redo);
     c->in_step = c->replaying = 0;
     if (c->recording) {
         c->recording = 0;

@@ -7,8 +7,9 @@ cases: thermo (1/2/3/4/8 ranks and grids, brute lists, 2 ranks x 1 thread vs 1 r
        gathered in id order), restart (4 ranks -> 1 and 1 -> 4 against a straight run), refused
        (grids that do not fit: exit 2, one message naming the key), stops (an unstable run: exit 1,
        one message, the frames before it complete); gpu (CTest label gpu, exit 77 without a GPU): the
-       GPU backend on 2 and 4 ranks against one GPU (mixed precision: 1e-4), thermostats, frames,
-       a restart across rank counts, an unstable run.
+       GPU backend on 2 and 4 ranks against one GPU (mixed precision: 1e-4), NCCL against the
+       staged path (where each rank has a GPU), thermostats, frames, a restart across rank counts,
+       an unstable run.
 """
 import os
 import sys
@@ -190,6 +191,30 @@ def stops(mdlite, mpiexec, d):
     print(f"unstable run on 2 ranks: exit 1, {errors[0][:80]}...; frames of steps 0 and 1 complete")
 
 
+def nccl_same_as_staged(mdlite, mpiexec, d, g):
+    """Where 2 ranks each have a GPU: through NCCL (the skin decision taken on the device, a step
+    queued before it made again after each rebuild) the thermo equals the staged path's (the host
+    decides before each step) in every printed digit, with the same builds; Langevin, 300 steps."""
+    sets = [*g, "system.cells=20 20 20", "run.steps=300", "output.thermo=10", "run.ensemble=nvt-langevin",
+            "run.target_temperature=1.0", "run.tau=0.5"]
+    p = mdrun(mdlite, mpiexec, d, 2, "nccl", *sets)
+    dec = summary_value(p.stdout, "Decomposition")
+    if "NCCL" not in dec:
+        print(f"NCCL vs staged: not checked here, the 2 ranks share a GPU ({dec})")
+        return
+    os.environ["MDLITE_GPU_COMM"] = "mpi"
+    try:
+        q = mdrun(mdlite, mpiexec, d, 2, "staged", *sets)
+    finally:
+        del os.environ["MDLITE_GPU_COMM"]
+    a, b = open(f"{d}/nccl.csv").read(), open(f"{d}/staged.csv").read()
+    builds = [summary_value(x.stdout, "Neighbor list builds") for x in (p, q)]
+    print(f"NCCL vs staged, 2 ranks, 32,000 atoms, 300 steps: thermo {'identical' if a == b else 'DIFFERENT'}; "
+          f"{builds[0]} / {builds[1]}")
+    if a != b or builds[0] != builds[1] or a.count("\n") != 32:
+        fail(f"NCCL vs staged: thermo {'equal' if a == b else 'differs'}, {builds}")
+
+
 def gpu(mdlite, mpiexec, d):
     """The GPU backend decomposed: ranks share the GPUs there are (NCCL where each has its own)."""
     info = run([mdlite, "info"], check=False).stdout
@@ -198,6 +223,7 @@ def gpu(mdlite, mpiexec, d):
         sys.exit(SKIP)
     g = ["run.backend=gpu"]
     same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,), (2, "run.processors=2 1 1"), (3,)], *g, tol=GPU_TOL)
+    nccl_same_as_staged(mdlite, mpiexec, d, g)
     # 32,000 atoms: the warp builder, longer runs, more migration
     same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,)], *g, "system.cells=20 20 20", "run.steps=300",
                      "output.thermo=50", tol=GPU_TOL, pairs_tol=1e-5)

@@ -109,11 +109,6 @@ static int nccl_failed(const char *what, ncclResult_t r)
 }
 #endif
 
-static int to_self(const gpu_halo *h, const halo_msg *m)
-{
-    return m->to == h->dm.rank;
-}
-
 /* The messages as one NCCL group on the compute stream (with `agree`, the ranks' maximum of that
    word in place, in the same launch): nothing waits here. */
 static int send_nccl(gpu_halo *h, const halo_msg *m, int nm, int *agree)
@@ -123,8 +118,6 @@ static int send_nccl(gpu_halo *h, const halo_msg *m, int nm, int *agree)
     if (r == ncclSuccess && agree)
         r = ncclAllReduce(agree, agree, 1, ncclInt32, ncclMax, h->comm, NULL);
     for (int k = 0; k < nm && r == ncclSuccess; k++) {
-        if (to_self(h, &m[k]))
-            continue;
         if (m[k].out_bytes)
             r = ncclSend(h->out + m[k].out_at, m[k].out_bytes, ncclUint8, m[k].to, h->comm, NULL);
         if (r == ncclSuccess && m[k].in_bytes)
@@ -142,12 +135,9 @@ static int send_nccl(gpu_halo *h, const halo_msg *m, int nm, int *agree)
 static int send_staged(gpu_halo *h, const halo_msg *m, int nm)
 {
     for (int k = 0; k < nm; k++)
-        if (!to_self(h, &m[k]))
-            TRY(gpu_d2h(h->host_out + m[k].out_at, h->out + m[k].out_at, m[k].out_bytes));
+        TRY(gpu_d2h(h->host_out + m[k].out_at, h->out + m[k].out_at, m[k].out_bytes));
     for (int k = 0; k < nm; k++) {
         size_t got = 0;
-        if (to_self(h, &m[k]))
-            continue;
         MDL_TRY(comm_exchange(h->host_out + m[k].out_at, m[k].out_bytes, m[k].to, h->host_in + m[k].in_at,
                               m[k].in_bytes, m[k].from, &got));
         if (got != m[k].in_bytes) {
@@ -157,32 +147,14 @@ static int send_staged(gpu_halo *h, const halo_msg *m, int nm)
         }
     }
     for (int k = 0; k < nm; k++)
-        if (!to_self(h, &m[k]))
-            TRY(gpu_h2d(h->in + m[k].in_at, h->host_in + m[k].in_at, m[k].in_bytes));
+        TRY(gpu_h2d(h->in + m[k].in_at, h->host_in + m[k].in_at, m[k].in_bytes));
     return MDL_OK;
 }
 
-/* One exchange's messages. A message to this rank itself (a dimension of one brick: the periodic
-   images) is a copy on the device; the others go through NCCL or MPI (when some do, `agree` goes
-   with them and is set to NULL: see send_nccl). */
+/* One exchange's messages (dimensions of one brick have none: domain.c); with `agree` (NCCL only),
+   the ranks' maximum of *agree goes with them and *agree becomes NULL. */
 static int send_messages(gpu_halo *h, const halo_msg *m, int nm, int **agree)
 {
-    int remote = 0;
-    for (int k = 0; k < nm; k++) {
-        if (!to_self(h, &m[k])) {
-            remote = 1;
-            continue;
-        }
-        if (m[k].in_bytes != m[k].out_bytes) {
-            mdl_error("internal: rank %d sends itself %zu bytes, expects %zu", h->dm.rank, m[k].out_bytes,
-                      m[k].in_bytes);
-            return MDL_ERUN;
-        }
-        if (m[k].out_bytes)
-            TRY(gpu_d2d(h->in + m[k].in_at, h->out + m[k].out_at, m[k].out_bytes));
-    }
-    if (!remote)
-        return MDL_OK;
     if (!h->nccl)
         return send_staged(h, m, nm);
     MDL_TRY(send_nccl(h, m, nm, agree ? *agree : NULL));
@@ -508,7 +480,7 @@ int halo_rebuild(gpu_ctx *c)
 
 /* The ghosts' positions from their owners, through the last build's lists, queued on the stream;
    timed by the pair of events not used last time. With `agree` (NCCL) the ranks' skin decision
-   travels with the first messages that leave the rank: each rank's wish into the device's halt
+   travels with the first messages: each rank's wish into the device's halt
    word, their maximum in place, then a copy for the host (halo_confirm). */
 static int refresh_ghosts(gpu_ctx *c, int agree)
 {
@@ -537,7 +509,7 @@ static int refresh_ghosts(gpu_ctx *c, int agree)
                                   c->inv + h->ghost_base + hs[w].first, c->x, c->y, c->z, c->type, c->pos4,
                                   c->gone));
     }
-    if (decision) { /* every brick is this rank's (not with several ranks) */
+    if (decision) { /* no swaps: one brick (not with several ranks) */
         mdl_error("internal: rank %d has no neighbor to agree with", dm->rank);
         return MDL_ERUN;
     }

@@ -169,28 +169,21 @@ int comm_sum_doubles(double *v, int n)
 {
     if (alone())
         return MDL_OK;
-#ifndef MDLITE_HAVE_MPI
-    (void)v, (void)n;
-#else
     int size = comm_size();
     double *all = malloc((size_t)size * n * sizeof *all);
     if (!all) {
         mdl_error("out of memory for a sum over ranks");
         return MDL_ERUN;
     }
-    int rc = MPI_Allgather(v, n, MPI_DOUBLE, all, n, MPI_DOUBLE, MPI_COMM_WORLD);
-    if (rc == MPI_SUCCESS)
-        for (int k = 0; k < n; k++) {
-            double s = 0;
-            for (int r = 0; r < size; r++)
-                s += all[(size_t)r * n + k];
-            v[k] = s;
-        }
+    int rc = comm_allgather_doubles(v, n, all); /* then added in rank order: the same sum every run */
+    for (int k = 0; k < n && rc == MDL_OK; k++) {
+        double s = 0;
+        for (int r = 0; r < size; r++)
+            s += all[(size_t)r * n + k];
+        v[k] = s;
+    }
     free(all);
-    if (rc != MPI_SUCCESS)
-        return failed("sum", rc);
-#endif
-    return MDL_OK;
+    return rc;
 }
 
 #ifdef MDLITE_HAVE_MPI

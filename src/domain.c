@@ -125,8 +125,7 @@ mdl_box domain_list_region(const mdl_domain *dm)
 /* The brick index along d of coordinate v (inside the box). */
 static int brick_of(const mdl_domain *dm, int d, double v)
 {
-    int c = (int)floor((v - dm->box.lo[d]) / dm->box.len[d] * dm->grid[d]);
-    return c < 0 ? 0 : c >= dm->grid[d] ? dm->grid[d] - 1 : c;
+    return box_brick(v, dm->box.lo[d], dm->box.len[d], dm->grid[d]);
 }
 
 int domain_owner(const mdl_domain *dm, const double p[3])

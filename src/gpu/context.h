@@ -79,8 +79,9 @@ void gpu_free_slots(gpu_ctx *c);
 int gpu_grow_atoms(gpu_ctx *c, size_t need);
 /* Several ranks (halo.c): the brick and this rank's atoms of the whole system `all` (into *mine);
    the rebuild's decomposed part (wrap, migration, ghosts, sort by cell, bounds; the host waits
-   for the counts); the step's skin test (every rank's, the host waiting for it) and the rebuild
-   or ghost refresh it asks for; statistics. */
+   for the counts); each step's ghost refresh and, at a check, the ranks' shared skin decision
+   (NCCL: taken on the device and read by halo_confirm at the step's end; staged: the host waits
+   for it in halo_update); statistics. */
 int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_system *mine);
 void halo_destroy(gpu_ctx *c);
 size_t halo_capacity(const gpu_ctx *c, size_t owned); /* atoms and ghosts expected, with room */

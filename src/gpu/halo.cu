@@ -3,19 +3,12 @@
 // cell keys that keep owned atoms before ghosts, and the index maps a sort leaves behind.
 #include "common.cuh"
 
-/* The brick index along one dimension of coordinate v (domain.c's brick_of). */
-__device__ __forceinline__ int brick_of(double v, double lo, double len, int grid)
-{
-    int c = (int)floor((v - lo) / len * grid);
-    return c < 0 ? 0 : c >= grid ? grid - 1 : c;
-}
-
 __global__ void mark_leavers_kernel(int n, gpu_brick b, int target, const double *c, const int *gone, int *flag)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    int k = brick_of(c[i], b.box_lo, b.box_len, b.grid);
+    int k = box_brick(c[i], b.box_lo, b.box_len, b.grid);
     flag[i] = !gone[i] && k != b.mine && k == target;
 }
 
@@ -36,7 +29,7 @@ __global__ void count_strays_kernel(int n, gpu_brick bx, gpu_brick by, gpu_brick
     const gpu_brick *b[3] = {&bx, &by, &bz};
     const double *c[3] = {x, y, z};
     for (int d = 0; d < 3; d++)
-        if (b[d]->grid > 1 && brick_of(c[d][i], b[d]->box_lo, b[d]->box_len, b[d]->grid) != b[d]->mine) {
+        if (b[d]->grid > 1 && box_brick(c[d][i], b[d]->box_lo, b[d]->box_len, b[d]->grid) != b[d]->mine) {
             atomicAdd(strays, 1);
             return;
         }

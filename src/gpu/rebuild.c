@@ -129,7 +129,7 @@ void gpu_drop_graphs(gpu_ctx *c)
 int gpu_begin_step(void *p, long step, int kind)
 {
     gpu_ctx *c = p;
-    if (c->halo) /* several ranks: the host decides each rebuild; no graphs */
+    if (c->halo) /* several ranks: rebuilds go through the host (halo.c); no graphs */
         kind = -1;
     if (!c->started) {
         long long at = step - 1; /* the set-up's build */
@@ -156,9 +156,9 @@ int gpu_end_step(void *p, int *redo)
 {
     gpu_ctx *c = p;
     *redo = 0;
+    c->in_step = c->replaying = 0;
     if (c->halo) /* no graphs; the step stands unless the ranks agreed on a rebuild meanwhile */
         return halo_confirm(c, redo);
-    c->in_step = c->replaying = 0;
     if (c->recording) {
         c->recording = 0;
         TRY(gpu_record_end(&c->step_graph[c->kind]));

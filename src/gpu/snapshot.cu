@@ -18,8 +18,7 @@ template <typename S, typename D>
 static int scatter3(size_t n, const int64_t *id, const S *const src[3], D *const dst[3], const char *what)
 {
     scatter3_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, id, src[0], src[1], src[2],
-        dst[0], dst[1],
-                                                            dst[2]);
+                                                                             dst[0], dst[1], dst[2]);
     MDL_LAUNCHED(what);
     return 0;
 }

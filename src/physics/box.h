@@ -41,6 +41,14 @@ MDL_MIN_IMAGE(double, )
 
 /* Wraps one coordinate of an atom into [lo, lo + len), counting the images crossed in *image;
    returns the wrapped coordinate. Coordinates inside are returned as they are. */
+/* The brick (0 .. grid - 1) holding coordinate v when [lo, lo + len) is cut into grid equal bricks;
+   clamped at the faces (the domain decomposition, host and GPU). */
+static inline MDL_HD int box_brick(double v, double lo, double len, int grid)
+{
+    int c = (int)floor((v - lo) / len * grid);
+    return c < 0 ? 0 : c >= grid ? grid - 1 : c;
+}
+
 static inline MDL_HD double box_wrap(double x, double lo, double len, int32_t *image)
 {
     if (x >= lo && x < lo + len)

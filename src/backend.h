@@ -62,8 +62,9 @@ typedef struct {
     void (*destroy)(void *ctx);
     /* after integrate_first at every step: every `check` steps since the last build the skin test
        and, when an atom moved more than skin/2, a rebuild -- decided where the state is (GPU: on
-       the device; the host does not wait; several GPU ranks may rebuild at end_step). An atom past the whole skin, or a position not finite,
-       makes the state unsafe: no more rebuilds, the step kernels stop, health reports the step */
+       the device; the host does not wait; several GPU ranks may rebuild at end_step). An atom
+       past the whole skin, or a position not finite, makes the state unsafe: no more rebuilds,
+       the step kernels stop, health reports the step */
     int (*update_neighbors)(void *ctx, long step);
     /* *unsafe_step: the step update_neighbors found the state unsafe, or -1 (GPU: as far as the
        device has got; never waits) */

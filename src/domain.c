@@ -11,22 +11,37 @@
 enum { GHOST_WORDS = 5, ATOM_WORDS = 14 }; /* doubles per ghost (id type x y z), per migrating atom */
 static const char AXIS[3] = {'x', 'y', 'z'};
 
-void domain_choose_grid(const mdl_box *b, int nranks, int grid[3])
+/* The ghost cutoff's shell around a brick of `grid`: ghosts only along decomposed dimensions
+   (edges and corners included); infinite where a brick would not fit (an open axis decomposed,
+   or a brick shorter than rghost). */
+static double ghost_volume(const mdl_box *b, const int grid[3], double rghost)
+{
+    double brick = 1, shell = 1;
+    for (int d = 0; d < 3; d++) {
+        double len = b->len[d] / grid[d];
+        if (grid[d] > 1 && (!b->periodic[d] || len < rghost))
+            return INFINITY;
+        brick *= len;
+        shell *= len + (grid[d] > 1 ? 2 * rghost : 0);
+    }
+    return shell - brick;
+}
+
+void domain_choose_grid(const mdl_box *b, int nranks, double rghost, int grid[3])
 {
     double best = INFINITY;
-    grid[0] = nranks, grid[1] = grid[2] = 1;
+    grid[0] = nranks, grid[1] = grid[2] = 1; /* nothing fits: the caller's check names the axis */
     for (int px = 1; px <= nranks; px++) {
         if (nranks % px)
             continue;
         for (int py = 1; py <= nranks / px; py++) {
             if ((nranks / px) % py)
                 continue;
-            int pz = nranks / px / py;
-            double a = b->len[0] / px, bb = b->len[1] / py, c = b->len[2] / pz;
-            double surface = a * bb + bb * c + a * c;
-            if (surface < best * (1 - 1e-12)) {
-                best = surface;
-                grid[0] = px, grid[1] = py, grid[2] = pz;
+            const int g[3] = {px, py, nranks / px / py};
+            double volume = ghost_volume(b, g, rghost);
+            if (volume < best * (1 - 1e-12)) {
+                best = volume;
+                memcpy(grid, g, sizeof g);
             }
         }
     }

@@ -29,9 +29,12 @@ typedef struct {
     size_t buf_cap;
 } mdl_domain;
 
-/* The grid for nranks bricks in box b: the factorisation px * py * pz = nranks with the least
-   ghost surface (as LAMMPS chooses), open dimensions included. */
-void domain_choose_grid(const mdl_box *b, int nranks, int grid[3]);
+/* The grid for nranks bricks in box b: of the factorisations px * py * pz = nranks whose bricks
+   fit (decomposed axes periodic and at least rghost long), the one with the fewest ghosts (the
+   volume of the rghost shell on decomposed faces, edges and corners). Axes left whole need no
+   exchange stage: on 4 GPUs a cube's 1 x 1 x 4 ran 6-10% faster than the 1 x 2 x 2 that the least
+   brick surface (LAMMPS's rule) picks (docs/PERFORMANCE.md). */
+void domain_choose_grid(const mdl_box *b, int nranks, double rghost, int grid[3]);
 /* This rank's brick in `grid` (product = comm_size()); checks that every decomposed brick is at
    least rghost long (else a message naming the dimension, MDL_EINPUT). */
 int domain_init(mdl_domain *dm, const mdl_box *b, const int grid[3], double rghost);

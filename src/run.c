@@ -420,12 +420,13 @@ static int open_output(run_state *r, const mdl_units *u, const mdl_system *s)
     return MDL_OK;
 }
 
-/* The processor grid ([run] processors, or the least ghost surface) and the ghost cutoff: the
+/* The processor grid ([run] processors, or the fewest ghosts) and the ghost cutoff: the
    largest list cutoff of the run (skin = auto tries up to skin_tuner_largest). */
 static int choose_decomposition(run_state *r, const mdl_system *s, const mdl_pair_table *pt, mdl_setup *setup)
 {
     const mdl_config *cfg = r->cfg;
     const int *p = cfg->processors;
+    setup->rghost = pt->cutmax + (cfg->skin_auto ? skin_tuner_largest(pt->cutmax) : cfg->skin);
     if (p[0] > 0) {
         if ((long)p[0] * p[1] * p[2] != r->nranks) {
             mdl_error("%s: [run] processors: %d x %d x %d bricks for %d rank%s (their product must be the number "
@@ -435,9 +436,8 @@ static int choose_decomposition(run_state *r, const mdl_system *s, const mdl_pai
         }
         memcpy(r->grid, p, sizeof r->grid);
     } else {
-        domain_choose_grid(&s->box, r->nranks, r->grid);
+        domain_choose_grid(&s->box, r->nranks, setup->rghost, r->grid);
     }
-    setup->rghost = pt->cutmax + (cfg->skin_auto ? skin_tuner_largest(pt->cutmax) : cfg->skin);
     for (int d = 0; d < 3; d++) {
         const char *why = !s->box.periodic[d] ? "the box is open along it: bricks need a periodic axis"
                         : s->box.len[d] / r->grid[d] < setup->rghost ? "shorter than the list cutoff" : NULL;

@@ -87,8 +87,10 @@ def same_as_one_rank(mdlite, mpiexec, d, runs, *common, tol=TOL, pairs_tol=0):
 
 
 def thermo(mdlite, mpiexec, d):
+    # auto picks slabs or 1 2 4 here; 2 2 2 and 1 2 2 keep ghosts of ghosts (edges, corners) tested
     same_as_one_rank(mdlite, mpiexec, d, [(1,), (2,), (3,), (4,), (8,), (2, "run.processors=2 1 1"),
-                                          (4, "run.processors=1 4 1"), (2, "neighbor.method=brute")])
+                                          (4, "run.processors=1 4 1"), (4, "run.processors=1 2 2"),
+                                          (8, "run.processors=2 2 2"), (2, "neighbor.method=brute")])
     # 2 ranks of 1 thread against 1 rank of 2 threads
     mdrun(mdlite, mpiexec, d, 0, "threads2", "run.threads=2")
     mdrun(mdlite, mpiexec, d, 2, "ranks2", "run.threads=1")
@@ -222,11 +224,12 @@ def gpu(mdlite, mpiexec, d):
         print("SKIP: no GPU found (mdlite info):\n" + info)
         sys.exit(SKIP)
     g = ["run.backend=gpu"]
-    same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,), (2, "run.processors=2 1 1"), (3,)], *g, tol=GPU_TOL)
+    same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,), (4, "run.processors=1 2 2"), (2, "run.processors=2 1 1"),
+                                          (3,)], *g, tol=GPU_TOL)
     nccl_same_as_staged(mdlite, mpiexec, d, g)
     # 32,000 atoms: the warp builder, longer runs, more migration
-    same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,)], *g, "system.cells=20 20 20", "run.steps=300",
-                     "output.thermo=50", tol=GPU_TOL, pairs_tol=1e-5)
+    same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,), (4, "run.processors=1 2 2")], *g, "system.cells=20 20 20",
+                     "run.steps=300", "output.thermo=50", tol=GPU_TOL, pairs_tol=1e-5)
     for ens in (["run.ensemble=nvt-langevin", "run.target_temperature=1.0", "run.tau=0.5"],
                 ["run.ensemble=nvt-berendsen", "run.target_temperature=1.0", "run.tau=0.2"],
                 ["run.ensemble=nvt-rescale", "run.target_temperature=1.0", "run.every=10"]):

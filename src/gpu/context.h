@@ -93,6 +93,8 @@ void halo_stats(const gpu_ctx *c, mdl_backend_stats *out);
 int gpu_grow_list(gpu_ctx *c, int capacity);
 /* rebuild.c: the cell grid and sort storage for the atoms the arrays hold */
 int gpu_setup_cells(gpu_ctx *c);
+/* rebuild.c: a build queued without waiting for the list's longest row */
+int gpu_queue_build(gpu_ctx *c);
 /* table entries in rebuild.c */
 int gpu_build_neighbors(void *p);
 int gpu_update_neighbors(void *p, long step);

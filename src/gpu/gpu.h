@@ -81,10 +81,12 @@ int gpu_select_flagged(size_t n, const int *iota, const int *flag, int *out, int
    skin/2, runs the rebuild recorded in the graph. report (mapped host memory) also carries the
    largest list row the builds asked for (report[1]), read by the host without waiting. Several
    ranks with NCCL: at a check, halt is the ranks' agreed wish (gpu_skin_wish, then the maximum),
-   so a rebuild wanted anywhere stops every rank's step kernels until the host has rebuilt. */
+   so a rebuild wanted anywhere stops every rank's step kernels until the host has rebuilt; `need`,
+   next to it, is agreed the same way: the longest row any rank's last build asked for. */
 typedef struct {
     int far, since;    /* an atom moved past skin/2 since the last build; steps since it */
     int unsafe, halt;  /* an atom moved past the whole skin or is not finite (sticky); stop */
+    int need;          /* several ranks (NCCL): flags[1] at the check, then the ranks' maximum */
     long long step;    /* the step the device has reached (counted by the rebuild test) */
     long long builds, dangerous, last_build;
     int reported, overflow_seen;
@@ -168,8 +170,9 @@ int gpu_invert(size_t n, const int *perm, int *inv); /* inv[perm[i]] = i */
 int gpu_remap(size_t m, const int *inv, int *idx);   /* idx[k] = inv[idx[k]] */
 int gpu_iota(size_t n, int *a);
 /* st->halt = 2 if st->unsafe, else st->far: this rank's wish, before the ranks' maximum replaces it
-   (several ranks with NCCL: the step kernels after it run only when no rank wants a rebuild). */
-int gpu_skin_wish(gpu_nb_state *st);
+   (several ranks with NCCL: the step kernels after it run only when no rank wants a rebuild);
+   st->need = flags[1], the longest row this rank's last build asked for (0: it fit). */
+int gpu_skin_wish(gpu_nb_state *st, const int *flags);
 
 /* ---- forces (force.cu) ---- */
 int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2, const double *lj3, const double *lj4,

@@ -15,12 +15,15 @@
 #ifdef MDLITE_HAVE_NCCL
 #include <nccl.h>
 #endif
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 enum { GHOST_WORDS = 4, POSITION_WORDS = 3 }; /* doubles per new ghost (x y z species), per refresh */
+_Static_assert(offsetof(gpu_nb_state, need) == offsetof(gpu_nb_state, halt) + sizeof(int),
+               "one all-reduce of two words agrees on halt and need");
 
 typedef struct {
     size_t nsend, send_at; /* the atoms sent: sendlist[send_at .. send_at + nsend) */
@@ -57,7 +60,7 @@ struct gpu_halo {
     void *ev[6];               /* start and end on the stream: two refreshes (alternately), a rebuild's */
     int timing;                /* bit k: ev[2k], ev[2k + 1] hold an interval of the loop not yet counted */
     int parity;                /* the refresh pair used last */
-    int *flags_host;           /* pinned: the skin test's far, since, unsafe; or (NCCL) the agreed halt */
+    int *flags_host;           /* pinned: the skin test's far, since, unsafe; or (NCCL) the agreed halt, need */
     void *flags_ready;         /* event: flags_host is there */
     long pending;              /* NCCL: the step queued before its agreed decision was read, or -1 */
     double comm_seconds;
@@ -109,14 +112,14 @@ static int nccl_failed(const char *what, ncclResult_t r)
 }
 #endif
 
-/* The messages as one NCCL group on the compute stream (with `agree`, the ranks' maximum of that
-   word in place, in the same launch): nothing waits here. */
+/* The messages as one NCCL group on the compute stream (with `agree`, the ranks' maximum of the
+   list state's halt and need words in place, in the same launch): nothing waits here. */
 static int send_nccl(gpu_halo *h, const halo_msg *m, int nm, int *agree)
 {
 #ifdef MDLITE_HAVE_NCCL
     ncclResult_t r = ncclGroupStart();
     if (r == ncclSuccess && agree)
-        r = ncclAllReduce(agree, agree, 1, ncclInt32, ncclMax, h->comm, NULL);
+        r = ncclAllReduce(agree, agree, 2, ncclInt32, ncclMax, h->comm, NULL);
     for (int k = 0; k < nm && r == ncclSuccess; k++) {
         if (m[k].out_bytes)
             r = ncclSend(h->out + m[k].out_at, m[k].out_bytes, ncclUint8, m[k].to, h->comm, NULL);
@@ -316,11 +319,15 @@ static int select_flagged(gpu_ctx *c, size_t n, int w)
     return MDL_OK;
 }
 
-/* The selections' counts (the host waits), and what each neighbor will send back. */
-static int trade_counts(gpu_ctx *c, int ways, const int to[2], const int from[2], size_t out[2], size_t in[2])
+/* The selections' counts (the host waits), and what each neighbor will send back; with `strays`,
+   the migration's lost atoms (counts[2]) are read in the same copy. */
+static int trade_counts(gpu_ctx *c, int ways, const int to[2], const int from[2], size_t out[2], size_t in[2],
+                        int *strays)
 {
-    int got[2] = {0, 0};
-    TRY(gpu_d2h(got, c->halo->counts, (size_t)ways * sizeof(int)));
+    int got[3] = {0, 0, 0};
+    TRY(gpu_d2h(got, c->halo->counts, (size_t)(strays ? 3 : ways) * sizeof(int)));
+    if (strays)
+        *strays = got[2];
     for (int w = 0; w < ways; w++) {
         out[w] = (size_t)got[w];
         MDL_TRY(comm_exchange_count(out[w], to[w], &in[w], from[w]));
@@ -346,7 +353,7 @@ static int migrate(gpu_ctx *c, size_t *slots, size_t *left)
             MDL_TRY(select_flagged(c, *slots, w));
         }
         size_t out[2] = {0, 0}, in[2] = {0, 0}, bytes = GPU_ATOM_WORDS * sizeof(double);
-        MDL_TRY(trade_counts(c, ways, to, from, out, in));
+        MDL_TRY(trade_counts(c, ways, to, from, out, in, NULL));
         MDL_TRY(gpu_grow_atoms(c, *slots + in[0] + in[1]));
         MDL_TRY(reserve_messages(h, (out[0] + out[1]) * bytes, (in[0] + in[1]) * bytes));
         halo_msg m[2];
@@ -363,15 +370,19 @@ static int migrate(gpu_ctx *c, size_t *slots, size_t *left)
             *left += out[w];
         }
     }
-    /* an atom more than a brick away is lost: every rank stops */
+    /* an atom more than a brick away is lost: counted here, read with the ghosts' first counts */
     TRY(gpu_count_strays(*slots, h->brick, c->x, c->y, c->z, c->gone, h->counts + 2));
-    int strays = 0;
-    TRY(gpu_d2h(&strays, h->counts + 2, sizeof strays));
+    return MDL_OK;
+}
+
+/* The migration's lost atoms, `strays` on this rank: every rank stops if any rank lost one. */
+static int check_lost(const gpu_halo *h, int strays)
+{
     long lost = strays;
     MDL_TRY(comm_max_long(&lost));
     if (lost > 0) {
         if (strays > 0)
-            mdl_error("rank %d: %d atoms are more than a brick away from its brick: lost", dm->rank, strays);
+            mdl_error("rank %d: %d atoms are more than a brick away from its brick: lost", h->dm.rank, strays);
         return MDL_ERUN;
     }
     return MDL_OK;
@@ -394,7 +405,8 @@ static int reserve_sendlist(gpu_halo *h, size_t more)
 }
 
 /* The ghosts, staged dimension by dimension (both faces at once; candidates: the atoms and the
-   ghosts of earlier dimensions), appended after the slots; returns the slots then in use. */
+   ghosts of earlier dimensions), appended after the slots; returns the slots then in use. The
+   migration's lost atoms are checked at the first counts (several ranks: there is a swap). */
 static int build_ghosts(gpu_ctx *c, size_t slots, size_t *nall)
 {
     gpu_halo *h = c->halo;
@@ -414,7 +426,10 @@ static int build_ghosts(gpu_ctx *c, size_t slots, size_t *nall)
             MDL_TRY(select_flagged(c, candidates, w));
         }
         size_t out[2], in[2], bytes = GHOST_WORDS * sizeof(double);
-        MDL_TRY(trade_counts(c, 2, to, from, out, in));
+        int strays = 0;
+        MDL_TRY(trade_counts(c, 2, to, from, out, in, k == 0 ? &strays : NULL));
+        if (k == 0)
+            MDL_TRY(check_lost(h, strays));
         MDL_TRY(gpu_grow_atoms(c, *nall + in[0] + in[1]));
         MDL_TRY(reserve_messages(h, (out[0] + out[1]) * bytes, (in[0] + in[1]) * bytes));
         MDL_TRY(reserve_sendlist(h, out[0] + out[1]));
@@ -480,8 +495,8 @@ int halo_rebuild(gpu_ctx *c)
 
 /* The ghosts' positions from their owners, through the last build's lists, queued on the stream;
    timed by the pair of events not used last time. With `agree` (NCCL) the ranks' skin decision
-   travels with the first messages: each rank's wish into the device's halt
-   word, their maximum in place, then a copy for the host (halo_confirm). */
+   and longest asked-for row travel with the first messages: each rank's wish and row into the
+   device's halt and need words, their maxima in place, then a copy for the host (halo_confirm). */
 static int refresh_ghosts(gpu_ctx *c, int agree)
 {
     gpu_halo *h = c->halo;
@@ -491,7 +506,7 @@ static int refresh_ghosts(gpu_ctx *c, int agree)
     MDL_TRY(count_exchanges(h, 1 << pair)); /* two refreshes ago: long done */
     TRY(gpu_event_record(h->ev[2 * pair], NULL));
     if (agree)
-        TRY(gpu_skin_wish(c->nbs));
+        TRY(gpu_skin_wish(c->nbs, c->flags));
     for (int k = 0; k < dm->nswap; k += 2) {
         const halo_swap *hs = &h->swap[k];
         const size_t bytes = POSITION_WORDS * sizeof(double);
@@ -514,7 +529,7 @@ static int refresh_ghosts(gpu_ctx *c, int agree)
         return MDL_ERUN;
     }
     if (agree) {
-        TRY(gpu_copy_async(h->flags_host, &c->nbs->halt, sizeof(int), NULL));
+        TRY(gpu_copy_async(h->flags_host, &c->nbs->halt, 2 * sizeof(int), NULL));
         TRY(gpu_event_record(h->flags_ready, NULL));
     }
     TRY(gpu_event_record(h->ev[2 * pair + 1], NULL));
@@ -522,7 +537,10 @@ static int refresh_ghosts(gpu_ctx *c, int agree)
     return MDL_OK;
 }
 
-/* A rebuild the ranks agreed on at `step`. */
+/* A rebuild the ranks agreed on at `step`. Staged, the host waits for the list's longest row and
+   grows the list before the step; with NCCL the build is only queued, its row length is agreed at
+   the next check (halo_confirm) and a list found short is grown before the step after that, as on
+   one GPU (the force kernel covers rows past the capacity meanwhile). */
 static int rebuild_at(gpu_ctx *c, long step)
 {
     gpu_halo *h = c->halo;
@@ -530,8 +548,10 @@ static int rebuild_at(gpu_ctx *c, long step)
     h->dangerous += h->since == c->check;
     h->last_build = step;
     h->since = 0;
-    MDL_TRY(gpu_build_neighbors(c));
-    return h->nccl && gpu_memset(&c->nbs->halt, 0, sizeof(int)) ? MDL_ERUN : MDL_OK;
+    if (!h->nccl)
+        return gpu_build_neighbors(c);
+    MDL_TRY(gpu_queue_build(c));
+    return gpu_memset(&c->nbs->halt, 0, sizeof(int)) ? MDL_ERUN : MDL_OK;
 }
 
 /* Every `check` steps since the last build all ranks take the worst of their skin tests: past the
@@ -564,7 +584,8 @@ int halo_update(gpu_ctx *c, long step)
 
 /* At the end of a step queued before the ranks' decision was known (NCCL): the host waits for it
    (the device meanwhile runs the step). A rebuild: the step's kernels did nothing; the list is
-   built and *redo asks the caller to queue the step's calls again. */
+   built and *redo asks the caller to queue the step's calls again. A longest row past the list's
+   capacity (any rank's last build) goes into report[1], as the one-GPU graph reports it. */
 int halo_confirm(gpu_ctx *c, int *redo)
 {
     gpu_halo *h = c->halo;
@@ -574,7 +595,9 @@ int halo_confirm(gpu_ctx *c, int *redo)
         return MDL_OK;
     h->pending = -1;
     TRY(gpu_event_sync(h->flags_ready));
-    int agreed = h->flags_host[0]; /* the same number on every rank */
+    int agreed = h->flags_host[0], need = h->flags_host[1]; /* the same numbers on every rank */
+    if (need > c->report[1]) /* gpu_begin_step grows the list before the next step, on every rank */
+        c->report[1] = need;
     if (agreed == 2)
         h->unsafe_step = step;
     if (agreed != 1)

@@ -256,14 +256,15 @@ extern "C" int gpu_iota(size_t n, int *a)
     return 0;
 }
 
-__global__ void skin_wish_kernel(gpu_nb_state *st)
+__global__ void skin_wish_kernel(gpu_nb_state *st, const int *flags)
 {
     st->halt = st->unsafe ? 2 : st->far;
+    st->need = flags[1];
 }
 
-extern "C" int gpu_skin_wish(gpu_nb_state *st)
+extern "C" int gpu_skin_wish(gpu_nb_state *st, const int *flags)
 {
-    skin_wish_kernel<<<1, 1, 0, g_mdl_stream>>>(st);
+    skin_wish_kernel<<<1, 1, 0, g_mdl_stream>>>(st, flags);
     MDL_LAUNCHED("skin_wish");
     return 0;
 }

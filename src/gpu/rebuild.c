@@ -70,13 +70,21 @@ static int queue_rebuild(gpu_ctx *c)
     return build_list(c);
 }
 
+/* The host's build, queued without waiting (several ranks through NCCL: the ranks agree on the
+   longest row later); the device's skin state starts over. */
+int gpu_queue_build(gpu_ctx *c)
+{
+    if (gpu_setup_cells(c) != MDL_OK || queue_rebuild(c) != MDL_OK)
+        return MDL_ERUN;
+    return gpu_memset(c->nbs, 0, 2 * sizeof(int)) ? MDL_ERUN : MDL_OK; /* far, since */
+}
+
 /* The host's build: queued, then the longest row read back; a list too short grows (+10%) and
-   is built again. The device's skin state starts over. */
+   is built again. */
 int gpu_build_neighbors(void *p)
 {
     gpu_ctx *c = p;
-    if (gpu_setup_cells(c) != MDL_OK || queue_rebuild(c) != MDL_OK)
-        return MDL_ERUN;
+    MDL_TRY(gpu_queue_build(c));
     for (;;) {
         TRY(gpu_d2h(c->host_flags, c->flags, 2 * sizeof(int)));
         if (c->host_flags[1] <= c->capacity || c->list_fixed)
@@ -84,7 +92,7 @@ int gpu_build_neighbors(void *p)
         if (gpu_grow_list(c, c->host_flags[1] + c->host_flags[1] / 10 + 4) != MDL_OK || build_list(c) != MDL_OK)
             return MDL_ERUN;
     }
-    return gpu_memset(c->nbs, 0, 2 * sizeof(int)) ? MDL_ERUN : MDL_OK; /* far, since */
+    return MDL_OK;
 }
 
 /* A build by the host between steps (a new skin; a list grown to capacity slots when capacity

@@ -8,8 +8,8 @@ cases: thermo (1/2/3/4/8 ranks and grids, brute lists, 2 ranks x 1 thread vs 1 r
        (grids that do not fit: exit 2, one message naming the key), stops (an unstable run: exit 1,
        one message, the frames before it complete); gpu (CTest label gpu, exit 77 without a GPU): the
        GPU backend on 2 and 4 ranks against one GPU (mixed precision: 1e-4), NCCL against the
-       staged path (where each rank has a GPU), thermostats, frames, a restart across rank counts,
-       an unstable run.
+       staged path (where each rank has a GPU), lists too short (grown, or fixed), thermostats,
+       frames, a restart across rank counts, an unstable run.
 """
 import os
 import sys
@@ -217,6 +217,29 @@ def nccl_same_as_staged(mdlite, mpiexec, d, g):
         fail(f"NCCL vs staged: thermo {'equal' if a == b else 'differs'}, {builds}")
 
 
+def lists_too_short(mdlite, mpiexec, d, g):
+    """Lists shorter than the rows on 2 and 4 ranks never give a wrong step: a 78-slot list grows
+    mid-run (through NCCL the ranks agree on the longest row at the next check), a fixed 8-slot
+    list has every row covered by the force kernel; thermo against one GPU with a list that fits."""
+    common = [*g, "run.steps=200", "output.thermo=20"]
+    mdrun(mdlite, mpiexec, d, 0, "fits", *common)
+    ref = read_thermo(f"{d}/fits.csv")
+    for ranks, slots, env, cap_ok in ((2, 78, {}, lambda c: c >= 81), (4, 78, {}, lambda c: c >= 81),
+                                      (2, 8, {"MDLITE_GPU_LIST_FIXED": "1"}, lambda c: c == 8)):
+        os.environ.update(env)
+        try:
+            p = mdrun(mdlite, mpiexec, d, ranks, "short", *common, f"neighbor.max_neighbors={slots}")
+        finally:
+            for k in env:
+                del os.environ[k]
+        cap = int(summary_value(p.stdout, "Device memory").split("capacity")[1].split()[0])
+        w = worst_difference(ref, read_thermo(f"{d}/short.csv"), f"{ranks} ranks, {slots} slots")
+        print(f"GPU, {ranks} ranks, a {slots}-slot list{' (fixed)' if env else ''}: capacity {cap} at the end, "
+              f"thermo vs one GPU {w:.3g}")
+        if not cap_ok(cap) or w > GPU_TOL:
+            fail(f"GPU, {ranks} ranks, {slots}-slot list: capacity {cap}, thermo differs by {w:.3g}")
+
+
 def gpu(mdlite, mpiexec, d):
     """The GPU backend decomposed: ranks share the GPUs there are (NCCL where each has its own)."""
     info = run([mdlite, "info"], check=False).stdout
@@ -227,6 +250,7 @@ def gpu(mdlite, mpiexec, d):
     same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,), (4, "run.processors=1 2 2"), (2, "run.processors=2 1 1"),
                                           (3,)], *g, tol=GPU_TOL)
     nccl_same_as_staged(mdlite, mpiexec, d, g)
+    lists_too_short(mdlite, mpiexec, d, g)
     # 32,000 atoms: the warp builder, longer runs, more migration
     same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,), (4, "run.processors=1 2 2")], *g, "system.cells=20 20 20",
                      "run.steps=300", "output.thermo=50", tol=GPU_TOL, pairs_tol=1e-5)

@@ -44,6 +44,7 @@ typedef struct {
     double comm_seconds; /* this rank's time in exchanges with other ranks */
     size_t owned, ghosts; /* this rank's atoms and ghost atoms */
     const char *exchange; /* how ranks exchange atoms (NULL: one rank) */
+    long grown;          /* GPU ranks: times this rank's per-atom arrays grew for arrivals and ghosts */
 } mdl_backend_stats;
 
 /* what compute_forces computes: forces; forces, energy and virial; energy and virial only (the

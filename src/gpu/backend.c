@@ -65,7 +65,8 @@ int gpu_grow_atoms(gpu_ctx *c, size_t need)
 {
     if (need <= c->cap)
         return MDL_OK;
-    size_t cap = need + need / 4 + 1024;
+    size_t cap = c->tight ? need : need + need / 4 + 1024;
+    c->grown++;
     atom_array a[40];
     int m = atom_arrays(c, a);
     for (int k = 0; k < m; k++) {
@@ -196,7 +197,9 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
         own = &mine;
     }
     c->n = c->nall = own->n;
-    c->cap = c->halo ? halo_capacity(c, own->n) : own->n;
+    const char *tight = getenv("MDLITE_GPU_TIGHT");
+    c->tight = tight && strcmp(tight, "1") == 0;
+    c->cap = c->halo && !c->tight ? halo_capacity(c, own->n) : own->n;
     int rc = alloc_all(c) != MDL_OK || upload(c, own) != MDL_OK || set_tables(setup->pairs, s->mass) != MDL_OK
                  ? MDL_ERUN
                  : MDL_OK;

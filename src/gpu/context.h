@@ -50,6 +50,8 @@ typedef struct {
     size_t sort_temp_bytes;
     long extra_builds;        /* builds the host made between steps (a new skin, a grown list) */
     int list_fixed;           /* MDLITE_GPU_LIST_FIXED=1 (tests): the list never grows */
+    int tight;                /* MDLITE_GPU_TIGHT=1 (tests): per-atom arrays sized and grown to the atom */
+    long grown;               /* times the per-atom arrays grew */
     int *cell, *perm, *cell_start, *cell_end; /* several ranks: the ghosts' bounds after the atoms' */
     size_t ncells_cap;
     int nc[3];

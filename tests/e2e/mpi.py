@@ -8,8 +8,9 @@ cases: thermo (1/2/3/4/8 ranks and grids, brute lists, 2 ranks x 1 thread vs 1 r
        (grids that do not fit: exit 2, one message naming the key), stops (an unstable run: exit 1,
        one message, the frames before it complete); gpu (CTest label gpu, exit 77 without a GPU): the
        GPU backend on 2 and 4 ranks against one GPU (mixed precision: 1e-4), NCCL against the
-       staged path (where each rank has a GPU), lists too short (grown, or fixed), thermostats,
-       frames, a restart across rank counts, an unstable run.
+       staged path (where each rank has a GPU), lists too short (grown, or fixed), per-atom arrays
+       with no room to spare (grown mid-run), thermostats, frames, a restart across rank counts,
+       an unstable run.
 """
 import os
 import sys
@@ -240,6 +241,24 @@ def lists_too_short(mdlite, mpiexec, d, g):
             fail(f"GPU, {ranks} ranks, {slots}-slot list: capacity {cap}, thermo differs by {w:.3g}")
 
 
+def arrays_grown(mdlite, mpiexec, d, g):
+    """Per-atom arrays with no room to spare (MDLITE_GPU_TIGHT=1: sized to the owned atoms, grown
+    to exactly what arrives): they grow at the set-up's ghosts and again mid-run, and the run
+    equals one GPU's; 2 ranks, 32,000 atoms, 300 steps."""
+    common = [*g, "system.cells=20 20 20", "run.steps=300", "output.thermo=50"]
+    mdrun(mdlite, mpiexec, d, 0, "roomy", *common)
+    os.environ["MDLITE_GPU_TIGHT"] = "1"
+    try:
+        p = mdrun(mdlite, mpiexec, d, 2, "tight", *common)
+    finally:
+        del os.environ["MDLITE_GPU_TIGHT"]
+    grown = int(summary_value(p.stdout, "Atom arrays grown").split("=")[1].split()[0])
+    w = worst_difference(read_thermo(f"{d}/roomy.csv"), read_thermo(f"{d}/tight.csv"), "tight arrays")
+    print(f"GPU, 2 ranks, arrays sized to the atom: grown {grown} times on rank 0, thermo vs one GPU {w:.3g}")
+    if grown < 2 or w > GPU_TOL:
+        fail(f"GPU, tight arrays: grown {grown} times (expected the set-up's and a later one), thermo differs {w:.3g}")
+
+
 def gpu(mdlite, mpiexec, d):
     """The GPU backend decomposed: ranks share the GPUs there are (NCCL where each has its own)."""
     info = run([mdlite, "info"], check=False).stdout
@@ -251,6 +270,7 @@ def gpu(mdlite, mpiexec, d):
                                           (3,)], *g, tol=GPU_TOL)
     nccl_same_as_staged(mdlite, mpiexec, d, g)
     lists_too_short(mdlite, mpiexec, d, g)
+    arrays_grown(mdlite, mpiexec, d, g)
     # 32,000 atoms: the warp builder, longer runs, more migration
     same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,), (4, "run.processors=1 2 2")], *g, "system.cells=20 20 20",
                      "run.steps=300", "output.thermo=50", tol=GPU_TOL, pairs_tol=1e-5)

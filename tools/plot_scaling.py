@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Scaling plot (PNG) from a table of runs: lines "kind gpus atoms atom-steps/s" (kind weak or
-strong; '#' comments). Efficiency per GPU against the 1-GPU run of the same kind.
+"""Scaling plot (PNG) from a table of runs: lines "kind gpus atoms atom-steps/s" (kind strong, or
+weak or weak-... for atoms per GPU; '#' comments). Efficiency per GPU against the 1-GPU run of the
+same kind.
 usage: plot_scaling.py TABLE OUT.png [TITLE]"""
 import sys
 
@@ -23,7 +24,7 @@ def main():
         rows.sort()
         one = next(r for r in rows if r[0] == 1)
         eff = [100 * (r[2] / r[0]) / one[2] for r in rows]
-        per = " per GPU" if kind == "weak" else ""
+        per = " per GPU" if kind.startswith("weak") else ""
         ax.plot([r[0] for r in rows], eff, "o-", label=f"{kind} ({one[1]:.3g} atoms{per})")
         for r, e in zip(rows, eff):
             ax.annotate(f"{e:.0f}%", (r[0], e), textcoords="offset points", xytext=(6, -12))

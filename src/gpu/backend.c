@@ -61,18 +61,15 @@ static int alloc_all(gpu_ctx *c)
     return gpu_memset(c->nbs, 0, sizeof(gpu_nb_state)) ? MDL_ERUN : MDL_OK;
 }
 
-int gpu_grow_atoms(gpu_ctx *c, size_t need)
+/* Every per-atom array reallocated to hold cap atoms, the first min(cap, c->cap) kept. */
+static int resize_atoms(gpu_ctx *c, size_t cap)
 {
-    if (need <= c->cap)
-        return MDL_OK;
-    size_t cap = c->tight ? need : need + need / 4 + 1024;
-    c->grown++;
     atom_array a[40];
     int m = atom_arrays(c, a);
     for (int k = 0; k < m; k++) {
         void *p = NULL;
         TRY(gpu_malloc(&p, cap * a[k].bytes, a[k].what));
-        TRY(gpu_d2d(p, *a[k].p, c->cap * a[k].bytes));
+        TRY(gpu_d2d(p, *a[k].p, (cap < c->cap ? cap : c->cap) * a[k].bytes));
         gpu_free(*a[k].p);
         *a[k].p = p;
     }
@@ -83,6 +80,19 @@ int gpu_grow_atoms(gpu_ctx *c, size_t need)
         TRY(gpu_iota(c->cap, c->iota));
     MDL_TRY(gpu_grow_list(c, c->capacity)); /* the rebuild's staging area */
     return gpu_setup_cells(c);
+}
+
+int gpu_grow_atoms(gpu_ctx *c, size_t need)
+{
+    if (need <= c->cap)
+        return MDL_OK;
+    c->grown++;
+    return resize_atoms(c, c->tight ? need : need + need / 4 + 1024);
+}
+
+int gpu_trim_atoms(gpu_ctx *c)
+{
+    return c->tight && c->cap > c->n ? resize_atoms(c, c->n) : MDL_OK;
 }
 
 static void gpu_destroy(void *p)

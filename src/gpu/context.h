@@ -50,7 +50,7 @@ typedef struct {
     size_t sort_temp_bytes;
     long extra_builds;        /* builds the host made between steps (a new skin, a grown list) */
     int list_fixed;           /* MDLITE_GPU_LIST_FIXED=1 (tests): the list never grows */
-    int tight;                /* MDLITE_GPU_TIGHT=1 (tests): per-atom arrays sized and grown to the atom */
+    int tight;                /* MDLITE_GPU_TIGHT=1 (tests): per-atom arrays cut and grown to the atom */
     long grown;               /* times the per-atom arrays grew */
     int *cell, *perm, *cell_start, *cell_end; /* several ranks: the ghosts' bounds after the atoms' */
     size_t ncells_cap;
@@ -79,6 +79,9 @@ typedef struct {
 void gpu_free_slots(gpu_ctx *c);
 /* The per-atom arrays grown to hold `need` atoms (contents kept). */
 int gpu_grow_atoms(gpu_ctx *c, size_t need);
+/* MDLITE_GPU_TIGHT=1 (tests): the arrays cut to the owned atoms [0, n) as a rebuild starts, so that
+   its arrivals and ghosts make them grow again; else nothing. */
+int gpu_trim_atoms(gpu_ctx *c);
 /* Several ranks (halo.c): the brick and this rank's atoms of the whole system `all` (into *mine);
    the rebuild's decomposed part (wrap, migration, ghosts, sort by cell, bounds; the host waits
    for the counts); each step's ghost refresh and, at a check, the ranks' shared skin decision

@@ -480,6 +480,7 @@ int halo_rebuild(gpu_ctx *c)
 {
     gpu_halo *h = c->halo;
     size_t slots = c->n, left = 0, nall = 0;
+    MDL_TRY(gpu_trim_atoms(c));
     MDL_TRY(count_exchanges(h, 4));
     TRY(gpu_event_record(h->ev[4], NULL));
     TRY(gpu_memset(c->gone, 0, c->n * sizeof(int)));

@@ -19,15 +19,14 @@ def main():
         line = line.split("#")[0].split()
         if line:
             runs.setdefault(line[0], []).append((int(line[1]), float(line[2]), float(line[3])))
-    fig, ax = plt.subplots(figsize=(5.5, 3.8))
+    fig, ax = plt.subplots(figsize=(6.5, 3.8))
     for kind, rows in sorted(runs.items()):
         rows.sort()
         one = next(r for r in rows if r[0] == 1)
         eff = [100 * (r[2] / r[0]) / one[2] for r in rows]
         per = " per GPU" if kind.startswith("weak") else ""
-        ax.plot([r[0] for r in rows], eff, "o-", label=f"{kind} ({one[1]:.3g} atoms{per})")
-        for r, e in zip(rows, eff):
-            ax.annotate(f"{e:.0f}%", (r[0], e), textcoords="offset points", xytext=(6, -12))
+        at = ", ".join(f"{e:.0f}% at {r[0]}" for r, e in zip(rows, eff) if r[0] > 1)
+        ax.plot([r[0] for r in rows], eff, "o-", label=f"{kind} ({one[1]:.3g} atoms{per}): {at}")
     ax.axhline(90, ls=":", c="gray", lw=1)
     ax.axhline(80, ls=":", c="gray", lw=1)
     ax.set_xlabel("GPUs")

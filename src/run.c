@@ -443,6 +443,13 @@ static int choose_decomposition(run_state *r, const mdl_system *s, const mdl_pai
     for (int d = 0; d < 3; d++) {
         const char *why = !s->box.periodic[d] ? "the box is open along it: bricks need a periodic axis"
                         : s->box.len[d] / r->grid[d] < setup->rghost ? "shorter than the list cutoff" : NULL;
+        if (r->grid[d] > 1 && why && p[0] <= 0) { /* auto found no grid that fits */
+            mdl_error("%s: [run] processors = auto: no grid of %d bricks fits this box (%g x %g x %g): a decomposed "
+                      "axis must be periodic and each brick at least the list cutoff %g long (run fewer ranks)",
+                      config_origin(cfg, "run", "processors"), r->nranks, s->box.len[0], s->box.len[1],
+                      s->box.len[2], setup->rghost);
+            return MDL_EINPUT;
+        }
         if (r->grid[d] > 1 && why) {
             mdl_error("%s: [run] processors: %d bricks along %c (%g long; list cutoff %g): %s (fewer ranks, or "
                       "another grid)", config_origin(cfg, "run", "processors"), r->grid[d], "xyz"[d],

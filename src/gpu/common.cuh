@@ -49,6 +49,14 @@ __device__ __forceinline__ mdl_real type_to_real(int t) { return __int_as_float(
 __device__ __forceinline__ int real_to_type(mdl_real r) { return __float_as_int(r); }
 #endif
 
+/* The cell of coordinate v along a dimension of nc cells over [lo, lo + len), in the pair
+   kernels' precision (clamped to the grid): the sort's keys and the builders must agree. */
+__device__ __forceinline__ int cell_coord(mdl_real v, double lo, double len, int nc)
+{
+    int c = (int)((v - (mdl_real)lo) * (mdl_real)(nc / len));
+    return c < 0 ? 0 : c >= nc ? nc - 1 : c;
+}
+
 /* The minimum image (physics/box.h) in the pair kernels' precision (len = inv = 0 on open
    dimensions). */
 MDL_MIN_IMAGE(mdl_real, _real)

@@ -195,10 +195,8 @@ __global__ void halo_keys_kernel(int n, int nown, mdl_box b, int3 nc, int ncells
         return;
     }
     real4 p = pos[i];
-    int cx = (int)((p.x - (mdl_real)b.lo[0]) * (mdl_real)(nc.x / b.len[0]));
-    int cy = (int)((p.y - (mdl_real)b.lo[1]) * (mdl_real)(nc.y / b.len[1]));
-    int cz = (int)((p.z - (mdl_real)b.lo[2]) * (mdl_real)(nc.z / b.len[2]));
-    cx = min(max(cx, 0), nc.x - 1), cy = min(max(cy, 0), nc.y - 1), cz = min(max(cz, 0), nc.z - 1);
+    int cx = cell_coord(p.x, b.lo[0], b.len[0], nc.x), cy = cell_coord(p.y, b.lo[1], b.len[1], nc.y),
+        cz = cell_coord(p.z, b.lo[2], b.len[2], nc.z);
     key[i] = (i < nown ? 0 : ncells) + (cz * nc.y + cy) * nc.x + cx;
 }
 

@@ -48,12 +48,6 @@ extern "C" int gpu_wrap_and_pack(size_t n, mdl_box box, double *x, double *y, do
     return 0;
 }
 
-__device__ __forceinline__ int cell_coord(mdl_real v, double lo, double len, int nc)
-{
-    int c = (int)((v - (mdl_real)lo) * (mdl_real)(nc / len));
-    return c < 0 ? 0 : c >= nc ? nc - 1 : c;
-}
-
 __global__ void cell_index_kernel(int n, mdl_box b, int3 nc, const real4 *pos, int *cell, int *perm)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

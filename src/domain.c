@@ -11,15 +11,23 @@
 enum { GHOST_WORDS = 5, ATOM_WORDS = 14 }; /* doubles per ghost (id type x y z), per migrating atom */
 static const char AXIS[3] = {'x', 'y', 'z'};
 
+const char *domain_axis_unfit(const mdl_box *b, const int grid[3], int d, double rghost)
+{
+    if (grid[d] == 1)
+        return NULL;
+    return !b->periodic[d]                 ? "the box is open along it: bricks need a periodic axis"
+           : b->len[d] / grid[d] < rghost ? "shorter than the list cutoff"
+                                           : NULL;
+}
+
 /* The ghost cutoff's shell around a brick of `grid`: ghosts only along decomposed dimensions
-   (edges and corners included); infinite where a brick would not fit (an open axis decomposed,
-   or a brick shorter than rghost). */
+   (edges and corners included); infinite where a brick would not fit. */
 static double ghost_volume(const mdl_box *b, const int grid[3], double rghost)
 {
     double brick = 1, shell = 1;
     for (int d = 0; d < 3; d++) {
         double len = b->len[d] / grid[d];
-        if (grid[d] > 1 && (!b->periodic[d] || len < rghost))
+        if (domain_axis_unfit(b, grid, d, rghost))
             return INFINITY;
         brick *= len;
         shell *= len + (grid[d] > 1 ? 2 * rghost : 0);
@@ -102,9 +110,10 @@ int domain_init(mdl_domain *dm, const mdl_box *b, const int grid[3], double rgho
     dm->coord[2] = dm->rank / grid[0] / grid[1];
     for (int d = 0; d < 3; d++) {
         double len = b->len[d] / grid[d];
-        if (grid[d] > 1 && len < rghost) {
-            mdl_error("[run] processors: %d bricks along %c are %g long, less than the list cutoff %g (use fewer)",
-                      grid[d], AXIS[d], len, rghost);
+        const char *why = domain_axis_unfit(b, grid, d, rghost);
+        if (why) {
+            mdl_error("[run] processors: %d bricks along %c (%g long; list cutoff %g): %s (use fewer)", grid[d],
+                      AXIS[d], len, rghost, why);
             return MDL_EINPUT;
         }
         dm->lo[d] = b->lo[d] + dm->coord[d] * len;

@@ -35,8 +35,11 @@ typedef struct {
    exchange stage: on 4 GPUs a cube's 1 x 1 x 4 ran 6-10% faster than the 1 x 2 x 2 that the least
    brick surface (LAMMPS's rule) picks (docs/PERFORMANCE.md). */
 void domain_choose_grid(const mdl_box *b, int nranks, double rghost, int grid[3]);
-/* This rank's brick in `grid` (product = comm_size()); checks that every decomposed brick is at
-   least rghost long (else a message naming the dimension, MDL_EINPUT). */
+/* Why the bricks of `grid` along axis d do not fit box b (decomposed: periodic and at least
+   rghost long), or NULL where they do. */
+const char *domain_axis_unfit(const mdl_box *b, const int grid[3], int d, double rghost);
+/* This rank's brick in `grid` (product = comm_size()); checks that every decomposed axis fits
+   (else a message naming the dimension, MDL_EINPUT). */
 int domain_init(mdl_domain *dm, const mdl_box *b, const int grid[3], double rghost);
 void domain_destroy(mdl_domain *dm);
 /* The neighbor lists' box: the brick widened by the ghost cutoff on decomposed dimensions (open:

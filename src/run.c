@@ -341,9 +341,8 @@ static int stop_on_signal(run_state *r, long step)
 static int run_loop(run_state *r)
 {
     const mdl_config *cfg = r->cfg;
-    const char *sync = getenv("MDLITE_SYNC_PHASES");
     r->st = (mdl_stepper){.ops = r->ops, .ctx = r->ctx, .cfg = cfg, .units = r->units,
-                          .sync_phases = sync && strcmp(sync, "1") == 0};
+                          .sync_phases = mdl_env_on("MDLITE_SYNC_PHASES")};
     MDL_TRY(stepper_setup(&r->st, r->first_step, r->restarted)); /* a restart continues exactly */
     mdl_observables o;
     MDL_TRY(backend_observe(r->ops, r->ctx, &o));
@@ -441,16 +440,15 @@ static int choose_decomposition(run_state *r, const mdl_system *s, const mdl_pai
         domain_choose_grid(&s->box, r->nranks, setup->rghost, r->grid);
     }
     for (int d = 0; d < 3; d++) {
-        const char *why = !s->box.periodic[d] ? "the box is open along it: bricks need a periodic axis"
-                        : s->box.len[d] / r->grid[d] < setup->rghost ? "shorter than the list cutoff" : NULL;
-        if (r->grid[d] > 1 && why && p[0] <= 0) { /* auto found no grid that fits */
+        const char *why = domain_axis_unfit(&s->box, r->grid, d, setup->rghost);
+        if (why && p[0] <= 0) { /* auto found no grid that fits */
             mdl_error("%s: [run] processors = auto: no grid of %d bricks fits this box (%g x %g x %g): a decomposed "
                       "axis must be periodic and each brick at least the list cutoff %g long (run fewer ranks)",
                       config_origin(cfg, "run", "processors"), r->nranks, s->box.len[0], s->box.len[1],
                       s->box.len[2], setup->rghost);
             return MDL_EINPUT;
         }
-        if (r->grid[d] > 1 && why) {
+        if (why) {
             mdl_error("%s: [run] processors: %d bricks along %c (%g long; list cutoff %g): %s (fewer ranks, or "
                       "another grid)", config_origin(cfg, "run", "processors"), r->grid[d], "xyz"[d],
                       s->box.len[d] / r->grid[d], setup->rghost, why);

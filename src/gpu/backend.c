@@ -207,8 +207,7 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
         own = &mine;
     }
     c->n = c->nall = own->n;
-    const char *tight = getenv("MDLITE_GPU_TIGHT");
-    c->tight = tight && strcmp(tight, "1") == 0;
+    c->tight = mdl_env_on("MDLITE_GPU_TIGHT");
     c->cap = c->halo && !c->tight ? halo_capacity(c, own->n) : own->n;
     int rc = alloc_all(c) != MDL_OK || upload(c, own) != MDL_OK || set_tables(setup->pairs, s->mass) != MDL_OK
                  ? MDL_ERUN
@@ -216,8 +215,7 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     if (own == &mine)
         system_destroy(&mine);
     MDL_TRY(rc);
-    const char *fixed = getenv("MDLITE_GPU_LIST_FIXED");
-    c->list_fixed = fixed && strcmp(fixed, "1") == 0;
+    c->list_fixed = mdl_env_on("MDLITE_GPU_LIST_FIXED");
     return gpu_grow_list(c, initial_capacity(setup->max_neighbors, c->natoms, &c->box, c->rlist));
 }
 

@@ -94,6 +94,7 @@ int halo_rebuild(gpu_ctx *c);
 int halo_update(gpu_ctx *c, long step);
 int halo_confirm(gpu_ctx *c, int *redo); /* end of a step: made again? (NCCL's agreed rebuild) */
 int halo_health(const gpu_ctx *c, long *unsafe_step);
+void halo_ghost_cells(const gpu_ctx *c, gpu_ghost_cells *g); /* the builder's view of the ghosts */
 void halo_stats(const gpu_ctx *c, mdl_backend_stats *out);
 int gpu_grow_list(gpu_ctx *c, int capacity);
 /* rebuild.c: the cell grid and sort storage for the atoms the arrays hold */

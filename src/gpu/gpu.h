@@ -128,11 +128,17 @@ typedef struct {
 } gpu_atom_arrays;
 #define GPU_STAGING_BYTES (14 * 8) /* 14 arrays of 8-byte slots */
 int gpu_permute_atoms(size_t n, const int *perm, gpu_atom_arrays a, void *staging, mdl_real *pos4);
-/* Rows of atoms [0, n); candidates from the cell bounds, and with ghosts (gstart not NULL) from
-   the ghosts' bounds as well (ghosts sorted by cell after the atoms, indices past n). */
+/* Several ranks: the ghosts' cell bounds (ghosts sorted by cell after the atoms, indices past n),
+   and the cells lo .. hi (each dimension) that hold none. */
+typedef struct {
+    const int *start, *end;
+    int lo[3], hi[3];
+} gpu_ghost_cells;
+/* Rows of atoms [0, n); candidates from the cell bounds, and with ghosts (g not NULL) from the
+   ghosts' bounds as well. */
 int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
-                   const int *gstart, const int *gend, const mdl_real *pos4, double rlist, int *nl, int *count,
-                   int capacity, int si, int sk, int *flags);
+                   const gpu_ghost_cells *g, const mdl_real *pos4, double rlist, int *nl, int *count, int capacity,
+                   int si, int sk, int *flags);
 int gpu_build_brute(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count, int capacity,
                     int si, int sk, int *flags);
 int gpu_build_brute_atomic(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
@@ -156,12 +162,19 @@ int gpu_pack_atoms(size_t m, const int *idx, gpu_atom_arrays a, double *buf, int
 int gpu_unpack_atoms(size_t m, const double *buf, gpu_atom_arrays a, size_t at, int *gone, mdl_real *pos4);
 /* flag[i]: live candidate i < n is below limit (dir 0) or at or above it (dir 1) along c. */
 int gpu_mark_ghosts(size_t n, double limit, int dir, const double *c, const int *gone, int *flag);
-/* Ghost positions of idx[0..m), shifted by `shift` along dim, 3 doubles each (+ the species with
-   with_type); unpacked into slots at + k (slot NULL) or slot[k], pos4 refreshed. */
+/* New ghosts (a rebuild): positions of idx[0..m), shifted by `shift` along dim, and species, 4
+   doubles each; unpacked into slots at .. at + m - 1 (positions, species, pos4; no longer gone). */
 int gpu_pack_ghosts(size_t m, const int *idx, const double *x, const double *y, const double *z, const int *type,
-                    int dim, double shift, double *buf, int with_type);
-int gpu_unpack_ghosts(size_t m, const double *buf, int with_type, size_t at, const int *slot, double *x, double *y,
-                      double *z, int *type, mdl_real *pos4, int *gone);
+                    int dim, double shift, double *buf);
+int gpu_unpack_ghosts(size_t m, const double *buf, size_t at, double *x, double *y, double *z, int *type,
+                      mdl_real *pos4, int *gone);
+/* A refresh: the same ghosts' positions, 3 values each, unpacked into pos4 at slot[k]; `wide`:
+   doubles, also unpacked into x, y, z (ghosts that later stages forward); else reals, x = NULL
+   (a ghost's doubles are read only to forward it). */
+int gpu_pack_positions(size_t m, const int *idx, const double *x, const double *y, const double *z, int dim,
+                       double shift, void *buf, int wide);
+int gpu_unpack_positions(size_t m, const void *buf, const int *slot, double *x, double *y, double *z,
+                         mdl_real *pos4);
 /* Sort keys over n slots: owned [0, nown) by cell of the region's grid, ghosts after them
    (ncells + cell), gone atoms last (2 ncells); perm = 0 .. n-1. */
 int gpu_halo_keys(size_t n, size_t nown, mdl_box region, const int nc[3], const mdl_real *pos4, const int *gone,

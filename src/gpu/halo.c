@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L /* gethostname */
 
 #include "context.h"
+#include "timeline.h"
 
 #include "../comm.h"
 #include "../domain.h"
@@ -15,13 +16,14 @@
 #ifdef MDLITE_HAVE_NCCL
 #include <nccl.h>
 #endif
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { GHOST_WORDS = 4, POSITION_WORDS = 3 }; /* doubles per new ghost (x y z species), per refresh */
+enum { GHOST_WORDS = 4 }; /* doubles per new ghost (x y z species); a refresh sends 3 reals */
 _Static_assert(offsetof(gpu_nb_state, need) == offsetof(gpu_nb_state, halt) + sizeof(int),
                "one all-reduce of two words agrees on halt and need");
 
@@ -66,6 +68,7 @@ struct gpu_halo {
     double comm_seconds;
     long builds, dangerous, last_build, unsafe_step;
     int since, started;
+    gpu_timeline *timeline;    /* MDLITE_GPU_TIMELINE: one rebuild timed stage by stage (NULL: none) */
 };
 
 static gpu_atom_arrays atoms_of(gpu_ctx *c, int with_forces)
@@ -250,6 +253,7 @@ int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_s
     if (gpu_event_create(&h->flags_ready) || gpu_malloc((void **)&h->counts, 4 * sizeof(int), "selection counts") ||
         gpu_host_pin_alloc((void **)&h->flags_host, 3 * sizeof(int), "the skin test's flags"))
         return MDL_ERUN;
+    MDL_TRY(timeline_create(&h->timeline, h->dm.rank));
     return choose_transport(h);
 }
 
@@ -281,6 +285,7 @@ void halo_destroy(gpu_ctx *c)
     for (int k = 0; k < 6; k++)
         gpu_event_destroy(h->ev[k]);
     gpu_event_destroy(h->flags_ready);
+    timeline_destroy(h->timeline);
     gpu_host_pin_free(h->flags_host);
     domain_destroy(&h->dm);
     free(h);
@@ -326,12 +331,14 @@ static int trade_counts(gpu_ctx *c, int ways, const int to[2], const int from[2]
 {
     int got[3] = {0, 0, 0};
     TRY(gpu_d2h(got, c->halo->counts, (size_t)(strays ? 3 : ways) * sizeof(int)));
+    timeline_mark(c->halo->timeline, "counts read");
     if (strays)
         *strays = got[2];
     for (int w = 0; w < ways; w++) {
         out[w] = (size_t)got[w];
         MDL_TRY(comm_exchange_count(out[w], to[w], &in[w], from[w]));
     }
+    timeline_mark(c->halo->timeline, "counts traded");
     return MDL_OK;
 }
 
@@ -352,6 +359,7 @@ static int migrate(gpu_ctx *c, size_t *slots, size_t *left)
             TRY(gpu_mark_leavers(*slots, h->brick[d], target, coord, c->gone, c->flag));
             MDL_TRY(select_flagged(c, *slots, w));
         }
+        timeline_mark(h->timeline, "leavers selected");
         size_t out[2] = {0, 0}, in[2] = {0, 0}, bytes = GPU_ATOM_WORDS * sizeof(double);
         MDL_TRY(trade_counts(c, ways, to, from, out, in, NULL));
         MDL_TRY(gpu_grow_atoms(c, *slots + in[0] + in[1]));
@@ -362,16 +370,20 @@ static int migrate(gpu_ctx *c, size_t *slots, size_t *left)
                               from[w]};
             TRY(gpu_pack_atoms(out[w], c->sel[w], atoms_of(c, 1), (double *)(h->out + m[w].out_at), c->gone));
         }
+        timeline_mark(h->timeline, "leavers packed");
         MDL_TRY(send_messages(h, m, ways, NULL));
+        timeline_mark(h->timeline, "leavers sent");
         for (int w = 0; w < ways; w++) {
             TRY(gpu_unpack_atoms(in[w], (const double *)(h->in + m[w].in_at), atoms_of(c, 1), *slots, c->gone,
                                  c->pos4));
             *slots += in[w];
             *left += out[w];
         }
+        timeline_mark(h->timeline, "arrivals unpacked");
     }
     /* an atom more than a brick away is lost: counted here, read with the ghosts' first counts */
     TRY(gpu_count_strays(*slots, h->brick, c->x, c->y, c->z, c->gone, h->counts + 2));
+    timeline_mark(h->timeline, "strays counted");
     return MDL_OK;
 }
 
@@ -425,11 +437,13 @@ static int build_ghosts(gpu_ctx *c, size_t slots, size_t *nall)
             TRY(gpu_mark_ghosts(candidates, limit, s->dir, coord, c->gone, c->flag));
             MDL_TRY(select_flagged(c, candidates, w));
         }
+        timeline_mark(h->timeline, "ghosts selected");
         size_t out[2], in[2], bytes = GHOST_WORDS * sizeof(double);
         int strays = 0;
         MDL_TRY(trade_counts(c, 2, to, from, out, in, k == 0 ? &strays : NULL));
         if (k == 0)
             MDL_TRY(check_lost(h, strays));
+        timeline_mark(h->timeline, "lost atoms checked");
         MDL_TRY(gpu_grow_atoms(c, *nall + in[0] + in[1]));
         MDL_TRY(reserve_messages(h, (out[0] + out[1]) * bytes, (in[0] + in[1]) * bytes));
         MDL_TRY(reserve_sendlist(h, out[0] + out[1]));
@@ -439,20 +453,23 @@ static int build_ghosts(gpu_ctx *c, size_t slots, size_t *nall)
             m[w] = (halo_msg){w ? out[0] * bytes : 0, out[w] * bytes, to[w], w ? in[0] * bytes : 0, in[w] * bytes,
                               from[w]};
             TRY(gpu_pack_ghosts(out[w], c->sel[w], c->x, c->y, c->z, c->type, d, dm->swap[k + w].shift,
-                                (double *)(h->out + m[w].out_at), 1));
+                                (double *)(h->out + m[w].out_at)));
             if (out[w])
                 TRY(gpu_d2d(h->sendlist + h->nsent, c->sel[w], out[w] * sizeof(int)));
             hs->send_at = h->nsent, hs->nsend = out[w];
             h->nsent += out[w];
         }
+        timeline_mark(h->timeline, "ghosts packed");
         MDL_TRY(send_messages(h, m, 2, NULL));
+        timeline_mark(h->timeline, "ghosts sent");
         for (int w = 0; w < 2; w++) {
             halo_swap *hs = &h->swap[k + w];
-            TRY(gpu_unpack_ghosts(in[w], (const double *)(h->in + m[w].in_at), 1, *nall, NULL, c->x, c->y, c->z,
-                                  c->type, c->pos4, c->gone));
+            TRY(gpu_unpack_ghosts(in[w], (const double *)(h->in + m[w].in_at), *nall, c->x, c->y, c->z, c->type,
+                                  c->pos4, c->gone));
             hs->first = *nall - slots, hs->nrecv = in[w];
             *nall += in[w];
         }
+        timeline_mark(h->timeline, "ghosts unpacked");
     }
     return MDL_OK;
 }
@@ -464,15 +481,19 @@ static int sort_with_ghosts(gpu_ctx *c, size_t slots, size_t left, size_t nall)
     gpu_halo *h = c->halo;
     const size_t ncells = (size_t)c->nc[0] * c->nc[1] * c->nc[2];
     TRY(gpu_halo_keys(nall, slots, c->region, c->nc, c->pos4, c->gone, c->cell, c->perm));
+    timeline_mark(h->timeline, "keys");
     TRY(gpu_sort_by_cell(c->cell, c->cell_sorted, c->perm, c->perm_sorted, nall, 2 * ncells + 1, c->sort_temp,
                          c->sort_temp_bytes));
+    timeline_mark(h->timeline, "sorted");
     TRY(gpu_permute_atoms(nall, c->perm_sorted, atoms_of(c, c->forces_given), c->nl, c->pos4));
+    timeline_mark(h->timeline, "permuted");
     TRY(gpu_invert(nall, c->perm_sorted, c->inv));
     TRY(gpu_remap(h->nsent, c->inv, h->sendlist));
     h->ghost_base = slots;
     c->n = slots - left;
     c->nall = c->n + (nall - slots);
     TRY(gpu_cell_bounds(c->nall, 2 * ncells, c->cell_sorted, c->cell_start, c->cell_end));
+    timeline_mark(h->timeline, "sends remapped, bounds");
     return MDL_OK;
 }
 
@@ -481,10 +502,12 @@ int halo_rebuild(gpu_ctx *c)
     gpu_halo *h = c->halo;
     size_t slots = c->n, left = 0, nall = 0;
     MDL_TRY(gpu_trim_atoms(c));
+    timeline_mark(h->timeline, "rebuild begins");
     MDL_TRY(count_exchanges(h, 4));
     TRY(gpu_event_record(h->ev[4], NULL));
     TRY(gpu_memset(c->gone, 0, c->n * sizeof(int)));
     TRY(gpu_wrap_and_pack(c->n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4));
+    timeline_mark(h->timeline, "wrapped");
     MDL_TRY(migrate(c, &slots, &left));
     MDL_TRY(build_ghosts(c, slots, &nall));
     TRY(gpu_event_record(h->ev[5], NULL));
@@ -494,10 +517,12 @@ int halo_rebuild(gpu_ctx *c)
 
 /* ---- every step ------------------------------------------------------------------------------- */
 
-/* The ghosts' positions from their owners, through the last build's lists, queued on the stream;
-   timed by the pair of events not used last time. With `agree` (NCCL) the ranks' skin decision
-   and longest asked-for row travel with the first messages: each rank's wish and row into the
-   device's halt and need words, their maxima in place, then a copy for the host (halo_confirm). */
+/* The ghosts' positions from their owners, through the last build's lists, queued on the stream:
+   reals into pos4 (doubles, into x y z too, for the ghosts a later stage forwards); timed by the
+   pair of events not used last time. With `agree` (NCCL) the ranks'
+   skin decision and longest asked-for row travel with the first messages: each rank's wish and row
+   into the device's halt and need words, their maxima in place, then a copy for the host
+   (halo_confirm). */
 static int refresh_ghosts(gpu_ctx *c, int agree)
 {
     gpu_halo *h = c->halo;
@@ -510,20 +535,20 @@ static int refresh_ghosts(gpu_ctx *c, int agree)
         TRY(gpu_skin_wish(c->nbs, c->flags));
     for (int k = 0; k < dm->nswap; k += 2) {
         const halo_swap *hs = &h->swap[k];
-        const size_t bytes = POSITION_WORDS * sizeof(double);
+        const int wide = k + 2 < dm->nswap; /* ghosts that later stages forward keep their doubles */
+        const size_t bytes = 3 * (wide ? sizeof(double) : sizeof(mdl_real));
         MDL_TRY(reserve_messages(h, (hs[0].nsend + hs[1].nsend) * bytes, (hs[0].nrecv + hs[1].nrecv) * bytes));
         halo_msg m[2];
         for (int w = 0; w < 2; w++) {
             m[w] = (halo_msg){w ? hs[0].nsend * bytes : 0, hs[w].nsend * bytes, dm->swap[k + w].to,
                               w ? hs[0].nrecv * bytes : 0, hs[w].nrecv * bytes, dm->swap[k + w].from};
-            TRY(gpu_pack_ghosts(hs[w].nsend, h->sendlist + hs[w].send_at, c->x, c->y, c->z, c->type,
-                                dm->swap[k].dim, dm->swap[k + w].shift, (double *)(h->out + m[w].out_at), 0));
+            TRY(gpu_pack_positions(hs[w].nsend, h->sendlist + hs[w].send_at, c->x, c->y, c->z, dm->swap[k].dim,
+                                   dm->swap[k + w].shift, h->out + m[w].out_at, wide));
         }
         MDL_TRY(send_messages(h, m, 2, &decision));
         for (int w = 0; w < 2; w++)
-            TRY(gpu_unpack_ghosts(hs[w].nrecv, (const double *)(h->in + m[w].in_at), 0, 0,
-                                  c->inv + h->ghost_base + hs[w].first, c->x, c->y, c->z, c->type, c->pos4,
-                                  c->gone));
+            TRY(gpu_unpack_positions(hs[w].nrecv, h->in + m[w].in_at, c->inv + h->ghost_base + hs[w].first,
+                                     wide ? c->x : NULL, c->y, c->z, c->pos4));
     }
     if (decision) { /* no swaps: one brick (not with several ranks) */
         mdl_error("internal: rank %d has no neighbor to agree with", dm->rank);
@@ -532,6 +557,7 @@ static int refresh_ghosts(gpu_ctx *c, int agree)
     if (agree) {
         TRY(gpu_copy_async(h->flags_host, &c->nbs->halt, 2 * sizeof(int), NULL));
         TRY(gpu_event_record(h->flags_ready, NULL));
+        timeline_decision_queued(h->timeline);
     }
     TRY(gpu_event_record(h->ev[2 * pair + 1], NULL));
     h->timing |= h->started ? 1 << pair : 0;
@@ -552,6 +578,7 @@ static int rebuild_at(gpu_ctx *c, long step)
     if (!h->nccl)
         return gpu_build_neighbors(c);
     MDL_TRY(gpu_queue_build(c));
+    timeline_mark(h->timeline, "list built");
     return gpu_memset(&c->nbs->halt, 0, sizeof(int)) ? MDL_ERUN : MDL_OK;
 }
 
@@ -592,11 +619,15 @@ int halo_confirm(gpu_ctx *c, int *redo)
     gpu_halo *h = c->halo;
     long step = h->pending;
     *redo = 0;
-    if (step < 0)
+    if (step < 0) {
+        timeline_mark(h->timeline, "step made again");
+        timeline_finish(h->timeline);
         return MDL_OK;
+    }
     h->pending = -1;
     TRY(gpu_event_sync(h->flags_ready));
     int agreed = h->flags_host[0], need = h->flags_host[1]; /* the same numbers on every rank */
+    timeline_decision_read(h->timeline, agreed == 1);
     if (need > c->report[1]) /* gpu_begin_step grows the list before the next step, on every rank */
         c->report[1] = need;
     if (agreed == 2)
@@ -605,6 +636,24 @@ int halo_confirm(gpu_ctx *c, int *redo)
         return MDL_OK;
     *redo = 1;
     return rebuild_at(c, step);
+}
+
+/* The ghosts' cell bounds follow the atoms'; along a decomposed dimension the cells that hold no
+   ghost are those wholly inside the brick, less one on each side for rounding (a ghost's cell is
+   found from its float position); along the others every cell (and the wrapped ones) is free. */
+void halo_ghost_cells(const gpu_ctx *c, gpu_ghost_cells *g)
+{
+    const mdl_domain *dm = &c->halo->dm;
+    const size_t ncells = (size_t)c->nc[0] * c->nc[1] * c->nc[2];
+    g->start = c->cell_start + ncells, g->end = c->cell_end + ncells;
+    for (int d = 0; d < 3; d++) {
+        g->lo[d] = -1, g->hi[d] = c->nc[d];
+        if (dm->grid[d] == 1)
+            continue;
+        double w = c->region.len[d] / c->nc[d];
+        g->lo[d] = (int)floor((dm->lo[d] - c->region.lo[d]) / w) + 2;
+        g->hi[d] = (int)floor((dm->hi[d] - c->region.lo[d]) / w) - 2;
+    }
 }
 
 int halo_health(const gpu_ctx *c, long *unsafe_step)

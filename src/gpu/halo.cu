@@ -123,9 +123,9 @@ extern "C" int gpu_mark_ghosts(size_t n, double limit, int dir, const double *c,
     return 0;
 }
 
-/* Positions (shifted along dim) of the atoms idx[0..m), 3 doubles each, and with types a 4th. */
+/* New ghosts: positions of idx[0..m) (shifted along dim) and species, 4 doubles each. */
 __global__ void pack_ghosts_kernel(int m, const int *idx, const double *x, const double *y, const double *z,
-                                   const int *type, int dim, double shift, double *buf, int words)
+                                   const int *type, int dim, double shift, double *buf)
 {
     int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= m)
@@ -133,51 +133,110 @@ __global__ void pack_ghosts_kernel(int m, const int *idx, const double *x, const
     int i = idx[k];
     double p[3] = {x[i], y[i], z[i]};
     p[dim] += shift;
-    double *w = buf + (size_t)k * words;
-    w[0] = p[0], w[1] = p[1], w[2] = p[2];
-    if (words == 4)
-        w[3] = type[i];
+    double *w = buf + (size_t)k * 4;
+    w[0] = p[0], w[1] = p[1], w[2] = p[2], w[3] = type[i];
 }
 
 extern "C" int gpu_pack_ghosts(size_t m, const int *idx, const double *x, const double *y, const double *z,
-                               const int *type, int dim, double shift, double *buf, int with_type)
+                               const int *type, int dim, double shift, double *buf)
 {
     if (m == 0)
         return 0;
     pack_ghosts_kernel<<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)m, idx, x, y, z, type, dim, shift,
-                                                                                buf, with_type ? 4 : 3);
+                                                                                buf);
     MDL_LAUNCHED("pack_ghosts");
     return 0;
 }
 
-/* Ghost k of a message into slot at + k (slot = NULL) or slot[k]: positions, pos4, and with types
-   the species (and gone = 0). */
-__global__ void unpack_ghosts_kernel(int m, const double *buf, int words, int at, const int *slot, double *x,
-                                     double *y, double *z, int *type, real4 *pos, int *gone)
+/* New ghost k into slot at + k: positions, species, pos4; no longer gone. */
+__global__ void unpack_ghosts_kernel(int m, const double *buf, int at, double *x, double *y, double *z, int *type,
+                                     real4 *pos, int *gone)
 {
     int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= m)
         return;
-    int i = slot ? slot[k] : at + k;
-    const double *w = buf + (size_t)k * words;
+    int i = at + k;
+    const double *w = buf + (size_t)k * 4;
     x[i] = w[0], y[i] = w[1], z[i] = w[2];
-    int t = words == 4 ? (int)w[3] : type[i];
-    if (words == 4)
-        type[i] = t, gone[i] = 0;
+    int t = (int)w[3];
+    type[i] = t, gone[i] = 0;
     real4 p;
     p.x = (mdl_real)w[0], p.y = (mdl_real)w[1], p.z = (mdl_real)w[2];
     p.w = type_to_real(t);
     pos[i] = p;
 }
 
-extern "C" int gpu_unpack_ghosts(size_t m, const double *buf, int with_type, size_t at, const int *slot, double *x,
-                                 double *y, double *z, int *type, mdl_real *pos4, int *gone)
+extern "C" int gpu_unpack_ghosts(size_t m, const double *buf, size_t at, double *x, double *y, double *z, int *type,
+                                 mdl_real *pos4, int *gone)
 {
     if (m == 0)
         return 0;
-    unpack_ghosts_kernel<<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
-        (int)m, buf, with_type ? 4 : 3, (int)at, slot, x, y, z, type, (real4 *)pos4, gone);
+    unpack_ghosts_kernel<<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)m, buf, (int)at, x, y, z, type,
+                                                                                  (real4 *)pos4, gone);
     MDL_LAUNCHED("unpack_ghosts");
+    return 0;
+}
+
+/* A refresh: positions of idx[0..m), shifted along dim in double, as 3 values of T each (reals:
+   the values pos4 will hold, as if the doubles had travelled). */
+template <typename T>
+__global__ void pack_positions_kernel(int m, const int *idx, const double *x, const double *y, const double *z,
+                                      int dim, double shift, T *buf)
+{
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= m)
+        return;
+    int i = idx[k];
+    double p[3] = {x[i], y[i], z[i]};
+    p[dim] += shift;
+    T *w = buf + (size_t)k * 3;
+    w[0] = (T)p[0], w[1] = (T)p[1], w[2] = (T)p[2];
+}
+
+extern "C" int gpu_pack_positions(size_t m, const int *idx, const double *x, const double *y, const double *z,
+                                  int dim, double shift, void *buf, int wide)
+{
+    if (m == 0)
+        return 0;
+    if (wide)
+        pack_positions_kernel<double><<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
+            (int)m, idx, x, y, z, dim, shift, (double *)buf);
+    else
+        pack_positions_kernel<mdl_real><<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
+            (int)m, idx, x, y, z, dim, shift, (mdl_real *)buf);
+    MDL_LAUNCHED("pack_positions");
+    return 0;
+}
+
+/* Ghost k's new position into pos4 at slot[k] (its species kept) and, wide, into its doubles. */
+template <typename T>
+__global__ void unpack_positions_kernel(int m, const T *buf, const int *slot, double *x, double *y, double *z,
+                                        real4 *pos)
+{
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= m)
+        return;
+    int i = slot[k];
+    const T *w = buf + (size_t)k * 3;
+    if (x)
+        x[i] = w[0], y[i] = w[1], z[i] = w[2];
+    real4 p = pos[i];
+    p.x = (mdl_real)w[0], p.y = (mdl_real)w[1], p.z = (mdl_real)w[2];
+    pos[i] = p;
+}
+
+extern "C" int gpu_unpack_positions(size_t m, const void *buf, const int *slot, double *x, double *y, double *z,
+                                    mdl_real *pos4)
+{
+    if (m == 0)
+        return 0;
+    if (x)
+        unpack_positions_kernel<double><<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
+            (int)m, (const double *)buf, slot, x, y, z, (real4 *)pos4);
+    else
+        unpack_positions_kernel<mdl_real><<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
+            (int)m, (const mdl_real *)buf, slot, NULL, NULL, NULL, (real4 *)pos4);
+    MDL_LAUNCHED("unpack_positions");
     return 0;
 }
 

@@ -475,7 +475,7 @@ __device__ void scan_row_by_warp(warp_rows &r, bool mine, real4 pi, const mdl_bo
 /* The rows of atoms first .. first + 31 (those below n), built by their warp. */
 __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const image_lengths &m, int3 nc,
                                    const int *start, const int *end, const int *gstart, const int *gend,
-                                   const real4 *__restrict__ pos, mdl_real rlist2,
+                                   int3 free_lo, int3 free_hi, const real4 *__restrict__ pos, mdl_real rlist2,
                                    int *nl, int *count, int capacity, int si, int sk, int *flags, int *ring,
                                    real4 *tile)
 {
@@ -496,7 +496,9 @@ __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const ima
         const int xlo = __reduce_min_sync(all, mine ? cx : INT_MAX) - 1;
         const int xhi = __reduce_max_sync(all, mine ? cx : INT_MIN) + 1;
         scan_row_by_warp(r, mine, pi, b, m, nc, y0, z0, xlo, xhi, start, end, pos, rlist2, tile);
-        if (gstart) /* the ghosts: sorted by cell after the atoms */
+        const bool ghost_free = xlo >= free_lo.x && xhi <= free_hi.x && y0 > free_lo.y && y0 < free_hi.y &&
+                                z0 > free_lo.z && z0 < free_hi.z;
+        if (gstart && !ghost_free) /* the ghosts: sorted by cell after the atoms */
             scan_row_by_warp(r, mine, pi, b, m, nc, y0, z0, xlo, xhi, gstart, gend, pos, rlist2, tile);
     }
     r.flush();
@@ -509,16 +511,15 @@ __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const ima
    after the per-thread build_cell_kernel: see gpu_build_cell). */
 __global__ void __launch_bounds__(WARP_BUILD_BLOCK) build_cell_warp_kernel(
     int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end, const int *gstart,
-    const int *gend, const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count, int capacity, int si,
-    int sk, int *flags)
+    const int *gend, int3 free_lo, int3 free_hi, const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count,
+    int capacity, int si, int sk, int *flags)
 {
     __shared__ real4 tiles[WARP_BUILD_BLOCK];
     __shared__ int rings[WARP_BUILD_BLOCK * RING_SLOTS];
     const int warp = threadIdx.x / 32, first = blockIdx.x * WARP_BUILD_BLOCK + warp * 32;
     if (first < n)
-        build_rows_of_warp(n, first, b, m, nc, start, end, gstart, gend, pos, rlist2, nl, count, capacity, si, sk,
-                           flags,
-                           rings + warp * 32 * RING_SLOTS, tiles + warp * 32);
+        build_rows_of_warp(n, first, b, m, nc, start, end, gstart, gend, free_lo, free_hi, pos, rlist2, nl, count,
+                           capacity, si, sk, flags, rings + warp * 32 * RING_SLOTS, tiles + warp * 32);
     __syncthreads();
 }
 
@@ -538,9 +539,10 @@ static bool use_warp_builder(size_t n, bool shifted)
 }
 
 extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
-                              const int *gstart, const int *gend, const mdl_real *pos4, double rlist, int *nl,
-                              int *count, int capacity, int si, int sk, int *flags)
+                              const gpu_ghost_cells *g, const mdl_real *pos4, double rlist, int *nl, int *count,
+                              int capacity, int si, int sk, int *flags)
 {
+    const int *gstart = g ? g->start : NULL, *gend = g ? g->end : NULL;
     bool shifted = true;
     for (int d = 0; d < 3; d++)
         shifted &= !box.periodic[d] || nc[d] >= 3;
@@ -550,8 +552,9 @@ extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int 
     const real4 *p = (const real4 *)pos4;
     size_t smem = (size_t)STAGE_BLOCK * capacity * sizeof(int);
     if (use_warp_builder(n, shifted)) {
+        int3 lo = g ? make_int3(g->lo[0], g->lo[1], g->lo[2]) : c3, hi = g ? make_int3(g->hi[0], g->hi[1], g->hi[2]) : c3;
         build_cell_warp_kernel<<<grid_for(n, WARP_BUILD_BLOCK), WARP_BUILD_BLOCK, 0, g_mdl_stream>>>(
-            (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags);
+            (int)n, box, m, c3, cell_start, cell_end, gstart, gend, lo, hi, p, r2, nl, count, capacity, si, sk, flags);
     } else if (smem <= 160 * 1024) {
         unsigned g = grid_for(n, STAGE_BLOCK);
         if (smem > 48 * 1024) {

@@ -38,11 +38,12 @@ static int build_list(gpu_ctx *c)
     size_t n = c->n;
     int si = c->transposed ? 1 : c->capacity, sk = c->transposed ? (int)n : 1;
     TRY(gpu_memset(c->flags + 1, 0, sizeof(int)));
-    const size_t nc = ncells(c); /* several ranks: the ghosts' bounds follow the atoms' */
+    gpu_ghost_cells g;
+    if (c->halo)
+        halo_ghost_cells(c, &g);
     if (c->method == MDL_NL_CELL)
-        TRY(gpu_build_cell(n, c->region, c->nc, c->cell_start, c->cell_end, c->halo ? c->cell_start + nc : NULL,
-                           c->halo ? c->cell_end + nc : NULL, c->pos4, c->rlist, c->nl, c->count, c->capacity, si,
-                           sk, c->flags));
+        TRY(gpu_build_cell(n, c->region, c->nc, c->cell_start, c->cell_end, c->halo ? &g : NULL, c->pos4, c->rlist,
+                           c->nl, c->count, c->capacity, si, sk, c->flags));
     else if (c->method == MDL_NL_BRUTE)
         TRY(gpu_build_brute(n, c->box, c->pos4, c->rlist, c->nl, c->count, c->capacity, si, sk, c->flags));
     else

@@ -1,0 +1,100 @@
+/* The rebuild timeline of timeline.h: timed events and host clock readings, printed as a table of
+   when each stage ended on the device and when the host queued it. */
+#include "timeline.h"
+
+#include "gpu.h"
+
+#include "../util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { TIMELINE_MARKS = 96 };
+
+struct gpu_timeline {
+    int rank, which;     /* the rebuild to time (1: the loop's first) */
+    int seen, active, n; /* rebuilds so far; timing now; marks taken */
+    void *zero;          /* the decision's event */
+    double host_zero;
+    void *ev[TIMELINE_MARKS];
+    double host[TIMELINE_MARKS];
+    const char *what[TIMELINE_MARKS];
+};
+
+int timeline_create(gpu_timeline **out, int rank)
+{
+    *out = NULL;
+    const char *v = getenv("MDLITE_GPU_TIMELINE");
+    if (!v || !*v)
+        return MDL_OK;
+    long which = 0;
+    if (mdl_parse_long(v, &which) != MDL_OK || which < 1) {
+        mdl_error("MDLITE_GPU_TIMELINE = %s: the rebuild to time, counted from 1", v);
+        return MDL_EINPUT;
+    }
+    gpu_timeline *t = calloc(1, sizeof *t);
+    if (!t) {
+        mdl_error("out of memory for the rebuild timeline");
+        return MDL_ERUN;
+    }
+    *out = t;
+    t->rank = rank, t->which = (int)which;
+    if (gpu_event_create_timed(&t->zero))
+        return MDL_ERUN;
+    for (int k = 0; k < TIMELINE_MARKS; k++)
+        if (gpu_event_create_timed(&t->ev[k]))
+            return MDL_ERUN;
+    return MDL_OK;
+}
+
+void timeline_destroy(gpu_timeline *t)
+{
+    if (!t)
+        return;
+    gpu_event_destroy(t->zero);
+    for (int k = 0; k < TIMELINE_MARKS; k++)
+        gpu_event_destroy(t->ev[k]);
+    free(t);
+}
+
+void timeline_decision_queued(gpu_timeline *t)
+{
+    if (t && t->seen < t->which)
+        gpu_event_record(t->zero, NULL);
+}
+
+void timeline_decision_read(gpu_timeline *t, int rebuild)
+{
+    if (!t || t->seen >= t->which || !rebuild)
+        return;
+    t->seen++;
+    t->active = t->seen == t->which;
+    t->host_zero = mdl_wtime();
+}
+
+void timeline_mark(gpu_timeline *t, const char *what)
+{
+    if (!t || !t->active || t->n == TIMELINE_MARKS)
+        return;
+    t->host[t->n] = mdl_wtime() - t->host_zero;
+    t->what[t->n] = what;
+    gpu_event_record(t->ev[t->n++], NULL);
+}
+
+void timeline_finish(gpu_timeline *t)
+{
+    if (!t || !t->active)
+        return;
+    t->active = 0;
+    fprintf(stderr, "timeline, rank %d, rebuild %d (us from the decision; host: when queued)\n", t->rank,
+            t->which);
+    fprintf(stderr, "  %-28s %10s %10s %10s\n", "stage ended", "device", "stage", "host");
+    double last = 0;
+    for (int k = 0; k < t->n; k++) {
+        double s = 0;
+        if (gpu_event_seconds(t->zero, t->ev[k], &s))
+            return;
+        fprintf(stderr, "  %-28s %10.1f %10.1f %10.1f\n", t->what[k], 1e6 * s, 1e6 * (s - last), 1e6 * t->host[k]);
+        last = s;
+    }
+}

@@ -1,0 +1,21 @@
+/* A diagnostic timeline of one rebuild on a rank (MDLITE_GPU_TIMELINE=K: the K-th rebuild of the
+   loop): at each mark, an event on the stream and the host's clock, both from the moment the
+   host learnt of the ranks' decision; printed to stderr when the rebuilt step has been queued. */
+#ifndef MDL_GPU_TIMELINE_H
+#define MDL_GPU_TIMELINE_H
+
+typedef struct gpu_timeline gpu_timeline;
+
+/* NULL (nothing to do, every call below a no-op) unless MDLITE_GPU_TIMELINE is set. */
+int timeline_create(gpu_timeline **t, int rank);
+void timeline_destroy(gpu_timeline *t);
+/* An event where the device makes the decision known (the zero of the device's clock). */
+void timeline_decision_queued(gpu_timeline *t);
+/* The host has the decision (the zero of its clock); `rebuild`: it is a rebuild. */
+void timeline_decision_read(gpu_timeline *t, int rebuild);
+/* A named point of the timed rebuild: queued on the stream, the host's time noted. */
+void timeline_mark(gpu_timeline *t, const char *what);
+/* The last mark: waits for the device and prints the table. */
+void timeline_finish(gpu_timeline *t);
+
+#endif

@@ -170,6 +170,17 @@ static int initial_capacity(int max_neighbors, size_t n, const mdl_box *b, doubl
     return cap < 16 ? 16 : cap;
 }
 
+size_t gpu_list_rows(size_t atoms)
+{
+    return (atoms + 31) & ~(size_t)31;
+}
+
+void gpu_list_strides(const gpu_ctx *c, int *si, int *sk)
+{
+    *si = c->transposed ? 1 : c->capacity;
+    *sk = c->transposed ? (int)gpu_list_rows(c->n) : 1;
+}
+
 int gpu_grow_list(gpu_ctx *c, int capacity)
 {
     gpu_free(c->nl);
@@ -177,7 +188,7 @@ int gpu_grow_list(gpu_ctx *c, int capacity)
     c->capacity = (capacity + 3) & ~3;
     size_t slots = (size_t)c->capacity > GPU_STAGING_BYTES / sizeof(int) ? (size_t)c->capacity
                                                                            : GPU_STAGING_BYTES / sizeof(int);
-    c->nl_bytes = slots * c->cap * sizeof(int);
+    c->nl_bytes = slots * gpu_list_rows(c->cap) * sizeof(int);
     return gpu_malloc((void **)&c->nl, c->nl_bytes, "neighbor list") ? MDL_ERUN : MDL_OK;
 }
 
@@ -231,7 +242,8 @@ static int gpu_compute_forces(void *p, int what)
     gpu_ctx *c = p;
     if (c->replaying) /* the step's graph does it */
         return MDL_OK;
-    int si = c->transposed ? 1 : c->capacity, sk = c->transposed ? (int)c->n : 1, keep = what == MDL_ENERGY_ONLY;
+    int si, sk, keep = what == MDL_ENERGY_ONLY;
+    gpu_list_strides(c, &si, &sk);
     TRY(gpu_lj_forces(c->n, c->nall, c->ntypes, c->region, c->pos4, c->nl, c->count, si, sk, c->capacity,
                       keep ? NULL : c->fx,
                       keep ? NULL : c->fy, keep ? NULL : c->fz, what != MDL_FORCES, c->pe, c->w, &c->nbs->halt));

@@ -77,6 +77,11 @@ typedef struct {
 } gpu_ctx;
 
 void gpu_free_slots(gpu_ctx *c);
+/* Where slot k of row i is in the list: nl[i * si + k * sk]. Transposed, the slots of one k are
+   a column whose start is kept 128-byte aligned (sk is n rounded up to 32), so that a warp's 32
+   rows fill whole lines; in rows, si = capacity. */
+void gpu_list_strides(const gpu_ctx *c, int *si, int *sk);
+size_t gpu_list_rows(size_t atoms); /* atoms rounded up to 32: the list's column length */
 /* The per-atom arrays grown to hold `need` atoms (contents kept). */
 int gpu_grow_atoms(gpu_ctx *c, size_t need);
 /* MDLITE_GPU_TIGHT=1 (tests): the arrays cut to the owned atoms [0, n) as a rebuild starts, so that

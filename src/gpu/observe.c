@@ -123,13 +123,13 @@ int gpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait)
 int gpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
 {
     gpu_ctx *c = p;
-    size_t n = c->n, cap = (size_t)c->capacity;
-    int *nl = malloc(cap * n * sizeof *nl), *count = malloc(n * sizeof *count);
+    size_t n = c->n, cap = (size_t)c->capacity, held = cap * (c->transposed ? gpu_list_rows(n) : n);
+    int *nl = malloc(held * sizeof *nl), *count = malloc(n * sizeof *count);
     int64_t *id = malloc(n * sizeof *id);
     size_t *start = calloc(n + 1, sizeof *start);
     int *rows = NULL;
     int rc = nl && count && id && start ? MDL_OK : MDL_ERUN;
-    if (rc == MDL_OK && (gpu_d2h(nl, c->nl, cap * n * sizeof *nl) || gpu_d2h(count, c->count, n * sizeof *count) ||
+    if (rc == MDL_OK && (gpu_d2h(nl, c->nl, held * sizeof *nl) || gpu_d2h(count, c->count, n * sizeof *count) ||
                          gpu_d2h(id, c->id, n * sizeof *id)))
         rc = MDL_ERUN;
     if (rc == MDL_OK) {
@@ -140,7 +140,8 @@ int gpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
         rows = malloc((start[n] + 1) * sizeof *rows);
         rc = rows ? MDL_OK : MDL_ERUN;
     }
-    size_t si = c->transposed ? 1 : cap, sk = c->transposed ? n : 1;
+    int si, sk;
+    gpu_list_strides(c, &si, &sk);
     for (size_t k = 0; k < n && rc == MDL_OK; k++) {
         int *row = rows + start[id[k]];
         for (int q = 0; q < count[k]; q++)

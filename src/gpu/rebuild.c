@@ -36,7 +36,8 @@ int gpu_setup_cells(gpu_ctx *c)
 static int build_list(gpu_ctx *c)
 {
     size_t n = c->n;
-    int si = c->transposed ? 1 : c->capacity, sk = c->transposed ? (int)n : 1;
+    int si, sk;
+    gpu_list_strides(c, &si, &sk);
     TRY(gpu_memset(c->flags + 1, 0, sizeof(int)));
     gpu_ghost_cells g;
     if (c->halo)

@@ -1,5 +1,6 @@
 /* The rebuild timeline of timeline.h: timed events and host clock readings, printed as a table of
-   when each stage ended on the device and when the host queued it. */
+   when each stage ended on the device and when the host queued it (each row names its rank: the
+   ranks' rows may interleave). */
 #include "timeline.h"
 
 #include "gpu.h"
@@ -88,13 +89,14 @@ void timeline_finish(gpu_timeline *t)
     t->active = 0;
     fprintf(stderr, "timeline, rank %d, rebuild %d (us from the decision; host: when queued)\n", t->rank,
             t->which);
-    fprintf(stderr, "  %-28s %10s %10s %10s\n", "stage ended", "device", "stage", "host");
+    fprintf(stderr, "  [rank %d] %-28s %10s %10s %10s\n", t->rank, "stage ended", "device", "stage", "host");
     double last = 0;
     for (int k = 0; k < t->n; k++) {
         double s = 0;
         if (gpu_event_seconds(t->zero, t->ev[k], &s))
             return;
-        fprintf(stderr, "  %-28s %10.1f %10.1f %10.1f\n", t->what[k], 1e6 * s, 1e6 * (s - last), 1e6 * t->host[k]);
+        fprintf(stderr, "  [rank %d] %-28s %10.1f %10.1f %10.1f\n", t->rank, t->what[k], 1e6 * s, 1e6 * (s - last),
+                1e6 * t->host[k]);
         last = s;
     }
 }

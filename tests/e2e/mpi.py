@@ -262,6 +262,36 @@ def arrays_grown(mdlite, mpiexec, d, g):
         fail(f"GPU, tight arrays: grown {grown} times in {builds} builds + 1, thermo differs by {w:.3g}")
 
 
+def timeline(mdlite, mpiexec, d, g):
+    """MDLITE_GPU_TIMELINE=3 (NCCL): each of 2 ranks prints its third rebuild's stages, in order,
+    ending with the list built and the step made again, device times never decreasing; the run's
+    thermo is the same as without it. A value that is not a rebuild number is refused (exit 2)."""
+    p = mdrun(mdlite, mpiexec, d, 2, "plain", *g)
+    if "NCCL" not in summary_value(p.stdout, "Decomposition"):
+        print("timeline: not checked here, the 2 ranks share a GPU")
+        return
+    os.environ["MDLITE_GPU_TIMELINE"] = "3"
+    try:
+        q = mdrun(mdlite, mpiexec, d, 2, "timed", *g)
+        os.environ["MDLITE_GPU_TIMELINE"] = "0"
+        bad = mdrun(mdlite, mpiexec, d, 2, "bad", *g, check=False)
+    finally:
+        del os.environ["MDLITE_GPU_TIMELINE"]
+    for rank in (0, 1):
+        tag = f"  [rank {rank}] "
+        rows = [l[len(tag):].rsplit(None, 3) for l in q.stderr.splitlines() if l.startswith(tag)][1:]
+        stages = [r[0].strip() for r in rows]
+        device = [float(r[1]) for r in rows]
+        if f"timeline, rank {rank}, rebuild 3" not in q.stderr or "list built" not in stages \
+                or stages[-1] != "step made again" or device != sorted(device):
+            fail(f"timeline, rank {rank}: stages {stages}, device times {device}")
+    same = open(f"{d}/plain.csv").read() == open(f"{d}/timed.csv").read()
+    print(f"GPU timeline, 2 ranks: {len(stages)} stages on each, last {device[-1]:.0f} us after the decision; "
+          f"thermo {'identical' if same else 'DIFFERENT'}; MDLITE_GPU_TIMELINE=0: exit {bad.returncode}")
+    if not same or bad.returncode != 2 or "MDLITE_GPU_TIMELINE" not in bad.stderr:
+        fail(f"timeline: thermo same {same}, bad value exit {bad.returncode}: {bad.stderr[-300:]}")
+
+
 def gpu(mdlite, mpiexec, d):
     """The GPU backend decomposed: ranks share the GPUs there are (NCCL where each has its own)."""
     info = run([mdlite, "info"], check=False).stdout
@@ -272,6 +302,7 @@ def gpu(mdlite, mpiexec, d):
     same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,), (4, "run.processors=1 2 2"), (2, "run.processors=2 1 1"),
                                           (3,)], *g, tol=GPU_TOL)
     nccl_same_as_staged(mdlite, mpiexec, d, g)
+    timeline(mdlite, mpiexec, d, g)
     lists_too_short(mdlite, mpiexec, d, g)
     arrays_grown(mdlite, mpiexec, d, g)
     # 32,000 atoms: the warp builder, longer runs, more migration

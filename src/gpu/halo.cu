@@ -123,6 +123,14 @@ extern "C" int gpu_mark_ghosts(size_t n, double limit, int dir, const double *c,
     return 0;
 }
 
+/* The position of atom i shifted by `shift` along dim (its image for a neighbor), into p. */
+__device__ __forceinline__ void shifted_position(int i, const double *x, const double *y, const double *z, int dim,
+                                                 double shift, double p[3])
+{
+    p[0] = x[i], p[1] = y[i], p[2] = z[i];
+    p[dim] += shift;
+}
+
 /* New ghosts: positions of idx[0..m) (shifted along dim) and species, 4 doubles each. */
 __global__ void pack_ghosts_kernel(int m, const int *idx, const double *x, const double *y, const double *z,
                                    const int *type, int dim, double shift, double *buf)
@@ -131,8 +139,8 @@ __global__ void pack_ghosts_kernel(int m, const int *idx, const double *x, const
     if (k >= m)
         return;
     int i = idx[k];
-    double p[3] = {x[i], y[i], z[i]};
-    p[dim] += shift;
+    double p[3];
+    shifted_position(i, x, y, z, dim, shift, p);
     double *w = buf + (size_t)k * 4;
     w[0] = p[0], w[1] = p[1], w[2] = p[2], w[3] = type[i];
 }
@@ -186,9 +194,8 @@ __global__ void pack_positions_kernel(int m, const int *idx, const double *x, co
     int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= m)
         return;
-    int i = idx[k];
-    double p[3] = {x[i], y[i], z[i]};
-    p[dim] += shift;
+    double p[3];
+    shifted_position(idx[k], x, y, z, dim, shift, p);
     T *w = buf + (size_t)k * 3;
     w[0] = (T)p[0], w[1] = (T)p[1], w[2] = (T)p[2];
 }

@@ -245,8 +245,8 @@ static int gpu_compute_forces(void *p, int what)
     int si, sk, keep = what == MDL_ENERGY_ONLY;
     gpu_list_strides(c, &si, &sk);
     TRY(gpu_lj_forces(c->n, c->nall, c->ntypes, c->region, c->pos4, c->nl, c->count, si, sk, c->capacity,
-                      keep ? NULL : c->fx,
-                      keep ? NULL : c->fy, keep ? NULL : c->fz, what != MDL_FORCES, c->pe, c->w, &c->nbs->halt));
+                      keep ? NULL : c->fx, keep ? NULL : c->fy, keep ? NULL : c->fz, what != MDL_FORCES, c->pe, c->w,
+                      &c->nbs->halt));
     c->forces_given = 0;
     return MDL_OK;
 }

@@ -61,8 +61,7 @@ __device__ __forceinline__ void add_pair(real4 pi, real4 pj, int row, mdl_real c
    if it were alone. */
 template <bool EV, bool SINGLE, int T>
 __device__ __noinline__ void add_all_pairs(int i, int s, int nall, const real4 *__restrict__ pos, int row,
-                                           mdl_real cut2,
-                                           image_lengths m, mdl_real *sums)
+                                           mdl_real cut2, image_lengths m, mdl_real *sums)
 {
     const real4 pi = pos[i];
     for (int j = s; j < nall; j += T)
@@ -136,9 +135,8 @@ static int lanes_per_atom(size_t n)
 
 template <int T>
 static void launch_lj(size_t n, size_t nall, int ntypes, int ev, image_lengths m, const real4 *p, const int *nl,
-                      const int *count,
-                      int si, int sk, int capacity, mdl_real *fx, mdl_real *fy, mdl_real *fz, mdl_real *pe,
-                      mdl_real *w, const int *halt)
+                      const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy, mdl_real *fz,
+                      mdl_real *pe, mdl_real *w, const int *halt)
 {
     unsigned g = grid_for(n * T, MDL_BLOCK);
 #define LJ_LAUNCH(EV, SINGLE)                                                                                    \
@@ -156,9 +154,8 @@ static void launch_lj(size_t n, size_t nall, int ntypes, int ev, image_lengths m
 }
 
 extern "C" int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
-                             const int *count,
-                             int si, int sk, int capacity, mdl_real *fx, mdl_real *fy, mdl_real *fz,
-                             int energy_virial, mdl_real *pe, mdl_real *w, const int *halt)
+                             const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
+                             mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt)
 {
     image_lengths m = make_image_lengths(box);
     const real4 *p = (const real4 *)pos4;

@@ -134,11 +134,11 @@ typedef struct {
     const int *start, *end;
     int lo[3], hi[3];
 } gpu_ghost_cells;
-/* Rows of atoms [0, n); candidates from the cell bounds, and with ghosts (g not NULL) from the
+/* Rows of atoms [0, n); candidates from the cell bounds, and with `ghosts` (not NULL) from the
    ghosts' bounds as well. */
 int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
-                   const gpu_ghost_cells *g, const mdl_real *pos4, double rlist, int *nl, int *count, int capacity,
-                   int si, int sk, int *flags);
+                   const gpu_ghost_cells *ghosts, const mdl_real *pos4, double rlist, int *nl, int *count,
+                   int capacity, int si, int sk, int *flags);
 int gpu_build_brute(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count, int capacity,
                     int si, int sk, int *flags);
 int gpu_build_brute_atomic(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
@@ -169,12 +169,12 @@ int gpu_pack_ghosts(size_t m, const int *idx, const double *x, const double *y, 
 int gpu_unpack_ghosts(size_t m, const double *buf, size_t at, double *x, double *y, double *z, int *type,
                       mdl_real *pos4, int *gone);
 /* A refresh: the same ghosts' positions, 3 values each, unpacked into pos4 at slot[k]; `wide`:
-   doubles, also unpacked into x, y, z (ghosts that later stages forward); else reals, x = NULL
-   (a ghost's doubles are read only to forward it). */
+   doubles, also unpacked into x, y, z (ghosts that later stages forward); else reals (a ghost's
+   doubles are read only to forward it). */
 int gpu_pack_positions(size_t m, const int *idx, const double *x, const double *y, const double *z, int dim,
                        double shift, void *buf, int wide);
 int gpu_unpack_positions(size_t m, const void *buf, const int *slot, double *x, double *y, double *z,
-                         mdl_real *pos4);
+                         mdl_real *pos4, int wide);
 /* Sort keys over n slots: owned [0, nown) by cell of the region's grid, ghosts after them
    (ncells + cell), gone atoms last (2 ncells); perm = 0 .. n-1. */
 int gpu_halo_keys(size_t n, size_t nown, mdl_box region, const int nc[3], const mdl_real *pos4, const int *gone,
@@ -194,9 +194,8 @@ int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2, const dou
    and w[i] (half of each pair's share). A row longer than capacity is replaced by a scan of every
    atom and ghost (nall of them). Nothing is done once *halt is set. */
 int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
-                  const int *count, int si,
-                  int sk, int capacity, mdl_real *fx, mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe,
-                  mdl_real *w, const int *halt);
+                  const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy, mdl_real *fz,
+                  int energy_virial, mdl_real *pe, mdl_real *w, const int *halt);
 
 /* ---- integration, thermostats, reductions (integrate.cu) ---- */
 int gpu_set_masses(int ntypes, const double *mass);

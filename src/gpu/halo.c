@@ -519,10 +519,9 @@ int halo_rebuild(gpu_ctx *c)
 
 /* The ghosts' positions from their owners, through the last build's lists, queued on the stream:
    reals into pos4 (doubles, into x y z too, for the ghosts a later stage forwards); timed by the
-   pair of events not used last time. With `agree` (NCCL) the ranks'
-   skin decision and longest asked-for row travel with the first messages: each rank's wish and row
-   into the device's halt and need words, their maxima in place, then a copy for the host
-   (halo_confirm). */
+   pair of events not used last time. With `agree` (NCCL) the ranks' skin decision and longest
+   asked-for row travel with the first messages: each rank's wish and row into the device's halt
+   and need words, their maxima in place, then a copy for the host (halo_confirm). */
 static int refresh_ghosts(gpu_ctx *c, int agree)
 {
     gpu_halo *h = c->halo;
@@ -548,7 +547,7 @@ static int refresh_ghosts(gpu_ctx *c, int agree)
         MDL_TRY(send_messages(h, m, 2, &decision));
         for (int w = 0; w < 2; w++)
             TRY(gpu_unpack_positions(hs[w].nrecv, h->in + m[w].in_at, c->inv + h->ghost_base + hs[w].first,
-                                     wide ? c->x : NULL, c->y, c->z, c->pos4));
+                                     c->x, c->y, c->z, c->pos4, wide));
     }
     if (decision) { /* no swaps: one brick (not with several ranks) */
         mdl_error("internal: rank %d has no neighbor to agree with", dm->rank);

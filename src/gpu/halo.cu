@@ -215,8 +215,9 @@ extern "C" int gpu_pack_positions(size_t m, const int *idx, const double *x, con
     return 0;
 }
 
-/* Ghost k's new position into pos4 at slot[k] (its species kept) and, wide, into its doubles. */
-template <typename T>
+/* Ghost k's new position into pos4 at slot[k] (its species kept) and, WIDE (doubles), into its
+   doubles. */
+template <typename T, bool WIDE>
 __global__ void unpack_positions_kernel(int m, const T *buf, const int *slot, double *x, double *y, double *z,
                                         real4 *pos)
 {
@@ -225,7 +226,7 @@ __global__ void unpack_positions_kernel(int m, const T *buf, const int *slot, do
         return;
     int i = slot[k];
     const T *w = buf + (size_t)k * 3;
-    if (x)
+    if (WIDE)
         x[i] = w[0], y[i] = w[1], z[i] = w[2];
     real4 p = pos[i];
     p.x = (mdl_real)w[0], p.y = (mdl_real)w[1], p.z = (mdl_real)w[2];
@@ -233,16 +234,16 @@ __global__ void unpack_positions_kernel(int m, const T *buf, const int *slot, do
 }
 
 extern "C" int gpu_unpack_positions(size_t m, const void *buf, const int *slot, double *x, double *y, double *z,
-                                    mdl_real *pos4)
+                                    mdl_real *pos4, int wide)
 {
     if (m == 0)
         return 0;
-    if (x)
-        unpack_positions_kernel<double><<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
+    if (wide)
+        unpack_positions_kernel<double, true><<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
             (int)m, (const double *)buf, slot, x, y, z, (real4 *)pos4);
     else
-        unpack_positions_kernel<mdl_real><<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
-            (int)m, (const mdl_real *)buf, slot, NULL, NULL, NULL, (real4 *)pos4);
+        unpack_positions_kernel<mdl_real, false><<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
+            (int)m, (const mdl_real *)buf, slot, x, y, z, (real4 *)pos4);
     MDL_LAUNCHED("unpack_positions");
     return 0;
 }

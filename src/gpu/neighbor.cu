@@ -539,10 +539,10 @@ static bool use_warp_builder(size_t n, bool shifted)
 }
 
 extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
-                              const gpu_ghost_cells *g, const mdl_real *pos4, double rlist, int *nl, int *count,
-                              int capacity, int si, int sk, int *flags)
+                              const gpu_ghost_cells *ghosts, const mdl_real *pos4, double rlist, int *nl,
+                              int *count, int capacity, int si, int sk, int *flags)
 {
-    const int *gstart = g ? g->start : NULL, *gend = g ? g->end : NULL;
+    const int *gstart = ghosts ? ghosts->start : NULL, *gend = ghosts ? ghosts->end : NULL;
     bool shifted = true;
     for (int d = 0; d < 3; d++)
         shifted &= !box.periodic[d] || nc[d] >= 3;
@@ -552,9 +552,11 @@ extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int 
     const real4 *p = (const real4 *)pos4;
     size_t smem = (size_t)STAGE_BLOCK * capacity * sizeof(int);
     if (use_warp_builder(n, shifted)) {
-        int3 lo = g ? make_int3(g->lo[0], g->lo[1], g->lo[2]) : c3, hi = g ? make_int3(g->hi[0], g->hi[1], g->hi[2]) : c3;
+        const int *lo = ghosts ? ghosts->lo : nc, *hi = ghosts ? ghosts->hi : nc; /* no ghosts: unused */
+        const int3 free_lo = make_int3(lo[0], lo[1], lo[2]), free_hi = make_int3(hi[0], hi[1], hi[2]);
         build_cell_warp_kernel<<<grid_for(n, WARP_BUILD_BLOCK), WARP_BUILD_BLOCK, 0, g_mdl_stream>>>(
-            (int)n, box, m, c3, cell_start, cell_end, gstart, gend, lo, hi, p, r2, nl, count, capacity, si, sk, flags);
+            (int)n, box, m, c3, cell_start, cell_end, gstart, gend, free_lo, free_hi, p, r2, nl, count, capacity, si,
+            sk, flags);
     } else if (smem <= 160 * 1024) {
         unsigned g = grid_for(n, STAGE_BLOCK);
         if (smem > 48 * 1024) {

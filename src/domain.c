@@ -134,16 +134,38 @@ void domain_destroy(mdl_domain *dm)
     memset(dm, 0, sizeof *dm);
 }
 
-mdl_box domain_list_region(const mdl_domain *dm)
+/* The region of cells at least `width` wide: along a decomposed dimension m whole cells tile the
+   brick and k more on each side cover the ghosts; along the others the box's cells. */
+static size_t region_cells(const mdl_domain *dm, double width, mdl_box *r, int nc[3])
 {
-    mdl_box r = dm->box;
-    for (int d = 0; d < 3; d++)
+    size_t total = 1;
+    *r = dm->box;
+    for (int d = 0; d < 3; d++) {
+        const double len = dm->grid[d] > 1 ? dm->hi[d] - dm->lo[d] : dm->box.len[d];
+        const int m = (int)floor(len / width) > 1 ? (int)floor(len / width) : 1;
+        nc[d] = m;
         if (dm->grid[d] > 1) {
-            r.lo[d] = dm->lo[d] - dm->rghost;
-            r.len[d] = dm->hi[d] - dm->lo[d] + 2 * dm->rghost;
-            r.periodic[d] = 0;
+            const double w = len / m;
+            const int k = (int)ceil(dm->rghost / w - 1e-9);
+            r->lo[d] = dm->lo[d] - k * w;
+            r->len[d] = (m + 2 * k) * w;
+            r->periodic[d] = 0;
+            nc[d] = m + 2 * k;
         }
-    return r;
+        total *= (size_t)nc[d];
+    }
+    return total;
+}
+
+size_t domain_cell_grid(const mdl_domain *dm, double rcut, size_t natoms, mdl_box *region, int nc[3])
+{
+    double width = rcut;
+    for (;;) {
+        size_t total = region_cells(dm, width, region, nc);
+        if (total <= 4 * natoms + 64)
+            return total;
+        width *= 1.25;
+    }
 }
 
 /* The brick index along d of coordinate v (inside the box). */

@@ -133,7 +133,8 @@ static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     const int one[3] = {1, 1, 1};
     MDL_TRY(domain_init(&c->dm, &s->box, setup->grid[0] > 0 ? setup->grid : one,
                         setup->rghost > c->rneigh ? setup->rghost : c->rneigh));
-    c->region = domain_list_region(&c->dm);
+    int nc[3]; /* the cell lists size their own grid from the region */
+    domain_cell_grid(&c->dm, c->rneigh, s->n, &c->region, nc);
     MDL_TRY(domain_take_owned(&c->dm, s, &c->s));
     return reserve_scratch(c);
 }

@@ -95,6 +95,7 @@ int gpu_trim_atoms(gpu_ctx *c);
 int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_system *mine);
 void halo_destroy(gpu_ctx *c);
 size_t halo_capacity(const gpu_ctx *c, size_t owned); /* atoms and ghosts expected, with room */
+size_t halo_cell_grid(gpu_ctx *c, size_t natoms);      /* c->region and c->nc: domain_cell_grid */
 int halo_rebuild(gpu_ctx *c);
 int halo_update(gpu_ctx *c, long step);
 int halo_confirm(gpu_ctx *c, int *redo); /* end of a step: made again? (NCCL's agreed rebuild) */

@@ -243,7 +243,7 @@ int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_s
     c->halo = h;
     h->unsafe_step = h->pending = -1;
     MDL_TRY(domain_init(&h->dm, &all->box, setup->grid, setup->rghost > c->rlist ? setup->rghost : c->rlist));
-    c->region = domain_list_region(&h->dm);
+    halo_cell_grid(c, all->n);
     for (int d = 0; d < 3; d++)
         h->brick[d] = (gpu_brick){all->box.lo[d], all->box.len[d], h->dm.grid[d], h->dm.coord[d]};
     MDL_TRY(system_init(mine, 16));
@@ -255,6 +255,11 @@ int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_s
         return MDL_ERUN;
     MDL_TRY(timeline_create(&h->timeline, h->dm.rank));
     return choose_transport(h);
+}
+
+size_t halo_cell_grid(gpu_ctx *c, size_t natoms)
+{
+    return domain_cell_grid(&c->halo->dm, c->rlist, natoms, &c->region, c->nc);
 }
 
 size_t halo_capacity(const gpu_ctx *c, size_t owned)
@@ -530,8 +535,10 @@ static int refresh_ghosts(gpu_ctx *c, int agree)
     int *decision = agree ? &c->nbs->halt : NULL;
     MDL_TRY(count_exchanges(h, 1 << pair)); /* two refreshes ago: long done */
     TRY(gpu_event_record(h->ev[2 * pair], NULL));
+    timeline_refresh_begin(h->timeline);
     if (agree)
         TRY(gpu_skin_wish(c->nbs, c->flags));
+    timeline_mark(h->timeline, "skin wish");
     for (int k = 0; k < dm->nswap; k += 2) {
         const halo_swap *hs = &h->swap[k];
         const int wide = k + 2 < dm->nswap; /* ghosts that later stages forward keep their doubles */
@@ -544,10 +551,13 @@ static int refresh_ghosts(gpu_ctx *c, int agree)
             TRY(gpu_pack_positions(hs[w].nsend, h->sendlist + hs[w].send_at, c->x, c->y, c->z, dm->swap[k].dim,
                                    dm->swap[k + w].shift, h->out + m[w].out_at, wide));
         }
+        timeline_mark(h->timeline, "positions packed");
         MDL_TRY(send_messages(h, m, 2, &decision));
+        timeline_mark(h->timeline, "positions sent");
         for (int w = 0; w < 2; w++)
             TRY(gpu_unpack_positions(hs[w].nrecv, h->in + m[w].in_at, c->inv + h->ghost_base + hs[w].first,
                                      c->x, c->y, c->z, c->pos4, wide));
+        timeline_mark(h->timeline, "ghosts refreshed");
     }
     if (decision) { /* no swaps: one brick (not with several ranks) */
         mdl_error("internal: rank %d has no neighbor to agree with", dm->rank);
@@ -559,6 +569,7 @@ static int refresh_ghosts(gpu_ctx *c, int agree)
         timeline_decision_queued(h->timeline);
     }
     TRY(gpu_event_record(h->ev[2 * pair + 1], NULL));
+    timeline_refresh_end(h->timeline);
     h->timing |= h->started ? 1 << pair : 0;
     return MDL_OK;
 }

@@ -17,7 +17,8 @@ static size_t ncells(const gpu_ctx *c)
    the atoms', and a key for atoms that left. */
 int gpu_setup_cells(gpu_ctx *c)
 {
-    size_t total = cell_grid_dims(&c->region, c->rlist, c->cap, c->nc), bounds = c->halo ? 2 * total : total;
+    size_t total = c->halo ? halo_cell_grid(c, c->cap) : cell_grid_dims(&c->region, c->rlist, c->cap, c->nc);
+    size_t bounds = c->halo ? 2 * total : total;
     if (bounds > c->ncells_cap || c->cap > c->sort_cap) {
         gpu_free(c->cell_start);
         gpu_free(c->cell_end);

@@ -10,11 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { TIMELINE_MARKS = 96 };
+enum { TIMELINE_MARKS = 96, REFRESH_TIMED = 3, TIMING = -1, DONE = -2 }; /* a plain step's refresh: the 3rd */
 
 struct gpu_timeline {
     int rank, which;     /* the rebuild to time (1: the loop's first) */
     int seen, active, n; /* rebuilds so far; timing now; marks taken */
+    int refresh;         /* refreshes to the timed one (0: rebuild not timed yet), then TIMING, DONE */
     void *zero;          /* the decision's event */
     double host_zero;
     void *ev[TIMELINE_MARKS];
@@ -82,13 +83,11 @@ void timeline_mark(gpu_timeline *t, const char *what)
     gpu_event_record(t->ev[t->n++], NULL);
 }
 
-void timeline_finish(gpu_timeline *t)
+static void print_table(gpu_timeline *t, const char *title)
 {
-    if (!t || !t->active)
-        return;
     t->active = 0;
-    fprintf(stderr, "timeline, rank %d, rebuild %d (us from the decision; host: when queued)\n", t->rank,
-            t->which);
+    fprintf(stderr, "timeline, rank %d, %s %d (us from %s; host: when queued)\n", t->rank, title, t->which,
+            t->refresh == TIMING ? "its start" : "the decision");
     fprintf(stderr, "  [rank %d] %-28s %10s %10s %10s\n", t->rank, "stage ended", "device", "stage", "host");
     double last = 0;
     for (int k = 0; k < t->n; k++) {
@@ -99,4 +98,29 @@ void timeline_finish(gpu_timeline *t)
                 1e6 * t->host[k]);
         last = s;
     }
+}
+
+void timeline_finish(gpu_timeline *t)
+{
+    if (!t || !t->active || t->refresh)
+        return;
+    print_table(t, "rebuild");
+    t->refresh = REFRESH_TIMED;
+}
+
+void timeline_refresh_begin(gpu_timeline *t)
+{
+    if (!t || t->refresh <= 0 || --t->refresh > 0)
+        return;
+    t->refresh = TIMING, t->active = 1, t->n = 0;
+    t->host_zero = mdl_wtime();
+    gpu_event_record(t->zero, NULL);
+}
+
+void timeline_refresh_end(gpu_timeline *t)
+{
+    if (!t || t->refresh != TIMING)
+        return;
+    print_table(t, "the third refresh after rebuild");
+    t->refresh = DONE;
 }

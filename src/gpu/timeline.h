@@ -1,6 +1,7 @@
 /* A diagnostic timeline of one rebuild on a rank (MDLITE_GPU_TIMELINE=K: the K-th rebuild of the
-   loop): at each mark, an event on the stream and the host's clock, both from the moment the
-   host learnt of the ranks' decision; printed to stderr when the rebuilt step has been queued. */
+   loop), then of the third refresh after it (a plain step's): at each mark, an event on the stream and the host's
+   clock, both from the moment the host learnt of the ranks' decision (the refresh: from its
+   start); each printed to stderr once its last stage has been queued. */
 #ifndef MDL_GPU_TIMELINE_H
 #define MDL_GPU_TIMELINE_H
 
@@ -17,5 +18,8 @@ void timeline_decision_read(gpu_timeline *t, int rebuild);
 void timeline_mark(gpu_timeline *t, const char *what);
 /* The last mark: waits for the device and prints the table. */
 void timeline_finish(gpu_timeline *t);
+/* A refresh begins (the third after the timed rebuild: its zero), and ends (waits, prints). */
+void timeline_refresh_begin(gpu_timeline *t);
+void timeline_refresh_end(gpu_timeline *t);
 
 #endif

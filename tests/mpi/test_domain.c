@@ -2,6 +2,7 @@
    brute-force set of periodic images), their refresh, and migration, for every processor grid. */
 #include "comm.h"
 #include "domain.h"
+#include "physics/cells.h"
 #include "util.h"
 
 #include <math.h>
@@ -150,6 +151,40 @@ static void wrap_all(mdl_system *all)
     }
 }
 
+/* The lists' cell grid (rcut 2.5 with ghosts to RG, then as dilute as 1 atom per 40 cells): cells
+   at least rcut wide; along a decomposed dimension the brick's faces lie on cell boundaries and
+   the cells beyond them reach RG; elsewhere the box, cut as cell_grid_dims cuts it. */
+static void check_cell_grid(const mdl_domain *dm)
+{
+    for (size_t natoms = 100000; natoms >= 10; natoms /= 10000) {
+        mdl_box r;
+        int nc[3], plain[3];
+        size_t total = domain_cell_grid(dm, 2.5, natoms, &r, nc);
+        CHECK(total == (size_t)nc[0] * nc[1] * nc[2] && total <= 4 * natoms + 64, "%zu cells for %zu atoms", total,
+              natoms);
+        for (int d = 0; d < 3; d++) {
+            const double w = r.len[d] / nc[d];
+            CHECK(w >= 2.5 * (1 - 1e-12), "dim %d: cells %g wide", d, w);
+            if (dm->grid[d] == 1) {
+                CHECK(r.lo[d] == dm->box.lo[d] && r.len[d] == dm->box.len[d] && r.periodic[d], "dim %d: not the box", d);
+                continue;
+            }
+            const double at_lo = (dm->lo[d] - r.lo[d]) / w, at_hi = (dm->hi[d] - r.lo[d]) / w;
+            CHECK(fabs(at_lo - rint(at_lo)) < 1e-9 && fabs(at_hi - rint(at_hi)) < 1e-9 && !r.periodic[d],
+                  "dim %d: brick faces at cells %.12g and %.12g", d, at_lo, at_hi);
+            CHECK(dm->lo[d] - r.lo[d] >= RG - 1e-9 && r.lo[d] + r.len[d] - dm->hi[d] >= RG - 1e-9 &&
+                      dm->lo[d] - r.lo[d] < RG + w,
+                  "dim %d: ghost cells [%g, %g] around brick [%g, %g]", d, r.lo[d], r.lo[d] + r.len[d], dm->lo[d],
+                  dm->hi[d]);
+        }
+        if (dm->size == 1) {
+            CHECK(cell_grid_dims(&dm->box, 2.5, natoms, plain) == total && plain[0] == nc[0] && plain[1] == nc[1] &&
+                      plain[2] == nc[2],
+                  "one rank: not cell_grid_dims' grid");
+        }
+    }
+}
+
 static void run_grid(const mdl_box *b, const int grid[3])
 {
     mdl_domain dm;
@@ -160,6 +195,7 @@ static void run_grid(const mdl_box *b, const int grid[3])
         CHECK(0, "grid %d %d %d refused", grid[0], grid[1], grid[2]);
         return;
     }
+    check_cell_grid(&dm);
     CHECK(domain_take_owned(&dm, &all, &s) == MDL_OK, "take_owned");
     check_owned(&dm, &all, &s, "start");
     CHECK(domain_build_ghosts(&dm, &s) == MDL_OK, "build_ghosts");

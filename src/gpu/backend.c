@@ -30,11 +30,10 @@ static int atom_arrays(gpu_ctx *c, atom_array a[40])
         {(void **)&c->count, d4, "neighbor counts"}, {(void **)&c->cell, d4, "cell index"},
         {(void **)&c->perm, d4, "permutation"}, {(void **)&c->cell_sorted, d4, "sorted cells"},
         {(void **)&c->perm_sorted, d4, "sorted permutation"},
-        {(void **)&c->gone, d4, "migration"}, {(void **)&c->flag, d4, "migration"},
-        {(void **)&c->sel[0], d4, "migration"}, {(void **)&c->sel[1], d4, "migration"},
-        {(void **)&c->inv, d4, "ghost maps"}, {(void **)&c->iota, d4, "ghost maps"},
+        {(void **)&c->gone, d4, "migration"}, {(void **)&c->sel[0], d4, "migration"},
+        {(void **)&c->sel[1], d4, "migration"}, {(void **)&c->inv, d4, "ghost maps"},
     };
-    int m = (int)(sizeof all / sizeof all[0]) - (c->halo ? 0 : 6);
+    int m = (int)(sizeof all / sizeof all[0]) - (c->halo ? 0 : 4);
     for (int k = 0; k < m; k++)
         a[k] = all[k];
     return m;
@@ -50,8 +49,6 @@ static int alloc_all(gpu_ctx *c)
     TRY(gpu_malloc((void **)&c->nbs, sizeof(gpu_nb_state), "list state"));
     TRY(gpu_malloc((void **)&c->partials, 3 * gpu_reduce_blocks(c->cap) * sizeof(double), "reduction"));
     TRY(gpu_malloc((void **)&c->result, 3 * (1 + MDL_THERMO_SLOTS) * sizeof(double), "reduction"));
-    if (c->iota)
-        TRY(gpu_iota(c->cap, c->iota));
     TRY(gpu_host_pin_alloc((void **)&c->host_result, 3 * (1 + MDL_THERMO_SLOTS) * sizeof(double), "thermo results"));
     for (int k = 0; k < MDL_THERMO_SLOTS; k++)
         TRY(gpu_event_create(&c->thermo_ev[k]));
@@ -76,8 +73,6 @@ static int resize_atoms(gpu_ctx *c, size_t cap)
     gpu_free(c->partials);
     TRY(gpu_malloc((void **)&c->partials, 3 * gpu_reduce_blocks(cap) * sizeof(double), "reduction"));
     c->cap = cap;
-    if (c->iota)
-        TRY(gpu_iota(c->cap, c->iota));
     MDL_TRY(gpu_grow_list(c, c->capacity)); /* the rebuild's staging area */
     return gpu_setup_cells(c);
 }

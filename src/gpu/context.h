@@ -22,7 +22,7 @@ typedef struct {
     size_t cap;               /* atoms the per-atom arrays hold */
     size_t natoms;            /* on all ranks */
     gpu_halo *halo;           /* NULL with one rank */
-    mdl_box region;           /* the lists' box: the box with one rank (domain_list_region) */
+    mdl_box region;           /* the lists' box: the box with one rank (several: domain_cell_grid) */
     int ntypes;
     double mass[MDL_MAX_SPECIES];
     mdl_units u;
@@ -57,7 +57,7 @@ typedef struct {
     int nc[3];
     int *cell_sorted, *perm_sorted; /* the sort's output */
     size_t sort_cap;          /* atoms the sort's storage was sized for */
-    int *gone, *flag, *sel[2], *inv, *iota; /* several ranks: per-atom scratch of halo.c (NULL with one) */
+    int *gone, *sel[2], *inv;  /* several ranks: per-atom scratch of halo.c (NULL with one) */
     double *partials, *result;   /* result: 3 doubles for the thermostat, then 3 per thermo slot */
     double *host_result;         /* pinned, same layout */
     void *thermo_ev[MDL_THERMO_SLOTS];

@@ -68,11 +68,6 @@ int gpu_copy_async(void *dst, const void *src, size_t bytes, void *stream);
 size_t gpu_sort_temp_bytes(size_t n, size_t ncells);
 int gpu_sort_by_cell(const int *cell_in, int *cell_out, const int *perm_in, int *perm_out, size_t n, size_t ncells,
                      void *temp, size_t temp_bytes);
-/* The indices i < n with flag[i] != 0, in order, into out, their count into *count (device);
-   iota holds 0 .. n-1; temp holds gpu_select_temp_bytes(n). */
-size_t gpu_select_temp_bytes(size_t n);
-int gpu_select_flagged(size_t n, const int *iota, const int *flag, int *out, int *count, void *temp,
-                       size_t temp_bytes);
 
 /* ---- the neighbor list's state on the device, and the rebuild graph (graph.cu) ----
    kick_drift raises far and unsafe; the rebuild test, launched every step, counts the steps since
@@ -80,9 +75,10 @@ int gpu_select_flagged(size_t n, const int *iota, const int *flag, int *out, int
    halt = 1: the step kernels leave the state as it is from there on) or, when an atom moved past
    skin/2, runs the rebuild recorded in the graph. report (mapped host memory) also carries the
    largest list row the builds asked for (report[1]), read by the host without waiting. Several
-   ranks with NCCL: at a check, halt is the ranks' agreed wish (gpu_skin_wish, then the maximum),
-   so a rebuild wanted anywhere stops every rank's step kernels until the host has rebuilt; `need`,
-   next to it, is agreed the same way: the longest row any rank's last build asked for. */
+   ranks with NCCL: at a check, halt is the ranks' agreed wish (set as the refresh packs, then the
+   maximum), so a rebuild wanted anywhere stops every rank's step kernels until the host has
+   rebuilt; `need`, next to it, is agreed the same way: the longest row any rank's last build
+   asked for. */
 typedef struct {
     int far, since;    /* an atom moved past skin/2 since the last build; steps since it */
     int unsafe, halt;  /* an atom moved past the whole skin or is not finite (sticky); stop */
@@ -151,8 +147,14 @@ typedef struct {
     int grid, mine;
 } gpu_brick;
 #define GPU_ATOM_WORDS 14 /* doubles per migrating atom: id type x y z vx vy vz fx fy fz ix iy iz */
-/* flag[i]: live atom i < n is in brick `target` along c's dimension (not this rank's). */
-int gpu_mark_leavers(size_t n, gpu_brick b, int target, const double *c, const int *gone, int *flag);
+/* Selections (sort.cu), in index order into out, their count into *count (device); temp holds
+   gpu_select_temp_bytes(n): the live atoms i < n in brick `target` along c's dimension (not this
+   rank's brick); the live candidates i < n below limit (dir 0) or at or above it (dir 1) along c. */
+size_t gpu_select_temp_bytes(size_t n);
+int gpu_select_leavers(size_t n, gpu_brick b, int target, const double *c, const int *gone, int *out, int *count,
+                       void *temp, size_t temp_bytes);
+int gpu_select_ghosts(size_t n, double limit, int dir, const double *c, const int *gone, int *out, int *count,
+                      void *temp, size_t temp_bytes);
 /* *strays = live atoms outside this rank's brick along a decomposed dimension. */
 int gpu_count_strays(size_t n, const gpu_brick b[3], const double *x, const double *y, const double *z,
                      const int *gone, int *strays);
@@ -160,19 +162,19 @@ int gpu_count_strays(size_t n, const gpu_brick b[3], const double *x, const doub
    at .. at + m - 1 (no longer gone; pos4 written). Forces travel too (a.f[0] must not be NULL). */
 int gpu_pack_atoms(size_t m, const int *idx, gpu_atom_arrays a, double *buf, int *gone);
 int gpu_unpack_atoms(size_t m, const double *buf, gpu_atom_arrays a, size_t at, int *gone, mdl_real *pos4);
-/* flag[i]: live candidate i < n is below limit (dir 0) or at or above it (dir 1) along c. */
-int gpu_mark_ghosts(size_t n, double limit, int dir, const double *c, const int *gone, int *flag);
 /* New ghosts (a rebuild): positions of idx[0..m), shifted by `shift` along dim, and species, 4
    doubles each; unpacked into slots at .. at + m - 1 (positions, species, pos4; no longer gone). */
 int gpu_pack_ghosts(size_t m, const int *idx, const double *x, const double *y, const double *z, const int *type,
                     int dim, double shift, double *buf);
 int gpu_unpack_ghosts(size_t m, const double *buf, size_t at, double *x, double *y, double *z, int *type,
                       mdl_real *pos4, int *gone);
-/* A refresh: the same ghosts' positions, 3 values each, unpacked into pos4 at slot[k]; `wide`:
-   doubles, also unpacked into x, y, z (ghosts that later stages forward); else reals (a ghost's
-   doubles are read only to forward it). */
-int gpu_pack_positions(size_t m, const int *idx, const double *x, const double *y, const double *z, int dim,
-                       double shift, void *buf, int wide);
+/* A refresh stage, both ways at once: the same ghosts' positions, the first m0 shifted by shift[0]
+   and the next m1 by shift[1], 3 values each, unpacked into pos4 at slot[k]; `wide`: doubles, also
+   unpacked into x, y, z (ghosts that later stages forward); else reals (a ghost's doubles are read
+   only to forward it). With `wish`, packing first sets this rank's wish into halt (2: unsafe, 1:
+   past half the skin) and its last build's longest asked-for row (flags[1]) into need. */
+int gpu_pack_positions(size_t m0, size_t m1, const int *idx, const double *x, const double *y, const double *z,
+                       int dim, const double shift[2], void *buf, int wide, gpu_nb_state *wish, const int *flags);
 int gpu_unpack_positions(size_t m, const void *buf, const int *slot, double *x, double *y, double *z,
                          mdl_real *pos4, int wide);
 /* Sort keys over n slots: owned [0, nown) by cell of the region's grid, ghosts after them
@@ -181,11 +183,6 @@ int gpu_halo_keys(size_t n, size_t nown, mdl_box region, const int nc[3], const 
                   int *key, int *perm);
 int gpu_invert(size_t n, const int *perm, int *inv); /* inv[perm[i]] = i */
 int gpu_remap(size_t m, const int *inv, int *idx);   /* idx[k] = inv[idx[k]] */
-int gpu_iota(size_t n, int *a);
-/* st->halt = 2 if st->unsafe, else st->far: this rank's wish, before the ranks' maximum replaces it
-   (several ranks with NCCL: the step kernels after it run only when no rank wants a rebuild);
-   st->need = flags[1], the longest row this rank's last build asked for (0: it fit). */
-int gpu_skin_wish(gpu_nb_state *st, const int *flags);
 
 /* ---- forces (force.cu) ---- */
 int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2, const double *lj3, const double *lj4,

@@ -315,8 +315,8 @@ static int count_exchanges(gpu_halo *h, int pairs)
 }
 
 
-/* The flagged slots below n into c->sel[w], their count into counts[w]. */
-static int select_flagged(gpu_ctx *c, size_t n, int w)
+/* Room for a selection over the arrays' capacity. */
+static int reserve_selection(gpu_ctx *c)
 {
     gpu_halo *h = c->halo;
     if (c->cap > h->select_cap) {
@@ -325,7 +325,6 @@ static int select_flagged(gpu_ctx *c, size_t n, int w)
         h->select_cap = c->cap;
         TRY(gpu_malloc(&h->select_temp, h->select_bytes, "selections"));
     }
-    TRY(gpu_select_flagged(n, c->iota, c->flag, c->sel[w], h->counts + w, h->select_temp, h->select_bytes));
     return MDL_OK;
 }
 
@@ -361,8 +360,9 @@ static int migrate(gpu_ctx *c, size_t *slots, size_t *left)
         const int to[2] = {dm->below[d], dm->above[d]}, from[2] = {dm->above[d], dm->below[d]};
         for (int w = 0; w < ways; w++) {
             int target = w == 0 ? (dm->coord[d] + g - 1) % g : (dm->coord[d] + 1) % g;
-            TRY(gpu_mark_leavers(*slots, h->brick[d], target, coord, c->gone, c->flag));
-            MDL_TRY(select_flagged(c, *slots, w));
+            MDL_TRY(reserve_selection(c));
+            TRY(gpu_select_leavers(*slots, h->brick[d], target, coord, c->gone, c->sel[w], h->counts + w,
+                                   h->select_temp, h->select_bytes));
         }
         timeline_mark(h->timeline, "leavers selected");
         size_t out[2] = {0, 0}, in[2] = {0, 0}, bytes = GPU_ATOM_WORDS * sizeof(double);
@@ -439,8 +439,9 @@ static int build_ghosts(gpu_ctx *c, size_t slots, size_t *nall)
             const mdl_swap *s = &dm->swap[k + w];
             to[w] = s->to, from[w] = s->from;
             double limit = s->dir == 0 ? dm->lo[d] + dm->rghost : dm->hi[d] - dm->rghost;
-            TRY(gpu_mark_ghosts(candidates, limit, s->dir, coord, c->gone, c->flag));
-            MDL_TRY(select_flagged(c, candidates, w));
+            MDL_TRY(reserve_selection(c));
+            TRY(gpu_select_ghosts(candidates, limit, s->dir, coord, c->gone, c->sel[w], h->counts + w,
+                                  h->select_temp, h->select_bytes));
         }
         timeline_mark(h->timeline, "ghosts selected");
         size_t out[2], in[2], bytes = GHOST_WORDS * sizeof(double);
@@ -536,27 +537,23 @@ static int refresh_ghosts(gpu_ctx *c, int agree)
     MDL_TRY(count_exchanges(h, 1 << pair)); /* two refreshes ago: long done */
     TRY(gpu_event_record(h->ev[2 * pair], NULL));
     timeline_refresh_begin(h->timeline);
-    if (agree)
-        TRY(gpu_skin_wish(c->nbs, c->flags));
-    timeline_mark(h->timeline, "skin wish");
-    for (int k = 0; k < dm->nswap; k += 2) {
+    for (int k = 0; k < dm->nswap; k += 2) { /* both ways of a stage in one kernel: their lists are adjacent */
         const halo_swap *hs = &h->swap[k];
         const int wide = k + 2 < dm->nswap; /* ghosts that later stages forward keep their doubles */
         const size_t bytes = 3 * (wide ? sizeof(double) : sizeof(mdl_real));
+        const double shift[2] = {dm->swap[k].shift, dm->swap[k + 1].shift};
         MDL_TRY(reserve_messages(h, (hs[0].nsend + hs[1].nsend) * bytes, (hs[0].nrecv + hs[1].nrecv) * bytes));
         halo_msg m[2];
-        for (int w = 0; w < 2; w++) {
+        for (int w = 0; w < 2; w++)
             m[w] = (halo_msg){w ? hs[0].nsend * bytes : 0, hs[w].nsend * bytes, dm->swap[k + w].to,
                               w ? hs[0].nrecv * bytes : 0, hs[w].nrecv * bytes, dm->swap[k + w].from};
-            TRY(gpu_pack_positions(hs[w].nsend, h->sendlist + hs[w].send_at, c->x, c->y, c->z, dm->swap[k].dim,
-                                   dm->swap[k + w].shift, h->out + m[w].out_at, wide));
-        }
+        TRY(gpu_pack_positions(hs[0].nsend, hs[1].nsend, h->sendlist + hs[0].send_at, c->x, c->y, c->z,
+                               dm->swap[k].dim, shift, h->out, wide, decision ? c->nbs : NULL, c->flags));
         timeline_mark(h->timeline, "positions packed");
         MDL_TRY(send_messages(h, m, 2, &decision));
         timeline_mark(h->timeline, "positions sent");
-        for (int w = 0; w < 2; w++)
-            TRY(gpu_unpack_positions(hs[w].nrecv, h->in + m[w].in_at, c->inv + h->ghost_base + hs[w].first,
-                                     c->x, c->y, c->z, c->pos4, wide));
+        TRY(gpu_unpack_positions(hs[0].nrecv + hs[1].nrecv, h->in, c->inv + h->ghost_base + hs[0].first, c->x,
+                                 c->y, c->z, c->pos4, wide));
         timeline_mark(h->timeline, "ghosts refreshed");
     }
     if (decision) { /* no swaps: one brick (not with several ranks) */

@@ -1,23 +1,7 @@
-// GPU kernels of the decomposition (several ranks): which owned atoms leave the brick and which
-// are ghosts for a neighbor, packing them into message buffers and unpacking what arrives, the
+// GPU kernels of the decomposition (several ranks; sort.cu selects the atoms that leave the brick
+// and those that are a neighbor's ghosts): lost atoms counted, packing them into message buffers and unpacking what arrives, the
 // cell keys that keep owned atoms before ghosts, and the index maps a sort leaves behind.
 #include "common.cuh"
-
-__global__ void mark_leavers_kernel(int n, gpu_brick b, int target, const double *c, const int *gone, int *flag)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    int k = box_brick(c[i], b.box_lo, b.box_len, b.grid);
-    flag[i] = !gone[i] && k != b.mine && k == target;
-}
-
-extern "C" int gpu_mark_leavers(size_t n, gpu_brick b, int target, const double *c, const int *gone, int *flag)
-{
-    mark_leavers_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, b, target, c, gone, flag);
-    MDL_LAUNCHED("mark_leavers");
-    return 0;
-}
 
 /* Live owned atoms outside the brick along any decomposed dimension (after the migration: lost). */
 __global__ void count_strays_kernel(int n, gpu_brick bx, gpu_brick by, gpu_brick bz, const double *x,
@@ -108,21 +92,6 @@ extern "C" int gpu_unpack_atoms(size_t m, const double *buf, gpu_atom_arrays a, 
 }
 
 /* Candidates [0, n) within rghost of the face below (dir 0) or above (dir 1) along c. */
-__global__ void mark_ghosts_kernel(int n, double limit, int dir, const double *c, const int *gone, int *flag)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    flag[i] = !gone[i] && (dir == 0 ? c[i] < limit : c[i] >= limit);
-}
-
-extern "C" int gpu_mark_ghosts(size_t n, double limit, int dir, const double *c, const int *gone, int *flag)
-{
-    mark_ghosts_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, limit, dir, c, gone, flag);
-    MDL_LAUNCHED("mark_ghosts");
-    return 0;
-}
-
 /* The position of atom i shifted by `shift` along dim (its image for a neighbor), into p. */
 __device__ __forceinline__ void shifted_position(int i, const double *x, const double *y, const double *z, int dim,
                                                  double shift, double p[3])
@@ -185,32 +154,48 @@ extern "C" int gpu_unpack_ghosts(size_t m, const double *buf, size_t at, double 
     return 0;
 }
 
-/* A refresh: positions of idx[0..m), shifted along dim in double, as 3 values of T each (reals:
-   the values pos4 will hold, as if the doubles had travelled). */
+/* This rank's wish into halt (unsafe: 2, past half the skin: 1, else 0), before the ranks'
+   maximum replaces it (the step kernels after it run only when no rank wants a rebuild); the
+   longest row its last build asked for (0: it fit) into need. */
+__device__ __forceinline__ void set_wish(gpu_nb_state *st, const int *flags)
+{
+    st->halt = st->unsafe ? 2 : st->far;
+    st->need = flags[1];
+}
+
+/* A refresh stage, both ways: positions of idx[0 .. m), shifted along dim in double (the first m0
+   by shift0, the rest by shift1), as 3 values of T each (reals: the values pos4 will hold, as if
+   the doubles had travelled); with `wish` (a check through NCCL), this rank's wish set first. */
 template <typename T>
-__global__ void pack_positions_kernel(int m, const int *idx, const double *x, const double *y, const double *z,
-                                      int dim, double shift, T *buf)
+__global__ void pack_positions_kernel(int m, int m0, const int *idx, const double *x, const double *y,
+                                      const double *z, int dim, double shift0, double shift1, T *buf,
+                                      gpu_nb_state *wish, const int *flags)
 {
     int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k == 0 && wish)
+        set_wish(wish, flags);
     if (k >= m)
         return;
     double p[3];
-    shifted_position(idx[k], x, y, z, dim, shift, p);
+    shifted_position(idx[k], x, y, z, dim, k < m0 ? shift0 : shift1, p);
     T *w = buf + (size_t)k * 3;
     w[0] = (T)p[0], w[1] = (T)p[1], w[2] = (T)p[2];
 }
 
-extern "C" int gpu_pack_positions(size_t m, const int *idx, const double *x, const double *y, const double *z,
-                                  int dim, double shift, void *buf, int wide)
+extern "C" int gpu_pack_positions(size_t m0, size_t m1, const int *idx, const double *x, const double *y,
+                                  const double *z, int dim, const double shift[2], void *buf, int wide,
+                                  gpu_nb_state *wish, const int *flags)
 {
-    if (m == 0)
+    const size_t m = m0 + m1;
+    if (m == 0 && !wish)
         return 0;
+    const unsigned g = grid_for(m ? m : 1, MDL_BLOCK);
     if (wide)
-        pack_positions_kernel<double><<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
-            (int)m, idx, x, y, z, dim, shift, (double *)buf);
+        pack_positions_kernel<double><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(
+            (int)m, (int)m0, idx, x, y, z, dim, shift[0], shift[1], (double *)buf, wish, flags);
     else
-        pack_positions_kernel<mdl_real><<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
-            (int)m, idx, x, y, z, dim, shift, (mdl_real *)buf);
+        pack_positions_kernel<mdl_real><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(
+            (int)m, (int)m0, idx, x, y, z, dim, shift[0], shift[1], (mdl_real *)buf, wish, flags);
     MDL_LAUNCHED("pack_positions");
     return 0;
 }
@@ -307,29 +292,4 @@ extern "C" int gpu_remap(size_t m, const int *inv, int *idx)
     return 0;
 }
 
-__global__ void iota_kernel(int n, int *a)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        a[i] = i;
-}
 
-extern "C" int gpu_iota(size_t n, int *a)
-{
-    iota_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, a);
-    MDL_LAUNCHED("iota");
-    return 0;
-}
-
-__global__ void skin_wish_kernel(gpu_nb_state *st, const int *flags)
-{
-    st->halt = st->unsafe ? 2 : st->far;
-    st->need = flags[1];
-}
-
-extern "C" int gpu_skin_wish(gpu_nb_state *st, const int *flags)
-{
-    skin_wish_kernel<<<1, 1, 0, g_mdl_stream>>>(st, flags);
-    MDL_LAUNCHED("skin_wish");
-    return 0;
-}

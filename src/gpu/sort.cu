@@ -1,10 +1,11 @@
-// Sorting atoms by cell, and selecting flagged indices, with CUB: C-callable, the only C++ library
-// code in mdlite.
+// Sorting atoms by cell, and selecting the atoms that leave a brick or are a neighbor's ghosts,
+// with CUB: C-callable, the only C++ library code in mdlite.
 // The temporary storage is allocated once, so a sort can be recorded in a CUDA graph.
 #include "common.cuh"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
 
 /* Bits that hold every cell index below ncells. */
 static int key_bits(size_t ncells)
@@ -31,19 +32,60 @@ extern "C" int gpu_sort_by_cell(const int *cell_in, int *cell_out, const int *pe
     return 0;
 }
 
-/* The indices i < n with flag[i] != 0, in order (stable), into out; their count into *count
-   (device memory). iota holds 0..n-1. */
-extern "C" size_t gpu_select_temp_bytes(size_t n)
+/* Live atom i is in brick `target` along the migration's dimension (not this rank's brick). */
+struct leaver_test {
+    gpu_brick b;
+    int target;
+    const double *c;
+    const int *gone;
+    __device__ bool operator()(int i) const
+    {
+        const int k = box_brick(c[i], b.box_lo, b.box_len, b.grid);
+        return !gone[i] && k != b.mine && k == target;
+    }
+};
+
+/* Live candidate i is below limit (dir 0) or at or above it (dir 1) along the stage's dimension. */
+struct ghost_test {
+    double limit;
+    int dir;
+    const double *c;
+    const int *gone;
+    __device__ bool operator()(int i) const { return !gone[i] && (dir == 0 ? c[i] < limit : c[i] >= limit); }
+};
+
+template <typename Test>
+static size_t select_bytes(size_t n)
 {
     size_t bytes = 0;
-    cub::DeviceSelect::Flagged(NULL, bytes, (const int *)NULL, (const int *)NULL, (int *)NULL, (int *)NULL, (int)n,
-                               g_mdl_stream);
+    cub::DeviceSelect::If(NULL, bytes, thrust::counting_iterator<int>(0), (int *)NULL, (int *)NULL, (int)n, Test{},
+                          g_mdl_stream);
     return bytes;
 }
 
-extern "C" int gpu_select_flagged(size_t n, const int *iota, const int *flag, int *out, int *count, void *temp,
-                                  size_t temp_bytes)
+extern "C" size_t gpu_select_temp_bytes(size_t n)
 {
-    MDL_CUDA(cub::DeviceSelect::Flagged(temp, temp_bytes, iota, flag, out, count, (int)n, g_mdl_stream));
+    size_t a = select_bytes<leaver_test>(n), b = select_bytes<ghost_test>(n);
+    return a > b ? a : b;
+}
+
+/* The indices i < n that pass `test`, in order (stable), into out, their count into *count. */
+template <typename Test>
+static int select_if(size_t n, Test test, int *out, int *count, void *temp, size_t temp_bytes)
+{
+    MDL_CUDA(cub::DeviceSelect::If(temp, temp_bytes, thrust::counting_iterator<int>(0), out, count, (int)n, test,
+                                   g_mdl_stream));
     return 0;
+}
+
+extern "C" int gpu_select_leavers(size_t n, gpu_brick b, int target, const double *c, const int *gone, int *out,
+                                  int *count, void *temp, size_t temp_bytes)
+{
+    return select_if(n, leaver_test{b, target, c, gone}, out, count, temp, temp_bytes);
+}
+
+extern "C" int gpu_select_ghosts(size_t n, double limit, int dir, const double *c, const int *gone, int *out,
+                                 int *count, void *temp, size_t temp_bytes)
+{
+    return select_if(n, ghost_test{limit, dir, c, gone}, out, count, temp, temp_bytes);
 }

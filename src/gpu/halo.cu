@@ -1,6 +1,7 @@
 // GPU kernels of the decomposition (several ranks; sort.cu selects the atoms that leave the brick
-// and those that are a neighbor's ghosts): lost atoms counted, packing them into message buffers and unpacking what arrives, the
-// cell keys that keep owned atoms before ghosts, and the index maps a sort leaves behind.
+// and those that are a neighbor's ghosts): lost atoms counted, atoms and ghosts packed into
+// message buffers and unpacked from them, the cell keys that keep owned atoms before ghosts, and
+// the index maps a sort leaves behind.
 #include "common.cuh"
 
 /* Live owned atoms outside the brick along any decomposed dimension (after the migration: lost). */

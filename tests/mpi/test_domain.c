@@ -166,7 +166,8 @@ static void check_cell_grid(const mdl_domain *dm)
             const double w = r.len[d] / nc[d];
             CHECK(w >= 2.5 * (1 - 1e-12), "dim %d: cells %g wide", d, w);
             if (dm->grid[d] == 1) {
-                CHECK(r.lo[d] == dm->box.lo[d] && r.len[d] == dm->box.len[d] && r.periodic[d], "dim %d: not the box", d);
+                CHECK(r.lo[d] == dm->box.lo[d] && r.len[d] == dm->box.len[d] && r.periodic[d], "dim %d: not the box",
+                      d);
                 continue;
             }
             const double at_lo = (dm->lo[d] - r.lo[d]) / w, at_hi = (dm->hi[d] - r.lo[d]) / w;

@@ -2,6 +2,7 @@
 #include "domain.h"
 
 #include "comm.h"
+#include "physics/cells.h"
 #include "util.h"
 
 #include <math.h>
@@ -162,7 +163,7 @@ size_t domain_cell_grid(const mdl_domain *dm, double rcut, size_t natoms, mdl_bo
     double width = rcut;
     for (;;) {
         size_t total = region_cells(dm, width, region, nc);
-        if (total <= 4 * natoms + 64)
+        if (!cell_grid_too_fine(total, natoms))
             return total;
         width *= 1.25;
     }

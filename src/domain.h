@@ -42,8 +42,8 @@ const char *domain_axis_unfit(const mdl_box *b, const int grid[3], int d, double
    (else a message naming the dimension, MDL_EINPUT). */
 int domain_init(mdl_domain *dm, const mdl_box *b, const int grid[3], double rghost);
 void domain_destroy(mdl_domain *dm);
-/* The neighbor lists' box and its cell grid (cells at least rcut wide, at most 4 natoms + 64 of
-   them, as cell_grid_dims): along decomposed dimensions (open: their ghosts are the images) whole
+/* The neighbor lists' box and its cell grid (cells at least rcut wide, widened as cell_grid_dims
+   widens them): along decomposed dimensions (open: their ghosts are the images) whole
    cells tile the brick and whole cells beyond its faces cover the ghost cutoff, so that no cell
    holds a thin slice of the brick (on the GPU, each atom of such a slice cost its warp a pass of
    its own); the whole box on the others. Returns the number of cells. */

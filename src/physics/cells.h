@@ -9,8 +9,15 @@
 #include <math.h>
 #include <stddef.h>
 
-/* Cells at least rcut wide along each dimension, and never many more cells than atoms (at most
-   4n + 64: a dilute system gets wider cells); returns the total. */
+/* Never many more cells than atoms: a grid of more than 4n + 64 gets wider cells (the cell grids
+   below and domain_cell_grid). */
+static inline int cell_grid_too_fine(size_t total, size_t natoms)
+{
+    return total > 4 * natoms + 64;
+}
+
+/* Cells at least rcut wide along each dimension, widened by 1.25 while cell_grid_too_fine;
+   returns the total. */
 static inline size_t cell_grid_dims(const mdl_box *box, double rcut, size_t natoms, int nc[3])
 {
     double width = rcut;
@@ -21,7 +28,7 @@ static inline size_t cell_grid_dims(const mdl_box *box, double rcut, size_t nato
             nc[d] = k < 1 ? 1 : k;
             total *= (size_t)nc[d];
         }
-        if (total <= 4 * natoms + 64)
+        if (!cell_grid_too_fine(total, natoms))
             return total;
         width *= 1.25;
     }

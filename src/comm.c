@@ -227,18 +227,27 @@ int comm_broadcast(void *p, size_t bytes)
     return MDL_OK;
 }
 
-int comm_allgather_doubles(const double *v, int n, double *all)
+int comm_allgather_bytes(const void *v, size_t bytes, void *all)
 {
     if (alone()) {
-        memcpy(all, v, (size_t)n * sizeof *v);
+        memcpy(all, v, bytes);
         return MDL_OK;
     }
 #ifdef MDLITE_HAVE_MPI
-    int rc = MPI_Allgather(v, n, MPI_DOUBLE, all, n, MPI_DOUBLE, MPI_COMM_WORLD);
+    if (bytes > (size_t)INT_MAX) {
+        mdl_error("MPI: a gather of %zu bytes per rank is over MPI's int count", bytes);
+        return MDL_ERUN;
+    }
+    int rc = MPI_Allgather(v, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, MPI_COMM_WORLD);
     if (rc != MPI_SUCCESS)
         return failed("gather", rc);
 #endif
     return MDL_OK;
+}
+
+int comm_allgather_doubles(const double *v, int n, double *all)
+{
+    return comm_allgather_bytes(v, (size_t)n * sizeof *v, all);
 }
 
 #ifdef MDLITE_HAVE_MPI

@@ -31,6 +31,7 @@ int comm_or_int(int *v);
 int comm_broadcast(void *p, size_t bytes);
 /* Every rank's n doubles, in rank order, into all[size * n] on every rank. */
 int comm_allgather_doubles(const double *v, int n, double *all);
+int comm_allgather_bytes(const void *v, size_t bytes, void *all); /* every rank's bytes, in rank order */
 /* Rank 0 gets every rank's doubles (n of them here, any count per rank) one after the other in
    rank order, in *all (malloc'ed, *total of them; with one rank, v itself: not copied); other
    ranks get *all = NULL. */

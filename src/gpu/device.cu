@@ -65,6 +65,35 @@ extern "C" int gpu_malloc(void **p, size_t bytes, const char *what)
     return 0;
 }
 
+static_assert(sizeof(cudaIpcMemHandle_t) == sizeof(gpu_ipc_handle), "an IPC handle is 64 bytes");
+
+extern "C" int gpu_ipc_export(void *dev, gpu_ipc_handle *h)
+{
+    cudaIpcMemHandle_t m;
+    MDL_CUDA(cudaIpcGetMemHandle(&m, dev));
+    memcpy(h, &m, sizeof m);
+    return 0;
+}
+
+extern "C" int gpu_ipc_open(const gpu_ipc_handle *h, void **dev, const char **why)
+{
+    cudaIpcMemHandle_t m;
+    memcpy(&m, h, sizeof m);
+    cudaError_t e = cudaIpcOpenMemHandle(dev, m, cudaIpcMemLazyEnablePeerAccess);
+    if (e == cudaSuccess)
+        return 0;
+    cudaGetLastError(); /* not sticky: the caller goes on without */
+    *dev = NULL;
+    *why = cudaGetErrorString(e);
+    return 1;
+}
+
+extern "C" void gpu_ipc_close(void *dev)
+{
+    if (dev)
+        cudaIpcCloseMemHandle(dev);
+}
+
 extern "C" void gpu_free(void *p)
 {
     if (p)

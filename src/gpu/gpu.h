@@ -146,6 +146,25 @@ typedef struct {
     double box_lo, box_len;
     int grid, mine;
 } gpu_brick;
+/* Direct writes between ranks of one node (peer.c): a packing launch writes into the receivers'
+   memory and ends by setting their `ready` words to seq; an unpacking launch first waits for its
+   words to reach seq (NULL arguments: messages, nothing to tell or wait for). The skin decision
+   as a vote: the refresh's packing casts this rank's wish, its unpacking counts every rank's. */
+typedef struct {
+    unsigned long long *ready[2]; /* the receivers' words for this stage's ways (mapped), set to seq */
+    unsigned *ticket;             /* this rank's count of the launch's finished blocks, 0 between launches */
+    unsigned long long seq;       /* the refresh's number, counted alike on every rank */
+} gpu_peer_out;
+typedef struct {
+    const unsigned long long *ready[2]; /* this rank's words for the stage's ways (NULL: nothing comes) */
+    unsigned long long seq;
+} gpu_peer_in;
+typedef struct {
+    unsigned long long *const *box; /* device array: every rank's ballot box (mapped), 2 rounds x nranks */
+    unsigned long long *mine;       /* this rank's box */
+    int rank, nranks;
+    unsigned round;                 /* the vote's number, counted alike on every rank */
+} gpu_peer_vote;
 #define GPU_ATOM_WORDS 14 /* doubles per migrating atom: id type x y z vx vy vz fx fy fz ix iy iz */
 /* Selections (sort.cu), in index order into out, their count into *count (device); temp holds
    gpu_select_temp_bytes(n): the live atoms i < n in brick `target` along c's dimension (not this
@@ -159,24 +178,38 @@ int gpu_select_ghosts(size_t n, double limit, int dir, const double *c, const in
 int gpu_count_strays(size_t n, const gpu_brick b[3], const double *x, const double *y, const double *z,
                      const int *gone, int *strays);
 /* The atoms idx[0..m) into buf (GPU_ATOM_WORDS each), then gone; and m atoms from buf into slots
-   at .. at + m - 1 (no longer gone; pos4 written). Forces travel too (a.f[0] must not be NULL). */
-int gpu_pack_atoms(size_t m, const int *idx, gpu_atom_arrays a, double *buf, int *gone);
-int gpu_unpack_atoms(size_t m, const double *buf, gpu_atom_arrays a, size_t at, int *gone, mdl_real *pos4);
+   at .. at + m - 1 (no longer gone; pos4 written). Forces travel too (a.f[0] must not be NULL).
+   With `out` / `in`, buf lies in the receiver's memory (direct writes). */
+int gpu_pack_atoms(size_t m, const int *idx, gpu_atom_arrays a, double *buf, int *gone, const gpu_peer_out *out);
+int gpu_unpack_atoms(size_t m, const double *buf, gpu_atom_arrays a, size_t at, int *gone, mdl_real *pos4,
+                     const gpu_peer_in *in);
 /* New ghosts (a rebuild): positions of idx[0..m), shifted by `shift` along dim, and species, 4
    doubles each; unpacked into slots at .. at + m - 1 (positions, species, pos4; no longer gone). */
 int gpu_pack_ghosts(size_t m, const int *idx, const double *x, const double *y, const double *z, const int *type,
-                    int dim, double shift, double *buf);
+                    int dim, double shift, double *buf, const gpu_peer_out *out);
 int gpu_unpack_ghosts(size_t m, const double *buf, size_t at, double *x, double *y, double *z, int *type,
-                      mdl_real *pos4, int *gone);
+                      mdl_real *pos4, int *gone, const gpu_peer_in *in);
 /* A refresh stage, both ways at once: the same ghosts' positions, the first m0 shifted by shift[0]
-   and the next m1 by shift[1], 3 values each, unpacked into pos4 at slot[k]; `wide`: doubles, also
-   unpacked into x, y, z (ghosts that later stages forward); else reals (a ghost's doubles are read
-   only to forward it). With `wish`, packing first sets this rank's wish into halt (2: unsafe, 1:
-   past half the skin) and its last build's longest asked-for row (flags[1]) into need. */
+   (to dest[0]) and the next m1 by shift[1] (to dest[1]), 3 values each, unpacked from buf into
+   pos4 at slot[k]; `wide`: doubles, also unpacked into x, y, z (ghosts that later stages forward);
+   else reals (a ghost's doubles are read only to forward it). With `wish`, packing first sets this
+   rank's wish into halt (2: unsafe, 1: past half the skin) and its last build's longest asked-for
+   row (flags[1]) into need. With `out`, `in` and `vote` (direct writes), dest[] lie in the
+   receivers' memory and the ranks' maxima of halt and need come from the vote into `wish`. */
 int gpu_pack_positions(size_t m0, size_t m1, const int *idx, const double *x, const double *y, const double *z,
-                       int dim, const double shift[2], void *buf, int wide, gpu_nb_state *wish, const int *flags);
+                       int dim, const double shift[2], void *const dest[2], int wide, gpu_nb_state *wish,
+                       const int *flags, const gpu_peer_out *out, const gpu_peer_vote *vote);
 int gpu_unpack_positions(size_t m, const void *buf, const int *slot, double *x, double *y, double *z,
-                         mdl_real *pos4, int wide);
+                         mdl_real *pos4, int wide, const gpu_peer_in *in, const gpu_peer_vote *vote,
+                         gpu_nb_state *wish);
+/* Memory one process exports and another maps into its address space (CUDA IPC, one node);
+   gpu_ipc_open returns 1 with the reason in *why where it cannot. */
+typedef struct {
+    unsigned char bytes[64];
+} gpu_ipc_handle;
+int gpu_ipc_export(void *dev, gpu_ipc_handle *h);
+int gpu_ipc_open(const gpu_ipc_handle *h, void **dev, const char **why);
+void gpu_ipc_close(void *dev);
 /* Sort keys over n slots: owned [0, nown) by cell of the region's grid, ghosts after them
    (ncells + cell), gone atoms last (2 ncells); perm = 0 .. n-1. */
 int gpu_halo_keys(size_t n, size_t nown, mdl_box region, const int nc[3], const mdl_real *pos4, const int *gone,

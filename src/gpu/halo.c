@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L /* gethostname */
 
 #include "context.h"
+#include "peer.h"
 #include "timeline.h"
 
 #include "../comm.h"
@@ -48,7 +49,12 @@ struct gpu_halo {
     int *sendlist;             /* device: every swap's send list, remapped after each sort */
     size_t sendlist_cap, nsent;
     size_t ghost_base;         /* ghost ordinal g was slot ghost_base + g before the sort: inv maps it */
-    int *counts;               /* device: the selections' counts */
+    int *counts;               /* device: the migration's lost atoms (counts[2]) */
+    volatile int *picked;      /* mapped: the selections' counts, each way (the host reads them when an event
+                                  has passed: no copy to wait for) */
+    int *picked_dev;           /* the same words, as the device addresses them */
+    void *picked_ready;        /* event: the selections are done */
+    int strays_possible;       /* a decomposed dimension of more than 2 bricks: atoms can be lost */
     void *select_temp;
     size_t select_bytes, select_cap;
     char *out, *in;            /* device message buffers */
@@ -56,6 +62,7 @@ struct gpu_halo {
     char *host_out, *host_in;  /* pinned staging (the MPI path) */
     size_t host_out_cap, host_in_cap;
     int nccl;                  /* messages through NCCL; else staged through MPI */
+    gpu_peers *peers;          /* ranks of one node: each step's refresh by direct writes (NULL: messages) */
 #ifdef MDLITE_HAVE_NCCL
     ncclComm_t comm;
 #endif
@@ -161,12 +168,36 @@ static int send_staged(gpu_halo *h, const halo_msg *m, int nm)
    the ranks' maximum of *agree goes with them and *agree becomes NULL. */
 static int send_messages(gpu_halo *h, const halo_msg *m, int nm, int **agree)
 {
+    size_t bytes = 0;
+    for (int k = 0; k < nm; k++)
+        bytes += m[k].out_bytes + m[k].in_bytes;
+    if (h->nccl && bytes == 0 && !(agree && *agree)) /* MPI's exchanges pair up even when empty */
+        return MDL_OK;
     if (!h->nccl)
         return send_staged(h, m, nm);
     MDL_TRY(send_nccl(h, m, nm, agree ? *agree : NULL));
     if (agree)
         *agree = NULL;
     return MDL_OK;
+}
+
+/* A rebuild's message m (way w) written straight into the receiver's parcel area where it fits
+   (peer.c): *dest and the words that tell, and m no longer goes as a message; 0 otherwise. */
+static int parcel_out(gpu_halo *h, halo_msg *m, int w, void **dest, gpu_peer_out *out)
+{
+    if (!h->peers || !peers_parcel_out(h->peers, m->to, w, m->out_bytes, dest, out))
+        return 0;
+    m->out_bytes = 0;
+    return 1;
+}
+
+/* The receiving side of parcel_out (the same answer): where it arrives, the words to wait for. */
+static int parcel_in(gpu_halo *h, halo_msg *m, int w, const void **src, gpu_peer_in *in)
+{
+    if (!h->peers || !peers_parcel_in(h->peers, w, m->in_bytes, src, in))
+        return 0;
+    m->in_bytes = 0;
+    return 1;
 }
 
 /* ---- set-up ---------------------------------------------------------------------------------- */
@@ -183,6 +214,26 @@ static double device_key(void)
     for (const char *p = bus; *p; p++)
         h = (h ^ (unsigned char)*p) * 1099511628211ull;
     return (double)(h >> 11); /* exact in a double */
+}
+
+/* With NCCL, each step's refresh by direct writes where every rank can map every other's memory
+   (one node), unless MDLITE_GPU_REFRESH = nccl; = direct insists. */
+static int choose_refresh(gpu_halo *h)
+{
+    const char *want = getenv("MDLITE_GPU_REFRESH");
+    if (want && *want && strcmp(want, "direct") != 0 && strcmp(want, "nccl") != 0) {
+        mdl_error("MDLITE_GPU_REFRESH = %s: direct or nccl", want);
+        return MDL_EINPUT;
+    }
+    const int required = want && strcmp(want, "direct") == 0;
+    if (required && !h->nccl) {
+        mdl_error("MDLITE_GPU_REFRESH = direct: the ranks exchange through MPI "
+                  "(MDLITE_GPU_COMM, or ranks sharing a GPU)");
+        return MDL_EINPUT;
+    }
+    if (!h->nccl || (want && strcmp(want, "nccl") == 0))
+        return MDL_OK;
+    return peers_create(&h->peers, h->dm.rank, h->dm.size, required);
 }
 
 /* NCCL where no two ranks share a GPU (MDLITE_GPU_COMM=nccl|mpi chooses), on every rank or none. */
@@ -230,7 +281,7 @@ static int choose_transport(gpu_halo *h)
             return nccl_failed("communicator", r);
     }
 #endif
-    return MDL_OK;
+    return choose_refresh(h);
 }
 
 int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_system *mine)
@@ -250,7 +301,11 @@ int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_s
     MDL_TRY(domain_take_owned(&h->dm, all, mine));
     for (int k = 0; k < 6; k++)
         TRY(gpu_event_create_timed(&h->ev[k]));
-    if (gpu_event_create(&h->flags_ready) || gpu_malloc((void **)&h->counts, 4 * sizeof(int), "selection counts") ||
+    for (int d = 0; d < 3; d++)
+        h->strays_possible |= h->dm.grid[d] > 2;
+    if (gpu_event_create(&h->flags_ready) || gpu_event_create(&h->picked_ready) ||
+        gpu_malloc((void **)&h->counts, 4 * sizeof(int), "lost atom counts") ||
+        gpu_host_alloc_mapped((void **)&h->picked, (void **)&h->picked_dev, 2 * sizeof(int), "selection counts") ||
         gpu_host_pin_alloc((void **)&h->flags_host, 3 * sizeof(int), "the skin test's flags"))
         return MDL_ERUN;
     MDL_TRY(timeline_create(&h->timeline, h->dm.rank));
@@ -280,8 +335,11 @@ void halo_destroy(gpu_ctx *c)
     if (h->nccl && h->comm)
         ncclCommDestroy(h->comm);
 #endif
+    peers_destroy(h->peers);
     gpu_free(h->sendlist);
     gpu_free(h->counts);
+    gpu_host_free((void *)h->picked);
+    gpu_event_destroy(h->picked_ready);
     gpu_free(h->select_temp);
     gpu_free(h->out);
     gpu_free(h->in);
@@ -328,13 +386,21 @@ static int reserve_selection(gpu_ctx *c)
     return MDL_OK;
 }
 
-/* The selections' counts (the host waits), and what each neighbor will send back; with `strays`,
-   the migration's lost atoms (counts[2]) are read in the same copy. */
+/* The selections' counts (the host waits for an event, then reads mapped memory: a copy would
+   add ~10 us), and what each neighbor will send back; with `strays`, the migration's lost atoms
+   (counts[2]) too. */
 static int trade_counts(gpu_ctx *c, int ways, const int to[2], const int from[2], size_t out[2], size_t in[2],
                         int *strays)
 {
     int got[3] = {0, 0, 0};
-    TRY(gpu_d2h(got, c->halo->counts, (size_t)(strays ? 3 : ways) * sizeof(int)));
+    if (c->halo->peers)
+        peers_next_round(c->halo->peers);
+    gpu_halo *h = c->halo;
+    if (gpu_event_record(h->picked_ready, NULL) || gpu_event_sync(h->picked_ready) ||
+        (strays && gpu_d2h(&got[2], h->counts + 2, sizeof(int))))
+        return MDL_ERUN;
+    for (int w = 0; w < ways; w++)
+        got[w] = h->picked[w];
     timeline_mark(c->halo->timeline, "counts read");
     if (strays)
         *strays = got[2];
@@ -361,7 +427,7 @@ static int migrate(gpu_ctx *c, size_t *slots, size_t *left)
         for (int w = 0; w < ways; w++) {
             int target = w == 0 ? (dm->coord[d] + g - 1) % g : (dm->coord[d] + 1) % g;
             MDL_TRY(reserve_selection(c));
-            TRY(gpu_select_leavers(*slots, h->brick[d], target, coord, c->gone, c->sel[w], h->counts + w,
+            TRY(gpu_select_leavers(*slots, h->brick[d], target, coord, c->gone, c->sel[w], h->picked_dev + w,
                                    h->select_temp, h->select_bytes));
         }
         timeline_mark(h->timeline, "leavers selected");
@@ -373,20 +439,34 @@ static int migrate(gpu_ctx *c, size_t *slots, size_t *left)
         for (int w = 0; w < ways; w++) {
             m[w] = (halo_msg){w ? out[0] * bytes : 0, out[w] * bytes, to[w], w ? in[0] * bytes : 0, in[w] * bytes,
                               from[w]};
-            TRY(gpu_pack_atoms(out[w], c->sel[w], atoms_of(c, 1), (double *)(h->out + m[w].out_at), c->gone));
+            gpu_peer_out direct;
+            void *dest = h->out + m[w].out_at;
+            const int written = parcel_out(h, &m[w], w, &dest, &direct);
+            TRY(gpu_pack_atoms(out[w], c->sel[w], atoms_of(c, 1), dest, c->gone, written ? &direct : NULL));
         }
         timeline_mark(h->timeline, "leavers packed");
+        gpu_peer_in direct[2];
+        const void *src[2];
+        int written[2];
+        for (int w = 0; w < ways; w++) {
+            src[w] = h->in + m[w].in_at;
+            written[w] = parcel_in(h, &m[w], w, &src[w], &direct[w]);
+        }
         MDL_TRY(send_messages(h, m, ways, NULL));
         timeline_mark(h->timeline, "leavers sent");
         for (int w = 0; w < ways; w++) {
-            TRY(gpu_unpack_atoms(in[w], (const double *)(h->in + m[w].in_at), atoms_of(c, 1), *slots, c->gone,
-                                 c->pos4));
+            TRY(gpu_unpack_atoms(in[w], src[w], atoms_of(c, 1), *slots, c->gone, c->pos4,
+                                 written[w] ? &direct[w] : NULL));
             *slots += in[w];
             *left += out[w];
         }
         timeline_mark(h->timeline, "arrivals unpacked");
     }
-    /* an atom more than a brick away is lost: counted here, read with the ghosts' first counts */
+    /* an atom more than a brick away is lost: counted here, read with the ghosts' first counts (two
+       bricks or fewer along each dimension: an atom not in this brick is in the other one, or the
+       clamp put it in this one, so none can be) */
+    if (!h->strays_possible)
+        return MDL_OK;
     TRY(gpu_count_strays(*slots, h->brick, c->x, c->y, c->z, c->gone, h->counts + 2));
     timeline_mark(h->timeline, "strays counted");
     return MDL_OK;
@@ -440,16 +520,18 @@ static int build_ghosts(gpu_ctx *c, size_t slots, size_t *nall)
             to[w] = s->to, from[w] = s->from;
             double limit = s->dir == 0 ? dm->lo[d] + dm->rghost : dm->hi[d] - dm->rghost;
             MDL_TRY(reserve_selection(c));
-            TRY(gpu_select_ghosts(candidates, limit, s->dir, coord, c->gone, c->sel[w], h->counts + w,
+            TRY(gpu_select_ghosts(candidates, limit, s->dir, coord, c->gone, c->sel[w], h->picked_dev + w,
                                   h->select_temp, h->select_bytes));
         }
         timeline_mark(h->timeline, "ghosts selected");
         size_t out[2], in[2], bytes = GHOST_WORDS * sizeof(double);
         int strays = 0;
-        MDL_TRY(trade_counts(c, 2, to, from, out, in, k == 0 ? &strays : NULL));
-        if (k == 0)
+        const int lost_check = k == 0 && h->strays_possible;
+        MDL_TRY(trade_counts(c, 2, to, from, out, in, lost_check ? &strays : NULL));
+        if (lost_check) {
             MDL_TRY(check_lost(h, strays));
-        timeline_mark(h->timeline, "lost atoms checked");
+            timeline_mark(h->timeline, "lost atoms checked");
+        }
         MDL_TRY(gpu_grow_atoms(c, *nall + in[0] + in[1]));
         MDL_TRY(reserve_messages(h, (out[0] + out[1]) * bytes, (in[0] + in[1]) * bytes));
         MDL_TRY(reserve_sendlist(h, out[0] + out[1]));
@@ -458,20 +540,30 @@ static int build_ghosts(gpu_ctx *c, size_t slots, size_t *nall)
             halo_swap *hs = &h->swap[k + w];
             m[w] = (halo_msg){w ? out[0] * bytes : 0, out[w] * bytes, to[w], w ? in[0] * bytes : 0, in[w] * bytes,
                               from[w]};
-            TRY(gpu_pack_ghosts(out[w], c->sel[w], c->x, c->y, c->z, c->type, d, dm->swap[k + w].shift,
-                                (double *)(h->out + m[w].out_at)));
+            gpu_peer_out direct;
+            void *dest = h->out + m[w].out_at;
+            const int written = parcel_out(h, &m[w], w, &dest, &direct);
+            TRY(gpu_pack_ghosts(out[w], c->sel[w], c->x, c->y, c->z, c->type, d, dm->swap[k + w].shift, dest,
+                                written ? &direct : NULL));
             if (out[w])
                 TRY(gpu_d2d(h->sendlist + h->nsent, c->sel[w], out[w] * sizeof(int)));
             hs->send_at = h->nsent, hs->nsend = out[w];
             h->nsent += out[w];
         }
         timeline_mark(h->timeline, "ghosts packed");
+        gpu_peer_in direct[2];
+        const void *src[2];
+        int written[2];
+        for (int w = 0; w < 2; w++) {
+            src[w] = h->in + m[w].in_at;
+            written[w] = parcel_in(h, &m[w], w, &src[w], &direct[w]);
+        }
         MDL_TRY(send_messages(h, m, 2, NULL));
         timeline_mark(h->timeline, "ghosts sent");
         for (int w = 0; w < 2; w++) {
             halo_swap *hs = &h->swap[k + w];
-            TRY(gpu_unpack_ghosts(in[w], (const double *)(h->in + m[w].in_at), *nall, c->x, c->y, c->z, c->type,
-                                  c->pos4, c->gone));
+            TRY(gpu_unpack_ghosts(in[w], src[w], *nall, c->x, c->y, c->z, c->type, c->pos4, c->gone,
+                                  written[w] ? &direct[w] : NULL));
             hs->first = *nall - slots, hs->nrecv = in[w];
             *nall += in[w];
         }
@@ -503,6 +595,29 @@ static int sort_with_ghosts(gpu_ctx *c, size_t slots, size_t left, size_t nall)
     return MDL_OK;
 }
 
+/* Bytes of one ghost's position in stage k's refresh: doubles for the ghosts that later stages
+   forward, else reals. */
+static size_t refresh_bytes(const mdl_domain *dm, int k)
+{
+    return 3 * (k + 2 < dm->nswap ? sizeof(double) : sizeof(mdl_real));
+}
+
+/* Direct writes: each refresh stage's arrivals laid out in this rank's mailbox, and the senders
+   told where (the host talks to the neighbors while the device sorts). */
+static int publish_places(gpu_ctx *c)
+{
+    gpu_halo *h = c->halo;
+    const mdl_domain *dm = &h->dm;
+    if (!h->peers)
+        return MDL_OK;
+    peer_stage st[PEER_STAGES];
+    int n = 0;
+    for (int k = 0; k < dm->nswap && n < PEER_STAGES; k += 2, n++)
+        st[n] = (peer_stage){{dm->swap[k].to, dm->swap[k + 1].to}, {dm->swap[k].from, dm->swap[k + 1].from},
+                             {h->swap[k].nrecv, h->swap[k + 1].nrecv}, refresh_bytes(dm, k)};
+    return peers_publish(h->peers, st, n);
+}
+
 int halo_rebuild(gpu_ctx *c)
 {
     gpu_halo *h = c->halo;
@@ -518,43 +633,91 @@ int halo_rebuild(gpu_ctx *c)
     MDL_TRY(build_ghosts(c, slots, &nall));
     TRY(gpu_event_record(h->ev[5], NULL));
     h->timing |= h->started ? 4 : 0; /* the loop's (the set-up's includes NCCL's connections) */
-    return sort_with_ghosts(c, slots, left, nall);
+    MDL_TRY(sort_with_ghosts(c, slots, left, nall));
+    return publish_places(c);
 }
 
 /* ---- every step ------------------------------------------------------------------------------- */
 
+/* Refresh stage k (both ways) through messages (NCCL or the host); with *decision (NCCL, the first
+   stage of a check) the ranks' maximum of the wish packing sets goes with them. */
+static int refresh_by_messages(gpu_ctx *c, int k, int **decision)
+{
+    gpu_halo *h = c->halo;
+    const mdl_domain *dm = &h->dm;
+    const halo_swap *hs = &h->swap[k];
+    const size_t bytes = refresh_bytes(dm, k);
+    const double shift[2] = {dm->swap[k].shift, dm->swap[k + 1].shift};
+    MDL_TRY(reserve_messages(h, (hs[0].nsend + hs[1].nsend) * bytes, (hs[0].nrecv + hs[1].nrecv) * bytes));
+    halo_msg m[2];
+    for (int w = 0; w < 2; w++)
+        m[w] = (halo_msg){w ? hs[0].nsend * bytes : 0, hs[w].nsend * bytes, dm->swap[k + w].to,
+                          w ? hs[0].nrecv * bytes : 0, hs[w].nrecv * bytes, dm->swap[k + w].from};
+    void *dest[2] = {h->out, h->out + m[1].out_at};
+    TRY(gpu_pack_positions(hs[0].nsend, hs[1].nsend, h->sendlist + hs[0].send_at, c->x, c->y, c->z,
+                           dm->swap[k].dim, shift, dest, bytes == 3 * sizeof(double), *decision ? c->nbs : NULL,
+                           c->flags, NULL, NULL));
+    timeline_mark(h->timeline, "positions packed");
+    MDL_TRY(send_messages(h, m, 2, decision));
+    timeline_mark(h->timeline, "positions sent");
+    TRY(gpu_unpack_positions(hs[0].nrecv + hs[1].nrecv, h->in, c->inv + h->ghost_base + hs[0].first, c->x, c->y,
+                             c->z, c->pos4, bytes == 3 * sizeof(double), NULL, NULL, NULL));
+    timeline_mark(h->timeline, "ghosts refreshed");
+    return MDL_OK;
+}
+
+/* Refresh stage k (both ways) written straight into the receivers' mailboxes (peer.c), unpacked
+   once this rank's senders have told it; with `vote` (the first stage of a check) the ranks'
+   decision is taken as a vote on the wish packing sets. */
+static int refresh_direct(gpu_ctx *c, int k, const gpu_peer_vote *vote)
+{
+    gpu_halo *h = c->halo;
+    const mdl_domain *dm = &h->dm;
+    const halo_swap *hs = &h->swap[k];
+    const int wide = refresh_bytes(dm, k) == 3 * sizeof(double);
+    const double shift[2] = {dm->swap[k].shift, dm->swap[k + 1].shift};
+    void *dest[2];
+    const void *arrivals;
+    gpu_peer_out out;
+    gpu_peer_in in;
+    peers_stage(h->peers, k / 2, dest, &arrivals, &out, &in);
+    TRY(gpu_pack_positions(hs[0].nsend, hs[1].nsend, h->sendlist + hs[0].send_at, c->x, c->y, c->z,
+                           dm->swap[k].dim, shift, dest, wide, vote ? c->nbs : NULL, c->flags, &out, vote));
+    timeline_mark(h->timeline, "positions written");
+    TRY(gpu_unpack_positions(hs[0].nrecv + hs[1].nrecv, arrivals, c->inv + h->ghost_base + hs[0].first, c->x, c->y,
+                             c->z, c->pos4, wide, &in, vote, c->nbs));
+    timeline_mark(h->timeline, "ghosts refreshed");
+    return MDL_OK;
+}
+
 /* The ghosts' positions from their owners, through the last build's lists, queued on the stream:
    reals into pos4 (doubles, into x y z too, for the ghosts a later stage forwards); timed by the
-   pair of events not used last time. With `agree` (NCCL) the ranks' skin decision and longest
-   asked-for row travel with the first messages: each rank's wish and row into the device's halt
-   and need words, their maxima in place, then a copy for the host (halo_confirm). */
+   pair of events not used last time. With `agree` the ranks' skin decision and longest asked-for
+   row travel with the first stage: each rank's wish and row into the device's halt and need
+   words, their maxima in place (NCCL's all-reduce, or the ranks' vote), then a copy for the host
+   (halo_confirm). */
 static int refresh_ghosts(gpu_ctx *c, int agree)
 {
     gpu_halo *h = c->halo;
     const mdl_domain *dm = &h->dm;
     const int pair = h->parity ^= 1;
     int *decision = agree ? &c->nbs->halt : NULL;
+    gpu_peer_vote vote;
+    if (h->peers) {
+        peers_next_refresh(h->peers);
+        if (agree)
+            peers_vote(h->peers, &vote);
+    }
     MDL_TRY(count_exchanges(h, 1 << pair)); /* two refreshes ago: long done */
     TRY(gpu_event_record(h->ev[2 * pair], NULL));
     timeline_refresh_begin(h->timeline);
     for (int k = 0; k < dm->nswap; k += 2) { /* both ways of a stage in one kernel: their lists are adjacent */
-        const halo_swap *hs = &h->swap[k];
-        const int wide = k + 2 < dm->nswap; /* ghosts that later stages forward keep their doubles */
-        const size_t bytes = 3 * (wide ? sizeof(double) : sizeof(mdl_real));
-        const double shift[2] = {dm->swap[k].shift, dm->swap[k + 1].shift};
-        MDL_TRY(reserve_messages(h, (hs[0].nsend + hs[1].nsend) * bytes, (hs[0].nrecv + hs[1].nrecv) * bytes));
-        halo_msg m[2];
-        for (int w = 0; w < 2; w++)
-            m[w] = (halo_msg){w ? hs[0].nsend * bytes : 0, hs[w].nsend * bytes, dm->swap[k + w].to,
-                              w ? hs[0].nrecv * bytes : 0, hs[w].nrecv * bytes, dm->swap[k + w].from};
-        TRY(gpu_pack_positions(hs[0].nsend, hs[1].nsend, h->sendlist + hs[0].send_at, c->x, c->y, c->z,
-                               dm->swap[k].dim, shift, h->out, wide, decision ? c->nbs : NULL, c->flags));
-        timeline_mark(h->timeline, "positions packed");
-        MDL_TRY(send_messages(h, m, 2, &decision));
-        timeline_mark(h->timeline, "positions sent");
-        TRY(gpu_unpack_positions(hs[0].nrecv + hs[1].nrecv, h->in, c->inv + h->ghost_base + hs[0].first, c->x,
-                                 c->y, c->z, c->pos4, wide));
-        timeline_mark(h->timeline, "ghosts refreshed");
+        if (!h->peers) {
+            MDL_TRY(refresh_by_messages(c, k, &decision));
+            continue;
+        }
+        MDL_TRY(refresh_direct(c, k, decision ? &vote : NULL));
+        decision = NULL;
     }
     if (decision) { /* no swaps: one brick (not with several ranks) */
         mdl_error("internal: rank %d has no neighbor to agree with", dm->rank);
@@ -679,5 +842,7 @@ void halo_stats(const gpu_ctx *c, mdl_backend_stats *out)
     out->comm_seconds = h->comm_seconds;
     out->owned = c->n;
     out->ghosts = c->nall - c->n;
-    out->exchange = h->nccl ? "NCCL, device to device" : "MPI, staged through host memory";
+    out->exchange = h->peers ? "NCCL, device to device; each step's ghosts by direct writes"
+                    : h->nccl ? "NCCL, device to device"
+                              : "MPI, staged through host memory";
 }

@@ -7,8 +7,8 @@ cases: thermo (1/2/3/4/8 ranks and grids, brute lists, 2 ranks x 1 thread vs 1 r
        gathered in id order), restart (4 ranks -> 1 and 1 -> 4 against a straight run), refused
        (grids that do not fit: exit 2, one message naming the key), stops (an unstable run: exit 1,
        one message, the frames before it complete); gpu (CTest label gpu, exit 77 without a GPU): the
-       GPU backend on 2 and 4 ranks against one GPU (mixed precision: 1e-4), NCCL against the
-       staged path (where each rank has a GPU), lists too short (grown, or fixed), per-atom arrays
+       GPU backend on 2 and 4 ranks against one GPU (mixed precision: 1e-4), direct writes against
+       NCCL against the staged path (where each rank has a GPU), lists too short (grown, or fixed), per-atom arrays
        with no room to spare (grown mid-run), thermostats, frames, a restart across rank counts,
        an unstable run.
 """
@@ -195,28 +195,45 @@ def stops(mdlite, mpiexec, d):
     print(f"unstable run on 2 ranks: exit 1, {errors[0][:80]}...; frames of steps 0 and 1 complete")
 
 
+def with_env(env, fn):
+    """fn() with the variables of env set, then unset."""
+    os.environ.update(env)
+    try:
+        return fn()
+    finally:
+        for k in env:
+            del os.environ[k]
+
+
 def nccl_same_as_staged(mdlite, mpiexec, d, g):
     """Where 2 ranks each have a GPU: through NCCL (the skin decision taken on the device, a step
-    queued before it made again after each rebuild) the thermo equals the staged path's (the host
-    decides before each step) in every printed digit, with the same builds; Langevin, 300 steps."""
+    queued before it made again after each rebuild), with each step's ghosts written straight into
+    the other GPU (the decision a vote) or sent through NCCL (the decision an all-reduce), the thermo
+    equals the staged path's (the host decides before each step) in every printed digit, with the
+    same builds; Langevin, 300 steps."""
     sets = [*g, "system.cells=20 20 20", "run.steps=300", "output.thermo=10", "run.ensemble=nvt-langevin",
             "run.target_temperature=1.0", "run.tau=0.5"]
-    p = mdrun(mdlite, mpiexec, d, 2, "nccl", *sets)
+    p = mdrun(mdlite, mpiexec, d, 2, "direct", *sets)
     dec = summary_value(p.stdout, "Decomposition")
     if "NCCL" not in dec:
         print(f"NCCL vs staged: not checked here, the 2 ranks share a GPU ({dec})")
         return
-    os.environ["MDLITE_GPU_COMM"] = "mpi"
-    try:
-        q = mdrun(mdlite, mpiexec, d, 2, "staged", *sets)
-    finally:
-        del os.environ["MDLITE_GPU_COMM"]
-    a, b = open(f"{d}/nccl.csv").read(), open(f"{d}/staged.csv").read()
-    builds = [summary_value(x.stdout, "Neighbor list builds") for x in (p, q)]
-    print(f"NCCL vs staged, 2 ranks, 32,000 atoms, 300 steps: thermo {'identical' if a == b else 'DIFFERENT'}; "
-          f"{builds[0]} / {builds[1]}")
-    if a != b or builds[0] != builds[1] or a.count("\n") != 32:
-        fail(f"NCCL vs staged: thermo {'equal' if a == b else 'differs'}, {builds}")
+    if "direct writes" not in dec:
+        fail(f"2 ranks with a GPU each on one node: no direct writes ({dec})")
+    q = with_env({"MDLITE_GPU_REFRESH": "nccl"}, lambda: mdrun(mdlite, mpiexec, d, 2, "nccl", *sets))
+    r = with_env({"MDLITE_GPU_COMM": "mpi"}, lambda: mdrun(mdlite, mpiexec, d, 2, "staged", *sets))
+    a, b, c = (open(f"{d}/{n}.csv").read() for n in ("direct", "nccl", "staged"))
+    builds = [summary_value(x.stdout, "Neighbor list builds") for x in (p, q, r)]
+    print(f"direct writes vs NCCL vs staged, 2 ranks, 32,000 atoms, 300 steps: thermo "
+          f"{'identical' if a == b == c else 'DIFFERENT'}; {' / '.join(builds)}")
+    if not a == b == c or len(set(builds)) != 1 or a.count("\n") != 32 or "direct writes" in \
+            summary_value(q.stdout, "Decomposition"):
+        fail(f"direct vs NCCL vs staged: thermo {'equal' if a == b == c else 'differs'}, {builds}")
+    bad = with_env({"MDLITE_GPU_REFRESH": "direct", "MDLITE_GPU_COMM": "mpi"},
+                   lambda: mdrun(mdlite, mpiexec, d, 2, "bad", *g, check=False))
+    print(f"MDLITE_GPU_REFRESH=direct with MDLITE_GPU_COMM=mpi: exit {bad.returncode}")
+    if bad.returncode != 2 or "MDLITE_GPU_REFRESH" not in bad.stderr:
+        fail(f"direct writes without NCCL: exit {bad.returncode}: {bad.stderr[-300:]}")
 
 
 def lists_too_short(mdlite, mpiexec, d, g):

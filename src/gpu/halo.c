@@ -1,6 +1,7 @@
 /* The GPU backend on several ranks: this rank's brick (domain.c's grid and swaps), migration and
    ghosts packed and unpacked on the device, messages through NCCL on the compute stream (each
-   rank its own GPU) or staged through pinned host memory and MPI; the skin test's decision
+   rank its own GPU; on one node written straight into the other GPUs' memory instead, peer.c) or
+   staged through pinned host memory and MPI; the skin test's decision
    shared by all ranks at each check: with NCCL as a maximum on the stream that the step's kernels
    obey (the host learns it a step later and has the step made again after a rebuild), staged
    through the host, which waits for it. */

@@ -148,8 +148,9 @@ typedef struct {
 } gpu_brick;
 /* Direct writes between ranks of one node (peer.c): a packing launch writes into the receivers'
    memory and ends by setting their `ready` words to seq; an unpacking launch first waits for its
-   words to reach seq (NULL arguments: messages, nothing to tell or wait for). The skin decision
-   as a vote: the refresh's packing casts this rank's wish, its unpacking counts every rank's. */
+   words to reach seq (NULL arguments, or a NULL ticket and a zero seq: messages, nothing to tell
+   or wait for). The skin decision as a vote: the refresh's packing casts this rank's wish, its
+   unpacking counts every rank's. */
 typedef struct {
     unsigned long long *ready[2]; /* the receivers' words for this stage's ways (mapped), set to seq */
     unsigned *ticket;             /* this rank's count of the launch's finished blocks, 0 between launches */

@@ -182,23 +182,28 @@ static int send_messages(gpu_halo *h, const halo_msg *m, int nm, int **agree)
     return MDL_OK;
 }
 
-/* A rebuild's message m (way w) written straight into the receiver's parcel area where it fits
-   (peer.c): *dest and the words that tell, and m no longer goes as a message; 0 otherwise. */
-static int parcel_out(gpu_halo *h, halo_msg *m, int w, void **dest, gpu_peer_out *out)
+/* Where a rebuild's message m (way w) is packed: this rank's out buffer, or, where it fits the
+   receiver's parcel area (peer.c), that area, with the words that tell it in *out (else none), and
+   m no longer goes as a message. */
+static void *parcel_out(gpu_halo *h, halo_msg *m, int w, gpu_peer_out *out)
 {
-    if (!h->peers || !peers_parcel_out(h->peers, m->to, w, m->out_bytes, dest, out))
-        return 0;
-    m->out_bytes = 0;
-    return 1;
+    void *dest = h->out + m->out_at;
+    *out = (gpu_peer_out){0};
+    if (h->peers && peers_parcel_out(h->peers, m->to, w, m->out_bytes, &dest, out))
+        m->out_bytes = 0;
+    return dest;
 }
 
-/* The receiving side of parcel_out (the same answer): where it arrives, the words to wait for. */
-static int parcel_in(gpu_halo *h, halo_msg *m, int w, const void **src, gpu_peer_in *in)
+/* The receiving side of parcel_out for each way (the same answers), before the messages go:
+   where each arrives, and the words to wait for (none for a message). */
+static void parcels_in(gpu_halo *h, halo_msg *m, int ways, const void *src[2], gpu_peer_in wait[2])
 {
-    if (!h->peers || !peers_parcel_in(h->peers, w, m->in_bytes, src, in))
-        return 0;
-    m->in_bytes = 0;
-    return 1;
+    for (int w = 0; w < ways; w++) {
+        src[w] = h->in + m[w].in_at;
+        wait[w] = (gpu_peer_in){0};
+        if (h->peers && peers_parcel_in(h->peers, w, m[w].in_bytes, &src[w], &wait[w]))
+            m[w].in_bytes = 0;
+    }
 }
 
 /* ---- set-up ---------------------------------------------------------------------------------- */
@@ -393,23 +398,23 @@ static int reserve_selection(gpu_ctx *c)
 static int trade_counts(gpu_ctx *c, int ways, const int to[2], const int from[2], size_t out[2], size_t in[2],
                         int *strays)
 {
-    int got[3] = {0, 0, 0};
-    if (c->halo->peers)
-        peers_next_round(c->halo->peers);
     gpu_halo *h = c->halo;
+    int got[3] = {0, 0, 0};
+    if (h->peers)
+        peers_next_round(h->peers);
     if (gpu_event_record(h->picked_ready, NULL) || gpu_event_sync(h->picked_ready) ||
         (strays && gpu_d2h(&got[2], h->counts + 2, sizeof(int))))
         return MDL_ERUN;
     for (int w = 0; w < ways; w++)
         got[w] = h->picked[w];
-    timeline_mark(c->halo->timeline, "counts read");
+    timeline_mark(h->timeline, "counts read");
     if (strays)
         *strays = got[2];
     for (int w = 0; w < ways; w++) {
         out[w] = (size_t)got[w];
         MDL_TRY(comm_exchange_count(out[w], to[w], &in[w], from[w]));
     }
-    timeline_mark(c->halo->timeline, "counts traded");
+    timeline_mark(h->timeline, "counts traded");
     return MDL_OK;
 }
 
@@ -440,24 +445,18 @@ static int migrate(gpu_ctx *c, size_t *slots, size_t *left)
         for (int w = 0; w < ways; w++) {
             m[w] = (halo_msg){w ? out[0] * bytes : 0, out[w] * bytes, to[w], w ? in[0] * bytes : 0, in[w] * bytes,
                               from[w]};
-            gpu_peer_out direct;
-            void *dest = h->out + m[w].out_at;
-            const int written = parcel_out(h, &m[w], w, &dest, &direct);
-            TRY(gpu_pack_atoms(out[w], c->sel[w], atoms_of(c, 1), dest, c->gone, written ? &direct : NULL));
+            gpu_peer_out tell;
+            void *dest = parcel_out(h, &m[w], w, &tell);
+            TRY(gpu_pack_atoms(out[w], c->sel[w], atoms_of(c, 1), dest, c->gone, &tell));
         }
         timeline_mark(h->timeline, "leavers packed");
-        gpu_peer_in direct[2];
         const void *src[2];
-        int written[2];
-        for (int w = 0; w < ways; w++) {
-            src[w] = h->in + m[w].in_at;
-            written[w] = parcel_in(h, &m[w], w, &src[w], &direct[w]);
-        }
+        gpu_peer_in wait[2];
+        parcels_in(h, m, ways, src, wait);
         MDL_TRY(send_messages(h, m, ways, NULL));
         timeline_mark(h->timeline, "leavers sent");
         for (int w = 0; w < ways; w++) {
-            TRY(gpu_unpack_atoms(in[w], src[w], atoms_of(c, 1), *slots, c->gone, c->pos4,
-                                 written[w] ? &direct[w] : NULL));
+            TRY(gpu_unpack_atoms(in[w], src[w], atoms_of(c, 1), *slots, c->gone, c->pos4, &wait[w]));
             *slots += in[w];
             *left += out[w];
         }
@@ -541,30 +540,25 @@ static int build_ghosts(gpu_ctx *c, size_t slots, size_t *nall)
             halo_swap *hs = &h->swap[k + w];
             m[w] = (halo_msg){w ? out[0] * bytes : 0, out[w] * bytes, to[w], w ? in[0] * bytes : 0, in[w] * bytes,
                               from[w]};
-            gpu_peer_out direct;
-            void *dest = h->out + m[w].out_at;
-            const int written = parcel_out(h, &m[w], w, &dest, &direct);
+            gpu_peer_out tell;
+            void *dest = parcel_out(h, &m[w], w, &tell);
             TRY(gpu_pack_ghosts(out[w], c->sel[w], c->x, c->y, c->z, c->type, d, dm->swap[k + w].shift, dest,
-                                written ? &direct : NULL));
+                                &tell));
             if (out[w])
                 TRY(gpu_d2d(h->sendlist + h->nsent, c->sel[w], out[w] * sizeof(int)));
             hs->send_at = h->nsent, hs->nsend = out[w];
             h->nsent += out[w];
         }
         timeline_mark(h->timeline, "ghosts packed");
-        gpu_peer_in direct[2];
         const void *src[2];
-        int written[2];
-        for (int w = 0; w < 2; w++) {
-            src[w] = h->in + m[w].in_at;
-            written[w] = parcel_in(h, &m[w], w, &src[w], &direct[w]);
-        }
+        gpu_peer_in wait[2];
+        parcels_in(h, m, 2, src, wait);
         MDL_TRY(send_messages(h, m, 2, NULL));
         timeline_mark(h->timeline, "ghosts sent");
         for (int w = 0; w < 2; w++) {
             halo_swap *hs = &h->swap[k + w];
             TRY(gpu_unpack_ghosts(in[w], src[w], *nall, c->x, c->y, c->z, c->type, c->pos4, c->gone,
-                                  written[w] ? &direct[w] : NULL));
+                                  &wait[w]));
             hs->first = *nall - slots, hs->nrecv = in[w];
             *nall += in[w];
         }

@@ -245,12 +245,7 @@ def lists_too_short(mdlite, mpiexec, d, g):
     ref = read_thermo(f"{d}/fits.csv")
     for ranks, slots, env, cap_ok in ((2, 78, {}, lambda c: c >= 81), (4, 78, {}, lambda c: c >= 81),
                                       (2, 8, {"MDLITE_GPU_LIST_FIXED": "1"}, lambda c: c == 8)):
-        os.environ.update(env)
-        try:
-            p = mdrun(mdlite, mpiexec, d, ranks, "short", *common, f"neighbor.max_neighbors={slots}")
-        finally:
-            for k in env:
-                del os.environ[k]
+        p = with_env(env, lambda: mdrun(mdlite, mpiexec, d, ranks, "short", *common, f"neighbor.max_neighbors={slots}"))
         cap = int(summary_value(p.stdout, "Device memory").split("capacity")[1].split()[0])
         w = worst_difference(ref, read_thermo(f"{d}/short.csv"), f"{ranks} ranks, {slots} slots")
         print(f"GPU, {ranks} ranks, a {slots}-slot list{' (fixed)' if env else ''}: capacity {cap} at the end, "
@@ -265,11 +260,7 @@ def arrays_grown(mdlite, mpiexec, d, g):
     and the run equals one GPU's; 2 ranks, 32,000 atoms, 300 steps."""
     common = [*g, "system.cells=20 20 20", "run.steps=300", "output.thermo=50"]
     mdrun(mdlite, mpiexec, d, 0, "roomy", *common)
-    os.environ["MDLITE_GPU_TIGHT"] = "1"
-    try:
-        p = mdrun(mdlite, mpiexec, d, 2, "tight", *common)
-    finally:
-        del os.environ["MDLITE_GPU_TIGHT"]
+    p = with_env({"MDLITE_GPU_TIGHT": "1"}, lambda: mdrun(mdlite, mpiexec, d, 2, "tight", *common))
     grown = int(summary_value(p.stdout, "Atom arrays grown").split("=")[1].split()[0])
     builds = int(summary_value(p.stdout, "Neighbor list builds").split("=")[1])
     w = worst_difference(read_thermo(f"{d}/roomy.csv"), read_thermo(f"{d}/tight.csv"), "tight arrays")
@@ -288,13 +279,8 @@ def timeline(mdlite, mpiexec, d, g):
     if "NCCL" not in summary_value(p.stdout, "Decomposition"):
         print("timeline: not checked here, the 2 ranks share a GPU")
         return
-    os.environ["MDLITE_GPU_TIMELINE"] = "3"
-    try:
-        q = mdrun(mdlite, mpiexec, d, 2, "timed", *g)
-        os.environ["MDLITE_GPU_TIMELINE"] = "0"
-        bad = mdrun(mdlite, mpiexec, d, 2, "bad", *g, check=False)
-    finally:
-        del os.environ["MDLITE_GPU_TIMELINE"]
+    q = with_env({"MDLITE_GPU_TIMELINE": "3"}, lambda: mdrun(mdlite, mpiexec, d, 2, "timed", *g))
+    bad = with_env({"MDLITE_GPU_TIMELINE": "0"}, lambda: mdrun(mdlite, mpiexec, d, 2, "bad", *g, check=False))
     for rank in (0, 1):
         tag = f"  [rank {rank}] "
         tables = [[]]

@@ -26,14 +26,22 @@ for c in compare thermostats drift overflow; do
   echo "=== double: $c"
   python3 tests/e2e/gpu.py "$md" input "$c" .gpu/ref || fails=$((fails + 1))
 done
-# the warp cell builder runs from 65,536 atoms; these cases are smaller, so it is forced here
-for c in compare neighbors determinism overflow; do
-  echo "=== mixed, warp builder: $c"
-  MDLITE_CELL_BUILDER=warp python3 tests/e2e/gpu.py "$m" input "$c" .gpu/ref || fails=$((fails + 1))
+# the warp cell builder runs from 65,536 atoms; these cases are smaller, so it is forced here; it
+# packs lists in double precision by default, and in mixed when asked (MDLITE_GPU_LIST=packed)
+for list in plain packed; do
+  for c in compare neighbors determinism overflow; do
+    echo "=== mixed, warp builder, $list list: $c"
+    MDLITE_CELL_BUILDER=warp MDLITE_GPU_LIST=$list python3 tests/e2e/gpu.py "$m" input "$c" .gpu/ref ||
+      fails=$((fails + 1))
+  done
 done
-for c in compare overflow; do
+for c in compare neighbors overflow; do
   echo "=== double, warp builder: $c"
   MDLITE_CELL_BUILDER=warp python3 tests/e2e/gpu.py "$md" input "$c" .gpu/ref || fails=$((fails + 1))
+done
+for bin in "$m" "$md"; do
+  echo "=== $(basename "$bin"): packed against plain lists"
+  python3 tests/e2e/gpu.py "$bin" input packed || fails=$((fails + 1))
 done
 # sanitize NAME [VAR=VALUE] TOOL ARGS...: one compute-sanitizer run; counts a failure of the tool or
 # of mdlite.

@@ -176,15 +176,26 @@ void gpu_list_strides(const gpu_ctx *c, int *si, int *sk)
     *sk = c->transposed ? (int)gpu_list_rows(c->n) : 1;
 }
 
+int *gpu_list_table(const gpu_ctx *c)
+{
+    int si, sk;
+    gpu_list_strides(c, &si, &sk);
+    return c->method == MDL_NL_CELL && gpu_list_packed(c->n, c->region, c->nc, si) ? c->nl_table : NULL;
+}
+
 int gpu_grow_list(gpu_ctx *c, int capacity)
 {
     gpu_free(c->nl);
-    c->nl = NULL;
+    c->nl = c->nl_table = NULL;
     c->capacity = (capacity + 3) & ~3;
     size_t slots = (size_t)c->capacity > GPU_STAGING_BYTES / sizeof(int) ? (size_t)c->capacity
                                                                            : GPU_STAGING_BYTES / sizeof(int);
-    c->nl_bytes = slots * gpu_list_rows(c->cap) * sizeof(int);
-    return gpu_malloc((void **)&c->nl, c->nl_bytes, "neighbor list") ? MDL_ERUN : MDL_OK;
+    size_t rows = gpu_list_rows(c->cap), table = rows / 32 * GPU_LIST_TABLE;
+    c->nl_bytes = (slots * rows + table) * sizeof(int);
+    if (gpu_malloc((void **)&c->nl, c->nl_bytes, "neighbor list"))
+        return MDL_ERUN;
+    c->nl_table = c->nl + slots * rows;
+    return MDL_OK;
 }
 
 static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
@@ -239,9 +250,9 @@ static int gpu_compute_forces(void *p, int what)
         return MDL_OK;
     int si, sk, keep = what == MDL_ENERGY_ONLY;
     gpu_list_strides(c, &si, &sk);
-    TRY(gpu_lj_forces(c->n, c->nall, c->ntypes, c->region, c->pos4, c->nl, c->count, si, sk, c->capacity,
-                      keep ? NULL : c->fx, keep ? NULL : c->fy, keep ? NULL : c->fz, what != MDL_FORCES, c->pe, c->w,
-                      &c->nbs->halt));
+    TRY(gpu_lj_forces(c->n, c->nall, c->ntypes, c->region, c->pos4, c->nl, gpu_list_table(c), c->count, si, sk,
+                      c->capacity, keep ? NULL : c->fx, keep ? NULL : c->fy, keep ? NULL : c->fz, what != MDL_FORCES,
+                      c->pe, c->w, &c->nbs->halt));
     c->forces_given = 0;
     return MDL_OK;
 }

@@ -37,6 +37,7 @@ typedef struct {
     int *ix, *iy, *iz, *type;
     int64_t *id;
     int *nl, *count, *flags;  /* flags[1]: largest overflowing count (flags[0]: unused by the run) */
+    int *nl_table;            /* in nl's allocation, after the slots: a packed list's table (gpu.h) */
     int capacity;             /* neighbor slots per atom (nl holds at least GPU_STAGING_BYTES per atom:
                                  the rebuild's staging area) */
     int check;                /* steps between skin tests */
@@ -82,6 +83,8 @@ void gpu_free_slots(gpu_ctx *c);
    rows fill whole lines; in rows, si = capacity. */
 void gpu_list_strides(const gpu_ctx *c, int *si, int *sk);
 size_t gpu_list_rows(size_t atoms); /* atoms rounded up to 32: the list's column length */
+/* The table of the list a cell build writes now, when it packs its entries (gpu.h); else NULL. */
+int *gpu_list_table(const gpu_ctx *c);
 /* The per-atom arrays grown to hold `need` atoms (contents kept). */
 int gpu_grow_atoms(gpu_ctx *c, size_t need);
 /* MDLITE_GPU_TIGHT=1 (tests): the arrays cut to the owned atoms [0, n) as a rebuild starts, so that

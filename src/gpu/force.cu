@@ -69,16 +69,33 @@ __device__ __noinline__ void add_all_pairs(int i, int s, int nall, const real4 *
             add_pair<EV, SINGLE>(pi, load4(&pos[j]), row, cut2, m, sums[0], sums[1], sums[2], sums[3], sums[4]);
 }
 
-/* T lanes of a warp per atom (T = 1 or 8): lane s takes the list entries s, s + T, ... and the
-   lanes' sums are added with shuffles in a fixed order. More lanes per atom keep the GPU busy
-   when there are few atoms; one per atom reads the list best when there are many. */
-template <bool EV, bool SINGLE, int T>
-__global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_lengths m, const real4 *__restrict__ pos,
-                                                       const int *__restrict__ nl, const int *__restrict__ count,
-                                                       int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
-                                                       mdl_real *fz, mdl_real *pe, mdl_real *w, const int *halt)
+/* Atom of packed entry e (gpu.h): its chunk's first atom from the warp's table, plus the offset. */
+__device__ __forceinline__ int unpack_entry(const int *table, unsigned e)
 {
-    const int g = blockIdx.x * blockDim.x + threadIdx.x, i = g / T, s = g % T;
+    return table[e >> GPU_LIST_OFFSET_BITS] + (int)(e & (GPU_LIST_CHUNK - 1));
+}
+
+/* T lanes of a warp per atom (T = 1 or 8): lane s takes the list entries s, s + T, ... (packed:
+   the ints s, s + T, ..., two entries each) and the lanes' sums are added with shuffles in a fixed
+   order. More lanes per atom keep the GPU busy when there are few atoms; one per atom reads the
+   list best when there are many. PACKED: the block first copies the tables of its atoms' warps
+   into shared memory. */
+template <bool EV, bool SINGLE, int T, bool PACKED>
+__global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_lengths m, const real4 *__restrict__ pos,
+                                                       const int *__restrict__ nl, const int *__restrict__ table,
+                                                       const int *__restrict__ count, int si, int sk, int capacity,
+                                                       mdl_real *fx, mdl_real *fy, mdl_real *fz, mdl_real *pe,
+                                                       mdl_real *w, const int *halt)
+{
+    constexpr int ATOMS = MDL_BLOCK / T, TABLES = ATOMS < 32 ? 1 : ATOMS / 32; /* T = 8: half a table */
+    __shared__ int tables[PACKED ? TABLES * GPU_LIST_TABLE : 1];
+    const int g = blockIdx.x * blockDim.x + threadIdx.x, i = g / T, s = g % T, w0 = blockIdx.x * ATOMS / 32;
+    if (PACKED) {
+        const int warps = (n + 31) / 32;
+        for (int t = threadIdx.x; t < TABLES * GPU_LIST_TABLE; t += blockDim.x)
+            tables[t] = w0 + t / GPU_LIST_TABLE < warps ? table[(size_t)w0 * GPU_LIST_TABLE + t] : GPU_LIST_PLAIN;
+        __syncthreads();
+    }
     if (i >= n || *halt) /* whole groups leave together: n * T threads cover whole groups */
         return;
     const real4 pi = pos[i];
@@ -86,12 +103,38 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
     const mdl_real cut2 = c_cutsq[0];
     mdl_real fxi = 0, fyi = 0, fzi = 0, e = 0, v = 0;
     const int cnt = count[i];
-    const int *list = nl + (size_t)i * si;
+    const int *tw = tables + (PACKED ? (i / 32 - w0) * GPU_LIST_TABLE : 0);
     if (cnt > capacity) {
         mdl_real a[5] = {0, 0, 0, 0, 0};
         add_all_pairs<EV, SINGLE, T>(i, s, nall, pos, row, cut2, m, a);
         fxi = a[0], fyi = a[1], fzi = a[2], e = a[3], v = a[4];
+    } else if (PACKED && tw[GPU_LIST_TABLE - 1] == GPU_LIST_PACKED) {
+        /* lane s: the ints w = s, s + T, ... below full (two entries each), two ints at a time so
+           that four neighbors' loads are in flight together; then the last entry of an odd count,
+           by the lane whose turn it is */
+        const unsigned *words = (const unsigned *)nl + i;
+        const int full = cnt >> 1;
+        int w = s;
+        for (; w + T < full; w += 2 * T) {
+            const unsigned a = __ldg(&words[(size_t)w * sk]), b = __ldg(&words[(size_t)(w + T) * sk]);
+            const real4 p0 = load4(&pos[unpack_entry(tw, a & 0xffffu)]), p1 = load4(&pos[unpack_entry(tw, a >> 16)]);
+            const real4 p2 = load4(&pos[unpack_entry(tw, b & 0xffffu)]), p3 = load4(&pos[unpack_entry(tw, b >> 16)]);
+            add_pair<EV, SINGLE>(pi, p0, row, cut2, m, fxi, fyi, fzi, e, v);
+            add_pair<EV, SINGLE>(pi, p1, row, cut2, m, fxi, fyi, fzi, e, v);
+            add_pair<EV, SINGLE>(pi, p2, row, cut2, m, fxi, fyi, fzi, e, v);
+            add_pair<EV, SINGLE>(pi, p3, row, cut2, m, fxi, fyi, fzi, e, v);
+        }
+        for (; w < full; w += T) {
+            const unsigned a = __ldg(&words[(size_t)w * sk]);
+            const real4 p0 = load4(&pos[unpack_entry(tw, a & 0xffffu)]), p1 = load4(&pos[unpack_entry(tw, a >> 16)]);
+            add_pair<EV, SINGLE>(pi, p0, row, cut2, m, fxi, fyi, fzi, e, v);
+            add_pair<EV, SINGLE>(pi, p1, row, cut2, m, fxi, fyi, fzi, e, v);
+        }
+        if (w == full && (cnt & 1))
+            add_pair<EV, SINGLE>(pi, load4(&pos[unpack_entry(tw, __ldg(&words[(size_t)w * sk]) & 0xffffu)]), row, cut2,
+                                 m, fxi, fyi, fzi, e, v);
     } else {
+        const int *list = nl + (size_t)i * si;
         for (int k = s; k < cnt; k += T) {
             const int j = __ldg(&list[(size_t)k * sk]);
             add_pair<EV, SINGLE>(pi, load4(&pos[j]), row, cut2, m, fxi, fyi, fzi, e, v);
@@ -133,15 +176,15 @@ static int lanes_per_atom(size_t n)
     return n < 65536 ? 8 : 1;
 }
 
-template <int T>
+template <int T, bool PACKED>
 static void launch_lj(size_t n, size_t nall, int ntypes, int ev, image_lengths m, const real4 *p, const int *nl,
-                      const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy, mdl_real *fz,
-                      mdl_real *pe, mdl_real *w, const int *halt)
+                      const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
+                      mdl_real *fz, mdl_real *pe, mdl_real *w, const int *halt)
 {
     unsigned g = grid_for(n * T, MDL_BLOCK);
 #define LJ_LAUNCH(EV, SINGLE)                                                                                    \
-    lj_kernel<EV, SINGLE, T><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, (int)nall, m, p, nl, count, si, sk,      \
-                                                                capacity, fx, fy, fz, pe, w, halt)
+    lj_kernel<EV, SINGLE, T, PACKED><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, (int)nall, m, p, nl, table, count, \
+                                                                        si, sk, capacity, fx, fy, fz, pe, w, halt)
     if (ntypes == 1 && ev)
         LJ_LAUNCH(true, true);
     else if (ntypes == 1)
@@ -154,15 +197,25 @@ static void launch_lj(size_t n, size_t nall, int ntypes, int ev, image_lengths m
 }
 
 extern "C" int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
-                             const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
-                             mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt)
+                             const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
+                             mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w,
+                             const int *halt)
 {
     image_lengths m = make_image_lengths(box);
     const real4 *p = (const real4 *)pos4;
-    if (lanes_per_atom(n) == 8)
-        launch_lj<8>(n, nall, ntypes, energy_virial, m, p, nl, count, si, sk, capacity, fx, fy, fz, pe, w, halt);
+    const bool eight = lanes_per_atom(n) == 8;
+    if (eight && table)
+        launch_lj<8, true>(n, nall, ntypes, energy_virial, m, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe,
+                           w, halt);
+    else if (eight)
+        launch_lj<8, false>(n, nall, ntypes, energy_virial, m, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe,
+                            w, halt);
+    else if (table)
+        launch_lj<1, true>(n, nall, ntypes, energy_virial, m, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe,
+                           w, halt);
     else
-        launch_lj<1>(n, nall, ntypes, energy_virial, m, p, nl, count, si, sk, capacity, fx, fy, fz, pe, w, halt);
+        launch_lj<1, false>(n, nall, ntypes, energy_virial, m, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe,
+                            w, halt);
     MDL_LAUNCHED("lj_forces");
     return 0;
 }

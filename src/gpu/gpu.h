@@ -130,11 +130,27 @@ typedef struct {
     const int *start, *end;
     int lo[3], hi[3];
 } gpu_ghost_cells;
+/* Packed lists (the warp builder, transposed): a row's entries are 16 bits, two to an int (entry k
+   of row i is half k % 2 of nl[(k / 2) * sk + i], the low half for even k), and entry e stands for
+   atom table[e >> GPU_LIST_OFFSET_BITS] + (e & (GPU_LIST_CHUNK - 1)). The table has GPU_LIST_TABLE
+   ints per 32 rows (rows 32w .. 32w + 31 use table + w * GPU_LIST_TABLE): the first atoms of the
+   chunks of GPU_LIST_CHUNK atoms that their candidates came from, and in its last int
+   GPU_LIST_PACKED, or GPU_LIST_PLAIN where those chunks did not fit (a sparse system): then the
+   rows hold atom indices as usual. Half the bytes of atom indices for the force kernel to read;
+   used where that pays (gpu_list_packed: double precision). */
+#define GPU_LIST_OFFSET_BITS 10
+#define GPU_LIST_CHUNK (1 << GPU_LIST_OFFSET_BITS)
+#define GPU_LIST_TABLE 64
+#define GPU_LIST_PACKED 0
+#define GPU_LIST_PLAIN (-1)
+/* Whether gpu_build_cell packs rows (n atoms, cell grid nc, si 1 = transposed). */
+int gpu_list_packed(size_t n, mdl_box box, const int nc[3], int si);
 /* Rows of atoms [0, n); candidates from the cell bounds, and with `ghosts` (not NULL) from the
-   ghosts' bounds as well. */
+   ghosts' bounds as well. Packed (above; `table` has GPU_LIST_TABLE ints per 32 rows) where
+   gpu_list_packed says so, else `table` is not used. */
 int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
                    const gpu_ghost_cells *ghosts, const mdl_real *pos4, double rlist, int *nl, int *count,
-                   int capacity, int si, int sk, int *flags);
+                   int capacity, int si, int sk, int *flags, int *table);
 int gpu_build_brute(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count, int capacity,
                     int si, int sk, int *flags);
 int gpu_build_brute_atomic(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
@@ -223,10 +239,11 @@ int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2, const dou
                      const double *offset, const double *cutsq);
 /* Forces from a full list (fx = fy = fz = NULL: none written); with energy_virial, per-atom pe[i]
    and w[i] (half of each pair's share). A row longer than capacity is replaced by a scan of every
-   atom and ghost (nall of them). Nothing is done once *halt is set. */
+   atom and ghost (nall of them). table: the packed list's (gpu_build_cell), NULL for atom indices.
+   Nothing is done once *halt is set. */
 int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
-                  const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy, mdl_real *fz,
-                  int energy_virial, mdl_real *pe, mdl_real *w, const int *halt);
+                  const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
+                  mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt);
 
 /* ---- integration, thermostats, reductions (integrate.cu) ---- */
 int gpu_set_masses(int ntypes, const double *mass);

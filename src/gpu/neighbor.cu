@@ -324,6 +324,7 @@ struct warp_rows {
     int *nl, *ring; /* ring: RING_SLOTS x 32 ints, this warp's; entry k at slot k % RING_SLOTS */
     int i, lane, capacity, si, sk;
     bool active; /* the lane has an atom */
+    bool packed; /* 16-bit entries, two to an int (gpu.h); else one atom index per int */
     int k, written, at; /* entries found; entries already out of the ring; 32 x the slot of entry k */
 
     /* j goes to the next slot whether or not it is kept (no branch in the candidate loop): a kept
@@ -341,9 +342,16 @@ struct warp_rows {
         const unsigned all = 0xffffffffu;
         int to = active ? min(k, capacity) : 0, from = active ? min(written, capacity) : 0;
         int lo = __reduce_min_sync(all, from), hi = __reduce_max_sync(all, to);
-        for (int s = lo; s < hi; s++)
-            if (s >= from && s < to)
-                nl[(size_t)i * si + (size_t)s * sk] = ring[(s % RING_SLOTS) * 32 + lane];
+        unsigned short *half = (unsigned short *)nl;
+        for (int s = lo; s < hi; s++) {
+            if (s < from || s >= to)
+                continue;
+            const int e = ring[(s % RING_SLOTS) * 32 + lane];
+            if (packed) /* transposed: int s / 2 of row i, its low half for even s */
+                half[((size_t)(s >> 1) * sk + i) * 2 + (s & 1)] = (unsigned short)e;
+            else
+                nl[(size_t)i * si + (size_t)s * sk] = e;
+        }
         written = k;
     }
     /* Before up to 32 more entries: make room if a lane's ring could fill (the slot being offered
@@ -355,13 +363,14 @@ struct warp_rows {
     }
 };
 
-/* One candidate (its position pj; q == self: the lane's own atom) against the lane's atom at
-   (xi, yi, zi); r2 is negative for lanes not in this pass. */
+/* Candidate q of a tile (its position pj; q == self: the lane's own atom) against the lane's atom
+   at (xi, yi, zi), offered as entry + q (the tile's first entry: its atom index, or its packed
+   code); r2 is negative for lanes not in this pass. */
 __device__ __forceinline__ void test_candidate(warp_rows &r, mdl_real xi, mdl_real yi, mdl_real zi, real4 pj,
-                                               int jb, int q, int self, mdl_real r2)
+                                               int entry, int q, int self, mdl_real r2)
 {
     mdl_real dx = xi - pj.x, dy = yi - pj.y, dz = zi - pj.z;
-    r.offer(jb + q, dx * dx + dy * dy + dz * dz < r2 && q != self);
+    r.offer(entry + q, dx * dx + dy * dy + dz * dz < r2 && q != self);
 }
 
 /* One range of candidates: atoms j0 .. j1 - 1, their image at shift (sx, sy, sz). */
@@ -432,17 +441,44 @@ struct tile_cursor {
     }
 };
 
+/* Chunks of GPU_LIST_CHUNK atoms that the lane's range needs in the table. */
+__device__ __forceinline__ int chunks_of(const candidates &c)
+{
+    return (c.j1 - c.j0 + GPU_LIST_CHUNK - 1) >> GPU_LIST_OFFSET_BITS;
+}
+
+/* Packed lists: the lane's range gets the table's next chunks, in lane order, from `slots` on (the
+   warp's count so far, advanced past them); each chunk's first atom goes into its slot. Returns the
+   range's first slot. */
+__device__ int table_chunks(const candidates &c, int *table, int &slots)
+{
+    const unsigned all = 0xffffffffu;
+    const int lane = threadIdx.x % 32, mine = chunks_of(c);
+    int upto = mine; /* inclusive scan over the lanes */
+    for (int o = 1; o < 32; o <<= 1) {
+        const int v = __shfl_up_sync(all, upto, o);
+        upto += lane >= o ? v : 0;
+    }
+    const int first = slots + upto - mine;
+    for (int k = 0; k < mine; k++)
+        table[first + k] = c.j0 + k * GPU_LIST_CHUNK;
+    slots += __shfl_sync(all, upto, 31);
+    return first;
+}
+
 /* A pass over the row of cells (y0, z0): lane s finds range s (range_of_row), all at once; the warp
    then reads the ranges in order, 32 candidates at a time into shared memory, loading the next 32
    while these are tested, and every lane tests each candidate against its own atom where mine. */
 __device__ void scan_row_by_warp(warp_rows &r, bool mine, real4 pi, const mdl_box &b, const image_lengths &m,
                                  int3 nc, int y0, int z0, int xlo, int xhi, const int *start, const int *end,
-                                 const real4 *__restrict__ pos, mdl_real rlist2, real4 *tile)
+                                 const real4 *__restrict__ pos, mdl_real rlist2, real4 *tile, int *table,
+                                 int &slots)
 {
     const unsigned all = 0xffffffffu;
     const int lane = r.lane;
     const candidates lane_range = lane < 27 ? range_of_row(lane, b, m, nc, y0, z0, xlo, xhi, start, end)
                                             : candidates{0, 0, 0, 0, 0};
+    const int first_slot = table ? table_chunks(lane_range, table, slots) : 0;
     tile_cursor at = {0, -32, 0, __ballot_sync(all, lane_range.j0 < lane_range.j1)};
     if (!at.advance(lane_range))
         return;
@@ -460,46 +496,101 @@ __device__ void scan_row_by_warp(warp_rows &r, bool mine, real4 pi, const mdl_bo
         const mdl_real yi = pi.y - __shfl_sync(all, lane_range.sy, now.s);
         const mdl_real zi = pi.z - __shfl_sync(all, lane_range.sz, now.s);
         const int self = r.i - now.jb;
+        int entry = now.jb;
+        if (table) { /* tiles start 32k atoms into their range: a tile lies in one chunk */
+            const int off = now.jb - __shfl_sync(all, lane_range.j0, now.s);
+            entry = (__shfl_sync(all, first_slot, now.s) + (off >> GPU_LIST_OFFSET_BITS)) << GPU_LIST_OFFSET_BITS |
+                    (off & (GPU_LIST_CHUNK - 1));
+        }
         if (now.j1 - now.jb >= 32) {
 #pragma unroll
             for (int q = 0; q < 32; q++)
-                test_candidate(r, xi, yi, zi, tile[q], now.jb, q, self, r2);
+                test_candidate(r, xi, yi, zi, tile[q], entry, q, self, r2);
         } else {
             for (int q = 0; q < now.j1 - now.jb; q++)
-                test_candidate(r, xi, yi, zi, tile[q], now.jb, q, self, r2);
+                test_candidate(r, xi, yi, zi, tile[q], entry, q, self, r2);
         }
         __syncwarp();
     }
 }
 
-/* The rows of atoms first .. first + 31 (those below n), built by their warp. */
+/* One pass of a warp: the row of cells (y0, z0) of some of its atoms (mine), and the cells xlo + 1
+   .. xhi - 1 along it that they are in; the passes' rows are taken off todo. */
+struct row_pass {
+    int y0, z0, xlo, xhi;
+    bool mine;
+};
+
+__device__ row_pass next_pass(unsigned &todo, bool active, int cx, int cy, int cz)
+{
+    const unsigned all = 0xffffffffu;
+    const int leader = __ffs(todo) - 1;
+    row_pass p;
+    p.y0 = __shfl_sync(all, cy, leader), p.z0 = __shfl_sync(all, cz, leader);
+    p.mine = active && cy == p.y0 && cz == p.z0;
+    todo &= ~__ballot_sync(all, p.mine);
+    p.xlo = __reduce_min_sync(all, p.mine ? cx : INT_MAX) - 1;
+    p.xhi = __reduce_max_sync(all, p.mine ? cx : INT_MIN) + 1;
+    return p;
+}
+
+/* Whether the pass must scan the ghosts as well (several ranks: the cells free_lo .. free_hi hold
+   none near them). */
+__device__ __forceinline__ bool pass_sees_ghosts(const row_pass &p, const int *gstart, int3 free_lo, int3 free_hi)
+{
+    return gstart && !(p.xlo >= free_lo.x && p.xhi <= free_hi.x && p.y0 > free_lo.y && p.y0 < free_hi.y &&
+                       p.z0 > free_lo.z && p.z0 < free_hi.z);
+}
+
+/* The table slots a pass's ranges need (the warp's sum). */
+__device__ int pass_chunks(const row_pass &p, const mdl_box &b, const image_lengths &m, int3 nc, const int *start,
+                           const int *end)
+{
+    const int lane = threadIdx.x % 32;
+    const int mine = lane < 27 ? chunks_of(range_of_row(lane, b, m, nc, p.y0, p.z0, p.xlo, p.xhi, start, end)) : 0;
+    return __reduce_add_sync(0xffffffffu, mine);
+}
+
+/* The rows of atoms first .. first + 31 (those below n), built by their warp. With a table (packed
+   lists), the warp first counts the chunks its ranges need: if they fit, its rows are written
+   packed, else as atom indices, and the table's last word says which (gpu.h). */
 __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const image_lengths &m, int3 nc,
                                    const int *start, const int *end, const int *gstart, const int *gend,
                                    int3 free_lo, int3 free_hi, const real4 *__restrict__ pos, mdl_real rlist2,
                                    int *nl, int *count, int capacity, int si, int sk, int *flags, int *ring,
-                                   real4 *tile)
+                                   real4 *tile, int *table)
 {
     const unsigned all = 0xffffffffu;
     const int lane = threadIdx.x % 32, i = first + lane;
     const bool active = i < n;
-    warp_rows r = {nl, ring, i, lane, capacity, si, sk, active, 0, 0, 0};
     const real4 pi = load4(&pos[active ? i : first]);
     const int cx = cell_coord(pi.x, b.lo[0], b.len[0] > 0 ? b.len[0] : 1, nc.x);
     const int cy = cell_coord(pi.y, b.lo[1], b.len[1] > 0 ? b.len[1] : 1, nc.y);
     const int cz = cell_coord(pi.z, b.lo[2], b.len[2] > 0 ? b.len[2] : 1, nc.z);
+    if (table) {
+        table += (size_t)(first / 32) * GPU_LIST_TABLE;
+        int need = 0;
+        for (unsigned todo = __ballot_sync(all, active); todo;) {
+            const row_pass p = next_pass(todo, active, cx, cy, cz);
+            need += pass_chunks(p, b, m, nc, start, end);
+            if (pass_sees_ghosts(p, gstart, free_lo, free_hi))
+                need += pass_chunks(p, b, m, nc, gstart, gend);
+        }
+        const bool fits = need < GPU_LIST_TABLE;
+        if (lane == 0)
+            table[GPU_LIST_TABLE - 1] = fits ? GPU_LIST_PACKED : GPU_LIST_PLAIN;
+        table = fits ? table : NULL;
+    }
+    warp_rows r = {nl, ring, i, lane, capacity, si, sk, active, table != NULL, 0, 0, 0};
+    int slots = 0;
     /* one pass per row of cells among the warp's atoms (one, sometimes two) */
     for (unsigned todo = __ballot_sync(all, active); todo;) {
-        const int leader = __ffs(todo) - 1;
-        const int y0 = __shfl_sync(all, cy, leader), z0 = __shfl_sync(all, cz, leader);
-        const bool mine = active && cy == y0 && cz == z0;
-        todo &= ~__ballot_sync(all, mine);
-        const int xlo = __reduce_min_sync(all, mine ? cx : INT_MAX) - 1;
-        const int xhi = __reduce_max_sync(all, mine ? cx : INT_MIN) + 1;
-        scan_row_by_warp(r, mine, pi, b, m, nc, y0, z0, xlo, xhi, start, end, pos, rlist2, tile);
-        const bool ghost_free = xlo >= free_lo.x && xhi <= free_hi.x && y0 > free_lo.y && y0 < free_hi.y &&
-                                z0 > free_lo.z && z0 < free_hi.z;
-        if (gstart && !ghost_free) /* the ghosts: sorted by cell after the atoms */
-            scan_row_by_warp(r, mine, pi, b, m, nc, y0, z0, xlo, xhi, gstart, gend, pos, rlist2, tile);
+        const row_pass p = next_pass(todo, active, cx, cy, cz);
+        scan_row_by_warp(r, p.mine, pi, b, m, nc, p.y0, p.z0, p.xlo, p.xhi, start, end, pos, rlist2, tile, table,
+                         slots);
+        if (pass_sees_ghosts(p, gstart, free_lo, free_hi)) /* the ghosts: sorted by cell after the atoms */
+            scan_row_by_warp(r, p.mine, pi, b, m, nc, p.y0, p.z0, p.xlo, p.xhi, gstart, gend, pos, rlist2, tile,
+                             table, slots);
     }
     r.flush();
     if (active)
@@ -512,14 +603,14 @@ __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const ima
 __global__ void __launch_bounds__(WARP_BUILD_BLOCK) build_cell_warp_kernel(
     int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end, const int *gstart,
     const int *gend, int3 free_lo, int3 free_hi, const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count,
-    int capacity, int si, int sk, int *flags)
+    int capacity, int si, int sk, int *flags, int *table)
 {
     __shared__ real4 tiles[WARP_BUILD_BLOCK];
     __shared__ int rings[WARP_BUILD_BLOCK * RING_SLOTS];
     const int warp = threadIdx.x / 32, first = blockIdx.x * WARP_BUILD_BLOCK + warp * 32;
     if (first < n)
         build_rows_of_warp(n, first, b, m, nc, start, end, gstart, gend, free_lo, free_hi, pos, rlist2, nl, count,
-                           capacity, si, sk, flags, rings + warp * 32 * RING_SLOTS, tiles + warp * 32);
+                           capacity, si, sk, flags, rings + warp * 32 * RING_SLOTS, tiles + warp * 32, table);
     __syncthreads();
 }
 
@@ -538,14 +629,38 @@ static bool use_warp_builder(size_t n, bool shifted)
     return shifted && n >= 65536;
 }
 
-extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
-                              const gpu_ghost_cells *ghosts, const mdl_real *pos4, double rlist, int *nl,
-                              int *count, int capacity, int si, int sk, int *flags)
+static bool shifted_cells(const mdl_box &box, const int nc[3])
 {
-    const int *gstart = ghosts ? ghosts->start : NULL, *gend = ghosts ? ghosts->end : NULL;
     bool shifted = true;
     for (int d = 0; d < 3; d++)
         shifted &= !box.periodic[d] || nc[d] >= 3;
+    return shifted;
+}
+
+/* Packed lists where the warp builder writes the transposed layout, in double precision: there
+   they pay (2,048,000 atoms, H100: 1.539e9 -> 1.651e9 atom-steps/s). In mixed precision the force
+   kernel is bound by L1 throughput (the neighbors' positions gathered: 81% of peak), not by DRAM,
+   and the decoding costs more than the halved list reads save (2.54e9 -> 2.41e9).
+   MDLITE_GPU_LIST=packed|plain chooses (measurements, tests). */
+extern "C" int gpu_list_packed(size_t n, mdl_box box, const int nc[3], int si)
+{
+    const char *list = getenv("MDLITE_GPU_LIST");
+#ifdef MDLITE_GPU_DOUBLE
+    const bool wanted = !(list && strcmp(list, "plain") == 0);
+#else
+    const bool wanted = list && strcmp(list, "packed") == 0;
+#endif
+    return wanted && si == 1 && use_warp_builder(n, shifted_cells(box, nc));
+}
+
+extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
+                              const gpu_ghost_cells *ghosts, const mdl_real *pos4, double rlist, int *nl,
+                              int *count, int capacity, int si, int sk, int *flags, int *table)
+{
+    const int *gstart = ghosts ? ghosts->start : NULL, *gend = ghosts ? ghosts->end : NULL;
+    const bool shifted = shifted_cells(box, nc);
+    if (!gpu_list_packed(n, box, nc, si))
+        table = NULL;
     image_lengths m = make_image_lengths(box);
     int3 c3 = make_int3(nc[0], nc[1], nc[2]);
     mdl_real r2 = (mdl_real)(rlist * rlist);
@@ -556,7 +671,7 @@ extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int 
         const int3 free_lo = make_int3(lo[0], lo[1], lo[2]), free_hi = make_int3(hi[0], hi[1], hi[2]);
         build_cell_warp_kernel<<<grid_for(n, WARP_BUILD_BLOCK), WARP_BUILD_BLOCK, 0, g_mdl_stream>>>(
             (int)n, box, m, c3, cell_start, cell_end, gstart, gend, free_lo, free_hi, p, r2, nl, count, capacity, si,
-            sk, flags);
+            sk, flags, table);
     } else if (smem <= 160 * 1024) {
         unsigned g = grid_for(n, STAGE_BLOCK);
         if (smem > 48 * 1024) {

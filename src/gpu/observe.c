@@ -5,6 +5,7 @@
 #include "../comm.h"
 #include "../util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,18 +121,43 @@ int gpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait)
     return MDL_OK;
 }
 
+/* Entry q of row k (gpu_list_strides' si, sk); packed lists through their table (gpu.h). */
+static int list_entry(const int *nl, const int *table, size_t k, int q, int si, int sk)
+{
+    const int *t = table ? table + k / 32 * GPU_LIST_TABLE : NULL;
+    if (!t || t[GPU_LIST_TABLE - 1] != GPU_LIST_PACKED)
+        return nl[k * si + (size_t)q * sk];
+    unsigned two = (unsigned)nl[(size_t)(q / 2) * sk + k], e = q % 2 ? two >> 16 : two & 0xffffu;
+    return t[e >> GPU_LIST_OFFSET_BITS] + (int)(e & (GPU_LIST_CHUNK - 1));
+}
+
+/* Packed lists: how many warps' rows are packed, on stderr (`mdlite neighbors`, tests). */
+static void note_packed(const int *table, size_t n)
+{
+    size_t packed = 0, warps = (n + 31) / 32;
+    for (size_t w = 0; w < warps; w++)
+        packed += table[w * GPU_LIST_TABLE + GPU_LIST_TABLE - 1] == GPU_LIST_PACKED;
+    fprintf(stderr, "GPU list: 16-bit entries in %zu of %zu warps' rows\n", packed, warps);
+}
+
 int gpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
 {
     gpu_ctx *c = p;
     size_t n = c->n, cap = (size_t)c->capacity, held = cap * (c->transposed ? gpu_list_rows(n) : n);
+    size_t tables = gpu_list_rows(n) / 32 * GPU_LIST_TABLE;
+    const int *dev_table = gpu_list_table(c);
     int *nl = malloc(held * sizeof *nl), *count = malloc(n * sizeof *count);
+    int *table = dev_table ? malloc(tables * sizeof *table) : NULL;
     int64_t *id = malloc(n * sizeof *id);
     size_t *start = calloc(n + 1, sizeof *start);
     int *rows = NULL;
-    int rc = nl && count && id && start ? MDL_OK : MDL_ERUN;
+    int rc = nl && count && id && start && (table || !dev_table) ? MDL_OK : MDL_ERUN;
     if (rc == MDL_OK && (gpu_d2h(nl, c->nl, held * sizeof *nl) || gpu_d2h(count, c->count, n * sizeof *count) ||
-                         gpu_d2h(id, c->id, n * sizeof *id)))
+                         gpu_d2h(id, c->id, n * sizeof *id) ||
+                         (table && gpu_d2h(table, dev_table, tables * sizeof *table))))
         rc = MDL_ERUN;
+    if (rc == MDL_OK && table)
+        note_packed(table, n);
     if (rc == MDL_OK) {
         for (size_t k = 0; k < n; k++)
             start[id[k] + 1] = (size_t)count[k];
@@ -145,9 +171,9 @@ int gpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
     for (size_t k = 0; k < n && rc == MDL_OK; k++) {
         int *row = rows + start[id[k]];
         for (int q = 0; q < count[k]; q++)
-            row[q] = (int)id[nl[k * si + (size_t)q * sk]];
+            row[q] = (int)id[list_entry(nl, table, k, q, si, sk)];
     }
-    free(nl), free(count), free(id);
+    free(nl), free(count), free(id), free(table);
     if (rc != MDL_OK) {
         free(rows), free(start);
         return rc;

@@ -7,6 +7,7 @@ cases: compare      step-0 forces and 100 steps of thermo against the CPU backen
        determinism  cell and brute: identical thermo twice; brute-atomic: how much thermo moves
        thermostats  Berendsen and Langevin against the CPU backend over 50 steps
        drift        NVE 32,000 atoms, shifted potential, 100,000 steps at dt 0.005
+       packed       70,304 atoms: thermo with packed lists (16-bit entries) bitwise that of plain ones
        overflow     a list too short never gives a wrong step: a fixed 8-slot list (every row
                     covered by the force kernel) and a list that overflows mid-run (and grows)
                     print the thermo of a list that fits
@@ -62,17 +63,30 @@ def read_rows(path):
         return [line.split() for line in f]
 
 
-def neighbors(mdlite, inp, d, precision, ref_dir=None):
-    # a random periodic 3-d configuration, and the 2-d reference set
+def random_xyz(d, name, n, L, seed):
     import random
-    rng = random.Random(7)
-    L = 12.0
-    pts = [(rng.random() * L, rng.random() * L, rng.random() * L) for _ in range(3000)]
-    xyz = write(os.path.join(d, "r.xyz"), f"{len(pts)}\nrandom\n" +
-                "\n".join(f"A {x!r} {y!r} {z!r}" for x, y, z in pts) + "\n")
-    sets = [(xyz, ["--box", "12", "12", "12"], "2.8")]
+    rng = random.Random(seed)
+    pts = [(rng.random() * L, rng.random() * L, rng.random() * L) for _ in range(n)]
+    return write(os.path.join(d, name), f"{len(pts)}\nrandom\n" +
+                 "\n".join(f"A {x!r} {y!r} {z!r}" for x, y, z in pts) + "\n")
+
+
+def packing_on(precision):
+    """Whether the warp builder packs lists (gpu_list_packed: double precision, or MDLITE_GPU_LIST)."""
+    choice = os.environ.get("MDLITE_GPU_LIST", "")
+    return choice == "packed" or (precision == "double" and choice != "plain")
+
+
+def neighbors(mdlite, inp, d, precision, ref_dir=None):
+    # random periodic 3-d configurations, dense and sparse, and the 2-d reference set. With the warp
+    # builder (forced by tools/gpu_check.sh), a warp's rows are packed when their candidates' chunks
+    # fit its table; in a sparse system a warp's 32 atoms span many rows of cells, and some warps'
+    # rows stay atom indices: the sparse set must give both kinds in one list
+    sets = [(random_xyz(d, "r.xyz", 3000, 12.0, 7), ["--box", "12", "12", "12"], "2.8"),
+            (random_xyz(d, "sparse.xyz", 1000, 25.0, 8), ["--box", "25", "25", "25"], "2.5")]
     if ref_dir and os.path.exists(os.path.join(ref_dir, "xy.txt")):
         sets.append((os.path.join(ref_dir, "xy.txt"), [], "1.9"))
+    warp = os.environ.get("MDLITE_CELL_BUILDER") == "warp" and packing_on(precision)
     for path, extra, rc in sets:
         cpu = os.path.join(d, "cpu.txt")
         run([mdlite, "neighbors", path, "--cutoff", rc, "--output", cpu, *extra])
@@ -83,6 +97,16 @@ def neighbors(mdlite, inp, d, precision, ref_dir=None):
                 p = run([mdlite, "neighbors", path, "--cutoff", rc, "--backend", "gpu", "--method", method,
                          "--layout", layout, "--output", out, "--repeat", "3", *extra])
                 got = read_rows(out)
+                packed = re.search(r"16-bit entries in (\d+) of (\d+) warps", p.stderr)
+                if warp and method == "cell" and layout == "transposed":
+                    if not packed:
+                        fail(f"{os.path.basename(path)}: the warp builder did not pack the transposed list")
+                    k, of = int(packed.group(1)), int(packed.group(2))
+                    print(f"{os.path.basename(path)}: packed rows in {k} of {of} warps")
+                    if path.endswith("sparse.xyz") and not 0 < k < of:
+                        fail(f"sparse.xyz: packed rows in {k} of {of} warps; the check needs both kinds")
+                elif packed:
+                    fail(f"{os.path.basename(path)} {method}/{layout}: packed where it should not be")
                 if got != want:
                     bad = next(i for i, (a, b) in enumerate(zip(got, want)) if a != b) if len(got) == len(want) else -1
                     fail(f"{os.path.basename(path)} {method}/{layout}: differs from the CPU list (atom {bad})")
@@ -93,6 +117,20 @@ def neighbors(mdlite, inp, d, precision, ref_dir=None):
         if [[int(float(v)) for v in r] for r in ref] != [[int(v) for v in r] for r in got]:
             fail("GPU lists differ from the reference neighbor.txt")
         print("reference neighbor.txt reproduced by every GPU builder and layout")
+
+
+def packed(mdlite, inp, d, precision):
+    # 70,304 atoms: the warp builder and one force lane per atom, so a packed list's entries are
+    # taken in the order of atom indices' and the forces are bitwise the same: any entry decoded to
+    # a wrong atom shows in the thermo
+    cfg = os.path.join(inp, "lj_melt.ini")
+    sets = ("system.cells=26 26 26", "run.steps=300", "output.thermo=20")
+    got = {v: thermo_run(mdlite, cfg, d, v, *sets, env={"MDLITE_GPU_LIST": v}) for v in ("packed", "plain")}
+    builds = {v: re.search(r"Neighbor list builds = (\d+)", out).group(1) for v, (_, out) in got.items()}
+    if got["packed"][0] != got["plain"][0] or builds["packed"] != builds["plain"]:
+        fail(f"packed and plain lists differ: builds {builds}")
+    print(f"packed and plain lists: thermo identical ({len(got['plain'][0])} rows, {builds['plain']} builds, "
+          f"{precision})")
 
 
 def thermo_run(mdlite, cfg, d, name, *sets, env=None):

@@ -69,6 +69,17 @@ __device__ __noinline__ void add_all_pairs(int i, int s, int nall, const real4 *
             add_pair<EV, SINGLE>(pi, load4(&pos[j]), row, cut2, m, sums[0], sums[1], sums[2], sums[3], sums[4]);
 }
 
+/* How the force kernel reads the list: atom indices through the caches, or loaded to be evicted
+   first (each int is read once per step; the caches are left to the neighbors' positions), or
+   packed entries (gpu.h; loaded to be evicted first as well). */
+enum { LIST_CACHED, LIST_STREAMED, LIST_PACKED };
+
+template <bool STREAM>
+__device__ __forceinline__ unsigned list_load(const unsigned *p)
+{
+    return STREAM ? __ldcs(p) : __ldg(p);
+}
+
 /* Atom of packed entry e (gpu.h): its chunk's first atom from the warp's table, plus the offset. */
 __device__ __forceinline__ int unpack_entry(const int *table, unsigned e)
 {
@@ -78,15 +89,16 @@ __device__ __forceinline__ int unpack_entry(const int *table, unsigned e)
 /* T lanes of a warp per atom (T = 1 or 8): lane s takes the list entries s, s + T, ... (packed:
    the ints s, s + T, ..., two entries each) and the lanes' sums are added with shuffles in a fixed
    order. More lanes per atom keep the GPU busy when there are few atoms; one per atom reads the
-   list best when there are many. PACKED: the block first copies the tables of its atoms' warps
-   into shared memory. */
-template <bool EV, bool SINGLE, int T, bool PACKED>
+   list best when there are many. LIST_PACKED: the block first copies the tables of its atoms'
+   warps into shared memory. */
+template <bool EV, bool SINGLE, int T, int LIST>
 __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_lengths m, const real4 *__restrict__ pos,
                                                        const int *__restrict__ nl, const int *__restrict__ table,
                                                        const int *__restrict__ count, int si, int sk, int capacity,
                                                        mdl_real *fx, mdl_real *fy, mdl_real *fz, mdl_real *pe,
                                                        mdl_real *w, const int *halt)
 {
+    constexpr bool PACKED = LIST == LIST_PACKED, STREAM = LIST != LIST_CACHED;
     constexpr int ATOMS = MDL_BLOCK / T, TABLES = ATOMS < 32 ? 1 : ATOMS / 32; /* T = 8: half a table */
     __shared__ int tables[PACKED ? TABLES * GPU_LIST_TABLE : 1];
     const int g = blockIdx.x * blockDim.x + threadIdx.x, i = g / T, s = g % T, w0 = blockIdx.x * ATOMS / 32;
@@ -116,7 +128,8 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
         const int full = cnt >> 1;
         int w = s;
         for (; w + T < full; w += 2 * T) {
-            const unsigned a = __ldg(&words[(size_t)w * sk]), b = __ldg(&words[(size_t)(w + T) * sk]);
+            const unsigned a = list_load<true>(&words[(size_t)w * sk]);
+            const unsigned b = list_load<true>(&words[(size_t)(w + T) * sk]);
             const real4 p0 = load4(&pos[unpack_entry(tw, a & 0xffffu)]), p1 = load4(&pos[unpack_entry(tw, a >> 16)]);
             const real4 p2 = load4(&pos[unpack_entry(tw, b & 0xffffu)]), p3 = load4(&pos[unpack_entry(tw, b >> 16)]);
             add_pair<EV, SINGLE>(pi, p0, row, cut2, m, fxi, fyi, fzi, e, v);
@@ -125,18 +138,19 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
             add_pair<EV, SINGLE>(pi, p3, row, cut2, m, fxi, fyi, fzi, e, v);
         }
         for (; w < full; w += T) {
-            const unsigned a = __ldg(&words[(size_t)w * sk]);
+            const unsigned a = list_load<true>(&words[(size_t)w * sk]);
             const real4 p0 = load4(&pos[unpack_entry(tw, a & 0xffffu)]), p1 = load4(&pos[unpack_entry(tw, a >> 16)]);
             add_pair<EV, SINGLE>(pi, p0, row, cut2, m, fxi, fyi, fzi, e, v);
             add_pair<EV, SINGLE>(pi, p1, row, cut2, m, fxi, fyi, fzi, e, v);
         }
-        if (w == full && (cnt & 1))
-            add_pair<EV, SINGLE>(pi, load4(&pos[unpack_entry(tw, __ldg(&words[(size_t)w * sk]) & 0xffffu)]), row, cut2,
-                                 m, fxi, fyi, fzi, e, v);
+        if (w == full && (cnt & 1)) {
+            const unsigned a = list_load<true>(&words[(size_t)w * sk]);
+            add_pair<EV, SINGLE>(pi, load4(&pos[unpack_entry(tw, a & 0xffffu)]), row, cut2, m, fxi, fyi, fzi, e, v);
+        }
     } else {
         const int *list = nl + (size_t)i * si;
         for (int k = s; k < cnt; k += T) {
-            const int j = __ldg(&list[(size_t)k * sk]);
+            const int j = (int)list_load<STREAM>((const unsigned *)&list[(size_t)k * sk]);
             add_pair<EV, SINGLE>(pi, load4(&pos[j]), row, cut2, m, fxi, fyi, fzi, e, v);
         }
     }
@@ -176,15 +190,27 @@ static int lanes_per_atom(size_t n)
     return n < 65536 ? 8 : 1;
 }
 
-template <int T, bool PACKED>
+/* Atom indices loaded to be evicted first below 1,000,000 atoms, where it pays (H100, mixed,
+   atom-steps/s): 131,072 atoms 1.47e9 -> 1.62e9, 256,000 1.98e9 -> 2.14e9, 500,000 2.21e9 ->
+   2.26e9; 1,048,576 2.44e9 -> 2.43e9 and 2,048,000 2.54e9 -> 2.52e9 lose. MDLITE_LIST_LOADS=
+   stream|cached chooses (measurements). */
+static bool list_streamed(size_t n)
+{
+    const char *force = getenv("MDLITE_LIST_LOADS");
+    if (force && (strcmp(force, "stream") == 0 || strcmp(force, "cached") == 0))
+        return strcmp(force, "stream") == 0;
+    return n < 1000000;
+}
+
+template <int T, int LIST>
 static void launch_lj(size_t n, size_t nall, int ntypes, int ev, image_lengths m, const real4 *p, const int *nl,
                       const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
                       mdl_real *fz, mdl_real *pe, mdl_real *w, const int *halt)
 {
     unsigned g = grid_for(n * T, MDL_BLOCK);
 #define LJ_LAUNCH(EV, SINGLE)                                                                                    \
-    lj_kernel<EV, SINGLE, T, PACKED><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, (int)nall, m, p, nl, table, count, \
-                                                                        si, sk, capacity, fx, fy, fz, pe, w, halt)
+    lj_kernel<EV, SINGLE, T, LIST><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, (int)nall, m, p, nl, table, count, si, \
+                                                                      sk, capacity, fx, fy, fz, pe, w, halt)
     if (ntypes == 1 && ev)
         LJ_LAUNCH(true, true);
     else if (ntypes == 1)
@@ -203,19 +229,17 @@ extern "C" int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, con
 {
     image_lengths m = make_image_lengths(box);
     const real4 *p = (const real4 *)pos4;
-    const bool eight = lanes_per_atom(n) == 8;
-    if (eight && table)
-        launch_lj<8, true>(n, nall, ntypes, energy_virial, m, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe,
-                           w, halt);
-    else if (eight)
-        launch_lj<8, false>(n, nall, ntypes, energy_virial, m, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe,
-                            w, halt);
-    else if (table)
-        launch_lj<1, true>(n, nall, ntypes, energy_virial, m, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe,
-                           w, halt);
+    const int list = table ? LIST_PACKED : list_streamed(n) ? LIST_STREAMED : LIST_CACHED;
+#define LJ_LANES(T, LIST)                                                                                        \
+    launch_lj<T, LIST>(n, nall, ntypes, energy_virial, m, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe, w, \
+                       halt)
+    if (lanes_per_atom(n) == 8)
+        list == LIST_PACKED ? LJ_LANES(8, LIST_PACKED) : list == LIST_STREAMED ? LJ_LANES(8, LIST_STREAMED)
+                                                                               : LJ_LANES(8, LIST_CACHED);
     else
-        launch_lj<1, false>(n, nall, ntypes, energy_virial, m, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe,
-                            w, halt);
+        list == LIST_PACKED ? LJ_LANES(1, LIST_PACKED) : list == LIST_STREAMED ? LJ_LANES(1, LIST_STREAMED)
+                                                                               : LJ_LANES(1, LIST_CACHED);
+#undef LJ_LANES
     MDL_LAUNCHED("lj_forces");
     return 0;
 }

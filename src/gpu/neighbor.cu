@@ -342,15 +342,16 @@ struct warp_rows {
         const unsigned all = 0xffffffffu;
         int to = active ? min(k, capacity) : 0, from = active ? min(written, capacity) : 0;
         int lo = __reduce_min_sync(all, from), hi = __reduce_max_sync(all, to);
-        unsigned short *half = (unsigned short *)nl;
-        for (int s = lo; s < hi; s++) {
-            if (s < from || s >= to)
-                continue;
-            const int e = ring[(s % RING_SLOTS) * 32 + lane];
-            if (packed) /* transposed: int s / 2 of row i, its low half for even s */
-                half[((size_t)(s >> 1) * sk + i) * 2 + (s & 1)] = (unsigned short)e;
-            else
-                nl[(size_t)i * si + (size_t)s * sk] = e;
+        if (packed) { /* transposed: int s / 2 of row i, its low half for even s */
+            unsigned short *half = (unsigned short *)nl;
+            for (int s = lo; s < hi; s++)
+                if (s >= from && s < to)
+                    half[((size_t)(s >> 1) * sk + i) * 2 + (s & 1)] =
+                        (unsigned short)ring[(s % RING_SLOTS) * 32 + lane];
+        } else {
+            for (int s = lo; s < hi; s++)
+                if (s >= from && s < to)
+                    nl[(size_t)i * si + (size_t)s * sk] = ring[(s % RING_SLOTS) * 32 + lane];
         }
         written = k;
     }
@@ -450,7 +451,7 @@ __device__ __forceinline__ int chunks_of(const candidates &c)
 /* Packed lists: the lane's range gets the table's next chunks, in lane order, from `slots` on (the
    warp's count so far, advanced past them); each chunk's first atom goes into its slot. Returns the
    range's first slot. */
-__device__ int table_chunks(const candidates &c, int *table, int &slots)
+__device__ __forceinline__ int table_chunks(const candidates &c, int *table, int &slots)
 {
     const unsigned all = 0xffffffffu;
     const int lane = threadIdx.x % 32, mine = chunks_of(c);
@@ -521,7 +522,7 @@ struct row_pass {
     bool mine;
 };
 
-__device__ row_pass next_pass(unsigned &todo, bool active, int cx, int cy, int cz)
+__device__ __forceinline__ row_pass next_pass(unsigned &todo, bool active, int cx, int cy, int cz)
 {
     const unsigned all = 0xffffffffu;
     const int leader = __ffs(todo) - 1;
@@ -543,8 +544,8 @@ __device__ __forceinline__ bool pass_sees_ghosts(const row_pass &p, const int *g
 }
 
 /* The table slots a pass's ranges need (the warp's sum). */
-__device__ int pass_chunks(const row_pass &p, const mdl_box &b, const image_lengths &m, int3 nc, const int *start,
-                           const int *end)
+__device__ __forceinline__ int pass_chunks(const row_pass &p, const mdl_box &b, const image_lengths &m, int3 nc,
+                                           const int *start, const int *end)
 {
     const int lane = threadIdx.x % 32;
     const int mine = lane < 27 ? chunks_of(range_of_row(lane, b, m, nc, p.y0, p.z0, p.xlo, p.xhi, start, end)) : 0;

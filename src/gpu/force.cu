@@ -80,12 +80,6 @@ __device__ __forceinline__ unsigned list_load(const unsigned *p)
     return STREAM ? __ldcs(p) : __ldg(p);
 }
 
-/* Atom of packed entry e (gpu.h): its chunk's first atom from the warp's table, plus the offset. */
-__device__ __forceinline__ int unpack_entry(const int *table, unsigned e)
-{
-    return table[e >> GPU_LIST_OFFSET_BITS] + (int)(e & (GPU_LIST_CHUNK - 1));
-}
-
 /* T lanes of a warp per atom (T = 1 or 8): lane s takes the list entries s, s + T, ... (packed:
    the ints s, s + T, ..., two entries each) and the lanes' sums are added with shuffles in a fixed
    order. More lanes per atom keep the GPU busy when there are few atoms; one per atom reads the
@@ -123,15 +117,15 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
     } else if (PACKED && tw[GPU_LIST_TABLE - 1] == GPU_LIST_PACKED) {
         /* lane s: the ints w = s, s + T, ... below full (two entries each), two ints at a time so
            that four neighbors' loads are in flight together; then the last entry of an odd count,
-           by the lane whose turn it is */
+           by the lane whose turn it is; neighbor(x): the position of the atom in x's low 16 bits */
         const unsigned *words = (const unsigned *)nl + i;
+        const auto neighbor = [&](unsigned low) { return load4(&pos[gpu_list_unpack(tw, low & 0xffffu)]); };
         const int full = cnt >> 1;
         int w = s;
         for (; w + T < full; w += 2 * T) {
             const unsigned a = list_load<true>(&words[(size_t)w * sk]);
             const unsigned b = list_load<true>(&words[(size_t)(w + T) * sk]);
-            const real4 p0 = load4(&pos[unpack_entry(tw, a & 0xffffu)]), p1 = load4(&pos[unpack_entry(tw, a >> 16)]);
-            const real4 p2 = load4(&pos[unpack_entry(tw, b & 0xffffu)]), p3 = load4(&pos[unpack_entry(tw, b >> 16)]);
+            const real4 p0 = neighbor(a), p1 = neighbor(a >> 16), p2 = neighbor(b), p3 = neighbor(b >> 16);
             add_pair<EV, SINGLE>(pi, p0, row, cut2, m, fxi, fyi, fzi, e, v);
             add_pair<EV, SINGLE>(pi, p1, row, cut2, m, fxi, fyi, fzi, e, v);
             add_pair<EV, SINGLE>(pi, p2, row, cut2, m, fxi, fyi, fzi, e, v);
@@ -139,13 +133,13 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
         }
         for (; w < full; w += T) {
             const unsigned a = list_load<true>(&words[(size_t)w * sk]);
-            const real4 p0 = load4(&pos[unpack_entry(tw, a & 0xffffu)]), p1 = load4(&pos[unpack_entry(tw, a >> 16)]);
+            const real4 p0 = neighbor(a), p1 = neighbor(a >> 16);
             add_pair<EV, SINGLE>(pi, p0, row, cut2, m, fxi, fyi, fzi, e, v);
             add_pair<EV, SINGLE>(pi, p1, row, cut2, m, fxi, fyi, fzi, e, v);
         }
         if (w == full && (cnt & 1)) {
             const unsigned a = list_load<true>(&words[(size_t)w * sk]);
-            add_pair<EV, SINGLE>(pi, load4(&pos[unpack_entry(tw, a & 0xffffu)]), row, cut2, m, fxi, fyi, fzi, e, v);
+            add_pair<EV, SINGLE>(pi, neighbor(a), row, cut2, m, fxi, fyi, fzi, e, v);
         }
     } else {
         const int *list = nl + (size_t)i * si;

@@ -143,6 +143,11 @@ typedef struct {
 #define GPU_LIST_TABLE 64
 #define GPU_LIST_PACKED 0
 #define GPU_LIST_PLAIN (-1)
+/* The atom of packed entry e (its 16 bits), given its warp's table. */
+static inline MDL_HD int gpu_list_unpack(const int *table, unsigned e)
+{
+    return table[e >> GPU_LIST_OFFSET_BITS] + (int)(e & (GPU_LIST_CHUNK - 1));
+}
 /* Whether gpu_build_cell packs rows (n atoms, cell grid nc, si 1 = transposed). */
 int gpu_list_packed(size_t n, mdl_box box, const int nc[3], int si);
 /* Rows of atoms [0, n); candidates from the cell bounds, and with `ghosts` (not NULL) from the

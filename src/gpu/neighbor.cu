@@ -469,7 +469,9 @@ __device__ __forceinline__ int table_chunks(const candidates &c, int *table, int
 
 /* A pass over the row of cells (y0, z0): lane s finds range s (range_of_row), all at once; the warp
    then reads the ranges in order, 32 candidates at a time into shared memory, loading the next 32
-   while these are tested, and every lane tests each candidate against its own atom where mine. */
+   while these are tested, and every lane tests each candidate against its own atom where mine.
+   PACKED: entries are packed codes where table is not NULL (the plain kernel has no such test). */
+template <bool PACKED>
 __device__ void scan_row_by_warp(warp_rows &r, bool mine, real4 pi, const mdl_box &b, const image_lengths &m,
                                  int3 nc, int y0, int z0, int xlo, int xhi, const int *start, const int *end,
                                  const real4 *__restrict__ pos, mdl_real rlist2, real4 *tile, int *table,
@@ -479,7 +481,7 @@ __device__ void scan_row_by_warp(warp_rows &r, bool mine, real4 pi, const mdl_bo
     const int lane = r.lane;
     const candidates lane_range = lane < 27 ? range_of_row(lane, b, m, nc, y0, z0, xlo, xhi, start, end)
                                             : candidates{0, 0, 0, 0, 0};
-    const int first_slot = table ? table_chunks(lane_range, table, slots) : 0;
+    const int first_slot = PACKED && table ? table_chunks(lane_range, table, slots) : 0;
     tile_cursor at = {0, -32, 0, __ballot_sync(all, lane_range.j0 < lane_range.j1)};
     if (!at.advance(lane_range))
         return;
@@ -498,7 +500,7 @@ __device__ void scan_row_by_warp(warp_rows &r, bool mine, real4 pi, const mdl_bo
         const mdl_real zi = pi.z - __shfl_sync(all, lane_range.sz, now.s);
         const int self = r.i - now.jb;
         int entry = now.jb;
-        if (table) { /* tiles start 32k atoms into their range: a tile lies in one chunk */
+        if (PACKED && table) { /* tiles start 32k atoms into their range: a tile lies in one chunk */
             const int off = now.jb - __shfl_sync(all, lane_range.j0, now.s);
             entry = (__shfl_sync(all, first_slot, now.s) + (off >> GPU_LIST_OFFSET_BITS)) << GPU_LIST_OFFSET_BITS |
                     (off & (GPU_LIST_CHUNK - 1));
@@ -555,6 +557,7 @@ __device__ __forceinline__ int pass_chunks(const row_pass &p, const mdl_box &b, 
 /* The rows of atoms first .. first + 31 (those below n), built by their warp. With a table (packed
    lists), the warp first counts the chunks its ranges need: if they fit, its rows are written
    packed, else as atom indices, and the table's last word says which (gpu.h). */
+template <bool PACKED>
 __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const image_lengths &m, int3 nc,
                                    const int *start, const int *end, const int *gstart, const int *gend,
                                    int3 free_lo, int3 free_hi, const real4 *__restrict__ pos, mdl_real rlist2,
@@ -568,7 +571,7 @@ __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const ima
     const int cx = cell_coord(pi.x, b.lo[0], b.len[0] > 0 ? b.len[0] : 1, nc.x);
     const int cy = cell_coord(pi.y, b.lo[1], b.len[1] > 0 ? b.len[1] : 1, nc.y);
     const int cz = cell_coord(pi.z, b.lo[2], b.len[2] > 0 ? b.len[2] : 1, nc.z);
-    if (table) {
+    if (PACKED) {
         table += (size_t)(first / 32) * GPU_LIST_TABLE;
         int need = 0;
         for (unsigned todo = __ballot_sync(all, active); todo;) {
@@ -582,16 +585,16 @@ __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const ima
             table[GPU_LIST_TABLE - 1] = fits ? GPU_LIST_PACKED : GPU_LIST_PLAIN;
         table = fits ? table : NULL;
     }
-    warp_rows r = {nl, ring, i, lane, capacity, si, sk, active, table != NULL, 0, 0, 0};
+    warp_rows r = {nl, ring, i, lane, capacity, si, sk, active, PACKED && table, 0, 0, 0};
     int slots = 0;
     /* one pass per row of cells among the warp's atoms (one, sometimes two) */
     for (unsigned todo = __ballot_sync(all, active); todo;) {
         const row_pass p = next_pass(todo, active, cx, cy, cz);
-        scan_row_by_warp(r, p.mine, pi, b, m, nc, p.y0, p.z0, p.xlo, p.xhi, start, end, pos, rlist2, tile, table,
-                         slots);
+        scan_row_by_warp<PACKED>(r, p.mine, pi, b, m, nc, p.y0, p.z0, p.xlo, p.xhi, start, end, pos, rlist2, tile,
+                                 table, slots);
         if (pass_sees_ghosts(p, gstart, free_lo, free_hi)) /* the ghosts: sorted by cell after the atoms */
-            scan_row_by_warp(r, p.mine, pi, b, m, nc, p.y0, p.z0, p.xlo, p.xhi, gstart, gend, pos, rlist2, tile,
-                             table, slots);
+            scan_row_by_warp<PACKED>(r, p.mine, pi, b, m, nc, p.y0, p.z0, p.xlo, p.xhi, gstart, gend, pos, rlist2,
+                                     tile, table, slots);
     }
     r.flush();
     if (active)
@@ -600,7 +603,9 @@ __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const ima
 
 /* Warps are independent; the block barrier at the end is for compute-sanitizer's synccheck (without
    it, synccheck reports the first barrier of the next rebuild's CUB sort as divergent, as it does
-   after the per-thread build_cell_kernel: see gpu_build_cell). */
+   after the per-thread build_cell_kernel: see gpu_build_cell). PACKED: rows packed where they fit
+   (table, gpu.h); else the kernel is the plain one, with no trace of packing. */
+template <bool PACKED>
 __global__ void __launch_bounds__(WARP_BUILD_BLOCK) build_cell_warp_kernel(
     int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end, const int *gstart,
     const int *gend, int3 free_lo, int3 free_hi, const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count,
@@ -610,8 +615,9 @@ __global__ void __launch_bounds__(WARP_BUILD_BLOCK) build_cell_warp_kernel(
     __shared__ int rings[WARP_BUILD_BLOCK * RING_SLOTS];
     const int warp = threadIdx.x / 32, first = blockIdx.x * WARP_BUILD_BLOCK + warp * 32;
     if (first < n)
-        build_rows_of_warp(n, first, b, m, nc, start, end, gstart, gend, free_lo, free_hi, pos, rlist2, nl, count,
-                           capacity, si, sk, flags, rings + warp * 32 * RING_SLOTS, tiles + warp * 32, table);
+        build_rows_of_warp<PACKED>(n, first, b, m, nc, start, end, gstart, gend, free_lo, free_hi, pos, rlist2, nl,
+                                   count, capacity, si, sk, flags, rings + warp * 32 * RING_SLOTS, tiles + warp * 32,
+                                   table);
     __syncthreads();
 }
 
@@ -670,9 +676,15 @@ extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int 
     if (use_warp_builder(n, shifted)) {
         const int *lo = ghosts ? ghosts->lo : nc, *hi = ghosts ? ghosts->hi : nc; /* no ghosts: unused */
         const int3 free_lo = make_int3(lo[0], lo[1], lo[2]), free_hi = make_int3(hi[0], hi[1], hi[2]);
-        build_cell_warp_kernel<<<grid_for(n, WARP_BUILD_BLOCK), WARP_BUILD_BLOCK, 0, g_mdl_stream>>>(
-            (int)n, box, m, c3, cell_start, cell_end, gstart, gend, free_lo, free_hi, p, r2, nl, count, capacity, si,
-            sk, flags, table);
+        const unsigned g = grid_for(n, WARP_BUILD_BLOCK);
+        if (table)
+            build_cell_warp_kernel<true><<<g, WARP_BUILD_BLOCK, 0, g_mdl_stream>>>(
+                (int)n, box, m, c3, cell_start, cell_end, gstart, gend, free_lo, free_hi, p, r2, nl, count, capacity,
+                si, sk, flags, table);
+        else
+            build_cell_warp_kernel<false><<<g, WARP_BUILD_BLOCK, 0, g_mdl_stream>>>(
+                (int)n, box, m, c3, cell_start, cell_end, gstart, gend, free_lo, free_hi, p, r2, nl, count, capacity,
+                si, sk, flags, NULL);
     } else if (smem <= 160 * 1024) {
         unsigned g = grid_for(n, STAGE_BLOCK);
         if (smem > 48 * 1024) {

@@ -127,8 +127,8 @@ static int list_entry(const int *nl, const int *table, size_t k, int q, int si, 
     const int *t = table ? table + k / 32 * GPU_LIST_TABLE : NULL;
     if (!t || t[GPU_LIST_TABLE - 1] != GPU_LIST_PACKED)
         return nl[k * si + (size_t)q * sk];
-    unsigned two = (unsigned)nl[(size_t)(q / 2) * sk + k], e = q % 2 ? two >> 16 : two & 0xffffu;
-    return t[e >> GPU_LIST_OFFSET_BITS] + (int)(e & (GPU_LIST_CHUNK - 1));
+    unsigned two = (unsigned)nl[(size_t)(q / 2) * sk + k];
+    return gpu_list_unpack(t, q % 2 ? two >> 16 : two & 0xffffu);
 }
 
 /* Packed lists: how many warps' rows are packed, on stderr (`mdlite neighbors`, tests). */

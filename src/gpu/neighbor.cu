@@ -309,8 +309,10 @@ __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
    shifted by the box length; with 3 or more cells, at most one image of an atom is in range). The
    warp reads a range 32 candidates at a time into shared memory and every lane tests each of them
    against its own atom, all lanes reading the same one at once (a broadcast), so the loop waits on
-   neither a global load per thread nor divergent cells. Rows of the list come out in the order
-   of the 27 cells (z, then y, then x, ascending; images as reached), as a thread per atom would.
+   neither a global load per thread nor divergent cells. A tile's 32 tests set bits of a mask, with
+   no dependence between them; the kept candidates are written after the tile. Rows of the list
+   come out in the order of the 27 cells (z, then y, then x, ascending; images as reached), as a
+   thread per atom would.
    Each lane keeps its newest RING_SLOTS entries in a ring in shared memory; the warp writes them
    out together when a lane's ring could overflow, and at the end, consecutive lanes to consecutive
    addresses in the transposed layout. The ring, not the row, is what sits in shared memory, so
@@ -327,13 +329,14 @@ struct warp_rows {
     bool packed; /* 16-bit entries, two to an int (gpu.h); else one atom index per int */
     int k, written, at; /* entries found; entries already out of the ring; 32 x the slot of entry k */
 
-    /* j goes to the next slot whether or not it is kept (no branch in the candidate loop): a kept
-       one advances the slot, a rejected one is overwritten by the next. */
-    __device__ __forceinline__ void offer(int j, bool keep)
+    /* The tile's candidates whose bits are set (bit q: entry + q) go to the next slots, in order. */
+    __device__ __forceinline__ void keep(int entry, unsigned bits)
     {
-        ring[at + lane] = j;
-        at = (at + (keep ? 32 : 0)) & (RING_SLOTS * 32 - 1);
-        k += keep;
+        for (; bits; bits &= bits - 1) {
+            ring[at + lane] = entry + __ffs(bits) - 1;
+            at = (at + 32) & (RING_SLOTS * 32 - 1);
+            k++;
+        }
     }
     /* Every lane's entries written .. k - 1 leave the ring: those below the capacity go to nl, row
        by row across the warp; the others are only counted. */
@@ -364,14 +367,12 @@ struct warp_rows {
     }
 };
 
-/* Candidate q of a tile (its position pj; q == self: the lane's own atom) against the lane's atom
-   at (xi, yi, zi), offered as entry + q (the tile's first entry: its atom index, or its packed
-   code); r2 is negative for lanes not in this pass. */
-__device__ __forceinline__ void test_candidate(warp_rows &r, mdl_real xi, mdl_real yi, mdl_real zi, real4 pj,
-                                               int entry, int q, int self, mdl_real r2)
+/* Bit q set when candidate q of a tile (its position pj) is within the list radius of the lane's
+   atom at (xi, yi, zi); r2 is negative for lanes not in this pass. */
+__device__ __forceinline__ unsigned in_range(mdl_real xi, mdl_real yi, mdl_real zi, real4 pj, int q, mdl_real r2)
 {
     mdl_real dx = xi - pj.x, dy = yi - pj.y, dz = zi - pj.z;
-    r.offer(entry + q, dx * dx + dy * dy + dz * dz < r2 && q != self);
+    return dx * dx + dy * dy + dz * dz < r2 ? 1u << q : 0u;
 }
 
 /* One range of candidates: atoms j0 .. j1 - 1, their image at shift (sx, sy, sz). */
@@ -505,14 +506,18 @@ __device__ void scan_row_by_warp(warp_rows &r, bool mine, real4 pi, const mdl_bo
             entry = (__shfl_sync(all, first_slot, now.s) + (off >> GPU_LIST_OFFSET_BITS)) << GPU_LIST_OFFSET_BITS |
                     (off & (GPU_LIST_CHUNK - 1));
         }
+        unsigned bits = 0; /* the tests are independent: no chain through the ring in this loop */
         if (now.j1 - now.jb >= 32) {
 #pragma unroll
             for (int q = 0; q < 32; q++)
-                test_candidate(r, xi, yi, zi, tile[q], entry, q, self, r2);
+                bits |= in_range(xi, yi, zi, tile[q], q, r2);
         } else {
             for (int q = 0; q < now.j1 - now.jb; q++)
-                test_candidate(r, xi, yi, zi, tile[q], entry, q, self, r2);
+                bits |= in_range(xi, yi, zi, tile[q], q, r2);
         }
+        if ((unsigned)self < 32u) /* the lane's own atom */
+            bits &= ~(1u << self);
+        r.keep(entry, bits);
         __syncwarp();
     }
 }

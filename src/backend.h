@@ -45,11 +45,15 @@ typedef struct {
     size_t owned, ghosts; /* this rank's atoms and ghost atoms */
     const char *exchange; /* how ranks exchange atoms (NULL: one rank) */
     long grown;          /* GPU ranks: times this rank's per-atom arrays grew for arrivals and ghosts */
+    long folded;         /* steps whose chained kicks ran in the force pass (MDL_FORCES_THEN_KICKS) */
 } mdl_backend_stats;
 
 /* what compute_forces computes: forces; forces, energy and virial; energy and virial only (the
-   forces given at creation, a restart's, stay as they are) */
-enum { MDL_FORCES, MDL_FORCES_ENERGY, MDL_ENERGY_ONLY };
+   forces given at creation, a restart's, stay as they are); forces, with the step's next call
+   integrate_second(then_first = 1) and nothing in between: the backend may fold those kicks and
+   the drift into the force pass (the GPU on one rank does, and writes no forces), and that call
+   then has nothing left to do */
+enum { MDL_FORCES, MDL_FORCES_ENERGY, MDL_ENERGY_ONLY, MDL_FORCES_THEN_KICKS };
 enum { MDL_THERMOSTAT_POST_FORCE = 1, MDL_THERMOSTAT_END_OF_STEP = 2 };
 #define MDL_THERMO_SLOTS 8
 #define MDL_STEP_KINDS 16

@@ -300,6 +300,8 @@ static void print_summary(run_state *r, double loop, int threads, const double *
     if (b)
         printf("Device memory = %.1f MiB (%.0f bytes/atom), neighbor list capacity %d per atom\n", b / 1048576.0,
                (double)b / (double)r->natoms, r->stats.capacity);
+    if (r->stats.folded)
+        printf("Steps with the kicks in the force pass = %ld\n", r->stats.folded);
     if (r->stats.grown)
         printf("Atom arrays grown = %ld times (rank 0: arrivals and ghosts past their room)\n", r->stats.grown);
     print_cpu_use(r->cpu, loop, threads, r->ops->name);

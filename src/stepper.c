@@ -58,6 +58,9 @@ int stepper_advance(mdl_stepper *st, long step, int energy, int chain)
     const mdl_backend_ops *ops = st->ops;
     int scale = thermostat_acts(&st->thermostat, step, MDL_THERMOSTAT_END_OF_STEP), first_done = st->first_done;
     chain = chain && !scale && !st->sync_phases; /* a rescaling step ends with the velocities it sets */
+    /* nothing between the forces and the chained kicks (the thermostat's force acts on every step
+       or none, so the step's kind says this too) */
+    int fold = chain && !energy && !thermostat_acts(&st->thermostat, step, MDL_THERMOSTAT_POST_FORCE);
     /* what differs between steps: energy, a rescaling thermostat's steps, the chained half kicks */
     int kind = energy | scale << 1 | chain << 2 | first_done << 3;
     phase_start(&st->timers);
@@ -68,7 +71,7 @@ int stepper_advance(mdl_stepper *st, long step, int energy, int chain)
     MDL_TRY(ops->update_neighbors(st->ctx, step));
     phase_end(st, PH_NEIGHBOR);
     for (int redo = 1; redo;) { /* again when the backend rebuilt the list only once it had the step */
-        MDL_TRY(ops->compute_forces(st->ctx, energy));
+        MDL_TRY(ops->compute_forces(st->ctx, energy ? MDL_FORCES_ENERGY : fold ? MDL_FORCES_THEN_KICKS : MDL_FORCES));
         MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
         phase_end(st, PH_FORCE);
         MDL_TRY(ops->integrate_second(st->ctx, chain));

@@ -42,6 +42,8 @@ done
 for bin in "$m" "$md"; do
   echo "=== $(basename "$bin"): packed against plain lists"
   python3 tests/e2e/gpu.py "$bin" input packed || fails=$((fails + 1))
+  echo "=== $(basename "$bin"): kicks folded into the force pass against apart"
+  python3 tests/e2e/gpu.py "$bin" input fold || fails=$((fails + 1))
 done
 # sanitize NAME [VAR=VALUE] TOOL ARGS...: one compute-sanitizer run; counts a failure of the tool or
 # of mdlite.
@@ -81,6 +83,10 @@ if command -v compute-sanitizer >/dev/null; then
     sanitize "$tool, run, 70,304 atoms (warp builder)" $tool "${big[@]}" --set run.steps=20
     sanitize "$tool, 70,304 atoms, fixed 8-slot list" MDLITE_GPU_LIST_FIXED=1 $tool "${big[@]}" --set run.steps=20 \
       --set neighbor.max_neighbors=8
+    # the kicks folded into the force pass (the double build's default): one and 8 lanes per atom
+    sanitize "$tool, 70,304 atoms, kicks folded" MDLITE_GPU_FOLD=1 $tool "${big[@]}" --set run.steps=20
+    sanitize "$tool, 500 atoms, kicks folded" MDLITE_GPU_FOLD=1 $tool "${run[@]}" --set run.steps=60
+    sanitize "$tool, double, 70,304 atoms" $tool "$md" "${big[@]:1}" --set run.steps=20
   done
   for method in cell brute brute-atomic; do
     sanitize "racecheck, set-up, $method" racecheck "${run[@]}" --set run.steps=0 --set "neighbor.method=$method"

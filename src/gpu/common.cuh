@@ -75,4 +75,44 @@ static inline image_lengths make_image_lengths(mdl_box b)
     return m;
 }
 
+/* Atom i's velocity-Verlet update from its force f (the kick_drift kernel's, and the force
+   kernel's chained epilogue, so both give the same bits): v += a f KICKS times (a = dtf / m; the
+   last step's second half kick, then this one's first), x += dt v; returns the new packed
+   position, whose w is `w`. */
+template <int KICKS>
+__device__ __forceinline__ real4 kick_drift_of(int i, double a, double dt, mdl_real fx, mdl_real fy, mdl_real fz,
+                                               mdl_real w, double *x, double *y, double *z, double *vx,
+                                               double *vy, double *vz)
+{
+    double u = vx[i] + a * fx, v = vy[i] + a * fy, s = vz[i] + a * fz;
+    if (KICKS == 2)
+        u = u + a * fx, v = v + a * fy, s = s + a * fz;
+    vx[i] = u, vy[i] = v, vz[i] = s;
+    const double px = x[i] + dt * u, py = y[i] + dt * v, pz = z[i] + dt * s;
+    x[i] = px, y[i] = py, z[i] = pz;
+    real4 p;
+    p.x = (mdl_real)px, p.y = (mdl_real)py, p.z = (mdl_real)pz, p.w = w;
+    return p;
+}
+
+/* The skin test of the atoms of the calling lanes (live: all of them, converged), d2 their
+   squared displacements since the last build: far once one moved more than skin/2 (half2 is its
+   square), unsafe past the whole skin or not finite; one store per warp that has such an atom. */
+__device__ __forceinline__ void skin_flags(unsigned live, mdl_real d2, mdl_real half2, mdl_real skin2, int *far,
+                                           int *unsafe)
+{
+    const bool is_far = d2 > half2, is_unsafe = !(d2 <= skin2); /* NaN is unsafe */
+    const bool leader = (int)(threadIdx.x & 31) == __ffs(live) - 1;
+    if (__any_sync(live, is_far) && leader)
+        *far = 1;
+    if (__any_sync(live, is_unsafe) && leader)
+        *unsafe = 1;
+}
+
+__device__ __forceinline__ mdl_real displacement2(real4 p, real4 q)
+{
+    const mdl_real dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
+    return dx * dx + dy * dy + dz * dz;
+}
+
 #endif

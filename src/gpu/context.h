@@ -34,6 +34,11 @@ typedef struct {
     double *x, *y, *z, *vx, *vy, *vz;
     mdl_real *fx, *fy, *fz, *pe, *w;
     mdl_real *pos4, *pos0;
+    mdl_real *pos4_next;      /* one rank: where a folded step's force pass writes the new pos4 (then the
+                                 two swap); NULL with several ranks or MDLITE_GPU_FOLD=0 */
+    int kicked;               /* this step's force pass made the chained kicks (integrate_second: swap) */
+    long folded;              /* steps whose force pass made them */
+    int flip;                 /* the swaps so far, mod 2: which buffer pos4 is (graphs hold pointers) */
     int *ix, *iy, *iz, *type;
     int64_t *id;
     int *nl, *count, *flags;  /* flags[1]: largest overflowing count (flags[0]: unused by the run) */
@@ -44,9 +49,9 @@ typedef struct {
     gpu_nb_state *nbs;        /* the list's state on the device (gpu.h) */
     volatile long long *report; /* mapped: [0] the step found unsafe (-1: none), [1] longest row asked */
     long long *report_dev;    /* the same words, as the device addresses them */
-    gpu_graph *step_graph[MDL_STEP_KINDS]; /* each kind of step, recorded once (rebuild.c) */
-    gpu_graph *update_graph;  /* the rebuild test + conditional rebuild alone (steps not recorded) */
-    int started, kind, in_step, recording, replaying;
+    gpu_graph *step_graph[2][MDL_STEP_KINDS]; /* each kind of step from each pos4 buffer, recorded once */
+    gpu_graph *update_graph[2]; /* the rebuild test + conditional rebuild alone (steps not recorded) */
+    int started, kind, in_step, recording, replaying, step_flip; /* step_flip: flip as the step began */
     void *sort_temp;
     size_t sort_temp_bytes;
     long extra_builds;        /* builds the host made between steps (a new skin, a grown list) */

@@ -33,6 +33,17 @@ extern "C" int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2
 
 MDL_LJ_PAIR(mdl_real, _real)
 
+/* gpu_chain on the device (KICK kernels; the others get it unused). */
+struct chain_args {
+    double dtf, dt;
+    mdl_real half2, skin2;
+    double inv_mass[MAXT];
+    double *x, *y, *z, *vx, *vy, *vz;
+    real4 *out;
+    const real4 *pos0;
+    gpu_nb_state *st;
+};
+
 /* Adds the pair (i, j) to i's sums. */
 template <bool EV, bool SINGLE>
 __device__ __forceinline__ void add_pair(real4 pi, real4 pj, int row, mdl_real cut2, const image_lengths &m,
@@ -84,13 +95,14 @@ __device__ __forceinline__ unsigned list_load(const unsigned *p)
    the ints s, s + T, ..., two entries each) and the lanes' sums are added with shuffles in a fixed
    order. More lanes per atom keep the GPU busy when there are few atoms; one per atom reads the
    list best when there are many. LIST_PACKED: the block first copies the tables of its atoms'
-   warps into shared memory. */
-template <bool EV, bool SINGLE, int T, int LIST>
+   warps into shared memory. KICK: the atom's force goes on into the chained kicks and drift (ch). */
+template <bool EV, bool SINGLE, int T, int LIST, bool KICK>
 __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_lengths m, const real4 *__restrict__ pos,
                                                        const int *__restrict__ nl, const int *__restrict__ table,
                                                        const int *__restrict__ count, int si, int sk, int capacity,
                                                        mdl_real *fx, mdl_real *fy, mdl_real *fz, mdl_real *pe,
-                                                       mdl_real *w, const int *halt)
+                                                       mdl_real *w, const int *halt,
+                                                       const __grid_constant__ chain_args ch)
 {
     constexpr bool PACKED = LIST == LIST_PACKED, STREAM = LIST != LIST_CACHED;
     constexpr int ATOMS = MDL_BLOCK / T, TABLES = ATOMS < 32 ? 1 : ATOMS / 32; /* T = 8: half a table */
@@ -167,6 +179,12 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
         fy[i] = fyi;
         fz[i] = fzi;
     }
+    if (KICK) { /* nobody reads pos[i] from ch.out in this pass */
+        const real4 p = kick_drift_of<2>(i, ch.dtf * ch.inv_mass[SINGLE ? 0 : real_to_type(pi.w)], ch.dt, fxi, fyi,
+                                         fzi, pi.w, ch.x, ch.y, ch.z, ch.vx, ch.vy, ch.vz);
+        ch.out[i] = p;
+        skin_flags(__activemask(), displacement2(p, ch.pos0[i]), ch.half2, ch.skin2, &ch.st->far, &ch.st->unsafe);
+    }
     if (EV) { // each pair is seen from both atoms: half to each
         pe[i] = (mdl_real)0.5 * e;
         w[i] = (mdl_real)0.5 * v;
@@ -196,37 +214,43 @@ static bool list_streamed(size_t n)
     return n < 1000000;
 }
 
+/* ch: the chained kernels (no energy), else the plain ones. */
 template <int T, int LIST>
 static void launch_lj(size_t n, size_t nall, int ntypes, int ev, image_lengths m, const real4 *p, const int *nl,
                       const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
-                      mdl_real *fz, mdl_real *pe, mdl_real *w, const int *halt)
+                      mdl_real *fz, mdl_real *pe, mdl_real *w, const int *halt, const chain_args *ch)
 {
     unsigned g = grid_for(n * T, MDL_BLOCK);
-#define LJ_LAUNCH(EV, SINGLE)                                                                                    \
-    lj_kernel<EV, SINGLE, T, LIST><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, (int)nall, m, p, nl, table, count, si, \
-                                                                      sk, capacity, fx, fy, fz, pe, w, halt)
-    if (ntypes == 1 && ev)
-        LJ_LAUNCH(true, true);
+    const chain_args none = {};
+#define LJ_LAUNCH(EV, SINGLE, KICK)                                                                             \
+    lj_kernel<EV, SINGLE, T, LIST, KICK><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(                                     \
+        (int)n, (int)nall, m, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe, w, halt, ch ? *ch : none)
+    if (ch && ntypes == 1)
+        LJ_LAUNCH(false, true, true);
+    else if (ch)
+        LJ_LAUNCH(false, false, true);
+    else if (ntypes == 1 && ev)
+        LJ_LAUNCH(true, true, false);
     else if (ntypes == 1)
-        LJ_LAUNCH(false, true);
+        LJ_LAUNCH(false, true, false);
     else if (ev)
-        LJ_LAUNCH(true, false);
+        LJ_LAUNCH(true, false, false);
     else
-        LJ_LAUNCH(false, false);
+        LJ_LAUNCH(false, false, false);
 #undef LJ_LAUNCH
 }
 
-extern "C" int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
-                             const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
-                             mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w,
-                             const int *halt)
+static int lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
+                     const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
+                     mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt,
+                     const chain_args *ch)
 {
     image_lengths m = make_image_lengths(box);
     const real4 *p = (const real4 *)pos4;
     const int list = table ? LIST_PACKED : list_streamed(n) ? LIST_STREAMED : LIST_CACHED;
 #define LJ_LANES(T, LIST)                                                                                        \
     launch_lj<T, LIST>(n, nall, ntypes, energy_virial, m, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe, w, \
-                       halt)
+                       halt, ch)
     if (lanes_per_atom(n) == 8)
         list == LIST_PACKED ? LJ_LANES(8, LIST_PACKED) : list == LIST_STREAMED ? LJ_LANES(8, LIST_STREAMED)
                                                                                : LJ_LANES(8, LIST_CACHED);
@@ -236,4 +260,24 @@ extern "C" int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, con
 #undef LJ_LANES
     MDL_LAUNCHED("lj_forces");
     return 0;
+}
+
+extern "C" int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
+                             const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
+                             mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w,
+                             const int *halt)
+{
+    return lj_forces(n, nall, ntypes, box, pos4, nl, table, count, si, sk, capacity, fx, fy, fz, energy_virial, pe, w,
+                     halt, NULL);
+}
+
+extern "C" int gpu_lj_forces_chained(size_t n, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
+                                     const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
+                                     mdl_real *fy, mdl_real *fz, const gpu_chain *c)
+{
+    chain_args ch = {c->dtf, c->dt, (mdl_real)(0.25 * c->skin * c->skin), (mdl_real)(c->skin * c->skin), {0},
+                     c->x, c->y, c->z, c->vx, c->vy, c->vz, (real4 *)c->pos_out, (const real4 *)c->pos0, c->st};
+    memcpy(ch.inv_mass, c->inv_mass, sizeof ch.inv_mass);
+    return lj_forces(n, n, ntypes, box, pos4, nl, table, count, si, sk, capacity, fx, fy, fz, 0, NULL, NULL,
+                     &c->st->halt, &ch);
 }

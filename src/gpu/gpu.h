@@ -10,6 +10,7 @@
 
 #include "../physics/box.h"
 #include "../physics/langevin.h"
+#include "../physics/species.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -249,6 +250,21 @@ int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2, const dou
 int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
                   const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
                   mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt);
+/* The chained step in the force kernel's epilogue: each atom's force, once summed and written,
+   goes straight into gpu_kick_drift's update with kicks = 2 (the same arithmetic). Its new packed
+   position goes to pos_out, not to the pos4 that its neighbors read in this pass: the caller
+   alternates the two. */
+typedef struct {
+    double dtf, dt, skin;
+    double inv_mass[MDL_MAX_SPECIES];
+    double *x, *y, *z, *vx, *vy, *vz;
+    mdl_real *pos_out;
+    const mdl_real *pos0;
+    gpu_nb_state *st;
+} gpu_chain;
+int gpu_lj_forces_chained(size_t n, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
+                          const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
+                          mdl_real *fy, mdl_real *fz, const gpu_chain *chain);
 
 /* ---- integration, thermostats, reductions (integrate.cu) ---- */
 int gpu_set_masses(int ntypes, const double *mass);

@@ -20,29 +20,8 @@ extern "C" int gpu_set_masses(int ntypes, const double *mass)
     return 0;
 }
 
-/* Atom i: v += dtf f/m, x += dt v, pos4 refreshed; returns its squared displacement from its
-   position at the last build (the skin test, fused here), NaN when not finite. */
-template <int KICKS>
-__device__ __forceinline__ mdl_real kick_drift_atom(int i, double dtf, double dt, double *x, double *y, double *z,
-                                                    double *vx, double *vy, double *vz, const mdl_real *fx,
-                                                    const mdl_real *fy, const mdl_real *fz, const int *type,
-                                                    real4 *pos, const real4 *pos0)
-{
-    double a = dtf * c_inv_mass[type[i]];
-    double u = vx[i] + a * fx[i], v = vy[i] + a * fy[i], w = vz[i] + a * fz[i];
-    if (KICKS == 2)
-        u = u + a * fx[i], v = v + a * fy[i], w = w + a * fz[i];
-    vx[i] = u, vy[i] = v, vz[i] = w;
-    double px = x[i] + dt * u, py = y[i] + dt * v, pz = z[i] + dt * w;
-    x[i] = px, y[i] = py, z[i] = pz;
-    real4 p = pos[i];
-    p.x = (mdl_real)px, p.y = (mdl_real)py, p.z = (mdl_real)pz;
-    pos[i] = p;
-    real4 q = pos0[i];
-    mdl_real ddx = p.x - q.x, ddy = p.y - q.y, ddz = p.z - q.z;
-    return ddx * ddx + ddy * ddy + ddz * ddz;
-}
-
+/* v += dtf f/m (KICKS times), x += dt v, pos4 written (w from the species: its old value need
+   not be read), and the skin test against pos0 (far and unsafe in st). */
 template <int KICKS>
 __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, double *y, double *z, double *vx,
                                   double *vy, double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz,
@@ -52,14 +31,16 @@ __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, doubl
     if (st->halt)
         return;
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    mdl_real d2 = i < n ? kick_drift_atom<KICKS>(i, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type, pos, pos0) : 0;
-    bool far = d2 > half2, unsafe = !(d2 <= skin2); /* NaN is unsafe */
-    /* far stays set until the next build clears it, unsafe for good: one store per warp that
-       found such an atom, all of one value */
-    if (__any_sync(0xffffffffu, far) && (threadIdx.x & 31) == 0)
-        st->far = 1;
-    if (__any_sync(0xffffffffu, unsafe) && (threadIdx.x & 31) == 0)
-        st->unsafe = 1;
+    mdl_real d2 = 0;
+    if (i < n) {
+        const int t = type[i];
+        const real4 p = kick_drift_of<KICKS>(i, dtf * c_inv_mass[t], dt, fx[i], fy[i], fz[i], type_to_real(t), x, y,
+                                             z, vx, vy, vz);
+        pos[i] = p;
+        d2 = displacement2(p, pos0[i]);
+    }
+    /* far stays set until the next build clears it, unsafe for good */
+    skin_flags(0xffffffffu, d2, half2, skin2, &st->far, &st->unsafe);
 }
 
 extern "C" int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,

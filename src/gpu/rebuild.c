@@ -125,12 +125,14 @@ int gpu_set_skin(void *p, double skin)
 
 void gpu_drop_graphs(gpu_ctx *c)
 {
-    for (int k = 0; k < MDL_STEP_KINDS; k++) {
-        gpu_graph_destroy(c->step_graph[k]);
-        c->step_graph[k] = NULL;
+    for (int f = 0; f < 2; f++) {
+        for (int k = 0; k < MDL_STEP_KINDS; k++) {
+            gpu_graph_destroy(c->step_graph[f][k]);
+            c->step_graph[f][k] = NULL;
+        }
+        gpu_graph_destroy(c->update_graph[f]);
+        c->update_graph[f] = NULL;
     }
-    gpu_graph_destroy(c->update_graph);
-    c->update_graph = NULL;
 }
 
 /* Before each step: the device's step count starts from the host's; a list that a build on the
@@ -153,9 +155,10 @@ int gpu_begin_step(void *p, long step, int kind)
         return MDL_ERUN;
     c->kind = kind;
     c->in_step = 1;
+    c->step_flip = c->flip;
     if (kind < 0)
         return MDL_OK;
-    if (c->step_graph[kind]) {
+    if (c->step_graph[c->flip][kind]) {
         c->replaying = 1;
         return MDL_OK;
     }
@@ -172,9 +175,9 @@ int gpu_end_step(void *p, int *redo)
         return halo_confirm(c, redo);
     if (c->recording) {
         c->recording = 0;
-        TRY(gpu_record_end(&c->step_graph[c->kind]));
+        TRY(gpu_record_end(&c->step_graph[c->step_flip][c->kind]));
     }
-    return c->kind >= 0 && gpu_graph_launch(c->step_graph[c->kind]) ? MDL_ERUN : MDL_OK;
+    return c->kind >= 0 && gpu_graph_launch(c->step_graph[c->step_flip][c->kind]) ? MDL_ERUN : MDL_OK;
 }
 
 /* The rebuild test and the conditional rebuild, queued into a recording. */
@@ -195,14 +198,15 @@ int gpu_update_neighbors(void *p, long step)
         return MDL_OK;
     if (c->recording)
         return queue_update(c);
-    if (!c->update_graph) {
+    gpu_graph **g = &c->update_graph[c->flip];
+    if (!*g) {
         TRY(gpu_record_begin());
-        if (queue_update(c) != MDL_OK || gpu_record_end(&c->update_graph)) {
+        if (queue_update(c) != MDL_OK || gpu_record_end(g)) {
             gpu_record_abandon();
             return MDL_ERUN;
         }
     }
-    return gpu_graph_launch(c->update_graph) ? MDL_ERUN : MDL_OK;
+    return gpu_graph_launch(*g) ? MDL_ERUN : MDL_OK;
 }
 
 int gpu_health(void *p, long *unsafe_step)

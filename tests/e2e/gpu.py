@@ -8,6 +8,8 @@ cases: compare      step-0 forces and 100 steps of thermo against the CPU backen
        thermostats  Berendsen and Langevin against the CPU backend over 50 steps
        drift        NVE 32,000 atoms, shifted potential, 100,000 steps at dt 0.005
        packed       70,304 atoms: thermo with packed lists (16-bit entries) bitwise that of plain ones
+       fold         the chained kicks in the force pass give bitwise the thermo of their own pass
+                    (8 and 1 force lanes per atom, two species of two masses, rows past the capacity)
        overflow     a list too short never gives a wrong step: a fixed 8-slot list (every row
                     covered by the force kernel) and a list that overflows mid-run (and grows)
                     print the thermo of a list that fits
@@ -131,6 +133,30 @@ def packed(mdlite, inp, d, precision):
         fail(f"packed and plain lists differ: builds {builds}")
     print(f"packed and plain lists: thermo identical ({len(got['plain'][0])} rows, {builds['plain']} builds, "
           f"{precision})")
+
+
+def fold(mdlite, inp, d, precision):
+    # the same arithmetic either way (common.cuh's kick_drift_of), so any atom integrated from the
+    # wrong force, mass or position shows in the thermo; the summary counts the folded steps
+    lj, ka = os.path.join(inp, "lj_melt.ini"), os.path.join(inp, "ka_mixture.ini")
+    runs = [("32,000 atoms (8 lanes)", lj, ["system.cells=20 20 20", "run.steps=300", "output.thermo=20"], None),
+            ("70,304 atoms (1 lane)", lj, ["system.cells=26 26 26", "run.steps=300", "output.thermo=20"], None),
+            ("KA mixture, mass.B = 2", ka, ["run.ensemble=nve", "system.mass.B=2.0", "run.steps=300",
+                                            "output.thermo=20"], None),
+            ("fixed 8-slot list", lj, ["system.cells=10 10 10", "run.steps=200", "output.thermo=20",
+                                       "neighbor.max_neighbors=8"], {"MDLITE_GPU_LIST_FIXED": "1"})]
+    for name, cfg, sets, env in runs:
+        got = {v: thermo_run(mdlite, cfg, d, "fold" + v, *sets, env=dict(env or {}, MDLITE_GPU_FOLD=v))
+               for v in ("1", "0")}
+        folded = {v: re.search(r"Steps with the kicks in the force pass = (\d+)", out) for v, (_, out) in got.items()}
+        builds = {v: re.search(r"Neighbor list builds = (\d+)", out).group(1) for v, (_, out) in got.items()}
+        if not folded["1"] or int(folded["1"].group(1)) < 100 or folded["0"]:
+            fail(f"{name}: folded steps {folded['1'] and folded['1'].group(1)} with MDLITE_GPU_FOLD=1, "
+                 f"{folded['0'] and folded['0'].group(1)} with 0")
+        if got["1"][0] != got["0"][0] or builds["1"] != builds["0"]:
+            fail(f"{name}: the folded kicks change the thermo (builds {builds})")
+        print(f"{name}: thermo identical with the kicks folded ({folded['1'].group(1)} steps) and apart "
+              f"({len(got['0'][0])} rows, {builds['0']} builds, {precision})")
 
 
 def thermo_run(mdlite, cfg, d, name, *sets, env=None):

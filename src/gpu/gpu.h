@@ -197,6 +197,11 @@ int gpu_select_leavers(size_t n, gpu_brick b, int target, const double *c, const
                        void *temp, size_t temp_bytes);
 int gpu_select_ghosts(size_t n, double limit, int dir, const double *c, const int *gone, int *out, int *count,
                       void *temp, size_t temp_bytes);
+/* Both of a dimension's ghost selections in one pass (below `below` into out[0], at or above `above`
+   into out[1], counts into count[0..1]), each in index order as gpu_select_ghosts gives it; for
+   below <= above, where no candidate is in both. */
+int gpu_select_ghosts_both(size_t n, double below, double above, const double *c, const int *gone, int *const out[2],
+                           int *count, void *temp, size_t temp_bytes);
 /* *strays = live atoms outside this rank's brick along a decomposed dimension. */
 int gpu_count_strays(size_t n, const gpu_brick b[3], const double *x, const double *y, const double *z,
                      const int *gone, int *strays);

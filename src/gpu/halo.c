@@ -515,14 +515,18 @@ static int build_ghosts(gpu_ctx *c, size_t slots, size_t *nall)
         const double *coord = d == 0 ? c->x : d == 1 ? c->y : c->z;
         const size_t candidates = *nall;
         int to[2], from[2];
+        const double below = dm->lo[d] + dm->rghost, above = dm->hi[d] - dm->rghost;
+        MDL_TRY(reserve_selection(c));
         for (int w = 0; w < 2; w++) {
-            const mdl_swap *s = &dm->swap[k + w];
+            const mdl_swap *s = &dm->swap[k + w]; /* plan_swaps: dir 0, then 1 */
             to[w] = s->to, from[w] = s->from;
-            double limit = s->dir == 0 ? dm->lo[d] + dm->rghost : dm->hi[d] - dm->rghost;
-            MDL_TRY(reserve_selection(c));
-            TRY(gpu_select_ghosts(candidates, limit, s->dir, coord, c->gone, c->sel[w], h->picked_dev + w,
-                                  h->select_temp, h->select_bytes));
+            if (below > above) /* a brick thinner than two ghost layers: some candidates go both ways */
+                TRY(gpu_select_ghosts(candidates, s->dir == 0 ? below : above, s->dir, coord, c->gone, c->sel[w],
+                                      h->picked_dev + w, h->select_temp, h->select_bytes));
         }
+        if (below <= above) /* each candidate goes one way at most: both lists in one pass */
+            TRY(gpu_select_ghosts_both(candidates, below, above, coord, c->gone, c->sel, h->picked_dev,
+                                       h->select_temp, h->select_bytes));
         timeline_mark(h->timeline, "ghosts selected");
         size_t out[2], in[2], bytes = GHOST_WORDS * sizeof(double);
         int strays = 0;

@@ -5,7 +5,9 @@
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
+#include <cub/device/device_partition.cuh>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/discard_iterator.h>
 
 /* Bits that hold every cell index below ncells. */
 static int key_bits(size_t ncells)
@@ -63,10 +65,19 @@ static size_t select_bytes(size_t n)
     return bytes;
 }
 
+static size_t partition_bytes(size_t n)
+{
+    size_t bytes = 0;
+    cub::DevicePartition::If(NULL, bytes, thrust::counting_iterator<int>(0), (int *)NULL, (int *)NULL,
+                             thrust::make_discard_iterator(), (int *)NULL, (int)n, ghost_test{}, ghost_test{},
+                             g_mdl_stream);
+    return bytes;
+}
+
 extern "C" size_t gpu_select_temp_bytes(size_t n)
 {
-    size_t a = select_bytes<leaver_test>(n), b = select_bytes<ghost_test>(n);
-    return a > b ? a : b;
+    size_t a = select_bytes<leaver_test>(n), b = select_bytes<ghost_test>(n), c = partition_bytes(n);
+    return a > b ? (a > c ? a : c) : (b > c ? b : c);
 }
 
 /* The indices i < n that pass `test`, in order (stable), into out, their count into *count. */
@@ -88,4 +99,15 @@ extern "C" int gpu_select_ghosts(size_t n, double limit, int dir, const double *
                                  int *count, void *temp, size_t temp_bytes)
 {
     return select_if(n, ghost_test{limit, dir, c, gone}, out, count, temp, temp_bytes);
+}
+
+/* A three-way partition whose third part (neither) is dropped; its first two parts keep index
+   order (CUB's DevicePartition), so they are the two selections' lists. */
+extern "C" int gpu_select_ghosts_both(size_t n, double below, double above, const double *c, const int *gone,
+                                      int *const out[2], int *count, void *temp, size_t temp_bytes)
+{
+    MDL_CUDA(cub::DevicePartition::If(temp, temp_bytes, thrust::counting_iterator<int>(0), out[0], out[1],
+                                      thrust::make_discard_iterator(), count, (int)n, ghost_test{below, 0, c, gone},
+                                      ghost_test{above, 1, c, gone}, g_mdl_stream));
+    return 0;
 }

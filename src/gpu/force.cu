@@ -33,17 +33,6 @@ extern "C" int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2
 
 MDL_LJ_PAIR(mdl_real, _real)
 
-/* gpu_chain on the device (KICK kernels; the others get it unused). */
-struct chain_args {
-    double dtf, dt;
-    mdl_real half2, skin2;
-    double inv_mass[MAXT];
-    double *x, *y, *z, *vx, *vy, *vz;
-    real4 *out;
-    const real4 *pos0;
-    gpu_nb_state *st;
-};
-
 /* Adds the pair (i, j) to i's sums. */
 template <bool EV, bool SINGLE>
 __device__ __forceinline__ void add_pair(real4 pi, real4 pj, int row, mdl_real cut2, const image_lengths &m,
@@ -102,7 +91,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
                                                        const int *__restrict__ count, int si, int sk, int capacity,
                                                        mdl_real *fx, mdl_real *fy, mdl_real *fz, mdl_real *pe,
                                                        mdl_real *w, const int *halt,
-                                                       const __grid_constant__ chain_args ch)
+                                                       const __grid_constant__ gpu_chain ch)
 {
     constexpr bool PACKED = LIST == LIST_PACKED, STREAM = LIST != LIST_CACHED;
     constexpr int ATOMS = MDL_BLOCK / T, TABLES = ATOMS < 32 ? 1 : ATOMS / 32; /* T = 8: half a table */
@@ -179,11 +168,13 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
         fy[i] = fyi;
         fz[i] = fzi;
     }
-    if (KICK) { /* nobody reads pos[i] from ch.out in this pass */
+    if (KICK) { /* nobody reads pos[i] from ch.pos_out in this pass; the skin's squares as gpu_kick_drift's */
         const real4 p = kick_drift_of<2>(i, ch.dtf * ch.inv_mass[SINGLE ? 0 : real_to_type(pi.w)], ch.dt, fxi, fyi,
                                          fzi, pi.w, ch.x, ch.y, ch.z, ch.vx, ch.vy, ch.vz);
-        ch.out[i] = p;
-        skin_flags(__activemask(), displacement2(p, ch.pos0[i]), ch.half2, ch.skin2, &ch.st->far, &ch.st->unsafe);
+        ((real4 *)ch.pos_out)[i] = p;
+        const mdl_real half2 = (mdl_real)(0.25 * ch.skin * ch.skin), skin2 = (mdl_real)(ch.skin * ch.skin);
+        skin_flags(__activemask(), displacement2(p, ((const real4 *)ch.pos0)[i]), half2, skin2, &ch.st->far,
+                   &ch.st->unsafe);
     }
     if (EV) { // each pair is seen from both atoms: half to each
         pe[i] = (mdl_real)0.5 * e;
@@ -218,10 +209,10 @@ static bool list_streamed(size_t n)
 template <int T, int LIST>
 static void launch_lj(size_t n, size_t nall, int ntypes, int ev, image_lengths m, const real4 *p, const int *nl,
                       const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
-                      mdl_real *fz, mdl_real *pe, mdl_real *w, const int *halt, const chain_args *ch)
+                      mdl_real *fz, mdl_real *pe, mdl_real *w, const int *halt, const gpu_chain *ch)
 {
     unsigned g = grid_for(n * T, MDL_BLOCK);
-    const chain_args none = {};
+    const gpu_chain none = {};
 #define LJ_LAUNCH(EV, SINGLE, KICK)                                                                             \
     lj_kernel<EV, SINGLE, T, LIST, KICK><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(                                     \
         (int)n, (int)nall, m, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe, w, halt, ch ? *ch : none)
@@ -243,7 +234,7 @@ static void launch_lj(size_t n, size_t nall, int ntypes, int ev, image_lengths m
 static int lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
                      const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
                      mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt,
-                     const chain_args *ch)
+                     const gpu_chain *ch)
 {
     image_lengths m = make_image_lengths(box);
     const real4 *p = (const real4 *)pos4;
@@ -275,9 +266,6 @@ extern "C" int gpu_lj_forces_chained(size_t n, int ntypes, mdl_box box, const md
                                      const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
                                      mdl_real *fy, mdl_real *fz, const gpu_chain *c)
 {
-    chain_args ch = {c->dtf, c->dt, (mdl_real)(0.25 * c->skin * c->skin), (mdl_real)(c->skin * c->skin), {0},
-                     c->x, c->y, c->z, c->vx, c->vy, c->vz, (real4 *)c->pos_out, (const real4 *)c->pos0, c->st};
-    memcpy(ch.inv_mass, c->inv_mass, sizeof ch.inv_mass);
     return lj_forces(n, n, ntypes, box, pos4, nl, table, count, si, sk, capacity, fx, fy, fz, 0, NULL, NULL,
-                     &c->st->halt, &ch);
+                     &c->st->halt, c);
 }

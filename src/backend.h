@@ -46,6 +46,8 @@ typedef struct {
     const char *exchange; /* how ranks exchange atoms (NULL: one rank) */
     long grown;          /* GPU ranks: times this rank's per-atom arrays grew for arrivals and ghosts */
     long folded;         /* steps whose chained kicks ran in the force pass (MDL_FORCES_THEN_KICKS) */
+    long prunes;         /* pruned lists: inner lists made from the outer list, builds not counted */
+    double outer_skin;   /* pruned lists: the outer list's skin (0: lists not pruned) */
 } mdl_backend_stats;
 
 /* what compute_forces computes: forces; forces, energy and virial; energy and virial only (the

@@ -294,6 +294,8 @@ static void print_summary(run_state *r, double loop, int threads, const double *
     print_phases(r, all, loop);
     printf("Neighbor pairs = %.0f (%.4g per atom)\n", r->stats.pairs, r->stats.pairs / (double)r->natoms);
     printf("Neighbor list builds = %ld\n", r->stats.builds);
+    if (r->stats.outer_skin > 0)
+        printf("Neighbor list prunes = %ld (outer list skin %g)\n", r->stats.prunes, r->stats.outer_skin);
     printf("Dangerous builds = %ld\n", r->stats.dangerous);
     print_decomposition(r, all);
     size_t b = r->stats.device_bytes;

@@ -81,8 +81,11 @@ static void report(const mdl_config *cfg, const mdl_system *fc, const mdl_system
         row++;
     }
     printf("largest thermo difference: %.3e\n", worst_row);
-    printf("neighbor list builds: cpu %ld (%ld dangerous), gpu %ld (%ld dangerous)\n", c->stats.builds,
+    printf("neighbor list builds: cpu %ld (%ld dangerous), gpu %ld (%ld dangerous)", c->stats.builds,
            c->stats.dangerous, g->stats.builds, g->stats.dangerous);
+    if (g->stats.outer_skin > 0)
+        printf(" + %ld prunes of an outer list (skin %g)", g->stats.prunes, g->stats.outer_skin);
+    printf("\n");
     printf("loop time: cpu %.4g s, gpu %.4g s; speed ratio gpu/cpu = %.3g (%zu atoms, %ld steps)\n", c->loop, g->loop,
            g->loop > 0 ? c->loop / g->loop : 0.0, n, cfg->steps);
 }

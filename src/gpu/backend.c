@@ -54,6 +54,28 @@ static int fold_wanted(void)
 #endif
 }
 
+/* Pruned lists (one rank): the outer list's skin beyond the run's, MDLITE_GPU_PRUNE=<skin> (0, the
+   default: lists built directly). Below 65,536 atoms, where a build is bound by latency, +0.8 pays
+   (H100, mixed, in.lj, atom-steps/s: 16,384 atoms 4.88e8 -> 6.09e8, 32,000 8.3e8 -> 9.7e8); from
+   there on the prunes cost more than the builds they save (70,304 1.17e9 -> 1.06e9, 256,000 2.24e9
+   -> 1.99e9 with +0.5). Not the default below 65,536 yet: compute-sanitizer synccheck reports
+   divergent barriers in CUB's sort histogram kernel on pruned runs (docs/PERFORMANCE.md). */
+static double outer_skin_wanted(void)
+{
+    const char *v = getenv("MDLITE_GPU_PRUNE");
+    return v ? atof(v) : 0.0;
+}
+
+/* The outer list fits the box as the run's list does (its radius less than half of every periodic
+   length). */
+int gpu_outer_fits(const gpu_ctx *c, double rlist)
+{
+    for (int d = 0; d < 3; d++)
+        if (c->box.periodic[d] && c->box.len[d] <= 2.0 * rlist)
+            return 0;
+    return 1;
+}
+
 static int alloc_all(gpu_ctx *c)
 {
     atom_array a[40];
@@ -121,8 +143,8 @@ static void gpu_destroy(void *p)
     int m = atom_arrays(c, a);
     for (int k = 0; k < m; k++)
         gpu_free(*a[k].p);
-    void *dev[] = {c->nl,     c->flags,  c->cell_start, c->cell_end, c->partials,
-                   c->result, c->nbs,    c->sort_temp,  c->pos4_next};
+    void *dev[] = {c->nl,  c->flags,     c->cell_start, c->cell_end,  c->partials,
+                   c->result, c->nbs, c->sort_temp, c->pos4_next, c->onl};
     gpu_drop_graphs(c);
     for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
         gpu_free(dev[k]);
@@ -213,6 +235,15 @@ int gpu_grow_list(gpu_ctx *c, int capacity)
     if (gpu_malloc((void **)&c->nl, c->nl_bytes, "neighbor list"))
         return MDL_ERUN;
     c->nl_table = c->nl + slots * rows;
+    if (c->outer <= 0)
+        return MDL_OK;
+    gpu_free(c->onl); /* the outer list, its counts, the positions at its build */
+    size_t outer_bytes = ((size_t)c->capacity * rows + rows) * sizeof(int) + 4 * rows * sizeof(mdl_real);
+    c->onl = NULL;
+    if (gpu_malloc((void **)&c->onl, outer_bytes, "outer neighbor list"))
+        return MDL_ERUN;
+    c->ocount = c->onl + (size_t)c->capacity * rows;
+    c->pos_outer = (mdl_real *)(c->ocount + rows);
     return MDL_OK;
 }
 
@@ -251,6 +282,9 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
         system_destroy(&mine);
     MDL_TRY(rc);
     c->list_fixed = mdl_env_on("MDLITE_GPU_LIST_FIXED");
+    double outer = c->halo || !gpu_switch_nodes() ? 0 : outer_skin_wanted();
+    if (outer > 0 && gpu_outer_fits(c, c->rlist + outer))
+        c->outer = outer, c->rlist += outer;
     return gpu_grow_list(c, initial_capacity(setup->max_neighbors, c->natoms, &c->box, c->rlist));
 }
 
@@ -270,7 +304,7 @@ static int forces_then_kicks(gpu_ctx *c)
     if (c->replaying)
         return MDL_OK;
     gpu_chain ch = {0.5 * c->dt * c->u.ftm2v, c->dt, c->skin, {0}, c->x, c->y, c->z, c->vx, c->vy, c->vz,
-                    c->pos4_next, c->pos0, c->nbs};
+                    c->pos4_next, c->pos0, c->nbs, c->outer > 0 ? c->skin + c->outer : 0};
     for (int t = 0; t < c->ntypes; t++)
         ch.inv_mass[t] = 1.0 / c->mass[t]; /* as gpu_set_masses */
     int si, sk;
@@ -304,7 +338,8 @@ static int kick_drift(gpu_ctx *c, int kicks)
     if (c->replaying)
         return MDL_OK;
     TRY(gpu_kick_drift(c->n, 0.5 * c->dt * c->u.ftm2v, c->dt, c->x, c->y, c->z, c->vx, c->vy, c->vz, c->fx, c->fy,
-                       c->fz, c->type, c->pos4, c->pos0, c->skin, kicks, c->nbs));
+                       c->fz, c->type, c->pos4, c->pos0, c->skin, c->outer > 0 ? c->skin + c->outer : 0, kicks,
+                       c->nbs));
     return MDL_OK;
 }
 

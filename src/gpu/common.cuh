@@ -109,6 +109,15 @@ __device__ __forceinline__ void skin_flags(unsigned live, mdl_real d2, mdl_real 
         *unsafe = 1;
 }
 
+/* Pruned lists: far_outer once an atom of the calling lanes (live, converged) may have moved more
+   than half the outer list's skin (half) since its build: its distance from the outer list's
+   position at the last prune (q.w, gpu_prune_list) plus its distance from there (d2: squared). */
+__device__ __forceinline__ void outer_flag(unsigned live, real4 q, mdl_real d2, mdl_real half, int *far_outer)
+{
+    if (__any_sync(live, q.w + sqrt(d2) > half) && (int)(threadIdx.x & 31) == __ffs(live) - 1)
+        *far_outer = 1;
+}
+
 __device__ __forceinline__ mdl_real displacement2(real4 p, real4 q)
 {
     const mdl_real dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;

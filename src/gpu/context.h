@@ -27,7 +27,8 @@ typedef struct {
     double mass[MDL_MAX_SPECIES];
     mdl_units u;
     mdl_box box;
-    double dt, skin, rlist;
+    double dt, skin, rlist;   /* rlist: the builds' radius (pruned lists: the outer list's) */
+    double outer;             /* pruned lists (one rank): the outer list's skin beyond `skin` (0: none) */
     int method;          /* MDL_NL_CELL, MDL_NL_BRUTE, MDL_NL_BRUTE_ATOMIC */
     int transposed;
 
@@ -43,6 +44,8 @@ typedef struct {
     int64_t *id;
     int *nl, *count, *flags;  /* flags[1]: largest overflowing count (flags[0]: unused by the run) */
     int *nl_table;            /* in nl's allocation, after the slots: a packed list's table (gpu.h) */
+    int *onl, *ocount;        /* pruned lists: the outer list (nl's strides and capacity) and its counts, */
+    mdl_real *pos_outer;      /* and the packed positions at its build: one allocation, at onl */
     int capacity;             /* neighbor slots per atom (nl holds at least GPU_STAGING_BYTES per atom:
                                  the rebuild's staging area) */
     int check;                /* steps between skin tests */
@@ -110,7 +113,8 @@ int halo_confirm(gpu_ctx *c, int *redo); /* end of a step: made again? (NCCL's a
 int halo_health(const gpu_ctx *c, long *unsafe_step);
 void halo_ghost_cells(const gpu_ctx *c, gpu_ghost_cells *g); /* the builder's view of the ghosts */
 void halo_stats(const gpu_ctx *c, mdl_backend_stats *out);
-int gpu_grow_list(gpu_ctx *c, int capacity);
+int gpu_grow_list(gpu_ctx *c, int capacity); /* pruned lists: the outer list too */
+int gpu_outer_fits(const gpu_ctx *c, double rlist); /* an outer list of radius rlist fits the box */
 /* rebuild.c: the cell grid and sort storage for the atoms the arrays hold */
 int gpu_setup_cells(gpu_ctx *c);
 /* rebuild.c: a build queued without waiting for the list's longest row */

@@ -173,8 +173,11 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
                                          fzi, pi.w, ch.x, ch.y, ch.z, ch.vx, ch.vy, ch.vz);
         ((real4 *)ch.pos_out)[i] = p;
         const mdl_real half2 = (mdl_real)(0.25 * ch.skin * ch.skin), skin2 = (mdl_real)(ch.skin * ch.skin);
-        skin_flags(__activemask(), displacement2(p, ((const real4 *)ch.pos0)[i]), half2, skin2, &ch.st->far,
-                   &ch.st->unsafe);
+        const real4 q = ((const real4 *)ch.pos0)[i];
+        const mdl_real d2 = displacement2(p, q);
+        skin_flags(__activemask(), d2, half2, skin2, &ch.st->far, &ch.st->unsafe);
+        if (ch.outer_skin > 0)
+            outer_flag(__activemask(), q, d2, (mdl_real)(0.5 * ch.outer_skin), &ch.st->far_outer);
     }
     if (EV) { // each pair is seen from both atoms: half to each
         pe[i] = (mdl_real)0.5 * e;

@@ -87,6 +87,8 @@ typedef struct {
     long long step;    /* the step the device has reached (counted by the rebuild test) */
     long long builds, dangerous, last_build;
     int reported, overflow_seen;
+    int far_outer;     /* pruned lists: an atom moved past half the outer list's skin since its build */
+    long long prunes;  /* pruned lists: inner lists made from the outer one (builds not counted) */
 } gpu_nb_state;
 typedef struct gpu_graph gpu_graph;
 /* Work queued between begin and end (on g_mdl_stream) is recorded, not run, and becomes a graph;
@@ -98,8 +100,13 @@ int gpu_graph_launch(gpu_graph *g);
 void gpu_graph_destroy(gpu_graph *g);
 /* Inside a recording: the rebuild test on st (for the check interval and flags[1], the builders'
    overflow word), then a conditional node whose body -- the work queued from here to
-   gpu_rebuild_node_end -- runs only when the test asks for a rebuild. */
-int gpu_rebuild_node_begin(gpu_nb_state *st, int check, const int *flags, long long *report_dev);
+   gpu_rebuild_node_end -- runs only when the test asks for a rebuild. With `pruned` (an outer
+   list pruned to the inner one), the test asks for a rebuild only when far_outer is set as well,
+   and for a prune when just far is: the node is a switch, and gpu_prune_node_begin ends the
+   rebuild's body and starts the prune's. */
+int gpu_rebuild_node_begin(gpu_nb_state *st, int check, const int *flags, long long *report_dev, int pruned);
+int gpu_switch_nodes(void); /* whether the runtime and driver have switch nodes (CUDA 12.8+), which pruning needs */
+int gpu_prune_node_begin(void);
 int gpu_rebuild_node_end(void);
 
 /* ---- neighbor lists (neighbor.cu) ----
@@ -161,6 +168,17 @@ int gpu_build_brute(size_t n, mdl_box box, const mdl_real *pos4, double rlist, i
                     int si, int sk, int *flags);
 int gpu_build_brute_atomic(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
                            int capacity, int si, int sk, int *flags);
+/* Dynamic pruning (GROMACS's idea): row i of an outer list (onl, ocount; built with a longer
+   radius) into the inner list (nl, count) that the forces read: the entries within rlist now, in
+   the outer row's order, packed as the outer row is (`table`: its packed list's, or NULL). Both
+   lists have the same strides and capacity; an outer row past the capacity stays one in the inner
+   list (the force kernel scans every atom for it). pos0 becomes pos4, its w the atom's distance
+   from pos_outer (its position at the outer list's build): the step's skin test bounds the
+   distance moved since that build by w + the distance from pos0, with no read of pos_outer.
+   Nothing is done once *halt is set. */
+int gpu_prune_list(size_t n, mdl_box box, const mdl_real *pos4, const mdl_real *pos_outer, double rlist,
+                   const int *onl, const int *ocount, const int *table, int *nl, int *count, int si, int sk,
+                   int capacity, mdl_real *pos0, const int *halt);
 
 /* ---- several ranks (halo.cu): migration, ghosts, the maps a sort leaves ---- */
 /* One dimension of the processor grid: the whole box along it, the bricks, this rank's brick. */
@@ -266,6 +284,7 @@ typedef struct {
     mdl_real *pos_out;
     const mdl_real *pos0;
     gpu_nb_state *st;
+    double outer_skin; /* pruned lists: the outer list's skin (pos0's w: see gpu_prune_list); 0: none */
 } gpu_chain;
 int gpu_lj_forces_chained(size_t n, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
                           const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
@@ -275,11 +294,14 @@ int gpu_lj_forces_chained(size_t n, int ntypes, mdl_box box, const mdl_real *pos
 int gpu_set_masses(int ntypes, const double *mass);
 /* v += dtf f/m (kicks times, one addition each: the last step's second half kick, then this
    one's first); x += dt v; pos4 refreshed; st->far = 1 when an atom is more than skin/2 from its
-   position at the last build (pos0), st->unsafe = 1 past the skin or not finite. The step
+   position at the last build (pos0), st->unsafe = 1 past the skin or not finite; with outer_skin
+   (pruned lists; 0: none), st->far_outer = 1 when one may be more than outer_skin/2 from its
+   position at the outer list's build (pos0's w + its distance from pos0: gpu_prune_list). The step
    kernels (these, the forces, Langevin, scaling) do nothing once st->halt is set. */
 int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                    double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
-                   mdl_real *pos4, const mdl_real *pos0, double skin, int kicks, gpu_nb_state *st);
+                   mdl_real *pos4, const mdl_real *pos0, double skin, double outer_skin, int kicks,
+                   gpu_nb_state *st);
 /* rng.h's mdl_normals_fn on the GPU (cuRAND's device API), on the selected device; 1 on failure. */
 int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, double *out);
 int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx, const mdl_real *fy,

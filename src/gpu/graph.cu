@@ -1,7 +1,8 @@
 // CUDA graphs for the GPU step: work queued between gpu_record_begin and gpu_record_end becomes a
 // graph to replay; inside it, the rebuild is decided on the device -- a one-thread kernel tests
-// the skin flag and a conditional node (CUDA 12.4+) runs the recorded rebuild only when asked --
-// so the host never waits for the answer.
+// the skin flag and a conditional node (CUDA 12.4+) runs the recorded rebuild only when asked (with
+// pruned lists a switch node, CUDA 12.8+: the rebuild, or the prune) -- so the host never waits
+// for the answer.
 #include "common.cuh"
 
 #include <stdlib.h>
@@ -11,12 +12,15 @@ struct gpu_graph {
 };
 
 static cudaStream_t s_record, s_body, s_outer; /* recording streams, made once */
+static cudaGraph_t s_prune_body;              /* pruned lists: the switch node's second body, recorded next */
 
-/* One thread: the step count, the skin test every `check` steps, the reports to the host. */
-__global__ void rebuild_test_kernel(gpu_nb_state *st, int check, const int *flags, long long *report,
-                                    cudaGraphConditionalHandle rebuild)
+/* One thread: the step count, the skin test every `check` steps, the reports to the host; the
+   node's value: 1 to rebuild, else 0. With `pruned` (a switch node): 0 to rebuild (only when the
+   outer list is out of date too), 1 to prune, 2 for neither. */
+__global__ void rebuild_test_kernel(gpu_nb_state *st, int check, const int *flags, long long *report, int pruned,
+                                    cudaGraphConditionalHandle node)
 {
-    unsigned go = 0;
+    unsigned go = 0, cut = 0;
     bool told = false;
     st->step++;
     st->since++;
@@ -28,13 +32,15 @@ __global__ void rebuild_test_kernel(gpu_nb_state *st, int check, const int *flag
                 report[0] = st->step;
                 told = true;
             }
-        } else if (st->far) {
-            go = 1;
-            st->builds++;
-            st->dangerous += st->since == check;
+        } else if (st->far || st->far_outer) {
+            go = !pruned || st->far_outer;
+            cut = !go;
+            st->builds += go;
+            st->prunes += cut;
+            st->dangerous += st->since == check && st->far; /* the outer test alone: its list was fine a step ago */
             st->last_build = st->step;
             st->since = 0;
-            st->far = 0;
+            st->far = st->far_outer = 0;
         }
     }
     if (flags[1] > st->overflow_seen) { /* a build asked for longer rows than the list holds */
@@ -45,7 +51,7 @@ __global__ void rebuild_test_kernel(gpu_nb_state *st, int check, const int *flag
     if (told) /* the host reads report without waiting: make the words visible (a system fence is
                  not free; most steps have nothing to say) */
         __threadfence_system();
-    cudaGraphSetConditional(rebuild, go);
+    cudaGraphSetConditional(node, !pruned ? go : go ? 0 : cut ? 1 : 2);
 }
 
 extern "C" int gpu_record_begin(void)
@@ -77,30 +83,63 @@ extern "C" int gpu_record_end(gpu_graph **out)
     return 0;
 }
 
-extern "C" int gpu_rebuild_node_begin(gpu_nb_state *st, int check, const int *flags, long long *report_dev)
+extern "C" int gpu_switch_nodes(void)
+{
+#if CUDART_VERSION >= 12080
+    int driver = 0;
+    return cudaDriverGetVersion(&driver) == cudaSuccess && driver >= 12080;
+#else
+    return 0;
+#endif
+}
+
+/* A conditional node on handle h after the recording's last work: an IF node, or a SWITCH node of
+   two bodies (gpu_switch_nodes); its (first) body recorded from now on. */
+static int conditional_node_begin(cudaGraphConditionalHandle h, int bodies)
 {
     cudaStreamCaptureStatus status;
     cudaGraph_t graph;
     const cudaGraphNode_t *deps;
     size_t ndeps;
-    cudaGraphConditionalHandle h;
-    s_outer = g_mdl_stream;
-    MDL_CUDA(cudaStreamGetCaptureInfo(s_outer, &status, NULL, &graph, NULL, NULL, NULL));
-    MDL_CUDA(cudaGraphConditionalHandleCreate(&h, graph, 0, 0));
-    rebuild_test_kernel<<<1, 1, 0, s_outer>>>(st, check, flags, report_dev, h);
-    MDL_LAUNCHED("rebuild_test");
     MDL_CUDA(cudaStreamGetCaptureInfo(s_outer, &status, NULL, &graph, &deps, NULL, &ndeps));
     cudaGraphNodeParams cp = {};
     cp.type = cudaGraphNodeTypeConditional;
     cp.conditional.handle = h;
+#if CUDART_VERSION >= 12080
+    cp.conditional.type = bodies == 2 ? cudaGraphCondTypeSwitch : cudaGraphCondTypeIf;
+#else
     cp.conditional.type = cudaGraphCondTypeIf;
-    cp.conditional.size = 1;
+#endif
+    cp.conditional.size = bodies;
     cudaGraphNode_t cond;
     MDL_CUDA(cudaGraphAddNode(&cond, graph, deps, NULL, ndeps, &cp));
     MDL_CUDA(cudaStreamUpdateCaptureDependencies(s_outer, &cond, NULL, 1, cudaStreamSetCaptureDependencies));
     MDL_CUDA(cudaStreamBeginCaptureToGraph(s_body, cp.conditional.phGraph_out[0], NULL, NULL, 0,
                                            cudaStreamCaptureModeRelaxed));
+    s_prune_body = bodies == 2 ? cp.conditional.phGraph_out[1] : NULL;
     g_mdl_stream = s_body;
+    return 0;
+}
+
+extern "C" int gpu_rebuild_node_begin(gpu_nb_state *st, int check, const int *flags, long long *report_dev,
+                                      int pruned)
+{
+    cudaStreamCaptureStatus status;
+    cudaGraph_t graph;
+    cudaGraphConditionalHandle h;
+    s_outer = g_mdl_stream;
+    MDL_CUDA(cudaStreamGetCaptureInfo(s_outer, &status, NULL, &graph, NULL, NULL, NULL));
+    MDL_CUDA(cudaGraphConditionalHandleCreate(&h, graph, 0, 0));
+    rebuild_test_kernel<<<1, 1, 0, s_outer>>>(st, check, flags, report_dev, pruned, h);
+    MDL_LAUNCHED("rebuild_test");
+    return conditional_node_begin(h, pruned ? 2 : 1);
+}
+
+extern "C" int gpu_prune_node_begin(void)
+{
+    cudaGraph_t body;
+    MDL_CUDA(cudaStreamEndCapture(s_body, &body));
+    MDL_CUDA(cudaStreamBeginCaptureToGraph(s_body, s_prune_body, NULL, NULL, 0, cudaStreamCaptureModeRelaxed));
     return 0;
 }
 

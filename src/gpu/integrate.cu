@@ -21,40 +21,49 @@ extern "C" int gpu_set_masses(int ntypes, const double *mass)
 }
 
 /* v += dtf f/m (KICKS times), x += dt v, pos4 written (w from the species: its old value need
-   not be read), and the skin test against pos0 (far and unsafe in st). */
+   not be read), and the skin test against pos0 (far and unsafe in st); with outer_half (pruned
+   lists; 0: none), the outer list's test too (far_outer). */
 template <int KICKS>
 __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, double *y, double *z, double *vx,
                                   double *vy, double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz,
                                   const int *type, real4 *pos, const real4 *pos0, mdl_real half2, mdl_real skin2,
-                                  gpu_nb_state *st)
+                                  mdl_real outer_half, gpu_nb_state *st)
 {
     if (st->halt)
         return;
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     mdl_real d2 = 0;
+    real4 q = {};
     if (i < n) {
         const int t = type[i];
         const real4 p = kick_drift_of<KICKS>(i, dtf * c_inv_mass[t], dt, fx[i], fy[i], fz[i], type_to_real(t), x, y,
                                              z, vx, vy, vz);
         pos[i] = p;
-        d2 = displacement2(p, pos0[i]);
+        q = pos0[i];
+        d2 = displacement2(p, q);
     }
     /* far stays set until the next build clears it, unsafe for good */
     skin_flags(0xffffffffu, d2, half2, skin2, &st->far, &st->unsafe);
+    if (outer_half > 0)
+        outer_flag(0xffffffffu, q, d2, outer_half, &st->far_outer);
 }
 
 extern "C" int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                               double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
-                              mdl_real *pos4, const mdl_real *pos0, double skin, int kicks, gpu_nb_state *st)
+                              mdl_real *pos4, const mdl_real *pos0, double skin, double outer_skin, int kicks,
+                              gpu_nb_state *st)
 {
     unsigned g = grid_for(n, MDL_BLOCK);
     mdl_real half2 = (mdl_real)(0.25 * skin * skin), skin2 = (mdl_real)(skin * skin);
+    mdl_real outer_half = (mdl_real)(0.5 * outer_skin);
     if (kicks == 2)
         kick_drift_kernel<2><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type,
-                                                               (real4 *)pos4, (const real4 *)pos0, half2, skin2, st);
+                                                               (real4 *)pos4, (const real4 *)pos0, half2, skin2,
+                                                               outer_half, st);
     else
         kick_drift_kernel<1><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type,
-                                                               (real4 *)pos4, (const real4 *)pos0, half2, skin2, st);
+                                                               (real4 *)pos4, (const real4 *)pos0, half2, skin2,
+                                                               outer_half, st);
     MDL_LAUNCHED("kick_drift");
     return 0;
 }

@@ -1,7 +1,7 @@
 /* The GPU backend's neighbor lists and step graphs: the rebuild chain (wrap, cell sort,
-   permutation of every per-atom array, build), run at once by the host (set-up, `mdlite
-   neighbors`, a grown list) or recorded behind the device's skin test in the step's graph; the
-   recording and replay of each kind of step. */
+   permutation of every per-atom array, build; pruned lists: the outer list's build and the prune),
+   run at once by the host (set-up, `mdlite neighbors`, a grown list) or recorded behind the device's
+   skin test in the step's graph; the recording and replay of each kind of step. */
 #include "context.h"
 
 #include "../physics/cells.h"
@@ -34,10 +34,21 @@ int gpu_setup_cells(gpu_ctx *c)
     return MDL_OK;
 }
 
+/* Pruned lists: the inner list from the outer one at the current positions, which pos0 keeps. */
+static int queue_prune(gpu_ctx *c)
+{
+    int si, sk;
+    gpu_list_strides(c, &si, &sk);
+    TRY(gpu_prune_list(c->n, c->region, c->pos4, c->pos_outer, c->rlist - c->outer, c->onl, c->ocount,
+                       gpu_list_table(c), c->nl, c->count, si, sk, c->capacity, c->pos0, &c->nbs->halt));
+    return MDL_OK;
+}
+
+/* The list from the sorted atoms; pruned lists: the outer list, then the inner one from it. */
 static int build_list(gpu_ctx *c)
 {
     size_t n = c->n;
-    int si, sk;
+    int si, sk, *nl = c->outer > 0 ? c->onl : c->nl, *count = c->outer > 0 ? c->ocount : c->count;
     gpu_list_strides(c, &si, &sk);
     TRY(gpu_memset(c->flags + 1, 0, sizeof(int)));
     gpu_ghost_cells g;
@@ -45,11 +56,13 @@ static int build_list(gpu_ctx *c)
         halo_ghost_cells(c, &g);
     if (c->method == MDL_NL_CELL)
         TRY(gpu_build_cell(n, c->region, c->nc, c->cell_start, c->cell_end, c->halo ? &g : NULL, c->pos4, c->rlist,
-                           c->nl, c->count, c->capacity, si, sk, c->flags, gpu_list_table(c)));
+                           nl, count, c->capacity, si, sk, c->flags, gpu_list_table(c)));
     else if (c->method == MDL_NL_BRUTE)
-        TRY(gpu_build_brute(n, c->box, c->pos4, c->rlist, c->nl, c->count, c->capacity, si, sk, c->flags));
+        TRY(gpu_build_brute(n, c->box, c->pos4, c->rlist, nl, count, c->capacity, si, sk, c->flags));
     else
-        TRY(gpu_build_brute_atomic(n, c->box, c->pos4, c->rlist, c->nl, c->count, c->capacity, si, sk, c->flags));
+        TRY(gpu_build_brute_atomic(n, c->box, c->pos4, c->rlist, nl, count, c->capacity, si, sk, c->flags));
+    if (c->outer > 0)
+        return gpu_d2d(c->pos_outer, c->pos4, 4 * n * sizeof(mdl_real)) ? MDL_ERUN : queue_prune(c);
     return gpu_d2d(c->pos0, c->pos4, 4 * n * sizeof(mdl_real)) ? MDL_ERUN : MDL_OK;
 }
 
@@ -79,6 +92,7 @@ int gpu_queue_build(gpu_ctx *c)
 {
     if (gpu_setup_cells(c) != MDL_OK || queue_rebuild(c) != MDL_OK)
         return MDL_ERUN;
+    TRY(gpu_memset(&c->nbs->far_outer, 0, sizeof(int)));
     return gpu_memset(c->nbs, 0, 2 * sizeof(int)) ? MDL_ERUN : MDL_OK; /* far, since */
 }
 
@@ -118,8 +132,10 @@ static int build_between_steps(gpu_ctx *c, int capacity)
 int gpu_set_skin(void *p, double skin)
 {
     gpu_ctx *c = p;
-    c->rlist += skin - c->skin; /* the largest cutoff + the skin */
+    c->rlist += skin - c->skin; /* the largest cutoff + the skin (+ the outer list's) */
     c->skin = skin;
+    if (c->outer > 0 && !gpu_outer_fits(c, c->rlist)) /* this skin leaves no room for an outer list */
+        c->rlist -= c->outer, c->outer = 0;
     return build_between_steps(c, 0);
 }
 
@@ -180,11 +196,14 @@ int gpu_end_step(void *p, int *redo)
     return c->kind >= 0 && gpu_graph_launch(c->step_graph[c->step_flip][c->kind]) ? MDL_ERUN : MDL_OK;
 }
 
-/* The rebuild test and the conditional rebuild, queued into a recording. */
+/* The rebuild test and the conditional rebuild (pruned lists: then the conditional prune), queued
+   into a recording. */
 static int queue_update(gpu_ctx *c)
 {
-    TRY(gpu_rebuild_node_begin(c->nbs, c->check, c->flags, c->report_dev));
+    TRY(gpu_rebuild_node_begin(c->nbs, c->check, c->flags, c->report_dev, c->outer > 0));
     int rc = queue_rebuild(c);
+    if (rc == MDL_OK && c->outer > 0)
+        rc = gpu_prune_node_begin() == 0 ? queue_prune(c) : MDL_ERUN;
     return gpu_rebuild_node_end() == 0 && rc == MDL_OK ? MDL_OK : MDL_ERUN;
 }
 

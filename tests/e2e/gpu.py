@@ -10,10 +10,13 @@ cases: compare      step-0 forces and 100 steps of thermo against the CPU backen
        packed       70,304 atoms: thermo with packed lists (16-bit entries) bitwise that of plain ones
        fold         the chained kicks in the force pass give bitwise the thermo of their own pass
                     (8 and 1 force lanes per atom, two species of two masses, rows past the capacity)
+       prune        an outer list pruned to the run's skin gives the thermo of direct lists (8 and 1
+                    lanes, a thin outer skin, two species, rows past the capacity), folded or not
        overflow     a list too short never gives a wrong step: a fixed 8-slot list (every row
                     covered by the force kernel) and a list that overflows mid-run (and grows)
                     print the thermo of a list that fits
 """
+import itertools
 import os
 import re
 import sys
@@ -40,10 +43,11 @@ def compare(mdlite, inp, d, precision):
     out = run([mdlite, "compare", os.path.join(d, "run.ini"), "--steps", "100"]).stdout
     print(out)
     # the rebuilds the device decides are the ones the CPU decides (check every 1, 3 and 10 steps;
-    # at 10 the builds are all "dangerous": due at the first step they were allowed)
+    # at 10 the builds are all "dangerous": due at the first step they were allowed); lists built
+    # directly (pruned lists are rebuilt when the outer list is due as well: `prune` checks them)
     for check in ("1", "3", "10"):
         o = run([mdlite, "compare", os.path.join(inp, "lj_melt.ini"), "--steps", "300", "--set", "system.cells=6 6 6",
-                 "--set", f"neighbor.check={check}"]).stdout
+                 "--set", f"neighbor.check={check}"], env=dict(os.environ, MDLITE_GPU_PRUNE="0")).stdout
         b = [int(x) for x in re.search(r"builds: cpu (\d+) \((\d+) dangerous\), gpu (\d+) \((\d+) dangerous\)",
                                           o).groups()]
         slack = 0 if precision == "double" else 2
@@ -93,26 +97,30 @@ def neighbors(mdlite, inp, d, precision, ref_dir=None):
         cpu = os.path.join(d, "cpu.txt")
         run([mdlite, "neighbors", path, "--cutoff", rc, "--output", cpu, *extra])
         want = read_rows(cpu)
-        for method in ("cell", "brute", "brute-atomic"):
-            for layout in ("transposed", "row"):
-                out = os.path.join(d, f"{method}-{layout}.txt")
-                p = run([mdlite, "neighbors", path, "--cutoff", rc, "--backend", "gpu", "--method", method,
-                         "--layout", layout, "--output", out, "--repeat", "3", *extra])
-                got = read_rows(out)
-                packed = re.search(r"16-bit entries in (\d+) of (\d+) warps", p.stderr)
-                if warp and method == "cell" and layout == "transposed":
-                    if not packed:
-                        fail(f"{os.path.basename(path)}: the warp builder did not pack the transposed list")
-                    k, of = int(packed.group(1)), int(packed.group(2))
-                    print(f"{os.path.basename(path)}: packed rows in {k} of {of} warps")
-                    if path.endswith("sparse.xyz") and not 0 < k < of:
-                        fail(f"sparse.xyz: packed rows in {k} of {of} warps; the check needs both kinds")
-                elif packed:
-                    fail(f"{os.path.basename(path)} {method}/{layout}: packed where it should not be")
-                if got != want:
-                    bad = next(i for i, (a, b) in enumerate(zip(got, want)) if a != b) if len(got) == len(want) else -1
-                    fail(f"{os.path.basename(path)} {method}/{layout}: differs from the CPU list (atom {bad})")
-                print(f"{os.path.basename(path)} {method:12s} {layout:10s}: same as CPU; {p.stdout.strip()}")
+        # and each list pruned from an outer one 0.4 longer (its own sort and cells)
+        for method, layout, outer in itertools.product(("cell", "brute", "brute-atomic"), ("transposed", "row"),
+                                                       ("0", "0.4")):
+            out = os.path.join(d, f"{method}-{layout}.txt")
+            p = run([mdlite, "neighbors", path, "--cutoff", rc, "--backend", "gpu", "--method", method,
+                     "--layout", layout, "--output", out, "--repeat", "3", *extra],
+                    env=dict(os.environ, MDLITE_GPU_PRUNE=outer))
+            got = read_rows(out)
+            packed = re.search(r"16-bit entries in (\d+) of (\d+) warps", p.stderr)
+            if warp and method == "cell" and layout == "transposed":
+                if not packed:
+                    fail(f"{os.path.basename(path)}: the warp builder did not pack the transposed list")
+                k, of = int(packed.group(1)), int(packed.group(2))
+                print(f"{os.path.basename(path)}: packed rows in {k} of {of} warps")
+                if path.endswith("sparse.xyz") and not 0 < k < of:
+                    fail(f"sparse.xyz: packed rows in {k} of {of} warps; the check needs both kinds")
+            elif packed:
+                fail(f"{os.path.basename(path)} {method}/{layout}: packed where it should not be")
+            if got != want:
+                bad = next(i for i, (a, b) in enumerate(zip(got, want)) if a != b) if len(got) == len(want) else -1
+                fail(f"{os.path.basename(path)} {method}/{layout}, outer +{outer}: differs from the CPU list "
+                     f"(atom {bad})")
+            print(f"{os.path.basename(path)} {method:12s} {layout:10s} outer +{outer}: same as CPU; "
+                  f"{p.stdout.strip()}")
     if ref_dir and os.path.exists(os.path.join(ref_dir, "neighbor.txt")):
         ref = [[v for v in line.split() if v != "NaN"] for line in open(os.path.join(ref_dir, "neighbor.txt"))]
         got = read_rows(os.path.join(d, "cell-transposed.txt"))
@@ -157,6 +165,43 @@ def fold(mdlite, inp, d, precision):
             fail(f"{name}: the folded kicks change the thermo (builds {builds})")
         print(f"{name}: thermo identical with the kicks folded ({folded['1'].group(1)} steps) and apart "
               f"({len(got['0'][0])} rows, {builds['0']} builds, {precision})")
+
+
+def prune(mdlite, inp, d, precision):
+    # an outer list pruned to the run's skin: the forces see every pair within the cutoff, so the
+    # thermo is that of lists built directly up to the order of the sums. A prune that dropped a
+    # pair, or an outer list kept past its skin (a small outer skin rebuilds it often), moves the
+    # thermo by far more than rounding. The folded kicks raise the outer test as their own pass does.
+    lj, ka = os.path.join(inp, "lj_melt.ini"), os.path.join(inp, "ka_mixture.ini")
+    tol = 1e-4 if precision == "mixed" else 1e-9
+    common = ["run.steps=300", "output.thermo=20"]
+    runs = [("32,000 atoms (8 lanes)", lj, ["system.cells=20 20 20"], "0.3", None),
+            ("70,304 atoms (1 lane, warp builder)", lj, ["system.cells=26 26 26"], "0.3", None),
+            ("32,000 atoms, outer skin +0.05", lj, ["system.cells=20 20 20"], "0.05", None),
+            ("KA mixture, mass.B = 2", ka, ["run.ensemble=nve", "system.mass.B=2.0"], "0.3", None),
+            ("fixed 8-slot list", lj, ["system.cells=10 10 10", "neighbor.max_neighbors=8"], "0.3",
+             {"MDLITE_GPU_LIST_FIXED": "1"})]
+    for name, cfg, sets, outer, env in runs:
+        ref, ref_out = thermo_run(mdlite, cfg, d, "direct", *sets, *common, env={"MDLITE_GPU_PRUNE": "0"})
+        counts = {}
+        for fold_on in ("1", "0"):
+            rows, out = thermo_run(mdlite, cfg, d, "pruned" + fold_on, *sets, *common,
+                                   env=dict(env or {}, MDLITE_GPU_PRUNE=outer, MDLITE_GPU_FOLD=fold_on))
+            m = re.search(r"Neighbor list prunes = (\d+) \(outer list skin ([0-9.]+)\)", out)
+            builds = int(re.search(r"Neighbor list builds = (\d+)", out).group(1))
+            if not m or int(m.group(1)) == 0 or builds == 0:
+                fail(f"{name}: pruned run reports no prunes or no builds\n{out}")
+            worst = max(abs(x[k] - y[k]) / max(1.0, abs(y[k])) for x, y in zip(rows, ref) for k in x)
+            if len(rows) != len(ref) or worst > tol:
+                fail(f"{name}: pruned lists (fold {fold_on}) move the thermo by {worst:.3g} > {tol}")
+            counts[fold_on] = (rows, builds, int(m.group(1)), worst)
+        if counts["1"][:3] != counts["0"][:3]:
+            fail(f"{name}: the folded kicks change the pruned run (builds, prunes "
+                 f"{counts['1'][1:3]} against {counts['0'][1:3]})")
+        direct = int(re.search(r"Neighbor list builds = (\d+)", ref_out).group(1))
+        _, builds, prunes, worst = counts["0"]
+        print(f"{name}: outer skin +{outer}: {builds} builds + {prunes} prunes (direct: {direct} builds), "
+              f"thermo within {worst:.2g} of direct lists, folded identical ({precision})")
 
 
 def thermo_run(mdlite, cfg, d, name, *sets, env=None):

@@ -177,7 +177,7 @@ def prune(mdlite, inp, d, precision):
     common = ["run.steps=300", "output.thermo=20"]
     runs = [("32,000 atoms (8 lanes)", lj, ["system.cells=20 20 20"], "0.3", None),
             ("70,304 atoms (1 lane, warp builder)", lj, ["system.cells=26 26 26"], "0.3", None),
-            ("32,000 atoms, outer skin +0.05", lj, ["system.cells=20 20 20"], "0.05", None),
+            ("32,000 atoms, thin outer skin", lj, ["system.cells=20 20 20"], "0.05", None),
             ("KA mixture, mass.B = 2", ka, ["run.ensemble=nve", "system.mass.B=2.0"], "0.3", None),
             ("fixed 8-slot list", lj, ["system.cells=10 10 10", "neighbor.max_neighbors=8"], "0.3",
              {"MDLITE_GPU_LIST_FIXED": "1"})]

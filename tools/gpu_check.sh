@@ -88,12 +88,23 @@ if command -v compute-sanitizer >/dev/null; then
     # the kicks folded into the force pass (the double build's default): one and 8 lanes per atom
     sanitize "$tool, 70,304 atoms, kicks folded" MDLITE_GPU_FOLD=1 $tool "${big[@]}" --set run.steps=20
     sanitize "$tool, 500 atoms, kicks folded" MDLITE_GPU_FOLD=1 $tool "${run[@]}" --set run.steps=60
+    sanitize "$tool, 500 atoms, warp builder" MDLITE_CELL_BUILDER=warp $tool "${run[@]}" --set run.steps=60
     sanitize "$tool, double, 70,304 atoms" $tool "$md" "${big[@]:1}" --set run.steps=20
   done
   # pruned lists (MDLITE_GPU_PRUNE): 8 lanes per row (500 atoms), one lane per row with the warp's
-  # ring in shared memory, rows past the capacity, packed rows. memcheck only: synccheck reports
-  # divergent barriers in CUB's sort histogram kernel on pruned runs (an open question, see
-  # docs/PERFORMANCE.md), which is why pruning is not the default
+  # ring in shared memory, rows past the capacity, packed rows. synccheck reports divergent
+  # barriers in CUB's sort kernels when a sort follows an instrumented prune, even with only the
+  # prune kernels instrumented, and none with CUB's kernels instrumented alone (docs/PERFORMANCE.md).
+  # So it checks the prune kernels in runs that prune but do not sort again (3 prunes, 0 builds),
+  # and the longer runs with the prune kernels left out.
+  sanitize "synccheck, 500 atoms, pruned, 30 steps" MDLITE_GPU_PRUNE=0.8 synccheck "${run[@]}" --set run.steps=30
+  sanitize "synccheck, 70,304 atoms, pruned, 20 steps" MDLITE_GPU_PRUNE=0.8 synccheck "${big[@]}" --set run.steps=20
+  sanitize "synccheck, double, 70,304 atoms, pruned (packed), 20 steps" MDLITE_GPU_PRUNE=0.8 synccheck "$md" \
+    "${big[@]:1}" --set run.steps=20
+  sanitize "synccheck but the prune kernels, 500 atoms, pruned" MDLITE_GPU_PRUNE=0.8 synccheck \
+    --kernel-name-exclude kns=prune_ "${run[@]}" --set run.steps=60
+  sanitize "synccheck but the prune kernels, 70,304 atoms, pruned" MDLITE_GPU_PRUNE=0.3 synccheck \
+    --kernel-name-exclude kns=prune_ "${big[@]}" --set run.steps=40
   sanitize "memcheck, 500 atoms, pruned" MDLITE_GPU_PRUNE=0.8 memcheck "${run[@]}" --set run.steps=60
   sanitize "memcheck, 70,304 atoms, pruned" MDLITE_GPU_PRUNE=0.3 memcheck "${big[@]}" --set run.steps=40
   sanitize "memcheck, 70,304 atoms, pruned, fixed 8-slot list" MDLITE_GPU_PRUNE=0.3 memcheck "${big[@]}" \

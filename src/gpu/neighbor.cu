@@ -628,11 +628,8 @@ __global__ void __launch_bounds__(WARP_BUILD_BLOCK) build_cell_warp_kernel(
 
 /* The warp builder from 65,536 atoms (the force kernel's switch to one lane per atom too), where it
    pays: builder 2.18 -> 1.56 ms at 2,048,000 atoms, 307 -> 248 us at 256,000 (H100); at 32,000 it
-   gains 6% (83.8 -> 78.7 us) and the whole run nothing (0.994). Below that size the staged builder
-   also keeps compute-sanitizer's synccheck clean on the small checks: after the warp builder, as
-   after the per-thread build_cell_kernel (used when the staging does not fit), synccheck reports
-   CUB's single-tile sort (about 1,000 atoms or fewer) as divergent, while a minimal kernel + sort
-   does not (docs/PERFORMANCE.md). MDLITE_CELL_BUILDER=warp|staged chooses (tests, measurements). */
+   gains 6% (83.8 -> 78.7 us) and the whole run nothing (0.994). MDLITE_CELL_BUILDER=warp|staged
+   chooses (tests, measurements). */
 static bool use_warp_builder(size_t n, bool shifted)
 {
     const char *force = getenv("MDLITE_CELL_BUILDER");

@@ -115,11 +115,17 @@ int gpu_rebuild_node_end(void);
    flags[1] becomes the largest count seen, so the caller can grow the list (the force kernel
    scans every atom for a row past the capacity meanwhile: never a wrong step). */
 
-/* Wrap x, y, z into the box (image counters too) and write pos4 = (x, y, z, type). */
+/* The cell method's sort keys: each atom's cell in the region's grid (cells at least rlist wide,
+   nc per dimension) and perm = 0..n-1. */
+typedef struct {
+    mdl_box region;
+    int nc[3];
+    int *cell, *perm;
+} gpu_cell_keys;
+/* Wrap x, y, z into the box (image counters too) and write pos4 = (x, y, z, type); with keys,
+   the keys instead of pos4 (the permutation that follows writes pos4). */
 int gpu_wrap_and_pack(size_t n, mdl_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
-                      const int *type, mdl_real *pos4);
-/* Cell index of each atom (cells at least rlist wide, nc per dimension) and perm = 0..n-1. */
-int gpu_cell_index(size_t n, mdl_box box, const int nc[3], const mdl_real *pos4, int *cell, int *perm);
+                      const int *type, mdl_real *pos4, const gpu_cell_keys *keys);
 /* cell_start/cell_end from sorted cell indices (cells with no atoms get start = end = 0). */
 int gpu_cell_bounds(size_t n, size_t ncells, const int *sorted_cell, int *cell_start, int *cell_end);
 /* The per-atom arrays, in place, in the order of perm (a[k][i] = a[k][perm[i]]) through staging
@@ -131,7 +137,16 @@ typedef struct {
     mdl_real *f[3]; /* forces: carried only where f[0] is not NULL */
 } gpu_atom_arrays;
 #define GPU_STAGING_BYTES (14 * 8) /* 14 arrays of 8-byte slots */
-int gpu_permute_atoms(size_t n, const int *perm, gpu_atom_arrays a, void *staging, mdl_real *pos4);
+/* What the permutation's last pass also writes, where not NULL: the cell bounds of the sorted
+   cells (as gpu_cell_bounds, over ncells), and a copy of the new pos4. */
+typedef struct {
+    const int *sorted_cell;
+    int *cell_start, *cell_end;
+    size_t ncells;
+    mdl_real *pos4_copy;
+} gpu_permute_also;
+int gpu_permute_atoms(size_t n, const int *perm, gpu_atom_arrays a, void *staging, mdl_real *pos4,
+                      const gpu_permute_also *also);
 /* Several ranks: the ghosts' cell bounds (ghosts sorted by cell after the atoms, indices past n),
    and the cells lo .. hi (each dimension) that hold none. */
 typedef struct {

@@ -582,7 +582,7 @@ static int sort_with_ghosts(gpu_ctx *c, size_t slots, size_t left, size_t nall)
     TRY(gpu_sort_by_cell(c->cell, c->cell_sorted, c->perm, c->perm_sorted, nall, 2 * ncells + 1, c->sort_temp,
                          c->sort_temp_bytes));
     timeline_mark(h->timeline, "sorted");
-    TRY(gpu_permute_atoms(nall, c->perm_sorted, atoms_of(c, c->forces_given), c->nl, c->pos4));
+    TRY(gpu_permute_atoms(nall, c->perm_sorted, atoms_of(c, c->forces_given), c->nl, c->pos4, NULL));
     timeline_mark(h->timeline, "permuted");
     TRY(gpu_invert(nall, c->perm_sorted, c->inv));
     TRY(gpu_remap(h->nsent, c->inv, h->sendlist));
@@ -626,7 +626,7 @@ int halo_rebuild(gpu_ctx *c)
     MDL_TRY(count_exchanges(h, 4));
     TRY(gpu_event_record(h->ev[4], NULL));
     TRY(gpu_memset(c->gone, 0, c->n * sizeof(int)));
-    TRY(gpu_wrap_and_pack(c->n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4));
+    TRY(gpu_wrap_and_pack(c->n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4, NULL));
     timeline_mark(h->timeline, "wrapped");
     MDL_TRY(migrate(c, &slots, &left));
     MDL_TRY(build_ghosts(c, slots, &nall));

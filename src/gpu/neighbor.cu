@@ -11,14 +11,10 @@
 
 // ---- wrap, pack, cells ----------------------------------------------------------------------
 
-__global__ void wrap_pack_kernel(int n, mdl_box b, double *x, double *y, double *z, int *ix, int *iy, int *iz,
-                                 const int *type, real4 *pos)
+/* Atom i wrapped into the box (coordinates and image counters updated where it left) and packed. */
+__device__ __forceinline__ real4 wrap_pack_atom(int i, const mdl_box &b, double *const c[3], int *const im[3],
+                                                const int *type)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    double *c[3] = {x, y, z};
-    int *im[3] = {ix, iy, iz};
     double r[3];
     for (int d = 0; d < 3; d++) {
         double v = c[d][i];
@@ -36,56 +32,75 @@ __global__ void wrap_pack_kernel(int n, mdl_box b, double *x, double *y, double 
     p.y = (mdl_real)r[1];
     p.z = (mdl_real)r[2];
     p.w = type_to_real(type[i]);
-    pos[i] = p;
+    return p;
+}
+
+/* The cell of packed position p in the region's grid of nc cells. */
+__device__ __forceinline__ int cell_of(real4 p, const mdl_box &b, int3 nc)
+{
+    int cx = cell_coord(p.x, b.lo[0], b.len[0] > 0 ? b.len[0] : 1, nc.x);
+    int cy = cell_coord(p.y, b.lo[1], b.len[1] > 0 ? b.len[1] : 1, nc.y);
+    int cz = cell_coord(p.z, b.lo[2], b.len[2] > 0 ? b.len[2] : 1, nc.z);
+    return (cz * nc.y + cy) * nc.x + cx;
+}
+
+/* Wrap and pack into pos; with cell given, each atom's cell and perm = i instead. */
+__global__ void wrap_pack_kernel(int n, mdl_box b, double *x, double *y, double *z, int *ix, int *iy, int *iz,
+                                 const int *type, real4 *pos, mdl_box region, int3 nc, int *cell, int *perm)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    double *const c[3] = {x, y, z};
+    int *const im[3] = {ix, iy, iz};
+    const real4 p = wrap_pack_atom(i, b, c, im, type);
+    if (cell) {
+        cell[i] = cell_of(p, region, nc);
+        perm[i] = i;
+    } else {
+        pos[i] = p;
+    }
 }
 
 extern "C" int gpu_wrap_and_pack(size_t n, mdl_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
-                                 const int *type, mdl_real *pos4)
+                                 const int *type, mdl_real *pos4, const gpu_cell_keys *keys)
 {
+    const mdl_box region = keys ? keys->region : box;
+    const int3 nc = keys ? make_int3(keys->nc[0], keys->nc[1], keys->nc[2]) : make_int3(1, 1, 1);
     wrap_pack_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, x, y, z, ix, iy, iz, type,
-        (real4 *)pos4);
+        (real4 *)pos4, region, nc, keys ? keys->cell : NULL, keys ? keys->perm : NULL);
     MDL_LAUNCHED("wrap_pack");
     return 0;
 }
 
-__global__ void cell_index_kernel(int n, mdl_box b, int3 nc, const real4 *pos, int *cell, int *perm)
+/* Atom i's part of the cell bounds from the sorted cells: where its cell starts or ends. */
+__device__ __forceinline__ void note_cell_bounds(int i, int n, const int *cell, int *start, int *end)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    real4 p = pos[i];
-    int cx = cell_coord(p.x, b.lo[0], b.len[0] > 0 ? b.len[0] : 1, nc.x);
-    int cy = cell_coord(p.y, b.lo[1], b.len[1] > 0 ? b.len[1] : 1, nc.y);
-    int cz = cell_coord(p.z, b.lo[2], b.len[2] > 0 ? b.len[2] : 1, nc.z);
-    cell[i] = (cz * nc.y + cy) * nc.x + cx;
-    perm[i] = i;
-}
-
-extern "C" int gpu_cell_index(size_t n, mdl_box box, const int nc[3], const mdl_real *pos4, int *cell, int *perm)
-{
-    cell_index_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, make_int3(nc[0], nc[1],
-        nc[2]),
-                                                             (const real4 *)pos4, cell, perm);
-    MDL_LAUNCHED("cell_index");
-    return 0;
-}
-
-__global__ void cell_bounds_kernel(int n, const int *cell, int *start, int *end)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    int c = cell[i];
+    const int c = cell[i];
     if (i == 0 || cell[i - 1] != c)
         start[c] = i;
     if (i == n - 1 || cell[i + 1] != c)
         end[c] = i + 1;
 }
 
-extern "C" int gpu_cell_bounds(size_t n, size_t ncells, const int *sorted_cell, int *cell_start, int *cell_end)
+__global__ void cell_bounds_kernel(int n, const int *cell, int *start, int *end)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        note_cell_bounds(i, n, cell, start, end);
+}
+
+static int clear_cell_bounds(size_t ncells, int *cell_start, int *cell_end)
 {
     MDL_CUDA(cudaMemsetAsync(cell_start, 0, ncells * sizeof(int), g_mdl_stream));
     MDL_CUDA(cudaMemsetAsync(cell_end, 0, ncells * sizeof(int), g_mdl_stream));
+    return 0;
+}
+
+extern "C" int gpu_cell_bounds(size_t n, size_t ncells, const int *sorted_cell, int *cell_start, int *cell_end)
+{
+    if (clear_cell_bounds(ncells, cell_start, cell_end))
+        return 1;
     cell_bounds_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, sorted_cell, cell_start,
         cell_end);
     MDL_LAUNCHED("cell_bounds");
@@ -109,7 +124,9 @@ __global__ void gather_to_staging_kernel(int n, const int *perm, gpu_atom_arrays
         ((mdl_real *)(staging + (11 + k) * stride))[i] = a.f[k][j];
 }
 
-__global__ void copy_from_staging_kernel(int n, gpu_atom_arrays a, const char *staging, real4 *pos)
+/* The staged arrays back in place, pos repacked; what `also` names written on the way. */
+__global__ void copy_from_staging_kernel(int n, gpu_atom_arrays a, const char *staging, real4 *pos,
+                                         gpu_permute_also also)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -126,15 +143,23 @@ __global__ void copy_from_staging_kernel(int n, gpu_atom_arrays a, const char *s
     p.x = (mdl_real)a.d[0][i], p.y = (mdl_real)a.d[1][i], p.z = (mdl_real)a.d[2][i];
     p.w = type_to_real(a.i[3][i]);
     pos[i] = p;
+    if (also.pos4_copy)
+        ((real4 *)also.pos4_copy)[i] = p;
+    if (also.sorted_cell)
+        note_cell_bounds(i, n, also.sorted_cell, also.cell_start, also.cell_end);
 }
 
-extern "C" int gpu_permute_atoms(size_t n, const int *perm, gpu_atom_arrays a, void *staging, mdl_real *pos4)
+extern "C" int gpu_permute_atoms(size_t n, const int *perm, gpu_atom_arrays a, void *staging, mdl_real *pos4,
+                                 const gpu_permute_also *also)
 {
+    const gpu_permute_also none = {NULL, NULL, NULL, 0, NULL}, w = also ? *also : none;
+    if (w.sorted_cell && clear_cell_bounds(w.ncells, w.cell_start, w.cell_end))
+        return 1;
     gather_to_staging_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, perm, a,
                                                                                     (char *)staging);
     MDL_LAUNCHED("gather_to_staging");
     copy_from_staging_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, a, (const char *)staging,
-                                                                                    (real4 *)pos4);
+                                                                                    (real4 *)pos4, w);
     MDL_LAUNCHED("copy_from_staging");
     return 0;
 }

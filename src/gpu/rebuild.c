@@ -7,6 +7,8 @@
 #include "../physics/cells.h"
 #include "../util.h"
 
+#include <stdbool.h>
+
 static size_t ncells(const gpu_ctx *c)
 {
     return (size_t)c->nc[0] * c->nc[1] * c->nc[2];
@@ -44,8 +46,10 @@ static int queue_prune(gpu_ctx *c)
     return MDL_OK;
 }
 
-/* The list from the sorted atoms; pruned lists: the outer list, then the inner one from it. */
-static int build_list(gpu_ctx *c)
+/* The list from the sorted atoms; pruned lists: the outer list, then the inner one from it. The
+   positions it is built at (pos0, or pos_outer) are copied from pos4 unless `kept` (the
+   permutation wrote them). */
+static int build_list(gpu_ctx *c, bool kept)
 {
     size_t n = c->n;
     int si, sk, *nl = c->outer > 0 ? c->onl : c->nl, *count = c->outer > 0 ? c->ocount : c->count;
@@ -61,29 +65,34 @@ static int build_list(gpu_ctx *c)
         TRY(gpu_build_brute(n, c->box, c->pos4, c->rlist, nl, count, c->capacity, si, sk, c->flags));
     else
         TRY(gpu_build_brute_atomic(n, c->box, c->pos4, c->rlist, nl, count, c->capacity, si, sk, c->flags));
-    if (c->outer > 0)
-        return gpu_d2d(c->pos_outer, c->pos4, 4 * n * sizeof(mdl_real)) ? MDL_ERUN : queue_prune(c);
-    return gpu_d2d(c->pos0, c->pos4, 4 * n * sizeof(mdl_real)) ? MDL_ERUN : MDL_OK;
+    if (!kept && gpu_d2d(c->outer > 0 ? c->pos_outer : c->pos0, c->pos4, 4 * n * sizeof(mdl_real)))
+        return MDL_ERUN;
+    return c->outer > 0 ? queue_prune(c) : MDL_OK;
 }
 
 /* Queues the whole rebuild, without waiting for anything: wrap and pack, then (cell method) sort
-   by cell and permute every per-atom array through the old list's memory, then build. */
+   by cell and permute every per-atom array through the old list's memory, then build. The cell
+   method's wrap writes the sort's keys, and its permutation the cell bounds and the list's
+   positions (fewer passes and graph nodes). */
 static int queue_rebuild(gpu_ctx *c)
 {
     if (c->halo) /* several ranks: the host waits for counts on the way */
-        return halo_rebuild(c) == MDL_OK ? build_list(c) : MDL_ERUN;
+        return halo_rebuild(c) == MDL_OK ? build_list(c, false) : MDL_ERUN;
     size_t n = c->n;
-    TRY(gpu_wrap_and_pack(n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4));
-    if (c->method == MDL_NL_CELL) {
-        gpu_atom_arrays a = {{c->x, c->y, c->z, c->vx, c->vy, c->vz}, {c->ix, c->iy, c->iz, c->type}, c->id,
-                             {c->forces_given ? c->fx : NULL, c->fy, c->fz}}; /* forces: a restart's only */
-        TRY(gpu_cell_index(n, c->region, c->nc, c->pos4, c->cell, c->perm));
-        TRY(gpu_sort_by_cell(c->cell, c->cell_sorted, c->perm, c->perm_sorted, n, ncells(c), c->sort_temp,
-                             c->sort_temp_bytes));
-        TRY(gpu_permute_atoms(n, c->perm_sorted, a, c->nl, c->pos4));
-        TRY(gpu_cell_bounds(n, ncells(c), c->cell_sorted, c->cell_start, c->cell_end));
+    if (c->method != MDL_NL_CELL) {
+        TRY(gpu_wrap_and_pack(n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4, NULL));
+        return build_list(c, false);
     }
-    return build_list(c);
+    gpu_atom_arrays a = {{c->x, c->y, c->z, c->vx, c->vy, c->vz}, {c->ix, c->iy, c->iz, c->type}, c->id,
+                         {c->forces_given ? c->fx : NULL, c->fy, c->fz}}; /* forces: a restart's only */
+    gpu_cell_keys keys = {c->region, {c->nc[0], c->nc[1], c->nc[2]}, c->cell, c->perm};
+    gpu_permute_also also = {c->cell_sorted, c->cell_start, c->cell_end, ncells(c),
+                             c->outer > 0 ? c->pos_outer : c->pos0};
+    TRY(gpu_wrap_and_pack(n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4, &keys));
+    TRY(gpu_sort_by_cell(c->cell, c->cell_sorted, c->perm, c->perm_sorted, n, ncells(c), c->sort_temp,
+                         c->sort_temp_bytes));
+    TRY(gpu_permute_atoms(n, c->perm_sorted, a, c->nl, c->pos4, &also));
+    return build_list(c, true);
 }
 
 /* The host's build, queued without waiting (several ranks through NCCL: the ranks agree on the
@@ -106,7 +115,7 @@ int gpu_build_neighbors(void *p)
         TRY(gpu_d2h(c->host_flags, c->flags, 2 * sizeof(int)));
         if (c->host_flags[1] <= c->capacity || c->list_fixed)
             break;
-        if (gpu_grow_list(c, c->host_flags[1] + c->host_flags[1] / 10 + 4) != MDL_OK || build_list(c) != MDL_OK)
+        if (gpu_grow_list(c, c->host_flags[1] + c->host_flags[1] / 10 + 4) != MDL_OK || build_list(c, false) != MDL_OK)
             return MDL_ERUN;
     }
     return MDL_OK;

@@ -35,6 +35,11 @@ for list in plain packed; do
       fails=$((fails + 1))
   done
 done
+# below 25,000 atoms the staged builder runs 8 lanes per atom; these cases force one
+for c in compare neighbors determinism overflow; do
+  echo "=== mixed, staged builder, one lane per atom: $c"
+  MDLITE_STAGED_LANES=1 python3 tests/e2e/gpu.py "$m" input "$c" .gpu/ref || fails=$((fails + 1))
+done
 for c in compare neighbors overflow; do
   echo "=== double, warp builder: $c"
   MDLITE_CELL_BUILDER=warp python3 tests/e2e/gpu.py "$md" input "$c" .gpu/ref || fails=$((fails + 1))
@@ -89,6 +94,7 @@ if command -v compute-sanitizer >/dev/null; then
     sanitize "$tool, 70,304 atoms, kicks folded" MDLITE_GPU_FOLD=1 $tool "${big[@]}" --set run.steps=20
     sanitize "$tool, 500 atoms, kicks folded" MDLITE_GPU_FOLD=1 $tool "${run[@]}" --set run.steps=60
     sanitize "$tool, 500 atoms, warp builder" MDLITE_CELL_BUILDER=warp $tool "${run[@]}" --set run.steps=60
+    sanitize "$tool, 500 atoms, staged builder, one lane" MDLITE_STAGED_LANES=1 $tool "${run[@]}" --set run.steps=60
     sanitize "$tool, double, 70,304 atoms" $tool "$md" "${big[@]:1}" --set run.steps=20
   done
   # pruned lists (MDLITE_GPU_PRUNE): 8 lanes per row (500 atoms), one lane per row with the warp's
@@ -124,6 +130,8 @@ if command -v compute-sanitizer >/dev/null; then
   for layout in transposed row; do
     sanitize "racecheck, neighbors, warp builder, $layout" MDLITE_CELL_BUILDER=warp racecheck "$m" neighbors \
       "$tmp/small.xy" --cutoff 1.9 --backend gpu --method cell --layout $layout --output "$tmp/nb.txt"
+    sanitize "racecheck, neighbors, staged builder, one lane, $layout" MDLITE_STAGED_LANES=1 racecheck "$m" \
+      neighbors "$tmp/small.xy" --cutoff 1.9 --backend gpu --method cell --layout $layout --output "$tmp/nb.txt"
   done
 fi
 echo "gpu_check: $fails failed"

@@ -188,16 +188,41 @@ __device__ __forceinline__ void finish_row(int *count, int *flags, int i, int k,
         atomicMax(&flags[1], k);
 }
 
+/* The candidates j0 .. j1 - 1 of one cell, T lanes of an atom (lane s of the group `group`, which
+   starts at lane `base`) testing every T-th from j0 + s; emit(k, j) for the k-th neighbor j, in
+   candidate order (a ballot places each round's kept ones); returns the count so far. */
+template <int T, typename Test, typename Emit>
+__device__ __forceinline__ int scan_range(int j0, int j1, int k, int s, unsigned group, int base, Test test, Emit emit)
+{
+    for (int jb = j0; jb < j1; jb += T) {
+        const int j = jb + s;
+        const bool keep = j < j1 && test(j);
+        if (T == 1) {
+            if (keep)
+                emit(k++, j);
+        } else {
+            const unsigned bits = __ballot_sync(group, keep) >> base;
+            if (keep)
+                emit(k + __popc(bits & ((1u << s) - 1)), j);
+            k += __popc(bits);
+        }
+    }
+    return k;
+}
+
 /* The 27 cells around i's cell, calling emit(k, j) for the k-th neighbor j; returns the count.
    With at least 3 cells along every periodic dimension (SHIFTED), each neighbor cell is one
    periodic image: its shift is applied to i once per cell and the candidate loop needs no
    minimum image. Otherwise (2 or 1 cells, where +1 and -1 are the same cell) the distinct cells
-   are scanned with the minimum image per pair. */
-template <bool SHIFTED, typename Emit>
+   are scanned with the minimum image per pair. T lanes per atom share each cell's candidates
+   (scan_range); every lane of the group gets the same count. */
+template <bool SHIFTED, int T = 1, typename Emit>
 __device__ __forceinline__ int scan_cells(int i, real4 pi, const mdl_box &b, const image_lengths &m, int3 nc,
                                           const int *start, const int *end, const int *gstart, const int *gend,
                                           const real4 *__restrict__ pos, mdl_real rlist2, Emit emit)
 {
+    const int s = (int)(threadIdx.x % T), base = (int)(threadIdx.x & 31) & ~(T - 1);
+    const unsigned group = T == 32 ? 0xffffffffu : ((1u << T) - 1) << base;
     int cx = cell_coord(pi.x, b.lo[0], b.len[0] > 0 ? b.len[0] : 1, nc.x);
     int cy = cell_coord(pi.y, b.lo[1], b.len[1] > 0 ? b.len[1] : 1, nc.y);
     int cz = cell_coord(pi.z, b.lo[2], b.len[2] > 0 ? b.len[2] : 1, nc.z);
@@ -233,15 +258,13 @@ __device__ __forceinline__ int scan_cells(int i, real4 pi, const mdl_box &b, con
                     int c = (z * nc.y + y) * nc.x + x;
                     /* j's image sits at pj + s: compare with i moved by -s */
                     const mdl_real xi = pi.x - sx, yi = pi.y - sy, zi = pi.z - sz;
-                    for (int part = 0; part < (gstart ? 2 : 1); part++) { /* the atoms, then the ghosts */
-                        int je = part ? gend[c] : end[c];
-                        for (int j = part ? gstart[c] : start[c]; j < je; j++) {
-                            real4 pj = load4(&pos[j]);
-                            mdl_real dx = xi - pj.x, dy = yi - pj.y, dz = zi - pj.z;
-                            if (dx * dx + dy * dy + dz * dz < rlist2 && j != i)
-                                emit(k++, j);
-                        }
-                    }
+                    for (int part = 0; part < (gstart ? 2 : 1); part++) /* the atoms, then the ghosts */
+                        k = scan_range<T>(part ? gstart[c] : start[c], part ? gend[c] : end[c], k, s, group, base,
+                                          [&](int j) {
+                                              real4 pj = load4(&pos[j]);
+                                              mdl_real dx = xi - pj.x, dy = yi - pj.y, dz = zi - pj.z;
+                                              return dx * dx + dy * dy + dz * dz < rlist2 && j != i;
+                                          }, emit);
                 }
             }
         }
@@ -255,13 +278,10 @@ __device__ __forceinline__ int scan_cells(int i, real4 pi, const mdl_box &b, con
             for (int bb = 0; bb < my; bb++)
                 for (int d = 0; d < mx; d++) {
                     int c = (sz[a] * nc.y + sy[bb]) * nc.x + sx[d];
-                    for (int part = 0; part < (gstart ? 2 : 1); part++) {
-                        int je = part ? gend[c] : end[c];
-                        for (int j = part ? gstart[c] : start[c]; j < je; j++) {
-                            if (j != i && distance2(pi, load4(&pos[j]), m) < rlist2)
-                                emit(k++, j);
-                        }
-                    }
+                    for (int part = 0; part < (gstart ? 2 : 1); part++)
+                        k = scan_range<T>(part ? gstart[c] : start[c], part ? gend[c] : end[c], k, s, group, base,
+                                          [&](int j) { return j != i && distance2(pi, load4(&pos[j]), m) < rlist2; },
+                                          emit);
                 }
     }
     return k;
@@ -285,35 +305,40 @@ __global__ void build_cell_kernel(int n, mdl_box b, image_lengths m, int3 nc, co
 
 /* The same scan, rows staged in shared memory (k-major: conflict-free whatever k each thread is
    at), then written out by the whole block so that consecutive threads store consecutive
-   addresses: NL[k*N + i] along i (transposed) or NL[i*M + k] along k (row). */
-template <bool SHIFTED>
+   addresses: NL[k*N + i] along i (transposed) or NL[i*M + k] along k (row). T lanes per atom
+   (STAGE_BLOCK threads, STAGE_BLOCK / T atoms per block) share each cell's candidates. */
+template <bool SHIFTED, int T>
 __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
     int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end, const int *gstart,
     const int *gend, const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count, int capacity, int si,
     int sk, int *flags)
 {
+    constexpr int ATOMS = STAGE_BLOCK / T;
     extern __shared__ int stage[];
-    __shared__ int kept[STAGE_BLOCK];
+    __shared__ int kept[ATOMS];
     __shared__ int kmax;
-    const int t = threadIdx.x, base = blockIdx.x * STAGE_BLOCK, i = base + t;
+    const int t = threadIdx.x, a = t / T, base = blockIdx.x * ATOMS, i = base + a;
     if (t == 0)
         kmax = 0;
     __syncthreads();
     int k = 0;
-    if (i < n) {
-        k = scan_cells<SHIFTED>(i, pos[i], b, m, nc, start, end, gstart, gend, pos, rlist2, [&](int kk, int j) {
+    if (i < n) { /* whole groups */
+        k = scan_cells<SHIFTED, T>(i, pos[i], b, m, nc, start, end, gstart, gend, pos, rlist2, [&](int kk, int j) {
             if (kk < capacity)
-                stage[kk * STAGE_BLOCK + t] = j;
+                stage[kk * ATOMS + a] = j;
         });
-        finish_row(count, flags, i, k, capacity);
-        atomicMax(&kmax, min(k, capacity));
+        if (t % T == 0) {
+            finish_row(count, flags, i, k, capacity);
+            atomicMax(&kmax, min(k, capacity));
+        }
     }
-    kept[t] = min(k, capacity);
+    if (t % T == 0)
+        kept[a] = min(k, capacity);
     __syncthreads();
-    const int rows = min(STAGE_BLOCK, n - base), K = kmax;
+    const int rows = min(ATOMS, n - base), K = kmax;
     if (si == 1) {
-        for (int f = t; f < K * STAGE_BLOCK; f += STAGE_BLOCK) {
-            int kk = f / STAGE_BLOCK, tt = f % STAGE_BLOCK;
+        for (int f = t; f < K * ATOMS; f += STAGE_BLOCK) {
+            int kk = f / ATOMS, tt = f % ATOMS;
             if (tt < rows && kk < kept[tt])
                 nl[(size_t)kk * sk + base + tt] = stage[f];
         }
@@ -321,9 +346,49 @@ __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
         for (int f = t; f < rows * K; f += STAGE_BLOCK) {
             int tt = f / K, kk = f % K;
             if (kk < kept[tt])
-                nl[(size_t)(base + tt) * si + kk] = stage[kk * STAGE_BLOCK + tt];
+                nl[(size_t)(base + tt) * si + kk] = stage[kk * ATOMS + tt];
         }
     }
+}
+
+/* Lanes per atom in the staged builder. Below 25,000 atoms a thread per atom leaves the GPU
+   waiting on each thread's ~500 candidates in turn: the kernel takes ~82 us from 4,000 to 32,000
+   atoms (H100), and 8 lanes take 4,000 atoms to 57 us (whole runs: 4,000 atoms 1.13x, 19,652
+   1.08x, 27,436 1.02x); at 32,000 the 8 lanes' ballots cost more than they hide (0.95x).
+   MDLITE_STAGED_LANES=1|8 chooses (tests, measurements). */
+static int staged_lanes(size_t n)
+{
+    const char *e = getenv("MDLITE_STAGED_LANES");
+    if (e && *e)
+        return atoi(e) == 8 ? 8 : 1;
+    return n < 25000 ? 8 : 1;
+}
+
+template <bool SHIFTED, int T>
+static int launch_staged(size_t n, const mdl_box &box, const image_lengths &m, int3 c3, const int *cell_start,
+                         const int *cell_end, const int *gstart, const int *gend, const real4 *p, mdl_real r2, int *nl,
+                         int *count, int capacity, int si, int sk, int *flags)
+{
+    const size_t smem = (size_t)(STAGE_BLOCK / T) * capacity * sizeof(int);
+    if (smem > 48 * 1024)
+        MDL_CUDA(cudaFuncSetAttribute(build_cell_staged_kernel<SHIFTED, T>,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    build_cell_staged_kernel<SHIFTED, T><<<grid_for(n * T, STAGE_BLOCK), STAGE_BLOCK, smem, g_mdl_stream>>>(
+        (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags);
+    return 0;
+}
+
+template <bool SHIFTED>
+static int launch_staged_lanes(int lanes, size_t n, const mdl_box &box, const image_lengths &m, int3 c3,
+                               const int *cell_start, const int *cell_end, const int *gstart, const int *gend,
+                               const real4 *p, mdl_real r2, int *nl, int *count, int capacity, int si, int sk,
+                               int *flags)
+{
+    if (lanes == 8)
+        return launch_staged<SHIFTED, 8>(n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count,
+                                         capacity, si, sk, flags);
+    return launch_staged<SHIFTED, 1>(n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity,
+                                     si, sk, flags);
 }
 
 /* ---- the warp builder (at least 3 cells along every periodic dimension) ----
@@ -699,7 +764,8 @@ extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int 
     int3 c3 = make_int3(nc[0], nc[1], nc[2]);
     mdl_real r2 = (mdl_real)(rlist * rlist);
     const real4 *p = (const real4 *)pos4;
-    size_t smem = (size_t)STAGE_BLOCK * capacity * sizeof(int);
+    const int lanes = staged_lanes(n);
+    const size_t smem = (size_t)(STAGE_BLOCK / lanes) * capacity * sizeof(int);
     if (use_warp_builder(n, shifted)) {
         const int *lo = ghosts ? ghosts->lo : nc, *hi = ghosts ? ghosts->hi : nc; /* no ghosts: unused */
         const int3 free_lo = make_int3(lo[0], lo[1], lo[2]), free_hi = make_int3(hi[0], hi[1], hi[2]);
@@ -713,19 +779,11 @@ extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int 
                 (int)n, box, m, c3, cell_start, cell_end, gstart, gend, free_lo, free_hi, p, r2, nl, count, capacity,
                 si, sk, flags, NULL);
     } else if (smem <= 160 * 1024) {
-        unsigned g = grid_for(n, STAGE_BLOCK);
-        if (smem > 48 * 1024) {
-            MDL_CUDA(cudaFuncSetAttribute(build_cell_staged_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          (int)smem));
-            MDL_CUDA(cudaFuncSetAttribute(build_cell_staged_kernel<false>,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-        }
-        if (shifted)
-            build_cell_staged_kernel<true><<<g, STAGE_BLOCK, smem, g_mdl_stream>>>(
-                (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags);
-        else
-            build_cell_staged_kernel<false><<<g, STAGE_BLOCK, smem, g_mdl_stream>>>(
-                (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags);
+        if ((shifted ? launch_staged_lanes<true>(lanes, n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl,
+                                                 count, capacity, si, sk, flags)
+                     : launch_staged_lanes<false>(lanes, n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2,
+                                                  nl, count, capacity, si, sk, flags)) != 0)
+            return 1;
     } else {
         unsigned g = grid_for(n, MDL_BLOCK);
         if (shifted)

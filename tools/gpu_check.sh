@@ -35,7 +35,7 @@ for list in plain packed; do
       fails=$((fails + 1))
   done
 done
-# below 25,000 atoms the staged builder runs 8 lanes per atom; these cases force one
+# below 36,000 atoms the staged builder runs 8 lanes per atom; these cases force one
 for c in compare neighbors determinism overflow; do
   echo "=== mixed, staged builder, one lane per atom: $c"
   MDLITE_STAGED_LANES=1 python3 tests/e2e/gpu.py "$m" input "$c" .gpu/ref || fails=$((fails + 1))

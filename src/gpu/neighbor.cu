@@ -188,24 +188,27 @@ __device__ __forceinline__ void finish_row(int *count, int *flags, int i, int k,
         atomicMax(&flags[1], k);
 }
 
-/* The candidates j0 .. j1 - 1 of one cell, T lanes of an atom (lane s of the group `group`, which
-   starts at lane `base`) testing every T-th from j0 + s; emit(k, j) for the k-th neighbor j, in
-   candidate order (a ballot places each round's kept ones); returns the count so far. */
+/* The candidates j0 .. j1 - 1 of one cell, emit(k, j) for the k-th neighbor j in candidate order;
+   returns the count so far. T > 1 lanes per atom (lane s of the group that starts at lane `base`)
+   test every T-th candidate from j0 + s and a ballot places each round's kept ones; the whole warp
+   runs the same rounds (its longest range), so that its groups stay converged. */
 template <int T, typename Test, typename Emit>
-__device__ __forceinline__ int scan_range(int j0, int j1, int k, int s, unsigned group, int base, Test test, Emit emit)
+__device__ __forceinline__ int scan_range(int j0, int j1, int k, int s, int base, Test test, Emit emit)
 {
-    for (int jb = j0; jb < j1; jb += T) {
-        const int j = jb + s;
-        const bool keep = j < j1 && test(j);
-        if (T == 1) {
-            if (keep)
+    if (T == 1) {
+        for (int j = j0; j < j1; j++)
+            if (test(j))
                 emit(k++, j);
-        } else {
-            const unsigned bits = __ballot_sync(group, keep) >> base;
-            if (keep)
-                emit(k + __popc(bits & ((1u << s) - 1)), j);
-            k += __popc(bits);
-        }
+        return k;
+    }
+    const int rounds = __reduce_max_sync(0xffffffffu, (j1 - j0 + T - 1) / T);
+    for (int r = 0; r < rounds; r++) {
+        const int j = j0 + r * T + s;
+        const bool keep = j < j1 && test(j);
+        const unsigned bits = (__ballot_sync(0xffffffffu, keep) >> base) & ((1u << T) - 1);
+        if (keep)
+            emit(k + __popc(bits & ((1u << s) - 1)), j);
+        k += __popc(bits);
     }
     return k;
 }
@@ -214,57 +217,66 @@ __device__ __forceinline__ int scan_range(int j0, int j1, int k, int s, unsigned
    With at least 3 cells along every periodic dimension (SHIFTED), each neighbor cell is one
    periodic image: its shift is applied to i once per cell and the candidate loop needs no
    minimum image. Otherwise (2 or 1 cells, where +1 and -1 are the same cell) the distinct cells
-   are scanned with the minimum image per pair. T lanes per atom share each cell's candidates
-   (scan_range); every lane of the group gets the same count. */
+   are scanned with the minimum image per pair. T > 1 lanes per atom share each cell's candidates
+   (scan_range): every lane of the warp goes through the same cells, a cell that does not exist
+   or an atom that is not `live` (past the last) with an empty range. */
 template <bool SHIFTED, int T = 1, typename Emit>
-__device__ __forceinline__ int scan_cells(int i, real4 pi, const mdl_box &b, const image_lengths &m, int3 nc,
-                                          const int *start, const int *end, const int *gstart, const int *gend,
-                                          const real4 *__restrict__ pos, mdl_real rlist2, Emit emit)
+__device__ __forceinline__ int scan_cells(int i, bool live, real4 pi, const mdl_box &b, const image_lengths &m,
+                                          int3 nc, const int *start, const int *end, const int *gstart,
+                                          const int *gend, const real4 *__restrict__ pos, mdl_real rlist2, Emit emit)
 {
     const int s = (int)(threadIdx.x % T), base = (int)(threadIdx.x & 31) & ~(T - 1);
-    const unsigned group = T == 32 ? 0xffffffffu : ((1u << T) - 1) << base;
     int cx = cell_coord(pi.x, b.lo[0], b.len[0] > 0 ? b.len[0] : 1, nc.x);
     int cy = cell_coord(pi.y, b.lo[1], b.len[1] > 0 ? b.len[1] : 1, nc.y);
     int cz = cell_coord(pi.z, b.lo[2], b.len[2] > 0 ? b.len[2] : 1, nc.z);
     int k = 0;
+    /* the atoms of cell c (then its ghosts), or none */
+    const auto scan_cell = [&](bool in, int c, auto test) {
+        for (int part = 0; part < (gstart ? 2 : 1); part++)
+            k = scan_range<T>(in ? (part ? gstart[c] : start[c]) : 0, in ? (part ? gend[c] : end[c]) : 0, k, s, base,
+                              test, emit);
+    };
     if (SHIFTED) {
         for (int oz = -1; oz <= 1; oz++) {
             int z = cz + oz;
             mdl_real sz = 0;
+            bool in = live;
             if (z < 0 || z >= nc.z) {
-                if (!b.periodic[2])
+                if (!b.periodic[2] && T == 1)
                     continue;
+                in = in && b.periodic[2];
                 sz = z < 0 ? -m.len[2] : m.len[2];
                 z = z < 0 ? z + nc.z : z - nc.z;
             }
             for (int oy = -1; oy <= 1; oy++) {
                 int y = cy + oy;
                 mdl_real sy = 0;
+                bool iny = in;
                 if (y < 0 || y >= nc.y) {
-                    if (!b.periodic[1])
+                    if (!b.periodic[1] && T == 1)
                         continue;
+                    iny = iny && b.periodic[1];
                     sy = y < 0 ? -m.len[1] : m.len[1];
                     y = y < 0 ? y + nc.y : y - nc.y;
                 }
                 for (int ox = -1; ox <= 1; ox++) {
                     int x = cx + ox;
                     mdl_real sx = 0;
+                    bool inx = iny;
                     if (x < 0 || x >= nc.x) {
-                        if (!b.periodic[0])
+                        if (!b.periodic[0] && T == 1)
                             continue;
+                        inx = inx && b.periodic[0];
                         sx = x < 0 ? -m.len[0] : m.len[0];
                         x = x < 0 ? x + nc.x : x - nc.x;
                     }
-                    int c = (z * nc.y + y) * nc.x + x;
                     /* j's image sits at pj + s: compare with i moved by -s */
                     const mdl_real xi = pi.x - sx, yi = pi.y - sy, zi = pi.z - sz;
-                    for (int part = 0; part < (gstart ? 2 : 1); part++) /* the atoms, then the ghosts */
-                        k = scan_range<T>(part ? gstart[c] : start[c], part ? gend[c] : end[c], k, s, group, base,
-                                          [&](int j) {
-                                              real4 pj = load4(&pos[j]);
-                                              mdl_real dx = xi - pj.x, dy = yi - pj.y, dz = zi - pj.z;
-                                              return dx * dx + dy * dy + dz * dz < rlist2 && j != i;
-                                          }, emit);
+                    scan_cell(inx, (z * nc.y + y) * nc.x + x, [&](int j) {
+                        real4 pj = load4(&pos[j]);
+                        mdl_real dx = xi - pj.x, dy = yi - pj.y, dz = zi - pj.z;
+                        return dx * dx + dy * dy + dz * dz < rlist2 && j != i;
+                    });
                 }
             }
         }
@@ -274,14 +286,12 @@ __device__ __forceinline__ int scan_cells(int i, real4 pi, const mdl_box &b, con
         int mx = cell_stencil_1d(cx, nc.x, b.periodic[0], sx, w);
         int my = cell_stencil_1d(cy, nc.y, b.periodic[1], sy, w);
         int mz = cell_stencil_1d(cz, nc.z, b.periodic[2], sz, w);
-        for (int a = 0; a < mz; a++)
-            for (int bb = 0; bb < my; bb++)
-                for (int d = 0; d < mx; d++) {
-                    int c = (sz[a] * nc.y + sy[bb]) * nc.x + sx[d];
-                    for (int part = 0; part < (gstart ? 2 : 1); part++)
-                        k = scan_range<T>(part ? gstart[c] : start[c], part ? gend[c] : end[c], k, s, group, base,
-                                          [&](int j) { return j != i && distance2(pi, load4(&pos[j]), m) < rlist2; },
-                                          emit);
+        for (int a = 0; a < (T == 1 ? mz : 3); a++)
+            for (int bb = 0; bb < (T == 1 ? my : 3); bb++)
+                for (int d = 0; d < (T == 1 ? mx : 3); d++) {
+                    const bool in = live && a < mz && bb < my && d < mx;
+                    scan_cell(in, in ? (sz[a] * nc.y + sy[bb]) * nc.x + sx[d] : 0,
+                              [&](int j) { return j != i && distance2(pi, load4(&pos[j]), m) < rlist2; });
                 }
     }
     return k;
@@ -296,7 +306,7 @@ __global__ void build_cell_kernel(int n, mdl_box b, image_lengths m, int3 nc, co
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    int k = scan_cells<SHIFTED>(i, pos[i], b, m, nc, start, end, gstart, gend, pos, rlist2,
+    int k = scan_cells<SHIFTED>(i, true, pos[i], b, m, nc, start, end, gstart, gend, pos, rlist2,
                                 [&](int kk, int j) { put(nl, i, kk, j, capacity, si, sk); });
     finish_row(count, flags, i, k, capacity);
 }
@@ -322,12 +332,14 @@ __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
         kmax = 0;
     __syncthreads();
     int k = 0;
-    if (i < n) { /* whole groups */
-        k = scan_cells<SHIFTED, T>(i, pos[i], b, m, nc, start, end, gstart, gend, pos, rlist2, [&](int kk, int j) {
-            if (kk < capacity)
-                stage[kk * ATOMS + a] = j;
-        });
-        if (t % T == 0) {
+    const bool live = i < n;
+    if (T > 1 || live) { /* with lanes, whole warps (scan_cells) */
+        k = scan_cells<SHIFTED, T>(i, live, pos[live ? i : 0], b, m, nc, start, end, gstart, gend, pos, rlist2,
+                                   [&](int kk, int j) {
+                                       if (kk < capacity)
+                                           stage[kk * ATOMS + a] = j;
+                                   });
+        if (live && t % T == 0) {
             finish_row(count, flags, i, k, capacity);
             atomicMax(&kmax, min(k, capacity));
         }
@@ -351,17 +363,17 @@ __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
     }
 }
 
-/* Lanes per atom in the staged builder. Below 25,000 atoms a thread per atom leaves the GPU
-   waiting on each thread's ~500 candidates in turn: the kernel takes ~82 us from 4,000 to 32,000
-   atoms (H100), and 8 lanes take 4,000 atoms to 57 us (whole runs: 4,000 atoms 1.13x, 19,652
-   1.08x, 27,436 1.02x); at 32,000 the 8 lanes' ballots cost more than they hide (0.95x).
-   MDLITE_STAGED_LANES=1|8 chooses (tests, measurements). */
+/* Lanes per atom in the staged builder. A thread per atom leaves the GPU waiting on each thread's
+   ~500 candidates in turn: the kernel takes ~82 us from 4,000 to 32,000 atoms (H100). 8 lanes (the
+   warp's groups kept converged) take 37 us at 4,000 atoms and 69 us at 32,000; whole runs 1.26x at
+   4,000, 1.05x at 32,000, 1.00x at 37,044, 0.97x at 42,592, where their ballots cost more than
+   they hide. MDLITE_STAGED_LANES=1|8 chooses (tests, measurements). */
 static int staged_lanes(size_t n)
 {
     const char *e = getenv("MDLITE_STAGED_LANES");
     if (e && *e)
         return atoi(e) == 8 ? 8 : 1;
-    return n < 25000 ? 8 : 1;
+    return n < 36000 ? 8 : 1;
 }
 
 template <bool SHIFTED, int T>

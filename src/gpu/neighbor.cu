@@ -313,8 +313,8 @@ __global__ void build_cell_kernel(int n, mdl_box b, image_lengths m, int3 nc, co
 
 #define STAGE_BLOCK 64
 
-/* The same scan, rows staged in shared memory (k-major: conflict-free whatever k each thread is
-   at), then written out by the whole block so that consecutive threads store consecutive
+/* The same scan, rows staged in shared memory (k-major: a thread per atom stores without bank
+   conflicts whatever k it is at), then written out by the whole block so that consecutive threads store consecutive
    addresses: NL[k*N + i] along i (transposed) or NL[i*M + k] along k (row). T lanes per atom
    (STAGE_BLOCK threads, STAGE_BLOCK / T atoms per block) share each cell's candidates. */
 template <bool SHIFTED, int T>

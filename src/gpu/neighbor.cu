@@ -35,13 +35,20 @@ __device__ __forceinline__ real4 wrap_pack_atom(int i, const mdl_box &b, double 
     return p;
 }
 
+/* The cell coordinates of packed position p in the region's grid of nc cells: the sort's keys
+   (cell_of) and the builders' own cell agree. */
+__device__ __forceinline__ int3 cell_coords(real4 p, const mdl_box &b, int3 nc)
+{
+    return make_int3(cell_coord(p.x, b.lo[0], b.len[0] > 0 ? b.len[0] : 1, nc.x),
+                     cell_coord(p.y, b.lo[1], b.len[1] > 0 ? b.len[1] : 1, nc.y),
+                     cell_coord(p.z, b.lo[2], b.len[2] > 0 ? b.len[2] : 1, nc.z));
+}
+
 /* The cell of packed position p in the region's grid of nc cells. */
 __device__ __forceinline__ int cell_of(real4 p, const mdl_box &b, int3 nc)
 {
-    int cx = cell_coord(p.x, b.lo[0], b.len[0] > 0 ? b.len[0] : 1, nc.x);
-    int cy = cell_coord(p.y, b.lo[1], b.len[1] > 0 ? b.len[1] : 1, nc.y);
-    int cz = cell_coord(p.z, b.lo[2], b.len[2] > 0 ? b.len[2] : 1, nc.z);
-    return (cz * nc.y + cy) * nc.x + cx;
+    const int3 c = cell_coords(p, b, nc);
+    return (c.z * nc.y + c.y) * nc.x + c.x;
 }
 
 /* Wrap and pack into pos; with cell given, each atom's cell and perm = i instead. */
@@ -226,9 +233,8 @@ __device__ __forceinline__ int scan_cells(int i, bool live, real4 pi, const mdl_
                                           const int *gend, const real4 *__restrict__ pos, mdl_real rlist2, Emit emit)
 {
     const int s = (int)(threadIdx.x % T), base = (int)(threadIdx.x & 31) & ~(T - 1);
-    int cx = cell_coord(pi.x, b.lo[0], b.len[0] > 0 ? b.len[0] : 1, nc.x);
-    int cy = cell_coord(pi.y, b.lo[1], b.len[1] > 0 ? b.len[1] : 1, nc.y);
-    int cz = cell_coord(pi.z, b.lo[2], b.len[2] > 0 ? b.len[2] : 1, nc.z);
+    const int3 ci = cell_coords(pi, b, nc);
+    const int cx = ci.x, cy = ci.y, cz = ci.z;
     int k = 0;
     /* the atoms of cell c (then its ghosts), or none */
     const auto scan_cell = [&](bool in, int c, auto test) {
@@ -675,9 +681,8 @@ __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const ima
     const int lane = threadIdx.x % 32, i = first + lane;
     const bool active = i < n;
     const real4 pi = load4(&pos[active ? i : first]);
-    const int cx = cell_coord(pi.x, b.lo[0], b.len[0] > 0 ? b.len[0] : 1, nc.x);
-    const int cy = cell_coord(pi.y, b.lo[1], b.len[1] > 0 ? b.len[1] : 1, nc.y);
-    const int cz = cell_coord(pi.z, b.lo[2], b.len[2] > 0 ? b.len[2] : 1, nc.z);
+    const int3 ci = cell_coords(pi, b, nc);
+    const int cx = ci.x, cy = ci.y, cz = ci.z;
     if (PACKED) {
         table += (size_t)(first / 32) * GPU_LIST_TABLE;
         int need = 0;

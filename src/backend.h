@@ -40,7 +40,7 @@ typedef struct {
     long builds;         /* neighbor list builds after the set-up build */
     long dangerous;      /* builds on the first step a check was allowed (as LAMMPS counts them) */
     long last_build;     /* the step of the last build */
-    int capacity;        /* GPU: list slots per atom (0 on the CPU) */
+    int capacity;        /* GPU: list entries per atom (0 on the CPU) */
     double comm_seconds; /* this rank's time in exchanges with other ranks */
     size_t owned, ghosts; /* this rank's atoms and ghost atoms */
     const char *exchange; /* how ranks exchange atoms (NULL: one rank) */

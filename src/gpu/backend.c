@@ -6,6 +6,7 @@
 #include "../util.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -216,11 +217,22 @@ void gpu_list_strides(const gpu_ctx *c, int *si, int *sk)
     *sk = c->transposed ? (int)gpu_list_rows(c->n) : 1;
 }
 
-int *gpu_list_table(const gpu_ctx *c)
+/* Whether a cell build packs its rows now (cells set up). */
+static bool list_packed(const gpu_ctx *c)
 {
     int si, sk;
     gpu_list_strides(c, &si, &sk);
-    return c->method == MDL_NL_CELL && gpu_list_packed(c->n, c->region, c->nc, si) ? c->nl_table : NULL;
+    return c->method == MDL_NL_CELL && gpu_list_packed(c->n, c->region, c->nc, si);
+}
+
+int *gpu_list_table(const gpu_ctx *c)
+{
+    return list_packed(c) ? c->nl_table : NULL;
+}
+
+int gpu_list_entries(const gpu_ctx *c)
+{
+    return list_packed(c) ? 2 * c->capacity : c->capacity;
 }
 
 int gpu_grow_list(gpu_ctx *c, int capacity)
@@ -285,7 +297,11 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     double outer = c->halo || !gpu_switch_nodes() ? 0 : outer_skin_wanted();
     if (outer > 0 && gpu_outer_fits(c, c->rlist + outer))
         c->outer = outer, c->rlist += outer;
-    return gpu_grow_list(c, initial_capacity(setup->max_neighbors, c->natoms, &c->box, c->rlist));
+    /* entries per row; packed rows hold two in each int (a row left unpacked that does not fit
+       grows the list at the set-up's build) */
+    int entries = initial_capacity(setup->max_neighbors, c->natoms, &c->box, c->rlist);
+    MDL_TRY(gpu_setup_cells(c));
+    return gpu_grow_list(c, list_packed(c) ? (entries + 1) / 2 : entries);
 }
 
 static int gpu_draw_normals(uint64_t key, size_t n, const int64_t *id, double *out)

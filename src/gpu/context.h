@@ -93,6 +93,8 @@ void gpu_list_strides(const gpu_ctx *c, int *si, int *sk);
 size_t gpu_list_rows(size_t atoms); /* atoms rounded up to 32: the list's column length */
 /* The table of the list a cell build writes now, when it packs its entries (gpu.h); else NULL. */
 int *gpu_list_table(const gpu_ctx *c);
+/* The entries a row holds: the capacity, twice that when the rows are packed. */
+int gpu_list_entries(const gpu_ctx *c);
 /* The per-atom arrays grown to hold `need` atoms (contents kept). */
 int gpu_grow_atoms(gpu_ctx *c, size_t need);
 /* MDLITE_GPU_TIGHT=1 (tests): the arrays cut to the owned atoms [0, n) as a rebuild starts, so that

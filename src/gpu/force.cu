@@ -111,11 +111,12 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
     mdl_real fxi = 0, fyi = 0, fzi = 0, e = 0, v = 0;
     const int cnt = count[i];
     const int *tw = tables + (PACKED ? (i / 32 - w0) * GPU_LIST_TABLE : 0);
-    if (cnt > capacity) {
+    const bool packed_row = PACKED && tw[GPU_LIST_TABLE - 1] == GPU_LIST_PACKED; /* two entries per int */
+    if (cnt > (packed_row ? 2 * capacity : capacity)) {
         mdl_real a[5] = {0, 0, 0, 0, 0};
         add_all_pairs<EV, SINGLE, T>(i, s, nall, pos, row, cut2, m, a);
         fxi = a[0], fyi = a[1], fzi = a[2], e = a[3], v = a[4];
-    } else if (PACKED && tw[GPU_LIST_TABLE - 1] == GPU_LIST_PACKED) {
+    } else if (packed_row) {
         /* lane s: the ints w = s, s + T, ... below full (two entries each), two ints at a time so
            that four neighbors' loads are in flight together; then the last entry of an odd count,
            by the lane whose turn it is; neighbor(x): the position of the atom in x's low 16 bits */

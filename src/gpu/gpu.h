@@ -111,9 +111,10 @@ int gpu_rebuild_node_end(void);
 
 /* ---- neighbor lists (neighbor.cu) ----
    Lists are full (both i->j and j->i) and stored NL[i * si + k * sk]: transposed si = 1, sk = n;
-   row si = capacity, sk = 1. count[i] holds the true count even past the capacity; on overflow
-   flags[1] becomes the largest count seen, so the caller can grow the list (the force kernel
-   scans every atom for a row past the capacity meanwhile: never a wrong step). */
+   row si = capacity, sk = 1; capacity counts ints, and a packed row (below) holds two entries in
+   each. count[i] holds the true count even past the capacity; on overflow flags[1] becomes the
+   most ints a row needs, so the caller can grow the list (the force kernel scans every atom for a
+   row past the capacity meanwhile: never a wrong step). */
 
 /* The cell method's sort keys: each atom's cell in the region's grid (cells at least rlist wide,
    nc per dimension) and perm = 0..n-1. */

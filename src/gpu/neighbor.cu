@@ -188,11 +188,13 @@ __device__ __forceinline__ void put(int *nl, int i, int k, int j, int capacity, 
         nl[(size_t)i * si + (size_t)k * sk] = j;
 }
 
-__device__ __forceinline__ void finish_row(int *count, int *flags, int i, int k, int capacity)
+/* Row i has k entries; past what it holds (capacity ints, per_int entries to an int) it asks for
+   the ints it needs. */
+__device__ __forceinline__ void finish_row(int *count, int *flags, int i, int k, int capacity, int per_int = 1)
 {
     count[i] = k;
-    if (k > capacity)
-        atomicMax(&flags[1], k);
+    if (k > capacity * per_int)
+        atomicMax(&flags[1], (k + per_int - 1) / per_int);
 }
 
 /* The candidates j0 .. j1 - 1 of one cell, emit(k, j) for the k-th neighbor j in candidate order;
@@ -446,12 +448,14 @@ struct warp_rows {
             k++;
         }
     }
-    /* Every lane's entries written .. k - 1 leave the ring: those below the capacity go to nl, row
-       by row across the warp; the others are only counted. */
+    /* Every lane's entries written .. k - 1 leave the ring: those the row holds (capacity ints, two
+       entries to an int when packed) go to nl, row by row across the warp; the others are only
+       counted. */
     __device__ void flush()
     {
         const unsigned all = 0xffffffffu;
-        int to = active ? min(k, capacity) : 0, from = active ? min(written, capacity) : 0;
+        const int holds = packed ? 2 * capacity : capacity;
+        int to = active ? min(k, holds) : 0, from = active ? min(written, holds) : 0;
         int lo = __reduce_min_sync(all, from), hi = __reduce_max_sync(all, to);
         if (packed) { /* transposed: int s / 2 of row i, its low half for even s */
             unsigned short *half = (unsigned short *)nl;
@@ -710,7 +714,7 @@ __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const ima
     }
     r.flush();
     if (active)
-        finish_row(count, flags, i, r.k, capacity);
+        finish_row(count, flags, i, r.k, capacity, r.packed ? 2 : 1);
 }
 
 /* Warps are independent; the block barrier at the end is for compute-sanitizer's synccheck (without
@@ -756,8 +760,9 @@ static bool shifted_cells(const mdl_box &box, const int nc[3])
 /* Packed lists where the warp builder writes the transposed layout, in double precision: there
    they pay (2,048,000 atoms, H100: 1.539e9 -> 1.651e9 atom-steps/s). In mixed precision the force
    kernel is bound by L1 throughput (the neighbors' positions gathered: 81% of peak), not by DRAM,
-   and the decoding costs more than the halved list reads save (2.54e9 -> 2.41e9).
-   MDLITE_GPU_LIST=packed|plain chooses (measurements, tests). */
+   and the decoding costs more than the halved list reads save (2.54e9 -> 2.41e9). A packed row
+   holds two entries per int of the capacity, so the list is allocated at half the ints (double,
+   2M atoms: 661 -> 453 bytes/atom). MDLITE_GPU_LIST=packed|plain chooses (measurements, tests). */
 extern "C" int gpu_list_packed(size_t n, mdl_box box, const int nc[3], int si)
 {
     const char *list = getenv("MDLITE_GPU_LIST");
@@ -905,7 +910,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) prune_rows_kernel(int n, image_leng
     const int *tw = table ? table + (size_t)(i / 32) * GPU_LIST_TABLE : NULL;
     const bool packed = tw && tw[GPU_LIST_TABLE - 1] == GPU_LIST_PACKED;
     int cnt = i < n ? ocount[i] : 0;
-    const bool over = cnt > capacity;
+    const bool over = cnt > (packed ? 2 * capacity : capacity); /* a packed row holds two entries per int */
     if (over) { /* the outer row did not fit: the inner one is a row past the capacity too */
         count[i] = cnt;
         cnt = 0;

@@ -139,8 +139,15 @@ def packed(mdlite, inp, d, precision):
     builds = {v: re.search(r"Neighbor list builds = (\d+)", out).group(1) for v, (_, out) in got.items()}
     if got["packed"][0] != got["plain"][0] or builds["packed"] != builds["plain"]:
         fail(f"packed and plain lists differ: builds {builds}")
+    # a packed row holds two entries in each int: the list takes half the ints for the same entries
+    mem = {v: re.search(r"\((\d+) bytes/atom\), neighbor list capacity (\d+)", out).groups()
+           for v, (_, out) in got.items()}
+    (packed_bytes, packed_cap), (plain_bytes, plain_cap) = [tuple(map(int, mem[v])) for v in ("packed", "plain")]
+    if plain_bytes - packed_bytes < 2 * min(packed_cap, plain_cap) - 8:
+        fail(f"packed lists take {packed_bytes} bytes/atom (capacity {packed_cap}) against {plain_bytes} "
+             f"(capacity {plain_cap}): not half the list's ints")
     print(f"packed and plain lists: thermo identical ({len(got['plain'][0])} rows, {builds['plain']} builds, "
-          f"{precision})")
+          f"{precision}); {packed_bytes} against {plain_bytes} bytes/atom, capacity {packed_cap} / {plain_cap}")
 
 
 def fold(mdlite, inp, d, precision):

@@ -22,7 +22,8 @@ for c in identical throttled timeline; do
   echo "=== mixed: output $c"
   python3 tests/e2e/output.py "$m" input "$c" gpu || fails=$((fails + 1))
 done
-for c in compare thermostats drift overflow; do
+# double precision packs its rows: below 65,536 atoms relative to each row's atom (the staged builder)
+for c in compare thermostats drift overflow neighbors; do
   echo "=== double: $c"
   python3 tests/e2e/gpu.py "$md" input "$c" .gpu/ref || fails=$((fails + 1))
 done
@@ -34,6 +35,11 @@ for list in plain packed; do
     MDLITE_CELL_BUILDER=warp MDLITE_GPU_LIST=$list python3 tests/e2e/gpu.py "$m" input "$c" .gpu/ref ||
       fails=$((fails + 1))
   done
+done
+# the staged builder's rows packed relative to each row's atom, in mixed precision when asked
+for c in compare neighbors overflow; do
+  echo "=== mixed, staged builder, packed list: $c"
+  MDLITE_GPU_LIST=packed python3 tests/e2e/gpu.py "$m" input "$c" .gpu/ref || fails=$((fails + 1))
 done
 # below 36,000 atoms the staged builder runs 8 lanes per atom; these cases force one
 for c in compare neighbors determinism overflow; do
@@ -96,6 +102,10 @@ if command -v compute-sanitizer >/dev/null; then
     sanitize "$tool, 500 atoms, warp builder" MDLITE_CELL_BUILDER=warp $tool "${run[@]}" --set run.steps=60
     sanitize "$tool, 500 atoms, staged builder, one lane" MDLITE_STAGED_LANES=1 $tool "${run[@]}" --set run.steps=60
     sanitize "$tool, double, 70,304 atoms" $tool "$md" "${big[@]:1}" --set run.steps=20
+    # double's rows relative to each row's atom (staged builder), and with every row past a fixed list
+    sanitize "$tool, double, 500 atoms" $tool "$md" "${run[@]:1}" --set run.steps=60
+    sanitize "$tool, double, 500 atoms, fixed 8-slot list" MDLITE_GPU_LIST_FIXED=1 $tool "$md" \
+      "${run[@]:1}" --set run.steps=30 --set neighbor.max_neighbors=8
   done
   # pruned lists (MDLITE_GPU_PRUNE): 8 lanes per row (500 atoms), one lane per row with the warp's
   # ring in shared memory, rows past the capacity, packed rows. synccheck reports divergent
@@ -132,6 +142,8 @@ if command -v compute-sanitizer >/dev/null; then
       "$tmp/small.xy" --cutoff 1.9 --backend gpu --method cell --layout $layout --output "$tmp/nb.txt"
     sanitize "racecheck, neighbors, staged builder, one lane, $layout" MDLITE_STAGED_LANES=1 racecheck "$m" \
       neighbors "$tmp/small.xy" --cutoff 1.9 --backend gpu --method cell --layout $layout --output "$tmp/nb.txt"
+    sanitize "racecheck, neighbors, double, staged builder, $layout" racecheck "$md" neighbors "$tmp/small.xy" \
+      --cutoff 1.9 --backend gpu --method cell --layout $layout --output "$tmp/nb.txt"
   done
 fi
 echo "gpu_check: $fails failed"

@@ -6,7 +6,6 @@
 #include "../util.h"
 
 #include <math.h>
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,22 +216,22 @@ void gpu_list_strides(const gpu_ctx *c, int *si, int *sk)
     *sk = c->transposed ? (int)gpu_list_rows(c->n) : 1;
 }
 
-/* Whether a cell build packs its rows now (cells set up). */
-static bool list_packed(const gpu_ctx *c)
+gpu_rows gpu_rows_now(const gpu_ctx *c)
 {
     int si, sk;
     gpu_list_strides(c, &si, &sk);
-    return c->method == MDL_NL_CELL && gpu_list_packed(c->n, c->region, c->nc, si);
+    const gpu_rows form = c->method == MDL_NL_CELL ? gpu_list_form(c->n, c->region, c->nc, si) : GPU_ROWS_PLAIN;
+    return form == GPU_ROWS_RELATIVE && (c->halo || c->outer > 0) ? GPU_ROWS_PLAIN : form;
 }
 
 int *gpu_list_table(const gpu_ctx *c)
 {
-    return list_packed(c) ? c->nl_table : NULL;
+    return gpu_rows_now(c) == GPU_ROWS_TABLE ? c->nl_table : NULL;
 }
 
 int gpu_list_entries(const gpu_ctx *c)
 {
-    return list_packed(c) ? 2 * c->capacity : c->capacity;
+    return gpu_rows_now(c) != GPU_ROWS_PLAIN ? 2 * c->capacity : c->capacity;
 }
 
 int gpu_grow_list(gpu_ctx *c, int capacity)
@@ -301,7 +300,7 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
        grows the list at the set-up's build) */
     int entries = initial_capacity(setup->max_neighbors, c->natoms, &c->box, c->rlist);
     MDL_TRY(gpu_setup_cells(c));
-    return gpu_grow_list(c, list_packed(c) ? (entries + 1) / 2 : entries);
+    return gpu_grow_list(c, gpu_rows_now(c) != GPU_ROWS_PLAIN ? (entries + 1) / 2 : entries);
 }
 
 static int gpu_draw_normals(uint64_t key, size_t n, const int64_t *id, double *out)
@@ -325,8 +324,8 @@ static int forces_then_kicks(gpu_ctx *c)
         ch.inv_mass[t] = 1.0 / c->mass[t]; /* as gpu_set_masses */
     int si, sk;
     gpu_list_strides(c, &si, &sk);
-    TRY(gpu_lj_forces_chained(c->n, c->ntypes, c->region, c->pos4, c->nl, gpu_list_table(c), c->count, si, sk,
-                              c->capacity, c->fx, c->fy, c->fz, &ch));
+    TRY(gpu_lj_forces_chained(c->n, c->ntypes, c->region, c->pos4, c->nl, gpu_rows_now(c), gpu_list_table(c),
+                              c->count, si, sk, c->capacity, c->fx, c->fy, c->fz, &ch));
     c->forces_given = 0;
     return MDL_OK;
 }
@@ -340,9 +339,9 @@ static int gpu_compute_forces(void *p, int what)
         return MDL_OK;
     int si, sk, keep = what == MDL_ENERGY_ONLY, energy = keep || what == MDL_FORCES_ENERGY;
     gpu_list_strides(c, &si, &sk);
-    TRY(gpu_lj_forces(c->n, c->nall, c->ntypes, c->region, c->pos4, c->nl, gpu_list_table(c), c->count, si, sk,
-                      c->capacity, keep ? NULL : c->fx, keep ? NULL : c->fy, keep ? NULL : c->fz, energy, c->pe, c->w,
-                      &c->nbs->halt));
+    TRY(gpu_lj_forces(c->n, c->nall, c->ntypes, c->region, c->pos4, c->nl, gpu_rows_now(c), gpu_list_table(c),
+                      c->count, si, sk, c->capacity, keep ? NULL : c->fx, keep ? NULL : c->fy, keep ? NULL : c->fz,
+                      energy, c->pe, c->w, &c->nbs->halt));
     c->forces_given = 0;
     return MDL_OK;
 }

@@ -91,7 +91,9 @@ void gpu_free_slots(gpu_ctx *c);
    rows fill whole lines; in rows, si = capacity. */
 void gpu_list_strides(const gpu_ctx *c, int *si, int *sk);
 size_t gpu_list_rows(size_t atoms); /* atoms rounded up to 32: the list's column length */
-/* The table of the list a cell build writes now, when it packs its entries (gpu.h); else NULL. */
+/* The form of the rows a build writes now (gpu.h's gpu_rows; cells set up), and the table of a
+   list packed through tables (else NULL). */
+gpu_rows gpu_rows_now(const gpu_ctx *c);
 int *gpu_list_table(const gpu_ctx *c);
 /* The entries a row holds: the capacity, twice that when the rows are packed. */
 int gpu_list_entries(const gpu_ctx *c);

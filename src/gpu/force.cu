@@ -71,8 +71,9 @@ __device__ __noinline__ void add_all_pairs(int i, int s, int nall, const real4 *
 
 /* How the force kernel reads the list: atom indices through the caches, or loaded to be evicted
    first (each int is read once per step; the caches are left to the neighbors' positions), or
-   packed entries (gpu.h; loaded to be evicted first as well). */
-enum { LIST_CACHED, LIST_STREAMED, LIST_PACKED };
+   packed entries through the warps' tables or relative to the row's atom (gpu.h's GPU_ROWS_TABLE
+   and GPU_ROWS_RELATIVE; loaded to be evicted first as well). */
+enum { LIST_CACHED, LIST_STREAMED, LIST_PACKED, LIST_RELATIVE };
 
 template <bool STREAM>
 __device__ __forceinline__ unsigned list_load(const unsigned *p)
@@ -84,7 +85,8 @@ __device__ __forceinline__ unsigned list_load(const unsigned *p)
    the ints s, s + T, ..., two entries each) and the lanes' sums are added with shuffles in a fixed
    order. More lanes per atom keep the GPU busy when there are few atoms; one per atom reads the
    list best when there are many. LIST_PACKED: the block first copies the tables of its atoms'
-   warps into shared memory. KICK: the atom's force goes on into the chained kicks and drift (ch). */
+   warps into shared memory; LIST_RELATIVE (one rank: nall = n): entry e of row i is atom
+   (i + e) mod n. KICK: the atom's force goes on into the chained kicks and drift (ch). */
 template <bool EV, bool SINGLE, int T, int LIST, bool KICK>
 __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_lengths m, const real4 *__restrict__ pos,
                                                        const int *__restrict__ nl, const int *__restrict__ table,
@@ -93,7 +95,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
                                                        mdl_real *w, const int *halt,
                                                        const __grid_constant__ gpu_chain ch)
 {
-    constexpr bool PACKED = LIST == LIST_PACKED, STREAM = LIST != LIST_CACHED;
+    constexpr bool PACKED = LIST == LIST_PACKED, REL = LIST == LIST_RELATIVE, STREAM = LIST != LIST_CACHED;
     constexpr int ATOMS = MDL_BLOCK / T, TABLES = ATOMS < 32 ? 1 : ATOMS / 32; /* T = 8: half a table */
     __shared__ int tables[PACKED ? TABLES * GPU_LIST_TABLE : 1];
     const int g = blockIdx.x * blockDim.x + threadIdx.x, i = g / T, s = g % T, w0 = blockIdx.x * ATOMS / 32;
@@ -111,7 +113,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
     mdl_real fxi = 0, fyi = 0, fzi = 0, e = 0, v = 0;
     const int cnt = count[i];
     const int *tw = tables + (PACKED ? (i / 32 - w0) * GPU_LIST_TABLE : 0);
-    const bool packed_row = PACKED && tw[GPU_LIST_TABLE - 1] == GPU_LIST_PACKED; /* two entries per int */
+    const bool packed_row = REL || (PACKED && tw[GPU_LIST_TABLE - 1] == GPU_LIST_PACKED); /* two entries per int */
     if (cnt > (packed_row ? 2 * capacity : capacity)) {
         mdl_real a[5] = {0, 0, 0, 0, 0};
         add_all_pairs<EV, SINGLE, T>(i, s, nall, pos, row, cut2, m, a);
@@ -121,7 +123,9 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
            that four neighbors' loads are in flight together; then the last entry of an odd count,
            by the lane whose turn it is; neighbor(x): the position of the atom in x's low 16 bits */
         const unsigned *words = (const unsigned *)nl + i;
-        const auto neighbor = [&](unsigned low) { return load4(&pos[gpu_list_unpack(tw, low & 0xffffu)]); };
+        const auto neighbor = [&](unsigned low) {
+            return load4(&pos[REL ? gpu_list_relative(i, low & 0xffffu, nall) : gpu_list_unpack(tw, low & 0xffffu)]);
+        };
         const int full = cnt >> 1;
         int w = s;
         for (; w + T < full; w += 2 * T) {
@@ -236,40 +240,47 @@ static void launch_lj(size_t n, size_t nall, int ntypes, int ev, image_lengths m
 }
 
 static int lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
-                     const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
-                     mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt,
+                     gpu_rows form, const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
+                     mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt,
                      const gpu_chain *ch)
 {
     image_lengths m = make_image_lengths(box);
     const real4 *p = (const real4 *)pos4;
-    const int list = table ? LIST_PACKED : list_streamed(n) ? LIST_STREAMED : LIST_CACHED;
+    const int list = form == GPU_ROWS_TABLE      ? LIST_PACKED
+                     : form == GPU_ROWS_RELATIVE ? LIST_RELATIVE
+                     : list_streamed(n)          ? LIST_STREAMED
+                                                 : LIST_CACHED;
 #define LJ_LANES(T, LIST)                                                                                        \
     launch_lj<T, LIST>(n, nall, ntypes, energy_virial, m, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe, w, \
                        halt, ch)
+#define LJ_LISTS(T)                                                                                              \
+    (list == LIST_PACKED     ? LJ_LANES(T, LIST_PACKED)                                                          \
+     : list == LIST_RELATIVE ? LJ_LANES(T, LIST_RELATIVE)                                                        \
+     : list == LIST_STREAMED ? LJ_LANES(T, LIST_STREAMED)                                                        \
+                             : LJ_LANES(T, LIST_CACHED))
     if (lanes_per_atom(n) == 8)
-        list == LIST_PACKED ? LJ_LANES(8, LIST_PACKED) : list == LIST_STREAMED ? LJ_LANES(8, LIST_STREAMED)
-                                                                               : LJ_LANES(8, LIST_CACHED);
+        LJ_LISTS(8);
     else
-        list == LIST_PACKED ? LJ_LANES(1, LIST_PACKED) : list == LIST_STREAMED ? LJ_LANES(1, LIST_STREAMED)
-                                                                               : LJ_LANES(1, LIST_CACHED);
+        LJ_LISTS(1);
+#undef LJ_LISTS
 #undef LJ_LANES
     MDL_LAUNCHED("lj_forces");
     return 0;
 }
 
 extern "C" int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
-                             const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
-                             mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w,
+                             gpu_rows form, const int *table, const int *count, int si, int sk, int capacity,
+                             mdl_real *fx, mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w,
                              const int *halt)
 {
-    return lj_forces(n, nall, ntypes, box, pos4, nl, table, count, si, sk, capacity, fx, fy, fz, energy_virial, pe, w,
-                     halt, NULL);
+    return lj_forces(n, nall, ntypes, box, pos4, nl, form, table, count, si, sk, capacity, fx, fy, fz, energy_virial,
+                     pe, w, halt, NULL);
 }
 
 extern "C" int gpu_lj_forces_chained(size_t n, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
-                                     const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
-                                     mdl_real *fy, mdl_real *fz, const gpu_chain *c)
+                                     gpu_rows form, const int *table, const int *count, int si, int sk, int capacity,
+                                     mdl_real *fx, mdl_real *fy, mdl_real *fz, const gpu_chain *c)
 {
-    return lj_forces(n, n, ntypes, box, pos4, nl, table, count, si, sk, capacity, fx, fy, fz, 0, NULL, NULL,
+    return lj_forces(n, n, ntypes, box, pos4, nl, form, table, count, si, sk, capacity, fx, fy, fz, 0, NULL, NULL,
                      &c->st->halt, c);
 }

@@ -161,7 +161,7 @@ typedef struct {
    chunks of GPU_LIST_CHUNK atoms that their candidates came from, and in its last int
    GPU_LIST_PACKED, or GPU_LIST_PLAIN where those chunks did not fit (a sparse system): then the
    rows hold atom indices as usual. Half the bytes of atom indices for the force kernel to read;
-   used where that pays (gpu_list_packed: double precision). */
+   used where that pays (gpu_list_form: double precision). */
 #define GPU_LIST_OFFSET_BITS 10
 #define GPU_LIST_CHUNK (1 << GPU_LIST_OFFSET_BITS)
 #define GPU_LIST_TABLE 64
@@ -172,14 +172,25 @@ static inline MDL_HD int gpu_list_unpack(const int *table, unsigned e)
 {
     return table[e >> GPU_LIST_OFFSET_BITS] + (int)(e & (GPU_LIST_CHUNK - 1));
 }
-/* Whether gpu_build_cell packs rows (n atoms, cell grid nc, si 1 = transposed). */
-int gpu_list_packed(size_t n, mdl_box box, const int nc[3], int si);
+/* How a cell build's rows hold their entries: atom indices; 16-bit entries through the warp's
+   table (the warp builder, above); or 16-bit entries e that stand for atom (i + e) mod n, i the
+   row's own atom (the staged builders; n <= 65,536, one rank, no outer list). Both 16-bit forms
+   are transposed, two entries to an int as above. */
+typedef enum { GPU_ROWS_PLAIN, GPU_ROWS_TABLE, GPU_ROWS_RELATIVE } gpu_rows;
+static inline MDL_HD int gpu_list_relative(int i, unsigned e, int n)
+{
+    const int j = i + (int)e;
+    return j >= n ? j - n : j;
+}
+/* The form gpu_build_cell's rows would take (n atoms, cell grid nc, si 1 = transposed), where one
+   rank and no outer list allow every form. */
+gpu_rows gpu_list_form(size_t n, mdl_box box, const int nc[3], int si);
 /* Rows of atoms [0, n); candidates from the cell bounds, and with `ghosts` (not NULL) from the
-   ghosts' bounds as well. Packed (above; `table` has GPU_LIST_TABLE ints per 32 rows) where
-   gpu_list_packed says so, else `table` is not used. */
+   ghosts' bounds as well, in the given form (gpu_list_form's, or plain); `table` (GPU_LIST_TABLE
+   ints per 32 rows) is used by GPU_ROWS_TABLE only. */
 int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
                    const gpu_ghost_cells *ghosts, const mdl_real *pos4, double rlist, int *nl, int *count,
-                   int capacity, int si, int sk, int *flags, int *table);
+                   int capacity, int si, int sk, int *flags, gpu_rows form, int *table);
 int gpu_build_brute(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count, int capacity,
                     int si, int sk, int *flags);
 int gpu_build_brute_atomic(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
@@ -284,11 +295,11 @@ int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2, const dou
                      const double *offset, const double *cutsq);
 /* Forces from a full list (fx = fy = fz = NULL: none written); with energy_virial, per-atom pe[i]
    and w[i] (half of each pair's share). A row longer than capacity is replaced by a scan of every
-   atom and ghost (nall of them). table: the packed list's (gpu_build_cell), NULL for atom indices.
-   Nothing is done once *halt is set. */
+   atom and ghost (nall of them). form, table: the list's (gpu_build_cell). Nothing is done once
+   *halt is set. */
 int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
-                  const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
-                  mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt);
+                  gpu_rows form, const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
+                  mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt);
 /* The chained step in the force kernel's epilogue: each atom's force, once summed and written,
    goes straight into gpu_kick_drift's update with kicks = 2 (the same arithmetic). Its new packed
    position goes to pos_out, not to the pos4 that its neighbors read in this pass: the caller
@@ -302,7 +313,7 @@ typedef struct {
     gpu_nb_state *st;
     double outer_skin; /* pruned lists: the outer list's skin (pos0's w: see gpu_prune_list); 0: none */
 } gpu_chain;
-int gpu_lj_forces_chained(size_t n, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
+int gpu_lj_forces_chained(size_t n, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl, gpu_rows form,
                           const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
                           mdl_real *fy, mdl_real *fz, const gpu_chain *chain);
 

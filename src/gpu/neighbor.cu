@@ -305,33 +305,46 @@ __device__ __forceinline__ int scan_cells(int i, bool live, real4 pi, const mdl_
     return k;
 }
 
-/* One thread per atom, writing its row as it goes (used when the staging would not fit). */
+/* Row i's 16-bit entry for atom j, with one rank (gpu.h's GPU_ROWS_RELATIVE). */
+__device__ __forceinline__ int relative_entry(int i, int j, int n)
+{
+    return j >= i ? j - i : j - i + n;
+}
+
+/* One thread per atom, writing its row as it goes (used when the staging would not fit); rel:
+   16-bit entries (GPU_ROWS_RELATIVE). */
 template <bool SHIFTED>
 __global__ void build_cell_kernel(int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end,
                                   const int *gstart, const int *gend, const real4 *__restrict__ pos, mdl_real rlist2,
-                                  int *nl, int *count, int capacity, int si, int sk, int *flags)
+                                  int *nl, int *count, int capacity, int si, int sk, int *flags, bool rel)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    int k = scan_cells<SHIFTED>(i, true, pos[i], b, m, nc, start, end, gstart, gend, pos, rlist2,
-                                [&](int kk, int j) { put(nl, i, kk, j, capacity, si, sk); });
-    finish_row(count, flags, i, k, capacity);
+    int k = scan_cells<SHIFTED>(i, true, pos[i], b, m, nc, start, end, gstart, gend, pos, rlist2, [&](int kk, int j) {
+        if (!rel)
+            put(nl, i, kk, j, capacity, si, sk);
+        else if (kk < 2 * capacity) /* transposed: half kk % 2 of int kk / 2 */
+            ((unsigned short *)nl)[((size_t)(kk >> 1) * sk + i) * 2 + (kk & 1)] = (unsigned short)relative_entry(i, j, n);
+    });
+    finish_row(count, flags, i, k, capacity, rel ? 2 : 1);
 }
 
 #define STAGE_BLOCK 64
 
 /* The same scan, rows staged in shared memory (k-major: a thread per atom stores without bank
    conflicts whatever k it is at), then written out by the whole block so that consecutive threads store consecutive
-   addresses: NL[k*N + i] along i (transposed) or NL[i*M + k] along k (row). T lanes per atom
-   (STAGE_BLOCK threads, STAGE_BLOCK / T atoms per block) share each cell's candidates. */
+   addresses: NL[k*N + i] along i (transposed) or NL[i*M + k] along k (row); rel: 16-bit entries
+   (GPU_ROWS_RELATIVE), two to an int. T lanes per atom (STAGE_BLOCK threads, STAGE_BLOCK / T atoms
+   per block) share each cell's candidates. */
 template <bool SHIFTED, int T>
 __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
     int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end, const int *gstart,
     const int *gend, const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count, int capacity, int si,
-    int sk, int *flags)
+    int sk, int *flags, bool rel)
 {
     constexpr int ATOMS = STAGE_BLOCK / T;
+    const int holds = rel ? 2 * capacity : capacity; /* the entries a row holds */
     extern __shared__ int stage[];
     __shared__ int kept[ATOMS];
     __shared__ int kmax;
@@ -344,19 +357,27 @@ __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
     if (T > 1 || live) { /* with lanes, whole warps (scan_cells) */
         k = scan_cells<SHIFTED, T>(i, live, pos[live ? i : 0], b, m, nc, start, end, gstart, gend, pos, rlist2,
                                    [&](int kk, int j) {
-                                       if (kk < capacity)
-                                           stage[kk * ATOMS + a] = j;
+                                       if (kk < holds)
+                                           stage[kk * ATOMS + a] = rel ? relative_entry(i, j, n) : j;
                                    });
         if (live && t % T == 0) {
-            finish_row(count, flags, i, k, capacity);
-            atomicMax(&kmax, min(k, capacity));
+            finish_row(count, flags, i, k, capacity, rel ? 2 : 1);
+            atomicMax(&kmax, min(k, holds));
         }
     }
     if (t % T == 0)
-        kept[a] = min(k, capacity);
+        kept[a] = min(k, holds);
     __syncthreads();
     const int rows = min(ATOMS, n - base), K = kmax;
-    if (si == 1) {
+    if (rel) { /* transposed: int q of a row holds its entries 2q (low half) and 2q + 1 */
+        for (int f = t; f < (K + 1) / 2 * ATOMS; f += STAGE_BLOCK) {
+            const int q = f / ATOMS, tt = f % ATOMS, e = 2 * q;
+            if (tt < rows && e < kept[tt]) {
+                const unsigned hi = e + 1 < kept[tt] ? (unsigned)stage[(e + 1) * ATOMS + tt] << 16 : 0u;
+                nl[(size_t)q * sk + base + tt] = (int)((unsigned)stage[e * ATOMS + tt] | hi);
+            }
+        }
+    } else if (si == 1) {
         for (int f = t; f < K * ATOMS; f += STAGE_BLOCK) {
             int kk = f / ATOMS, tt = f % ATOMS;
             if (tt < rows && kk < kept[tt])
@@ -387,14 +408,14 @@ static int staged_lanes(size_t n)
 template <bool SHIFTED, int T>
 static int launch_staged(size_t n, const mdl_box &box, const image_lengths &m, int3 c3, const int *cell_start,
                          const int *cell_end, const int *gstart, const int *gend, const real4 *p, mdl_real r2, int *nl,
-                         int *count, int capacity, int si, int sk, int *flags)
+                         int *count, int capacity, int si, int sk, int *flags, bool rel)
 {
-    const size_t smem = (size_t)(STAGE_BLOCK / T) * capacity * sizeof(int);
+    const size_t smem = (size_t)(STAGE_BLOCK / T) * (rel ? 2 : 1) * capacity * sizeof(int);
     if (smem > 48 * 1024)
         MDL_CUDA(cudaFuncSetAttribute(build_cell_staged_kernel<SHIFTED, T>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     build_cell_staged_kernel<SHIFTED, T><<<grid_for(n * T, STAGE_BLOCK), STAGE_BLOCK, smem, g_mdl_stream>>>(
-        (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags);
+        (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags, rel);
     return 0;
 }
 
@@ -402,13 +423,13 @@ template <bool SHIFTED>
 static int launch_staged_lanes(int lanes, size_t n, const mdl_box &box, const image_lengths &m, int3 c3,
                                const int *cell_start, const int *cell_end, const int *gstart, const int *gend,
                                const real4 *p, mdl_real r2, int *nl, int *count, int capacity, int si, int sk,
-                               int *flags)
+                               int *flags, bool rel)
 {
     if (lanes == 8)
         return launch_staged<SHIFTED, 8>(n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count,
-                                         capacity, si, sk, flags);
+                                         capacity, si, sk, flags, rel);
     return launch_staged<SHIFTED, 1>(n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity,
-                                     si, sk, flags);
+                                     si, sk, flags, rel);
 }
 
 /* ---- the warp builder (at least 3 cells along every periodic dimension) ----
@@ -762,8 +783,9 @@ static bool shifted_cells(const mdl_box &box, const int nc[3])
    kernel is bound by L1 throughput (the neighbors' positions gathered: 81% of peak), not by DRAM,
    and the decoding costs more than the halved list reads save (2.54e9 -> 2.41e9). A packed row
    holds two entries per int of the capacity, so the list is allocated at half the ints (double,
-   2M atoms: 661 -> 453 bytes/atom). MDLITE_GPU_LIST=packed|plain chooses (measurements, tests). */
-extern "C" int gpu_list_packed(size_t n, mdl_box box, const int nc[3], int si)
+   2M atoms: 661 -> 453 bytes/atom). Below 65,537 atoms the staged builders pack them too, as
+   distances in index (gpu.h). MDLITE_GPU_LIST=packed|plain chooses (measurements, tests). */
+extern "C" gpu_rows gpu_list_form(size_t n, mdl_box box, const int nc[3], int si)
 {
     const char *list = getenv("MDLITE_GPU_LIST");
 #ifdef MDLITE_GPU_DOUBLE
@@ -771,23 +793,26 @@ extern "C" int gpu_list_packed(size_t n, mdl_box box, const int nc[3], int si)
 #else
     const bool wanted = list && strcmp(list, "packed") == 0;
 #endif
-    return wanted && si == 1 && use_warp_builder(n, shifted_cells(box, nc));
+    if (!wanted || si != 1)
+        return GPU_ROWS_PLAIN;
+    return use_warp_builder(n, shifted_cells(box, nc)) ? GPU_ROWS_TABLE
+                                                        : n <= 65536 ? GPU_ROWS_RELATIVE : GPU_ROWS_PLAIN;
 }
 
 extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
                               const gpu_ghost_cells *ghosts, const mdl_real *pos4, double rlist, int *nl,
-                              int *count, int capacity, int si, int sk, int *flags, int *table)
+                              int *count, int capacity, int si, int sk, int *flags, gpu_rows form, int *table)
 {
     const int *gstart = ghosts ? ghosts->start : NULL, *gend = ghosts ? ghosts->end : NULL;
-    const bool shifted = shifted_cells(box, nc);
-    if (!gpu_list_packed(n, box, nc, si))
+    const bool shifted = shifted_cells(box, nc), rel = form == GPU_ROWS_RELATIVE;
+    if (form != GPU_ROWS_TABLE)
         table = NULL;
     image_lengths m = make_image_lengths(box);
     int3 c3 = make_int3(nc[0], nc[1], nc[2]);
     mdl_real r2 = (mdl_real)(rlist * rlist);
     const real4 *p = (const real4 *)pos4;
     const int lanes = staged_lanes(n);
-    const size_t smem = (size_t)(STAGE_BLOCK / lanes) * capacity * sizeof(int);
+    const size_t smem = (size_t)(STAGE_BLOCK / lanes) * (rel ? 2 : 1) * capacity * sizeof(int);
     if (use_warp_builder(n, shifted)) {
         const int *lo = ghosts ? ghosts->lo : nc, *hi = ghosts ? ghosts->hi : nc; /* no ghosts: unused */
         const int3 free_lo = make_int3(lo[0], lo[1], lo[2]), free_hi = make_int3(hi[0], hi[1], hi[2]);
@@ -802,18 +827,20 @@ extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int 
                 si, sk, flags, NULL);
     } else if (smem <= 160 * 1024) {
         if ((shifted ? launch_staged_lanes<true>(lanes, n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl,
-                                                 count, capacity, si, sk, flags)
+                                                 count, capacity, si, sk, flags, rel)
                      : launch_staged_lanes<false>(lanes, n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2,
-                                                  nl, count, capacity, si, sk, flags)) != 0)
+                                                  nl, count, capacity, si, sk, flags, rel)) != 0)
             return 1;
     } else {
         unsigned g = grid_for(n, MDL_BLOCK);
         if (shifted)
             build_cell_kernel<true><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(
-                (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags);
+                (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags,
+                rel);
         else
             build_cell_kernel<false><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(
-                (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags);
+                (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags,
+                rel);
     }
     MDL_LAUNCHED("build_cell");
     return 0;

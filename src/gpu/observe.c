@@ -121,14 +121,15 @@ int gpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait)
     return MDL_OK;
 }
 
-/* Entry q of row k (gpu_list_strides' si, sk); packed lists through their table (gpu.h). */
-static int list_entry(const int *nl, const int *table, size_t k, int q, int si, int sk)
+/* Entry q of row k of n (gpu_list_strides' si, sk); packed lists through their table or relative
+   to the row's atom (gpu.h). */
+static int list_entry(const int *nl, gpu_rows form, const int *table, size_t k, int q, int si, int sk, size_t n)
 {
     const int *t = table ? table + k / 32 * GPU_LIST_TABLE : NULL;
-    if (!t || t[GPU_LIST_TABLE - 1] != GPU_LIST_PACKED)
+    if (form == GPU_ROWS_PLAIN || (form == GPU_ROWS_TABLE && t[GPU_LIST_TABLE - 1] != GPU_LIST_PACKED))
         return nl[k * si + (size_t)q * sk];
-    unsigned two = (unsigned)nl[(size_t)(q / 2) * sk + k];
-    return gpu_list_unpack(t, q % 2 ? two >> 16 : two & 0xffffu);
+    unsigned two = (unsigned)nl[(size_t)(q / 2) * sk + k], e = q % 2 ? two >> 16 : two & 0xffffu;
+    return form == GPU_ROWS_RELATIVE ? gpu_list_relative((int)k, e, (int)n) : gpu_list_unpack(t, e);
 }
 
 /* Packed lists: how many warps' rows are packed, on stderr (`mdlite neighbors`, tests). */
@@ -158,6 +159,8 @@ int gpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
         rc = MDL_ERUN;
     if (rc == MDL_OK && table)
         note_packed(table, n);
+    else if (rc == MDL_OK && gpu_rows_now(c) == GPU_ROWS_RELATIVE)
+        fprintf(stderr, "GPU list: 16-bit entries relative to each row's atom\n");
     if (rc == MDL_OK) {
         for (size_t k = 0; k < n; k++)
             start[id[k] + 1] = (size_t)count[k];
@@ -168,10 +171,11 @@ int gpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
     }
     int si, sk;
     gpu_list_strides(c, &si, &sk);
+    const gpu_rows form = gpu_rows_now(c);
     for (size_t k = 0; k < n && rc == MDL_OK; k++) {
         int *row = rows + start[id[k]];
         for (int q = 0; q < count[k]; q++)
-            row[q] = (int)id[list_entry(nl, table, k, q, si, sk)];
+            row[q] = (int)id[list_entry(nl, form, table, k, q, si, sk, n)];
     }
     free(nl), free(count), free(id), free(table);
     if (rc != MDL_OK) {

@@ -60,7 +60,7 @@ static int build_list(gpu_ctx *c, bool kept)
         halo_ghost_cells(c, &g);
     if (c->method == MDL_NL_CELL)
         TRY(gpu_build_cell(n, c->region, c->nc, c->cell_start, c->cell_end, c->halo ? &g : NULL, c->pos4, c->rlist,
-                           nl, count, c->capacity, si, sk, c->flags, gpu_list_table(c)));
+                           nl, count, c->capacity, si, sk, c->flags, gpu_rows_now(c), gpu_list_table(c)));
     else if (c->method == MDL_NL_BRUTE)
         TRY(gpu_build_brute(n, c->box, c->pos4, c->rlist, nl, count, c->capacity, si, sk, c->flags));
     else

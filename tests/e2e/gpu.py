@@ -7,7 +7,8 @@ cases: compare      step-0 forces and 100 steps of thermo against the CPU backen
        determinism  cell and brute: identical thermo twice; brute-atomic: how much thermo moves
        thermostats  Berendsen and Langevin against the CPU backend over 50 steps
        drift        NVE 32,000 atoms, shifted potential, 100,000 steps at dt 0.005
-       packed       70,304 atoms: thermo with packed lists (16-bit entries) bitwise that of plain ones
+       packed       70,304 and 32,000 atoms: thermo with packed lists (16-bit entries, through tables
+                    and relative to the row's atom) bitwise that of plain ones; half the list's bytes
        fold         the chained kicks in the force pass give bitwise the thermo of their own pass
                     (8 and 1 force lanes per atom, two species of two masses, rows past the capacity)
        prune        an outer list pruned to the run's skin gives the thermo of direct lists (8 and 1
@@ -130,24 +131,28 @@ def neighbors(mdlite, inp, d, precision, ref_dir=None):
 
 
 def packed(mdlite, inp, d, precision):
-    # 70,304 atoms: the warp builder and one force lane per atom, so a packed list's entries are
-    # taken in the order of atom indices' and the forces are bitwise the same: any entry decoded to
-    # a wrong atom shows in the thermo
+    # 70,304 atoms (the warp builder: entries through each warp's table) and 32,000 atoms (the staged
+    # builder: entries relative to the row's atom), one force lane per atom, so a packed list's
+    # entries are taken in the order of atom indices' and the forces are bitwise the same: any entry
+    # decoded to a wrong atom shows in the thermo
     cfg = os.path.join(inp, "lj_melt.ini")
-    sets = ("system.cells=26 26 26", "run.steps=300", "output.thermo=20")
-    got = {v: thermo_run(mdlite, cfg, d, v, *sets, env={"MDLITE_GPU_LIST": v}) for v in ("packed", "plain")}
-    builds = {v: re.search(r"Neighbor list builds = (\d+)", out).group(1) for v, (_, out) in got.items()}
-    if got["packed"][0] != got["plain"][0] or builds["packed"] != builds["plain"]:
-        fail(f"packed and plain lists differ: builds {builds}")
-    # a packed row holds two entries in each int: the list takes half the ints for the same entries
-    mem = {v: re.search(r"\((\d+) bytes/atom\), neighbor list capacity (\d+)", out).groups()
-           for v, (_, out) in got.items()}
-    (packed_bytes, packed_cap), (plain_bytes, plain_cap) = [tuple(map(int, mem[v])) for v in ("packed", "plain")]
-    if plain_bytes - packed_bytes < 2 * min(packed_cap, plain_cap) - 8:
-        fail(f"packed lists take {packed_bytes} bytes/atom (capacity {packed_cap}) against {plain_bytes} "
-             f"(capacity {plain_cap}): not half the list's ints")
-    print(f"packed and plain lists: thermo identical ({len(got['plain'][0])} rows, {builds['plain']} builds, "
-          f"{precision}); {packed_bytes} against {plain_bytes} bytes/atom, capacity {packed_cap} / {plain_cap}")
+    for cells, form in (("26", "tables"), ("20", "relative")):
+        sets = (f"system.cells={cells} {cells} {cells}", "run.steps=300", "output.thermo=20")
+        got = {v: thermo_run(mdlite, cfg, d, v, *sets, env={"MDLITE_GPU_LIST": v, "MDLITE_FORCE_LANES": "1"})
+               for v in ("packed", "plain")}
+        builds = {v: re.search(r"Neighbor list builds = (\d+)", out).group(1) for v, (_, out) in got.items()}
+        if got["packed"][0] != got["plain"][0] or builds["packed"] != builds["plain"]:
+            fail(f"{form}: packed and plain lists differ: builds {builds}")
+        # a packed row holds two entries in each int: the list takes half the ints for the same entries
+        mem = {v: re.search(r"\((\d+) bytes/atom\), neighbor list capacity (\d+)", out).groups()
+               for v, (_, out) in got.items()}
+        (pb, pc), (b, c) = [tuple(map(int, mem[v])) for v in ("packed", "plain")]
+        if b - pb < 2 * min(pc, c) - 8:
+            fail(f"{form}: packed lists take {pb} bytes/atom (capacity {pc}) against {b} (capacity {c}): "
+                 "not half the list's ints")
+        print(f"{form}, {4 * int(cells) ** 3} atoms: packed and plain lists give identical thermo "
+              f"({len(got['plain'][0])} rows, {builds['plain']} builds, {precision}); {pb} against {b} bytes/atom, "
+              f"capacity {pc} / {c}")
 
 
 def fold(mdlite, inp, d, precision):

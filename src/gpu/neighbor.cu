@@ -188,6 +188,12 @@ __device__ __forceinline__ void put(int *nl, int i, int k, int j, int capacity, 
         nl[(size_t)i * si + (size_t)k * sk] = j;
 }
 
+/* Entry k of packed row i (transposed: half k % 2 of int k / 2, the low half for even k). */
+__device__ __forceinline__ void put_packed(int *nl, int i, int k, int sk, int e)
+{
+    ((unsigned short *)nl)[((size_t)(k >> 1) * sk + i) * 2 + (k & 1)] = (unsigned short)e;
+}
+
 /* Row i has k entries; past what it holds (capacity ints, per_int entries to an int) it asks for
    the ints it needs. */
 __device__ __forceinline__ void finish_row(int *count, int *flags, int i, int k, int capacity, int per_int = 1)
@@ -324,8 +330,8 @@ __global__ void build_cell_kernel(int n, mdl_box b, image_lengths m, int3 nc, co
     int k = scan_cells<SHIFTED>(i, true, pos[i], b, m, nc, start, end, gstart, gend, pos, rlist2, [&](int kk, int j) {
         if (!rel)
             put(nl, i, kk, j, capacity, si, sk);
-        else if (kk < 2 * capacity) /* transposed: half kk % 2 of int kk / 2 */
-            ((unsigned short *)nl)[((size_t)(kk >> 1) * sk + i) * 2 + (kk & 1)] = (unsigned short)relative_entry(i, j, n);
+        else if (kk < 2 * capacity)
+            put_packed(nl, i, kk, sk, relative_entry(i, j, n));
     });
     finish_row(count, flags, i, k, capacity, rel ? 2 : 1);
 }
@@ -478,12 +484,10 @@ struct warp_rows {
         const int holds = packed ? 2 * capacity : capacity;
         int to = active ? min(k, holds) : 0, from = active ? min(written, holds) : 0;
         int lo = __reduce_min_sync(all, from), hi = __reduce_max_sync(all, to);
-        if (packed) { /* transposed: int s / 2 of row i, its low half for even s */
-            unsigned short *half = (unsigned short *)nl;
+        if (packed) {
             for (int s = lo; s < hi; s++)
                 if (s >= from && s < to)
-                    half[((size_t)(s >> 1) * sk + i) * 2 + (s & 1)] =
-                        (unsigned short)ring[(s % RING_SLOTS) * 32 + lane];
+                    put_packed(nl, i, s, sk, ring[(s % RING_SLOTS) * 32 + lane]);
         } else {
             for (int s = lo; s < hi; s++)
                 if (s >= from && s < to)
@@ -783,7 +787,7 @@ static bool shifted_cells(const mdl_box &box, const int nc[3])
    kernel is bound by L1 throughput (the neighbors' positions gathered: 81% of peak), not by DRAM,
    and the decoding costs more than the halved list reads save (2.54e9 -> 2.41e9). A packed row
    holds two entries per int of the capacity, so the list is allocated at half the ints (double,
-   2M atoms: 661 -> 453 bytes/atom). Below 65,537 atoms the staged builders pack them too, as
+   2M atoms: 661 -> 453 bytes/atom). Up to 65,536 atoms the staged builders pack them too, as
    distances in index (gpu.h). MDLITE_GPU_LIST=packed|plain chooses (measurements, tests). */
 extern "C" gpu_rows gpu_list_form(size_t n, mdl_box box, const int nc[3], int si)
 {
@@ -962,8 +966,8 @@ __global__ void __launch_bounds__(MDL_BLOCK) prune_rows_kernel(int n, image_leng
             if (s < written || s >= kept)
                 continue;
             const int e = ring[s % PRUNE_CHUNK][lane];
-            if (packed) /* transposed: int s / 2 of row i, its low half for even s */
-                ((unsigned short *)nl)[((size_t)(s >> 1) * sk + i) * 2 + (s & 1)] = (unsigned short)e;
+            if (packed)
+                put_packed(nl, i, s, sk, e);
             else
                 nl[(size_t)i * si + (size_t)s * sk] = e;
         }

@@ -79,7 +79,7 @@ def random_xyz(d, name, n, L, seed):
 
 
 def packing_on(precision):
-    """Whether the warp builder packs lists (gpu_list_packed: double precision, or MDLITE_GPU_LIST)."""
+    """Whether the warp builder packs lists (gpu_list_form: double precision, or MDLITE_GPU_LIST)."""
     choice = os.environ.get("MDLITE_GPU_LIST", "")
     return choice == "packed" or (precision == "double" and choice != "plain")
 

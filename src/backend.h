@@ -48,6 +48,7 @@ typedef struct {
     long folded;         /* steps whose chained kicks ran in the force pass (MDL_FORCES_THEN_KICKS) */
     long prunes;         /* pruned lists: inner lists made from the outer list, builds not counted */
     double outer_skin;   /* pruned lists: the outer list's skin (0: lists not pruned) */
+    const char *cell_sort; /* GPU: how atoms are sorted by cell (NULL: they are not) */
 } mdl_backend_stats;
 
 /* what compute_forces computes: forces; forces, energy and virial; energy and virial only (the

@@ -302,6 +302,8 @@ static void print_summary(run_state *r, double loop, int threads, const double *
     if (b)
         printf("Device memory = %.1f MiB (%.0f bytes/atom), neighbor list capacity %d per atom\n", b / 1048576.0,
                (double)b / (double)r->natoms, r->stats.capacity);
+    if (r->stats.cell_sort)
+        printf("Cell sort = %s\n", r->stats.cell_sort);
     if (r->stats.folded)
         printf("Steps with the kicks in the force pass = %ld\n", r->stats.folded);
     if (r->stats.grown)

@@ -57,6 +57,8 @@ for bin in "$m" "$md"; do
   python3 tests/e2e/gpu.py "$bin" input fold || fails=$((fails + 1))
   echo "=== $(basename "$bin"): lists pruned from an outer list against direct ones"
   python3 tests/e2e/gpu.py "$bin" input prune || fails=$((fails + 1))
+  echo "=== $(basename "$bin"): the counting sort by cell against CUB's radix sort"
+  python3 tests/e2e/gpu.py "$bin" input sort || fails=$((fails + 1))
 done
 # sanitize NAME [VAR=VALUE] TOOL ARGS...: one compute-sanitizer run; counts a failure of the tool or
 # of mdlite.
@@ -94,6 +96,9 @@ if command -v compute-sanitizer >/dev/null; then
     # 70,304 atoms: the warp builder, as chosen by size; with a fixed 8-slot list, every row overflows
     big=("$m" run input/lj_melt.ini --backend gpu --quiet --set system.cells="26 26 26" --set output.thermo_file=)
     sanitize "$tool, run, 70,304 atoms (warp builder)" $tool "${big[@]}" --set run.steps=20
+    # 13,500 atoms: the counting sort over 14 blocks (500 atoms: one)
+    sanitize "$tool, run, 13,500 atoms (counting sort)" $tool "$m" run input/lj_melt.ini --backend gpu --quiet \
+      --set system.cells="15 15 15" --set output.thermo_file= --set run.steps=40
     sanitize "$tool, 70,304 atoms, fixed 8-slot list" MDLITE_GPU_LIST_FIXED=1 $tool "${big[@]}" --set run.steps=20 \
       --set neighbor.max_neighbors=8
     # the kicks folded into the force pass (the double build's default): one and 8 lanes per atom
@@ -130,6 +135,8 @@ if command -v compute-sanitizer >/dev/null; then
   sanitize "racecheck, set-up, 70,304 atoms, pruned" MDLITE_GPU_PRUNE=0.3 racecheck "${big[@]}" --set run.steps=0
   sanitize "racecheck, set-up, double, 70,304 atoms, pruned (packed)" MDLITE_GPU_PRUNE=0.3 racecheck "$md" \
     "${big[@]:1}" --set run.steps=0
+  sanitize "racecheck, set-up, 13,500 atoms (counting sort)" racecheck "$m" run input/lj_melt.ini --backend gpu \
+    --quiet --set system.cells="15 15 15" --set output.thermo_file= --set run.steps=0
   for method in cell brute brute-atomic; do
     sanitize "racecheck, set-up, $method" racecheck "${run[@]}" --set run.steps=0 --set "neighbor.method=$method"
     for layout in transposed row; do

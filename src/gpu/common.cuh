@@ -57,6 +57,22 @@ __device__ __forceinline__ int cell_coord(mdl_real v, double lo, double len, int
     return c < 0 ? 0 : c >= nc ? nc - 1 : c;
 }
 
+/* The cell coordinates of packed position p in the region's grid of nc cells: the sort's keys
+   (cell_of) and the builders' own cell agree. */
+__device__ __forceinline__ int3 cell_coords(real4 p, const mdl_box &b, int3 nc)
+{
+    return make_int3(cell_coord(p.x, b.lo[0], b.len[0] > 0 ? b.len[0] : 1, nc.x),
+                     cell_coord(p.y, b.lo[1], b.len[1] > 0 ? b.len[1] : 1, nc.y),
+                     cell_coord(p.z, b.lo[2], b.len[2] > 0 ? b.len[2] : 1, nc.z));
+}
+
+/* The cell of packed position p in the region's grid of nc cells. */
+__device__ __forceinline__ int cell_of(real4 p, const mdl_box &b, int3 nc)
+{
+    const int3 c = cell_coords(p, b, nc);
+    return (c.z * nc.y + c.y) * nc.x + c.x;
+}
+
 /* The minimum image (physics/box.h) in the pair kernels' precision (len = inv = 0 on open
    dimensions). */
 MDL_MIN_IMAGE(mdl_real, _real)

@@ -66,6 +66,7 @@ typedef struct {
     int nc[3];
     int *cell_sorted, *perm_sorted; /* the sort's output */
     size_t sort_cap;          /* atoms the sort's storage was sized for */
+    int count_sort;           /* the sort is gpu.h's counting sort (small systems), not CUB's */
     int *gone, *sel[2], *inv;  /* several ranks: per-atom scratch of halo.c (NULL with one) */
     double *partials, *result;   /* result: 3 doubles for the thermostat, then 3 per thermo slot */
     double *host_result;         /* pinned, same layout */

@@ -109,12 +109,7 @@ int gpu_switch_nodes(void); /* whether the runtime and driver have switch nodes 
 int gpu_prune_node_begin(void);
 int gpu_rebuild_node_end(void);
 
-/* ---- neighbor lists (neighbor.cu) ----
-   Lists are full (both i->j and j->i) and stored NL[i * si + k * sk]: transposed si = 1, sk = n;
-   row si = capacity, sk = 1; capacity counts ints, and a packed row (below) holds two entries in
-   each. count[i] holds the true count even past the capacity; on overflow flags[1] becomes the
-   most ints a row needs, so the caller can grow the list (the force kernel scans every atom for a
-   row past the capacity meanwhile: never a wrong step). */
+/* ---- cells (cells.cu): wrap and pack, sort keys, a small system's sort, bounds, permutation ---- */
 
 /* The cell method's sort keys: each atom's cell in the region's grid (cells at least rlist wide,
    nc per dimension) and perm = 0..n-1. */
@@ -148,6 +143,26 @@ typedef struct {
 } gpu_permute_also;
 int gpu_permute_atoms(size_t n, const int *perm, gpu_atom_arrays a, void *staging, mdl_real *pos4,
                       const gpu_permute_also *also);
+/* The permutation's last pass alone: the staged arrays back in place, pos4 repacked. */
+int gpu_unstage_atoms(size_t n, gpu_atom_arrays a, const void *staging, mdl_real *pos4, const gpu_permute_also *also);
+/* A small system's sort by cell (one rank; where gpu_count_sort_fits): the wrap writes the keys
+   and counts them into temp (gpu_count_sort_bytes); the placement stages every atom at its place
+   in the order CUB's sort would give (by cell, then index) and writes the cell bounds (an empty
+   cell's start and end: where its atoms would be). gpu_unstage_atoms ends the permutation. */
+int gpu_count_sort_fits(size_t n, size_t ncells);
+size_t gpu_count_sort_bytes(size_t n, size_t ncells);
+int gpu_wrap_and_count(size_t n, mdl_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
+                       const int *type, const gpu_cell_keys *keys, void *temp);
+int gpu_place_by_cell(size_t n, const gpu_cell_keys *keys, const void *temp, gpu_atom_arrays a, void *staging,
+                      int *cell_start, int *cell_end);
+
+/* ---- neighbor lists (neighbor.cu) ----
+   Lists are full (both i->j and j->i) and stored NL[i * si + k * sk]: transposed si = 1, sk = n;
+   row si = capacity, sk = 1; capacity counts ints, and a packed row (below) holds two entries in
+   each. count[i] holds the true count even past the capacity; on overflow flags[1] becomes the
+   most ints a row needs, so the caller can grow the list (the force kernel scans every atom for a
+   row past the capacity meanwhile: never a wrong step). */
+
 /* Several ranks: the ghosts' cell bounds (ghosts sorted by cell after the atoms, indices past n),
    and the cells lo .. hi (each dimension) that hold none. */
 typedef struct {

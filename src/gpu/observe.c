@@ -205,7 +205,10 @@ int gpu_stats(void *p, mdl_backend_stats *out)
                                rc == MDL_OK ? (long)st.builds + c->extra_builds : 0,
                                rc == MDL_OK ? (long)st.dangerous : 0, rc == MDL_OK ? (long)st.last_build : 0,
                                gpu_list_entries(c), 0, c->n, 0, NULL, c->grown, c->folded,
-                               rc == MDL_OK ? (long)st.prunes : 0, c->outer > 0 ? c->skin + c->outer : 0};
+                               rc == MDL_OK ? (long)st.prunes : 0, c->outer > 0 ? c->skin + c->outer : 0,
+                               c->method != MDL_NL_CELL ? NULL
+                               : c->count_sort          ? "counting (two kernels)"
+                                                        : "radix (CUB)"};
     if (c->halo)
         halo_stats(c, out);
     return rc;

@@ -8,10 +8,22 @@
 #include "../util.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 
 static size_t ncells(const gpu_ctx *c)
 {
     return (size_t)c->nc[0] * c->nc[1] * c->nc[2];
+}
+
+/* One rank's cell method sorts a small system without CUB (gpu.h); MDLITE_CELL_SORT=cub|count
+   chooses (measurements). */
+static int use_count_sort(const gpu_ctx *c, size_t ncells)
+{
+    const char *force = getenv("MDLITE_CELL_SORT");
+    if (force && strcmp(force, "cub") == 0)
+        return 0;
+    return !c->halo && c->method == MDL_NL_CELL && gpu_count_sort_fits(c->cap, ncells);
 }
 
 /* Cell arrays and the sort's storage for the region's grid and the atoms the arrays hold (the
@@ -25,7 +37,9 @@ int gpu_setup_cells(gpu_ctx *c)
         gpu_free(c->cell_start);
         gpu_free(c->cell_end);
         gpu_free(c->sort_temp);
-        c->sort_temp_bytes = gpu_sort_temp_bytes(c->cap, bounds + 1);
+        c->count_sort = use_count_sort(c, total);
+        c->sort_temp_bytes = c->count_sort ? gpu_count_sort_bytes(c->cap, total)
+                                           : gpu_sort_temp_bytes(c->cap, bounds + 1);
         if (gpu_malloc((void **)&c->cell_start, bounds * sizeof(int), "cell starts") ||
             gpu_malloc((void **)&c->cell_end, bounds * sizeof(int), "cell ends") ||
             gpu_malloc(&c->sort_temp, c->sort_temp_bytes, "the cell sort"))
@@ -88,6 +102,13 @@ static int queue_rebuild(gpu_ctx *c)
     gpu_cell_keys keys = {c->region, {c->nc[0], c->nc[1], c->nc[2]}, c->cell, c->perm};
     gpu_permute_also also = {c->cell_sorted, c->cell_start, c->cell_end, ncells(c),
                              c->outer > 0 ? c->pos_outer : c->pos0};
+    if (c->count_sort) {
+        gpu_permute_also pos0 = {NULL, NULL, NULL, 0, also.pos4_copy};
+        TRY(gpu_wrap_and_count(n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, &keys, c->sort_temp));
+        TRY(gpu_place_by_cell(n, &keys, c->sort_temp, a, c->nl, c->cell_start, c->cell_end));
+        TRY(gpu_unstage_atoms(n, a, c->nl, c->pos4, &pos0));
+        return build_list(c, true);
+    }
     TRY(gpu_wrap_and_pack(n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4, &keys));
     TRY(gpu_sort_by_cell(c->cell, c->cell_sorted, c->perm, c->perm_sorted, n, ncells(c), c->sort_temp,
                          c->sort_temp_bytes));

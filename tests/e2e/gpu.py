@@ -13,6 +13,8 @@ cases: compare      step-0 forces and 100 steps of thermo against the CPU backen
                     (8 and 1 force lanes per atom, two species of two masses, rows past the capacity)
        prune        an outer list pruned to the run's skin gives the thermo of direct lists (8 and 1
                     lanes, a thin outer skin, two species, rows past the capacity), folded or not
+       sort         a small system's sort by cell in two kernels gives the order of CUB's radix sort:
+                    bitwise the same thermo at 500, 13,500 and 62,500 atoms (1, 14 and 62 blocks)
        overflow     a list too short never gives a wrong step: a fixed 8-slot list (every row
                     covered by the force kernel) and a list that overflows mid-run (and grows)
                     print the thermo of a list that fits
@@ -214,6 +216,24 @@ def prune(mdlite, inp, d, precision):
         _, builds, prunes, worst = counts["0"]
         print(f"{name}: outer skin +{outer}: {builds} builds + {prunes} prunes (direct: {direct} builds), "
               f"thermo within {worst:.2g} of direct lists, folded identical ({precision})")
+
+
+def sort(mdlite, inp, d, precision):
+    # both sorts are stable (by cell, then atom index), so the atoms, their lists and every sum come
+    # out in the same order: an atom placed anywhere else changes the thermo's last digits
+    cfg = os.path.join(inp, "lj_melt.ini")
+    for cells in ("5", "15", "25"):
+        sets = (f"system.cells={cells} {cells} {cells}", "run.steps=400", "output.thermo=20")
+        got = {v: thermo_run(mdlite, cfg, d, "sort" + v, *sets, env={"MDLITE_CELL_SORT": v}) for v in ("count", "cub")}
+        how = {v: re.search(r"Cell sort = (.*)", out) for v, (_, out) in got.items()}
+        if not how["count"] or not how["count"].group(1).startswith("counting") or \
+                not how["cub"] or not how["cub"].group(1).startswith("radix"):
+            fail(f"{cells} cells: the summaries name the sorts {[h and h.group(1) for h in how.values()]}")
+        builds = {v: int(re.search(r"Neighbor list builds = (\d+)", out).group(1)) for v, (_, out) in got.items()}
+        if got["count"][0] != got["cub"][0] or builds["count"] != builds["cub"] or builds["cub"] < 20:
+            fail(f"{cells} cells: the counting sort's thermo differs from CUB's (builds {builds})")
+        print(f"{4 * int(cells) ** 3} atoms: counting and radix sorts give identical thermo "
+              f"({len(got['cub'][0])} rows, {builds['cub']} builds, {precision})")
 
 
 def thermo_run(mdlite, cfg, d, name, *sets, env=None):

@@ -1,0 +1,310 @@
+// GPU cell binning: wrap and pack, each atom's cell, a small system's sort by cell in two kernels
+// (larger ones use CUB's radix sort: sort.cu), the cell bounds, and the permutation of every
+// per-atom array through staging memory.
+#include "common.cuh"
+
+// ---- wrap, pack, bounds, permutation -------------------------------------------------------
+
+/* Atom i wrapped into the box (coordinates and image counters updated where it left) and packed. */
+__device__ __forceinline__ real4 wrap_pack_atom(int i, const mdl_box &b, double *const c[3], int *const im[3],
+                                                const int *type)
+{
+    double r[3];
+    for (int d = 0; d < 3; d++) {
+        double v = c[d][i];
+        if (b.periodic[d]) {
+            int32_t image = im[d][i];
+            double w = box_wrap(v, b.lo[d], b.len[d], &image);
+            if (w != v)
+                c[d][i] = w, im[d][i] = image;
+            v = w;
+        }
+        r[d] = v;
+    }
+    real4 p;
+    p.x = (mdl_real)r[0];
+    p.y = (mdl_real)r[1];
+    p.z = (mdl_real)r[2];
+    p.w = type_to_real(type[i]);
+    return p;
+}
+
+/* Wrap and pack into pos; with cell given, each atom's cell and perm = i instead. */
+__global__ void wrap_pack_kernel(int n, mdl_box b, double *x, double *y, double *z, int *ix, int *iy, int *iz,
+                                 const int *type, real4 *pos, mdl_box region, int3 nc, int *cell, int *perm)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    double *const c[3] = {x, y, z};
+    int *const im[3] = {ix, iy, iz};
+    const real4 p = wrap_pack_atom(i, b, c, im, type);
+    if (cell) {
+        cell[i] = cell_of(p, region, nc);
+        perm[i] = i;
+    } else {
+        pos[i] = p;
+    }
+}
+
+extern "C" int gpu_wrap_and_pack(size_t n, mdl_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
+                                 const int *type, mdl_real *pos4, const gpu_cell_keys *keys)
+{
+    const mdl_box region = keys ? keys->region : box;
+    const int3 nc = keys ? make_int3(keys->nc[0], keys->nc[1], keys->nc[2]) : make_int3(1, 1, 1);
+    wrap_pack_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, x, y, z, ix, iy, iz, type,
+        (real4 *)pos4, region, nc, keys ? keys->cell : NULL, keys ? keys->perm : NULL);
+    MDL_LAUNCHED("wrap_pack");
+    return 0;
+}
+
+/* Atom i's part of the cell bounds from the sorted cells: where its cell starts or ends. */
+__device__ __forceinline__ void note_cell_bounds(int i, int n, const int *cell, int *start, int *end)
+{
+    const int c = cell[i];
+    if (i == 0 || cell[i - 1] != c)
+        start[c] = i;
+    if (i == n - 1 || cell[i + 1] != c)
+        end[c] = i + 1;
+}
+
+__global__ void cell_bounds_kernel(int n, const int *cell, int *start, int *end)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        note_cell_bounds(i, n, cell, start, end);
+}
+
+static int clear_cell_bounds(size_t ncells, int *cell_start, int *cell_end)
+{
+    MDL_CUDA(cudaMemsetAsync(cell_start, 0, ncells * sizeof(int), g_mdl_stream));
+    MDL_CUDA(cudaMemsetAsync(cell_end, 0, ncells * sizeof(int), g_mdl_stream));
+    return 0;
+}
+
+extern "C" int gpu_cell_bounds(size_t n, size_t ncells, const int *sorted_cell, int *cell_start, int *cell_end)
+{
+    if (clear_cell_bounds(ncells, cell_start, cell_end))
+        return 1;
+    cell_bounds_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, sorted_cell, cell_start,
+        cell_end);
+    MDL_LAUNCHED("cell_bounds");
+    return 0;
+}
+
+/* Atom j's values into slot i of the staging area: per array k, n values from byte offset
+   k * n * 8 (ints and reals fit in 8). */
+__device__ __forceinline__ void stage_atom(int n, int i, int j, const gpu_atom_arrays &a, char *staging)
+{
+    const size_t stride = (size_t)n * 8;
+    for (int k = 0; k < 6; k++)
+        ((double *)(staging + k * stride))[i] = a.d[k][j];
+    ((int64_t *)(staging + 6 * stride))[i] = a.id[j];
+    for (int k = 0; k < 4; k++)
+        ((int *)(staging + (7 + k) * stride))[i] = a.i[k][j];
+    for (int k = 0; k < 3 && a.f[0]; k++)
+        ((mdl_real *)(staging + (11 + k) * stride))[i] = a.f[k][j];
+}
+
+__global__ void gather_to_staging_kernel(int n, const int *perm, gpu_atom_arrays a, char *staging)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        stage_atom(n, i, perm[i], a, staging);
+}
+
+/* The staged arrays back in place, pos repacked; what `also` names written on the way. */
+__global__ void copy_from_staging_kernel(int n, gpu_atom_arrays a, const char *staging, real4 *pos,
+                                         gpu_permute_also also)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    size_t stride = (size_t)n * 8;
+    for (int k = 0; k < 6; k++)
+        a.d[k][i] = ((const double *)(staging + k * stride))[i];
+    a.id[i] = ((const int64_t *)(staging + 6 * stride))[i];
+    for (int k = 0; k < 4; k++)
+        a.i[k][i] = ((const int *)(staging + (7 + k) * stride))[i];
+    for (int k = 0; k < 3 && a.f[0]; k++)
+        a.f[k][i] = ((const mdl_real *)(staging + (11 + k) * stride))[i];
+    real4 p;
+    p.x = (mdl_real)a.d[0][i], p.y = (mdl_real)a.d[1][i], p.z = (mdl_real)a.d[2][i];
+    p.w = type_to_real(a.i[3][i]);
+    pos[i] = p;
+    if (also.pos4_copy)
+        ((real4 *)also.pos4_copy)[i] = p;
+    if (also.sorted_cell)
+        note_cell_bounds(i, n, also.sorted_cell, also.cell_start, also.cell_end);
+}
+
+extern "C" int gpu_permute_atoms(size_t n, const int *perm, gpu_atom_arrays a, void *staging, mdl_real *pos4,
+                                 const gpu_permute_also *also)
+{
+    gather_to_staging_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, perm, a,
+                                                                                    (char *)staging);
+    MDL_LAUNCHED("gather_to_staging");
+    return gpu_unstage_atoms(n, a, staging, pos4, also);
+}
+
+extern "C" int gpu_unstage_atoms(size_t n, gpu_atom_arrays a, const void *staging, mdl_real *pos4,
+                                 const gpu_permute_also *also)
+{
+    const gpu_permute_also none = {NULL, NULL, NULL, 0, NULL}, w = also ? *also : none;
+    if (w.sorted_cell && clear_cell_bounds(w.ncells, w.cell_start, w.cell_end))
+        return 1;
+    copy_from_staging_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, a, (const char *)staging,
+                                                                                    (real4 *)pos4, w);
+    MDL_LAUNCHED("copy_from_staging");
+    return 0;
+}
+
+// ---- a small system's sort by cell, in two kernels ----------------------------------------------
+/* With one rank, up to COUNT_SORT_ATOMS atoms in up to COUNT_SORT_CELLS cells, atoms are sorted by
+   cell without CUB's radix sort, whose kernels (at 32,000 atoms a histogram, a scan and two passes)
+   are each short and bound by latency. The wrap counts each block's atoms per cell; a second
+   kernel places every atom after the atoms of the cells before its own, those of its cell in the
+   blocks before its own, and those of its cell before it in its block: CUB's stable order (by
+   cell, then index). It writes each atom straight to its place in the staging area, and the cell
+   bounds, so neither a gather pass nor the bounds' memsets are needed. H100, 32,000 atoms: 14.6 us
+   for the placement against 29.2 us for CUB's sort and 8.8 us for the gather. The storage (temp):
+   ncells totals, then a row of ncells counts per block. */
+#define COUNT_BLOCK 1024
+#define COUNT_SORT_ATOMS 65536
+#define COUNT_SORT_CELLS 8192 /* a block's counts fit in 32 KB of shared memory */
+
+extern "C" int gpu_count_sort_fits(size_t n, size_t ncells)
+{
+    return n <= COUNT_SORT_ATOMS && ncells <= COUNT_SORT_CELLS;
+}
+
+extern "C" size_t gpu_count_sort_bytes(size_t n, size_t ncells)
+{
+    return (grid_for(n, COUNT_BLOCK) + 1) * ncells * sizeof(int);
+}
+
+__global__ void __launch_bounds__(COUNT_BLOCK) wrap_count_kernel(int n, mdl_box b, double *x, double *y, double *z,
+                                                                 int *ix, int *iy, int *iz, const int *type,
+                                                                 mdl_box region, int3 nc, int ncells, int *cell,
+                                                                 int *totals, int *hist)
+{
+    extern __shared__ int counts[];
+    for (int c = threadIdx.x; c < ncells; c += blockDim.x)
+        counts[c] = 0;
+    __syncthreads();
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        double *const r[3] = {x, y, z};
+        int *const im[3] = {ix, iy, iz};
+        const int k = cell_of(wrap_pack_atom(i, b, r, im, type), region, nc);
+        cell[i] = k;
+        atomicAdd(&counts[k], 1);
+    }
+    __syncthreads();
+    for (int c = threadIdx.x; c < ncells; c += blockDim.x) {
+        const int h = counts[c];
+        hist[(size_t)blockIdx.x * ncells + c] = h;
+        if (h)
+            atomicAdd(&totals[c], h);
+    }
+}
+
+/* first[c] = totals[0] + ... + totals[c - 1] for every c < ncells, by the whole block. */
+__device__ void scan_totals(const int *totals, int ncells, int *first)
+{
+    const unsigned all = 0xffffffffu;
+    __shared__ int warp_sums[COUNT_BLOCK / 32];
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int per = (ncells + COUNT_BLOCK - 1) / COUNT_BLOCK, c0 = threadIdx.x * per, c1 = min(c0 + per, ncells);
+    int sum = 0;
+    for (int c = c0; c < c1; c++)
+        sum += totals[c];
+    int upto = sum; /* inclusive scan over the warp */
+    for (int o = 1; o < 32; o <<= 1) {
+        const int v = __shfl_up_sync(all, upto, o);
+        upto += lane >= o ? v : 0;
+    }
+    if (lane == 31)
+        warp_sums[warp] = upto;
+    __syncthreads();
+    if (warp == 0) { /* the warps' sums, scanned: exclusive */
+        const int mine = lane < COUNT_BLOCK / 32 ? warp_sums[lane] : 0;
+        int before = mine;
+        for (int o = 1; o < 32; o <<= 1) {
+            const int v = __shfl_up_sync(all, before, o);
+            before += lane >= o ? v : 0;
+        }
+        if (lane < COUNT_BLOCK / 32)
+            warp_sums[lane] = before - mine;
+    }
+    __syncthreads();
+    int at = warp_sums[warp] + upto - sum;
+    for (int c = c0; c < c1; c++) {
+        first[c] = at;
+        at += totals[c];
+    }
+    __syncthreads();
+}
+
+__global__ void __launch_bounds__(COUNT_BLOCK) place_by_cell_kernel(int n, int ncells, const int *cell,
+                                                                    const int *totals, const int *hist,
+                                                                    int *cell_start, int *cell_end,
+                                                                    gpu_atom_arrays a, char *staging)
+{
+    extern __shared__ int next[]; /* per cell: the place of this block's next atom in it */
+    const unsigned all = 0xffffffffu;
+    const int b = blockIdx.x, i = b * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
+    scan_totals(totals, ncells, next);
+    for (int c = threadIdx.x; c < ncells; c += blockDim.x) {
+        if (b == 0)
+            cell_start[c] = next[c], cell_end[c] = next[c] + totals[c];
+        else if (hist[(size_t)b * ncells + c] > 0) { /* after the cell's atoms in earlier blocks */
+            int before = 0;
+            for (int e = 0; e < b; e++)
+                before += hist[(size_t)e * ncells + c];
+            next[c] += before;
+        }
+    }
+    __syncthreads();
+    const int key = i < n ? cell[i] : -1 - lane; /* lanes past n: alone, and nothing to place */
+    const unsigned peers = __match_any_sync(all, key);
+    const int leader = __ffs(peers) - 1;
+    int to = __popc(peers & ((1u << lane) - 1)); /* after the cell's atoms before it in its warp */
+    for (int w = 0; w < COUNT_BLOCK / 32; w++) { /* the warps in order, so the sort is stable */
+        if (threadIdx.x / 32 == w) {
+            int at = 0;
+            if (lane == leader && key >= 0) {
+                at = next[key];
+                next[key] = at + __popc(peers);
+            }
+            to += __shfl_sync(all, at, leader);
+        }
+        __syncthreads();
+    }
+    if (i < n)
+        stage_atom(n, to, i, a, staging);
+}
+
+extern "C" int gpu_wrap_and_count(size_t n, mdl_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
+                                  const int *type, const gpu_cell_keys *keys, void *temp)
+{
+    const int3 nc = make_int3(keys->nc[0], keys->nc[1], keys->nc[2]);
+    const int ncells = nc.x * nc.y * nc.z;
+    int *totals = (int *)temp;
+    MDL_CUDA(cudaMemsetAsync(totals, 0, ncells * sizeof(int), g_mdl_stream));
+    wrap_count_kernel<<<grid_for(n, COUNT_BLOCK), COUNT_BLOCK, ncells * sizeof(int), g_mdl_stream>>>(
+        (int)n, box, x, y, z, ix, iy, iz, type, keys->region, nc, ncells, keys->cell, totals, totals + ncells);
+    MDL_LAUNCHED("wrap_count");
+    return 0;
+}
+
+extern "C" int gpu_place_by_cell(size_t n, const gpu_cell_keys *keys, const void *temp, gpu_atom_arrays a,
+                                 void *staging, int *cell_start, int *cell_end)
+{
+    const int ncells = keys->nc[0] * keys->nc[1] * keys->nc[2];
+    const int *totals = (const int *)temp;
+    place_by_cell_kernel<<<grid_for(n, COUNT_BLOCK), COUNT_BLOCK, ncells * sizeof(int), g_mdl_stream>>>(
+        (int)n, ncells, keys->cell, totals, totals + ncells, cell_start, cell_end, a, (char *)staging);
+    MDL_LAUNCHED("place_by_cell");
+    return 0;
+}

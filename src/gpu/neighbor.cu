@@ -149,6 +149,74 @@ __device__ __forceinline__ int scan_cells(int i, bool live, real4 pi, const mdl_
     return k;
 }
 
+/* Cell q (0..26: z, then y, then x offset, ascending) of the 27 around cell ci for scan_cells_shared:
+   its atoms j0 .. j1 - 1 (none where it does not exist, for q past 26, or where not `live`), and
+   where the cell was reached through a periodic face, its image's shift as two bits per dimension
+   (bit 2d: -len, bit 2d + 1: +len). */
+__device__ __forceinline__ void cell_range_of(int q, bool live, int3 ci, const mdl_box &b, int3 nc, const int *start,
+                                              const int *end, int &j0, int &j1, int &shift)
+{
+    const int o[3] = {q % 3 - 1, q / 3 % 3 - 1, q / 9 - 1}, c[3] = {ci.x, ci.y, ci.z}, len[3] = {nc.x, nc.y, nc.z};
+    int at[3];
+    bool in = live && q < 27;
+    shift = 0;
+    for (int d = 0; d < 3; d++) {
+        at[d] = c[d] + o[d];
+        if (at[d] < 0 || at[d] >= len[d]) {
+            in = in && b.periodic[d];
+            shift |= (at[d] < 0 ? 1 : 2) << (2 * d);
+            at[d] = at[d] < 0 ? at[d] + len[d] : at[d] - len[d];
+        }
+    }
+    const int cell = (at[2] * nc.y + at[1]) * nc.x + at[0];
+    j0 = in ? start[cell] : 0;
+    j1 = in ? end[cell] : 0;
+}
+
+/* The image shift of dimension d from cell_range_of's bits. */
+__device__ __forceinline__ mdl_real image_shift(int shift, int d, const image_lengths &m)
+{
+    return shift >> (2 * d) & 1 ? -m.len[d] : shift >> (2 * d) & 2 ? m.len[d] : (mdl_real)0;
+}
+
+/* scan_cells for T > 1 lanes per atom with one rank (no ghosts) and at least 3 cells along every
+   periodic dimension: the same cells, candidates, tests and order. The lanes of an atom's group
+   share its cells' set-up: lane s finds cells s, s + T, ... (their ranges and shifts) before the
+   scan, and the group's lanes take each cell's from it by shuffles, where each lane used to work
+   out every cell. */
+template <int T, typename Emit>
+__device__ __forceinline__ int scan_cells_shared(int i, bool live, real4 pi, const mdl_box &b, const image_lengths &m,
+                                                 int3 nc, const int *start, const int *end,
+                                                 const real4 *__restrict__ pos, mdl_real rlist2, Emit emit)
+{
+    constexpr int U = (27 + T - 1) / T;
+    const unsigned all = 0xffffffffu;
+    const int s = (int)(threadIdx.x % T), base = (int)(threadIdx.x & 31) & ~(T - 1);
+    const int3 ci = cell_coords(pi, b, nc);
+    int j0[U], j1[U], shift[U];
+#pragma unroll
+    for (int u = 0; u < U; u++)
+        cell_range_of(s + u * T, live, ci, b, nc, start, end, j0[u], j1[u], shift[u]);
+    int k = 0;
+#pragma unroll
+    for (int u = 0; u < U; u++)
+        for (int t = 0; t < T && u * T + t < 27; t++) {
+            const int a0 = __shfl_sync(all, j0[u], t, T), a1 = __shfl_sync(all, j1[u], t, T);
+            const int sh = __shfl_sync(all, shift[u], t, T);
+            /* j's image sits at pj + shift: compare with i moved by -shift */
+            const mdl_real xi = pi.x - image_shift(sh, 0, m), yi = pi.y - image_shift(sh, 1, m),
+                           zi = pi.z - image_shift(sh, 2, m);
+            k = scan_range<T>(a0, a1, k, s, base,
+                              [&](int j) {
+                                  const real4 pj = load4(&pos[j]);
+                                  const mdl_real dx = xi - pj.x, dy = yi - pj.y, dz = zi - pj.z;
+                                  return dx * dx + dy * dy + dz * dz < rlist2 && j != i;
+                              },
+                              emit);
+        }
+    return k;
+}
+
 /* Row i's 16-bit entry for atom j, with one rank (gpu.h's GPU_ROWS_RELATIVE). */
 __device__ __forceinline__ int relative_entry(int i, int j, int n)
 {
@@ -180,8 +248,10 @@ __global__ void build_cell_kernel(int n, mdl_box b, image_lengths m, int3 nc, co
    conflicts whatever k it is at), then written out by the whole block so that consecutive threads store consecutive
    addresses: NL[k*N + i] along i (transposed) or NL[i*M + k] along k (row); rel: 16-bit entries
    (GPU_ROWS_RELATIVE), two to an int. T lanes per atom (STAGE_BLOCK threads, STAGE_BLOCK / T atoms
-   per block) share each cell's candidates. */
-template <bool SHIFTED, int T>
+   per block) share each cell's candidates; without ghosts (GHOSTS false: one rank) and with 3 or
+   more cells along periodic dimensions, also the cells' set-up (scan_cells_shared: 8 lanes at
+   32,000 atoms, H100: 71.4 -> 61.8 us, 46.0 -> 39.8 M warp instructions). */
+template <bool SHIFTED, int T, bool GHOSTS>
 __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
     int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end, const int *gstart,
     const int *gend, const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count, int capacity, int si,
@@ -199,11 +269,15 @@ __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
     int k = 0;
     const bool live = i < n;
     if (T > 1 || live) { /* with lanes, whole warps (scan_cells) */
-        k = scan_cells<SHIFTED, T>(i, live, pos[live ? i : 0], b, m, nc, start, end, gstart, gend, pos, rlist2,
-                                   [&](int kk, int j) {
-                                       if (kk < holds)
-                                           stage[kk * ATOMS + a] = rel ? relative_entry(i, j, n) : j;
-                                   });
+        const auto emit = [&](int kk, int j) {
+            if (kk < holds)
+                stage[kk * ATOMS + a] = rel ? relative_entry(i, j, n) : j;
+        };
+        const real4 pi = pos[live ? i : 0];
+        if (SHIFTED && T > 1 && !GHOSTS)
+            k = scan_cells_shared<T>(i, live, pi, b, m, nc, start, end, pos, rlist2, emit);
+        else
+            k = scan_cells<SHIFTED, T>(i, live, pi, b, m, nc, start, end, gstart, gend, pos, rlist2, emit);
         if (live && t % T == 0) {
             finish_row(count, flags, i, k, capacity, rel ? 2 : 1);
             atomicMax(&kmax, min(k, holds));
@@ -249,16 +323,16 @@ static int staged_lanes(size_t n)
     return n < 36000 ? 8 : 1;
 }
 
-template <bool SHIFTED, int T>
+template <bool SHIFTED, int T, bool GHOSTS = true>
 static int launch_staged(size_t n, const mdl_box &box, const image_lengths &m, int3 c3, const int *cell_start,
                          const int *cell_end, const int *gstart, const int *gend, const real4 *p, mdl_real r2, int *nl,
                          int *count, int capacity, int si, int sk, int *flags, bool rel)
 {
     const size_t smem = (size_t)(STAGE_BLOCK / T) * (rel ? 2 : 1) * capacity * sizeof(int);
     if (smem > 48 * 1024)
-        MDL_CUDA(cudaFuncSetAttribute(build_cell_staged_kernel<SHIFTED, T>,
+        MDL_CUDA(cudaFuncSetAttribute(build_cell_staged_kernel<SHIFTED, T, GHOSTS>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    build_cell_staged_kernel<SHIFTED, T><<<grid_for(n * T, STAGE_BLOCK), STAGE_BLOCK, smem, g_mdl_stream>>>(
+    build_cell_staged_kernel<SHIFTED, T, GHOSTS><<<grid_for(n * T, STAGE_BLOCK), STAGE_BLOCK, smem, g_mdl_stream>>>(
         (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags, rel);
     return 0;
 }
@@ -269,6 +343,9 @@ static int launch_staged_lanes(int lanes, size_t n, const mdl_box &box, const im
                                const real4 *p, mdl_real r2, int *nl, int *count, int capacity, int si, int sk,
                                int *flags, bool rel)
 {
+    if (lanes == 8 && SHIFTED && !gstart) /* one rank: the group's lanes share the cells' set-up */
+        return launch_staged<SHIFTED, 8, !SHIFTED>(n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl,
+                                                   count, capacity, si, sk, flags, rel);
     if (lanes == 8)
         return launch_staged<SHIFTED, 8>(n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count,
                                          capacity, si, sk, flags, rel);

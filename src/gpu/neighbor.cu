@@ -314,13 +314,15 @@ __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
    ~500 candidates in turn: the kernel takes ~82 us from 4,000 to 32,000 atoms (H100). 8 lanes (the
    warp's groups kept converged) take 37 us at 4,000 atoms and 69 us at 32,000; whole runs 1.26x at
    4,000, 1.05x at 32,000, 1.00x at 37,044, 0.97x at 42,592, where their ballots cost more than
-   they hide. MDLITE_STAGED_LANES=1|8 chooses (tests, measurements). */
-static int staged_lanes(size_t n)
+   they hide. Where the lanes share the cells' set-up too (`shared`: one rank, 3 or more cells along
+   periodic dimensions), 8 lanes win up to the warp builder's size: 1.235x at 37,044 atoms, 1.135x
+   at 62,500. MDLITE_STAGED_LANES=1|8 chooses (tests, measurements). */
+static int staged_lanes(size_t n, bool shared)
 {
     const char *e = getenv("MDLITE_STAGED_LANES");
     if (e && *e)
         return atoi(e) == 8 ? 8 : 1;
-    return n < 36000 ? 8 : 1;
+    return shared || n < 36000 ? 8 : 1;
 }
 
 template <bool SHIFTED, int T, bool GHOSTS = true>
@@ -730,7 +732,7 @@ extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int 
     int3 c3 = make_int3(nc[0], nc[1], nc[2]);
     mdl_real r2 = (mdl_real)(rlist * rlist);
     const real4 *p = (const real4 *)pos4;
-    const int lanes = staged_lanes(n);
+    const int lanes = staged_lanes(n, shifted && !gstart);
     const size_t smem = (size_t)(STAGE_BLOCK / lanes) * (rel ? 2 : 1) * capacity * sizeof(int);
     if (use_warp_builder(n, shifted)) {
         const int *lo = ghosts ? ghosts->lo : nc, *hi = ghosts ? ghosts->hi : nc; /* no ghosts: unused */

@@ -14,7 +14,7 @@ cases: compare      step-0 forces and 100 steps of thermo against the CPU backen
        prune        an outer list pruned to the run's skin gives the thermo of direct lists (8 and 1
                     lanes, a thin outer skin, two species, rows past the capacity), folded or not
        sort         a small system's sort by cell in two kernels gives the order of CUB's radix sort:
-                    bitwise the same thermo at 500, 13,500 and 62,500 atoms (1, 14 and 62 blocks)
+                    bitwise the same thermo at 500 to 87,808 atoms (1 to 86 blocks)
        overflow     a list too short never gives a wrong step: a fixed 8-slot list (every row
                     covered by the force kernel) and a list that overflows mid-run (and grows)
                     print the thermo of a list that fits
@@ -222,7 +222,7 @@ def sort(mdlite, inp, d, precision):
     # both sorts are stable (by cell, then atom index), so the atoms, their lists and every sum come
     # out in the same order: an atom placed anywhere else changes the thermo's last digits
     cfg = os.path.join(inp, "lj_melt.ini")
-    for cells in ("5", "15", "25"):
+    for cells in ("5", "15", "25", "28"):
         sets = (f"system.cells={cells} {cells} {cells}", "run.steps=400", "output.thermo=20")
         got = {v: thermo_run(mdlite, cfg, d, "sort" + v, *sets, env={"MDLITE_CELL_SORT": v}) for v in ("count", "cub")}
         how = {v: re.search(r"Cell sort = (.*)", out) for v, (_, out) in got.items()}

@@ -161,15 +161,16 @@ extern "C" int gpu_unstage_atoms(size_t n, gpu_atom_arrays a, const void *stagin
 
 // ---- a small system's sort by cell, in two kernels ----------------------------------------------
 /* With one rank, up to COUNT_SORT_ATOMS atoms in up to COUNT_SORT_CELLS cells (and at most
-   COUNT_SORT_BYTES of storage per atom), atoms are sorted by cell without CUB's radix sort, whose kernels (at 32,000 atoms a histogram, a scan and two passes)
-   are each short and bound by latency. The wrap counts each block's atoms per cell; a second
-   kernel places every atom after the atoms of the cells before its own, those of its cell in the
-   blocks before its own, and those of its cell before it in its block: CUB's stable order (by
-   cell, then index). It writes each atom straight to its place in the staging area, and the cell
-   bounds, so neither a gather pass nor the bounds' memsets are needed. H100, 32,000 atoms: 14.6 us
-   for the placement against 29.2 us for CUB's sort and 8.8 us for the gather; whole runs 1.089x
-   at 32,000 atoms, 1.041x at 131,072. The storage (temp): ncells totals, then a row of ncells
-   counts per block, ~ncells / 256 bytes per atom. */
+   COUNT_SORT_BYTES of storage per atom), atoms are sorted by cell without CUB's radix sort, whose
+   kernels (at 32,000 atoms a histogram, a scan and two passes) are each short and bound by
+   latency. The wrap counts each block's atoms per cell; a second kernel places every atom after
+   the atoms of the cells before its own, those of its cell in the blocks before its own, and
+   those of its cell before it in its block: CUB's stable order (by cell, then index). It writes
+   each atom straight to its place in the staging area, and the cell bounds, so neither a gather
+   pass nor the bounds' memsets are needed. H100, 32,000 atoms: 14.6 us for the placement against
+   29.2 us for CUB's sort and 8.8 us for the gather; whole runs 1.089x at 32,000 atoms, 1.047x at
+   131,072. The storage (temp): ncells totals, then a row of ncells counts per block, ~ncells /
+   256 bytes per atom. */
 #define COUNT_BLOCK 1024
 #define COUNT_SORT_ATOMS 131072
 #define COUNT_SORT_CELLS 8192 /* a block's counts fit in 32 KB of shared memory */

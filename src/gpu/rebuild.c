@@ -16,8 +16,8 @@ static size_t ncells(const gpu_ctx *c)
     return (size_t)c->nc[0] * c->nc[1] * c->nc[2];
 }
 
-/* One rank's cell method sorts a small system without CUB (gpu.h); MDLITE_CELL_SORT=cub|count
-   chooses (measurements). */
+/* One rank's cell method sorts a small system without CUB (gpu.h's counting sort);
+   MDLITE_CELL_SORT=cub forces CUB's (tests, measurements). */
 static int use_count_sort(const gpu_ctx *c, size_t ncells)
 {
     const char *force = getenv("MDLITE_CELL_SORT");
@@ -87,7 +87,8 @@ static int build_list(gpu_ctx *c, bool kept)
 /* Queues the whole rebuild, without waiting for anything: wrap and pack, then (cell method) sort
    by cell and permute every per-atom array through the old list's memory, then build. The cell
    method's wrap writes the sort's keys, and its permutation the cell bounds and the list's
-   positions (fewer passes and graph nodes). */
+   positions (fewer passes and graph nodes); a small system's wrap also counts the keys, and the
+   counting sort's placement stages the atoms and writes the bounds. */
 static int queue_rebuild(gpu_ctx *c)
 {
     if (c->halo) /* several ranks: the host waits for counts on the way */
@@ -100,15 +101,15 @@ static int queue_rebuild(gpu_ctx *c)
     gpu_atom_arrays a = {{c->x, c->y, c->z, c->vx, c->vy, c->vz}, {c->ix, c->iy, c->iz, c->type}, c->id,
                          {c->forces_given ? c->fx : NULL, c->fy, c->fz}}; /* forces: a restart's only */
     gpu_cell_keys keys = {c->region, {c->nc[0], c->nc[1], c->nc[2]}, c->cell, c->perm};
-    gpu_permute_also also = {c->cell_sorted, c->cell_start, c->cell_end, ncells(c),
-                             c->outer > 0 ? c->pos_outer : c->pos0};
-    if (c->count_sort) {
-        gpu_permute_also pos0 = {NULL, NULL, NULL, 0, also.pos4_copy};
+    mdl_real *built_at = c->outer > 0 ? c->pos_outer : c->pos0;
+    if (c->count_sort) { /* the placement writes the cell bounds */
+        gpu_permute_also also = {NULL, NULL, NULL, 0, built_at};
         TRY(gpu_wrap_and_count(n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, &keys, c->sort_temp));
         TRY(gpu_place_by_cell(n, &keys, c->sort_temp, a, c->nl, c->cell_start, c->cell_end));
-        TRY(gpu_unstage_atoms(n, a, c->nl, c->pos4, &pos0));
+        TRY(gpu_unstage_atoms(n, a, c->nl, c->pos4, &also));
         return build_list(c, true);
     }
+    gpu_permute_also also = {c->cell_sorted, c->cell_start, c->cell_end, ncells(c), built_at};
     TRY(gpu_wrap_and_pack(n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4, &keys));
     TRY(gpu_sort_by_cell(c->cell, c->cell_sorted, c->perm, c->perm_sorted, n, ncells(c), c->sort_temp,
                          c->sort_temp_bytes));

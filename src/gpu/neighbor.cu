@@ -394,14 +394,21 @@ struct warp_rows {
     }
     /* Every lane's entries written .. k - 1 leave the ring: those the row holds (capacity ints, two
        entries to an int when packed) go to nl, row by row across the warp; the others are only
-       counted. */
+       counted. CAN_PACK: the kernel may pack rows; the plain kernel walks each lane's address along
+       its row instead of recomputing it per slot (a quarter of the builder's instructions). */
+    template <bool CAN_PACK>
     __device__ void flush()
     {
         const unsigned all = 0xffffffffu;
         const int holds = packed ? 2 * capacity : capacity;
         int to = active ? min(k, holds) : 0, from = active ? min(written, holds) : 0;
         int lo = __reduce_min_sync(all, from), hi = __reduce_max_sync(all, to);
-        if (packed) {
+        if (!CAN_PACK) {
+            int *out = nl + (size_t)i * si + (size_t)lo * sk;
+            for (int s = lo; s < hi; s++, out += sk)
+                if (s >= from && s < to)
+                    *out = ring[(s % RING_SLOTS) * 32 + lane];
+        } else if (packed) {
             for (int s = lo; s < hi; s++)
                 if (s >= from && s < to)
                     put_packed(nl, i, s, sk, ring[(s % RING_SLOTS) * 32 + lane]);
@@ -414,10 +421,11 @@ struct warp_rows {
     }
     /* Before up to 32 more entries: make room if a lane's ring could fill (the slot being offered
        must never hold an entry still in the ring). */
+    template <bool CAN_PACK>
     __device__ void make_room()
     {
         if (__any_sync(0xffffffffu, k - written > RING_SLOTS - 33))
-            flush();
+            flush<CAN_PACK>();
     }
 };
 
@@ -544,7 +552,7 @@ __device__ void scan_row_by_warp(warp_rows &r, bool mine, real4 pi, const mdl_bo
     real4 next = at.jb + lane < at.j1 ? load4(&pos[at.jb + lane]) : pi;
     for (bool more = true; more;) {
         const tile_cursor now = at;
-        r.make_room();
+        r.make_room<PACKED>();
         tile[lane] = next;
         __syncwarp();
         more = at.advance(lane_range);
@@ -654,7 +662,7 @@ __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const ima
             scan_row_by_warp<PACKED>(r, p.mine, pi, b, m, nc, p.y0, p.z0, p.xlo, p.xhi, gstart, gend, pos, rlist2,
                                      tile, table, slots);
     }
-    r.flush();
+    r.flush<PACKED>();
     if (active)
         finish_row(count, flags, i, r.k, capacity, r.packed ? 2 : 1);
 }

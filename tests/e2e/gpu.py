@@ -80,6 +80,23 @@ def random_xyz(d, name, n, L, seed):
                  "\n".join(f"A {x!r} {y!r} {z!r}" for x, y, z in pts) + "\n")
 
 
+def rim_xyz(d, name, pairs, L, rc, seed):
+    """Pairs of atoms a hair inside or outside rc of each other (1e-10 to 1e-6 of it): a float test
+    of their distance cannot tell which, so double precision must decide them in double."""
+    import math
+    import random
+    rng = random.Random(seed)
+    lines = []
+    for _ in range(pairs):
+        a = [rng.random() * L for _ in range(3)]
+        u = [rng.gauss(0, 1) for _ in range(3)]
+        norm = math.sqrt(sum(c * c for c in u))
+        r = rc * (1 + rng.choice((-1, 1)) * 10 ** rng.uniform(-10, -6))
+        b = [(a[k] + r * u[k] / norm) % L for k in range(3)]
+        lines += [f"A {a[0]!r} {a[1]!r} {a[2]!r}", f"A {b[0]!r} {b[1]!r} {b[2]!r}"]
+    return write(os.path.join(d, name), f"{len(lines)}\nrim\n" + "\n".join(lines) + "\n")
+
+
 def packing_on(precision):
     """Whether the warp builder packs lists (gpu_list_form: double precision, or MDLITE_GPU_LIST)."""
     choice = os.environ.get("MDLITE_GPU_LIST", "")
@@ -93,6 +110,8 @@ def neighbors(mdlite, inp, d, precision, ref_dir=None):
     # rows stay atom indices: the sparse set must give both kinds in one list
     sets = [(random_xyz(d, "r.xyz", 3000, 12.0, 7), ["--box", "12", "12", "12"], "2.8"),
             (random_xyz(d, "sparse.xyz", 1000, 25.0, 8), ["--box", "25", "25", "25"], "2.5")]
+    if precision == "double":  # the warp builder's float tests, decided again in double near the radius
+        sets.append((rim_xyz(d, "rim.xyz", 1500, 14.0, 2.8, 9), ["--box", "14", "14", "14"], "2.8"))
     if ref_dir and os.path.exists(os.path.join(ref_dir, "xy.txt")):
         sets.append((os.path.join(ref_dir, "xy.txt"), [], "1.9"))
     warp = os.environ.get("MDLITE_CELL_BUILDER") == "warp" and packing_on(precision)

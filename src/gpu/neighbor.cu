@@ -394,8 +394,9 @@ struct warp_rows {
     }
     /* Every lane's entries written .. k - 1 leave the ring: those the row holds (capacity ints, two
        entries to an int when packed) go to nl, row by row across the warp; the others are only
-       counted. CAN_PACK: the kernel may pack rows; the plain kernel walks each lane's address along
-       its row instead of recomputing it per slot (a quarter of the builder's instructions). */
+       counted. Each lane walks its address along its row rather than working it out per slot (the
+       flush was a quarter of the builder's instructions). CAN_PACK: the kernel may pack rows; its
+       rare warps of atom indices keep the per-slot form (the walk made that kernel slower there). */
     template <bool CAN_PACK>
     __device__ void flush()
     {
@@ -408,10 +409,13 @@ struct warp_rows {
             for (int s = lo; s < hi; s++, out += sk)
                 if (s >= from && s < to)
                     *out = ring[(s % RING_SLOTS) * 32 + lane];
-        } else if (packed) {
-            for (int s = lo; s < hi; s++)
+        } else if (packed) { /* entry s: half s % 2 of int s / 2; the next int is sk further */
+            unsigned short *out = (unsigned short *)nl + ((size_t)(lo >> 1) * sk + i) * 2 + (lo & 1);
+            for (int s = lo; s < hi; s++) {
                 if (s >= from && s < to)
-                    put_packed(nl, i, s, sk, ring[(s % RING_SLOTS) * 32 + lane]);
+                    *out = (unsigned short)ring[(s % RING_SLOTS) * 32 + lane];
+                out += s & 1 ? 2 * sk - 1 : 1;
+            }
         } else {
             for (int s = lo; s < hi; s++)
                 if (s >= from && s < to)

@@ -110,7 +110,7 @@ def neighbors(mdlite, inp, d, precision, ref_dir=None):
     # rows stay atom indices: the sparse set must give both kinds in one list
     sets = [(random_xyz(d, "r.xyz", 3000, 12.0, 7), ["--box", "12", "12", "12"], "2.8"),
             (random_xyz(d, "sparse.xyz", 1000, 25.0, 8), ["--box", "25", "25", "25"], "2.5")]
-    if precision == "double":  # the warp builder's float tests, decided again in double near the radius
+    if precision == "double":  # pairs on the radius: every builder decides them in double, as the CPU does
         sets.append((rim_xyz(d, "rim.xyz", 1500, 14.0, 2.8, 9), ["--box", "14", "14", "14"], "2.8"))
     if ref_dir and os.path.exists(os.path.join(ref_dir, "xy.txt")):
         sets.append((os.path.join(ref_dir, "xy.txt"), [], "1.9"))

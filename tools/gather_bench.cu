@@ -42,7 +42,11 @@ struct AoS_d4 {
 };
 struct Pairs_d2 { /* (x, y) and (z, w) in two arrays of 16-byte entries */
     const double2 *xy, *zw;
-    __device__ xyz<double> at(int j) const { const double2 a = __ldg(&xy[j]), b = __ldg(&zw[j]); return {a.x, a.y, b.x}; }
+    __device__ xyz<double> at(int j) const
+    {
+        const double2 a = __ldg(&xy[j]), b = __ldg(&zw[j]);
+        return {a.x, a.y, b.x};
+    }
 };
 struct Pair_d2_d1 { /* (x, y) and z */
     const double2 *xy;
@@ -192,7 +196,8 @@ int main(int argc, char **argv)
                         if (j == i)
                             continue;
                         double ex = sx[i] - sx[j], ey = sy[i] - sy[j], ez = sz[i] - sz[j];
-                        ex -= len * std::rint(ex / len), ey -= len * std::rint(ey / len), ez -= len * std::rint(ez / len);
+                        ex -= len * std::rint(ex / len), ey -= len * std::rint(ey / len);
+                        ez -= len * std::rint(ez / len);
                         if (ex * ex + ey * ey + ez * ez < rlist * rlist && m < cap)
                             nl[(size_t)m++ * n + i] = j;
                     }

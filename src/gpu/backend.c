@@ -97,9 +97,11 @@ static int alloc_all(gpu_ctx *c)
     return gpu_memset(c->nbs, 0, sizeof(gpu_nb_state)) ? MDL_ERUN : MDL_OK;
 }
 
-/* Every per-atom array reallocated to hold cap atoms, the first min(cap, c->cap) kept. */
+/* Every per-atom array reallocated to hold cap atoms (whole blocks of packed positions), the
+   first min(cap, c->cap) kept. */
 static int resize_atoms(gpu_ctx *c, size_t cap)
 {
+    cap = gpu_pos_atoms(cap);
     atom_array a[40];
     int m = atom_arrays(c, a);
     for (int k = 0; k < m; k++) {
@@ -126,7 +128,7 @@ int gpu_grow_atoms(gpu_ctx *c, size_t need)
 
 int gpu_trim_atoms(gpu_ctx *c)
 {
-    return c->tight && c->cap > c->n ? resize_atoms(c, c->n) : MDL_OK;
+    return c->tight && c->cap > gpu_pos_atoms(c->n) ? resize_atoms(c, c->n) : MDL_OK;
 }
 
 static void gpu_destroy(void *p)
@@ -285,7 +287,7 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     }
     c->n = c->nall = own->n;
     c->tight = mdl_env_on("MDLITE_GPU_TIGHT");
-    c->cap = c->halo && !c->tight ? halo_capacity(c, own->n) : own->n;
+    c->cap = gpu_pos_atoms(c->halo && !c->tight ? halo_capacity(c, own->n) : own->n);
     int rc = alloc_all(c) != MDL_OK || upload(c, own) != MDL_OK || set_tables(setup->pairs, s->mass) != MDL_OK
                  ? MDL_ERUN
                  : MDL_OK;

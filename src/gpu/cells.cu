@@ -31,7 +31,7 @@ __device__ __forceinline__ real4 wrap_pack_atom(int i, const mdl_box &b, double 
 
 /* Wrap and pack into pos; with cell given, each atom's cell and perm = i instead. */
 __global__ void wrap_pack_kernel(int n, mdl_box b, double *x, double *y, double *z, int *ix, int *iy, int *iz,
-                                 const int *type, real4 *pos, mdl_box region, int3 nc, int *cell, int *perm)
+                                 const int *type, pos_t *pos, mdl_box region, int3 nc, int *cell, int *perm)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -43,7 +43,7 @@ __global__ void wrap_pack_kernel(int n, mdl_box b, double *x, double *y, double 
         cell[i] = cell_of(p, region, nc);
         perm[i] = i;
     } else {
-        pos[i] = p;
+        pos_put(pos, i, p);
     }
 }
 
@@ -53,7 +53,7 @@ extern "C" int gpu_wrap_and_pack(size_t n, mdl_box box, double *x, double *y, do
     const mdl_box region = keys ? keys->region : box;
     const int3 nc = keys ? make_int3(keys->nc[0], keys->nc[1], keys->nc[2]) : make_int3(1, 1, 1);
     wrap_pack_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, x, y, z, ix, iy, iz, type,
-        (real4 *)pos4, region, nc, keys ? keys->cell : NULL, keys ? keys->perm : NULL);
+        (pos_t *)pos4, region, nc, keys ? keys->cell : NULL, keys ? keys->perm : NULL);
     MDL_LAUNCHED("wrap_pack");
     return 0;
 }
@@ -114,7 +114,7 @@ __global__ void gather_to_staging_kernel(int n, const int *perm, gpu_atom_arrays
 }
 
 /* The staged arrays back in place, pos repacked; what `also` names written on the way. */
-__global__ void copy_from_staging_kernel(int n, gpu_atom_arrays a, const char *staging, real4 *pos,
+__global__ void copy_from_staging_kernel(int n, gpu_atom_arrays a, const char *staging, pos_t *pos,
                                          gpu_permute_also also)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -131,9 +131,9 @@ __global__ void copy_from_staging_kernel(int n, gpu_atom_arrays a, const char *s
     real4 p;
     p.x = (mdl_real)a.d[0][i], p.y = (mdl_real)a.d[1][i], p.z = (mdl_real)a.d[2][i];
     p.w = type_to_real(a.i[3][i]);
-    pos[i] = p;
+    pos_put(pos, i, p);
     if (also.pos4_copy)
-        ((real4 *)also.pos4_copy)[i] = p;
+        pos_put((pos_t *)also.pos4_copy, i, p);
     if (also.sorted_cell)
         note_cell_bounds(i, n, also.sorted_cell, also.cell_start, also.cell_end);
 }
@@ -154,7 +154,7 @@ extern "C" int gpu_unstage_atoms(size_t n, gpu_atom_arrays a, const void *stagin
     if (w.sorted_cell && clear_cell_bounds(w.ncells, w.cell_start, w.cell_end))
         return 1;
     copy_from_staging_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, a, (const char *)staging,
-                                                                                    (real4 *)pos4, w);
+                                                                                    (pos_t *)pos4, w);
     MDL_LAUNCHED("copy_from_staging");
     return 0;
 }

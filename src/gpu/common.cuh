@@ -35,16 +35,45 @@ static inline unsigned grid_for(size_t n, unsigned block)
     return (unsigned)((n + block - 1) / block);
 }
 
+/* real4: one atom's packed position (x y z and the species) as a value. pos_t: what arrays of
+   packed positions are made of (gpu.h's layout), read with pos_at (plain loads) or load4 (through
+   the read-only cache) and written with pos_put. */
 #ifdef MDLITE_GPU_DOUBLE
 struct __align__(32) real4 {
     double x, y, z, w;
 };
-__device__ __forceinline__ real4 load4(const real4 *p) { return *p; }
+struct pos_t { /* GPU_POS_BLOCK atoms */
+    double2 xy[GPU_POS_BLOCK];
+    double z[GPU_POS_BLOCK], w[GPU_POS_BLOCK];
+};
+__device__ __forceinline__ real4 pos_at(const pos_t *p, int i)
+{
+    const pos_t &b = p[(unsigned)i / GPU_POS_BLOCK];
+    const int r = (unsigned)i % GPU_POS_BLOCK;
+    const double2 a = b.xy[r];
+    return {a.x, a.y, b.z[r], b.w[r]};
+}
+__device__ __forceinline__ real4 load4(const pos_t *p, int i)
+{
+    const pos_t &b = p[(unsigned)i / GPU_POS_BLOCK];
+    const int r = (unsigned)i % GPU_POS_BLOCK;
+    const double2 a = __ldg(&b.xy[r]);
+    return {a.x, a.y, __ldg(&b.z[r]), __ldg(&b.w[r])};
+}
+__device__ __forceinline__ void pos_put(pos_t *p, int i, real4 v)
+{
+    pos_t &b = p[(unsigned)i / GPU_POS_BLOCK];
+    const int r = (unsigned)i % GPU_POS_BLOCK;
+    b.xy[r] = make_double2(v.x, v.y), b.z[r] = v.z, b.w[r] = v.w;
+}
 __device__ __forceinline__ mdl_real type_to_real(int t) { return (mdl_real)t; }
 __device__ __forceinline__ int real_to_type(mdl_real r) { return (int)r; }
 #else
 typedef float4 real4;
-__device__ __forceinline__ real4 load4(const real4 *p) { return __ldg(p); }
+typedef float4 pos_t;
+__device__ __forceinline__ real4 pos_at(const pos_t *p, int i) { return p[i]; }
+__device__ __forceinline__ real4 load4(const pos_t *p, int i) { return __ldg(&p[i]); }
+__device__ __forceinline__ void pos_put(pos_t *p, int i, real4 v) { p[i] = v; }
 __device__ __forceinline__ mdl_real type_to_real(int t) { return __int_as_float(t); }
 __device__ __forceinline__ int real_to_type(mdl_real r) { return __float_as_int(r); }
 #endif

@@ -60,13 +60,13 @@ __device__ __forceinline__ void add_pair(real4 pi, real4 pj, int row, mdl_real c
    the atom's T lanes taking j = s, s + T, ... Kept out of line so that the list loop compiles as
    if it were alone. */
 template <bool EV, bool SINGLE, int T>
-__device__ __noinline__ void add_all_pairs(int i, int s, int nall, const real4 *__restrict__ pos, int row,
+__device__ __noinline__ void add_all_pairs(int i, int s, int nall, const pos_t *__restrict__ pos, int row,
                                            mdl_real cut2, image_lengths m, mdl_real *sums)
 {
-    const real4 pi = pos[i];
+    const real4 pi = pos_at(pos, i);
     for (int j = s; j < nall; j += T)
         if (j != i)
-            add_pair<EV, SINGLE>(pi, load4(&pos[j]), row, cut2, m, sums[0], sums[1], sums[2], sums[3], sums[4]);
+            add_pair<EV, SINGLE>(pi, load4(pos, j), row, cut2, m, sums[0], sums[1], sums[2], sums[3], sums[4]);
 }
 
 /* How the force kernel reads the list: atom indices through the caches, or loaded to be evicted
@@ -88,7 +88,7 @@ __device__ __forceinline__ unsigned list_load(const unsigned *p)
    warps into shared memory; LIST_RELATIVE (one rank: nall = n): entry e of row i is atom
    (i + e) mod n. KICK: the atom's force goes on into the chained kicks and drift (ch). */
 template <bool EV, bool SINGLE, int T, int LIST, bool KICK>
-__global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_lengths m, const real4 *__restrict__ pos,
+__global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_lengths m, const pos_t *__restrict__ pos,
                                                        const int *__restrict__ nl, const int *__restrict__ table,
                                                        const int *__restrict__ count, int si, int sk, int capacity,
                                                        mdl_real *fx, mdl_real *fy, mdl_real *fz, mdl_real *pe,
@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
     }
     if (i >= n || *halt) /* whole groups leave together: n * T threads cover whole groups */
         return;
-    const real4 pi = pos[i];
+    const real4 pi = pos_at(pos, i);
     const int row = SINGLE ? 0 : real_to_type(pi.w) * c_ntypes;
     const mdl_real cut2 = c_cutsq[0];
     mdl_real fxi = 0, fyi = 0, fzi = 0, e = 0, v = 0;
@@ -124,7 +124,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
            by the lane whose turn it is; neighbor(x): the position of the atom in x's low 16 bits */
         const unsigned *words = (const unsigned *)nl + i;
         const auto neighbor = [&](unsigned low) {
-            return load4(&pos[REL ? gpu_list_relative(i, low & 0xffffu, nall) : gpu_list_unpack(tw, low & 0xffffu)]);
+            return load4(pos, REL ? gpu_list_relative(i, low & 0xffffu, nall) : gpu_list_unpack(tw, low & 0xffffu));
         };
         const int full = cnt >> 1;
         int w = s;
@@ -151,7 +151,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
         const int *list = nl + (size_t)i * si;
         for (int k = s; k < cnt; k += T) {
             const int j = (int)list_load<STREAM>((const unsigned *)&list[(size_t)k * sk]);
-            add_pair<EV, SINGLE>(pi, load4(&pos[j]), row, cut2, m, fxi, fyi, fzi, e, v);
+            add_pair<EV, SINGLE>(pi, load4(pos, j), row, cut2, m, fxi, fyi, fzi, e, v);
         }
     }
     if (T > 1) { /* the group's lanes are consecutive lanes of one warp */
@@ -176,9 +176,9 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
     if (KICK) { /* nobody reads pos[i] from ch.pos_out in this pass; the skin's squares as gpu_kick_drift's */
         const real4 p = kick_drift_of<2>(i, ch.dtf * ch.inv_mass[SINGLE ? 0 : real_to_type(pi.w)], ch.dt, fxi, fyi,
                                          fzi, pi.w, ch.x, ch.y, ch.z, ch.vx, ch.vy, ch.vz);
-        ((real4 *)ch.pos_out)[i] = p;
+        pos_put((pos_t *)ch.pos_out, i, p);
         const mdl_real half2 = (mdl_real)(0.25 * ch.skin * ch.skin), skin2 = (mdl_real)(ch.skin * ch.skin);
-        const real4 q = ((const real4 *)ch.pos0)[i];
+        const real4 q = pos_at((const pos_t *)ch.pos0, i);
         const mdl_real d2 = displacement2(p, q);
         skin_flags(__activemask(), d2, half2, skin2, &ch.st->far, &ch.st->unsafe);
         if (ch.outer_skin > 0)
@@ -215,7 +215,7 @@ static bool list_streamed(size_t n)
 
 /* ch: the chained kernels (no energy), else the plain ones. */
 template <int T, int LIST>
-static void launch_lj(size_t n, size_t nall, int ntypes, int ev, image_lengths m, const real4 *p, const int *nl,
+static void launch_lj(size_t n, size_t nall, int ntypes, int ev, image_lengths m, const pos_t *p, const int *nl,
                       const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
                       mdl_real *fz, mdl_real *pe, mdl_real *w, const int *halt, const gpu_chain *ch)
 {
@@ -245,7 +245,7 @@ static int lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_r
                      const gpu_chain *ch)
 {
     image_lengths m = make_image_lengths(box);
-    const real4 *p = (const real4 *)pos4;
+    const pos_t *p = (const pos_t *)pos4;
     const int list = form == GPU_ROWS_TABLE      ? LIST_PACKED
                      : form == GPU_ROWS_RELATIVE ? LIST_RELATIVE
                      : list_streamed(n)          ? LIST_STREAMED

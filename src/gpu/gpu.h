@@ -25,6 +25,29 @@ typedef float mdl_real;
 #define MDL_GPU_PRECISION_NAME "mixed"
 #endif
 
+/* Packed positions (pos4, pos0, pos_outer): four reals per atom, x y z and the species. Mixed
+   precision: one float4 per atom. Double precision: blocks of 16 atoms, their (x, y) pairs, then
+   their z, then their species, so that a neighbor's position is 24 bytes in two loads that spread
+   over L1's banks (tools/gather_bench.cu, docs/PERFORMANCE.md). Arrays hold whole blocks. */
+#ifdef MDLITE_GPU_DOUBLE
+#define GPU_POS_BLOCK 16
+#else
+#define GPU_POS_BLOCK 1
+#endif
+
+/* n atoms rounded up to whole blocks: the atoms a copy of packed positions moves. */
+static inline size_t gpu_pos_atoms(size_t n)
+{
+    return (n + GPU_POS_BLOCK - 1) / GPU_POS_BLOCK * GPU_POS_BLOCK;
+}
+
+/* Where component d (0-2: x y z, 3: species) of atom i lies in packed positions. */
+static inline size_t gpu_pos_index(size_t i, int d)
+{
+    const size_t base = i / GPU_POS_BLOCK * 4 * GPU_POS_BLOCK, r = i % GPU_POS_BLOCK;
+    return d < 2 ? base + 2 * r + (size_t)d : base + (size_t)(d == 2 ? 2 : 3) * GPU_POS_BLOCK + r;
+}
+
 /* ---- device, memory, timing (device.cu) ---- */
 int gpu_device_count(void);
 void gpu_print_devices(FILE *out);

@@ -159,7 +159,7 @@ extern "C" int gpu_pack_atoms(size_t m, const int *idx, gpu_atom_arrays a, doubl
 }
 
 /* Written by another rank (in.seq > 0): read once it has told this one, past L1. */
-__global__ void unpack_atoms_kernel(int m, const double *buf, gpu_atom_arrays a, int at, int *gone, real4 *pos,
+__global__ void unpack_atoms_kernel(int m, const double *buf, gpu_atom_arrays a, int at, int *gone, pos_t *pos,
                                     gpu_peer_in in)
 {
     if (in.seq)
@@ -183,7 +183,7 @@ __global__ void unpack_atoms_kernel(int m, const double *buf, gpu_atom_arrays a,
     real4 p;
     p.x = (mdl_real)w[2], p.y = (mdl_real)w[3], p.z = (mdl_real)w[4];
     p.w = type_to_real((int)w[1]);
-    pos[i] = p;
+    pos_put(pos, i, p);
 }
 
 extern "C" int gpu_unpack_atoms(size_t m, const double *buf, gpu_atom_arrays a, size_t at, int *gone,
@@ -192,7 +192,7 @@ extern "C" int gpu_unpack_atoms(size_t m, const double *buf, gpu_atom_arrays a, 
     if (m == 0)
         return 0;
     unpack_atoms_kernel<<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
-        (int)m, buf, a, (int)at, gone, (real4 *)pos4, in ? *in : gpu_peer_in{});
+        (int)m, buf, a, (int)at, gone, (pos_t *)pos4, in ? *in : gpu_peer_in{});
     MDL_LAUNCHED("unpack_atoms");
     return 0;
 }
@@ -238,7 +238,7 @@ extern "C" int gpu_pack_ghosts(size_t m, const int *idx, const double *x, const 
 /* New ghost k into slot at + k: positions, species, pos4; no longer gone. Written by another rank
    (in.seq > 0): read once it has told this one, past L1. */
 __global__ void unpack_ghosts_kernel(int m, const double *buf, int at, double *x, double *y, double *z, int *type,
-                                     real4 *pos, int *gone, gpu_peer_in in)
+                                     pos_t *pos, int *gone, gpu_peer_in in)
 {
     if (in.seq)
         wait_for_senders(in);
@@ -254,7 +254,7 @@ __global__ void unpack_ghosts_kernel(int m, const double *buf, int at, double *x
     real4 p;
     p.x = (mdl_real)wx, p.y = (mdl_real)wy, p.z = (mdl_real)wz;
     p.w = type_to_real(t);
-    pos[i] = p;
+    pos_put(pos, i, p);
 }
 
 extern "C" int gpu_unpack_ghosts(size_t m, const double *buf, size_t at, double *x, double *y, double *z, int *type,
@@ -263,7 +263,7 @@ extern "C" int gpu_unpack_ghosts(size_t m, const double *buf, size_t at, double 
     if (m == 0)
         return 0;
     unpack_ghosts_kernel<<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
-        (int)m, buf, (int)at, x, y, z, type, (real4 *)pos4, gone, in ? *in : gpu_peer_in{});
+        (int)m, buf, (int)at, x, y, z, type, (pos_t *)pos4, gone, in ? *in : gpu_peer_in{});
     MDL_LAUNCHED("unpack_ghosts");
     return 0;
 }
@@ -332,7 +332,7 @@ extern "C" int gpu_pack_positions(size_t m0, size_t m1, const int *idx, const do
    a vote, block 0 counts it. */
 template <typename T, bool WIDE>
 __global__ void unpack_positions_kernel(int m, const T *buf, const int *slot, double *x, double *y, double *z,
-                                        real4 *pos, gpu_peer_in in, gpu_peer_vote vote, gpu_nb_state *wish)
+                                        pos_t *pos, gpu_peer_in in, gpu_peer_vote vote, gpu_nb_state *wish)
 {
     if (in.seq)
         wait_for_senders(in);
@@ -346,9 +346,9 @@ __global__ void unpack_positions_kernel(int m, const T *buf, const int *slot, do
     T a = __ldcg(w), b = __ldcg(w + 1), c = __ldcg(w + 2);
     if (WIDE)
         x[i] = a, y[i] = b, z[i] = c;
-    real4 p = pos[i];
+    real4 p = pos_at(pos, i);
     p.x = (mdl_real)a, p.y = (mdl_real)b, p.z = (mdl_real)c;
-    pos[i] = p;
+    pos_put(pos, i, p);
 }
 
 extern "C" int gpu_unpack_positions(size_t m, const void *buf, const int *slot, double *x, double *y, double *z,
@@ -362,17 +362,17 @@ extern "C" int gpu_unpack_positions(size_t m, const void *buf, const int *slot, 
     const gpu_peer_vote v = vote ? *vote : gpu_peer_vote{};
     if (wide)
         unpack_positions_kernel<double, true><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(
-            (int)m, (const double *)buf, slot, x, y, z, (real4 *)pos4, i, v, wish);
+            (int)m, (const double *)buf, slot, x, y, z, (pos_t *)pos4, i, v, wish);
     else
         unpack_positions_kernel<mdl_real, false><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(
-            (int)m, (const mdl_real *)buf, slot, x, y, z, (real4 *)pos4, i, v, wish);
+            (int)m, (const mdl_real *)buf, slot, x, y, z, (pos_t *)pos4, i, v, wish);
     MDL_LAUNCHED("unpack_positions");
     return 0;
 }
 
 /* Sort keys: owned atoms [0, nown) by cell, ghosts after them by cell (ncells + cell), gone
    atoms last (2 ncells); perm = 0..n-1. */
-__global__ void halo_keys_kernel(int n, int nown, mdl_box b, int3 nc, int ncells, const real4 *pos, const int *gone,
+__global__ void halo_keys_kernel(int n, int nown, mdl_box b, int3 nc, int ncells, const pos_t *pos, const int *gone,
                                  int *key, int *perm)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -383,7 +383,7 @@ __global__ void halo_keys_kernel(int n, int nown, mdl_box b, int3 nc, int ncells
         key[i] = 2 * ncells;
         return;
     }
-    real4 p = pos[i];
+    const real4 p = pos_at(pos, i);
     int cx = cell_coord(p.x, b.lo[0], b.len[0], nc.x), cy = cell_coord(p.y, b.lo[1], b.len[1], nc.y),
         cz = cell_coord(p.z, b.lo[2], b.len[2], nc.z);
     key[i] = (i < nown ? 0 : ncells) + (cz * nc.y + cy) * nc.x + cx;
@@ -394,7 +394,7 @@ extern "C" int gpu_halo_keys(size_t n, size_t nown, mdl_box region, const int nc
 {
     int ncells = nc[0] * nc[1] * nc[2];
     halo_keys_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
-        (int)n, (int)nown, region, make_int3(nc[0], nc[1], nc[2]), ncells, (const real4 *)pos4, gone, key, perm);
+        (int)n, (int)nown, region, make_int3(nc[0], nc[1], nc[2]), ncells, (const pos_t *)pos4, gone, key, perm);
     MDL_LAUNCHED("halo_keys");
     return 0;
 }

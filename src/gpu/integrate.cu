@@ -26,7 +26,7 @@ extern "C" int gpu_set_masses(int ntypes, const double *mass)
 template <int KICKS>
 __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, double *y, double *z, double *vx,
                                   double *vy, double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz,
-                                  const int *type, real4 *pos, const real4 *pos0, mdl_real half2, mdl_real skin2,
+                                  const int *type, pos_t *pos, const pos_t *pos0, mdl_real half2, mdl_real skin2,
                                   mdl_real outer_half, gpu_nb_state *st)
 {
     if (st->halt)
@@ -38,8 +38,8 @@ __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, doubl
         const int t = type[i];
         const real4 p = kick_drift_of<KICKS>(i, dtf * c_inv_mass[t], dt, fx[i], fy[i], fz[i], type_to_real(t), x, y,
                                              z, vx, vy, vz);
-        pos[i] = p;
-        q = pos0[i];
+        pos_put(pos, i, p);
+        q = pos_at(pos0, i);
         d2 = displacement2(p, q);
     }
     /* far stays set until the next build clears it, unsafe for good */
@@ -58,11 +58,11 @@ extern "C" int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double
     mdl_real outer_half = (mdl_real)(0.5 * outer_skin);
     if (kicks == 2)
         kick_drift_kernel<2><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type,
-                                                               (real4 *)pos4, (const real4 *)pos0, half2, skin2,
+                                                               (pos_t *)pos4, (const pos_t *)pos0, half2, skin2,
                                                                outer_half, st);
     else
         kick_drift_kernel<1><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type,
-                                                               (real4 *)pos4, (const real4 *)pos0, half2, skin2,
+                                                               (pos_t *)pos4, (const pos_t *)pos0, half2, skin2,
                                                                outer_half, st);
     MDL_LAUNCHED("kick_drift");
     return 0;

@@ -76,7 +76,7 @@ __device__ __forceinline__ int scan_range(int j0, int j1, int k, int s, int base
 template <bool SHIFTED, int T = 1, typename Emit>
 __device__ __forceinline__ int scan_cells(int i, bool live, real4 pi, const mdl_box &b, const image_lengths &m,
                                           int3 nc, const int *start, const int *end, const int *gstart,
-                                          const int *gend, const real4 *__restrict__ pos, mdl_real rlist2, Emit emit)
+                                          const int *gend, const pos_t *__restrict__ pos, mdl_real rlist2, Emit emit)
 {
     const int s = (int)(threadIdx.x % T), base = (int)(threadIdx.x & 31) & ~(T - 1);
     const int3 ci = cell_coords(pi, b, nc);
@@ -125,7 +125,7 @@ __device__ __forceinline__ int scan_cells(int i, bool live, real4 pi, const mdl_
                     /* j's image sits at pj + s: compare with i moved by -s */
                     const mdl_real xi = pi.x - sx, yi = pi.y - sy, zi = pi.z - sz;
                     scan_cell(inx, (z * nc.y + y) * nc.x + x, [&](int j) {
-                        real4 pj = load4(&pos[j]);
+                        real4 pj = load4(pos, j);
                         mdl_real dx = xi - pj.x, dy = yi - pj.y, dz = zi - pj.z;
                         return dx * dx + dy * dy + dz * dz < rlist2 && j != i;
                     });
@@ -143,7 +143,7 @@ __device__ __forceinline__ int scan_cells(int i, bool live, real4 pi, const mdl_
                 for (int d = 0; d < (T == 1 ? mx : 3); d++) {
                     const bool in = live && a < mz && bb < my && d < mx;
                     scan_cell(in, in ? (sz[a] * nc.y + sy[bb]) * nc.x + sx[d] : 0,
-                              [&](int j) { return j != i && distance2(pi, load4(&pos[j]), m) < rlist2; });
+                              [&](int j) { return j != i && distance2(pi, load4(pos, j), m) < rlist2; });
                 }
     }
     return k;
@@ -187,7 +187,7 @@ __device__ __forceinline__ mdl_real image_shift(int shift, int d, const image_le
 template <int T, typename Emit>
 __device__ __forceinline__ int scan_cells_shared(int i, bool live, real4 pi, const mdl_box &b, const image_lengths &m,
                                                  int3 nc, const int *start, const int *end,
-                                                 const real4 *__restrict__ pos, mdl_real rlist2, Emit emit)
+                                                 const pos_t *__restrict__ pos, mdl_real rlist2, Emit emit)
 {
     constexpr int U = (27 + T - 1) / T;
     const unsigned all = 0xffffffffu;
@@ -208,7 +208,7 @@ __device__ __forceinline__ int scan_cells_shared(int i, bool live, real4 pi, con
                            zi = pi.z - image_shift(sh, 2, m);
             k = scan_range<T>(a0, a1, k, s, base,
                               [&](int j) {
-                                  const real4 pj = load4(&pos[j]);
+                                  const real4 pj = load4(pos, j);
                                   const mdl_real dx = xi - pj.x, dy = yi - pj.y, dz = zi - pj.z;
                                   return dx * dx + dy * dy + dz * dz < rlist2 && j != i;
                               },
@@ -227,13 +227,14 @@ __device__ __forceinline__ int relative_entry(int i, int j, int n)
    16-bit entries (GPU_ROWS_RELATIVE). */
 template <bool SHIFTED>
 __global__ void build_cell_kernel(int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end,
-                                  const int *gstart, const int *gend, const real4 *__restrict__ pos, mdl_real rlist2,
+                                  const int *gstart, const int *gend, const pos_t *__restrict__ pos, mdl_real rlist2,
                                   int *nl, int *count, int capacity, int si, int sk, int *flags, bool rel)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    int k = scan_cells<SHIFTED>(i, true, pos[i], b, m, nc, start, end, gstart, gend, pos, rlist2, [&](int kk, int j) {
+    const real4 pi = pos_at(pos, i);
+    int k = scan_cells<SHIFTED>(i, true, pi, b, m, nc, start, end, gstart, gend, pos, rlist2, [&](int kk, int j) {
         if (!rel)
             put(nl, i, kk, j, capacity, si, sk);
         else if (kk < 2 * capacity)
@@ -254,7 +255,7 @@ __global__ void build_cell_kernel(int n, mdl_box b, image_lengths m, int3 nc, co
 template <bool SHIFTED, int T, bool GHOSTS>
 __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
     int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end, const int *gstart,
-    const int *gend, const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count, int capacity, int si,
+    const int *gend, const pos_t *__restrict__ pos, mdl_real rlist2, int *nl, int *count, int capacity, int si,
     int sk, int *flags, bool rel)
 {
     constexpr int ATOMS = STAGE_BLOCK / T;
@@ -273,7 +274,7 @@ __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
             if (kk < holds)
                 stage[kk * ATOMS + a] = rel ? relative_entry(i, j, n) : j;
         };
-        const real4 pi = pos[live ? i : 0];
+        const real4 pi = pos_at(pos, live ? i : 0);
         if (SHIFTED && T > 1 && !GHOSTS)
             k = scan_cells_shared<T>(i, live, pi, b, m, nc, start, end, pos, rlist2, emit);
         else
@@ -327,7 +328,7 @@ static int staged_lanes(size_t n, bool shared)
 
 template <bool SHIFTED, int T, bool GHOSTS = true>
 static int launch_staged(size_t n, const mdl_box &box, const image_lengths &m, int3 c3, const int *cell_start,
-                         const int *cell_end, const int *gstart, const int *gend, const real4 *p, mdl_real r2, int *nl,
+                         const int *cell_end, const int *gstart, const int *gend, const pos_t *p, mdl_real r2, int *nl,
                          int *count, int capacity, int si, int sk, int *flags, bool rel)
 {
     const size_t smem = (size_t)(STAGE_BLOCK / T) * (rel ? 2 : 1) * capacity * sizeof(int);
@@ -342,7 +343,7 @@ static int launch_staged(size_t n, const mdl_box &box, const image_lengths &m, i
 template <bool SHIFTED>
 static int launch_staged_lanes(int lanes, size_t n, const mdl_box &box, const image_lengths &m, int3 c3,
                                const int *cell_start, const int *cell_end, const int *gstart, const int *gend,
-                               const real4 *p, mdl_real r2, int *nl, int *count, int capacity, int si, int sk,
+                               const pos_t *p, mdl_real r2, int *nl, int *count, int capacity, int si, int sk,
                                int *flags, bool rel)
 {
     if (lanes == 8 && SHIFTED && !gstart) /* one rank: the group's lanes share the cells' set-up */
@@ -541,7 +542,7 @@ __device__ __forceinline__ int table_chunks(const candidates &c, int *table, int
 template <bool PACKED>
 __device__ void scan_row_by_warp(warp_rows &r, bool mine, real4 pi, const mdl_box &b, const image_lengths &m,
                                  int3 nc, int y0, int z0, int xlo, int xhi, const int *start, const int *end,
-                                 const real4 *__restrict__ pos, mdl_real rlist2, real4 *tile, int *table,
+                                 const pos_t *__restrict__ pos, mdl_real rlist2, real4 *tile, int *table,
                                  int &slots)
 {
     const unsigned all = 0xffffffffu;
@@ -553,7 +554,7 @@ __device__ void scan_row_by_warp(warp_rows &r, bool mine, real4 pi, const mdl_bo
     if (!at.advance(lane_range))
         return;
     const mdl_real r2 = mine ? rlist2 : (mdl_real)-1;
-    real4 next = at.jb + lane < at.j1 ? load4(&pos[at.jb + lane]) : pi;
+    real4 next = at.jb + lane < at.j1 ? load4(pos, at.jb + lane) : pi;
     for (bool more = true; more;) {
         const tile_cursor now = at;
         r.make_room<PACKED>();
@@ -561,7 +562,7 @@ __device__ void scan_row_by_warp(warp_rows &r, bool mine, real4 pi, const mdl_bo
         __syncwarp();
         more = at.advance(lane_range);
         if (more && at.jb + lane < at.j1)
-            next = load4(&pos[at.jb + lane]);
+            next = load4(pos, at.jb + lane);
         const mdl_real xi = pi.x - __shfl_sync(all, lane_range.sx, now.s);
         const mdl_real yi = pi.y - __shfl_sync(all, lane_range.sy, now.s);
         const mdl_real zi = pi.z - __shfl_sync(all, lane_range.sz, now.s);
@@ -631,14 +632,14 @@ __device__ __forceinline__ int pass_chunks(const row_pass &p, const mdl_box &b, 
 template <bool PACKED>
 __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const image_lengths &m, int3 nc,
                                    const int *start, const int *end, const int *gstart, const int *gend,
-                                   int3 free_lo, int3 free_hi, const real4 *__restrict__ pos, mdl_real rlist2,
+                                   int3 free_lo, int3 free_hi, const pos_t *__restrict__ pos, mdl_real rlist2,
                                    int *nl, int *count, int capacity, int si, int sk, int *flags, int *ring,
                                    real4 *tile, int *table)
 {
     const unsigned all = 0xffffffffu;
     const int lane = threadIdx.x % 32, i = first + lane;
     const bool active = i < n;
-    const real4 pi = load4(&pos[active ? i : first]);
+    const real4 pi = load4(pos, active ? i : first);
     const int3 ci = cell_coords(pi, b, nc);
     const int cx = ci.x, cy = ci.y, cz = ci.z;
     if (PACKED) {
@@ -678,7 +679,7 @@ __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const ima
 template <bool PACKED>
 __global__ void __launch_bounds__(WARP_BUILD_BLOCK) build_cell_warp_kernel(
     int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end, const int *gstart,
-    const int *gend, int3 free_lo, int3 free_hi, const real4 *__restrict__ pos, mdl_real rlist2, int *nl, int *count,
+    const int *gend, int3 free_lo, int3 free_hi, const pos_t *__restrict__ pos, mdl_real rlist2, int *nl, int *count,
     int capacity, int si, int sk, int *flags, int *table)
 {
     __shared__ real4 tiles[WARP_BUILD_BLOCK];
@@ -743,7 +744,7 @@ extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int 
     image_lengths m = make_image_lengths(box);
     int3 c3 = make_int3(nc[0], nc[1], nc[2]);
     mdl_real r2 = (mdl_real)(rlist * rlist);
-    const real4 *p = (const real4 *)pos4;
+    const pos_t *p = (const pos_t *)pos4;
     const int lanes = staged_lanes(n, shifted && !gstart);
     const size_t smem = (size_t)(STAGE_BLOCK / lanes) * (rel ? 2 : 1) * capacity * sizeof(int);
     if (use_warp_builder(n, shifted)) {
@@ -780,16 +781,16 @@ extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int 
 }
 
 /* Full list by brute force: thread i scans every j != i; the count stays in a register. */
-__global__ void build_brute_kernel(int n, image_lengths m, const real4 *__restrict__ pos, mdl_real rlist2, int *nl,
+__global__ void build_brute_kernel(int n, image_lengths m, const pos_t *__restrict__ pos, mdl_real rlist2, int *nl,
                                    int *count, int capacity, int si, int sk, int *flags)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    real4 pi = pos[i];
+    const real4 pi = pos_at(pos, i);
     int k = 0;
     for (int j = 0; j < n; j++) {
-        if (j != i && distance2(pi, load4(&pos[j]), m) < rlist2)
+        if (j != i && distance2(pi, load4(pos, j), m) < rlist2)
             put(nl, i, k++, j, capacity, si, sk);
     }
     finish_row(count, flags, i, k, capacity);
@@ -799,7 +800,7 @@ extern "C" int gpu_build_brute(size_t n, mdl_box box, const mdl_real *pos4, doub
                                int capacity, int si, int sk, int *flags)
 {
     build_brute_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, make_image_lengths(box),
-        (const real4 *)pos4,
+        (const pos_t *)pos4,
                                                               (mdl_real)(rlist * rlist), nl, count, capacity, si, sk,
                                                               flags);
     MDL_LAUNCHED("build_brute");
@@ -807,15 +808,15 @@ extern "C" int gpu_build_brute(size_t n, mdl_box box, const mdl_real *pos4, doub
 }
 
 /* Half pairs (j > i), each appended to both rows: the slot is the value atomicAdd returns. */
-__global__ void build_brute_atomic_kernel(int n, image_lengths m, const real4 *__restrict__ pos, mdl_real rlist2,
+__global__ void build_brute_atomic_kernel(int n, image_lengths m, const pos_t *__restrict__ pos, mdl_real rlist2,
                                           int *nl, int *count, int capacity, int si, int sk, int *flags)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    real4 pi = pos[i];
+    const real4 pi = pos_at(pos, i);
     for (int j = i + 1; j < n; j++) {
-        if (distance2(pi, load4(&pos[j]), m) < rlist2) {
+        if (distance2(pi, load4(pos, j), m) < rlist2) {
             int ki = atomicAdd(&count[i], 1);
             int kj = atomicAdd(&count[j], 1);
             put(nl, i, ki, j, capacity, si, sk);
@@ -831,7 +832,7 @@ extern "C" int gpu_build_brute_atomic(size_t n, mdl_box box, const mdl_real *pos
 {
     MDL_CUDA(cudaMemsetAsync(count, 0, n * sizeof(int), g_mdl_stream));
     build_brute_atomic_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, make_image_lengths(box),
-                                                                     (const real4 *)pos4, (mdl_real)(rlist * rlist), nl,
+                                                                     (const pos_t *)pos4, (mdl_real)(rlist * rlist), nl,
                                                                      count, capacity, si, sk, flags);
     MDL_LAUNCHED("build_brute_atomic");
     return 0;
@@ -840,10 +841,10 @@ extern "C" int gpu_build_brute_atomic(size_t n, mdl_box box, const mdl_real *pos
 // ---- dynamic pruning: the inner list from the outer one -----------------------------------------
 
 /* pos0[i]: the prune's position of atom i (p), its w the distance from the outer list's (q). */
-__device__ __forceinline__ void keep_prune_position(real4 *pos0, int i, real4 p, real4 q)
+__device__ __forceinline__ void keep_prune_position(pos_t *pos0, int i, real4 p, real4 q)
 {
     p.w = sqrt(displacement2(p, q));
-    pos0[i] = p;
+    pos_put(pos0, i, p);
 }
 
 #define PRUNE_CHUNK 16 /* outer entries per lane between two writes of the warp's kept entries */
@@ -853,12 +854,12 @@ __device__ __forceinline__ void keep_prune_position(real4 *pos0, int i, real4 p,
    writes the kept entries slot by slot, so that the 32 rows' slot s go out in one store (transposed
    rows are columns: a lane writing its own row alone would touch a line per entry). Packed rows
    (the warp's table says so) keep their 16-bit entries. */
-__global__ void __launch_bounds__(MDL_BLOCK) prune_rows_kernel(int n, image_lengths m, const real4 *__restrict__ pos,
-                                                               const real4 *__restrict__ pos_outer, mdl_real rlist2,
+__global__ void __launch_bounds__(MDL_BLOCK) prune_rows_kernel(int n, image_lengths m, const pos_t *__restrict__ pos,
+                                                               const pos_t *__restrict__ pos_outer, mdl_real rlist2,
                                                                const int *__restrict__ onl,
                                                                const int *__restrict__ ocount,
                                                                const int *__restrict__ table, int *nl, int *count,
-                                                               int si, int sk, int capacity, real4 *pos0,
+                                                               int si, int sk, int capacity, pos_t *pos0,
                                                                const int *halt)
 {
     __shared__ int rings[MDL_BLOCK / 32][PRUNE_CHUNK][32];
@@ -875,9 +876,9 @@ __global__ void __launch_bounds__(MDL_BLOCK) prune_rows_kernel(int n, image_leng
         count[i] = cnt;
         cnt = 0;
     }
-    const real4 pi = i < n ? pos[i] : real4{};
+    const real4 pi = i < n ? pos_at(pos, i) : real4{};
     if (i < n)
-        keep_prune_position(pos0, i, pi, pos_outer[i]);
+        keep_prune_position(pos0, i, pi, pos_at(pos_outer, i));
     const int *in = onl + (size_t)(i < n ? i : 0) * si;
     const int last = __reduce_max_sync(all, cnt);
     int kept = 0, written = 0;
@@ -886,7 +887,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) prune_rows_kernel(int n, image_leng
             unsigned e = (unsigned)__ldg(&in[(size_t)(packed ? k >> 1 : k) * sk]);
             e = packed ? (e >> (16 * (k & 1))) & 0xffffu : e;
             const int j = packed ? gpu_list_unpack(tw, e) : (int)e;
-            if (distance2(pi, load4(&pos[j]), m) < rlist2)
+            if (distance2(pi, load4(pos, j), m) < rlist2)
                 ring[kept++ % PRUNE_CHUNK][lane] = (int)e;
         }
         __syncwarp();
@@ -910,17 +911,17 @@ __global__ void __launch_bounds__(MDL_BLOCK) prune_rows_kernel(int n, image_leng
 /* T = 8 lanes per atom (few atoms; rows unpacked): lane s tests the outer row's entries s, s + 8,
    ..., and a ballot over the atom's lanes places each round's kept entries in order. */
 template <int T>
-__global__ void prune_kernel(int n, image_lengths m, const real4 *__restrict__ pos,
-                             const real4 *__restrict__ pos_outer, mdl_real rlist2, const int *__restrict__ onl,
+__global__ void prune_kernel(int n, image_lengths m, const pos_t *__restrict__ pos,
+                             const pos_t *__restrict__ pos_outer, mdl_real rlist2, const int *__restrict__ onl,
                              const int *__restrict__ ocount, int *nl, int *count, int si, int sk, int capacity,
-                             real4 *pos0, const int *halt)
+                             pos_t *pos0, const int *halt)
 {
     const int g = blockIdx.x * blockDim.x + threadIdx.x, i = g / T, s = g % T;
     if (i >= n || *halt) /* whole groups leave together */
         return;
-    const real4 pi = pos[i];
+    const real4 pi = pos_at(pos, i);
     if (s == 0)
-        keep_prune_position(pos0, i, pi, pos_outer[i]);
+        keep_prune_position(pos0, i, pi, pos_at(pos_outer, i));
     const int cnt = ocount[i];
     if (cnt > capacity) { /* as prune_rows_kernel */
         if (s == 0)
@@ -938,7 +939,7 @@ __global__ void prune_kernel(int n, image_lengths m, const real4 *__restrict__ p
         bool keep = false;
         if (k < cnt) {
             j = __ldg(&in[(size_t)k * sk]);
-            keep = distance2(pi, load4(&pos[j]), m) < rlist2;
+            keep = distance2(pi, load4(pos, j), m) < rlist2;
         }
         const unsigned bits = __ballot_sync(group, keep) >> base;
         if (keep)
@@ -954,8 +955,8 @@ extern "C" int gpu_prune_list(size_t n, mdl_box box, const mdl_real *pos4, const
                               int capacity, mdl_real *pos0, const int *halt)
 {
     const image_lengths m = make_image_lengths(box);
-    const real4 *p = (const real4 *)pos4, *po = (const real4 *)pos_outer;
-    real4 *p0 = (real4 *)pos0;
+    const pos_t *p = (const pos_t *)pos4, *po = (const pos_t *)pos_outer;
+    pos_t *p0 = (pos_t *)pos0;
     const mdl_real r2 = (mdl_real)(rlist * rlist);
     if (n < 65536 && !table) /* few atoms: 8 lanes each keep the GPU busy, as in the force kernel (32,000
                                    atoms: 32 lanes 8.35e8 atom-steps/s, 8 lanes 9.46e8, 1 lane 7.69e8) */

@@ -45,7 +45,7 @@ int gpu_diagnose(void *p, mdl_health *h)
     gpu_ctx *c = p;
     size_t n = c->n;
     double *a = malloc(12 * n * sizeof *a); /* x y z, x0 y0 z0, vx vy vz, fx fy fz */
-    mdl_real *tmp = malloc(4 * n * sizeof *tmp);
+    mdl_real *tmp = malloc(4 * gpu_pos_atoms(n) * sizeof *tmp);
     int64_t *id = malloc(n * sizeof *id);
     int rc = a && tmp && id && !gpu_d2h(id, c->id, n * sizeof *id) ? MDL_OK : MDL_ERUN;
     const double *d8[] = {c->x, c->y, c->z, NULL, NULL, NULL, c->vx, c->vy, c->vz};
@@ -55,10 +55,10 @@ int gpu_diagnose(void *p, mdl_health *h)
     const mdl_real *f[] = {c->fx, c->fy, c->fz};
     for (int k = 0; k < 3 && rc == MDL_OK; k++)
         rc = download_real(a + (9 + k) * n, f[k], n, tmp);
-    if (rc == MDL_OK && !gpu_d2h(tmp, c->pos0, 4 * n * sizeof *tmp))
+    if (rc == MDL_OK && !gpu_d2h(tmp, c->pos0, 4 * gpu_pos_atoms(n) * sizeof *tmp))
         for (size_t i = 0; i < n; i++)
             for (int d = 0; d < 3; d++)
-                a[(3 + d) * n + i] = (double)tmp[4 * i + d];
+                a[(3 + d) * n + i] = (double)tmp[gpu_pos_index(i, d)];
     if (rc == MDL_OK)
         health_scan(n, id, (mdl_vec3_arrays){a, a + n, a + 2 * n}, (mdl_vec3_arrays){a + 3 * n, a + 4 * n, a + 5 * n},
                     (mdl_vec3_arrays){a + 6 * n, a + 7 * n, a + 8 * n},

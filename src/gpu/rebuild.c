@@ -79,7 +79,7 @@ static int build_list(gpu_ctx *c, bool kept)
         TRY(gpu_build_brute(n, c->box, c->pos4, c->rlist, nl, count, c->capacity, si, sk, c->flags));
     else
         TRY(gpu_build_brute_atomic(n, c->box, c->pos4, c->rlist, nl, count, c->capacity, si, sk, c->flags));
-    if (!kept && gpu_d2d(c->outer > 0 ? c->pos_outer : c->pos0, c->pos4, 4 * n * sizeof(mdl_real)))
+    if (!kept && gpu_d2d(c->outer > 0 ? c->pos_outer : c->pos0, c->pos4, 4 * gpu_pos_atoms(n) * sizeof(mdl_real)))
         return MDL_ERUN;
     return c->outer > 0 ? queue_prune(c) : MDL_OK;
 }

@@ -1,6 +1,6 @@
 // A measurement, not part of mdlite: how the layout of the positions changes the LJ force pass's gathers.
 // Build: nvcc -O3 -arch=sm_90 -Xcompiler -fopenmp tools/gather_bench.cu -o gather_bench
-// Run: ./gather_bench [cells per side, default 80 = 2,048,000 atoms]
+// Run: ./gather_bench [cells per side, default 80 = 2,048,000 atoms] [sub-cells per cell side, default 1]
 // An fcc lattice at in.lj's density, each atom moved by up to 0.2 sigma, sorted by cell (x fastest), full
 // lists within 2.8 in transposed rows (entry k of row i at k * n + i), scanned cell by cell as the builders
 // do. Each kernel computes the same LJ forces (one thread per atom, minimum image) from positions laid out
@@ -8,7 +8,9 @@
 // of its precision.
 // H100, 2,048,000 atoms, 75.3 entries per row (session 31; ncu: L1 data-pipe wavefronts, % of peak):
 //   double: AoS double4 641 us (154 M, 93%); 2 x double2 553 us (123 M); double2 + double 511 us (104 M, 79%);
-//   3 x double 523 us. mixed: AoS float4 364 us (65 M, 70%); 3 x float 372 us.
+//   3 x double 523 us. mixed: AoS float4 364 us (65 M, 70%); 3 x float 372 us; float4 through the texture
+//   path 400 us (its data pipe at 75%), half of the atoms through it 410 us. Each cell's atoms ordered by 2^3,
+//   3^3 or 4^3 sub-cells: within 1% of cell order for every layout.
 // A 16-byte load by 32 lanes at random atoms meets few bank conflicts when the atoms' entries are 16
 // bytes apart; at 32 bytes apart (double4) each load uses half the banks.
 #include <cuda_runtime.h>
@@ -60,6 +62,19 @@ struct SoA_d { /* three arrays of doubles */
 struct AoS_f4 {
     const float4 *p;
     __device__ xyz<float> at(int j) const { const float4 q = __ldg(&p[j]); return {q.x, q.y, q.z}; }
+};
+struct Tex_f4 { /* through the texture path */
+    cudaTextureObject_t t;
+    __device__ xyz<float> at(int j) const { const float4 q = tex1Dfetch<float4>(t, j); return {q.x, q.y, q.z}; }
+};
+struct Half_tex_f4 { /* odd atoms through the texture path, even ones through the LSU's loads */
+    const float4 *p;
+    cudaTextureObject_t t;
+    __device__ xyz<float> at(int j) const
+    {
+        const float4 q = j & 1 ? tex1Dfetch<float4>(t, j) : __ldg(&p[j]);
+        return {q.x, q.y, q.z};
+    }
 };
 struct SoA_f {
     const float *x, *y, *z;
@@ -149,6 +164,7 @@ static void time_layout(const char *name, int n, L pos, const int *nl, const int
 int main(int argc, char **argv)
 {
     const int cells = argc > 1 ? atoi(argv[1]) : 80, n = 4 * cells * cells * cells;
+    const int sub = argc > 2 ? atoi(argv[2]) : 1; /* each cell's atoms ordered by sub x sub x sub sub-cells */
     const double a = std::cbrt(4 / 0.8442), len = cells * a, rlist = 2.8;
     std::vector<double> x(n), y(n), z(n);
     srand(12345);
@@ -176,6 +192,22 @@ int main(int argc, char **argv)
         std::vector<int> fill(start.begin(), start.end() - 1);
         for (int i = 0; i < n; i++)
             order[fill[cell[i]]++] = i;
+    }
+    if (sub > 1) { /* within each cell, by sub-cell in Morton order (stable) */
+        const auto key = [&](int i) {
+            const double *v[3] = {&x[i], &y[i], &z[i]};
+            unsigned m = 0;
+            for (int d = 0; d < 3; d++) {
+                const int c = coord(*v[d]);
+                const unsigned q = (unsigned)std::min(sub - 1, (int)((*v[d] - c * side) / side * sub));
+                for (int bit = 0; (1 << bit) < sub; bit++)
+                    m |= ((q >> bit) & 1u) << (3 * bit + d);
+            }
+            return m;
+        };
+        for (int c = 0; c < ncell; c++)
+            std::stable_sort(order.begin() + start[c], order.begin() + start[c + 1],
+                             [&](int p, int q) { return key(p) < key(q); });
     }
     std::vector<double> sx(n), sy(n), sz(n);
     for (int k = 0; k < n; k++)
@@ -208,8 +240,8 @@ int main(int argc, char **argv)
     long long pairs = 0;
     for (int i = 0; i < n; i++)
         pairs += count[i];
-    printf("%d atoms, %d cells per side, %.1f entries per row (longest %d of %d)\n", n, nc, (double)pairs / n, worst,
-           cap);
+    printf("%d atoms, %d cells per side (%d^3 sub-cells), %.1f entries per row (longest %d of %d)\n", n, nc, sub,
+           (double)pairs / n, worst, cap);
     const int *dnl = upload(nl), *dcount = upload(count);
     std::vector<double4a> d4(n);
     std::vector<double2> dxy(n), dzw(n);
@@ -230,6 +262,16 @@ int main(int argc, char **argv)
         time_layout<double>("double: double2 + double", n, Pair_d2_d1{gxy, gz}, dnl, dcount, len, refd.data());
         time_layout<double>("double: 3 x double", n, SoA_d{gx, gy, gz}, dnl, dcount, len, refd.data());
         time_layout<float>("mixed: AoS float4 (now)", n, AoS_f4{upload(f4)}, dnl, dcount, len, reff.data());
+        const float4 *gf4 = upload(f4);
+        cudaResourceDesc rd = {};
+        rd.resType = cudaResourceTypeLinear, rd.res.linear.devPtr = (void *)gf4;
+        rd.res.linear.desc = cudaCreateChannelDesc<float4>(), rd.res.linear.sizeInBytes = (size_t)n * sizeof(float4);
+        cudaTextureDesc td = {};
+        td.readMode = cudaReadModeElementType;
+        cudaTextureObject_t tex;
+        CHECK(cudaCreateTextureObject(&tex, &rd, &td, NULL));
+        time_layout<float>("mixed: float4 texture", n, Tex_f4{tex}, dnl, dcount, len, reff.data());
+        time_layout<float>("mixed: float4 half texture", n, Half_tex_f4{gf4, tex}, dnl, dcount, len, reff.data());
         time_layout<float>("mixed: 3 x float", n, SoA_f{upload(fx), upload(fy), upload(fz)}, dnl, dcount, len,
                            reff.data());
     }

@@ -1,6 +1,7 @@
 // A measurement, not part of mdlite: how the layout of the positions changes the LJ force pass's gathers.
 // Build: nvcc -O3 -arch=sm_90 -Xcompiler -fopenmp tools/gather_bench.cu -o gather_bench
 // Run: ./gather_bench [cells per side, default 80 = 2,048,000 atoms] [sub-cells per cell side, default 1]
+//      [1: each row ordered by (j - i) mod 8]
 // An fcc lattice at in.lj's density, each atom moved by up to 0.2 sigma, sorted by cell (x fastest), full
 // lists within 2.8 in transposed rows (entry k of row i at k * n + i), scanned cell by cell as the builders
 // do. Each kernel computes the same LJ forces (one thread per atom, minimum image) from positions laid out
@@ -10,9 +11,11 @@
 //   double: AoS double4 641 us (154 M, 93%); 2 x double2 553 us (123 M); double2 + double 511 us (104 M, 79%);
 //   3 x double 523 us. mixed: AoS float4 364 us (65 M, 70%); 3 x float 372 us; float4 through the texture
 //   path 400 us (its data pipe at 75%), half of the atoms through it 410 us. Each cell's atoms ordered by 2^3,
-//   3^3 or 4^3 sub-cells: within 1% of cell order for every layout.
-// A 16-byte load by 32 lanes at random atoms meets few bank conflicts when the atoms' entries are 16
-// bytes apart; at 32 bytes apart (double4) each load uses half the banks.
+//   3^3 or 4^3 sub-cells: within 1% of cell order for every layout. Rows ordered by (j - i) mod 8, so that
+//   the lanes of a warp mostly read different 16-byte slots of their lines: slower (float4 375 us, 70 M
+//   wavefronts; double2 + double 578 us, 124 M): the cell order's common lines count, not bank conflicts.
+// Fewer wavefronts when each atom's entry is 16 bytes rather than 32 (double4 takes two 16-byte loads, each
+// reading as many lines as one load of 16-byte entries would).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -165,6 +168,7 @@ int main(int argc, char **argv)
 {
     const int cells = argc > 1 ? atoi(argv[1]) : 80, n = 4 * cells * cells * cells;
     const int sub = argc > 2 ? atoi(argv[2]) : 1; /* each cell's atoms ordered by sub x sub x sub sub-cells */
+    const int spread = argc > 3 ? atoi(argv[3]) : 0; /* 1: rows ordered by (j - i) mod 8, stable */
     const double a = std::cbrt(4 / 0.8442), len = cells * a, rlist = 2.8;
     std::vector<double> x(n), y(n), z(n);
     srand(12345);
@@ -234,14 +238,22 @@ int main(int argc, char **argv)
                             nl[(size_t)m++ * n + i] = j;
                     }
                 }
+        if (spread) { /* at the same k, the warp's lanes mostly read atoms 16 bytes apart in their lines */
+            std::vector<int> row(m);
+            for (int k = 0; k < m; k++)
+                row[k] = nl[(size_t)k * n + i];
+            std::stable_sort(row.begin(), row.end(), [&](int p, int q) { return ((p - i) & 7) < ((q - i) & 7); });
+            for (int k = 0; k < m; k++)
+                nl[(size_t)k * n + i] = row[k];
+        }
         count[i] = m;
         worst = std::max(worst, m);
     }
     long long pairs = 0;
     for (int i = 0; i < n; i++)
         pairs += count[i];
-    printf("%d atoms, %d cells per side (%d^3 sub-cells), %.1f entries per row (longest %d of %d)\n", n, nc, sub,
-           (double)pairs / n, worst, cap);
+    printf("%d atoms, %d cells per side (%d^3 sub-cells), %.1f entries per row (longest %d of %d)%s\n", n, nc, sub,
+           (double)pairs / n, worst, cap, spread ? ", rows ordered by (j - i) mod 8" : "");
     const int *dnl = upload(nl), *dcount = upload(count);
     std::vector<double4a> d4(n);
     std::vector<double2> dxy(n), dzw(n);

@@ -9,7 +9,8 @@
 // of its precision.
 // H100, 2,048,000 atoms, 75.3 entries per row (session 31; ncu: L1 data-pipe wavefronts, % of peak):
 //   double: AoS double4 641 us (154 M, 93%); 2 x double2 553 us (123 M); double2 + double 511 us (104 M, 79%);
-//   3 x double 523 us. mixed: AoS float4 364 us (65 M, 70%); 3 x float 372 us; float4 through the texture
+//   3 x double 523 us. mixed: AoS float4 364 us (65 M, 70%); float2 + float 357 us (58 M, 63%; in mdlite,
+//   blocks of 32 atoms lost 6-11% of whole runs); 3 x float 372 us; float4 through the texture
 //   path 400 us (its data pipe at 75%), half of the atoms through it 410 us. Each cell's atoms ordered by 2^3,
 //   3^3 or 4^3 sub-cells: within 1% of cell order for every layout. Rows ordered by (j - i) mod 8, so that
 //   the lanes of a warp mostly read different 16-byte slots of their lines: slower (float4 375 us, 70 M
@@ -78,6 +79,11 @@ struct Half_tex_f4 { /* odd atoms through the texture path, even ones through th
         const float4 q = j & 1 ? tex1Dfetch<float4>(t, j) : __ldg(&p[j]);
         return {q.x, q.y, q.z};
     }
+};
+struct Pair_f2_f1 { /* (x, y) and z, as double precision's blocks */
+    const float2 *xy;
+    const float *z;
+    __device__ xyz<float> at(int j) const { const float2 a = __ldg(&xy[j]); return {a.x, a.y, __ldg(&z[j])}; }
 };
 struct SoA_f {
     const float *x, *y, *z;
@@ -284,6 +290,11 @@ int main(int argc, char **argv)
         CHECK(cudaCreateTextureObject(&tex, &rd, &td, NULL));
         time_layout<float>("mixed: float4 texture", n, Tex_f4{tex}, dnl, dcount, len, reff.data());
         time_layout<float>("mixed: float4 half texture", n, Half_tex_f4{gf4, tex}, dnl, dcount, len, reff.data());
+        std::vector<float2> fxy(n);
+        for (int k = 0; k < n; k++)
+            fxy[k] = make_float2(fx[k], fy[k]);
+        time_layout<float>("mixed: float2 + float", n, Pair_f2_f1{upload(fxy), upload(fz)}, dnl, dcount, len,
+                           reff.data());
         time_layout<float>("mixed: 3 x float", n, SoA_f{upload(fx), upload(fy), upload(fz)}, dnl, dcount, len,
                            reff.data());
     }

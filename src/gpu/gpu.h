@@ -26,9 +26,10 @@ typedef float mdl_real;
 #endif
 
 /* Packed positions (pos4, pos0, pos_outer): four reals per atom, x y z and the species. Mixed
-   precision: one float4 per atom. Double precision: blocks of 16 atoms, their (x, y) pairs, then
-   their z, then their species, so that a neighbor's position is 24 bytes in two loads that spread
-   over L1's banks (tools/gather_bench.cu, docs/PERFORMANCE.md). Arrays hold whole blocks. */
+   precision: one float4 per atom (blocks of 32, as double's, lost 6-11%: docs/PERFORMANCE.md).
+   Double precision: blocks of 16 atoms, their (x, y) pairs, then their z, then their species. A
+   neighbor's position is then two loads of 16 and 8 bytes, and the atoms a warp gathers share more
+   cache lines than with a double4 each (tools/gather_bench.cu). Arrays hold whole blocks. */
 #ifdef MDLITE_GPU_DOUBLE
 #define GPU_POS_BLOCK 16
 #else

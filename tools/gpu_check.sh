@@ -65,7 +65,7 @@ done
 sanitize() {
   local name=$1 out rc vars=()
   shift
-  [[ "$1" == *=* ]] && { vars=("$1"); shift; }
+  while [[ "$1" == *=* ]]; do vars+=("$1"); shift; done
   echo "=== compute-sanitizer $name"
   out=$(env "${vars[@]}" compute-sanitizer --error-exitcode 9 --tool "$@" 2>&1)
   rc=$?
@@ -101,9 +101,11 @@ if command -v compute-sanitizer >/dev/null; then
       --set system.cells="15 15 15" --set output.thermo_file= --set run.steps=40
     sanitize "$tool, 70,304 atoms, fixed 8-slot list" MDLITE_GPU_LIST_FIXED=1 $tool "${big[@]}" --set run.steps=20 \
       --set neighbor.max_neighbors=8
-    # the kicks folded into the force pass (the double build's default): one and 8 lanes per atom
+    # the kicks folded into the force pass (the double build's default): one, 8 and 4 force lanes per atom
     sanitize "$tool, 70,304 atoms, kicks folded" MDLITE_GPU_FOLD=1 $tool "${big[@]}" --set run.steps=20
     sanitize "$tool, 500 atoms, kicks folded" MDLITE_GPU_FOLD=1 $tool "${run[@]}" --set run.steps=60
+    sanitize "$tool, 500 atoms, 4 force lanes, kicks folded" MDLITE_FORCE_LANES=4 MDLITE_GPU_FOLD=1 $tool \
+      "${run[@]}" --set run.steps=60
     sanitize "$tool, 500 atoms, warp builder" MDLITE_CELL_BUILDER=warp $tool "${run[@]}" --set run.steps=60
     sanitize "$tool, 500 atoms, staged builder, one lane" MDLITE_STAGED_LANES=1 $tool "${run[@]}" --set run.steps=60
     sanitize "$tool, double, 70,304 atoms" $tool "$md" "${big[@]:1}" --set run.steps=20

@@ -81,7 +81,7 @@ __device__ __forceinline__ unsigned list_load(const unsigned *p)
     return STREAM ? __ldcs(p) : __ldg(p);
 }
 
-/* T lanes of a warp per atom (T = 1 or 8): lane s takes the list entries s, s + T, ... (packed:
+/* T lanes of a warp per atom (T = 1, 4 or 8): lane s takes the list entries s, s + T, ... (packed:
    the ints s, s + T, ..., two entries each) and the lanes' sums are added with shuffles in a fixed
    order. More lanes per atom keep the GPU busy when there are few atoms; one per atom reads the
    list best when there are many. LIST_PACKED: the block first copies the tables of its atoms'
@@ -190,15 +190,24 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
     }
 }
 
-/* Lanes per atom: 8 below 64k atoms, where one thread per atom leaves most of an H100 idle
-   (32,000 atoms: 8.2e8 atom-steps/s against 6.4e8); 1 from there (256,000 atoms: 1.96e9 with 1
-   lane, 1.66e9 with 2). MDLITE_FORCE_LANES=1|8 chooses (measurements). */
+/* Lanes per atom: where one thread per atom would leave most of an H100 idle, several, fewer as
+   the atoms grow; one from 65,536 atoms (the warp builder's size; 256,000 atoms: 1.96e9
+   atom-steps/s with 1 lane, 1.66e9 with 2). Double precision's pairs cost more, so 4 lanes pay
+   from fewer atoms. H100, in.lj, median of 3-5 (session 32), 8 -> 4 lanes: mixed 32,000 atoms
+   1.030e9 -> 9.70e8, 37,044 1.019e9 -> 1.066e9, 48,668 1.163e9 -> 1.211e9, 62,500 1.341e9 ->
+   1.396e9; double 13,500 5.60e8 -> 5.29e8, 19,652 6.74e8 -> 7.25e8, 32,000 8.66e8 -> 9.10e8,
+   62,500 1.104e9 -> 1.168e9. MDLITE_FORCE_LANES=1|4|8 chooses (tests, measurements). */
 static int lanes_per_atom(size_t n)
 {
+#ifdef MDLITE_GPU_DOUBLE
+    const size_t four_from = 16000;
+#else
+    const size_t four_from = 35000;
+#endif
     const char *force = getenv("MDLITE_FORCE_LANES");
-    if (force && (strcmp(force, "1") == 0 || strcmp(force, "8") == 0))
+    if (force && (strcmp(force, "1") == 0 || strcmp(force, "4") == 0 || strcmp(force, "8") == 0))
         return atoi(force);
-    return n < 65536 ? 8 : 1;
+    return n < four_from ? 8 : n < 65536 ? 4 : 1;
 }
 
 /* Atom indices loaded to be evicted first below 1,000,000 atoms, where it pays (H100, mixed,
@@ -258,8 +267,11 @@ static int lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_r
      : list == LIST_RELATIVE ? LJ_LANES(T, LIST_RELATIVE)                                                        \
      : list == LIST_STREAMED ? LJ_LANES(T, LIST_STREAMED)                                                        \
                              : LJ_LANES(T, LIST_CACHED))
-    if (lanes_per_atom(n) == 8)
+    const int lanes = lanes_per_atom(n);
+    if (lanes == 8)
         LJ_LISTS(8);
+    else if (lanes == 4)
+        LJ_LISTS(4);
     else
         LJ_LISTS(1);
 #undef LJ_LISTS

@@ -43,8 +43,20 @@ def compare(mdlite, inp, d, precision):
     from lammps_compare import make_system, write_inputs
     L, pos, vel = make_system("lj")
     write_inputs(d, "lj", L, pos, vel)
-    out = run([mdlite, "compare", os.path.join(d, "run.ini"), "--steps", "100"]).stdout
-    print(out)
+    # every number of force lanes per atom the GPU chooses by size (force.cu), each against the CPU
+    ftol, ttol = (1e-4, 1e-4) if precision == "mixed" else (1e-12, 1e-10)
+    for lanes in ("1", "4", "8"):
+        out = run([mdlite, "compare", os.path.join(d, "run.ini"), "--steps", "100"],
+                  env=dict(os.environ, MDLITE_FORCE_LANES=lanes)).stdout
+        print(out)
+        fnorm = float(re.search(r"\|\| = ([0-9.e+-]+)", out).group(1))
+        worst = float(re.search(r"largest thermo difference: ([0-9.e+-]+)", out).group(1))
+        if fnorm > ftol:
+            fail(f"{lanes} lanes: step-0 force difference {fnorm:.3g} > {ftol} ({precision})")
+        if worst > ttol:
+            fail(f"{lanes} lanes: thermo difference {worst:.3g} > {ttol} ({precision})")
+        print(f"OK {precision}, {lanes} force lanes per atom: forces {fnorm:.3g} (< {ftol}), thermo {worst:.3g} "
+              f"(< {ttol})")
     # the rebuilds the device decides are the ones the CPU decides (check every 1, 3 and 10 steps;
     # at 10 the builds are all "dangerous": due at the first step they were allowed); lists built
     # directly (pruned lists are rebuilt when the outer list is due as well: `prune` checks them)
@@ -57,14 +69,6 @@ def compare(mdlite, inp, d, precision):
         if b[0] < 10 or abs(b[0] - b[2]) > slack or abs(b[1] - b[3]) > slack or (check == "10" and b[1] < 10):
             fail(f"check {check}: builds cpu {b[0]} ({b[1]} dangerous), gpu {b[2]} ({b[3]} dangerous)")
         print(f"check {check}: builds cpu {b[0]} ({b[1]} dangerous), gpu {b[2]} ({b[3]} dangerous)")
-    fnorm = float(re.search(r"\|\| = ([0-9.e+-]+)", out).group(1))
-    worst = float(re.search(r"largest thermo difference: ([0-9.e+-]+)", out).group(1))
-    ftol, ttol = (1e-4, 1e-4) if precision == "mixed" else (1e-12, 1e-10)
-    if fnorm > ftol:
-        fail(f"step-0 force difference {fnorm:.3g} > {ftol} ({precision})")
-    if worst > ttol:
-        fail(f"thermo difference {worst:.3g} > {ttol} ({precision})")
-    print(f"OK {precision}: forces {fnorm:.3g} (< {ftol}), thermo {worst:.3g} (< {ttol})")
 
 
 def read_rows(path):
@@ -180,7 +184,8 @@ def fold(mdlite, inp, d, precision):
     # the same arithmetic either way (common.cuh's kick_drift_of), so any atom integrated from the
     # wrong force, mass or position shows in the thermo; the summary counts the folded steps
     lj, ka = os.path.join(inp, "lj_melt.ini"), os.path.join(inp, "ka_mixture.ini")
-    runs = [("32,000 atoms (8 lanes)", lj, ["system.cells=20 20 20", "run.steps=300", "output.thermo=20"], None),
+    runs = [("32,000 atoms (8 force lanes; double: 4)", lj, ["system.cells=20 20 20", "run.steps=300",
+                                                            "output.thermo=20"], None),
             ("70,304 atoms (1 lane)", lj, ["system.cells=26 26 26", "run.steps=300", "output.thermo=20"], None),
             ("KA mixture, mass.B = 2", ka, ["run.ensemble=nve", "system.mass.B=2.0", "run.steps=300",
                                             "output.thermo=20"], None),

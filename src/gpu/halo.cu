@@ -383,10 +383,7 @@ __global__ void halo_keys_kernel(int n, int nown, mdl_box b, int3 nc, int ncells
         key[i] = 2 * ncells;
         return;
     }
-    const real4 p = pos_at(pos, i);
-    int cx = cell_coord(p.x, b.lo[0], b.len[0], nc.x), cy = cell_coord(p.y, b.lo[1], b.len[1], nc.y),
-        cz = cell_coord(p.z, b.lo[2], b.len[2], nc.z);
-    key[i] = (i < nown ? 0 : ncells) + (cz * nc.y + cy) * nc.x + cx;
+    key[i] = (i < nown ? 0 : ncells) + cell_of(pos_at(pos, i), b, nc); /* the builders' cell (common.cuh) */
 }
 
 extern "C" int gpu_halo_keys(size_t n, size_t nown, mdl_box region, const int nc[3], const mdl_real *pos4,

@@ -137,13 +137,13 @@ void domain_destroy(mdl_domain *dm)
 
 /* The region of cells at least `width` wide: along a decomposed dimension m whole cells tile the
    brick and k more on each side cover the ghosts; along the others the box's cells. */
-static size_t region_cells(const mdl_domain *dm, double width, mdl_box *r, int nc[3])
+static size_t region_cells(const mdl_domain *dm, double width, size_t natoms, mdl_box *r, int nc[3])
 {
-    size_t total = 1;
+    const size_t limit = cell_grid_limit(natoms);
     *r = dm->box;
     for (int d = 0; d < 3; d++) {
         const double len = dm->grid[d] > 1 ? dm->hi[d] - dm->lo[d] : dm->box.len[d];
-        const int m = (int)floor(len / width) > 1 ? (int)floor(len / width) : 1;
+        const int m = cells_along(len, width, limit);
         nc[d] = m;
         if (dm->grid[d] > 1) {
             const double w = len / m;
@@ -151,18 +151,17 @@ static size_t region_cells(const mdl_domain *dm, double width, mdl_box *r, int n
             r->lo[d] = dm->lo[d] - k * w;
             r->len[d] = (m + 2 * k) * w;
             r->periodic[d] = 0;
-            nc[d] = m + 2 * k;
+            nc[d] = 2 * k < (int)limit - m ? m + 2 * k : (int)limit; /* too fine: widened by the caller */
         }
-        total *= (size_t)nc[d];
     }
-    return total;
+    return cell_product(nc);
 }
 
 size_t domain_cell_grid(const mdl_domain *dm, double rcut, size_t natoms, mdl_box *region, int nc[3])
 {
-    double width = rcut;
+    double width = rcut > 0 ? rcut : 1.0;
     for (;;) {
-        size_t total = region_cells(dm, width, region, nc);
+        size_t total = region_cells(dm, width, natoms, region, nc);
         if (!cell_grid_too_fine(total, natoms))
             return total;
         width *= 1.25;

@@ -97,8 +97,8 @@ static int thread_count(int nthreads)
 
 static int cell_coord(double x, double lo, double inv, int nc)
 {
-    int c = (int)((x - lo) * inv);
-    return c < 0 ? 0 : c >= nc ? nc - 1 : c;
+    double c = floor((x - lo) * inv); /* clamped before the int: a point far outside is no overflow */
+    return !(c >= 0) ? 0 : c >= nc ? nc - 1 : (int)c;
 }
 
 /* The cell of a point in c's grid over box (points outside go to the nearest cell). */

@@ -4,6 +4,7 @@
 #include "checkpoint.h"
 
 #include "../util.h"
+#include "h5md_series.h"
 
 #include <hdf5.h>
 #include <math.h>
@@ -19,6 +20,7 @@ typedef struct {
 static int ck_fail(const ck_reader *r, const char *what)
 {
     mdl_error("%s: --restart: %s", r->path, what);
+    H5Eclear2(H5E_DEFAULT);
     return MDL_EINPUT;
 }
 
@@ -186,7 +188,7 @@ static int read_state(const ck_reader *r, mdl_system *s, const double lo[3], con
 
 int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, long *step, double *time)
 {
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    h5_enter();
     if (mdl_check_input_file(path, "--restart file") != MDL_OK)
         return MDL_EINPUT;
     ck_reader r = {path, H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT), -1, s->n};

@@ -280,7 +280,7 @@ static int open_layout(h5md_file *h)
 
 int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const mdl_system *s, int append)
 {
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL); /* our messages name the file; no HDF5 stack dumps */
+    h5_enter();
     h5md_file *h = calloc(1, sizeof *h);
     if (!h)
         return MDL_ERUN;
@@ -417,6 +417,7 @@ static int pack_frame(h5md_file *h, const mdl_frame *f)
 
 int h5md_write(h5md_file *h, const mdl_frame *f)
 {
+    h5_enter();
     const mdl_system *s = f->s;
     size_t n = s->n;
     if (pack_frame(h, f) != MDL_OK)
@@ -452,6 +453,7 @@ int h5md_write(h5md_file *h, const mdl_frame *f)
 
 int h5md_flush(h5md_file *h)
 {
+    h5_enter();
     errno = 0;
     H5TRY(H5Fflush(h->file, H5F_SCOPE_GLOBAL), "flushing");
     return MDL_OK;
@@ -466,6 +468,7 @@ int h5md_close(h5md_file *h)
 {
     if (!h)
         return MDL_OK;
+    h5_enter();
     int rc = MDL_OK;
     if (h->file > 0) {
         series *all[] = {&h->pos, &h->vel, &h->frc, &h->img, &h->edges,

@@ -8,9 +8,19 @@
 #include <errno.h>
 #include <string.h>
 
+void h5_enter(void)
+{
+    static int once; /* first called by the main thread, before the writer thread exists */
+    if (!once)
+        H5dont_atexit();
+    once = 1;
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
 int h5md_fail(const char *path, const char *what)
 {
     mdl_error("%s: H5MD: %s failed%s%s", path, what, errno ? ": " : "", errno ? strerror(errno) : "");
+    H5Eclear2(H5E_DEFAULT); /* the stack's strings, else lost with the writer thread */
     return MDL_ERUN;
 }
 

@@ -1,4 +1,5 @@
-/* HDF5 building blocks of the H5MD writer (h5md.c only): attributes, strings, time series. */
+/* HDF5 building blocks of the H5MD writer and the checkpoint reader: the library's set-up, attributes,
+   strings, time series. */
 #ifndef MDL_IO_H5MD_SERIES_H
 #define MDL_IO_H5MD_SERIES_H
 
@@ -11,6 +12,12 @@ typedef struct {
     int rank;    /* of one frame: 0 (scalar), 1 or 2 */
     hsize_t dims[2];
 } series;
+
+/* Before any HDF5 call, on every thread: the library gets no exit-time clean-up (a file whose close
+   failed on a full disk would be flushed again there, and HDF5 1.10 crashes doing it: every file is
+   closed by mdlite or left as it was written), and prints no error stacks (our messages name the
+   file; error printing is set per thread). */
+void h5_enter(void);
 
 /* "path: H5MD: what failed: errno's reason"; returns MDL_ERUN. */
 int h5md_fail(const char *path, const char *what);

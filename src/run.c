@@ -329,13 +329,29 @@ static void catch_stop_signals(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
+/* A signal to any rank stops them all at the same step. */
+static int agree_on_signal(const run_state *r)
+{
+    if (r->nranks == 1)
+        return MDL_OK;
+    long sig = g_stop_signal;
+    MDL_TRY(comm_max_long(&sig));
+    g_stop_signal = (sig_atomic_t)sig;
+    return MDL_OK;
+}
+
+static const char *signal_name(int sig)
+{
+    return sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)";
+}
+
 static int stop_on_signal(run_state *r, long step)
 {
     int sig = g_stop_signal;
     clear_progress(r);
     if (r->rank == 0)
-        fprintf(stderr, "mdlite: %s at step %ld: writing the last frame and closing the files\n",
-            sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)", step);
+        fprintf(stderr, "mdlite: %s at step %ld: writing the last frame and closing the files\n", signal_name(sig),
+                step);
     MDL_TRY(drain_thermo(r, 1));
     if (r->cfg->trajectory[0] && r->last_frame != step) {
         MDL_TRY(r->ops->compute_forces(r->ctx, MDL_ENERGY_ONLY)); /* energy and virial for the frame */
@@ -356,17 +372,17 @@ static int run_loop(run_state *r)
         MDL_TRY(write_thermo_row(r, r->first_step, &o));
     if (cfg->trajectory[0] && !r->append)
         MDL_TRY(write_frame(r, r->first_step, r->final_step == r->first_step));
+    if (r->append) /* the file's last frame is the checkpoint's step */
+        r->last_frame = r->first_step;
     MDL_TRY(skin_tuner_start(&r->tuner, r->ops, r->ctx, cfg->skin_auto, r->cutmax, r->first_step, cfg->steps));
-    catch_stop_signals();
+    MDL_TRY(agree_on_signal(r));
+    if (g_stop_signal) /* during the set-up: the files hold its frame and row */
+        return stop_on_signal(r, r->first_step);
     double t0 = mdl_wtime(), c0 = cpu_seconds();
     for (long step = r->first_step + 1; step <= r->final_step; step++) {
         MDL_TRY(advance(r, step));
         draw_progress(r, step, t0);
-        if (r->nranks > 1) { /* a signal to any rank stops them all at the same step */
-            long sig = g_stop_signal;
-            MDL_TRY(comm_max_long(&sig));
-            g_stop_signal = (sig_atomic_t)sig;
-        }
+        MDL_TRY(agree_on_signal(r));
         if (g_stop_signal && !r->st.first_done) /* else one more step, unchained */
             return stop_on_signal(r, step);
     }
@@ -404,13 +420,22 @@ static int claim_outputs(run_state *r, const mdl_run_options *opt)
     mdl_named_path out[] = {{cfg->thermo_file, "[output] thermo_file"}, {cfg->trajectory, "[output] trajectory"},
                             {opt->profile, "--profile file"}};
     MDL_TRY(outputs_check(in, 3, out, 3, r->append ? 1 : -1, r->append ? 2 : -1));
+    int rc = MDL_OK;
     if (opt->profile)
-        MDL_TRY(outfile_claim(opt->profile, out[2].role, 0, opt->overwrite, &r->fd_profile));
-    if (cfg->trajectory[0])
-        MDL_TRY(outfile_claim(cfg->trajectory, out[1].role, r->append, opt->overwrite, &r->fd_traj));
-    if (cfg->thermo_file[0])
-        MDL_TRY(outfile_claim(cfg->thermo_file, out[0].role, r->append, opt->overwrite, &r->fd_thermo));
-    return MDL_OK;
+        rc = outfile_claim(opt->profile, out[2].role, 0, opt->overwrite, &r->fd_profile);
+    if (rc == MDL_OK && cfg->trajectory[0])
+        rc = outfile_claim(cfg->trajectory, out[1].role, r->append, opt->overwrite, &r->fd_traj);
+    if (rc == MDL_OK && cfg->thermo_file[0])
+        rc = outfile_claim(cfg->thermo_file, out[0].role, r->append, opt->overwrite, &r->fd_thermo);
+    if (rc != MDL_OK) { /* no empty file left behind by the claims that went through */
+        outfile_abandon(opt->profile, r->fd_profile);
+        r->fd_profile = -1;
+        if (!r->append) {
+            outfile_abandon(cfg->trajectory, r->fd_traj);
+            r->fd_traj = -1;
+        }
+    }
+    return rc;
 }
 
 /* The trajectory file, made from the set-up system s (in id order). */
@@ -483,6 +508,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     mdl_system s;
     mdl_pair_table pt;
     units_lookup(cfg->units, &u);
+    catch_stop_signals(); /* before any output file is made: a signal never leaves half a file */
     const mdl_backend_ops *ops = backend_lookup(cfg->backend);
     if (!ops)
         return MDL_EINPUT;
@@ -532,6 +558,11 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         printf("mdlite: %d ranks, %d x %d x %d bricks\n", r.nranks, r.grid[0], r.grid[1], r.grid[2]);
     int thermo_open_rc = MDL_ERUN;
     t = mdl_wtime();
+    if (agree_on_signal(&r) == MDL_OK && g_stop_signal && rc == MDL_OK) { /* before any file exists */
+        if (r.rank == 0)
+            fprintf(stderr, "mdlite: %s during the set-up: no output file was written\n", signal_name(g_stop_signal));
+        rc = 128 + g_stop_signal;
+    }
     if (rc == MDL_OK && r.rank == 0)
         rc = claim_outputs(&r, opt);
     if (rc == MDL_OK)

@@ -26,7 +26,7 @@ static const char *USAGE =
     "  mdlite run CONFIG [--backend cpu|gpu] [--set section.key=value]... [--restart FILE.h5md]\n"
     "             [--profile TIMELINE.csv] [--overwrite] [--quiet]\n"
     "  mdlite neighbors FILE --cutoff R [--backend cpu|gpu] [--method cell|brute|brute-atomic]\n"
-    "                   [--layout transposed|row] [--box LX LY [LZ]] [--output FILE] [--repeat N]\n"
+    "                   [--layout transposed|row] [--box LX LY [LZ]] [--output FILE [--overwrite]] [--repeat N]\n"
     "  mdlite compare CONFIG [--steps N]\n"
     "  mdlite info\n"
     "  mdlite --help | --version\n"

@@ -21,12 +21,13 @@ typedef struct {
     double box[3];
     int nbox;
     long repeat;
+    int overwrite;
 } nb_args;
 
 static int usage_error(const char *what)
 {
     mdl_error("neighbors: %s\nusage: mdlite neighbors FILE --cutoff R [--backend cpu|gpu] [--method cell|brute|brute-atomic]\n"
-              "                        [--layout transposed|row] [--box LX LY [LZ]] [--output FILE] [--repeat N]",
+              "                        [--layout transposed|row] [--box LX LY [LZ]] [--output FILE [--overwrite]] [--repeat N]",
               what);
     return MDL_EINPUT;
 }
@@ -53,6 +54,8 @@ static int parse_args(int argc, char **argv, nb_args *a)
             a->layout = argv[++i];
         } else if (strcmp(o, "--output") == 0 && more >= 1) {
             a->output = argv[++i];
+        } else if (strcmp(o, "--overwrite") == 0) {
+            a->overwrite = 1;
         } else if (strcmp(o, "--repeat") == 0 && more >= 1) {
             if (mdl_parse_long(argv[++i], &a->repeat) != 0 || a->repeat < 1 || a->repeat > 100000)
                 return usage_error("--repeat needs a count from 1 to 100000");
@@ -197,8 +200,14 @@ int neighbors_main(int argc, char **argv)
     mdl_system s;
     if (!ops)
         return MDL_EINPUT;
-    if (system_init(&s, 0) != MDL_OK)
+    /* as `run` does: an existing output is kept as #name.N# unless --overwrite */
+    int fd = -1;
+    if (a.output && outfile_claim(a.output, out_path.role, 0, a.overwrite, &fd) != MDL_OK)
+        return MDL_EINPUT;
+    if (system_init(&s, 0) != MDL_OK) {
+        outfile_abandon(a.output, fd);
         return MDL_ERUN;
+    }
     int has_box;
     rc = read_coordinates(a.file, &s, &has_box);
     if (rc == MDL_OK) {
@@ -214,9 +223,13 @@ int neighbors_main(int argc, char **argv)
     if (rc == MDL_OK)
         rc = build_timed(&a, ops, &s, &rows, &row_start, &median);
     FILE *out = stdout;
-    if (rc == MDL_OK && a.output && !(out = fopen(a.output, "w"))) {
+    if (rc == MDL_OK && a.output && !(out = fdopen(fd, "w"))) {
         mdl_error("%s: cannot write: %s", a.output, strerror(errno));
-        rc = MDL_EINPUT;
+        rc = MDL_ERUN;
+    }
+    if (a.output && (rc != MDL_OK || !out)) { /* nothing to write: no empty file left */
+        outfile_abandon(a.output, fd);
+        out = NULL;
     }
     if (rc == MDL_OK)
         rc = write_rows(rows, row_start, s.n, out, a.output ? a.output : "stdout");

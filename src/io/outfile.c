@@ -31,6 +31,35 @@ static int canonical(const char *path, char *out, size_t size)
     return snprintf(out, size, "%s/%s", real, name) >= (int)size ? -1 : 0;
 }
 
+/* The path a chain of symbolic links ends at (itself when it is none), also where the last
+   link points at no file yet: what open(O_CREAT) would create. */
+static int follow_links(const char *path, char *out, size_t size)
+{
+    if (snprintf(out, size, "%s", path) >= (int)size)
+        return -1;
+    for (int hops = 0; hops < 40; hops++) {
+        struct stat st;
+        char target[PATH_MAX];
+        if (lstat(out, &st) != 0 || !S_ISLNK(st.st_mode))
+            return 0;
+        ssize_t n = readlink(out, target, sizeof target - 1);
+        if (n < 0)
+            return -1;
+        target[n] = '\0';
+        const char *slash = strrchr(out, '/');
+        if (target[0] == '/' || !slash) {
+            if (snprintf(out, size, "%s", target) >= (int)size)
+                return -1;
+        } else {
+            char joined[2 * PATH_MAX];
+            snprintf(joined, sizeof joined, "%.*s%s", (int)(slash - out + 1), out, target);
+            if (snprintf(out, size, "%s", joined) >= (int)size)
+                return -1;
+        }
+    }
+    return -1;
+}
+
 int same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
@@ -39,8 +68,9 @@ int same_file(const char *a, const char *b)
         return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
     if (ea != eb)
         return 0;
-    char ca[2 * PATH_MAX], cb[2 * PATH_MAX];
-    if (canonical(a, ca, sizeof ca) || canonical(b, cb, sizeof cb))
+    char la[PATH_MAX], lb[PATH_MAX], ca[2 * PATH_MAX], cb[2 * PATH_MAX];
+    if (follow_links(a, la, sizeof la) || follow_links(b, lb, sizeof lb) || canonical(la, ca, sizeof ca) ||
+        canonical(lb, cb, sizeof cb))
         return strcmp(a, b) == 0;
     return strcmp(ca, cb) == 0;
 }
@@ -73,10 +103,13 @@ int outputs_check(const mdl_named_path *inputs, int ninputs, const mdl_named_pat
     return MDL_OK;
 }
 
-/* Opens path without truncating and locks it; MDL_EINPUT with a message when either fails. */
+/* Opens path without truncating (creating it, with O_CREAT, where it does not exist) and locks
+   it; MDL_EINPUT with a message when either fails, and then a file it created is removed. */
 static int open_locked(const char *path, const char *role, int flags, int *fd_out)
 {
-    int fd = open(path, O_RDWR | O_CLOEXEC | flags, 0644);
+    int created = 1, fd = open(path, O_RDWR | O_CLOEXEC | (flags & O_CREAT ? flags | O_EXCL : flags), 0644);
+    if (fd < 0 && errno == EEXIST && !(flags & O_EXCL))
+        created = 0, fd = open(path, O_RDWR | O_CLOEXEC | flags, 0644); /* existing, or behind a link */
     if (fd < 0) {
         mdl_error("%s: %s: cannot create the file: %s", path, role, strerror(errno));
         return MDL_EINPUT;
@@ -87,6 +120,8 @@ static int open_locked(const char *path, const char *role, int flags, int *fd_ou
                   busy ? "the file is in use by another process (a run writing it, or a program reading it); "
                          "wait for it or choose another name"
                        : strerror(errno));
+        if (created && (flags & O_CREAT))
+            unlink(path);
         close(fd);
         return MDL_EINPUT;
     }
@@ -94,19 +129,19 @@ static int open_locked(const char *path, const char *role, int flags, int *fd_ou
     return MDL_OK;
 }
 
-/* "#name.N#" beside path, the first N in 1..99 not taken. */
-static int backup_name(const char *path, char *out, size_t size)
+/* "#name.N#" beside path, the first N in 1..99 not taken; else NULL, the reason. */
+static const char *backup_name(const char *path, char *out, size_t size)
 {
     const char *slash = strrchr(path, '/');
     int dirlen = slash ? (int)(slash - path + 1) : 0;
     struct stat st;
     for (int k = 1; k < 100; k++) {
         if (snprintf(out, size, "%.*s#%s.%d#", dirlen, path, path + dirlen, k) >= (int)size)
-            return -1;
+            return "the backup's name is too long";
         if (lstat(out, &st) != 0 && errno == ENOENT)
-            return 0;
+            return NULL;
     }
-    return -1;
+    return "the 99 backup names #name.1# to #name.99# are all taken";
 }
 
 int outfile_claim(const char *path, const char *role, int append, int overwrite, int *fd_out)
@@ -130,9 +165,12 @@ int outfile_claim(const char *path, const char *role, int append, int overwrite,
         return MDL_OK;
     }
     char backup[PATH_MAX + 16];
-    if (backup_name(path, backup, sizeof backup) != 0 || rename(path, backup) != 0) {
+    const char *why = backup_name(path, backup, sizeof backup);
+    if (!why && rename(path, backup) != 0)
+        why = strerror(errno);
+    if (why) {
         mdl_error("%s: %s: the file exists and cannot be kept as a backup (%s); move it away or run with "
-                  "--overwrite", path, role, errno ? strerror(errno) : "99 backups already");
+                  "--overwrite", path, role, why);
         close(fd);
         return MDL_EINPUT;
     }
@@ -150,4 +188,13 @@ void outfile_release(int fd)
 {
     if (fd >= 0)
         close(fd);
+}
+
+void outfile_abandon(const char *path, int fd)
+{
+    struct stat a, b;
+    if (fd >= 0 && fstat(fd, &a) == 0 && a.st_size == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+        a.st_ino == b.st_ino)
+        unlink(path);
+    outfile_release(fd);
 }

@@ -24,5 +24,8 @@ int outputs_check(const mdl_named_path *inputs, int ninputs, const mdl_named_pat
    claims a new one. The lock lasts until outfile_release. *fd_out gets the descriptor. */
 int outfile_claim(const char *path, const char *role, int append, int overwrite, int *fd_out);
 void outfile_release(int fd);
+/* A claimed output that will not be written (a later claim failed): released, and removed when
+   it is still the empty file the claim left. */
+void outfile_abandon(const char *path, int fd);
 
 #endif

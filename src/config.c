@@ -358,6 +358,11 @@ void config_destroy(mdl_config *cfg)
     memset(cfg, 0, sizeof *cfg);
 }
 
+int config_has(const mdl_config *cfg, const char *section, const char *key)
+{
+    return find_entry(cfg, section, key) != NULL;
+}
+
 const char *config_origin(const mdl_config *cfg, const char *section, const char *key)
 {
     const mdl_entry *e = find_entry(cfg, section, key);

@@ -95,6 +95,8 @@ typedef struct {
 int config_load(mdl_config *cfg, const char *path, int noverrides, char *const *overrides);
 void config_destroy(mdl_config *cfg);
 
+/* 1 when the key was set (in the file or by --set), 0 when it keeps its default. */
+int config_has(const mdl_config *cfg, const char *section, const char *key);
 /* Where a key was set ("file:line", "--set"), or the file name when it was left at its default. */
 const char *config_origin(const mdl_config *cfg, const char *section, const char *key);
 

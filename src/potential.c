@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const mdl_pair_coeff *find_pair(const mdl_config *cfg, const char *a, const char *b)
@@ -32,12 +33,14 @@ int potential_build(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *
             return MDL_EINPUT;
         }
     }
+    const mdl_pair_coeff *self[MDL_MAX_SPECIES];
     for (int t = 0; t < nt; t++) {
-        const mdl_pair_coeff *p = find_pair(cfg, s->species[t], s->species[t]);
+        const mdl_pair_coeff *p = self[t] = find_pair(cfg, s->species[t], s->species[t]);
         eps[t] = p ? p->epsilon : cfg->epsilon;
         sig[t] = p ? p->sigma : cfg->sigma;
         cut[t] = p && p->cutoff > 0 ? p->cutoff : cfg->cutoff;
     }
+    snprintf(pt->cutmax_key, sizeof pt->cutmax_key, "cutoff");
     for (int a = 0; a < nt; a++)
         for (int b = 0; b < nt; b++) {
             const mdl_pair_coeff *p = find_pair(cfg, s->species[a], s->species[b]);
@@ -45,8 +48,14 @@ int potential_build(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *
             double sg = p ? p->sigma : 0.5 * (sig[a] + sig[b]);
             double rc = p && p->cutoff > 0 ? p->cutoff : (a == b ? cut[a] : 0.5 * (cut[a] + cut[b]));
             pt->c[a * nt + b] = lj_coeff(e, sg, rc, cfg->shift);
-            if (rc > pt->cutmax)
+            if (rc > pt->cutmax) { /* whose cutoff: this pair's own, or the longer of the two it mixes */
+                const mdl_pair_coeff *from = p && p->cutoff > 0 ? p : self[cut[a] >= cut[b] ? a : b];
                 pt->cutmax = rc;
+                if (from && from->cutoff > 0)
+                    snprintf(pt->cutmax_key, sizeof pt->cutmax_key, "pair.%s.%s", from->a, from->b);
+                else
+                    snprintf(pt->cutmax_key, sizeof pt->cutmax_key, "cutoff");
+            }
         }
     return MDL_OK;
 }

@@ -10,6 +10,7 @@ typedef struct {
     int ntypes;
     mdl_lj_coeff c[MDL_MAX_SPECIES * MDL_MAX_SPECIES]; /* c[ti * ntypes + tj], symmetric */
     double cutmax;                                     /* largest pair cutoff */
+    char cutmax_key[2 * MDL_NAME_LEN + 8];             /* the [potential] key it comes from: cutoff, pair.A.B */
 } mdl_pair_table;
 
 /* Self pairs take pair.A.A or the global epsilon/sigma/cutoff; unlisted cross pairs mix by

@@ -10,6 +10,11 @@
 
 static int assign_masses(const mdl_config *cfg, mdl_system *s)
 {
+    if (s->has_masses && config_has(cfg, "system", "mass")) { /* every atom's mass is in the file */
+        mdl_error("%s: [system] mass: contradicts the masses in %s (they are used as read); remove one",
+                  config_origin(cfg, "system", "mass"), cfg->input);
+        return MDL_EINPUT;
+    }
     for (int k = 0; k < cfg->nmass; k++) {
         char key[64];
         snprintf(key, sizeof key, "mass.%s", cfg->mass_species[k]);
@@ -130,9 +135,10 @@ int check_cutoff_fits(const mdl_config *cfg, const mdl_system *s, const mdl_pair
     double need = 2.0 * (pt->cutmax + cfg->skin);
     for (int d = 0; d < 3; d++)
         if (s->box.len[d] <= need) {
-            mdl_error("%s: [potential] cutoff: cutoff + skin = %g + %g is more than half the box length %g "
+            mdl_error("%s: [potential] %s: cutoff + skin = %g + %g is more than half the box length %g "
                       "along %c (enlarge the box or shorten the cutoff/skin)",
-                      config_origin(cfg, "potential", "cutoff"), pt->cutmax, cfg->skin, s->box.len[d], "xyz"[d]);
+                      config_origin(cfg, "potential", pt->cutmax_key), pt->cutmax_key, pt->cutmax, cfg->skin,
+                      s->box.len[d], "xyz"[d]);
             return MDL_EINPUT;
         }
     return MDL_OK;

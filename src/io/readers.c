@@ -256,7 +256,8 @@ static int lattice_to_box(line_reader *r, const xyz_header *h, mdl_box *box)
             }
     for (int d = 0; d < 3; d++) {
         if (!(h->lattice[4 * d] > 0)) {
-            mdl_error("%s:%d: Lattice= box length %d is not positive", r->path, r->line, d + 1);
+            mdl_error("%s:%d: Lattice=: the box edge along %c (number %d of 9) is %g; it must be positive", r->path,
+                      r->line, "xyz"[d], 4 * d + 1, h->lattice[4 * d]);
             return MDL_EINPUT;
         }
         box->lo[d] = h->origin[d];

@@ -181,19 +181,6 @@ static int choice_index(const char *choices, const char *word)
     }
 }
 
-static int valid_name(const char *s)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n >= MDL_NAME_LEN)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
-            return 0;
-    }
-    return 1;
-}
-
 static int set_numbers(const key_spec *s, const mdl_entry *e, void *field, int count, int integer)
 {
     char words[4][MDL_PATH_LEN];
@@ -326,7 +313,7 @@ int config_set_value(mdl_config *cfg, const key_spec *s, const mdl_entry *e)
             return 0;
         }
         for (int i = 0; i < n; i++) {
-            if (!valid_name(words[i])) {
+            if (!species_name_valid(words[i])) {
                 config_fail(e, "'%s' is not a valid species name (letters, digits, _ or -, at most %d)", words[i],
                      MDL_NAME_LEN - 1);
                 return 0;
@@ -385,7 +372,7 @@ int config_set_pair(mdl_config *cfg, const mdl_entry *e)
         snprintf(na, sizeof na, "%.*s", (int)(dot - a), a);
         snprintf(nb, sizeof nb, "%s", dot + 1);
     }
-    if (!dot || !valid_name(na) || !valid_name(nb)) {
+    if (!dot || !species_name_valid(na) || !species_name_valid(nb)) {
         config_fail(e, "expected pair.A.B with species names A and B");
         return 0;
     }
@@ -428,7 +415,7 @@ int config_set_mass(mdl_config *cfg, const mdl_entry *e)
 {
     const char *name = e->key + 5;
     double m;
-    if (!valid_name(name)) {
+    if (!species_name_valid(name)) {
         config_fail(e, "expected mass.X with a species name X");
         return 0;
     }

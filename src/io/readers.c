@@ -20,17 +20,38 @@ typedef struct {
     char *buf;
     size_t cap;
     int line;
+    int bad; /* a line held a NUL byte: refused, with its message */
 } line_reader;
 
+/* The next line without its end; NULL at the end of the file, or (r->bad, with a message) at a
+   line holding a NUL byte, which would cut the line short without a word. */
 static char *next_line(line_reader *r)
 {
     ssize_t n = getline(&r->buf, &r->cap, r->fp);
     if (n < 0)
         return NULL;
     r->line++;
+    const char *nul = memchr(r->buf, '\0', (size_t)n);
+    if (nul) {
+        mdl_error("%s:%d: column %ld: a NUL byte (not a text file?)", r->path, r->line, (long)(nul - r->buf) + 1);
+        r->bad = 1;
+        return NULL;
+    }
     while (n > 0 && (r->buf[n - 1] == '\n' || r->buf[n - 1] == '\r'))
         r->buf[--n] = '\0';
     return r->buf;
+}
+
+/* s for a message: bytes outside printable ASCII as \xNN, cut to fit (with "..."). */
+static const char *escaped(const char *s, char *out, size_t size)
+{
+    size_t k = 0;
+    for (; *s && k + 8 < size; s++) {
+        unsigned char c = (unsigned char)*s;
+        k += (size_t)snprintf(out + k, size - k, c >= 32 && c < 127 ? "%c" : "\\x%02x", c);
+    }
+    snprintf(out + k, size - k, "%s", *s ? "..." : "");
+    return out;
 }
 
 static int is_blank(const char *s)
@@ -96,7 +117,7 @@ static int read_xy(line_reader *r, mdl_system *s)
         if (system_add_atom(s, t, x, y, 0.0) < 0)
             return MDL_ERUN;
     }
-    return MDL_OK;
+    return r->bad ? MDL_EINPUT : MDL_OK;
 }
 
 /* ---- extended XYZ comment line -------------------------------------------------------------- */
@@ -271,6 +292,8 @@ static int read_xyz(line_reader *r, mdl_system *s, int *has_box)
 {
     char *line = next_line(r);
     long natoms;
+    if (r->bad)
+        return MDL_EINPUT;
     if (!line || mdl_parse_long(line, &natoms) != 0 || natoms < 0) {
         mdl_error("%s:%d: expected the number of atoms on the first line", r->path, r->line ? r->line : 1);
         return MDL_EINPUT;
@@ -280,7 +303,8 @@ static int read_xyz(line_reader *r, mdl_system *s, int *has_box)
         return MDL_EINPUT;
     }
     if (!(line = next_line(r))) {
-        mdl_error("%s:2: file ends before the comment line", r->path);
+        if (!r->bad)
+            mdl_error("%s:2: file ends before the comment line", r->path);
         return MDL_EINPUT;
     }
     xyz_header h;
@@ -316,8 +340,9 @@ static int read_xyz(line_reader *r, mdl_system *s, int *has_box)
     int rc = MDL_OK;
     for (long i = 0; i < natoms && rc == MDL_OK; i++) {
         if (!(line = next_line(r))) {
-            mdl_error("%s:%d: the header says %ld atoms, the file has %ld (truncated?)", r->path, r->line + 1, natoms,
-                      i);
+            if (!r->bad)
+                mdl_error("%s:%d: the header says %ld atoms, the file has %ld (truncated?)", r->path, r->line + 1,
+                          natoms, i);
             rc = MDL_EINPUT;
             break;
         }
@@ -328,10 +353,18 @@ static int read_xyz(line_reader *r, mdl_system *s, int *has_box)
             rc = MDL_EINPUT;
             break;
         }
+        if (!species_name_valid(f[h.col_species])) {
+            char shown[4 * 24 + 4];
+            mdl_error("%s:%d: column %d: '%s' is not a species name (1 to %d ASCII letters, digits, _ or -)",
+                      r->path, r->line, h.col_species + 1, escaped(f[h.col_species], shown, sizeof shown),
+                      MDL_NAME_LEN - 1);
+            rc = MDL_EINPUT;
+            break;
+        }
         int t = system_species_index(s, f[h.col_species], 1);
         if (t < 0) {
-            mdl_error("%s:%d: species '%s': too many species (at most %d) or name too long", r->path, r->line,
-                      f[h.col_species], MDL_MAX_SPECIES);
+            mdl_error("%s:%d: species '%s': more than %d species", r->path, r->line, f[h.col_species],
+                      MDL_MAX_SPECIES);
             rc = MDL_EINPUT;
             break;
         }
@@ -365,13 +398,18 @@ static int read_xyz(line_reader *r, mdl_system *s, int *has_box)
         s->vz[k] = v[5];
     }
     free(f);
-    if (rc == MDL_OK && (line = next_line(r)) && !is_blank(line)) {
-        /* a second frame is fine (we read the first); anything else means a wrong atom count */
+    while (rc == MDL_OK && (line = next_line(r)) && is_blank(line))
+        ;
+    if (rc == MDL_OK && r->bad)
+        rc = MDL_EINPUT;
+    if (rc == MDL_OK && line) { /* a second frame, or a wrong atom count: which frame is meant is unclear */
         long n2;
-        if (mdl_parse_long(line, &n2) != 0) {
+        if (mdl_parse_long(line, &n2) == 0)
+            mdl_error("%s:%d: a second frame starts here; mdlite starts from one frame, so keep only the one to "
+                      "start from (ASE's read takes the last, MDAnalysis the first)", r->path, r->line);
+        else
             mdl_error("%s:%d: more lines than the %ld atoms the first line announces", r->path, r->line, natoms);
-            rc = MDL_EINPUT;
-        }
+        rc = MDL_EINPUT;
     }
     return rc;
 }
@@ -409,7 +447,7 @@ int read_coordinates(const char *path, mdl_system *s, int *has_box)
     if (mdl_check_input_file(path, "coordinate file") != MDL_OK)
         return MDL_EINPUT;
     struct stat st;
-    line_reader r = {path, stat(path, &st) == 0 ? (size_t)st.st_size : 0, fopen(path, "r"), NULL, 0, 0};
+    line_reader r = {.path = path, .size = stat(path, &st) == 0 ? (size_t)st.st_size : 0, .fp = fopen(path, "r")};
     if (!r.fp) {
         mdl_error("%s: cannot open coordinate file: %s", path, strerror(errno));
         return MDL_EINPUT;
@@ -449,7 +487,7 @@ static long atom_line(const char *path, size_t index)
     if (sniff_format(path, fp) == 'x') {
         found = (long)index + 3;
     } else {
-        line_reader r = {path, 0, fp, NULL, 0, 0};
+        line_reader r = {.path = path, .fp = fp};
         size_t k = 0;
         char *line;
         while (!found && (line = next_line(&r)))

@@ -13,6 +13,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+double compare_force_scale(const mdl_config *cfg, const double *fx, const double *fy, const double *fz, size_t n)
+{
+    double sum = 0, pair = cfg->epsilon / cfg->sigma;
+    for (size_t i = 0; i < n; i++)
+        sum += fx[i] * fx[i] + fy[i] * fy[i] + fz[i] * fz[i];
+    for (int k = 0; k < cfg->npair; k++)
+        pair = fmax(pair, cfg->pair[k].epsilon / cfg->pair[k].sigma);
+    return fmax(n ? sqrt(sum / (double)n) : 0.0, pair);
+}
+
+void compare_forces(const double *const a[3], const double *const b[3], size_t n, double f0, double *rms,
+                    double *worst)
+{
+    double sum = 0, big = 0;
+    for (size_t i = 0; i < n; i++) {
+        double d2 = 0;
+        for (int k = 0; k < 3; k++)
+            d2 += (b[k][i] - a[k][i]) * (b[k][i] - a[k][i]);
+        sum += d2;
+        big = fmax(big, d2);
+    }
+    *rms = n ? sqrt(sum / (double)n) / f0 : 0.0;
+    *worst = sqrt(big) / f0;
+}
+
 #ifdef MDLITE_HAVE_GPU
 typedef struct {
     mdl_stepper st;
@@ -53,17 +78,11 @@ static double rel(double a, double b)
 static void report(const mdl_config *cfg, const mdl_system *fc, const mdl_system *fg, const side *c, const side *g,
                    size_t n)
 {
-    double num = 0, den = 0, worst = 0;
-    for (size_t i = 0; i < n; i++) {
-        double dx = fg->fx[i] - fc->fx[i], dy = fg->fy[i] - fc->fy[i], dz = fg->fz[i] - fc->fz[i];
-        double f2 = fc->fx[i] * fc->fx[i] + fc->fy[i] * fc->fy[i] + fc->fz[i] * fc->fz[i];
-        num += dx * dx + dy * dy + dz * dz;
-        den += f2;
-        if (f2 > 0)
-            worst = fmax(worst, sqrt((dx * dx + dy * dy + dz * dz) / f2));
-    }
-    printf("step 0 forces: ||F_gpu - F_cpu|| / ||F_cpu|| = %.3e, max |dF|/|F| per atom = %.3e\n",
-           den > 0 ? sqrt(num / den) : 0.0, worst);
+    const double *a[3] = {fc->fx, fc->fy, fc->fz}, *b[3] = {fg->fx, fg->fy, fg->fz};
+    double f0 = compare_force_scale(cfg, fc->fx, fc->fy, fc->fz, n), rms, worst;
+    compare_forces(a, b, n, f0, &rms, &worst);
+    printf("step 0 forces: rms |F_gpu - F_cpu| / F0 = %.3e, max |dF| / F0 = %.3e (F0 = %.4g, the larger of the "
+           "rms force and the largest epsilon/sigma)\n", rms, worst, f0);
     printf("%10s %12s %12s %12s %12s %12s   (relative differences, GPU vs CPU)\n", "step", "temperature",
            "pot_energy", "kin_energy", "tot_energy", "pressure");
     int row = 0;

@@ -1,4 +1,5 @@
 /* Forces equal -dE/dr by central finite differences; the virial equals -dE/d(scale); sum F = 0. */
+#include "cmd/compare.h"
 #include "cpu/force.h"
 #include "helpers.h"
 #include "lattice.h"
@@ -160,4 +161,31 @@ Test(forces, thread_counts_agree)
         cr_assert(fabs(a.s.fx[i] - b.s.fx[i]) < 1e-12 * (1 + fabs(a.s.fx[i])));
     free_fixture(&a);
     free_fixture(&b);
+}
+
+/* compare's force differences are measured against the system's force scale: on a perfect
+   lattice (forces ~1e-14 by symmetry) a 1e-7 difference reads as 1e-7, not as 1e+7; in a liquid
+   (forces of order 10) the scale is their rms. */
+Test(forces, compare_against_the_force_scale)
+{
+    enum { N = 500 };
+    static double a[3][N], b[3][N];
+    mdl_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.epsilon = 2.0, cfg.sigma = 0.5; /* epsilon/sigma = 4 */
+    for (int scale = 0; scale < 2; scale++) {
+        double big = scale ? 10.0 : 1e-14;
+        for (int k = 0; k < 3; k++)
+            for (int i = 0; i < N; i++) {
+                a[k][i] = big * sin(1.0 + i + 7 * k);
+                b[k][i] = a[k][i] + 1e-7 * cos(2.0 + i + 3 * k);
+            }
+        double f0 = compare_force_scale(&cfg, a[0], a[1], a[2], N), rms, worst;
+        const double *pa[3] = {a[0], a[1], a[2]}, *pb[3] = {b[0], b[1], b[2]};
+        compare_forces(pa, pb, N, f0, &rms, &worst);
+        double want_f0 = scale ? big * sqrt(1.5) : 4.0; /* rms of sin over many periods: 1/sqrt(2) per axis */
+        cr_assert(fabs(f0 - want_f0) < 0.02 * want_f0, "force scale %g, expected about %g", f0, want_f0);
+        cr_assert(rms > 0.5e-7 / f0 && rms < 2e-7 / f0, "rms difference %g against the scale %g", rms, f0);
+        cr_assert(worst >= rms && worst < 2e-7 / f0, "largest difference %g", worst);
+    }
 }

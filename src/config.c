@@ -358,6 +358,20 @@ void config_destroy(mdl_config *cfg)
     memset(cfg, 0, sizeof *cfg);
 }
 
+void config_force_origin(const mdl_config *cfg, char *out, size_t size)
+{
+    size_t k = (size_t)snprintf(out, size, "lj epsilon=%.17g sigma=%.17g cutoff=%.17g", cfg->epsilon, cfg->sigma,
+                                cfg->cutoff);
+    for (int i = 0; i < cfg->npair && k < size; i++) {
+        const mdl_pair_coeff *p = &cfg->pair[i];
+        k += (size_t)snprintf(out + k, size - k, " pair.%s.%s=%.17g,%.17g,%.17g", p->a, p->b, p->epsilon, p->sigma,
+                              p->cutoff);
+    }
+    if (cfg->ensemble == MDL_NVT_LANGEVIN && k < size)
+        snprintf(out + k, size - k, "; langevin target_temperature=%.17g tau=%.17g timestep=%.17g seed=%lu",
+                 cfg->target_temperature, cfg->tau, cfg->timestep, cfg->seed);
+}
+
 int config_has(const mdl_config *cfg, const char *section, const char *key)
 {
     return find_entry(cfg, section, key) != NULL;

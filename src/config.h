@@ -95,6 +95,10 @@ typedef struct {
 int config_load(mdl_config *cfg, const char *path, int noverrides, char *const *overrides);
 void config_destroy(mdl_config *cfg);
 
+/* What a run's forces are computed from, as text: the pair potential's keys and, where the
+   ensemble adds a force to every atom (Langevin), its keys. A checkpoint records it; a restart
+   whose text differs recomputes the forces instead of using the checkpoint's. */
+void config_force_origin(const mdl_config *cfg, char *out, size_t size);
 /* 1 when the key was set (in the file or by --set), 0 when it keeps its default. */
 int config_has(const mdl_config *cfg, const char *section, const char *key);
 /* Where a key was set ("file:line", "--set"), or the file name when it was left at its default. */

@@ -46,7 +46,8 @@ typedef struct {
                            (species, masses, types, ids) */
     long first_step, final_step;
     double first_time;
-    int restarted;      /* from a checkpoint: the backend holds its forces */
+    int restarted;      /* from a checkpoint */
+    int forces_given;   /* the checkpoint's forces hold: computed from what this run computes them from */
     int append;         /* continuing the restart file itself: its last frame is our first */
     int fd_thermo, fd_traj, fd_profile; /* locks on the output files (outfile_claim), -1: none */
     size_t natoms;
@@ -365,7 +366,7 @@ static int run_loop(run_state *r)
     const mdl_config *cfg = r->cfg;
     r->st = (mdl_stepper){.ops = r->ops, .ctx = r->ctx, .cfg = cfg, .units = r->units,
                           .sync_phases = mdl_env_on("MDLITE_SYNC_PHASES")};
-    MDL_TRY(stepper_setup(&r->st, r->first_step, r->restarted)); /* a restart continues exactly */
+    MDL_TRY(stepper_setup(&r->st, r->first_step, r->forces_given)); /* a restart continues exactly */
     mdl_observables o;
     MDL_TRY(backend_observe(r->ops, r->ctx, &o));
     if (cfg->thermo > 0)
@@ -407,6 +408,15 @@ static int load_restart(const char *path, mdl_system *s, run_state *r)
         return MDL_OK;
     MDL_TRY(h5md_read_checkpoint(path, s, r->cfg->units, &r->first_step, &r->first_time));
     r->restarted = 1;
+    /* forces that depend on the ensemble (Langevin's) or the potential are recomputed when the
+       run computes them otherwise: never a thermostat's force carried into NVE */
+    char was[4096], now[4096];
+    h5md_checkpoint_forces(path, was, sizeof was);
+    config_force_origin(r->cfg, now, sizeof now);
+    r->forces_given = strcmp(was, now) == 0;
+    if (!r->forces_given && r->rank == 0 && !r->quiet)
+        fprintf(stderr, "mdlite: %s: its forces were computed from %s; this run computes them from %s: "
+                "recomputed at step %ld\n", path, was[0] ? was : "settings it does not record", now, r->first_step);
     r->append = r->cfg->trajectory[0] && same_file(r->cfg->trajectory, path);
     return MDL_OK;
 }
@@ -521,6 +531,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     r.cfg = cfg;
     r.units = &u;
     r.rank = comm_rank(), r.nranks = comm_size();
+    r.quiet = quiet;
     mdl_message_mute(1); /* every rank sets up the same system: rank 0 says what goes wrong */
     if (profile && profile_init(&prof_store) == MDL_OK)
         r.prof = &prof_store;
@@ -538,7 +549,6 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     r.final_step = r.first_step + cfg->steps;
     r.last_frame = -1;
     r.progress = !quiet && isatty(STDOUT_FILENO) && r.nranks == 1; /* mpirun's output is usually kept */
-    r.quiet = quiet;
     r.cutmax = pt.cutmax;
     profile_phase(r.prof, "set-up", t);
     /* the backend first: a run that cannot start on it (no GPU) prints nothing else and leaves no file */

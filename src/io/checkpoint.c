@@ -215,3 +215,31 @@ int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, lon
     H5Fclose(r.file);
     return rc;
 }
+
+void h5md_checkpoint_forces(const char *path, char *out, size_t size)
+{
+    h5_enter();
+    out[0] = '\0';
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t a = f < 0 || H5Aexists_by_name(f, "checkpoint", "forces", H5P_DEFAULT) <= 0
+                  ? -1
+                  : H5Aopen_by_name(f, "checkpoint", "forces", H5P_DEFAULT, H5P_DEFAULT);
+    hid_t t = a < 0 ? -1 : H5Aget_type(a);
+    if (t >= 0 && H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0) {
+        hid_t str = H5Tcopy(H5T_C_S1);
+        H5Tset_size(str, H5T_VARIABLE);
+        H5Tset_cset(str, H5Tget_cset(t));
+        char *v = NULL;
+        if (H5Aread(a, str, &v) >= 0 && v)
+            mdl_copy(out, size, v);
+        H5free_memory(v);
+        H5Tclose(str);
+    }
+    if (t >= 0)
+        H5Tclose(t);
+    if (a >= 0)
+        H5Aclose(a);
+    if (f >= 0)
+        H5Fclose(f);
+    H5Eclear2(H5E_DEFAULT);
+}

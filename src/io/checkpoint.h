@@ -10,4 +10,8 @@
    the box); errors name the file (MDL_EINPUT). */
 int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, long *step, double *time);
 
+/* The checkpoint's attribute "forces" (what its forces were computed from, config_force_origin)
+   into out; "" where the file has none. */
+void h5md_checkpoint_forces(const char *path, char *out, size_t size);
+
 #endif

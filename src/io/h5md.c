@@ -36,6 +36,7 @@ struct h5md_file {
     double *dbuf;
     int units;   /* write unit attributes (metal) */
     long last_step;
+    char force_origin[4096]; /* config_force_origin: the checkpoint's attribute "forces" */
 };
 
 static const char *OBS_NAMES[5] = {"temperature", "potential_energy", "kinetic_energy", "total_energy", "pressure"};
@@ -292,6 +293,7 @@ int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const 
     h->units = strcmp(u->name, "metal") == 0;
     h->force_factor = h->units ? EV_TO_KJMOL : 1.0;
     h->last_step = -1;
+    config_force_origin(cfg, h->force_origin, sizeof h->force_origin);
     h->fbuf = malloc(9 * s->n * sizeof(float));
     h->ibuf = malloc(3 * s->n * sizeof(int32_t));
     h->dbuf = malloc(3 * s->n * sizeof(double));
@@ -385,6 +387,9 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
     H5TRY(attr_doubles(h->ck_group, "time", &f->time, 0, 0), "writing the checkpoint");
     H5TRY(attr_doubles(h->ck_group, "box_lo", s->box.lo, 3, 0), "writing the checkpoint");
     H5TRY(attr_doubles(h->ck_group, "box_length", s->box.len, 3, 0), "writing the checkpoint");
+    if (H5Aexists(h->ck_group, "forces") > 0) /* a restart that continues this file, maybe otherwise */
+        H5TRY(H5Adelete(h->ck_group, "forces"), "writing the checkpoint");
+    H5TRY(attr_string(h->ck_group, "forces", h->force_origin), "writing the checkpoint");
     return MDL_OK;
 }
 

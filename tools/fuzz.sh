@@ -22,7 +22,7 @@ hdf5_lib=$(pkg-config --libs hdf5 2>/dev/null || echo -lhdf5_serial)
 flags=(-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Isrc $hdf5_inc
        -DMDLITE_VERSION='"fuzz"')
 core=(src/util.c src/ini.c src/health.c src/comm.c src/physics/units.c src/config.c src/config_schema.c src/system.c
-      src/io/readers.c src/io/checkpoint.c)
+      src/io/readers.c src/io/checkpoint.c src/io/h5md_series.c)
 status=0
 for h in "${harnesses[@]}"; do
   "$cc" "${flags[@]}" tests/fuzz/fuzz_$h.c "${core[@]}" $hdf5_lib -lm -o "$out/fuzz_$h" || exit 1

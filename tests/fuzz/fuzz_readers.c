@@ -1,7 +1,11 @@
-/* libFuzzer harness: any bytes as a coordinate file (.xyz, .xy, or sniffed), read and checked. */
+/* libFuzzer harness: any bytes as a coordinate file (.xyz, .xy, or sniffed), read and checked; a
+   file that reads gets the cell grid of a list cutoff from 1e-9 to 1e3 (the first byte / 3), whose
+   every count and product must stay in bounds however huge the box. */
 #define _GNU_SOURCE
 #include "io/readers.h"
+#include "physics/cells.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +32,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mdl_system s;
     if (system_init(&s, 0) == 0) {
         int has_box = 0;
-        if (read_coordinates(path, &s, &has_box) == 0 && has_box)
-            check_atoms_in_box(path, &s);
+        if (read_coordinates(path, &s, &has_box) == 0) {
+            if (has_box)
+                check_atoms_in_box(path, &s);
+            int nc[3];
+            double rcut = pow(10.0, (data[0] / 3) % 13 - 9.0);
+            size_t total = cell_grid_dims(&s.box, rcut, s.n, nc);
+            if (total > cell_grid_limit(s.n) || nc[0] < 1 || nc[1] < 1 || nc[2] < 1 ||
+                (size_t)nc[0] * (size_t)nc[1] * (size_t)nc[2] != total)
+                abort(); /* a grid past its limit, or a product that wrapped */
+        }
         system_destroy(&s);
     }
     remove(path);

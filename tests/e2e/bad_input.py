@@ -92,6 +92,27 @@ def cases(d):
         ("neighbors without cutoff", ["neighbors", xy], {xy: "0 0\n1 1\n"}, ["missing --cutoff"]),
         ("neighbors missing file", ["neighbors", os.path.join(d, "none.xy"), "--cutoff", "1"], {}, ["none.xy", "cannot open"]),
         ("neighbors non-numeric", ["neighbors", xy, "--cutoff", "2"], {xy: "0 0\n1 y\n"}, [f"{xy}:2", "'y' is not a number"]),
+        # a key the input contradicts is refused, never ignored
+        ("mass and a file's masses", ["run", ini], with_input(f"4\n{XYZ_HEAD.replace('pos:R:3', 'pos:R:3:mass:R:1')}\n" +
+         "\n".join(line + " 39.9" for line in atoms4.split("\n")) + "\n", "temperature = 1\nmass = 2\n"),
+         [f"{ini}:4", "[system] mass", "contradicts the masses in", "atoms.xyz"]),
+        # a value that can never run is refused up front
+        ("zero skin", ["run", ini, "--set", "neighbor.skin=0"], {ini: good}, ["--set", "[neighbor] skin", "'0' must be > 0"]),
+        # messages name the real source, key and value
+        ("pair cutoff by --set", ["run", ini, "--set", "potential.pair.A.A=1 1 3.5"], {ini: good},
+         ["--set: [potential] pair.A.A", "cutoff + skin = 3.5 + 0.3"]),
+        ("non-positive Lattice= edge", ["run", ini], with_input("4\n" + XYZ_HEAD.replace('0 0 12"', '0 0 -12"') + f"\n{atoms4}\n"),
+         [f"{xyz}:2", "Lattice=", "along z", "-12"]),
+        # bytes a reader would drop, frames it would pick silently, names it would pass on
+        ("NUL byte in an atom line", ["run", ini], with_input(f"4\n{XYZ_HEAD}\n" + atoms4.replace("4 4 4", "4 4\x00 4") + "\n"),
+         [f"{xyz}:4", "column 7", "NUL byte"]),
+        ("NUL byte in an xy line", ["neighbors", xy, "--cutoff", "1"], {xy: "0 0\n1 1\x00 5\n"}, [f"{xy}:2", "NUL byte"]),
+        ("two xyz frames", ["run", ini], with_input(f"4\n{XYZ_HEAD}\n{atoms4}\n4\n{XYZ_HEAD}\n{atoms4}\n"),
+         [f"{xyz}:7", "a second frame starts here"]),
+        ("species not UTF-8", ["run", ini], with_input(f"4\n{XYZ_HEAD}\n".encode() + atoms4.replace("Ar 4", "\xff\xfe 4", 1)
+         .encode("latin-1") + b"\n"), [f"{xyz}:4", "'\\xff\\xfe' is not a species name"]),
+        ("species with a control byte", ["run", ini], with_input(f"4\n{XYZ_HEAD}\n" + atoms4.replace("Ar 7", "A\x1br 7") + "\n"),
+         [f"{xyz}:5", "'A\\x1br' is not a species name"]),
     ]
 
 

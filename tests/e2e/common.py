@@ -34,7 +34,8 @@ def workdir(name):
 
 
 def write(path, text):
-    with open(path, "w") as f:
+    """Writes text (str) or bytes (bytes, as they are) to path."""
+    with open(path, "wb" if isinstance(text, bytes) else "w") as f:
         f.write(text)
     return path
 

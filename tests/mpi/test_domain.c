@@ -186,6 +186,26 @@ static void check_cell_grid(const mdl_domain *dm)
     }
 }
 
+/* A box 2^22 list cutoffs wide (2 atoms): 2^22 cells per axis would make 2^66, a product that
+   wrapped to 0; the grid gets a few wide cells, whatever the ranks' grid. */
+static void check_huge_box(int size)
+{
+    const mdl_box huge = {{0, 0, 0}, {4194304.0, 4194304.0, 4194304.0}, {1, 1, 1}};
+    int grid[3];
+    domain_choose_grid(&huge, size, 1.0, grid);
+    mdl_domain dm;
+    if (domain_init(&dm, &huge, grid, 1.0) != MDL_OK) {
+        CHECK(0, "huge box: grid %d %d %d refused", grid[0], grid[1], grid[2]);
+        return;
+    }
+    mdl_box r;
+    int nc[3];
+    size_t total = domain_cell_grid(&dm, 1.0, 2, &r, nc);
+    CHECK(total >= 1 && total <= cell_grid_limit(2) && total == (size_t)nc[0] * nc[1] * nc[2],
+          "huge box: %zu cells (%d x %d x %d) for 2 atoms", total, nc[0], nc[1], nc[2]);
+    domain_destroy(&dm);
+}
+
 static void run_grid(const mdl_box *b, const int grid[3])
 {
     mdl_domain dm;
@@ -256,6 +276,7 @@ int main(int argc, char **argv)
                 run_grid(&b, grid);
                 grids++;
             }
+    check_huge_box(size);
     int chosen[3];
     domain_choose_grid(&b, size, RG, chosen);
     CHECK(chosen[0] * chosen[1] * chosen[2] == size, "chosen grid %d %d %d", chosen[0], chosen[1], chosen[2]);

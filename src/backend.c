@@ -24,8 +24,12 @@ const mdl_backend_ops *backend_lookup(const char *name)
 
 mdl_setup backend_setup(const mdl_config *cfg, const mdl_units *u, const mdl_pair_table *pt)
 {
-    mdl_setup setup = {u, pt, cfg->timestep, cfg->skin, cfg->check, MDL_NL_CELL, MDL_NL_TRANSPOSED,
-                       cfg->max_neighbors, cfg->threads, {0, 0, 0}, 0};
+    mdl_setup setup = {.units = u, .pairs = pt, .timestep = cfg->timestep, .skin = cfg->skin,
+                       .check = cfg->check, .method = MDL_NL_CELL, .layout = MDL_NL_TRANSPOSED,
+                       .max_neighbors = cfg->max_neighbors, .threads = cfg->threads,
+                       .outer_skin = cfg->outer_skin, .list_form = (enum mdl_list_form)cfg->list_form,
+                       .grow = cfg->grow, .comm = (enum mdl_gpu_comm)cfg->gpu_comm,
+                       .arrays = (enum mdl_gpu_arrays)cfg->gpu_arrays, .rebuild_timeline = cfg->rebuild_timeline};
     if (strcmp(cfg->method, "brute") == 0)
         setup.method = MDL_NL_BRUTE;
     else if (strcmp(cfg->method, "brute-atomic") == 0)

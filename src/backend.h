@@ -29,6 +29,14 @@ typedef struct {
     int threads;       /* CPU threads (0: OpenMP default) */
     int grid[3];       /* bricks along x, y, z, one per rank (0 0 0: one) */
     double rghost;     /* the ghost cutoff: at least the largest list cutoff of the run */
+    /* the GPU's choices that a user makes ([neighbor] outer_skin, list, grow; [run] gpu_comm,
+       gpu_arrays; [output] rebuild_timeline: docs/CONFIG.md); the CPU has none of them */
+    double outer_skin; /* one rank: lists pruned from an outer list this much longer (0: built directly) */
+    enum mdl_list_form list_form;
+    int grow;          /* the list grows past max_neighbors (0: rows past it take a slower pass) */
+    enum mdl_gpu_comm comm;
+    enum mdl_gpu_arrays arrays;
+    int rebuild_timeline; /* ranks: the rebuild to time stage by stage (0: none) */
 } mdl_setup;
 
 /* The backend set-up of a configured run (method and layout by name). */

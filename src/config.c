@@ -171,6 +171,7 @@ static void set_defaults(mdl_config *cfg)
     cfg->flush_every = 10;
     cfg->checkpoint = 1;
     cfg->async = 1;
+    cfg->grow = 1;
     cfg->buffers = 3;
 }
 

@@ -8,6 +8,9 @@
 #include <stdio.h>
 
 enum mdl_ensemble { MDL_NVE, MDL_NVT_RESCALE, MDL_NVT_BERENDSEN, MDL_NVT_LANGEVIN };
+enum mdl_list_form { MDL_LIST_AUTO, MDL_LIST_PLAIN, MDL_LIST_PACKED };
+enum mdl_gpu_comm { MDL_COMM_AUTO, MDL_COMM_DIRECT, MDL_COMM_NCCL, MDL_COMM_MPI };
+enum mdl_gpu_arrays { MDL_ARRAYS_SPARE, MDL_ARRAYS_TIGHT };
 enum mdl_dump_field { MDL_DUMP_POSITION = 1, MDL_DUMP_VELOCITY = 2, MDL_DUMP_FORCE = 4, MDL_DUMP_IMAGE = 8,
                       MDL_DUMP_ALL = 15 };
 
@@ -61,6 +64,9 @@ typedef struct {
     char method[16];
     char layout[16];
     int max_neighbors;        /* 0: auto */
+    double outer_skin;        /* GPU, one rank: lists pruned from an outer list this much longer; 0: off */
+    int list_form;            /* GPU: MDL_LIST_AUTO, MDL_LIST_PLAIN, MDL_LIST_PACKED */
+    int grow;                 /* GPU: the list grows past max_neighbors (else rows past it take a slower pass) */
 
     /* [run] */
     char backend[8];
@@ -72,6 +78,8 @@ typedef struct {
     int every;
     int threads;              /* 0: OpenMP default */
     int processors[3];        /* MPI bricks along x, y, z (product = ranks); 0 0 0: auto */
+    int gpu_comm;             /* GPU ranks: MDL_COMM_AUTO, _DIRECT, _NCCL, _MPI */
+    int gpu_arrays;           /* GPU ranks: MDL_ARRAYS_SPARE (room for arrivals) or MDL_ARRAYS_TIGHT */
 
     /* [output] */
     int thermo;
@@ -85,6 +93,8 @@ typedef struct {
     int async;                /* writer thread + slots */
     int buffers;              /* slots (at most) */
     int throttle_ms;          /* test only: slow the writer down */
+    int sync_phases;          /* wait for the device at each phase boundary: exact phase times */
+    int rebuild_timeline;     /* GPU ranks: time the K-th rebuild stage by stage (0: none) */
 
     int nentries;
     mdl_entry *entries;

@@ -38,6 +38,9 @@ static const key_spec SCHEMA[] = {
     {"neighbor", "method", K_CHOICE, F(method), 0, 0, 0, "cell|brute|brute-atomic"},
     {"neighbor", "layout", K_CHOICE, F(layout), 0, 0, 0, "transposed|row"},
     {"neighbor", "max_neighbors", K_AUTO_INT, F(max_neighbors), 1, 100000, 0, NULL},
+    {"neighbor", "outer_skin", K_DOUBLE, F(outer_skin), 0, BIG, 0, NULL},
+    {"neighbor", "list", K_ENUM, F(list_form), 0, 0, 0, "auto|plain|packed"},
+    {"neighbor", "grow", K_BOOL, F(grow), 0, 0, 0, NULL},
     {"run", "backend", K_CHOICE, F(backend), 0, 0, 0, "cpu|gpu"},
     {"run", "steps", K_LONG, F(steps), 0, 2e9, 0, NULL},
     {"run", "timestep", K_DOUBLE, F(timestep), 0, BIG, 1, NULL},
@@ -47,6 +50,8 @@ static const key_spec SCHEMA[] = {
     {"run", "every", K_INT, F(every), 1, 2e9, 0, NULL},
     {"run", "threads", K_AUTO_INT, F(threads), 1, 1024, 0, NULL},
     {"run", "processors", K_AUTO_INT3, F(processors), 1, 65536, 0, NULL},
+    {"run", "gpu_comm", K_ENUM, F(gpu_comm), 0, 0, 0, "auto|direct|nccl|mpi"},
+    {"run", "gpu_arrays", K_ENUM, F(gpu_arrays), 0, 0, 0, "spare|tight"},
     {"output", "thermo", K_INT, F(thermo), 0, 2e9, 0, NULL},
     {"output", "thermo_file", K_STRING, F(thermo_file), 0, 0, 0, NULL},
     {"output", "trajectory", K_STRING, F(trajectory), 0, 0, 0, NULL},
@@ -58,6 +63,8 @@ static const key_spec SCHEMA[] = {
     {"output", "async", K_BOOL, F(async), 0, 0, 0, NULL},
     {"output", "buffers", K_INT, F(buffers), 1, 64, 0, NULL},
     {"output", "throttle_ms", K_INT, F(throttle_ms), 0, 60000, 0, NULL},
+    {"output", "sync_phases", K_BOOL, F(sync_phases), 0, 0, 0, NULL},
+    {"output", "rebuild_timeline", K_INT, F(rebuild_timeline), 0, 2e9, 0, NULL},
 };
 #undef F
 #define NSCHEMA (sizeof SCHEMA / sizeof SCHEMA[0])

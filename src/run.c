@@ -311,7 +311,7 @@ static void print_summary(run_state *r, double loop, int threads, const double *
         printf("Atom arrays grown = %ld times (rank 0: arrivals and ghosts past their room)\n", r->stats.grown);
     print_cpu_use(r->cpu, loop, threads, r->ops->name);
     if (r->st.sync_phases)
-        printf("(MDLITE_SYNC_PHASES=1: phases synchronised with the device)\n");
+        printf("(sync_phases = yes: phases synchronised with the device)\n");
 }
 
 static void on_stop_signal(int sig)
@@ -365,7 +365,7 @@ static int run_loop(run_state *r)
 {
     const mdl_config *cfg = r->cfg;
     r->st = (mdl_stepper){.ops = r->ops, .ctx = r->ctx, .cfg = cfg, .units = r->units,
-                          .sync_phases = mdl_env_on("MDLITE_SYNC_PHASES")};
+                          .sync_phases = cfg->sync_phases};
     MDL_TRY(stepper_setup(&r->st, r->first_step, r->forces_given)); /* a restart continues exactly */
     mdl_observables o;
     MDL_TRY(backend_observe(r->ops, r->ctx, &o));
@@ -414,7 +414,7 @@ static int load_restart(const char *path, mdl_system *s, run_state *r)
     h5md_checkpoint_forces(path, was, sizeof was);
     config_force_origin(r->cfg, now, sizeof now);
     r->forces_given = strcmp(was, now) == 0;
-    if (!r->forces_given && r->rank == 0 && !r->quiet)
+    if (!r->forces_given && r->rank == 0)
         fprintf(stderr, "mdlite: %s: its forces were computed from %s; this run computes them from %s: "
                 "recomputed at step %ld\n", path, was[0] ? was : "settings it does not record", now, r->first_step);
     r->append = r->cfg->trajectory[0] && same_file(r->cfg->trajectory, path);
@@ -505,6 +505,41 @@ static int choose_decomposition(run_state *r, const mdl_system *s, const mdl_pai
     return MDL_OK;
 }
 
+/* The GPU's keys ([neighbor] outer_skin, list, grow; [run] gpu_comm, gpu_arrays; [output]
+   rebuild_timeline) where they cannot act: refused where the run would be wrong to go on, else a
+   warning that names the key. */
+static int check_gpu_keys(const run_state *r, const mdl_system *s, const mdl_pair_table *pt)
+{
+    const mdl_config *cfg = r->cfg;
+    const int gpu = strcmp(r->ops->name, "gpu") == 0;
+    struct {
+        const char *section, *key;
+        int set, ranks_only;
+    } keys[] = {{"neighbor", "outer_skin", cfg->outer_skin > 0, 0}, {"neighbor", "list", cfg->list_form != 0, 0},
+                {"neighbor", "grow", !cfg->grow, 0},           {"run", "gpu_comm", cfg->gpu_comm != 0, 1},
+                {"run", "gpu_arrays", cfg->gpu_arrays != 0, 1}, {"output", "rebuild_timeline", cfg->rebuild_timeline > 0, 1}};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        if (keys[k].set && (!gpu || (keys[k].ranks_only && r->nranks == 1)))
+            mdl_warn("%s: [%s] %s: not used by this run (%s)", config_origin(cfg, keys[k].section, keys[k].key),
+                     keys[k].section, keys[k].key, !gpu ? "a GPU key, and the backend is cpu" : "it acts between GPU ranks");
+    if (!gpu || cfg->outer_skin <= 0)
+        return MDL_OK;
+    if (r->nranks > 1) {
+        mdl_error("%s: [neighbor] outer_skin = %g: pruned lists run on one GPU rank (this run has %d); set it to 0",
+                  config_origin(cfg, "neighbor", "outer_skin"), cfg->outer_skin, r->nranks);
+        return MDL_EINPUT;
+    }
+    const double rlist = pt->cutmax + (cfg->skin_auto ? skin_tuner_largest(pt->cutmax) : cfg->skin) + cfg->outer_skin;
+    for (int d = 0; d < 3; d++)
+        if (s->box.len[d] <= 2 * rlist) {
+            mdl_error("%s: [neighbor] outer_skin = %g: the outer list's radius %g is more than half the box length %g "
+                      "along %c", config_origin(cfg, "neighbor", "outer_skin"), cfg->outer_skin, rlist, s->box.len[d],
+                      "xyz"[d]);
+            return MDL_EINPUT;
+        }
+    return MDL_OK;
+}
+
 int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
 {
     mdl_run_options mine = *opt;
@@ -556,6 +591,8 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     if (rc == MDL_OK) {
         mdl_setup setup = backend_setup(cfg, &u, &pt);
         rc = choose_decomposition(&r, &s, &pt, &setup);
+        if (rc == MDL_OK)
+            rc = check_gpu_keys(&r, &s, &pt);
         if (rc == MDL_OK)
             rc = ops->create(&r.ctx, &setup, &s);
     }

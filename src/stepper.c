@@ -44,7 +44,7 @@ int stepper_check_health(mdl_stepper *st, long step)
 }
 
 /* One velocity-Verlet step, in LAMMPS's order; energy and virial only when energy is set. */
-/* With MDLITE_SYNC_PHASES=1 the driver waits for the device at each phase boundary, so that
+/* With [output] sync_phases = yes the driver waits for the device at each phase boundary, so that
    GPU phase times are real (at the cost of the overlap). */
 static void phase_end(mdl_stepper *st, int phase)
 {

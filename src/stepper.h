@@ -36,7 +36,7 @@ typedef struct {
     mdl_thermostat thermostat; /* filled by stepper_setup */
     const mdl_units *units;
     phase_timers timers;
-    int sync_phases; /* wait for the device at phase boundaries (MDLITE_SYNC_PHASES=1) */
+    int sync_phases; /* wait for the device at phase boundaries ([output] sync_phases) */
     int first_done;  /* the last step did this step's half kick and drift (stepper_advance's chain) */
 } mdl_stepper;
 

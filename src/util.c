@@ -82,11 +82,6 @@ void *mdl_calloc(size_t n, size_t size, const char *what)
     return p;
 }
 
-int mdl_env_on(const char *name)
-{
-    const char *v = getenv(name);
-    return v && strcmp(v, "1") == 0;
-}
 
 void mdl_copy(char *dst, size_t size, const char *src)
 {

@@ -38,8 +38,6 @@ void *mdl_calloc(size_t n, size_t size, const char *what);
 /* Copies src into dst[size] (always terminated, truncating when too long). */
 void mdl_copy(char *dst, size_t size, const char *src);
 
-/* The environment variable `name` is set to 1 (switches for tests and measurements). */
-int mdl_env_on(const char *name);
 
 /* Monotonic wall clock in seconds. */
 double mdl_wtime(void);

@@ -24,11 +24,11 @@ for c in $sizes; do
 done
 
 echo
-echo "== phases at 256,000 atoms, synchronised per phase (MDLITE_SYNC_PHASES=1), 500 steps =="
+echo "== phases at 256,000 atoms, synchronised per phase ([output] sync_phases = yes), 500 steps =="
 for layout in transposed row; do
   echo "-- layout $layout"
-  MDLITE_SYNC_PHASES=1 "$mdlite" run input/lj_melt.ini --backend gpu --quiet --set "system.cells=40 40 40" \
-    --set run.steps=500 --set output.thermo=100 --set output.thermo_file= --set "neighbor.layout=$layout" |
+  "$mdlite" run input/lj_melt.ini --backend gpu --quiet --set "system.cells=40 40 40" \
+    --set output.sync_phases=yes --set run.steps=500 --set output.thermo=100 --set output.thermo_file= --set "neighbor.layout=$layout" |
     grep -E "^(Neighbor|Force|Integrate|Thermo|Loop)"
 done
 
@@ -52,15 +52,15 @@ L=$(python3 -c "print((4 / 0.8442) ** (1 / 3) * 40)")
 for m in cell brute brute-atomic; do
   for layout in transposed row; do
     echo "256k fcc  $("$mdlite" neighbors "$tmp/fcc256k.xyz" --cutoff 2.8 --box "$L" "$L" "$L" --backend gpu \
-      --method $m --layout $layout --repeat 5 --output "$tmp/nb.txt")"
+      --method $m --layout $layout --repeat 5 --output "$tmp/nb.txt" --overwrite)"
   done
 done
 echo "256k fcc  $("$mdlite" neighbors "$tmp/fcc256k.xyz" --cutoff 2.8 --box "$L" "$L" "$L" --backend cpu \
-      --method cell --repeat 5 --output "$tmp/nb.txt")"
+      --method cell --repeat 5 --output "$tmp/nb.txt" --overwrite)"
 for m in cell brute brute-atomic; do
   echo "2-d sheet $("$mdlite" neighbors examples/xy.txt --cutoff 1.9 --backend gpu --method $m --repeat 5 \
-      --output "$tmp/nb.txt")"
+      --output "$tmp/nb.txt" --overwrite)"
 done
 echo "2-d sheet $("$mdlite" neighbors examples/xy.txt --cutoff 1.9 --backend cpu --method cell --repeat 5 \
-      --output "$tmp/nb.txt")"
+      --output "$tmp/nb.txt" --overwrite)"
 rm -rf "$tmp"

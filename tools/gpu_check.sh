@@ -27,47 +27,30 @@ for c in compare thermostats drift overflow neighbors; do
   echo "=== double: $c"
   python3 tests/e2e/gpu.py "$md" input "$c" .gpu/ref || fails=$((fails + 1))
 done
-# the warp cell builder runs from 65,536 atoms; these cases are smaller, so it is forced here; it
-# packs lists in double precision by default, and in mixed when asked (MDLITE_GPU_LIST=packed)
-for list in plain packed; do
-  for c in compare neighbors determinism overflow; do
-    echo "=== mixed, warp builder, $list list: $c"
-    MDLITE_CELL_BUILDER=warp MDLITE_GPU_LIST=$list python3 tests/e2e/gpu.py "$m" input "$c" .gpu/ref ||
-      fails=$((fails + 1))
-  done
-done
-# the staged builder's rows packed relative to each row's atom, in mixed precision when asked
+# the builders, force lanes and sorts are chosen by size (docs/ARCHITECTURE.md): gpu.py's cases run
+# each at the sizes where it is chosen. Packed lists are double precision's; mixed packs when asked
 for c in compare neighbors overflow; do
-  echo "=== mixed, staged builder, packed list: $c"
-  MDLITE_GPU_LIST=packed python3 tests/e2e/gpu.py "$m" input "$c" .gpu/ref || fails=$((fails + 1))
-done
-# below 36,000 atoms the staged builder runs 8 lanes per atom; these cases force one
-for c in compare neighbors determinism overflow; do
-  echo "=== mixed, staged builder, one lane per atom: $c"
-  MDLITE_STAGED_LANES=1 python3 tests/e2e/gpu.py "$m" input "$c" .gpu/ref || fails=$((fails + 1))
-done
-for c in compare neighbors overflow; do
-  echo "=== double, warp builder: $c"
-  MDLITE_CELL_BUILDER=warp python3 tests/e2e/gpu.py "$md" input "$c" .gpu/ref || fails=$((fails + 1))
+  echo "=== mixed, packed lists ([neighbor] list = packed): $c"
+  python3 tests/e2e/gpu.py "$m" input "$c" .gpu/ref packed || fails=$((fails + 1))
 done
 for bin in "$m" "$md"; do
   echo "=== $(basename "$bin"): packed against plain lists"
   python3 tests/e2e/gpu.py "$bin" input packed || fails=$((fails + 1))
-  echo "=== $(basename "$bin"): kicks folded into the force pass against apart"
+  echo "=== $(basename "$bin"): kicks chained (double: folded into the force pass) against apart"
   python3 tests/e2e/gpu.py "$bin" input fold || fails=$((fails + 1))
   echo "=== $(basename "$bin"): lists pruned from an outer list against direct ones"
   python3 tests/e2e/gpu.py "$bin" input prune || fails=$((fails + 1))
   echo "=== $(basename "$bin"): the counting sort by cell against CUB's radix sort"
   python3 tests/e2e/gpu.py "$bin" input sort || fails=$((fails + 1))
 done
-# sanitize NAME [VAR=VALUE] TOOL ARGS...: one compute-sanitizer run; counts a failure of the tool or
-# of mdlite.
+# sanitize NAME [@section.key=value ...] TOOL ARGS...: one compute-sanitizer run of ARGS with those
+# keys set (--set, after ARGS); counts a failure of the tool or of mdlite.
 sanitize() {
-  local name=$1 out rc vars=()
+  local name=$1 out rc sets=()
   shift
-  while [[ "$1" == *=* ]]; do vars+=("$1"); shift; done
+  while [[ "$1" == @* ]]; do sets+=(--set "${1#@}"); shift; done
   echo "=== compute-sanitizer $name"
-  out=$(env "${vars[@]}" compute-sanitizer --error-exitcode 9 --tool "$@" 2>&1)
+  out=$(compute-sanitizer --error-exitcode 9 --tool "$@" "${sets[@]}" 2>&1)
   rc=$?
   echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|rror" | head -5
   [ "$rc" -eq 0 ] || { echo "exit $rc"; fails=$((fails + 1)); }
@@ -85,10 +68,10 @@ if command -v compute-sanitizer >/dev/null; then
       sanitize "$tool, run, $method" $tool "${run[@]}" --set run.steps=30 --set "neighbor.method=$method" \
         --set run.ensemble=nvt-langevin --set run.target_temperature=1 --set run.tau=1 --set neighbor.max_neighbors=8
     done
-    for list in "MDLITE_GPU_LIST_FIXED=1 8" "MDLITE_GPU_LIST_FIXED=0 78"; do
+    for list in "no 8" "yes 78"; do
       set -- $list
-      sanitize "$tool, short list ($1, max_neighbors $2)" "$1" $tool "${run[@]}" --set run.steps=60 \
-        --set neighbor.max_neighbors=$2
+      sanitize "$tool, short list (grow = $1, max_neighbors $2)" $tool "${run[@]}" --set run.steps=60 \
+        --set neighbor.grow=$1 --set neighbor.max_neighbors=$2
     done
     sanitize "$tool, asynchronous output" $tool "${run[@]}" --set run.steps=40 --set output.dump_every=2 \
       --set output.buffers=2 --set "output.dump_fields=position velocity force image" \
@@ -99,43 +82,42 @@ if command -v compute-sanitizer >/dev/null; then
     # 13,500 atoms: the counting sort over 14 blocks (500 atoms: one)
     sanitize "$tool, run, 13,500 atoms (counting sort)" $tool "$m" run input/lj_melt.ini --backend gpu --quiet \
       --set system.cells="15 15 15" --set output.thermo_file= --set run.steps=40
-    sanitize "$tool, 70,304 atoms, fixed 8-slot list" MDLITE_GPU_LIST_FIXED=1 $tool "${big[@]}" --set run.steps=20 \
-      --set neighbor.max_neighbors=8
-    # the kicks folded into the force pass (the double build's default): one, 8 and 4 force lanes per atom
-    sanitize "$tool, 70,304 atoms, kicks folded" MDLITE_GPU_FOLD=1 $tool "${big[@]}" --set run.steps=20
-    sanitize "$tool, 500 atoms, kicks folded" MDLITE_GPU_FOLD=1 $tool "${run[@]}" --set run.steps=60
-    sanitize "$tool, 500 atoms, 4 force lanes, kicks folded" MDLITE_FORCE_LANES=4 MDLITE_GPU_FOLD=1 $tool \
-      "${run[@]}" --set run.steps=60
-    sanitize "$tool, 500 atoms, warp builder" MDLITE_CELL_BUILDER=warp $tool "${run[@]}" --set run.steps=60
-    sanitize "$tool, 500 atoms, staged builder, one lane" MDLITE_STAGED_LANES=1 $tool "${run[@]}" --set run.steps=60
+    sanitize "$tool, 70,304 atoms, fixed 8-slot list" $tool "${big[@]}" --set run.steps=20 \
+      --set neighbor.max_neighbors=8 --set neighbor.grow=no
+    # mixed packed lists (asked for): through the warp's tables (70,304 atoms) and relative (500)
+    sanitize "$tool, 70,304 atoms, packed list" $tool "${big[@]}" --set run.steps=20 --set neighbor.list=packed
+    sanitize "$tool, 500 atoms, packed list" $tool "${run[@]}" --set run.steps=60 --set neighbor.list=packed
+    # the kicks folded into the force pass (double): one, 8 and 4 force lanes per atom
+    sanitize "$tool, double, 19,652 atoms (4 lanes, kicks folded)" $tool "$md" run input/lj_melt.ini --backend gpu \
+      --quiet --set system.cells="17 17 17" --set output.thermo_file= --set run.steps=30
     sanitize "$tool, double, 70,304 atoms" $tool "$md" "${big[@]:1}" --set run.steps=20
     # double's rows relative to each row's atom (staged builder), and with every row past a fixed list
     sanitize "$tool, double, 500 atoms" $tool "$md" "${run[@]:1}" --set run.steps=60
-    sanitize "$tool, double, 500 atoms, fixed 8-slot list" MDLITE_GPU_LIST_FIXED=1 $tool "$md" \
-      "${run[@]:1}" --set run.steps=30 --set neighbor.max_neighbors=8
+    sanitize "$tool, double, 500 atoms, fixed 8-slot list" $tool "$md" "${run[@]:1}" --set run.steps=30 \
+      --set neighbor.max_neighbors=8 --set neighbor.grow=no
   done
-  # pruned lists (MDLITE_GPU_PRUNE): 8 lanes per row (500 atoms), one lane per row with the warp's
+  # pruned lists ([neighbor] outer_skin): 8 lanes per row (500 atoms), one lane per row with the warp's
   # ring in shared memory, rows past the capacity, packed rows. synccheck reports divergent
   # barriers in CUB's sort kernels when a sort follows an instrumented prune, even with only the
   # prune kernels instrumented, and none with CUB's kernels instrumented alone (docs/PERFORMANCE.md).
   # So it checks the prune kernels in runs that prune but do not sort again (3 prunes, 0 builds),
   # and the longer runs with the prune kernels left out.
-  sanitize "synccheck, 500 atoms, pruned, 30 steps" MDLITE_GPU_PRUNE=0.8 synccheck "${run[@]}" --set run.steps=30
-  sanitize "synccheck, 70,304 atoms, pruned, 20 steps" MDLITE_GPU_PRUNE=0.8 synccheck "${big[@]}" --set run.steps=20
-  sanitize "synccheck, double, 70,304 atoms, pruned (packed), 20 steps" MDLITE_GPU_PRUNE=0.8 synccheck "$md" \
+  sanitize "synccheck, 500 atoms, pruned, 30 steps" @neighbor.outer_skin=0.8 synccheck "${run[@]}" --set run.steps=30
+  sanitize "synccheck, 70,304 atoms, pruned, 20 steps" @neighbor.outer_skin=0.8 synccheck "${big[@]}" --set run.steps=20
+  sanitize "synccheck, double, 70,304 atoms, pruned (packed), 20 steps" @neighbor.outer_skin=0.8 synccheck "$md" \
     "${big[@]:1}" --set run.steps=20
-  sanitize "synccheck but the prune kernels, 500 atoms, pruned" MDLITE_GPU_PRUNE=0.8 synccheck \
+  sanitize "synccheck but the prune kernels, 500 atoms, pruned" @neighbor.outer_skin=0.8 synccheck \
     --kernel-name-exclude kns=prune_ "${run[@]}" --set run.steps=60
-  sanitize "synccheck but the prune kernels, 70,304 atoms, pruned" MDLITE_GPU_PRUNE=0.3 synccheck \
+  sanitize "synccheck but the prune kernels, 70,304 atoms, pruned" @neighbor.outer_skin=0.3 synccheck \
     --kernel-name-exclude kns=prune_ "${big[@]}" --set run.steps=40
-  sanitize "memcheck, 500 atoms, pruned" MDLITE_GPU_PRUNE=0.8 memcheck "${run[@]}" --set run.steps=60
-  sanitize "memcheck, 70,304 atoms, pruned" MDLITE_GPU_PRUNE=0.3 memcheck "${big[@]}" --set run.steps=40
-  sanitize "memcheck, 70,304 atoms, pruned, fixed 8-slot list" MDLITE_GPU_PRUNE=0.3 memcheck "${big[@]}" \
-    --set run.steps=20 --set neighbor.max_neighbors=8
-  sanitize "memcheck, double, 70,304 atoms, pruned (packed)" MDLITE_GPU_PRUNE=0.3 memcheck "$md" "${big[@]:1}" \
+  sanitize "memcheck, 500 atoms, pruned" @neighbor.outer_skin=0.8 memcheck "${run[@]}" --set run.steps=60
+  sanitize "memcheck, 70,304 atoms, pruned" @neighbor.outer_skin=0.3 memcheck "${big[@]}" --set run.steps=40
+  sanitize "memcheck, 70,304 atoms, pruned, fixed 8-slot list" @neighbor.outer_skin=0.3 memcheck "${big[@]}" \
+    --set run.steps=20 --set neighbor.max_neighbors=8 --set neighbor.grow=no
+  sanitize "memcheck, double, 70,304 atoms, pruned (packed)" @neighbor.outer_skin=0.3 memcheck "$md" "${big[@]:1}" \
     --set run.steps=40
-  sanitize "racecheck, set-up, 70,304 atoms, pruned" MDLITE_GPU_PRUNE=0.3 racecheck "${big[@]}" --set run.steps=0
-  sanitize "racecheck, set-up, double, 70,304 atoms, pruned (packed)" MDLITE_GPU_PRUNE=0.3 racecheck "$md" \
+  sanitize "racecheck, set-up, 70,304 atoms, pruned" @neighbor.outer_skin=0.3 racecheck "${big[@]}" --set run.steps=0
+  sanitize "racecheck, set-up, double, 70,304 atoms, pruned (packed)" @neighbor.outer_skin=0.3 racecheck "$md" \
     "${big[@]:1}" --set run.steps=0
   sanitize "racecheck, set-up, 13,500 atoms (counting sort)" racecheck "$m" run input/lj_melt.ini --backend gpu \
     --quiet --set system.cells="15 15 15" --set output.thermo_file= --set run.steps=0
@@ -143,16 +125,22 @@ if command -v compute-sanitizer >/dev/null; then
     sanitize "racecheck, set-up, $method" racecheck "${run[@]}" --set run.steps=0 --set "neighbor.method=$method"
     for layout in transposed row; do
       sanitize "racecheck, neighbors, $method, $layout" racecheck "$m" neighbors "$tmp/small.xy" --cutoff 1.9 \
-        --backend gpu --method $method --layout $layout --output "$tmp/nb.txt"
+        --backend gpu --method $method --layout $layout --output "$tmp/nb.txt" --overwrite
     done
   done
+  # 70,000 random atoms: the warp builder, its lists packed (double) and plain
+  python3 -c "
+import random; r = random.Random(3); n = 70000
+print(n); print('random')
+for _ in range(n): print('A', *(round(34 * r.random(), 6) for _ in range(3)))" > "$tmp/big.xyz"
   for layout in transposed row; do
-    sanitize "racecheck, neighbors, warp builder, $layout" MDLITE_CELL_BUILDER=warp racecheck "$m" neighbors \
-      "$tmp/small.xy" --cutoff 1.9 --backend gpu --method cell --layout $layout --output "$tmp/nb.txt"
-    sanitize "racecheck, neighbors, staged builder, one lane, $layout" MDLITE_STAGED_LANES=1 racecheck "$m" \
-      neighbors "$tmp/small.xy" --cutoff 1.9 --backend gpu --method cell --layout $layout --output "$tmp/nb.txt"
+    for bin in "$m" "$md"; do
+      sanitize "racecheck, neighbors, $(basename "$bin"), 70,000 atoms (warp builder), $layout" racecheck "$bin" \
+        neighbors "$tmp/big.xyz" --cutoff 2.8 --box 34 34 34 --backend gpu --method cell --layout $layout \
+        --output "$tmp/nb.txt" --overwrite
+    done
     sanitize "racecheck, neighbors, double, staged builder, $layout" racecheck "$md" neighbors "$tmp/small.xy" \
-      --cutoff 1.9 --backend gpu --method cell --layout $layout --output "$tmp/nb.txt"
+      --cutoff 1.9 --backend gpu --method cell --layout $layout --output "$tmp/nb.txt" --overwrite
   done
 fi
 echo "gpu_check: $fails failed"

@@ -22,12 +22,15 @@ typedef struct {
     int nbox;
     long repeat;
     int overwrite;
+    double outer_skin;       /* GPU: the list pruned from an outer list this much longer */
+    enum mdl_list_form list; /* GPU: auto, plain or packed rows */
 } nb_args;
 
 static int usage_error(const char *what)
 {
     mdl_error("neighbors: %s\nusage: mdlite neighbors FILE --cutoff R [--backend cpu|gpu] [--method cell|brute|brute-atomic]\n"
-              "                        [--layout transposed|row] [--box LX LY [LZ]] [--output FILE [--overwrite]] [--repeat N]",
+              "                        [--layout transposed|row] [--list auto|plain|packed] [--outer-skin S] [--box LX LY [LZ]]\n"
+              "                        [--output FILE [--overwrite]] [--repeat N]",
               what);
     return MDL_EINPUT;
 }
@@ -54,6 +57,14 @@ static int parse_args(int argc, char **argv, nb_args *a)
             a->layout = argv[++i];
         } else if (strcmp(o, "--output") == 0 && more >= 1) {
             a->output = argv[++i];
+        } else if (strcmp(o, "--outer-skin") == 0 && more >= 1) {
+            if (mdl_parse_double(argv[++i], &a->outer_skin) != 0 || a->outer_skin < 0)
+                return usage_error("--outer-skin needs a number >= 0");
+        } else if (strcmp(o, "--list") == 0 && more >= 1) {
+            const char *v = argv[++i];
+            if (strcmp(v, "auto") != 0 && strcmp(v, "plain") != 0 && strcmp(v, "packed") != 0)
+                return usage_error("--list needs auto, plain or packed");
+            a->list = v[0] == 'a' ? MDL_LIST_AUTO : v[1] == 'l' ? MDL_LIST_PLAIN : MDL_LIST_PACKED;
         } else if (strcmp(o, "--overwrite") == 0) {
             a->overwrite = 1;
         } else if (strcmp(o, "--repeat") == 0 && more >= 1) {
@@ -90,6 +101,8 @@ static int parse_args(int argc, char **argv, nb_args *a)
         (!gpu || strcmp(a->method, "brute-atomic") != 0))
         return usage_error(strcmp(a->method, "brute-atomic") == 0 ? "--method brute-atomic is a GPU method"
                                                                   : "--method must be cell, brute or brute-atomic");
+    if (!gpu && (a->outer_skin > 0 || a->list != MDL_LIST_AUTO))
+        return usage_error("--outer-skin and --list are GPU options (--backend gpu)");
     return MDL_OK;
 }
 
@@ -164,8 +177,9 @@ static int build_timed(const nb_args *a, const mdl_backend_ops *ops, const mdl_s
     enum mdl_nl_method method = strcmp(a->method, "cell") == 0    ? MDL_NL_CELL
                                 : strcmp(a->method, "brute") == 0 ? MDL_NL_BRUTE
                                                                   : MDL_NL_BRUTE_ATOMIC;
-    mdl_setup setup = {&u, &pt, 1.0, 0.0, 1, method, strcmp(a->layout, "row") ? MDL_NL_TRANSPOSED : MDL_NL_ROW, 0, 0,
-                       {0, 0, 0}, 0};
+    mdl_setup setup = {.units = &u, .pairs = &pt, .timestep = 1.0, .check = 1, .method = method,
+                       .layout = strcmp(a->layout, "row") ? MDL_NL_TRANSPOSED : MDL_NL_ROW, .grow = 1,
+                       .outer_skin = a->outer_skin, .list_form = a->list};
     void *ctx = NULL;
     double *times = malloc((size_t)a->repeat * sizeof *times);
     int rc = times && ops->create(&ctx, &setup, &sys) == MDL_OK ? MDL_OK : MDL_ERUN;

@@ -42,28 +42,14 @@ static int atom_arrays(gpu_ctx *c, atom_array a[40])
 /* The chained kicks folded into the force pass (one rank), in double precision: there it pays
    (H100, atom-steps/s: 32,000 atoms 6.09e8 -> 6.16e8, 256,000 1.41e9 -> 1.44e9, 2,048,000 1.71e9
    -> 1.84e9). In mixed precision the force kernel is bound by L1 throughput, and the folded kernel
-   loses 0.5-4% (32,000 8.49e8 -> 8.15e8, 2,048,000 2.695e9 -> 2.681e9). MDLITE_GPU_FOLD=1|0
-   chooses (measurements, tests). */
+   loses 0.5-4% (32,000 8.49e8 -> 8.15e8, 2,048,000 2.695e9 -> 2.681e9). */
 static int fold_wanted(void)
 {
-    const char *fold = getenv("MDLITE_GPU_FOLD");
 #ifdef MDLITE_GPU_DOUBLE
-    return !(fold && strcmp(fold, "0") == 0);
+    return 1;
 #else
-    return fold && strcmp(fold, "1") == 0;
+    return 0;
 #endif
-}
-
-/* Pruned lists (one rank): the outer list's skin beyond the run's, MDLITE_GPU_PRUNE=<skin> (0, the
-   default: lists built directly). Below 65,536 atoms, where a build is bound by latency, +0.8 pays
-   (H100, mixed, in.lj, atom-steps/s: 16,384 atoms 4.88e8 -> 6.09e8, 32,000 8.3e8 -> 9.7e8); from
-   there on the prunes cost more than the builds they save (70,304 1.17e9 -> 1.06e9, 256,000 2.24e9
-   -> 1.99e9 with +0.5). Not the default below 65,536 yet: compute-sanitizer synccheck reports
-   divergent barriers in CUB's sort histogram kernel on pruned runs (docs/PERFORMANCE.md). */
-static double outer_skin_wanted(void)
-{
-    const char *v = getenv("MDLITE_GPU_PRUNE");
-    return v ? atof(v) : 0.0;
 }
 
 /* The outer list fits the box as the run's list does (its radius less than half of every periodic
@@ -74,6 +60,31 @@ int gpu_outer_fits(const gpu_ctx *c, double rlist)
         if (c->box.periodic[d] && c->box.len[d] <= 2.0 * rlist)
             return 0;
     return 1;
+}
+
+/* Pruned lists ([neighbor] outer_skin, one rank): the outer list's skin beyond the run's. Below
+   65,536 atoms, where a build is bound by latency, +0.8 pays (H100, mixed, in.lj, atom-steps/s:
+   16,384 atoms 4.88e8 -> 6.09e8, 32,000 8.3e8 -> 9.7e8); from there on the prunes cost more than
+   the builds they save (70,304 1.17e9 -> 1.06e9, 256,000 2.24e9 -> 1.99e9 with +0.5), and the
+   outer list costs memory (32,000 atoms at 0.8: 1,844 bytes/atom against 577): a user's choice.
+   The core has checked the rank count and the box (run.c). */
+static int use_outer_list(gpu_ctx *c, double outer)
+{
+    if (outer <= 0)
+        return MDL_OK;
+    if (!gpu_switch_nodes()) {
+        mdl_error("[neighbor] outer_skin = %g: pruned lists need CUDA 12.8 or newer (conditional switch nodes); "
+                  "set it to 0", outer);
+        return MDL_EINPUT;
+    }
+    if (!gpu_outer_fits(c, c->rlist + outer)) {
+        mdl_error("[neighbor] outer_skin = %g: the outer list's radius %g is more than half the box", outer,
+                  c->rlist + outer);
+        return MDL_EINPUT;
+    }
+    c->outer = outer;
+    c->rlist += outer;
+    return MDL_OK;
 }
 
 static int alloc_all(gpu_ctx *c)
@@ -222,7 +233,8 @@ gpu_rows gpu_rows_now(const gpu_ctx *c)
 {
     int si, sk;
     gpu_list_strides(c, &si, &sk);
-    const gpu_rows form = c->method == MDL_NL_CELL ? gpu_list_form(c->n, c->region, c->nc, si) : GPU_ROWS_PLAIN;
+    const gpu_rows form =
+        c->method == MDL_NL_CELL ? gpu_list_form(c->n, c->region, c->nc, si, c->list_form) : GPU_ROWS_PLAIN;
     return form == GPU_ROWS_RELATIVE && (c->halo || c->outer > 0) ? GPU_ROWS_PLAIN : form;
 }
 
@@ -286,7 +298,7 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
         own = &mine;
     }
     c->n = c->nall = own->n;
-    c->tight = mdl_env_on("MDLITE_GPU_TIGHT");
+    c->tight = setup->arrays == MDL_ARRAYS_TIGHT;
     c->cap = gpu_pos_atoms(c->halo && !c->tight ? halo_capacity(c, own->n) : own->n);
     int rc = alloc_all(c) != MDL_OK || upload(c, own) != MDL_OK || set_tables(setup->pairs, s->mass) != MDL_OK
                  ? MDL_ERUN
@@ -294,10 +306,11 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     if (own == &mine)
         system_destroy(&mine);
     MDL_TRY(rc);
-    c->list_fixed = mdl_env_on("MDLITE_GPU_LIST_FIXED");
-    double outer = c->halo || !gpu_switch_nodes() ? 0 : outer_skin_wanted();
-    if (outer > 0 && gpu_outer_fits(c, c->rlist + outer))
-        c->outer = outer, c->rlist += outer;
+    c->list_fixed = !setup->grow;
+    _Static_assert((int)MDL_LIST_PACKED == (int)GPU_LIST_WANT_PACKED && (int)MDL_LIST_PLAIN == (int)GPU_LIST_WANT_PLAIN,
+                   "list forms in one order");
+    c->list_form = (enum gpu_list_want)setup->list_form;
+    MDL_TRY(use_outer_list(c, setup->outer_skin));
     /* entries per row; packed rows hold two in each int (a row left unpacked that does not fit
        grows the list at the set-up's build) */
     int entries = initial_capacity(setup->max_neighbors, c->natoms, &c->box, c->rlist);

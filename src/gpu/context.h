@@ -36,7 +36,7 @@ typedef struct {
     mdl_real *fx, *fy, *fz, *pe, *w;
     mdl_real *pos4, *pos0;
     mdl_real *pos4_next;      /* one rank: where a folded step's force pass writes the new pos4 (then the
-                                 two swap); NULL with several ranks or MDLITE_GPU_FOLD=0 */
+                                 two swap); NULL with several ranks or in mixed precision */
     int kicked;               /* this step's force pass made the chained kicks (integrate_second: swap) */
     long folded;              /* steps whose force pass made them */
     int flip;                 /* the swaps so far, mod 2: which buffer pos4 is (graphs hold pointers) */
@@ -58,8 +58,9 @@ typedef struct {
     void *sort_temp;
     size_t sort_temp_bytes;
     long extra_builds;        /* builds the host made between steps (a new skin, a grown list) */
-    int list_fixed;           /* MDLITE_GPU_LIST_FIXED=1 (tests): the list never grows */
-    int tight;                /* MDLITE_GPU_TIGHT=1 (tests): per-atom arrays cut and grown to the atom */
+    int list_fixed;           /* [neighbor] grow = no: the list never grows */
+    int tight;                /* [run] gpu_arrays = tight: per-atom arrays cut and grown to the atom */
+    enum gpu_list_want list_form; /* [neighbor] list */
     long grown;               /* times the per-atom arrays grew */
     int *cell, *perm, *cell_start, *cell_end; /* several ranks: the ghosts' bounds after the atoms' */
     size_t ncells_cap;
@@ -100,7 +101,7 @@ int *gpu_list_table(const gpu_ctx *c);
 int gpu_list_entries(const gpu_ctx *c);
 /* The per-atom arrays grown to hold `need` atoms (contents kept). */
 int gpu_grow_atoms(gpu_ctx *c, size_t need);
-/* MDLITE_GPU_TIGHT=1 (tests): the arrays cut to the owned atoms [0, n) as a rebuild starts, so that
+/* [run] gpu_arrays = tight: the arrays cut to the owned atoms [0, n) as a rebuild starts, so that
    its arrivals and ghosts make them grow again; else nothing. */
 int gpu_trim_atoms(gpu_ctx *c);
 /* Several ranks (halo.c): the brick and this rank's atoms of the whole system `all` (into *mine);

@@ -196,7 +196,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
    with 2). H100, in.lj, median of 3-5 (session 32), 8 -> 4 lanes: mixed 32,000 atoms
    1.030e9 -> 9.70e8, 37,044 1.019e9 -> 1.066e9, 48,668 1.163e9 -> 1.211e9, 62,500 1.341e9 ->
    1.396e9; double 13,500 5.60e8 -> 5.29e8, 19,652 6.74e8 -> 7.25e8, 32,000 8.66e8 -> 9.10e8,
-   62,500 1.104e9 -> 1.168e9. MDLITE_FORCE_LANES=1|4|8 chooses (tests, measurements). */
+   62,500 1.104e9 -> 1.168e9. */
 static int lanes_per_atom(size_t n)
 {
 #ifdef MDLITE_GPU_DOUBLE
@@ -204,21 +204,14 @@ static int lanes_per_atom(size_t n)
 #else
     const size_t four_from = 35000;
 #endif
-    const char *force = getenv("MDLITE_FORCE_LANES");
-    if (force && (strcmp(force, "1") == 0 || strcmp(force, "4") == 0 || strcmp(force, "8") == 0))
-        return atoi(force);
     return n < four_from ? 8 : n < 65536 ? 4 : 1;
 }
 
 /* Atom indices loaded to be evicted first below 1,000,000 atoms, where it pays (H100, mixed,
    atom-steps/s): 131,072 atoms 1.47e9 -> 1.62e9, 256,000 1.98e9 -> 2.14e9, 500,000 2.21e9 ->
-   2.26e9; 1,048,576 2.44e9 -> 2.43e9 and 2,048,000 2.54e9 -> 2.52e9 lose. MDLITE_LIST_LOADS=
-   stream|cached chooses (measurements). */
+   2.26e9; 1,048,576 2.44e9 -> 2.43e9 and 2,048,000 2.54e9 -> 2.52e9 lose. */
 static bool list_streamed(size_t n)
 {
-    const char *force = getenv("MDLITE_LIST_LOADS");
-    if (force && (strcmp(force, "stream") == 0 || strcmp(force, "cached") == 0))
-        return strcmp(force, "stream") == 0;
     return n < 1000000;
 }
 

@@ -223,7 +223,9 @@ static inline MDL_HD int gpu_list_relative(int i, unsigned e, int n)
 }
 /* The form gpu_build_cell's rows would take (n atoms, cell grid nc, si 1 = transposed), where one
    rank and no outer list allow every form. */
-gpu_rows gpu_list_form(size_t n, mdl_box box, const int nc[3], int si);
+/* The list form a user asked for ([neighbor] list; config.h's mdl_list_form, in its order). */
+enum gpu_list_want { GPU_LIST_WANT_AUTO, GPU_LIST_WANT_PLAIN, GPU_LIST_WANT_PACKED };
+gpu_rows gpu_list_form(size_t n, mdl_box box, const int nc[3], int si, enum gpu_list_want want);
 /* Rows of atoms [0, n); candidates from the cell bounds, and with `ghosts` (not NULL) from the
    ghosts' bounds as well, in the given form (gpu_list_form's, or plain); `table` (GPU_LIST_TABLE
    ints per 32 rows) is used by GPU_ROWS_TABLE only. */

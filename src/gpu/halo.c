@@ -76,7 +76,7 @@ struct gpu_halo {
     double comm_seconds;
     long builds, dangerous, last_build, unsafe_step;
     int since, started;
-    gpu_timeline *timeline;    /* MDLITE_GPU_TIMELINE: one rebuild timed stage by stage (NULL: none) */
+    gpu_timeline *timeline;    /* [output] rebuild_timeline: one rebuild timed stage by stage (NULL: none) */
 };
 
 static gpu_atom_arrays atoms_of(gpu_ctx *c, int with_forces)
@@ -223,29 +223,24 @@ static double device_key(void)
 }
 
 /* With NCCL, each step's refresh by direct writes where every rank can map every other's memory
-   (one node), unless MDLITE_GPU_REFRESH = nccl; = direct insists. */
-static int choose_refresh(gpu_halo *h)
+   (one node); [run] gpu_comm = nccl leaves them out, = direct insists on them. */
+static int choose_refresh(gpu_halo *h, enum mdl_gpu_comm want)
 {
-    const char *want = getenv("MDLITE_GPU_REFRESH");
-    if (want && *want && strcmp(want, "direct") != 0 && strcmp(want, "nccl") != 0) {
-        mdl_error("MDLITE_GPU_REFRESH = %s: direct or nccl", want);
-        return MDL_EINPUT;
-    }
-    const int required = want && strcmp(want, "direct") == 0;
+    const int required = want == MDL_COMM_DIRECT;
     if (required && !h->nccl) {
-        mdl_error("MDLITE_GPU_REFRESH = direct: the ranks exchange through MPI "
-                  "(MDLITE_GPU_COMM, or ranks sharing a GPU)");
+        mdl_error("[run] gpu_comm = direct: the ranks exchange through MPI (ranks sharing a GPU, or a build "
+                  "without NCCL)");
         return MDL_EINPUT;
     }
-    if (!h->nccl || (want && strcmp(want, "nccl") == 0))
+    if (!h->nccl || want == MDL_COMM_NCCL)
         return MDL_OK;
     return peers_create(&h->peers, h->dm.rank, h->dm.size, required);
 }
 
-/* NCCL where no two ranks share a GPU (MDLITE_GPU_COMM=nccl|mpi chooses), on every rank or none. */
-static int choose_transport(gpu_halo *h)
+/* NCCL where no two ranks share a GPU ([run] gpu_comm = mpi: staged through host memory and MPI;
+   = nccl or direct: NCCL insisted on), on every rank or none. */
+static int choose_transport(gpu_halo *h, enum mdl_gpu_comm want)
 {
-    const char *want = getenv("MDLITE_GPU_COMM");
     double *keys = mdl_alloc((size_t)h->dm.size * sizeof *keys, "device names"), mine = device_key();
     int rc = keys ? comm_allgather_doubles(&mine, 1, keys) : MDL_ERUN;
     long staged = 0;
@@ -253,16 +248,11 @@ static int choose_transport(gpu_halo *h)
         staged |= r != h->dm.rank && keys[r] == mine;
     free(keys);
     MDL_TRY(rc);
-    if (want && *want) {
-        if (strcmp(want, "mpi") != 0 && strcmp(want, "nccl") != 0) {
-            mdl_error("MDLITE_GPU_COMM = %s: nccl or mpi", want);
-            return MDL_EINPUT;
-        }
-        staged = strcmp(want, "mpi") == 0;
-    }
+    if (want != MDL_COMM_AUTO)
+        staged = want == MDL_COMM_MPI;
 #ifndef MDLITE_HAVE_NCCL
-    if (!staged && want && strcmp(want, "nccl") == 0) {
-        mdl_error("MDLITE_GPU_COMM = nccl: this build has no NCCL");
+    if (!staged && want != MDL_COMM_AUTO) {
+        mdl_error("[run] gpu_comm = %s: this build has no NCCL", want == MDL_COMM_NCCL ? "nccl" : "direct");
         return MDL_EINPUT;
     }
     staged = 1;
@@ -287,7 +277,7 @@ static int choose_transport(gpu_halo *h)
             return nccl_failed("communicator", r);
     }
 #endif
-    return choose_refresh(h);
+    return choose_refresh(h, want);
 }
 
 int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_system *mine)
@@ -314,8 +304,8 @@ int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_s
         gpu_host_alloc_mapped((void **)&h->picked, (void **)&h->picked_dev, 2 * sizeof(int), "selection counts") ||
         gpu_host_pin_alloc((void **)&h->flags_host, 3 * sizeof(int), "the skin test's flags"))
         return MDL_ERUN;
-    MDL_TRY(timeline_create(&h->timeline, h->dm.rank));
-    return choose_transport(h);
+    MDL_TRY(timeline_create(&h->timeline, h->dm.rank, setup->rebuild_timeline));
+    return choose_transport(h, setup->comm);
 }
 
 size_t halo_cell_grid(gpu_ctx *c, size_t natoms)

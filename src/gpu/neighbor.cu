@@ -317,12 +317,9 @@ __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
    4,000, 1.05x at 32,000, 1.00x at 37,044, 0.97x at 42,592, where their ballots cost more than
    they hide. Where the lanes share the cells' set-up too (`shared`: one rank, 3 or more cells along
    periodic dimensions), 8 lanes win up to the warp builder's size: 1.235x at 37,044 atoms, 1.135x
-   at 62,500. MDLITE_STAGED_LANES=1|8 chooses (tests, measurements). */
+   at 62,500. */
 static int staged_lanes(size_t n, bool shared)
 {
-    const char *e = getenv("MDLITE_STAGED_LANES");
-    if (e && *e)
-        return atoi(e) == 8 ? 8 : 1;
     return shared || n < 36000 ? 8 : 1;
 }
 
@@ -694,13 +691,9 @@ __global__ void __launch_bounds__(WARP_BUILD_BLOCK) build_cell_warp_kernel(
 
 /* The warp builder from 65,536 atoms (the force kernel's switch to one lane per atom too), where it
    pays: builder 2.18 -> 1.56 ms at 2,048,000 atoms, 307 -> 248 us at 256,000 (H100); at 32,000 it
-   gains 6% (83.8 -> 78.7 us) and the whole run nothing (0.994). MDLITE_CELL_BUILDER=warp|staged
-   chooses (tests, measurements). */
+   gains 6% (83.8 -> 78.7 us) and the whole run nothing (0.994). */
 static bool use_warp_builder(size_t n, bool shifted)
 {
-    const char *force = getenv("MDLITE_CELL_BUILDER");
-    if (force && *force)
-        return shifted && strcmp(force, "warp") == 0;
     return shifted && n >= 65536;
 }
 
@@ -718,14 +711,13 @@ static bool shifted_cells(const mdl_box &box, const int nc[3])
    and the decoding costs more than the halved list reads save (2.54e9 -> 2.41e9). A packed row
    holds two entries per int of the capacity, so the list is allocated at half the ints (double,
    2M atoms: 661 -> 453 bytes/atom). Up to 65,536 atoms the staged builders pack them too, as
-   distances in index (gpu.h). MDLITE_GPU_LIST=packed|plain chooses (measurements, tests). */
-extern "C" gpu_rows gpu_list_form(size_t n, mdl_box box, const int nc[3], int si)
+   distances in index (gpu.h). [neighbor] list = plain|packed chooses (memory against speed). */
+extern "C" gpu_rows gpu_list_form(size_t n, mdl_box box, const int nc[3], int si, enum gpu_list_want want)
 {
-    const char *list = getenv("MDLITE_GPU_LIST");
 #ifdef MDLITE_GPU_DOUBLE
-    const bool wanted = !(list && strcmp(list, "plain") == 0);
+    const bool wanted = want != GPU_LIST_WANT_PLAIN;
 #else
-    const bool wanted = list && strcmp(list, "packed") == 0;
+    const bool wanted = want == GPU_LIST_WANT_PACKED;
 #endif
     if (!wanted || si != 1)
         return GPU_ROWS_PLAIN;

@@ -148,7 +148,7 @@ int peers_create(gpu_peers **out, int rank, int nranks, int required)
     peers_destroy(p);
     if (failed == 2 || !required)
         return failed == 2 ? MDL_ERUN : MDL_OK;
-    mdl_error("MDLITE_GPU_REFRESH = direct: %s", *why ? why : "another rank cannot map this one's memory");
+    mdl_error("[run] gpu_comm = direct: %s", *why ? why : "another rank cannot map this one's memory");
     return MDL_EINPUT;
 }
 

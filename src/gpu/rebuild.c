@@ -16,13 +16,10 @@ static size_t ncells(const gpu_ctx *c)
     return (size_t)c->nc[0] * c->nc[1] * c->nc[2];
 }
 
-/* One rank's cell method sorts a small system without CUB (gpu.h's counting sort);
-   MDLITE_CELL_SORT=cub forces CUB's (tests, measurements). */
+/* One rank's cell method sorts a small system without CUB (gpu.h's counting sort), up to its
+   limits (131,072 atoms); CUB's radix sort above them and with ranks. */
 static int use_count_sort(const gpu_ctx *c, size_t ncells)
 {
-    const char *force = getenv("MDLITE_CELL_SORT");
-    if (force && strcmp(force, "cub") == 0)
-        return 0;
     return !c->halo && c->method == MDL_NL_CELL && gpu_count_sort_fits(c->cap, ncells);
 }
 

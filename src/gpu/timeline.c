@@ -23,17 +23,11 @@ struct gpu_timeline {
     const char *what[TIMELINE_MARKS];
 };
 
-int timeline_create(gpu_timeline **out, int rank)
+int timeline_create(gpu_timeline **out, int rank, int which)
 {
     *out = NULL;
-    const char *v = getenv("MDLITE_GPU_TIMELINE");
-    if (!v || !*v)
+    if (which < 1)
         return MDL_OK;
-    long which = 0;
-    if (mdl_parse_long(v, &which) != MDL_OK || which < 1) {
-        mdl_error("MDLITE_GPU_TIMELINE = %s: the rebuild to time, counted from 1", v);
-        return MDL_EINPUT;
-    }
     gpu_timeline *t = calloc(1, sizeof *t);
     if (!t) {
         mdl_error("out of memory for the rebuild timeline");

@@ -1,5 +1,5 @@
-/* A diagnostic timeline of one rebuild on a rank (MDLITE_GPU_TIMELINE=K: the K-th rebuild of the
-   loop), then of the third refresh after it (a plain step's): at each mark, an event on the stream and the host's
+/* A diagnostic timeline of one rebuild on a rank ([output] rebuild_timeline = K: the K-th rebuild
+   of the loop), then of the third refresh after it (a plain step's): at each mark, an event on the stream and the host's
    clock, both from the moment the host learnt of the ranks' decision (the refresh: from its
    start); each printed to stderr once its last stage has been queued. */
 #ifndef MDL_GPU_TIMELINE_H
@@ -7,8 +7,8 @@
 
 typedef struct gpu_timeline gpu_timeline;
 
-/* NULL (nothing to do, every call below a no-op) unless MDLITE_GPU_TIMELINE is set. */
-int timeline_create(gpu_timeline **t, int rank);
+/* NULL (nothing to do, every call below a no-op) unless `which` (the rebuild to time) is 1 or more. */
+int timeline_create(gpu_timeline **t, int rank, int which);
 void timeline_destroy(gpu_timeline *t);
 /* An event where the device makes the decision known (the zero of the device's clock). */
 void timeline_decision_queued(gpu_timeline *t);

@@ -195,16 +195,6 @@ def stops(mdlite, mpiexec, d):
     print(f"unstable run on 2 ranks: exit 1, {errors[0][:80]}...; frames of steps 0 and 1 complete")
 
 
-def with_env(env, fn):
-    """fn() with the variables of env set, then unset."""
-    os.environ.update(env)
-    try:
-        return fn()
-    finally:
-        for k in env:
-            del os.environ[k]
-
-
 def nccl_same_as_staged(mdlite, mpiexec, d, g):
     """Where 2 ranks each have a GPU: through NCCL (the skin decision taken on the device, a step
     queued before it made again after each rebuild), with each step's ghosts written straight into
@@ -220,8 +210,8 @@ def nccl_same_as_staged(mdlite, mpiexec, d, g):
         return
     if "direct writes" not in dec:
         fail(f"2 ranks with a GPU each on one node: no direct writes ({dec})")
-    q = with_env({"MDLITE_GPU_REFRESH": "nccl"}, lambda: mdrun(mdlite, mpiexec, d, 2, "nccl", *sets))
-    r = with_env({"MDLITE_GPU_COMM": "mpi"}, lambda: mdrun(mdlite, mpiexec, d, 2, "staged", *sets))
+    q = mdrun(mdlite, mpiexec, d, 2, "nccl", *sets, "run.gpu_comm=nccl")
+    r = mdrun(mdlite, mpiexec, d, 2, "staged", *sets, "run.gpu_comm=mpi")
     a, b, c = (open(f"{d}/{n}.csv").read() for n in ("direct", "nccl", "staged"))
     builds = [summary_value(x.stdout, "Neighbor list builds") for x in (p, q, r)]
     print(f"direct writes vs NCCL vs staged, 2 ranks, 32,000 atoms, 300 steps: thermo "
@@ -229,11 +219,10 @@ def nccl_same_as_staged(mdlite, mpiexec, d, g):
     if not a == b == c or len(set(builds)) != 1 or a.count("\n") != 32 or "direct writes" in \
             summary_value(q.stdout, "Decomposition"):
         fail(f"direct vs NCCL vs staged: thermo {'equal' if a == b == c else 'differs'}, {builds}")
-    bad = with_env({"MDLITE_GPU_REFRESH": "direct", "MDLITE_GPU_COMM": "mpi"},
-                   lambda: mdrun(mdlite, mpiexec, d, 2, "bad", *g, check=False))
-    print(f"MDLITE_GPU_REFRESH=direct with MDLITE_GPU_COMM=mpi: exit {bad.returncode}")
-    if bad.returncode != 2 or "MDLITE_GPU_REFRESH" not in bad.stderr:
-        fail(f"direct writes without NCCL: exit {bad.returncode}: {bad.stderr[-300:]}")
+    bad = mdrun(mdlite, mpiexec, d, 2, "bad", *g, "run.gpu_comm=bogus", check=False)
+    print(f"run.gpu_comm=bogus: exit {bad.returncode}")
+    if bad.returncode != 2 or "[run] gpu_comm" not in bad.stderr:
+        fail(f"a gpu_comm that is none of its values: exit {bad.returncode}: {bad.stderr[-300:]}")
 
 
 def lists_too_short(mdlite, mpiexec, d, g):
@@ -243,24 +232,24 @@ def lists_too_short(mdlite, mpiexec, d, g):
     common = [*g, "run.steps=200", "output.thermo=20"]
     mdrun(mdlite, mpiexec, d, 0, "fits", *common)
     ref = read_thermo(f"{d}/fits.csv")
-    for ranks, slots, env, cap_ok in ((2, 78, {}, lambda c: c >= 81), (4, 78, {}, lambda c: c >= 81),
-                                      (2, 8, {"MDLITE_GPU_LIST_FIXED": "1"}, lambda c: c == 8)):
-        p = with_env(env, lambda: mdrun(mdlite, mpiexec, d, ranks, "short", *common, f"neighbor.max_neighbors={slots}"))
+    for ranks, slots, grow, cap_ok in ((2, 78, "yes", lambda c: c >= 81), (4, 78, "yes", lambda c: c >= 81),
+                                       (2, 8, "no", lambda c: c == 8)):
+        p = mdrun(mdlite, mpiexec, d, ranks, "short", *common, f"neighbor.max_neighbors={slots}", f"neighbor.grow={grow}")
         cap = int(summary_value(p.stdout, "Device memory").split("capacity")[1].split()[0])
         w = worst_difference(ref, read_thermo(f"{d}/short.csv"), f"{ranks} ranks, {slots} slots")
-        print(f"GPU, {ranks} ranks, a {slots}-slot list{' (fixed)' if env else ''}: capacity {cap} at the end, "
+        print(f"GPU, {ranks} ranks, a {slots}-slot list{' (fixed)' if grow == 'no' else ''}: capacity {cap} at the end, "
               f"thermo vs one GPU {w:.3g}")
         if not cap_ok(cap) or w > GPU_TOL:
             fail(f"GPU, {ranks} ranks, {slots}-slot list: capacity {cap}, thermo differs by {w:.3g}")
 
 
 def arrays_grown(mdlite, mpiexec, d, g):
-    """Per-atom arrays with no room to spare (MDLITE_GPU_TIGHT=1: cut to the owned atoms as each
+    """Per-atom arrays with no room to spare ([run] gpu_arrays = tight: cut to the owned atoms as each
     rebuild starts, grown to exactly what arrives): they grow at every build (the ghosts at least),
     and the run equals one GPU's; 2 ranks, 32,000 atoms, 300 steps."""
     common = [*g, "system.cells=20 20 20", "run.steps=300", "output.thermo=50"]
     mdrun(mdlite, mpiexec, d, 0, "roomy", *common)
-    p = with_env({"MDLITE_GPU_TIGHT": "1"}, lambda: mdrun(mdlite, mpiexec, d, 2, "tight", *common))
+    p = mdrun(mdlite, mpiexec, d, 2, "tight", *common, "run.gpu_arrays=tight")
     grown = int(summary_value(p.stdout, "Atom arrays grown").split("=")[1].split()[0])
     builds = int(summary_value(p.stdout, "Neighbor list builds").split("=")[1])
     w = worst_difference(read_thermo(f"{d}/roomy.csv"), read_thermo(f"{d}/tight.csv"), "tight arrays")
@@ -271,7 +260,7 @@ def arrays_grown(mdlite, mpiexec, d, g):
 
 
 def timeline(mdlite, mpiexec, d, g):
-    """MDLITE_GPU_TIMELINE=3 (NCCL): each of 2 ranks prints its third rebuild's stages, in order,
+    """[output] rebuild_timeline = 3 (NCCL): each of 2 ranks prints its third rebuild's stages, in order,
     ending with the list built and the step made again, then the next refresh's (the positions
     sent, ending unpacked), device times never decreasing in each; the run's thermo is the same as
     without it. A value that is not a rebuild number is refused (exit 2)."""
@@ -279,8 +268,8 @@ def timeline(mdlite, mpiexec, d, g):
     if "NCCL" not in summary_value(p.stdout, "Decomposition"):
         print("timeline: not checked here, the 2 ranks share a GPU")
         return
-    q = with_env({"MDLITE_GPU_TIMELINE": "3"}, lambda: mdrun(mdlite, mpiexec, d, 2, "timed", *g))
-    bad = with_env({"MDLITE_GPU_TIMELINE": "0"}, lambda: mdrun(mdlite, mpiexec, d, 2, "bad", *g, check=False))
+    q = mdrun(mdlite, mpiexec, d, 2, "timed", *g, "output.rebuild_timeline=3")
+    bad = mdrun(mdlite, mpiexec, d, 2, "bad", *g, "output.rebuild_timeline=-1", check=False)
     for rank in (0, 1):
         tag = f"  [rank {rank}] "
         tables = [[]]
@@ -299,16 +288,13 @@ def timeline(mdlite, mpiexec, d, g):
     same = open(f"{d}/plain.csv").read() == open(f"{d}/timed.csv").read()
     print(f"GPU timeline, 2 ranks: {len(stages[0])} stages on each, last {device[0][-1]:.0f} us after the "
           f"decision; the refresh {len(stages[1])} stages, {device[1][-1]:.0f} us; "
-          f"thermo {'identical' if same else 'DIFFERENT'}; MDLITE_GPU_TIMELINE=0: exit {bad.returncode}")
-    if not same or bad.returncode != 2 or "MDLITE_GPU_TIMELINE" not in bad.stderr:
+          f"thermo {'identical' if same else 'DIFFERENT'}; rebuild_timeline = -1: exit {bad.returncode}")
+    if not same or bad.returncode != 2 or "[output] rebuild_timeline" not in bad.stderr:
         fail(f"timeline: thermo same {same}, bad value exit {bad.returncode}: {bad.stderr[-300:]}")
 
 
 def gpu(mdlite, mpiexec, d):
     """The GPU backend decomposed: ranks share the GPUs there are (NCCL where each has its own)."""
-    # one GPU's lists made as the ranks make theirs (ranks never prune; tests/e2e/gpu.py prune checks
-    # pruned lists against these), so that the pairs at the last build can be compared
-    os.environ["MDLITE_GPU_PRUNE"] = "0"
     info = run([mdlite, "info"], check=False).stdout
     if "GPU 0:" not in info:
         print("SKIP: no GPU found (mdlite info):\n" + info)

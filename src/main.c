@@ -1,11 +1,11 @@
 /* mdlite's command line: run, neighbors, compare, info, --help, --version. */
 #define _POSIX_C_SOURCE 200809L
-#include "comm.h"
-#include "config.h"
+#include "parallel/comm.h"
+#include "config/config.h"
 #include "cmd/neighbors_cmd.h"
 #include "cmd/compare.h"
-#include "run.h"
-#include "util.h"
+#include "core/run.h"
+#include "util/util.h"
 #ifdef MDLITE_HAVE_GPU
 #include "gpu/gpu.h"
 #endif

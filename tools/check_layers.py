@@ -1,18 +1,24 @@
 #!/usr/bin/env python3
-"""Checks that src/'s headers depend downward only: every #include "..." in src/ names a file of
-the same or a lower layer, and the two backends include neither each other nor the I/O room.
+"""Checks that src/'s files depend downward only: every #include "..." in src/ names a file of
+the same or a lower layer, the two backends include neither each other nor the I/O room, and no
+two files call each other's functions in a loop (a.c calls b.c's, which calls back into a.c's,
+directly or through others): every file can be read after the files it calls.
 
-usage: tools/check_layers.py [SRC_DIR]   prints the include graph's violations; exit 1 if any
-layers (low to high): physics/ and util | ini, config, system, potential, health | backend |
-cpu/, gpu/, io/ | lattice, setup, thermostat, stepper, skin_tuner, run | cmd/ | main
+usage: tools/check_layers.py [SRC_DIR]   prints the violations; exit 1 if any
+layers (low to high): physics/, util/ | config/, system/system, system/potential, core/health,
+parallel/ | core/backend | cpu/, gpu/, io/ | system/lattice, system/setup, the rest of core/ (run,
+stepper, thermostat, skin_tuner) | cmd/ | main
 """
 import os
 import re
 import sys
 
-LAYERS = [("physics/", 0), ("util.", 0), ("ini.", 1), ("config.", 1), ("config_schema.", 1), ("system.", 1), ("potential.", 1), ("health.", 1), ("comm.", 1), ("domain.", 1),
-          ("backend.", 2), ("cpu/", 3), ("gpu/", 3), ("io/", 3), ("lattice.", 4), ("setup.", 4),
-          ("thermostat.", 4), ("stepper.", 4), ("skin_tuner.", 4), ("run.", 4), ("cmd/", 5), ("main.", 6)]
+LAYERS = [("physics/", 0), ("util/", 0),
+          ("config/", 1), ("system/system.", 1), ("system/potential.", 1), ("core/health.", 1), ("parallel/", 1),
+          ("core/backend.", 2),
+          ("cpu/", 3), ("gpu/", 3), ("io/", 3),
+          ("system/lattice.", 4), ("system/setup.", 4), ("core/", 4),
+          ("cmd/", 5), ("main.", 6)]
 ROOMS_APART = {"cpu/": ("gpu/", "io/"), "gpu/": ("cpu/", "io/"), "io/": ("cpu/", "gpu/")}
 
 
@@ -21,6 +27,48 @@ def layer(rel):
         if rel.startswith(prefix):
             return k, prefix
     return None, None
+
+
+def call_loops(src):
+    """The loops of the graph 'file calls a function defined (not static) in another file'."""
+    files = []
+    for d, _, names in os.walk(src):
+        files += [os.path.join(d, n) for n in names if n.endswith((".c", ".cu"))]
+    text = {f: re.sub(r"/\*.*?\*/|//[^\n]*", "", open(f).read(), flags=re.S) for f in files}
+    defined = {}
+    for f, t in text.items():
+        for m in re.finditer(r'^(?:extern "C" )?([A-Za-z_][\w \*]*?)\b([a-z][a-z0-9_]*)\s*\([^;{]*\)\s*\{', t, re.M):
+            if "static" not in m.group(1).split():
+                defined.setdefault(m.group(2), f)
+    calls = {f: {g for name, g in defined.items() if g != f and re.search(r"\b" + name + r"\s*\(", t)}
+             for f, t in text.items()}
+    index, low, stack, on, loops = {}, {}, [], set(), []
+
+    def visit(v):  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in calls[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                loops.append(sorted(os.path.relpath(c, src) for c in comp))
+
+    for f in files:
+        if f not in index:
+            visit(f)
+    return loops, sum(len(c) for c in calls.values())
 
 
 def main():
@@ -47,8 +95,11 @@ def main():
                     bad.append(f"{rel} (layer {k}) -> {target} (layer {tk})")
     for b in bad:
         print("upward or sideways:", b)
-    print(f"{edges} includes in {src}: {len(bad)} against the layers")
-    sys.exit(1 if bad else 0)
+    loops, calls = call_loops(src)
+    for loop in loops:
+        print("files calling each other in a loop:", ", ".join(loop))
+    print(f"{edges} includes in {src}: {len(bad)} against the layers; {calls} calls between files: {len(loops)} loops")
+    sys.exit(1 if bad or loops else 0)
 
 
 if __name__ == "__main__":

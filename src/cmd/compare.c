@@ -2,11 +2,11 @@
    backends, prints step-0 force differences, thermo differences per thermo step and the speed ratio. */
 #include "compare.h"
 
-#include "../backend.h"
-#include "../config.h"
-#include "../run.h"
-#include "../setup.h"
-#include "../util.h"
+#include "../core/backend.h"
+#include "../config/config.h"
+#include "../core/run.h"
+#include "../system/setup.h"
+#include "../util/util.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 #ifndef MDL_COMPARE_H
 #define MDL_COMPARE_H
 
-#include "../config.h"
+#include "../config/config.h"
 
 #include <stddef.h>
 

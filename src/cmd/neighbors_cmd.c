@@ -4,11 +4,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "neighbors_cmd.h"
 
-#include "../backend.h"
+#include "../core/backend.h"
 #include "../io/outfile.h"
 #include "../io/readers.h"
-#include "../system.h"
-#include "../util.h"
+#include "../system/system.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <stdio.h>

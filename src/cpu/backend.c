@@ -1,12 +1,12 @@
 /* The CPU backend: owns this rank's atoms (cell-sorted) and their ghosts, and fills the backend
    table with the neighbor, force and integration routines of src/cpu/ and the exchanges of
    domain.c (one rank: one brick, no ghosts). */
-#include "../backend.h"
+#include "../core/backend.h"
 
-#include "../comm.h"
-#include "../domain.h"
+#include "../parallel/comm.h"
+#include "../parallel/domain.h"
 #include "../physics/thermostat.h"
-#include "../util.h"
+#include "../util/util.h"
 #include "force.h"
 #include "integrate.h"
 #include "neighbor.h"

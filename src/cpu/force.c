@@ -3,7 +3,7 @@
 #include "force.h"
 
 #include "../physics/lj.h"
-#include "../util.h"
+#include "../util/util.h"
 
 #include <stdlib.h>
 #include <string.h>

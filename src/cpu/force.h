@@ -3,7 +3,7 @@
 #ifndef MDL_CPU_FORCE_H
 #define MDL_CPU_FORCE_H
 
-#include "../potential.h"
+#include "../system/potential.h"
 #include "neighbor.h"
 
 /* Split coefficient arrays (c[ti * ntypes + tj]) for vectorised gathers. */

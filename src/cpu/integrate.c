@@ -3,7 +3,7 @@
 
 #include "../physics/langevin.h"
 #include "../physics/rng.h"
-#include "../util.h"
+#include "../util/util.h"
 #include "neighbor.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
 #include "neighbor.h"
 
 #include "../physics/cells.h"
-#include "../util.h"
+#include "../util/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #ifndef MDL_CPU_NEIGHBOR_H
 #define MDL_CPU_NEIGHBOR_H
 
-#include "../system.h"
+#include "../system/system.h"
 
 #include <stddef.h>
 #include <stdint.h>

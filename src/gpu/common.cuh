@@ -2,7 +2,7 @@
 #ifndef MDL_GPU_COMMON_CUH
 #define MDL_GPU_COMMON_CUH
 
-#include "../util.h"
+#include "../util/util.h"
 #include "gpu.h"
 
 #include <cuda_runtime.h>

@@ -1,11 +1,16 @@
-/* The GPU backend's device state (gpu_ctx), shared by backend.c (state, steps, table), rebuild.c
-   (neighbor lists) and observe.c (observables, snapshots, diagnosis); nothing outside src/gpu/
-   includes it. */
+/* The GPU backend's device state (gpu_ctx) and the functions its host files offer one another, by
+   layer, bottom first: memory.c (device memory: per-atom arrays, the list, cells), lists.c (the
+   list from atoms in place), the ranks' halo.c, migrate.c and refresh.c, then rebuild.c (the step
+   driver: rebuilds and graphs) and observe.c (the way out to the host), and backend.c on top (the
+   table). A file calls only the layers below it. Nothing outside src/gpu/ includes this. */
 #ifndef MDL_GPU_CONTEXT_H
 #define MDL_GPU_CONTEXT_H
 
-#include "../backend.h"
+#include "../core/backend.h"
+#include "../parallel/domain.h"
 #include "gpu.h"
+
+#include <stdbool.h>
 
 /* The driver functions of gpu.h return 0 or 1; the table returns MDL_* codes. */
 #define TRY(call)                   \
@@ -14,7 +19,7 @@
             return MDL_ERUN;        \
     } while (0)
 
-typedef struct gpu_halo gpu_halo; /* several ranks: the brick, ghosts and messages (halo.c) */
+typedef struct gpu_halo gpu_halo; /* several ranks: the brick, ghosts and messages (halo.h) */
 
 typedef struct {
     size_t n;                 /* atoms this rank owns [0, n): the list's rows, the atoms integrated */
@@ -22,6 +27,7 @@ typedef struct {
     size_t cap;               /* atoms the per-atom arrays hold */
     size_t natoms;            /* on all ranks */
     gpu_halo *halo;           /* NULL with one rank */
+    const mdl_domain *dm;     /* several ranks: the decomposition (the halo's); NULL with one */
     mdl_box region;           /* the lists' box: the box with one rank (several: domain_cell_grid) */
     int ntypes;
     double mass[MDL_MAX_SPECIES];
@@ -87,7 +93,16 @@ typedef struct {
     } *slots;
 } gpu_ctx;
 
-void gpu_free_slots(gpu_ctx *c);
+/* ---- memory.c --------------------------------------------------------------------------------- */
+/* Every per-atom array (c->cap atoms), the list's state, flags and the reductions' buffers; and
+   their release (with the list's and cells'). */
+int gpu_alloc_state(gpu_ctx *c);
+void gpu_free_state(gpu_ctx *c);
+/* The per-atom arrays grown to hold `need` atoms (contents kept). */
+int gpu_grow_atoms(gpu_ctx *c, size_t need);
+/* [run] gpu_arrays = tight: the arrays cut to the owned atoms [0, n) as a rebuild starts, so that
+   its arrivals and ghosts make them grow again; else nothing. */
+int gpu_trim_atoms(gpu_ctx *c);
 /* Where slot k of row i is in the list: nl[i * si + k * sk]. Transposed, the slots of one k are
    a column whose start is kept 128-byte aligned (sk is n rounded up to 32), so that a warp's 32
    rows fill whole lines; in rows, si = capacity. */
@@ -99,33 +114,39 @@ gpu_rows gpu_rows_now(const gpu_ctx *c);
 int *gpu_list_table(const gpu_ctx *c);
 /* The entries a row holds: the capacity, twice that when the rows are packed. */
 int gpu_list_entries(const gpu_ctx *c);
-/* The per-atom arrays grown to hold `need` atoms (contents kept). */
-int gpu_grow_atoms(gpu_ctx *c, size_t need);
-/* [run] gpu_arrays = tight: the arrays cut to the owned atoms [0, n) as a rebuild starts, so that
-   its arrivals and ghosts make them grow again; else nothing. */
-int gpu_trim_atoms(gpu_ctx *c);
-/* Several ranks (halo.c): the brick and this rank's atoms of the whole system `all` (into *mine);
-   the rebuild's decomposed part (wrap, migration, ghosts, sort by cell, bounds; the host waits
-   for the counts); each step's ghost refresh and, at a check, the ranks' shared skin decision
-   (NCCL: taken on the device and read by halo_confirm at the step's end; staged: the host waits
-   for it in halo_update); statistics. */
+int gpu_grow_list(gpu_ctx *c, int capacity); /* pruned lists: the outer list too */
+int gpu_outer_fits(const gpu_ctx *c, double rlist); /* an outer list of radius rlist fits the box */
+/* The region's cell grid (several ranks: domain_cell_grid) and the cell arrays and sort storage
+   for the atoms the arrays hold. */
+int gpu_setup_cells(gpu_ctx *c);
+
+/* ---- lists.c ---------------------------------------------------------------------------------- */
+/* One rank's rebuild: the atoms rearranged (wrap, sort by cell, permutation), then the list. */
+int gpu_queue_rebuild_one(gpu_ctx *c);
+/* The list from atoms in place (several ranks: owned atoms and ghosts, sorted by migrate.c); the
+   positions it is built at are copied from pos4 unless `kept` (the permutation wrote them). */
+int gpu_build_list(gpu_ctx *c, bool kept);
+int gpu_queue_prune(gpu_ctx *c); /* pruned lists: the inner list from the outer one */
+
+/* ---- halo.c, migrate.c, refresh.c: several ranks ---------------------------------------------- */
+/* The brick and this rank's atoms of the whole system `all` (into *mine); the rebuild's decomposed
+   part (wrap, migration, ghosts, sort by cell, bounds; the host waits for the counts); each step's
+   ghost refresh and, at a check, the ranks' shared skin decision (NCCL: taken on the device and
+   read by halo_confirm at the step's end; staged: the host waits for it in halo_update; either
+   way a rebuild the ranks agreed on is the caller's to make); statistics. */
 int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_system *mine);
 void halo_destroy(gpu_ctx *c);
 size_t halo_capacity(const gpu_ctx *c, size_t owned); /* atoms and ghosts expected, with room */
-size_t halo_cell_grid(gpu_ctx *c, size_t natoms);      /* c->region and c->nc: domain_cell_grid */
 int halo_rebuild(gpu_ctx *c);
-int halo_update(gpu_ctx *c, long step);
-int halo_confirm(gpu_ctx *c, int *redo); /* end of a step: made again? (NCCL's agreed rebuild) */
+int halo_update(gpu_ctx *c, long step, int *rebuild);
+int halo_confirm(gpu_ctx *c, int *redo); /* end of a step: a rebuild agreed, the step made again? */
+int halo_build_waits(const gpu_ctx *c);  /* staged: a rebuild's list is waited for */
+int halo_build_queued(gpu_ctx *c);       /* NCCL: after a rebuild queued without waiting */
 int halo_health(const gpu_ctx *c, long *unsafe_step);
-void halo_ghost_cells(const gpu_ctx *c, gpu_ghost_cells *g); /* the builder's view of the ghosts */
 void halo_stats(const gpu_ctx *c, mdl_backend_stats *out);
-int gpu_grow_list(gpu_ctx *c, int capacity); /* pruned lists: the outer list too */
-int gpu_outer_fits(const gpu_ctx *c, double rlist); /* an outer list of radius rlist fits the box */
-/* rebuild.c: the cell grid and sort storage for the atoms the arrays hold */
-int gpu_setup_cells(gpu_ctx *c);
-/* rebuild.c: a build queued without waiting for the list's longest row */
-int gpu_queue_build(gpu_ctx *c);
-/* table entries in rebuild.c */
+
+/* ---- rebuild.c: the step driver (and table entries) -------------------------------------------- */
+int gpu_queue_build(gpu_ctx *c); /* a build queued without waiting for the list's longest row */
 int gpu_build_neighbors(void *p);
 int gpu_update_neighbors(void *p, long step);
 int gpu_health(void *p, long *unsafe_step);
@@ -133,7 +154,9 @@ int gpu_begin_step(void *p, long step, int kind);
 int gpu_set_skin(void *p, double skin);
 int gpu_end_step(void *p, int *redo);
 void gpu_drop_graphs(gpu_ctx *c);
-/* table entries in observe.c */
+
+/* ---- observe.c: the way out to the host (table entries) ---------------------------------------- */
+void gpu_free_slots(gpu_ctx *c);
 int gpu_diagnose(void *p, mdl_health *h);
 int gpu_reduce_start(void *p, int slot);
 int gpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait);

@@ -2,8 +2,8 @@
    health check's slow path, list statistics and the neighbor rows. */
 #include "context.h"
 
-#include "../comm.h"
-#include "../util.h"
+#include "../parallel/comm.h"
+#include "../util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,8 +5,8 @@
 
 #include "peer.h"
 
-#include "../comm.h"
-#include "../util.h"
+#include "../parallel/comm.h"
+#include "../util/util.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
 
 #include "gpu.h"
 
-#include "../util.h"
+#include "../util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>

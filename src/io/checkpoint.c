@@ -3,7 +3,7 @@
    the atoms inside it. Every message names the restart file. */
 #include "checkpoint.h"
 
-#include "../util.h"
+#include "../util/util.h"
 #include "h5md_series.h"
 
 #include <hdf5.h>

@@ -2,7 +2,7 @@
 #ifndef MDL_IO_CHECKPOINT_H
 #define MDL_IO_CHECKPOINT_H
 
-#include "../system.h"
+#include "../system/system.h"
 
 /* Reads the checkpoint of an H5MD file written by mdlite into s (which must already hold the
    configured species and masses and the same atom count): positions, velocities, forces, images,

@@ -6,8 +6,8 @@
 
 #include "h5md_series.h"
 
-#include "../health.h"
-#include "../util.h"
+#include "../core/health.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <hdf5.h>

@@ -4,7 +4,7 @@
 #define _DEFAULT_SOURCE /* flock */
 #include "outfile.h"
 
-#include "../util.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* Collects timeline intervals (thread-safe) and writes them as CSV. */
 #include "profile.h"
 
-#include "../util.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <stdlib.h>

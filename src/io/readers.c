@@ -2,7 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "readers.h"
 
-#include "../util.h"
+#include "../util/util.h"
 
 #include <ctype.h>
 #include <errno.h>

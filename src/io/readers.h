@@ -2,7 +2,7 @@
 #ifndef MDL_READERS_H
 #define MDL_READERS_H
 
-#include "../system.h"
+#include "../system/system.h"
 
 /* Reads atoms into s (species, positions, and velocities/masses when the file has them).
    *has_box is set when the file defines the box (extended XYZ Lattice=); otherwise the box is the

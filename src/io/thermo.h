@@ -3,7 +3,7 @@
 #define MDL_THERMO_H
 
 #include "../physics/observables.h"
-#include "../util.h"
+#include "../util/util.h"
 
 #include <stdio.h>
 

@@ -4,8 +4,8 @@
 
 #include "elements.h"
 #include "h5md.h"
-#include "../health.h"
-#include "../util.h"
+#include "../core/health.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
 #define MDL_TRAJECTORY_H
 
 #include "../physics/observables.h"
-#include "../config.h"
-#include "../system.h"
+#include "../config/config.h"
+#include "../system/system.h"
 #include "../physics/units.h"
 
 typedef struct mdl_traj mdl_traj;

@@ -6,7 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "writer.h"
 
-#include "../util.h"
+#include "../util/util.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #ifndef MDL_WRITER_H
 #define MDL_WRITER_H
 
-#include "../backend.h"
+#include "../core/backend.h"
 #include "profile.h"
 #include "trajectory.h"
 

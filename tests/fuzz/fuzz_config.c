@@ -1,6 +1,6 @@
 /* libFuzzer harness: any bytes as a config file through the INI reader and config_load. */
 #define _GNU_SOURCE
-#include "config.h"
+#include "config/config.h"
 
 #include <stdint.h>
 #include <stdio.h>

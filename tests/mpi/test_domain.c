@@ -1,9 +1,9 @@
 /* The decomposition under however many ranks mpiexec starts: owned atoms, ghosts (against a
    brute-force set of periodic images), their refresh, and migration, for every processor grid. */
-#include "comm.h"
-#include "domain.h"
+#include "parallel/comm.h"
+#include "parallel/domain.h"
 #include "physics/cells.h"
-#include "util.h"
+#include "util/util.h"
 
 #include <math.h>
 #include <stdio.h>

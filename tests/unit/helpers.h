@@ -2,7 +2,7 @@
 #ifndef MDL_TEST_HELPERS_H
 #define MDL_TEST_HELPERS_H
 
-#include "system.h"
+#include "system/system.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,12 +1,12 @@
 /* Both backends through the table on a tiny system: set-up, 100 NVE steps by the stepper, queued
    thermo rows; energy conserved on each, and the GPU (where a device is found) equal to the CPU. */
-#include "backend.h"
-#include "config.h"
+#include "core/backend.h"
+#include "config/config.h"
 #include "helpers.h"
-#include "potential.h"
-#include "setup.h"
-#include "stepper.h"
-#include "util.h"
+#include "system/potential.h"
+#include "system/setup.h"
+#include "core/stepper.h"
+#include "util/util.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

@@ -1,8 +1,8 @@
 /* Unit tests of the configuration: defaults, values, --set overrides, unit-dependent defaults,
    bad input. */
-#include "config.h"
+#include "config/config.h"
 #include "helpers.h"
-#include "util.h"
+#include "util/util.h"
 
 #include <criterion/criterion.h>
 #include <string.h>

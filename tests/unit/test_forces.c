@@ -2,8 +2,8 @@
 #include "cmd/compare.h"
 #include "cpu/force.h"
 #include "helpers.h"
-#include "lattice.h"
-#include "potential.h"
+#include "system/lattice.h"
+#include "system/potential.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

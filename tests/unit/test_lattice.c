@@ -1,10 +1,10 @@
 /* Unit tests of the lattices and the initial velocities: counts, density, composition, exact
    temperature and zero momentum. */
-#include "backend.h"
-#include "config.h"
-#include "lattice.h"
+#include "core/backend.h"
+#include "config/config.h"
+#include "system/lattice.h"
 #include "physics/units.h"
-#include "util.h"
+#include "util/util.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* Unit tests of the coordinate readers: extended XYZ with velocities and masses, .xy, bad files. */
 #include "helpers.h"
 #include "io/readers.h"
-#include "util.h"
+#include "util/util.h"
 
 #include <criterion/criterion.h>
 #include <string.h>

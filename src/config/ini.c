@@ -3,7 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "ini.h"
 
-#include "util.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -2,10 +2,10 @@
 #ifndef MDL_LATTICE_H
 #define MDL_LATTICE_H
 
-#include "config.h"
-#include "physics/rng.h"
+#include "../config/config.h"
+#include "../physics/rng.h"
 #include "system.h"
-#include "physics/units.h"
+#include "../physics/units.h"
 
 /* Atoms that cfg's lattice and cells make. */
 size_t lattice_atom_count(const mdl_config *cfg);

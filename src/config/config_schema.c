@@ -3,7 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "config_schema.h"
 
-#include "util.h"
+#include "../util/util.h"
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -2,8 +2,8 @@
 #ifndef MDL_POTENTIAL_H
 #define MDL_POTENTIAL_H
 
-#include "config.h"
-#include "physics/lj.h"
+#include "../config/config.h"
+#include "../physics/lj.h"
 #include "system.h"
 
 typedef struct {

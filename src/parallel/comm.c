@@ -3,7 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "comm.h"
 
-#include "util.h"
+#include "../util/util.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
 #include "domain.h"
 
 #include "comm.h"
-#include "physics/cells.h"
-#include "util.h"
+#include "../physics/cells.h"
+#include "../util/util.h"
 
 #include <math.h>
 #include <stdlib.h>

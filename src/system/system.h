@@ -2,8 +2,8 @@
 #ifndef MDL_SYSTEM_H
 #define MDL_SYSTEM_H
 
-#include "physics/box.h"
-#include "physics/species.h"
+#include "../physics/box.h"
+#include "../physics/species.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
    primitives (langevin, scale_to_temperature) at the right stage and step. */
 #include "thermostat.h"
 
-#include "util.h"
+#include "../util/util.h"
 
 void thermostat_init(mdl_thermostat *t, const mdl_config *cfg, const mdl_units *u)
 {

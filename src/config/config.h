@@ -2,8 +2,8 @@
 #ifndef MDL_CONFIG_H
 #define MDL_CONFIG_H
 
-#include "physics/species.h"
-#include "util.h"
+#include "../physics/species.h"
+#include "../util/util.h"
 
 #include <stdio.h>
 

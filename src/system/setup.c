@@ -2,8 +2,8 @@
 #include "setup.h"
 
 #include "lattice.h"
-#include "io/readers.h"
-#include "util.h"
+#include "../io/readers.h"
+#include "../util/util.h"
 
 #include <math.h>
 #include <string.h>

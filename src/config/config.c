@@ -5,8 +5,8 @@
 
 #include "config_schema.h"
 #include "ini.h"
-#include "physics/units.h"
-#include "util.h"
+#include "../physics/units.h"
+#include "../util/util.h"
 
 #include <errno.h>
 #include <stdarg.h>

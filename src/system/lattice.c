@@ -1,9 +1,9 @@
 /* Lattice construction, species assignment and Maxwell-Boltzmann velocities. */
 #include "lattice.h"
 
-#include "physics/observables.h"
-#include "physics/rng.h"
-#include "util.h"
+#include "../physics/observables.h"
+#include "../physics/rng.h"
+#include "../util/util.h"
 
 #include <math.h>
 #include <stdlib.h>

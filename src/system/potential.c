@@ -1,7 +1,7 @@
 /* Builds the species pair table from [potential], with Lorentz-Berthelot mixing for unlisted pairs. */
 #include "potential.h"
 
-#include "util.h"
+#include "../util/util.h"
 
 #include <math.h>
 #include <stdio.h>

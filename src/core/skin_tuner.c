@@ -2,8 +2,8 @@
    at both ends of each window), and the run goes on with the fastest. */
 #include "skin_tuner.h"
 
-#include "comm.h"
-#include "util.h"
+#include "../parallel/comm.h"
+#include "../util/util.h"
 
 #include <stdio.h>
 

@@ -5,7 +5,7 @@
 #ifndef MDL_DOMAIN_H
 #define MDL_DOMAIN_H
 
-#include "system.h"
+#include "../system/system.h"
 
 /* One exchange of a sweep: along dim, to the neighbor below (dir 0) or above (dir 1). */
 typedef struct {

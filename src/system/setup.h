@@ -3,11 +3,11 @@
 #ifndef MDL_SETUP_H
 #define MDL_SETUP_H
 
-#include "config.h"
-#include "physics/rng.h"
+#include "../config/config.h"
+#include "../physics/rng.h"
 #include "potential.h"
 #include "system.h"
-#include "physics/units.h"
+#include "../physics/units.h"
 
 int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_normals_fn draw);
 

@@ -3,14 +3,14 @@
 #ifndef MDL_BACKEND_H
 #define MDL_BACKEND_H
 
-#include "config.h"
+#include "../config/config.h"
 #include "health.h"
-#include "potential.h"
-#include "physics/langevin.h"
-#include "physics/observables.h"
-#include "physics/rng.h"
-#include "system.h"
-#include "physics/units.h"
+#include "../system/potential.h"
+#include "../physics/langevin.h"
+#include "../physics/observables.h"
+#include "../physics/rng.h"
+#include "../system/system.h"
+#include "../physics/units.h"
 
 /* Neighbor-list methods and GPU list layouts (backend parameters, named in the config). */
 enum mdl_nl_method { MDL_NL_CELL, MDL_NL_BRUTE, MDL_NL_BRUTE_ATOMIC };

@@ -4,9 +4,9 @@
 #define MDL_STEPPER_H
 
 #include "backend.h"
-#include "config.h"
+#include "../config/config.h"
 #include "thermostat.h"
-#include "util.h"
+#include "../util/util.h"
 
 enum { PH_NEIGHBOR, PH_FORCE, PH_INTEGRATE, PH_THERMO, PH_OUTPUT, PH_COUNT };
 

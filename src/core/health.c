@@ -2,9 +2,9 @@
    that moved more than the skin since the last neighbor build, and says so. */
 #include "health.h"
 
-#include "comm.h"
+#include "../parallel/comm.h"
 
-#include "util.h"
+#include "../util/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
    skin test and the health check at every check, thermostat stages), phase timers. */
 #include "stepper.h"
 
-#include "util.h"
+#include "../util/util.h"
 
 int is_thermo_step(const mdl_config *cfg, long step, long final_step)
 {

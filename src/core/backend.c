@@ -2,7 +2,7 @@
    configuration into the backends' typed set-up. */
 #include "backend.h"
 
-#include "util.h"
+#include "../util/util.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
 #ifndef MDL_RUN_H
 #define MDL_RUN_H
 
-#include "config.h"
+#include "../config/config.h"
 #include "stepper.h"
 
 /* How `mdlite run` was asked to run, beyond the config. */

@@ -1,7 +1,7 @@
 /* Allocation and growth of the structure-of-arrays particle state. */
 #include "system.h"
 
-#include "util.h"
+#include "../util/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,8 +4,8 @@
 #define MDL_THERMOSTAT_H
 
 #include "backend.h"
-#include "config.h"
-#include "physics/units.h"
+#include "../config/config.h"
+#include "../physics/units.h"
 
 typedef struct {
     int ensemble;          /* MDL_NVE, MDL_NVT_* */

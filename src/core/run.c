@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "run.h"
 
+#include "plan.h"
+
 #include "backend.h"
 #include "../parallel/comm.h"
 #include "../parallel/domain.h"
@@ -462,84 +464,6 @@ static int open_output(run_state *r, const mdl_units *u, const mdl_system *s)
     return MDL_OK;
 }
 
-/* The processor grid ([run] processors, or the fewest ghosts) and the ghost cutoff: the
-   largest list cutoff of the run (skin = auto tries up to skin_tuner_largest). */
-static int choose_decomposition(run_state *r, const mdl_system *s, const mdl_pair_table *pt, mdl_setup *setup)
-{
-    const mdl_config *cfg = r->cfg;
-    const int *p = cfg->processors;
-    setup->rghost = pt->cutmax + (cfg->skin_auto ? skin_tuner_largest(pt->cutmax) : cfg->skin);
-    if (p[0] > 0) {
-        if ((long)p[0] * p[1] * p[2] != r->nranks) {
-            mdl_error("%s: [run] processors: %d x %d x %d bricks for %d rank%s (their product must be the number "
-                      "of ranks, or auto)", config_origin(cfg, "run", "processors"), p[0], p[1], p[2], r->nranks,
-                      r->nranks == 1 ? "" : "s");
-            return MDL_EINPUT;
-        }
-        memcpy(r->grid, p, sizeof r->grid);
-    } else {
-        domain_choose_grid(&s->box, r->nranks, setup->rghost, r->grid);
-    }
-    for (int d = 0; d < 3; d++) {
-        const char *why = domain_axis_unfit(&s->box, r->grid, d, setup->rghost);
-        if (why && p[0] <= 0) { /* auto found no grid that fits */
-            mdl_error("%s: [run] processors = auto: no grid of %d bricks fits this box (%g x %g x %g): a decomposed "
-                      "axis must be periodic and each brick at least the list cutoff %g long (run fewer ranks)",
-                      config_origin(cfg, "run", "processors"), r->nranks, s->box.len[0], s->box.len[1],
-                      s->box.len[2], setup->rghost);
-            return MDL_EINPUT;
-        }
-        if (why) {
-            mdl_error("%s: [run] processors: %d bricks along %c (%g long; list cutoff %g): %s (fewer ranks, or "
-                      "another grid)", config_origin(cfg, "run", "processors"), r->grid[d], "xyz"[d],
-                      s->box.len[d] / r->grid[d], setup->rghost, why);
-            return MDL_EINPUT;
-        }
-    }
-    if (r->nranks > 1 && strcmp(r->ops->name, "gpu") == 0 && strcmp(cfg->method, "cell") != 0) {
-        mdl_error("%s: [neighbor] method = %s: several ranks on the GPU build their lists with the cell method",
-                  config_origin(cfg, "neighbor", "method"), cfg->method);
-        return MDL_EINPUT;
-    }
-    memcpy(setup->grid, r->grid, sizeof setup->grid);
-    return MDL_OK;
-}
-
-/* The GPU's keys ([neighbor] outer_skin, list, grow; [run] gpu_comm, gpu_arrays; [output]
-   rebuild_timeline) where they cannot act: refused where the run would be wrong to go on, else a
-   warning that names the key. */
-static int check_gpu_keys(const run_state *r, const mdl_system *s, const mdl_pair_table *pt)
-{
-    const mdl_config *cfg = r->cfg;
-    const int gpu = strcmp(r->ops->name, "gpu") == 0;
-    struct {
-        const char *section, *key;
-        int set, ranks_only;
-    } keys[] = {{"neighbor", "outer_skin", cfg->outer_skin > 0, 0}, {"neighbor", "list", cfg->list_form != 0, 0},
-                {"neighbor", "grow", !cfg->grow, 0},           {"run", "gpu_comm", cfg->gpu_comm != 0, 1},
-                {"run", "gpu_arrays", cfg->gpu_arrays != 0, 1}, {"output", "rebuild_timeline", cfg->rebuild_timeline > 0, 1}};
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-        if (keys[k].set && (!gpu || (keys[k].ranks_only && r->nranks == 1)))
-            mdl_warn("%s: [%s] %s: not used by this run (%s)", config_origin(cfg, keys[k].section, keys[k].key),
-                     keys[k].section, keys[k].key, !gpu ? "a GPU key, and the backend is cpu" : "it acts between GPU ranks");
-    if (!gpu || cfg->outer_skin <= 0)
-        return MDL_OK;
-    if (r->nranks > 1) {
-        mdl_error("%s: [neighbor] outer_skin = %g: pruned lists run on one GPU rank (this run has %d); set it to 0",
-                  config_origin(cfg, "neighbor", "outer_skin"), cfg->outer_skin, r->nranks);
-        return MDL_EINPUT;
-    }
-    const double rlist = pt->cutmax + (cfg->skin_auto ? skin_tuner_largest(pt->cutmax) : cfg->skin) + cfg->outer_skin;
-    for (int d = 0; d < 3; d++)
-        if (s->box.len[d] <= 2 * rlist) {
-            mdl_error("%s: [neighbor] outer_skin = %g: the outer list's radius %g is more than half the box length %g "
-                      "along %c", config_origin(cfg, "neighbor", "outer_skin"), cfg->outer_skin, rlist, s->box.len[d],
-                      "xyz"[d]);
-            return MDL_EINPUT;
-        }
-    return MDL_OK;
-}
-
 int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
 {
     mdl_run_options mine = *opt;
@@ -590,9 +514,10 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     t = mdl_wtime();
     if (rc == MDL_OK) {
         mdl_setup setup = backend_setup(cfg, &u, &pt);
-        rc = choose_decomposition(&r, &s, &pt, &setup);
+        rc = run_choose_grid(cfg, ops->name, r.nranks, &s, &pt, &setup);
         if (rc == MDL_OK)
-            rc = check_gpu_keys(&r, &s, &pt);
+            rc = run_check_gpu_keys(cfg, ops->name, r.nranks, &s, &pt);
+        memcpy(r.grid, setup.grid, sizeof r.grid);
         if (rc == MDL_OK)
             rc = ops->create(&r.ctx, &setup, &s);
     }

@@ -1,7 +1,7 @@
 /* The GPU backend's step driver: the rebuild (atoms rearranged by lists.c on one rank, migrate.c on
    several, then the list) run at once by the host (set-up, `mdlite neighbors`, a grown list, a new
    skin) or recorded behind the device's skin test in the step's graph; each kind of step recorded
-   once as a CUDA graph and replayed; with ranks, the ranks' decisions (halo.c) acted on. */
+   once as a CUDA graph and replayed; with ranks, the ranks' decisions (refresh.c) acted on. */
 #include "context.h"
 
 #include "../util/util.h"
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A rebuild the ranks agreed on (halo.c counted it): staged, built at once, the host waiting for
+/* A rebuild the ranks agreed on (refresh.c counted it): staged, built at once, the host waiting for
    the list's longest row; through NCCL queued, its row length agreed at the next check. */
 static int rebuild_ranks(gpu_ctx *c)
 {
@@ -101,7 +101,7 @@ void gpu_drop_graphs(gpu_ctx *c)
 int gpu_begin_step(void *p, long step, int kind)
 {
     gpu_ctx *c = p;
-    if (c->halo) /* several ranks: rebuilds go through the host (halo.c); no graphs */
+    if (c->halo) /* several ranks: rebuilds go through the host (migrate.c, refresh.c); no graphs */
         kind = -1;
     if (!c->started) {
         long long at = step - 1; /* the set-up's build */

@@ -2,14 +2,18 @@
 # The whole GPU check in one device call: info, the gpu-labelled tests for the mixed and double
 # builds, compute-sanitizer on small cases. Run from the repo root on the GPU machine after
 # `source .gpu/env.sh`; expects .gpu/bin/mdlite, .gpu/bin/mdlite-double and .gpu/ref/ (copies of
-# ../shared/reference made by tools/gpu_bundle.sh). Usage: tools/gpu_check.sh [CASES...]
+# ../shared/reference made by tools/gpu_bundle.sh). Usage: tools/gpu_check.sh [tests|sanitizers] [CASES...]
+# (tests: the tests alone, sanitizers: compute-sanitizer alone; each fits one 10-minute device call)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 m=.gpu/bin/mdlite
 md=.gpu/bin/mdlite-double
+part=all
+case "${1:-}" in tests|sanitizers) part=$1; shift ;; esac
 cases=${*:-"compare neighbors determinism thermostats trajectory drift overflow"}
 fails=0
 "$m" info
+if [ "$part" != sanitizers ]; then
 echo "=== cuRAND on the device vs the host replica"
 .gpu/bin/test_rng_gpu || fails=$((fails + 1))
 echo "=== both backends through the table"
@@ -43,6 +47,7 @@ for bin in "$m" "$md"; do
   echo "=== $(basename "$bin"): the counting sort by cell against CUB's radix sort"
   python3 tests/e2e/gpu.py "$bin" input sort || fails=$((fails + 1))
 done
+fi
 # sanitize NAME [@section.key=value ...] TOOL ARGS...: one compute-sanitizer run of ARGS with those
 # keys set (--set, after ARGS); counts a failure of the tool or of mdlite.
 sanitize() {
@@ -55,7 +60,7 @@ sanitize() {
   echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|rror" | head -5
   [ "$rc" -eq 0 ] || { echo "exit $rc"; fails=$((fails + 1)); }
 }
-if command -v compute-sanitizer >/dev/null; then
+if [ "$part" != tests ] && command -v compute-sanitizer >/dev/null; then
   tmp=$(mktemp -d)
   head -n 3000 examples/xy.txt > "$tmp/small.xy"
   run=("$m" run input/lj_melt.ini --backend gpu --quiet --set system.cells="5 5 5" --set output.thermo_file=)

@@ -51,14 +51,17 @@ run "256,000 atoms, transposed list (default)" "$m" 40
 run "256,000 atoms, row list ([neighbor] layout = row)" "$m" 40 --set neighbor.layout=row
 run "256,000 atoms, phases synchronised (sync_phases = yes)" "$m" 40 --set output.sync_phases=yes
 run "256,000 atoms, thermo every step (a reduction a step)" "$m" 40 --set output.thermo=1
-run "256,000 atoms, frames every 10 steps, writer thread" "$m" 40 --set output.dump_every=10 \
-  --set "output.trajectory=$tmp/a.h5md"
-run "256,000 atoms, frames every 10 steps, no thread (async = no)" "$m" 40 --set output.dump_every=10 \
-  --set "output.trajectory=$tmp/s.h5md" --set output.async=no
+for every in 100 10; do
+  run "256,000 atoms, frames every $every steps, writer thread" "$m" 40 --set output.dump_every=$every \
+    --set "output.trajectory=$tmp/a.h5md"
+  run "256,000 atoms, frames every $every steps, no thread (async = no)" "$m" 40 --set output.dump_every=$every \
+    --set "output.trajectory=$tmp/s.h5md" --set output.async=no
+done
 run "32,000 atoms, lists built directly (default)" "$m" 20
 run "32,000 atoms, pruned from an outer list (outer_skin = 0.8)" "$m" 20 --set neighbor.outer_skin=0.8
 run "2,048,000 atoms, mixed precision" "$m" 80
 run "2,048,000 atoms, double precision" "$md" 80
+run "8,388,608 atoms, mixed precision" "$m" 128
 
 echo "== phases at 256,000 atoms, synchronised (s per 1,000 steps) =="
 "$m" run input/lj_melt.ini --backend gpu --quiet --set "system.cells=40 40 40" --set run.steps=1000 \

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* Pruned lists ([neighbor] outer_skin, one rank): the outer list's skin beyond the run's. Below
    65,536 atoms, where a build is bound by latency, +0.8 pays (H100, mixed, in.lj, atom-steps/s:
-   16,384 atoms 4.88e8 -> 6.09e8, 32,000 8.3e8 -> 9.7e8); from there on the prunes cost more than
-   the builds they save (70,304 1.17e9 -> 1.06e9, 256,000 2.24e9 -> 1.99e9 with +0.5), and the
-   outer list costs memory (32,000 atoms at 0.8: 1,844 bytes/atom against 577): a user's choice.
-   The core has checked the rank count and the box (run.c). */
+   32,000 atoms 8.3e8 -> 9.7e8 at efac4a4, 1.026e9 -> 1.049e9 with the faster builders of fc24ddc);
+   from there on the prunes cost more than the builds they save (70,304 1.17e9 -> 1.06e9, 256,000
+   2.24e9 -> 1.99e9 with +0.5), and the outer list costs memory (32,000 atoms at 0.8: 1,844
+   bytes/atom against 577): a user's choice. The core has checked the rank count and the box
+   (core/plan.c). */
 static int use_outer_list(gpu_ctx *c, double outer)
 {
     if (outer <= 0)

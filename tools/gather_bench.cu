@@ -7,7 +7,7 @@
 // do. Each kernel computes the same LJ forces (one thread per atom, minimum image) from positions laid out
 // one way; the median of 21 timed runs is printed with the largest force difference from the first layout
 // of its precision.
-// H100, 2,048,000 atoms, 75.3 entries per row (session 31; ncu: L1 data-pipe wavefronts, % of peak):
+// H100, 2,048,000 atoms, 75.3 entries per row (commit c1ebd2b; ncu: L1 data-pipe wavefronts, % of peak):
 //   double: AoS double4 641 us (154 M, 93%); 2 x double2 553 us (123 M); double2 + double 511 us (104 M, 79%);
 //   3 x double 523 us. mixed: AoS float4 364 us (65 M, 70%); float2 + float 357 us (58 M, 63%; in mdlite,
 //   blocks of 32 atoms lost 6-11% of whole runs); 3 x float 372 us; float4 through the texture

@@ -15,7 +15,7 @@
    - programmatic: each kernel after the first is launched with programmatic stream serialization
      and waits in cudaGridDependencySynchronize (programmatic dependent launch), against the same
      kernels launched plainly.
-   H100, session 32 (PERFORMANCE.md, "The step's speed of light"): the tail launch costs 2.2-2.9 us
+   H100, commit 24ff8e6 (PERFORMANCE.md, "Where the time goes"): the tail launch costs 2.2-2.9 us
    more per replay than the IF node at every size; programmatic launches save about 0.4 us per
    kernel boundary up to 32,000 threads and nothing from 256,000. */
 #include <cstdio>

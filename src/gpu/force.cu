@@ -193,7 +193,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
 /* Lanes per atom: 8 for the smallest systems, where one thread per atom would leave most of an
    H100 idle; 4 from four_from atoms (double precision's pairs cost more, so from fewer atoms); one
    from 65,536 (the warp builder's size; 256,000 atoms: 1.96e9 atom-steps/s with 1 lane, 1.66e9
-   with 2). H100, in.lj, median of 3-5 (session 32), 8 -> 4 lanes: mixed 32,000 atoms
+   with 2). H100, in.lj, median of 3-5 (commit 2c5b323), 8 -> 4 lanes: mixed 32,000 atoms
    1.030e9 -> 9.70e8, 37,044 1.019e9 -> 1.066e9, 48,668 1.163e9 -> 1.211e9, 62,500 1.341e9 ->
    1.396e9; double 13,500 5.60e8 -> 5.29e8, 19,652 6.74e8 -> 7.25e8, 32,000 8.66e8 -> 9.10e8,
    62,500 1.104e9 -> 1.168e9. */

@@ -23,20 +23,7 @@ run() {
 "$m" info | grep -E "^GPU|precision"
 
 echo "== neighbor builders, 256,000 atoms (perturbed fcc), median of 5 builds =="
-python3 - "$tmp/fcc256k.xyz" <<'PY'
-import random, sys
-a = (4 / 0.8442) ** (1 / 3); n = 40; L = a * n; r = random.Random(1)
-basis = [(0, 0, 0), (.5, .5, 0), (.5, 0, .5), (0, .5, .5)]
-with open(sys.argv[1], "w") as f:
-    f.write(f"{4 * n ** 3}\nfcc 256k\n")
-    for k in range(n):
-        for j in range(n):
-            for i in range(n):
-                for b in basis:
-                    p = [((c + bc) * a + 0.1 * (r.random() - 0.5)) % L for c, bc in zip((i, j, k), b)]
-                    f.write(f"A {p[0]:.9f} {p[1]:.9f} {p[2]:.9f}\n")
-PY
-L=$(python3 -c "print((4 / 0.8442) ** (1 / 3) * 40)")
+L=$(python3 tools/gen_fcc.py 40 "$tmp/fcc256k.xyz")
 for method in brute-atomic brute cell; do
   for layout in transposed row; do
     "$m" neighbors "$tmp/fcc256k.xyz" --cutoff 2.8 --box "$L" "$L" "$L" --backend gpu --method $method \

@@ -6,7 +6,6 @@
 
 #include "backend.h"
 #include "../parallel/comm.h"
-#include "../parallel/domain.h"
 #include "../system/potential.h"
 #include "../system/setup.h"
 #include "skin_tuner.h"

@@ -50,7 +50,7 @@ typedef struct {
 static int run_side(side *sd, const mdl_backend_ops *ops, const mdl_config *cfg, const mdl_setup *setup,
                     const mdl_system *s0, mdl_system *forces0, int nrows)
 {
-    sd->st = (mdl_stepper){.ops = ops, .cfg = cfg, .units = setup->units};
+    sd->st = (mdl_stepper){.ops = ops, .cfg = cfg, .units = setup->units, .natoms = s0->n};
     sd->obs = calloc((size_t)nrows, sizeof *sd->obs);
     if (!sd->obs || ops->create(&sd->st.ctx, setup, s0) != MDL_OK || stepper_setup(&sd->st, 0, 0) != MDL_OK ||
         ops->snapshot_alloc(sd->st.ctx, 1, MDL_DUMP_FORCE) != MDL_OK ||
@@ -164,6 +164,11 @@ int compare_main(int argc, char **argv)
     }
     if (rc == MDL_OK)
         rc = system_setup(&cfg, &u, &s, mdl_cpu_backend.draw_normals); /* one state for both backends */
+    if (rc == MDL_OK && cfg.ensemble == MDL_NVT_NOSE_HOOVER) {
+        mdl_error("%s: [run] ensemble = nvt-nose-hoover: the chain runs on the CPU backend only; compare has no "
+                  "GPU side to run", config_origin(&cfg, "run", "ensemble"));
+        rc = MDL_EINPUT;
+    }
     if (rc == MDL_OK)
         rc = potential_build(&cfg, &s, &pt);
     if (rc == MDL_OK)

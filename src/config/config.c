@@ -164,6 +164,7 @@ static void set_defaults(mdl_config *cfg)
     cfg->target_temperature = -1;
     cfg->tau = -1;
     cfg->every = 1;
+    cfg->chain = 3;
     cfg->thermo = 10;
     snprintf(cfg->thermo_file, sizeof cfg->thermo_file, "thermo.csv");
     cfg->dump_every = 100;
@@ -259,7 +260,8 @@ static int cross_check(mdl_config *cfg, int ncomposition)
              find_entry(cfg, "run", "ensemble")->value);
         ok = 0;
     }
-    if ((cfg->ensemble == MDL_NVT_BERENDSEN || cfg->ensemble == MDL_NVT_LANGEVIN) && cfg->tau < 0) {
+    if ((cfg->ensemble == MDL_NVT_BERENDSEN || cfg->ensemble == MDL_NVT_LANGEVIN ||
+         cfg->ensemble == MDL_NVT_NOSE_HOOVER) && cfg->tau < 0) {
         config_fail(entry_or_file(cfg, "run", "tau", &tmp), "missing: ensemble %s needs tau (relaxation time)",
              find_entry(cfg, "run", "ensemble")->value);
         ok = 0;
@@ -338,6 +340,13 @@ int config_load(mdl_config *cfg, const char *path, int noverrides, char *const *
     units_lookup(cfg->units, &un);
     if (cfg->timestep < 0)
         cfg->timestep = un.dt;
+    if (cfg->ensemble == MDL_NVT_NOSE_HOOVER && cfg->tau < 10 * cfg->timestep)
+        mdl_warn("%s: [run] tau = %g is under 10 timesteps (%g): the chain follows the temperature's every "
+                 "fluctuation; LAMMPS advises about 100 timesteps", config_origin(cfg, "run", "tau"), cfg->tau,
+                 10 * cfg->timestep);
+    if (cfg->ensemble != MDL_NVT_NOSE_HOOVER && find_entry(cfg, "run", "chain"))
+        mdl_warn("%s: [run] chain: not used by ensemble %s (Nose-Hoover's)", config_origin(cfg, "run", "chain"),
+                 find_entry(cfg, "run", "ensemble") ? find_entry(cfg, "run", "ensemble")->value : "nve");
     cfg->skin_auto = cfg->skin == MDL_AUTO;
     if (cfg->skin < 0)
         cfg->skin = un.skin;

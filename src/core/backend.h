@@ -65,7 +65,7 @@ typedef struct {
    the drift into the force pass (the GPU on one rank does, and writes no forces), and that call
    then has nothing left to do */
 enum { MDL_FORCES, MDL_FORCES_ENERGY, MDL_ENERGY_ONLY, MDL_FORCES_THEN_KICKS };
-enum { MDL_THERMOSTAT_POST_FORCE = 1, MDL_THERMOSTAT_END_OF_STEP = 2 };
+enum { MDL_THERMOSTAT_POST_FORCE = 1, MDL_THERMOSTAT_END_OF_STEP = 2, MDL_THERMOSTAT_START_OF_STEP = 4 };
 #define MDL_THERMO_SLOTS 8
 #define MDL_STEP_KINDS 16
 

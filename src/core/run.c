@@ -49,6 +49,8 @@ typedef struct {
     double first_time;
     int restarted;      /* from a checkpoint */
     int forces_given;   /* the checkpoint's forces hold: computed from what this run computes them from */
+    double thermostat_state[MDL_THERMOSTAT_STATE]; /* the checkpoint's (Nose-Hoover's chain) */
+    int nstate;
     int append;         /* continuing the restart file itself: its last frame is our first */
     int fd_thermo, fd_traj, fd_profile; /* locks on the output files (outfile_claim), -1: none */
     size_t natoms;
@@ -104,7 +106,9 @@ static int write_thermo_row(run_state *r, long step, const mdl_observables *o)
     const char *bad = nonfinite_observable(o);
     if (bad)
         return stepper_unhealthy(&r->st, step, bad);
-    return thermo_write(&r->thermo, step, step_time(r, step), o);
+    mdl_observables row = *o;
+    row.ecouple = thermostat_energy(&r->st.thermostat);
+    return thermo_write(&r->thermo, step, step_time(r, step), &row);
 }
 
 /* A trajectory frame of the current state (forces computed with energy and virial), handed to
@@ -114,7 +118,8 @@ static int write_frame(run_state *r, long step, int last)
 {
     double t0 = mdl_wtime();
     int flush = last || (r->frames + 1) % r->cfg->flush_every == 0;
-    mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush};
+    mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush, {0}, 0};
+    f.nstate = thermostat_state(&r->st.thermostat, f.thermostat);
     r->frames++;
     r->last_frame = step;
     MDL_TRY(r->ops->synchronize(r->ctx)); /* the device is there: was the state healthy? */
@@ -366,7 +371,8 @@ static int run_loop(run_state *r)
 {
     const mdl_config *cfg = r->cfg;
     r->st = (mdl_stepper){.ops = r->ops, .ctx = r->ctx, .cfg = cfg, .units = r->units,
-                          .sync_phases = cfg->sync_phases};
+                          .sync_phases = cfg->sync_phases, .natoms = r->natoms,
+                          .thermostat_state = r->thermostat_state, .nstate = r->nstate};
     MDL_TRY(stepper_setup(&r->st, r->first_step, r->forces_given)); /* a restart continues exactly */
     mdl_observables o;
     MDL_TRY(backend_observe(r->ops, r->ctx, &o));
@@ -415,6 +421,7 @@ static int load_restart(const char *path, mdl_system *s, run_state *r)
     h5md_checkpoint_forces(path, was, sizeof was);
     config_force_origin(r->cfg, now, sizeof now);
     r->forces_given = strcmp(was, now) == 0;
+    r->nstate = h5md_checkpoint_thermostat(path, r->thermostat_state, MDL_THERMOSTAT_STATE);
     if (!r->forces_given && r->rank == 0)
         fprintf(stderr, "mdlite: %s: its forces were computed from %s; this run computes them from %s: "
                 "recomputed at step %ld\n", path, was[0] ? was : "settings it does not record", now, r->first_step);

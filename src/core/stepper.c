@@ -12,11 +12,14 @@ int is_thermo_step(const mdl_config *cfg, long step, long final_step)
 int stepper_setup(mdl_stepper *st, long step, int forces_given)
 {
     MDL_TRY(st->ops->build_neighbors(st->ctx));
-    thermostat_init(&st->thermostat, st->cfg, st->units);
+    thermostat_init(&st->thermostat, st->cfg, st->units, st->natoms);
     if (forces_given) /* a restart's forces: the thermostat's force is in them already */
-        return st->ops->compute_forces(st->ctx, MDL_ENERGY_ONLY);
-    MDL_TRY(st->ops->compute_forces(st->ctx, MDL_FORCES_ENERGY));
-    return thermostat_apply(&st->thermostat, st->ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE);
+        MDL_TRY(st->ops->compute_forces(st->ctx, MDL_ENERGY_ONLY));
+    else {
+        MDL_TRY(st->ops->compute_forces(st->ctx, MDL_FORCES_ENERGY));
+        MDL_TRY(thermostat_apply(&st->thermostat, st->ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
+    }
+    return thermostat_setup(&st->thermostat, st->ops, st->ctx, st->thermostat_state, st->nstate);
 }
 
 int stepper_unhealthy(mdl_stepper *st, long step, const char *observable)
@@ -64,9 +67,13 @@ int stepper_advance(mdl_stepper *st, long step, int energy, int chain)
     /* what differs between steps: energy, a rescaling thermostat's steps, the chained half kicks */
     int kind = energy | scale << 1 | chain << 2 | first_done << 3;
     phase_start(&st->timers);
-    MDL_TRY(ops->begin_step(st->ctx, step, st->sync_phases ? -1 : kind));
-    if (!first_done)
+    /* a Nose-Hoover step scales by what the chain says at that step: its calls are not the same twice */
+    const int varies = st->thermostat.ensemble == MDL_NVT_NOSE_HOOVER;
+    MDL_TRY(ops->begin_step(st->ctx, step, st->sync_phases || varies ? -1 : kind));
+    if (!first_done) {
+        MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_START_OF_STEP));
         MDL_TRY(ops->integrate_first(st->ctx));
+    }
     phase_end(st, PH_INTEGRATE);
     MDL_TRY(ops->update_neighbors(st->ctx, step));
     phase_end(st, PH_NEIGHBOR);

@@ -38,6 +38,9 @@ typedef struct {
     phase_timers timers;
     int sync_phases; /* wait for the device at phase boundaries ([output] sync_phases) */
     int first_done;  /* the last step did this step's half kick and drift (stepper_advance's chain) */
+    size_t natoms;   /* on all ranks (the thermostat's degrees of freedom) */
+    const double *thermostat_state; /* a checkpoint's (thermostat_state's layout), for stepper_setup */
+    int nstate;
 } mdl_stepper;
 
 int is_thermo_step(const mdl_config *cfg, long step, long final_step);

@@ -243,3 +243,26 @@ void h5md_checkpoint_forces(const char *path, char *out, size_t size)
         H5Fclose(f);
     H5Eclear2(H5E_DEFAULT);
 }
+
+int h5md_checkpoint_thermostat(const char *path, double *out, int max)
+{
+    h5_enter();
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t a = f < 0 || H5Aexists_by_name(f, "checkpoint", "thermostat", H5P_DEFAULT) <= 0
+                  ? -1
+                  : H5Aopen_by_name(f, "checkpoint", "thermostat", H5P_DEFAULT, H5P_DEFAULT);
+    hid_t sp = a < 0 ? -1 : H5Aget_space(a);
+    hssize_t n = sp < 0 ? -1 : H5Sget_simple_extent_npoints(sp);
+    int got = n > 0 && n <= max && H5Aread(a, H5T_NATIVE_DOUBLE, out) >= 0 ? (int)n : 0;
+    for (int k = 0; k < got; k++)
+        if (!isfinite(out[k]))
+            got = 0;
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (a >= 0)
+        H5Aclose(a);
+    if (f >= 0)
+        H5Fclose(f);
+    H5Eclear2(H5E_DEFAULT);
+    return got;
+}

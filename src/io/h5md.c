@@ -387,9 +387,13 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
     H5TRY(attr_doubles(h->ck_group, "time", &f->time, 0, 0), "writing the checkpoint");
     H5TRY(attr_doubles(h->ck_group, "box_lo", s->box.lo, 3, 0), "writing the checkpoint");
     H5TRY(attr_doubles(h->ck_group, "box_length", s->box.len, 3, 0), "writing the checkpoint");
-    if (H5Aexists(h->ck_group, "forces") > 0) /* a restart that continues this file, maybe otherwise */
-        H5TRY(H5Adelete(h->ck_group, "forces"), "writing the checkpoint");
+    const char *redone[] = {"forces", "thermostat"}; /* a restart may continue this file otherwise */
+    for (int k = 0; k < 2; k++)
+        if (H5Aexists(h->ck_group, redone[k]) > 0)
+            H5TRY(H5Adelete(h->ck_group, redone[k]), "writing the checkpoint");
     H5TRY(attr_string(h->ck_group, "forces", h->force_origin), "writing the checkpoint");
+    if (f->nstate > 0)
+        H5TRY(attr_doubles(h->ck_group, "thermostat", f->thermostat, (hsize_t)f->nstate, 1), "writing the checkpoint");
     return MDL_OK;
 }
 

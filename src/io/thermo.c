@@ -57,22 +57,22 @@ int thermo_open(mdl_thermo *t, const char *path, size_t natoms, int quiet, long 
         }
     }
     if (!quiet)
-        printf("%10s %12s %14s %14s %14s %14s %14s\n", "Step", "Time", "Temp", "PotEng", "KinEng", "TotEng",
-               "Press");
+        printf("%10s %12s %14s %14s %14s %14s %14s %14s %14s\n", "Step", "Time", "Temp", "PotEng", "KinEng", "TotEng",
+               "Press", "Volume", "Conserved");
     return MDL_OK;
 }
 
 int thermo_write(mdl_thermo *t, long step, double time, const mdl_observables *o)
 {
-    double pe = o->potential / t->natoms, ke = o->kinetic / t->natoms;
+    double pe = o->potential / t->natoms, ke = o->kinetic / t->natoms, conserved = pe + ke + o->ecouple / t->natoms;
     if (!t->quiet) {
-        printf("%10ld %12.6g %14.8g %14.8g %14.8g %14.8g %14.8g\n", step, time, o->temperature, pe, ke, pe + ke,
-               o->pressure);
+        printf("%10ld %12.6g %14.8g %14.8g %14.8g %14.8g %14.8g %14.8g %14.8g\n", step, time, o->temperature, pe, ke,
+               pe + ke, o->pressure, o->volume, conserved);
         fflush(stdout);
     }
     if (t->csv) {
-        fprintf(t->csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", step, time, o->temperature, pe, ke, pe + ke,
-                o->pressure);
+        fprintf(t->csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", step, time, o->temperature, pe, ke,
+                pe + ke, o->pressure, o->volume, conserved);
         if (fflush(t->csv) != 0 || ferror(t->csv)) {
             mdl_error("%s: cannot write the thermo file: %s", t->path, strerror(errno));
             return MDL_ERUN;

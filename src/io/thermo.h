@@ -7,7 +7,8 @@
 
 #include <stdio.h>
 
-#define MDL_THERMO_HEADER "step,time,temperature,potential_energy,kinetic_energy,total_energy,pressure"
+#define MDL_THERMO_HEADER \
+    "step,time,temperature,potential_energy,kinetic_energy,total_energy,pressure,volume,conserved"
 
 typedef struct {
     FILE *csv;       /* NULL when thermo_file is empty */
@@ -19,7 +20,9 @@ typedef struct {
 /* Opens the table and the CSV (path "": none). append_from >= 0 continues an existing CSV: its
    rows from that step on (an earlier run's, past the checkpoint) are cut, new rows follow. */
 int thermo_open(mdl_thermo *t, const char *path, size_t natoms, int quiet, long append_from);
-/* One row: energies per atom. Returns MDL_ERUN (naming the file) when the CSV cannot be written. */
+/* One row: energies per atom; conserved = total energy + ecouple, per atom (the extended system's
+   energy under Nose-Hoover, the total energy otherwise). Returns MDL_ERUN (naming the file) when
+   the CSV cannot be written. */
 int thermo_write(mdl_thermo *t, long step, double time, const mdl_observables *o);
 int thermo_close(mdl_thermo *t);
 

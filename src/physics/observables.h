@@ -7,10 +7,13 @@
 
 #include <stddef.h>
 
-/* Totals (not per atom) in the run's energy units; virial W = sum over pairs r_ij . f_ij. */
+/* Totals (not per atom) in the run's energy units; virial W = sum over pairs r_ij . f_ij; the
+   box's volume; ecouple, the energy a thermostat holds (LAMMPS's: Nose-Hoover's chain, set by the
+   core; 0 otherwise). */
 typedef struct {
     double kinetic, potential, virial;
     double temperature, pressure;
+    double volume, ecouple;
 } mdl_observables;
 
 /* Temperature with 3N-3 degrees of freedom, and pressure P = (2 KE + W) / (3 V). */
@@ -24,6 +27,7 @@ static inline void mdl_finish_observables(mdl_observables *o, size_t n, double v
 {
     o->temperature = mdl_temperature(o->kinetic, n, u);
     o->pressure = (2.0 * o->kinetic + o->virial) / (3.0 * volume) * u->nktv2p;
+    o->volume = volume;
 }
 
 #endif

@@ -10,7 +10,7 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 from common import fail, read_thermo, run, workdir  # noqa: E402
 
-HEADER = "step,time,temperature,potential_energy,kinetic_energy,total_energy,pressure"
+HEADER = "step,time,temperature,potential_energy,kinetic_energy,total_energy,pressure,volume,conserved"
 
 
 def main():

@@ -51,6 +51,12 @@ def main():
         p = run([mdlite, "neighbors", os.path.join(d, "..", "none.xy"), "--cutoff", "1", opt, v], check=False)
         if p.returncode != 2 or "GPU options" not in p.stderr:
             fail(f"neighbors {opt} {v} on the CPU: exit {p.returncode}\n{p.stderr}")
+    # where a GPU is: an ensemble the GPU backend does not run is refused there, naming the key
+    if "GPU 0:" in run([mdlite, "info"], check=False).stdout:
+        p = run([mdlite, *base, "--backend", "gpu", "--set", "run.ensemble=nvt-nose-hoover", "--set",
+                 "run.target_temperature=1", "--set", "run.tau=0.5"], check=False)
+        if p.returncode != 2 or "[run] ensemble = nvt-nose-hoover" not in p.stderr:
+            fail(f"Nose-Hoover on the GPU backend: exit {p.returncode}, expected 2 naming the key\n{p.stderr}")
     n = sum(len(g) for g, _ in KEYS.values())
     print(f"{len(KEYS)} keys: {n} values run (the GPU's named as unused on the CPU), {len(KEYS)} wrong values exit 2; "
           f"sync_phases leaves the thermo as it is")

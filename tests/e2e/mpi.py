@@ -104,7 +104,8 @@ def thermo(mdlite, mpiexec, d):
 def thermostats(mdlite, mpiexec, d):
     for ens in (["run.ensemble=nvt-langevin", "run.target_temperature=1.0", "run.tau=0.5"],
                 ["run.ensemble=nvt-berendsen", "run.target_temperature=1.0", "run.tau=0.2"],
-                ["run.ensemble=nvt-rescale", "run.target_temperature=1.0", "run.every=10"]):
+                ["run.ensemble=nvt-rescale", "run.target_temperature=1.0", "run.every=10"],
+                ["run.ensemble=nvt-nose-hoover", "run.target_temperature=1.0", "run.tau=0.5"]):
         same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,)], *ens)
     # skin = auto: every rank must choose the same skin (the slowest rank's times), else their
     # rebuild decisions part and the run hangs (the timeout) or fails
@@ -315,7 +316,8 @@ def gpu(mdlite, mpiexec, d):
                      "run.steps=300", "output.thermo=50", tol=GPU_TOL, pairs_tol=3e-5)
     for ens in (["run.ensemble=nvt-langevin", "run.target_temperature=1.0", "run.tau=0.5"],
                 ["run.ensemble=nvt-berendsen", "run.target_temperature=1.0", "run.tau=0.2"],
-                ["run.ensemble=nvt-rescale", "run.target_temperature=1.0", "run.every=10"]):
+                ["run.ensemble=nvt-rescale", "run.target_temperature=1.0", "run.every=10"],
+                ["run.ensemble=nvt-nose-hoover", "run.target_temperature=1.0", "run.tau=0.5"]):
         same_as_one_rank(mdlite, mpiexec, d, [(2,)], *g, *ens, tol=GPU_TOL)
     mdrun(mdlite, mpiexec, d, 0, "f1", *g, f"output.trajectory={d}/f1.xyz", "output.dump_every=25")
     mdrun(mdlite, mpiexec, d, 4, "f4", *g, f"output.trajectory={d}/f4.xyz", "output.dump_every=25")

@@ -7,7 +7,10 @@ cases: step0 (LAMMPS bench/in.lj's step-0 energy and pressure), drift (NVE energ
        thermostats (rescale, Berendsen and Langevin reach their target; Langevin is reproducible),
        methods (cell and brute neighbor lists give the same run), dangerous (a large check interval
        is counted as dangerous builds), skin_auto (skin = auto tries six skins, goes on with the
-       fastest, and the run's thermo is the fixed skin's; check > 1 is refused)
+       fastest, and the run's thermo is the fixed skin's; check > 1 is refused),
+       nose_hoover (4,000 atoms under a Nose-Hoover chain: the mean temperature within 1% of the
+       target, its relative variance within 20% of the canonical 2 / (3N); the conserved energy's
+       drift, once the lattice has melted, no more than 3 times NVE's at the same timestep)
 """
 import os
 import re
@@ -150,6 +153,34 @@ def skin_auto(mdlite, inp, d):
         fail(f"skin = auto with check = 2: exit {p.returncode}:\n{p.stderr}")
     print(f"skin = auto: {dict(zip(tried, times))} us/step, went on with {chosen}; thermo within {worst:.2g} "
           f"of skin 0.3; check = 2 refused")
+
+
+def nose_hoover(mdlite, inp, d):
+    cfg = os.path.join(inp, "lj_melt.ini")
+    base = ["system.cells=10 10 10", "potential.shift=yes", "run.threads=2"]
+    target = 1.2
+    rows, _ = mdlite_run(mdlite, cfg, d, *base, "run.ensemble=nvt-nose-hoover", f"run.target_temperature={target}",
+                         "run.tau=0.5", "run.steps=40000", "output.thermo=20", csv="nh.csv")
+    t = [r["temperature"] for r in rows if r["step"] >= 5000]
+    n = 4000
+    mean = sum(t) / len(t)
+    var = sum((x - mean) ** 2 for x in t) / (len(t) - 1) / mean ** 2
+    want = 2.0 / (3 * n)
+    if abs(mean - target) > 0.01 * target or abs(var - want) > 0.2 * want:
+        fail(f"Nose-Hoover, 4,000 atoms: <T> {mean:.5g} (target {target}), relative variance {var:.4g} "
+             f"(canonical {want:.4g})")
+    # the conserved energy against NVE's total energy over the same 10,000 steps at dt 0.005, once
+    # the lattice has melted (steps 5,000 to 15,000)
+    e = [r["conserved"] for r in rows if 5000 <= r["step"] <= 15000]
+    nve, _ = mdlite_run(mdlite, cfg, d, *base, "run.steps=15000", "output.thermo=100", csv="nve.csv")
+    e_nve = [r["conserved"] for r in nve if r["step"] >= 5000]
+    drift = max(abs(x - e[0]) for x in e)
+    drift_nve = max(abs(x - e_nve[0]) for x in e_nve)
+    if drift > 3 * max(drift_nve, 1e-12):
+        fail(f"Nose-Hoover's conserved energy moves {drift:.3g} per atom in 10,000 steps, NVE's {drift_nve:.3g}")
+    print(f"Nose-Hoover, 4,000 atoms, 35,000 steps sampled: <T> {mean:.5g} (target {target}), relative variance "
+          f"{var:.4g} (2/(3N) = {want:.4g}); conserved energy drift {drift:.3g} per atom over steps 5,000-15,000 "
+          f"(NVE {drift_nve:.3g})")
 
 
 if __name__ == "__main__":

@@ -123,7 +123,9 @@ def plots(mdlite, inp, d):
 def restart(mdlite, inp, d):
     cfg = os.path.join(inp, "lj_melt.ini")
     for ens in (["run.ensemble=nve"], ["run.ensemble=nvt-langevin", "run.target_temperature=1.0", "run.tau=0.5"],
-                ["run.ensemble=nvt-berendsen", "run.target_temperature=1.0", "run.tau=0.2"]):
+                ["run.ensemble=nvt-berendsen", "run.target_temperature=1.0", "run.tau=0.2"],
+                ["run.ensemble=nvt-nose-hoover", "run.target_temperature=1.0", "run.tau=0.5"],
+                ["run.ensemble=nvt-nose-hoover", "run.target_temperature=1.3", "run.tau=0.2", "run.chain=1"]):
         base = ["system.cells=6 6 6", "output.thermo=10", "output.dump_every=50", *ens]
         mdrun(mdlite, cfg, d, *base, "run.steps=200", f"output.trajectory={d}/full.h5md")
         full = read_thermo(f"{d}/thermo.csv")

@@ -2,7 +2,8 @@
 """Checks that src/'s files depend downward only: every #include "..." in src/ names a file of
 the same or a lower layer, the two backends include neither each other nor the I/O room, and no
 two files call each other's functions in a loop (a.c calls b.c's, which calls back into a.c's,
-directly or through others): every file can be read after the files it calls.
+directly or through others): every file can be read after the files it calls; and no source file
+is over 600 lines (split it by what each part owns).
 
 usage: tools/check_layers.py [SRC_DIR]   prints the violations; exit 1 if any
 layers (low to high): physics/, util/ | config/, system/system, system/potential, core/health,
@@ -95,11 +96,21 @@ def main():
                     bad.append(f"{rel} (layer {k}) -> {target} (layer {tk})")
     for b in bad:
         print("upward or sideways:", b)
+    long = []
+    for d, _, names in os.walk(src):
+        for name in names:
+            if name.endswith((".c", ".h", ".cu", ".cuh")):
+                path = os.path.join(d, name)
+                lines = open(path).read().count("\n")
+                if lines > 600:
+                    long.append(f"{os.path.relpath(path, src)} ({lines} lines)")
+    for f in long:
+        print("over 600 lines:", f)
     loops, calls = call_loops(src)
     for loop in loops:
         print("files calling each other in a loop:", ", ".join(loop))
     print(f"{edges} includes in {src}: {len(bad)} against the layers; {calls} calls between files: {len(loops)} loops")
-    sys.exit(1 if bad or loops else 0)
+    sys.exit(1 if bad or loops or long else 0)
 
 
 if __name__ == "__main__":

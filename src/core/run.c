@@ -20,7 +20,6 @@
 #include <math.h>
 #include <omp.h>
 #include <signal.h>
-#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,15 +195,6 @@ static int advance(run_state *r, long step)
     MDL_TRY(skin_tuner_after(&r->tuner, r->ops, r->ctx, step, r->quiet));
     r->st.timers.mark = mdl_wtime();
     return MDL_OK;
-}
-
-/* CPU seconds (user + system) this process has used. */
-static double cpu_seconds(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
-           1e-6 * (double)ru.ru_stime.tv_usec;
 }
 
 /* "CPU use": how many cores the loop kept busy against the threads it had; a warning when far
@@ -386,7 +376,7 @@ static int run_loop(run_state *r)
     MDL_TRY(agree_on_signal(r));
     if (g_stop_signal) /* during the set-up: the files hold its frame and row */
         return stop_on_signal(r, r->first_step);
-    double t0 = mdl_wtime(), c0 = cpu_seconds();
+    double t0 = mdl_wtime(), c0 = mdl_cpu_seconds();
     for (long step = r->first_step + 1; step <= r->final_step; step++) {
         MDL_TRY(advance(r, step));
         draw_progress(r, step, t0);
@@ -398,7 +388,7 @@ static int run_loop(run_state *r)
     MDL_TRY(r->ops->synchronize(r->ctx));
     double loop = mdl_wtime() - t0;
     MDL_TRY(comm_max_double(&loop)); /* the slowest rank's */
-    r->cpu = cpu_seconds() - c0;
+    r->cpu = mdl_cpu_seconds() - c0;
     MDL_TRY(r->ops->stats(r->ctx, &r->stats));
     double *all = mdl_alloc((size_t)r->nranks * RANK_STATS * sizeof *all, "the summary");
     int rc = all ? gather_rank_stats(r, all) : MDL_ERUN;

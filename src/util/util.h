@@ -41,6 +41,8 @@ void mdl_copy(char *dst, size_t size, const char *src);
 
 /* Monotonic wall clock in seconds. */
 double mdl_wtime(void);
+/* CPU seconds (user + system) this process has used. */
+double mdl_cpu_seconds(void);
 
 /* Checks that path names a readable regular file (not a directory, device or pipe); `what` names
    it in the message ("config file", "coordinate file"). MDL_OK or MDL_EINPUT. */

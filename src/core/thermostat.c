@@ -107,10 +107,8 @@ static int nose_hoover(mdl_thermostat *t, const mdl_backend_ops *ops, void *ctx,
         MDL_TRY(backend_observe(ops, ctx, &o));
         nh->t_current = o.temperature;
     }
-    if (!(nh->t_current > 0))
-        return MDL_OK;
-    nh_half_step(nh, t->target);
-    return ops->scale_to_temperature(ctx, nh->t_current, 1.0);
+    nh_half_step(nh, t->target); /* the chain moves even with the atoms at rest, as LAMMPS's does */
+    return nh->t_current > 0 ? ops->scale_to_temperature(ctx, nh->t_current, 1.0) : MDL_OK;
 }
 
 int thermostat_apply(mdl_thermostat *t, const mdl_backend_ops *ops, void *ctx, long step, int stage)

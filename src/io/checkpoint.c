@@ -216,14 +216,30 @@ int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, lon
     return rc;
 }
 
-void h5md_checkpoint_forces(const char *path, char *out, size_t size)
+/* The checkpoint's attribute `name` of the file at path (*file open, to close with
+   close_attribute), or -1 where the file or the attribute is not there. */
+static hid_t open_attribute(const char *path, const char *name, hid_t *file)
 {
     h5_enter();
+    *file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    return *file < 0 || H5Aexists_by_name(*file, "checkpoint", name, H5P_DEFAULT) <= 0
+               ? -1
+               : H5Aopen_by_name(*file, "checkpoint", name, H5P_DEFAULT, H5P_DEFAULT);
+}
+
+static void close_attribute(hid_t a, hid_t file)
+{
+    if (a >= 0)
+        H5Aclose(a);
+    if (file >= 0)
+        H5Fclose(file);
+    H5Eclear2(H5E_DEFAULT); /* an absent attribute is an answer, not an error */
+}
+
+void h5md_checkpoint_forces(const char *path, char *out, size_t size)
+{
     out[0] = '\0';
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    hid_t a = f < 0 || H5Aexists_by_name(f, "checkpoint", "forces", H5P_DEFAULT) <= 0
-                  ? -1
-                  : H5Aopen_by_name(f, "checkpoint", "forces", H5P_DEFAULT, H5P_DEFAULT);
+    hid_t f, a = open_attribute(path, "forces", &f);
     hid_t t = a < 0 ? -1 : H5Aget_type(a);
     if (t >= 0 && H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0) {
         hid_t str = H5Tcopy(H5T_C_S1);
@@ -237,20 +253,12 @@ void h5md_checkpoint_forces(const char *path, char *out, size_t size)
     }
     if (t >= 0)
         H5Tclose(t);
-    if (a >= 0)
-        H5Aclose(a);
-    if (f >= 0)
-        H5Fclose(f);
-    H5Eclear2(H5E_DEFAULT);
+    close_attribute(a, f);
 }
 
 int h5md_checkpoint_thermostat(const char *path, double *out, int max)
 {
-    h5_enter();
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    hid_t a = f < 0 || H5Aexists_by_name(f, "checkpoint", "thermostat", H5P_DEFAULT) <= 0
-                  ? -1
-                  : H5Aopen_by_name(f, "checkpoint", "thermostat", H5P_DEFAULT, H5P_DEFAULT);
+    hid_t f, a = open_attribute(path, "thermostat", &f);
     hid_t sp = a < 0 ? -1 : H5Aget_space(a);
     hssize_t n = sp < 0 ? -1 : H5Sget_simple_extent_npoints(sp);
     int got = n > 0 && n <= max && H5Aread(a, H5T_NATIVE_DOUBLE, out) >= 0 ? (int)n : 0;
@@ -259,10 +267,6 @@ int h5md_checkpoint_thermostat(const char *path, double *out, int max)
             got = 0;
     if (sp >= 0)
         H5Sclose(sp);
-    if (a >= 0)
-        H5Aclose(a);
-    if (f >= 0)
-        H5Fclose(f);
-    H5Eclear2(H5E_DEFAULT);
+    close_attribute(a, f);
     return got;
 }

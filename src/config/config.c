@@ -165,6 +165,8 @@ static void set_defaults(mdl_config *cfg)
     cfg->tau = -1;
     cfg->every = 1;
     cfg->chain = 3;
+    cfg->pressure_tau = -1;
+    cfg->pressure_chain = 3;
     cfg->thermo = 10;
     snprintf(cfg->thermo_file, sizeof cfg->thermo_file, "thermo.csv");
     cfg->dump_every = 100;
@@ -187,6 +189,28 @@ static const mdl_entry *entry_or_file(const mdl_config *cfg, const char *section
     snprintf(fallback->key, sizeof fallback->key, "%s", key);
     snprintf(fallback->origin, sizeof fallback->origin, "%s", cfg->path);
     return fallback;
+}
+
+/* The barostat's keys: both needed by npt-nose-hoover, refused by every other ensemble. */
+static int check_pressure_keys(const mdl_config *cfg)
+{
+    static const char *keys[] = {"target_pressure", "pressure_tau", "pressure_chain"};
+    const mdl_entry *ens = find_entry(cfg, "run", "ensemble");
+    mdl_entry tmp;
+    int ok = 1;
+    for (int k = 0; k < 3; k++) {
+        const mdl_entry *e = find_entry(cfg, "run", keys[k]);
+        if (cfg->ensemble != MDL_NPT_NOSE_HOOVER && e) {
+            config_fail(e, "ensemble %s keeps the volume fixed: pressure keys need ensemble = npt-nose-hoover",
+                        ens ? ens->value : "nve");
+            ok = 0;
+        } else if (cfg->ensemble == MDL_NPT_NOSE_HOOVER && k < 2 && !e) {
+            config_fail(entry_or_file(cfg, "run", keys[k], &tmp), "missing: ensemble npt-nose-hoover needs %s",
+                        k == 0 ? "a target pressure" : "pressure_tau (the barostat's relaxation time)");
+            ok = 0;
+        }
+    }
+    return ok;
 }
 
 static int cross_check(mdl_config *cfg, int ncomposition)
@@ -261,11 +285,12 @@ static int cross_check(mdl_config *cfg, int ncomposition)
         ok = 0;
     }
     if ((cfg->ensemble == MDL_NVT_BERENDSEN || cfg->ensemble == MDL_NVT_LANGEVIN ||
-         cfg->ensemble == MDL_NVT_NOSE_HOOVER) && cfg->tau < 0) {
+         cfg->ensemble == MDL_NVT_NOSE_HOOVER || cfg->ensemble == MDL_NPT_NOSE_HOOVER) && cfg->tau < 0) {
         config_fail(entry_or_file(cfg, "run", "tau", &tmp), "missing: ensemble %s needs tau (relaxation time)",
              find_entry(cfg, "run", "ensemble")->value);
         ok = 0;
     }
+    ok &= check_pressure_keys(cfg);
     if (strcmp(cfg->backend, "cpu") == 0 && strcmp(cfg->method, "brute-atomic") == 0) {
         config_fail(find_entry(cfg, "neighbor", "method"), "brute-atomic is a GPU method; the CPU backend has cell and brute");
         ok = 0;
@@ -340,11 +365,16 @@ int config_load(mdl_config *cfg, const char *path, int noverrides, char *const *
     units_lookup(cfg->units, &un);
     if (cfg->timestep < 0)
         cfg->timestep = un.dt;
-    if (cfg->ensemble == MDL_NVT_NOSE_HOOVER && cfg->tau < 10 * cfg->timestep)
+    const int nose_hoover = cfg->ensemble == MDL_NVT_NOSE_HOOVER || cfg->ensemble == MDL_NPT_NOSE_HOOVER;
+    if (nose_hoover && cfg->tau < 10 * cfg->timestep)
         mdl_warn("%s: [run] tau = %g is under 10 timesteps (%g): the chain follows the temperature's every "
                  "fluctuation; LAMMPS advises about 100 timesteps", config_origin(cfg, "run", "tau"), cfg->tau,
                  10 * cfg->timestep);
-    if (cfg->ensemble != MDL_NVT_NOSE_HOOVER && find_entry(cfg, "run", "chain"))
+    if (cfg->ensemble == MDL_NPT_NOSE_HOOVER && cfg->pressure_tau < 10 * cfg->timestep)
+        mdl_warn("%s: [run] pressure_tau = %g is under 10 timesteps (%g): the box follows the pressure's every "
+                 "fluctuation; LAMMPS advises about 1000 timesteps", config_origin(cfg, "run", "pressure_tau"),
+                 cfg->pressure_tau, 10 * cfg->timestep);
+    if (!nose_hoover && find_entry(cfg, "run", "chain"))
         mdl_warn("%s: [run] chain: not used by ensemble %s (Nose-Hoover's)", config_origin(cfg, "run", "chain"),
                  find_entry(cfg, "run", "ensemble") ? find_entry(cfg, "run", "ensemble")->value : "nve");
     cfg->skin_auto = cfg->skin == MDL_AUTO;
@@ -391,4 +421,11 @@ const char *config_origin(const mdl_config *cfg, const char *section, const char
 {
     const mdl_entry *e = find_entry(cfg, section, key);
     return e ? e->origin : cfg->path;
+}
+
+const char *config_ensemble_name(int ensemble)
+{
+    static const char *names[] = {"nve", "nvt-rescale", "nvt-berendsen", "nvt-langevin", "nvt-nose-hoover",
+                                  "npt-nose-hoover"};
+    return ensemble >= 0 && ensemble < (int)(sizeof names / sizeof names[0]) ? names[ensemble] : "?";
 }

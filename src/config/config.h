@@ -2,13 +2,13 @@
 #ifndef MDL_CONFIG_H
 #define MDL_CONFIG_H
 
+#include "../physics/nose_hoover.h"
 #include "../physics/species.h"
 #include "../util/util.h"
 
 #include <stdio.h>
 
-enum mdl_ensemble { MDL_NVE, MDL_NVT_RESCALE, MDL_NVT_BERENDSEN, MDL_NVT_LANGEVIN, MDL_NVT_NOSE_HOOVER };
-#define MDL_MAX_CHAIN 16 /* Nose-Hoover chain thermostats at most */
+enum mdl_ensemble { MDL_NVE, MDL_NVT_RESCALE, MDL_NVT_BERENDSEN, MDL_NVT_LANGEVIN, MDL_NVT_NOSE_HOOVER, MDL_NPT_NOSE_HOOVER };
 enum mdl_list_form { MDL_LIST_AUTO, MDL_LIST_PLAIN, MDL_LIST_PACKED };
 enum mdl_gpu_comm { MDL_COMM_AUTO, MDL_COMM_DIRECT, MDL_COMM_NCCL, MDL_COMM_MPI };
 enum mdl_gpu_arrays { MDL_ARRAYS_SPARE, MDL_ARRAYS_TIGHT };
@@ -78,6 +78,9 @@ typedef struct {
     double tau;
     int every;
     int chain;                /* Nose-Hoover: thermostats in the chain (LAMMPS's tchain) */
+    double target_pressure;   /* npt-nose-hoover (LAMMPS's Pstart = Pstop) */
+    double pressure_tau;      /* the barostat's relaxation time (LAMMPS's Pdamp); < 0: not given */
+    int pressure_chain;       /* thermostats on the barostat (LAMMPS's pchain) */
     int threads;              /* 0: OpenMP default */
     int processors[3];        /* MPI bricks along x, y, z (product = ranks); 0 0 0: auto */
     int gpu_comm;             /* GPU ranks: MDL_COMM_AUTO, _DIRECT, _NCCL, _MPI */
@@ -111,6 +114,8 @@ void config_destroy(mdl_config *cfg);
    ensemble adds a force to every atom (Langevin), its keys. A checkpoint records it; a restart
    whose text differs recomputes the forces instead of using the checkpoint's. */
 void config_force_origin(const mdl_config *cfg, char *out, size_t size);
+/* The ensemble's name as the config spells it. */
+const char *config_ensemble_name(int ensemble);
 /* 1 when the key was set (in the file or by --set), 0 when it keeps its default. */
 int config_has(const mdl_config *cfg, const char *section, const char *key);
 /* Where a key was set ("file:line", "--set"), or the file name when it was left at its default. */

@@ -7,6 +7,7 @@
 #include "health.h"
 #include "../system/potential.h"
 #include "../physics/langevin.h"
+#include "../physics/nose_hoover.h"
 #include "../physics/observables.h"
 #include "../physics/rng.h"
 #include "../system/system.h"
@@ -113,6 +114,19 @@ typedef struct {
        velocities by thermostat_scale(current T, target, coupling) */
     int (*langevin)(void *ctx, const mdl_langevin *p, uint64_t seed, long step);
     int (*scale_to_temperature)(void *ctx, double target, double coupling);
+    /* Nose-Hoover's chains and barostat (physics/nose_hoover.h), owned where the atoms are (GPU:
+       in device memory; no host wait per step); the core (thermostat.c) says when. init, after
+       the set-up's forces with energy: the chains' constants and state (a checkpoint's, or at
+       rest; vol0 = 0: this box's volume), masses set on this temperature and virial. stage
+       START_OF_STEP, before integrate_first: nh_start_of_step's velocity factor, and its box
+       factor applied around integrate_first's drift (a runaway box stops the run, MDL_ERUN,
+       with the step); END_OF_STEP, after integrate_second: nh_end_of_step on the kicked
+       velocities' temperature and the last forces' virial (a barostat needs forces with energy
+       at every step). state: the chains now (waits for the device). reduce_* and snapshots report
+       the box and ecouple. */
+    int (*nose_hoover_init)(void *ctx, const mdl_nh *nh);
+    int (*nose_hoover)(void *ctx, int stage);
+    int (*nose_hoover_state)(void *ctx, mdl_nh *out);
     /* observables without stalls: start queues the reduction into slot (0..MDL_THERMO_SLOTS-1)
        of the kinetic energy now and the potential energy and virial of the last force call with
        energy, with its copy to host memory (CPU: computes it now); poll fills o when it has

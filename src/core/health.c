@@ -7,6 +7,7 @@
 #include "../util/util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 long health_first_nonfinite(const double *a, size_t n)
@@ -116,8 +117,34 @@ void health_report(const mdl_health *h, long step, long last_build, double skin)
                   "enlarge [neighbor] skin or shorten [run] timestep; a huge move means an unstable run %s",
                   step, (long long)h->id, h->value, last_build, skin, why);
         break;
+    case MDL_HEALTH_BOX:
+        mdl_error("step %ld: the barostat moved the box's faces %.6g since the neighbor list was built at step %ld, "
+                  "past what the skin %g covers: the box runs away (a pressure_tau too short, or a target pressure "
+                  "this system cannot hold)", step, h->value, last_build, skin);
+        break;
     default:
         mdl_error("step %ld: an atom moved more than the skin %g since step %ld, or a value is not finite, but the "
                   "atom was not found again %s", step, skin, last_build, why);
     }
+}
+
+int barostat_runaway(const mdl_box *b, double volume0, double rlist, const char *brick_why, long step)
+{
+    const double v = box_volume(b), ratio = v / volume0;
+    char why[160] = "";
+    if (!(ratio <= 10 && ratio >= 0.1))
+        snprintf(why, sizeof why, "its volume is %.3g times the start's (the barostat ran away: a pressure_tau too "
+                 "short, or a target pressure this system cannot reach)", ratio);
+    for (int d = 0; d < 3 && !why[0]; d++)
+        if (!(b->len[d] >= 2 * rlist))
+            snprintf(why, sizeof why, "it is shorter than twice the list cutoff %g along %c", rlist, "xyz"[d]);
+    if (!why[0] && brick_why)
+        snprintf(why, sizeof why, "%s %g", brick_why, rlist);
+    if (!why[0])
+        return MDL_OK;
+    mdl_message_mute(1);
+    mdl_error("step %ld: the barostat took the box to %.6g x %.6g x %.6g: %s; the run stops", step, b->len[0],
+              b->len[1], b->len[2], why);
+    mdl_message_mute(0);
+    return MDL_ERUN;
 }

@@ -3,10 +3,13 @@
 #ifndef MDL_HEALTH_H
 #define MDL_HEALTH_H
 
+#include "../physics/box.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
-enum { MDL_HEALTH_OK, MDL_HEALTH_FORCE, MDL_HEALTH_VELOCITY, MDL_HEALTH_POSITION, MDL_HEALTH_MOVED };
+/* MDL_HEALTH_BOX: a barostat moved the box's faces past what the list's skin covers (value: how far) */
+enum { MDL_HEALTH_OK, MDL_HEALTH_FORCE, MDL_HEALTH_VELOCITY, MDL_HEALTH_POSITION, MDL_HEALTH_MOVED, MDL_HEALTH_BOX };
 
 typedef struct {
     int what;      /* MDL_HEALTH_* */
@@ -37,6 +40,12 @@ long health_first_nonfinite(const double *a, size_t n);
    path, step, the quantity and the atom (index = id: frames are in id order), else 0. */
 int health_frame_nonfinite(const char *path, long step, const char *quantity, const double *x, const double *y,
                            const double *z, size_t n);
+
+/* A barostat's box at `step` that the run cannot go on with: its volume past 10 times or under a
+   tenth of volume0 (the set-up's), an edge shorter than twice the list cutoff rlist (the minimum
+   image), or bricks that no longer fit (brick_why, from domain_set_box; NULL: they fit). Says
+   which (rank 0) and returns MDL_ERUN; else MDL_OK. */
+int barostat_runaway(const mdl_box *b, double volume0, double rlist, const char *brick_why, long step);
 
 /* "step S: atom I: ..." for h, with the skin and the step of the last build. */
 void health_report(const mdl_health *h, long step, long last_build, double skin);

@@ -48,7 +48,7 @@ typedef struct {
     double first_time;
     int restarted;      /* from a checkpoint */
     int forces_given;   /* the checkpoint's forces hold: computed from what this run computes them from */
-    double thermostat_state[MDL_THERMOSTAT_STATE]; /* the checkpoint's (Nose-Hoover's chain) */
+    double thermostat_state[MDL_NH_STATE]; /* the checkpoint's (Nose-Hoover's chains and barostat) */
     int nstate;
     int append;         /* continuing the restart file itself: its last frame is our first */
     int fd_thermo, fd_traj, fd_profile; /* locks on the output files (outfile_claim), -1: none */
@@ -62,6 +62,8 @@ typedef struct {
     double next_progress;
     int rank, nranks;
     int grid[3];             /* bricks along x, y, z */
+    double volume_sum;       /* over the thermo rows (a barostat's average volume) */
+    long volume_rows;
 } run_state;
 
 static double step_time(const run_state *r, long step)
@@ -105,9 +107,9 @@ static int write_thermo_row(run_state *r, long step, const mdl_observables *o)
     const char *bad = nonfinite_observable(o);
     if (bad)
         return stepper_unhealthy(&r->st, step, bad);
-    mdl_observables row = *o;
-    row.ecouple = thermostat_energy(&r->st.thermostat);
-    return thermo_write(&r->thermo, step, step_time(r, step), &row);
+    r->volume_sum += o->volume;
+    r->volume_rows++;
+    return thermo_write(&r->thermo, step, step_time(r, step), o);
 }
 
 /* A trajectory frame of the current state (forces computed with energy and virial), handed to
@@ -118,7 +120,7 @@ static int write_frame(run_state *r, long step, int last)
     double t0 = mdl_wtime();
     int flush = last || (r->frames + 1) % r->cfg->flush_every == 0;
     mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush, {0}, 0};
-    f.nstate = thermostat_state(&r->st.thermostat, f.thermostat);
+    MDL_TRY(thermostat_state(&r->st.thermostat, r->ops, r->ctx, f.thermostat, &f.nstate));
     r->frames++;
     r->last_frame = step;
     MDL_TRY(r->ops->synchronize(r->ctx)); /* the device is there: was the state healthy? */
@@ -197,24 +199,6 @@ static int advance(run_state *r, long step)
     return MDL_OK;
 }
 
-/* "CPU use": how many cores the loop kept busy against the threads it had; a warning when far
-   fewer (other programs took the cores). */
-static void print_cpu_use(double cpu, double loop, int threads, const char *backend)
-{
-    double used = loop > 0 ? cpu / loop : 0;
-    const char *policy = getenv("OMP_WAIT_POLICY");
-    if (strcmp(backend, "cpu") != 0) { /* the host thread drives the device */
-        printf("CPU use = %.2f cores (host)\n", used);
-        return;
-    }
-    printf("CPU use = %.2f of %d thread%s (%.0f%%), OpenMP waits %s%s\n", used, threads, threads == 1 ? "" : "s",
-           100 * used / threads, policy ? policy : "active (libgomp default)",
-           getenv("MDLITE_BUSY_AT_START") ? " (the machine was busy at start)" : "");
-    if (loop > 0.5 && used < 0.7 * threads)
-        mdl_warn("the run had %.2f of its %d threads' CPU time: other programs use the cores; fewer threads "
-                 "([run] threads) may run faster", used, threads);
-}
-
 /* The phases, the time in exchanges between ranks (taken out of Neighbor, where it happens) and
    the atoms and ghosts of every rank, gathered: mine[RANK_STATS] -> all[nranks * RANK_STATS]. */
 static int gather_rank_stats(run_state *r, double *all)
@@ -288,6 +272,13 @@ static void print_summary(run_state *r, double loop, int threads, const double *
     printf("Loop time of %.6g s on %d thread%s%s (%s backend) for %ld steps with %zu atoms\n", loop, threads,
            threads == 1 ? "" : "s", r->nranks > 1 ? " per rank" : "", r->ops->name, cfg->steps, r->natoms);
     printf("Performance: %.6g atom-steps/s\n", loop > 0 ? (double)r->natoms * (double)cfg->steps / loop : 0.0);
+    printf("Ensemble = %s", config_ensemble_name(cfg->ensemble));
+    if (cfg->ensemble == MDL_NPT_NOSE_HOOVER && r->volume_rows > 0) {
+        const double v = r->volume_sum / (double)r->volume_rows;
+        printf(": average volume %.6g, density %.6g atoms per unit volume (%ld thermo rows)", v,
+               (double)r->natoms / v, r->volume_rows);
+    }
+    printf("\n");
     print_phases(r, all, loop);
     printf("Neighbor pairs = %.0f (%.4g per atom)\n", r->stats.pairs, r->stats.pairs / (double)r->natoms);
     printf("Neighbor list builds = %ld\n", r->stats.builds);
@@ -305,7 +296,7 @@ static void print_summary(run_state *r, double loop, int threads, const double *
         printf("Steps with the kicks in the force pass = %ld\n", r->stats.folded);
     if (r->stats.grown)
         printf("Atom arrays grown = %ld times (rank 0: arrivals and ghosts past their room)\n", r->stats.grown);
-    print_cpu_use(r->cpu, loop, threads, r->ops->name);
+    mdl_print_cpu_use(r->cpu, loop, threads, r->ops->name);
     if (r->st.sync_phases)
         printf("(sync_phases = yes: phases synchronised with the device)\n");
 }
@@ -411,7 +402,7 @@ static int load_restart(const char *path, mdl_system *s, run_state *r)
     h5md_checkpoint_forces(path, was, sizeof was);
     config_force_origin(r->cfg, now, sizeof now);
     r->forces_given = strcmp(was, now) == 0;
-    r->nstate = h5md_checkpoint_thermostat(path, r->thermostat_state, MDL_THERMOSTAT_STATE);
+    r->nstate = h5md_checkpoint_thermostat(path, r->thermostat_state, MDL_NH_STATE);
     if (!r->forces_given && r->rank == 0)
         fprintf(stderr, "mdlite: %s: its forces were computed from %s; this run computes them from %s: "
                 "recomputed at step %ld\n", path, was[0] ? was : "settings it does not record", now, r->first_step);

@@ -68,7 +68,7 @@ int stepper_advance(mdl_stepper *st, long step, int energy, int chain)
     int kind = energy | scale << 1 | chain << 2 | first_done << 3;
     phase_start(&st->timers);
     /* a Nose-Hoover step scales by what the chain says at that step: its calls are not the same twice */
-    const int varies = st->thermostat.ensemble == MDL_NVT_NOSE_HOOVER;
+    const int varies = st->thermostat.ensemble == MDL_NVT_NOSE_HOOVER || st->thermostat.ensemble == MDL_NPT_NOSE_HOOVER;
     MDL_TRY(ops->begin_step(st->ctx, step, st->sync_phases || varies ? -1 : kind));
     if (!first_done) {
         MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_START_OF_STEP));
@@ -78,7 +78,9 @@ int stepper_advance(mdl_stepper *st, long step, int energy, int chain)
     MDL_TRY(ops->update_neighbors(st->ctx, step));
     phase_end(st, PH_NEIGHBOR);
     for (int redo = 1; redo;) { /* again when the backend rebuilt the list only once it had the step */
-        MDL_TRY(ops->compute_forces(st->ctx, energy ? MDL_FORCES_ENERGY : fold ? MDL_FORCES_THEN_KICKS : MDL_FORCES));
+        /* a barostat reads the virial at every step */
+        const int virial = energy || thermostat_barostat(&st->thermostat);
+        MDL_TRY(ops->compute_forces(st->ctx, virial ? MDL_FORCES_ENERGY : fold ? MDL_FORCES_THEN_KICKS : MDL_FORCES));
         MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
         phase_end(st, PH_FORCE);
         MDL_TRY(ops->integrate_second(st->ctx, chain));

@@ -1,7 +1,7 @@
 /* The CPU backend: owns this rank's atoms (cell-sorted) and their ghosts, and fills the backend
    table with the neighbor, force and integration routines of src/cpu/ and the exchanges of
    domain.c (one rank: one brick, no ghosts). */
-#include "../core/backend.h"
+#include "context.h"
 
 #include "../parallel/comm.h"
 #include "../parallel/domain.h"
@@ -16,39 +16,6 @@
 #include <string.h>
 #include <omp.h>
 
-typedef struct {
-    mdl_system s;             /* owned atoms [0, dm.nlocal) in cell-sorted order, then ghosts; s.id maps back */
-    mdl_domain dm;            /* this rank's brick, the ghosts' exchanges */
-    mdl_box region;           /* the lists' box: the brick and its ghosts on decomposed axes (open), the
-                                 whole box on the others */
-    size_t natoms;            /* on all ranks */
-    size_t scratch_atoms;     /* room in x0, y0, z0, perm, scratch */
-    double comm_seconds;      /* in domain.c's exchanges (a migration's wrap included) */
-    mdl_units u;
-    cpu_lj_table lj;
-    double dt, skin, rneigh;
-    int brute;                /* method = brute */
-    int check, since, started; /* steps between skin tests; steps since the last build */
-    long builds, dangerous, last_build, unsafe_step; /* unsafe_step: -1 while healthy */
-    long step;                /* the last step update_neighbors saw */
-    int threads;
-    double inv_mass[MDL_MAX_SPECIES];
-    double *x0, *y0, *z0;     /* positions at the last build */
-    int32_t *perm;
-    void *scratch;            /* n doubles for permutations */
-    cpu_cells cells;
-    cpu_ghost_bins ghosts;
-    cpu_nlist nl;
-    cpu_force_scratch fscratch;
-    double pe, virial;        /* of the last energy_virial force call */
-    mdl_observables thermo_rows[MDL_THERMO_SLOTS]; /* reduce_start's results */
-    int nslots, slot_fields;
-    struct cpu_slot {
-        void *a[MDL_FIELD_ARRAYS]; /* a frame in id order (system_field_arrays' order); NULL: not yet used */
-        int fields;
-        mdl_observables obs;
-    } *slots;
-} cpu_ctx;
 
 static void free_slots(cpu_ctx *c)
 {
@@ -144,6 +111,10 @@ static int cpu_diagnose(void *p, mdl_health *h)
 {
     cpu_ctx *c = p;
     const mdl_system *s = &c->s;
+    if (c->box_moved > 0) { /* every rank has the same box */
+        *h = (mdl_health){MDL_HEALTH_BOX, -1, c->box_moved};
+        return MDL_OK;
+    }
     health_scan(c->dm.nlocal, s->id, (mdl_vec3_arrays){s->x, s->y, s->z}, (mdl_vec3_arrays){c->x0, c->y0, c->z0},
                 (mdl_vec3_arrays){s->vx, s->vy, s->vz}, (mdl_vec3_arrays){s->fx, s->fy, s->fz}, c->skin, h);
     return health_agree(h);
@@ -180,6 +151,10 @@ static int cpu_build_neighbors(void *p)
     MDL_TRY(domain_migrate(&c->dm, s)); /* wraps the owned atoms too */
     count_comm(c, t0);
     MDL_TRY(reserve_scratch(c));
+    int nc[3]; /* a barostat moves the box: the cells follow it */
+    domain_cell_grid(&c->dm, c->rneigh, c->natoms, &c->region, nc);
+    for (int d = 0; d < 3; d++)
+        c->built_lo[d] = s->box.lo[d], c->built_hi[d] = s->box.lo[d] + s->box.len[d];
     const size_t nlocal = c->dm.nlocal;
     if (cells_sort(&c->cells, &c->region, c->rneigh, nlocal, s->x, s->y, s->z, c->perm) != MDL_OK)
         return MDL_ERUN;
@@ -239,13 +214,22 @@ static int cpu_update_neighbors(void *p, long step)
     c->step = step;
     if (c->unsafe_step >= 0 || ++c->since % c->check != 0)
         return forward_ghosts(c);
-    double half = 0.5 * c->skin, d2 = max_displacement_sq(c->dm.nlocal, s->x, s->y, s->z, c->x0, c->y0, c->z0);
+    /* a moving box moves pairs across its faces by up to its faces' motion, bd (LAMMPS's boxcheck):
+       a rebuild when 2 d + bd passes the skin, unsafe past twice that */
+    double dlo = 0, dhi = 0;
+    for (int d = 0; d < 3; d++) {
+        const double a = s->box.lo[d] - c->built_lo[d], b = s->box.lo[d] + s->box.len[d] - c->built_hi[d];
+        dlo += a * a, dhi += b * b;
+    }
+    const double bd = sqrt(dlo) + sqrt(dhi), unsafe = c->skin - 0.5 * bd, rebuild = 0.5 * (c->skin - bd);
+    double d2 = max_displacement_sq(c->dm.nlocal, s->x, s->y, s->z, c->x0, c->y0, c->z0);
     MDL_TRY(comm_max_double(&d2));
-    if (d2 > c->skin * c->skin) {
+    if (unsafe <= 0 || d2 > unsafe * unsafe) {
         c->unsafe_step = step;
+        c->box_moved = unsafe <= 0 || d2 <= c->skin * c->skin ? bd : 0; /* no atom past the skin: the box */
         return forward_ghosts(c);
     }
-    if (d2 <= half * half)
+    if (rebuild > 0 && d2 <= rebuild * rebuild)
         return forward_ghosts(c);
     c->builds++;
     c->dangerous += c->since == c->check;
@@ -282,9 +266,12 @@ static int cpu_integrate_first(void *p)
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
     const size_t n = c->dm.nlocal;
+    const int barostat = c->nose_hoover && c->nh.barostat;
     integrate_kick(n, 0.5 * c->dt * c->u.ftm2v, c->inv_mass, s->type, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz);
+    if (barostat)
+        MDL_TRY(cpu_remap_box(c));
     integrate_drift(n, c->dt, s->x, s->y, s->z, s->vx, s->vy, s->vz);
-    return MDL_OK;
+    return barostat ? cpu_remap_box(c) : MDL_OK;
 }
 
 static int cpu_integrate_second(void *p, int then_first)
@@ -305,18 +292,12 @@ static int cpu_langevin(void *p, const mdl_langevin *lp, uint64_t seed, long ste
     return MDL_OK;
 }
 
-/* The kinetic energy of this rank's atoms. */
-static double local_kinetic(cpu_ctx *c)
-{
-    mdl_system *s = &c->s;
-    return 0.5 * c->u.mvv2e * sum_mv2(c->dm.nlocal, s->mass, s->type, s->vx, s->vy, s->vz, c->threads);
-}
 
 static int cpu_scale_to_temperature(void *p, double target, double coupling)
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
-    double ke = local_kinetic(c);
+    double ke = cpu_local_kinetic(c);
     MDL_TRY(comm_sum_doubles(&ke, 1)); /* all ranks' */
     double t = mdl_temperature(ke, c->natoms, &c->u);
     if (t > 0)
@@ -327,12 +308,13 @@ static int cpu_scale_to_temperature(void *p, double target, double coupling)
 static int cpu_reduce(void *p, mdl_observables *o)
 {
     cpu_ctx *c = p;
-    double sums[3] = {local_kinetic(c), c->pe, c->virial};
+    double sums[3] = {cpu_local_kinetic(c), c->pe, c->virial};
     MDL_TRY(comm_sum_doubles(sums, 3)); /* in rank order */
     o->kinetic = sums[0];
     o->potential = sums[1];
     o->virial = sums[2];
-    mdl_finish_observables(o, c->natoms, box_volume(&c->s.box), &c->u);
+    mdl_finish_observables(o, c->natoms, &c->s.box, &c->u);
+    o->ecouple = c->nose_hoover ? nh_energy(&c->nh, o->volume) : 0.0;
     return MDL_OK;
 }
 
@@ -407,7 +389,8 @@ static int cpu_stats(void *p, mdl_backend_stats *out)
 
 static int cpu_begin_step(void *p, long step, int kind)
 {
-    (void)p, (void)step, (void)kind; /* the CPU's calls do the work as they come */
+    (void)kind; /* the CPU's calls do the work as they come */
+    ((cpu_ctx *)p)->step_now = step;
     return MDL_OK;
 }
 
@@ -500,6 +483,9 @@ const mdl_backend_ops mdl_cpu_backend = {
     .integrate_second = cpu_integrate_second,
     .langevin = cpu_langevin,
     .scale_to_temperature = cpu_scale_to_temperature,
+    .nose_hoover_init = cpu_nose_hoover_init,
+    .nose_hoover = cpu_nose_hoover,
+    .nose_hoover_state = cpu_nose_hoover_state,
     .reduce_start = cpu_reduce_start,
     .reduce_poll = cpu_reduce_poll,
     .neighbor_rows = cpu_neighbor_rows,

@@ -21,6 +21,14 @@ void integrate_kick(size_t n, double dtf, const double *inv_mass_of_type, const 
     }
 }
 
+void remap_coordinates(size_t n, double *x, double lo, double len, double lo2, double len2)
+{
+    const double inv = 1.0 / len;
+#pragma omp parallel for simd schedule(static)
+    for (size_t i = 0; i < n; i++)
+        x[i] = nh_remap(x[i], lo, inv, lo2, len2);
+}
+
 void integrate_drift(size_t n, double dt, double *x, double *y, double *z, const double *vx, const double *vy,
                      const double *vz)
 {

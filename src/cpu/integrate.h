@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "../physics/langevin.h"
+#include "../physics/nose_hoover.h"
 
 /* v += dtf f / m (dtf = dt/2 * ftm2v); with drift, then x += dt v. */
 void integrate_kick(size_t n, double dtf, const double *inv_mass_of_type, const int32_t *type, double *vx,
@@ -18,6 +19,9 @@ double sum_mv2(size_t n, const double *mass_of_type, const int32_t *type, const 
                const double *vz, int nthreads);
 
 void scale_velocities(size_t n, double factor, double *vx, double *vy, double *vz);
+/* Each coordinate x moved from box edge [lo, lo + len) to the same fraction of [lo2, lo2 + len2)
+   (a barostat's dilation). */
+void remap_coordinates(size_t n, double *x, double lo, double len, double lo2, double len2);
 
 /* LAMMPS fix langevin's force (physics/langevin.h) added to every atom's, the noise from the
    counter-based stream at (seed, atom id, step), so results do not depend on threads. */

@@ -18,7 +18,7 @@ typedef struct {
     const mdl_observables *obs; /* totals; NULL when not computed */
     int checkpoint;             /* also write the full-precision checkpoint (H5MD) */
     int flush;                  /* flush the file after this frame */
-    double thermostat[1 + 2 * MDL_MAX_CHAIN]; /* the thermostat's state at this step (the checkpoint's) */
+    double thermostat[MDL_NH_STATE]; /* Nose-Hoover's state at this step (the checkpoint's) */
     int nstate;                 /* values in it (0: none) */
 } mdl_frame;
 

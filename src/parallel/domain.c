@@ -126,6 +126,25 @@ int domain_init(mdl_domain *dm, const mdl_box *b, const int grid[3], double rgho
     return MDL_OK;
 }
 
+const char *domain_set_box(mdl_domain *dm, const mdl_box *b)
+{
+    dm->box = *b;
+    for (int d = 0; d < 3; d++) {
+        const double len = b->len[d] / dm->grid[d];
+        dm->lo[d] = b->lo[d] + dm->coord[d] * len;
+        dm->hi[d] = dm->coord[d] == dm->grid[d] - 1 ? b->lo[d] + b->len[d] : b->lo[d] + (dm->coord[d] + 1) * len;
+    }
+    for (int k = 0; k < dm->nswap; k++) {
+        mdl_swap *w = &dm->swap[k];
+        if (w->shift != 0)
+            w->shift = w->shift > 0 ? b->len[w->dim] : -b->len[w->dim];
+    }
+    for (int d = 0; d < 3; d++)
+        if (dm->grid[d] > 1 && b->len[d] / dm->grid[d] < dm->rghost)
+            return "its bricks are shorter than the list cutoff";
+    return NULL;
+}
+
 void domain_destroy(mdl_domain *dm)
 {
     for (int k = 0; k < 6; k++)

@@ -42,6 +42,10 @@ const char *domain_axis_unfit(const mdl_box *b, const int grid[3], int d, double
    (else a message naming the dimension, MDL_EINPUT). */
 int domain_init(mdl_domain *dm, const mdl_box *b, const int grid[3], double rghost);
 void domain_destroy(mdl_domain *dm);
+/* A barostat's new box: the bricks scale with it (the ghosts' periodic shifts too; the send lists
+   stay until the next build). Returns why the bricks no longer fit (one shorter than the ghost
+   cutoff), or NULL. */
+const char *domain_set_box(mdl_domain *dm, const mdl_box *b);
 /* The neighbor lists' box and its cell grid (cells at least rcut wide, widened as cell_grid_dims
    widens them): along decomposed dimensions (open: their ghosts are the images) whole
    cells tile the brick and whole cells beyond its faces cover the ghost cutoff, so that no cell

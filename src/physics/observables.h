@@ -3,17 +3,19 @@
 #ifndef MDL_PHYSICS_OBSERVABLES_H
 #define MDL_PHYSICS_OBSERVABLES_H
 
+#include "box.h"
 #include "units.h"
 
 #include <stddef.h>
 
 /* Totals (not per atom) in the run's energy units; virial W = sum over pairs r_ij . f_ij; the
-   box's volume; ecouple, the energy a thermostat holds (LAMMPS's: Nose-Hoover's chain, set by the
-   core; 0 otherwise). */
+   box (it moves under a barostat), its volume; ecouple, the energy Nose-Hoover's chains and
+   barostat hold (LAMMPS's ecouple; 0 for the other ensembles). */
 typedef struct {
     double kinetic, potential, virial;
     double temperature, pressure;
     double volume, ecouple;
+    double box_lo[3], box_len[3];
 } mdl_observables;
 
 /* Temperature with 3N-3 degrees of freedom, and pressure P = (2 KE + W) / (3 V). */
@@ -23,11 +25,14 @@ static inline double mdl_temperature(double kinetic, size_t n, const mdl_units *
     return dof > 0 ? 2.0 * kinetic / (dof * u->boltz) : 0.0;
 }
 
-static inline void mdl_finish_observables(mdl_observables *o, size_t n, double volume, const mdl_units *u)
+static inline void mdl_finish_observables(mdl_observables *o, size_t n, const mdl_box *b, const mdl_units *u)
 {
+    const double volume = box_volume(b);
     o->temperature = mdl_temperature(o->kinetic, n, u);
     o->pressure = (2.0 * o->kinetic + o->virial) / (3.0 * volume) * u->nktv2p;
     o->volume = volume;
+    for (int d = 0; d < 3; d++)
+        o->box_lo[d] = b->lo[d], o->box_len[d] = b->len[d];
 }
 
 #endif

@@ -196,3 +196,21 @@ int mdl_parse_long(const char *s, long *out)
     *out = v;
     return 0;
 }
+
+/* "CPU use": how many cores the loop kept busy against the threads it had; a warning when far
+   fewer (other programs took the cores). */
+void mdl_print_cpu_use(double cpu, double loop, int threads, const char *backend)
+{
+    double used = loop > 0 ? cpu / loop : 0;
+    const char *policy = getenv("OMP_WAIT_POLICY");
+    if (strcmp(backend, "cpu") != 0) { /* the host thread drives the device */
+        printf("CPU use = %.2f cores (host)\n", used);
+        return;
+    }
+    printf("CPU use = %.2f of %d thread%s (%.0f%%), OpenMP waits %s%s\n", used, threads, threads == 1 ? "" : "s",
+           100 * used / threads, policy ? policy : "active (libgomp default)",
+           getenv("MDLITE_BUSY_AT_START") ? " (the machine was busy at start)" : "");
+    if (loop > 0.5 && used < 0.7 * threads)
+        mdl_warn("the run had %.2f of its %d threads' CPU time: other programs use the cores; fewer threads "
+                 "([run] threads) may run faster", used, threads);
+}

@@ -63,4 +63,8 @@ int mdl_parse_long(const char *s, long *out);
 }
 #endif
 
+/* "CPU use": how many cores a loop of `loop` seconds and `cpu` CPU seconds kept busy against its
+   threads (backend "cpu"; else the host's cores); a warning when far fewer. */
+void mdl_print_cpu_use(double cpu, double loop, int threads, const char *backend);
+
 #endif

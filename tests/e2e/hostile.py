@@ -4,7 +4,7 @@ runs silently wrong and never loses a file; bad input exits 2 naming its source,
 go on exits 1 with its files readable. (The plain exit-2 cases of each class are in bad_input.py.)
 
 usage: hostile.py CASE MDLITE [MDLITE_ASAN]   (a python3 with h5py)
-cases: cells, full_disk, signals, neighbors_output, outputs, restart_ensemble.
+cases: cells, full_disk, signals, neighbors_output, outputs, restart_ensemble, barostat.
 Every case runs under each binary given; a sanitizer build must print no report.
 """
 import fcntl
@@ -206,6 +206,22 @@ def restart_ensemble(binary, d):
         fail(f"Langevin -> the same Langevin: forces recomputed:\n{p.stderr}")
     print(f"{os.path.basename(binary)}: Langevin -> NVE: hand-over change {jump:.2e} per atom, NVE's steps at most "
           f"{max(steps):.2e}; the same Langevin keeps the checkpoint's forces")
+
+
+# ---- 11. a barostat that runs away stops the run, naming the step, its files readable ----------
+
+def barostat(binary, d):
+    common = ["--quiet", "--overwrite", "--set", "system.cells=6 6 6", "--set", "run.ensemble=npt-nose-hoover",
+              "--set", "run.target_temperature=1.2", "--set", "run.tau=0.5", "--set", "run.pressure_tau=0.1",
+              "--set", "run.steps=20000", "--set", "output.dump_every=10", "--set", "output.trajectory=npt.h5md"]
+    for pressure, expect in (("1000", ["step 1:", "shorter than twice the list cutoff"]),
+                             ("-5", ["the barostat moved the box's faces", "runs away"])):
+        mdlite(binary, d, "run", MELT, *common, "--set", f"run.target_pressure={pressure}", code=1, expect=expect)
+        n = frames(f"{d}/npt.h5md")
+        if n < 1:
+            fail(f"target pressure {pressure}: the trajectory has no frame")
+        print(f"{os.path.basename(binary)}: target pressure {pressure}, pressure_tau 0.1: exit 1 ({expect[1]}); "
+              f"the trajectory opens with {n} frames")
 
 
 def main():

@@ -3,13 +3,9 @@
 velocities for 100 NVE steps; every thermo column at every thermo step must agree to 1e-7 (relative,
 with an absolute floor of 1e-7 for values near zero).
 
-With --nvt: the same state under a Nose-Hoover chain (LAMMPS's `fix nvt temp T T tau`, tchain M)
-for 200 steps, several targets, taus and chains: temperature, potential energy, pressure, volume
-and the conserved energy (mdlite's `conserved` against LAMMPS's etotal + ecouple / N) agree to 1e-8
-relative (pressure against max(|p|, 1)). A slightly wrong integrator must miss that by orders of
-magnitude: mdlite run with chain 1, or a timestep 1% off, against LAMMPS's reference.
+Nose-Hoover NVT and NPT: lammps_nose_hoover.py.
 
-usage: lammps_compare.py MDLITE [lj|metal] [--threads N] [--nvt]
+usage: lammps_compare.py MDLITE [lj|metal] [--threads N]
 """
 import math
 import os
@@ -109,66 +105,6 @@ def parse_lammps_log(text, columns=7):
     return rows
 
 
-NVT_TOL = 1e-8
-NVT_CASES = {  # units: (target temperature, tau, chain) runs
-    "lj": [(1.2, 0.5, 3), (1.6, 0.1, 1), (1.0, 2.0, 5)],
-    "metal": [(50.0, 0.5, 3), (80.0, 0.1, 2)],
-}
-
-
-def nvt_run(mdlite, lmp, d, units, target, tau, chain, mdlite_sets=()):
-    """The worst relative difference of mdlite's NVT thermo from LAMMPS's, and the column."""
-    _, _, _, _, _, _, _, dt, _, _ = SYSTEMS[units]
-    ini = open(os.path.join(d, "run.ini")).read().replace(
-        "[run]\n", f"[run]\nensemble = nvt-nose-hoover\ntarget_temperature = {target!r}\ntau = {tau!r}\n"
-                   f"chain = {chain}\n").replace("steps = 100", "steps = 200").replace("mdlite.csv", "nvt.csv")
-    write(os.path.join(d, "nvt.ini"), ini)
-    args = [mdlite, "run", "nvt.ini", "--quiet", "--overwrite", "--set", "run.threads=1"]
-    for s in mdlite_sets:
-        args += ["--set", s]
-    run(args, cwd=d)
-    lmp_in = open(os.path.join(d, "in.compare")).read().replace(
-        "fix 1 all nve", f"fix 1 all nvt temp {target!r} {target!r} {tau!r} tchain {chain}").replace(
-        "thermo_style custom step time temp pe ke etotal press", "thermo_style custom step time temp pe ke etotal "
-        "press vol ecouple").replace("run 100", "run 200")
-    write(os.path.join(d, "in.nvt"), lmp_in)
-    log = run([lmp, "-in", "in.nvt", "-log", "none"], cwd=d, env=dict(os.environ, OMP_NUM_THREADS="1")).stdout
-    ref = [r for r in parse_lammps_log(log, 9)]
-    ours = read_thermo(os.path.join(d, "nvt.csv"))
-    if len(ref) != 21 or len(ours) != 21:
-        fail(f"NVT {units} T {target} tau {tau} chain {chain}: {len(ref)} LAMMPS rows, {len(ours)} mdlite rows")
-    n = len(open(os.path.join(d, "start.xyz")).read().split("\n")) - 3
-    worst = (0.0, "")
-    for r, o in zip(ref, ours):
-        want = {"temperature": r[2], "potential_energy": r[3], "pressure": r[6], "volume": r[7],
-                "conserved": r[5] + r[8] / n}
-        for c, v in want.items():
-            diff = abs(o[c] - v) / max(abs(v), 1.0)
-            if diff > worst[0]:
-                worst = (diff, f"step {int(r[0])} {c}: mdlite {o[c]!r} LAMMPS {v!r}")
-    return worst
-
-
-def nvt(mdlite, lmp, units):
-    d = workdir(f"lammps-nvt-{units}")
-    L, pos, vel = make_system(units)
-    write_inputs(d, units, L, pos, vel)
-    for target, tau, chain in NVT_CASES[units]:
-        worst = nvt_run(mdlite, lmp, d, units, target, tau, chain)
-        if worst[0] > NVT_TOL:
-            fail(f"NVT {units} T {target} tau {tau} chain {chain}: {worst[1]} (rel diff {worst[0]:.3g} > {NVT_TOL})")
-        print(f"NVT {units}, T {target}, tau {tau}, chain {chain}: 21 rows x 5 columns agree with LAMMPS to "
-              f"{worst[0]:.3g} ({worst[1]})")
-    # the test of the test: an integrator slightly off misses by orders of magnitude
-    target, tau, chain = NVT_CASES[units][0]
-    dt = SYSTEMS[units][7]
-    for name, sets in (("chain 1 instead of 3", ["run.chain=1"]), ("timestep 1% long", [f"run.timestep={dt * 1.01!r}"])):
-        worst = nvt_run(mdlite, lmp, d, units, target, tau, chain, sets)
-        if worst[0] < 100 * NVT_TOL:
-            fail(f"NVT {units}, {name}: only {worst[0]:.3g} from LAMMPS's chain; the comparison cannot tell")
-        print(f"NVT {units}, {name}: {worst[0]:.3g} from LAMMPS (the comparison tells: > {100 * NVT_TOL:g})")
-
-
 def main():
     mdlite = os.path.abspath(sys.argv[1])
     units = sys.argv[2] if len(sys.argv) > 2 else "lj"
@@ -176,8 +112,6 @@ def main():
     lmp = shutil.which("lmp") or shutil.which("lmp_serial")
     if not lmp:
         fail("LAMMPS (lmp) not found: install the Debian package lammps (tools/setup.sh does)")
-    if "--nvt" in sys.argv:
-        return nvt(mdlite, lmp, units)
     d = workdir(f"lammps-{units}")
     L, pos, vel = make_system(units)
     write_inputs(d, units, L, pos, vel)

@@ -107,6 +107,10 @@ def thermostats(mdlite, mpiexec, d):
                 ["run.ensemble=nvt-rescale", "run.target_temperature=1.0", "run.every=10"],
                 ["run.ensemble=nvt-nose-hoover", "run.target_temperature=1.0", "run.tau=0.5"]):
         same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,)], *ens)
+    # the barostat: bricks and ghosts' shifts follow the box (it shrinks by 7% in volume here)
+    same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,), (4, "run.processors=1 2 2"), (8, "run.processors=2 2 2")],
+                     "run.ensemble=npt-nose-hoover", "run.target_temperature=1.2", "run.tau=0.5",
+                     "run.target_pressure=2.0", "run.pressure_tau=1.0", "run.steps=200")
     # skin = auto: every rank must choose the same skin (the slowest rank's times), else their
     # rebuild decisions part and the run hangs (the timeout) or fails
     p = mdrun(mdlite, mpiexec, d, 4, "auto", "neighbor.skin=auto", "run.steps=120")

@@ -10,7 +10,9 @@ cases: step0 (LAMMPS bench/in.lj's step-0 energy and pressure), drift (NVE energ
        fastest, and the run's thermo is the fixed skin's; check > 1 is refused),
        nose_hoover (4,000 atoms under a Nose-Hoover chain: the mean temperature within 1% of the
        target, its relative variance within 20% of the canonical 2 / (3N); the conserved energy's
-       drift, once the lattice has melted, no more than 3 times NVE's at the same timestep)
+       drift, once the lattice has melted, no more than 3 times NVE's at the same timestep),
+       nose_hoover_npt (the density an NVT run's mean pressure calls for is the one NPT reaches; the
+       conserved energy's drift against NVE's)
 """
 import os
 import re
@@ -171,16 +173,62 @@ def nose_hoover(mdlite, inp, d):
              f"(canonical {want:.4g})")
     # the conserved energy against NVE's total energy over the same 10,000 steps at dt 0.005, once
     # the lattice has melted (steps 5,000 to 15,000)
-    e = [r["conserved"] for r in rows if 5000 <= r["step"] <= 15000]
-    nve, _ = mdlite_run(mdlite, cfg, d, *base, "run.steps=15000", "output.thermo=100", csv="nve.csv")
-    e_nve = [r["conserved"] for r in nve if r["step"] >= 5000]
-    drift = max(abs(x - e[0]) for x in e)
-    drift_nve = max(abs(x - e_nve[0]) for x in e_nve)
-    if drift > 3 * max(drift_nve, 1e-12):
-        fail(f"Nose-Hoover's conserved energy moves {drift:.3g} per atom in 10,000 steps, NVE's {drift_nve:.3g}")
+    nve, _ = mdlite_run(mdlite, cfg, d, *base, "run.steps=15000", "output.thermo=20", csv="nve.csv")
+    drift, drift_nve = check_conserved("Nose-Hoover", rows, nve)
     print(f"Nose-Hoover, 4,000 atoms, 35,000 steps sampled: <T> {mean:.5g} (target {target}), relative variance "
           f"{var:.4g} (2/(3N) = {want:.4g}); conserved energy drift {drift:.3g} per atom over steps 5,000-15,000 "
           f"(NVE {drift_nve:.3g})")
+
+
+def drift_and_noise(rows):
+    """The systematic change of `conserved` over steps 5,000-15,000 (the mean of the last 1,000
+    steps' rows less the first 1,000's) and its rms scatter about that line."""
+    e = [(r["step"], r["conserved"]) for r in rows if 5000 <= r["step"] <= 15000]
+    first = [v for s, v in e if s < 6000]
+    last = [v for s, v in e if s > 14000]
+    drift = sum(last) / len(last) - sum(first) / len(first)
+    slope = drift / 9000
+    mid = sum(v for _, v in e) / len(e)
+    noise = (sum((v - mid - slope * (s - 10000)) ** 2 for s, v in e) / len(e)) ** 0.5
+    return abs(drift), noise
+
+
+def check_conserved(name, rows, nve):
+    """The ensemble's conserved energy drifts no more than 3 times NVE's (its drift, or its scatter
+    where the drift is below it) at the same timestep."""
+    drift, _ = drift_and_noise(rows)
+    drift_nve, noise_nve = drift_and_noise(nve)
+    if drift > 3 * max(drift_nve, noise_nve):
+        fail(f"{name}'s conserved energy drifts {drift:.3g} per atom in 10,000 steps; NVE's {drift_nve:.3g} "
+             f"(scatter {noise_nve:.3g})")
+    return drift, max(drift_nve, noise_nve)
+
+
+def nose_hoover_npt(mdlite, inp, d):
+    """NPT: the density that an NVT run's mean pressure calls for (the lattice's, 0.8442) is the one
+    the barostat reaches at that pressure, within 0.005; the conserved energy drifts no more than
+    3 times NVE's."""
+    cfg = os.path.join(inp, "lj_melt.ini")
+    base = ["system.cells=10 10 10", "potential.shift=yes", "run.threads=2", "run.target_temperature=1.2",
+            "run.tau=0.5"]
+    nvt, _ = mdlite_run(mdlite, cfg, d, *base, "run.ensemble=nvt-nose-hoover", "run.steps=20000",
+                        "output.thermo=20", csv="nvt.csv")
+    p = [r["pressure"] for r in nvt if r["step"] >= 5000]
+    p0 = sum(p) / len(p)
+    rows, out = mdlite_run(mdlite, cfg, d, *base, "run.ensemble=npt-nose-hoover", f"run.target_pressure={p0!r}",
+                           "run.pressure_tau=5.0", "run.steps=30000", "output.thermo=20", csv="npt.csv")
+    rho = [4000 / r["volume"] for r in rows if r["step"] >= 5000]
+    mean = sum(rho) / len(rho)
+    if abs(mean - 0.8442) > 0.005:
+        fail(f"NPT at T 1.2, P {p0:.5g} (NVT's mean at density 0.8442): mean density {mean:.5g}")
+    if "average volume" not in out or "density" not in out:
+        fail(f"NPT: the summary does not state the average volume and density:\n{out}")
+    nve, _ = mdlite_run(mdlite, cfg, d, "system.cells=10 10 10", "potential.shift=yes", "run.threads=2",
+                        "run.steps=15000", "output.thermo=20", csv="nve.csv")
+    drift, floor = check_conserved("NPT", rows, nve)
+    print(f"NPT, 4,000 atoms, T 1.2, P {p0:.5g} (NVT's mean pressure at density 0.8442, steps 5,000-20,000): mean "
+          f"density {mean:.5g} over steps 5,000-30,000; conserved energy drift {drift:.3g} per atom over steps "
+          f"5,000-15,000 (NVE {floor:.3g})")
 
 
 if __name__ == "__main__":

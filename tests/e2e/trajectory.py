@@ -69,6 +69,35 @@ def formats(mdlite, inp, d):
           f"velocities {worst[1]:.2g}, forces {worst[2]:.2g} (relative to the largest value); boxes and times equal")
 
 
+def npt_box(mdlite, inp, d):
+    """Under npt-nose-hoover the box moves: every frame carries its own, as MDAnalysis (H5MD
+    box/edges, a time series) and ASE (extended XYZ Lattice=) read them, equal to each other and to
+    the thermo's volume at that step."""
+    import ase.io
+    import MDAnalysis as mda
+    cfg = os.path.join(inp, "argon.ini")
+    common = ["run.steps=400", "output.dump_every=100", "output.thermo=100", "run.ensemble=npt-nose-hoover",
+              "run.target_temperature=80", "run.tau=0.5", "run.target_pressure=2000", "run.pressure_tau=1.0"]
+    mdrun(mdlite, cfg, d, *common, f"output.trajectory={d}/npt.h5md")
+    mdrun(mdlite, cfg, d, *common, f"output.trajectory={d}/npt.xyz")
+    h5check(f"{d}/npt.h5md")
+    volumes = [r["volume"] for r in read_thermo(f"{d}/thermo.csv")]
+    u = mda.Universe(f"{d}/npt.h5md")
+    frames = ase.io.read(f"{d}/npt.xyz", index=":")
+    boxes = []
+    for ts, a, v in zip(u.trajectory, frames, volumes):
+        L = a.cell.lengths()
+        if not np.allclose(ts.dimensions[:3], L, rtol=2e-7):  # MDAnalysis keeps float32 dimensions
+            fail(f"frame {ts.frame}: MDAnalysis box {ts.dimensions[:3]}, ASE {L}")
+        if abs(np.prod(L) - v) > 1e-8 * v:
+            fail(f"frame {ts.frame}: box volume {np.prod(L)!r}, thermo {v!r}")
+        boxes.append(L[0])
+    if len(boxes) != 5 or len(set(round(b, 9) for b in boxes)) != 5:
+        fail(f"expected 5 frames with 5 different boxes, got {boxes}")
+    print(f"npt-nose-hoover, 5 frames: MDAnalysis and ASE read the same per-frame box, equal to the thermo volume "
+          f"(edges {boxes[0]:.6g} to {boxes[-1]:.6g})")
+
+
 def checker(mdlite, inp, d):
     cfg = os.path.join(inp, "lj_melt.ini")
     mdrun(mdlite, cfg, d, "system.cells=4 4 4", "run.steps=40", "output.dump_every=10",
@@ -125,7 +154,11 @@ def restart(mdlite, inp, d):
     for ens in (["run.ensemble=nve"], ["run.ensemble=nvt-langevin", "run.target_temperature=1.0", "run.tau=0.5"],
                 ["run.ensemble=nvt-berendsen", "run.target_temperature=1.0", "run.tau=0.2"],
                 ["run.ensemble=nvt-nose-hoover", "run.target_temperature=1.0", "run.tau=0.5"],
-                ["run.ensemble=nvt-nose-hoover", "run.target_temperature=1.3", "run.tau=0.2", "run.chain=1"]):
+                ["run.ensemble=nvt-nose-hoover", "run.target_temperature=1.3", "run.tau=0.2", "run.chain=1"],
+                ["run.ensemble=npt-nose-hoover", "run.target_temperature=1.2", "run.tau=0.5", "run.target_pressure=1.0",
+                 "run.pressure_tau=1.0"],
+                ["run.ensemble=npt-nose-hoover", "run.target_temperature=1.0", "run.tau=0.2", "run.target_pressure=-0.5",
+                 "run.pressure_tau=0.5", "run.chain=2", "run.pressure_chain=1"]):
         base = ["system.cells=6 6 6", "output.thermo=10", "output.dump_every=50", *ens]
         mdrun(mdlite, cfg, d, *base, "run.steps=200", f"output.trajectory={d}/full.h5md")
         full = read_thermo(f"{d}/thermo.csv")

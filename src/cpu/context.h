@@ -1,0 +1,69 @@
+/* The CPU backend's state, shared by its table (backend.c) and its Nose-Hoover operations
+   (nose_hoover.c). */
+#ifndef MDL_CPU_CONTEXT_H
+#define MDL_CPU_CONTEXT_H
+
+#include "../core/backend.h"
+#include "../parallel/domain.h"
+#include "force.h"
+#include "integrate.h"
+#include "neighbor.h"
+
+typedef struct {
+    mdl_system s;             /* owned atoms [0, dm.nlocal) in cell-sorted order, then ghosts; s.id maps back */
+    mdl_domain dm;            /* this rank's brick, the ghosts' exchanges */
+    mdl_box region;           /* the lists' box: the brick and its ghosts on decomposed axes (open), the
+                                 whole box on the others */
+    size_t natoms;            /* on all ranks */
+    size_t scratch_atoms;     /* room in x0, y0, z0, perm, scratch */
+    double comm_seconds;      /* in domain.c's exchanges (a migration's wrap included) */
+    mdl_units u;
+    cpu_lj_table lj;
+    double dt, skin, rneigh;
+    int brute;                /* method = brute */
+    int check, since, started; /* steps between skin tests; steps since the last build */
+    long builds, dangerous, last_build, unsafe_step; /* unsafe_step: -1 while healthy */
+    long step;                /* the last step update_neighbors saw */
+    int threads;
+    double inv_mass[MDL_MAX_SPECIES];
+    double *x0, *y0, *z0;     /* positions at the last build */
+    int32_t *perm;
+    void *scratch;            /* n doubles for permutations */
+    cpu_cells cells;
+    cpu_ghost_bins ghosts;
+    cpu_nlist nl;
+    cpu_force_scratch fscratch;
+    double pe, virial;        /* of the last energy_virial force call */
+    int nose_hoover;          /* the chains of nh act (nose_hoover_init was called) */
+    mdl_nh nh;
+    double boxscale;          /* the barostat's box factor for this step's two remaps */
+    double centre[3], box_hi[3]; /* the dilation's fixed point; the box's upper faces (LAMMPS keeps them) */
+    double built_lo[3], built_hi[3]; /* the box at the last build (the skin test counts its motion) */
+    double volume0;           /* the box's volume at the set-up (a runaway barostat's reference) */
+    long step_now;            /* the step begin_step opened */
+    double box_moved;         /* > 0: the box's faces moved this far past the skin (unsafe) */
+    mdl_observables thermo_rows[MDL_THERMO_SLOTS]; /* reduce_start's results */
+    int nslots, slot_fields;
+    struct cpu_slot {
+        void *a[MDL_FIELD_ARRAYS]; /* a frame in id order (system_field_arrays' order); NULL: not yet used */
+        int fields;
+        mdl_observables obs;
+    } *slots;
+} cpu_ctx;
+
+/* The kinetic energy of this rank's atoms. */
+static inline double cpu_local_kinetic(cpu_ctx *c)
+{
+    mdl_system *s = &c->s;
+    return 0.5 * c->u.mvv2e * sum_mv2(c->dm.nlocal, s->mass, s->type, s->vx, s->vy, s->vz, c->threads);
+}
+
+/* Nose-Hoover's operations of the backend table (backend.h), and the barostat's half-step box
+   motion around integrate_first's drift (the box and every owned atom dilated about the centre;
+   a box that ran away stops the run). */
+int cpu_nose_hoover_init(void *p, const mdl_nh *nh);
+int cpu_nose_hoover(void *p, int stage);
+int cpu_nose_hoover_state(void *p, mdl_nh *out);
+int cpu_remap_box(cpu_ctx *c);
+
+#endif

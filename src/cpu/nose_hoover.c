@@ -1,0 +1,71 @@
+/* The CPU backend's Nose-Hoover chains and barostat: physics/nose_hoover.h's half steps on this
+   rank's atoms, with the temperature and virial summed over all ranks, and the box's dilation. */
+#include "context.h"
+
+#include "../parallel/comm.h"
+#include "../util/util.h"
+#include "integrate.h"
+
+/* the ghosts follow at the next exchange */
+int cpu_remap_box(cpu_ctx *c)
+{
+    mdl_system *s = &c->s;
+    mdl_box *b = &s->box;
+    double lo[3] = {b->lo[0], b->lo[1], b->lo[2]}, len[3];
+    nh_scale_box(lo, c->box_hi, len, c->centre, c->boxscale);
+    double *x[3] = {s->x, s->y, s->z};
+    for (int d = 0; d < 3; d++) {
+        remap_coordinates(c->dm.nlocal, x[d], b->lo[d], b->len[d], lo[d], len[d]);
+        b->lo[d] = lo[d], b->len[d] = len[d];
+        if (c->dm.grid[d] == 1) /* the lists' minimum image */
+            c->region.lo[d] = lo[d], c->region.len[d] = len[d];
+    }
+    const char *why = domain_set_box(&c->dm, b);
+    return barostat_runaway(b, c->volume0, c->rneigh, why, c->step_now);
+}
+
+int cpu_nose_hoover_init(void *p, const mdl_nh *nh)
+{
+    cpu_ctx *c = p;
+    const mdl_box *b = &c->s.box;
+    c->nose_hoover = 1;
+    c->nh = *nh;
+    c->volume0 = box_volume(b);
+    if (c->nh.vol0 == 0)
+        c->nh.vol0 = c->volume0;
+    for (int d = 0; d < 3; d++)
+        c->box_hi[d] = b->lo[d] + b->len[d], c->centre[d] = 0.5 * (b->lo[d] + c->box_hi[d]);
+    double sums[2] = {cpu_local_kinetic(c), c->virial};
+    MDL_TRY(comm_sum_doubles(sums, 2));
+    c->nh.virial = sums[1];
+    nh_setup(&c->nh, mdl_temperature(sums[0], c->natoms, &c->u));
+    return MDL_OK;
+}
+
+/* A half step of the chains (and barostat): before the first kick on what they hold, after the
+   second on the kicked velocities' temperature and the new forces' virial (all ranks' sums). */
+int cpu_nose_hoover(void *p, int stage)
+{
+    cpu_ctx *c = p;
+    mdl_system *s = &c->s;
+    const double volume = box_volume(&s->box);
+    mdl_nh_factors f;
+    if (stage == MDL_THERMOSTAT_START_OF_STEP) {
+        f = nh_start_of_step(&c->nh, volume);
+        c->boxscale = f.boxscale;
+    } else {
+        double sums[2] = {cpu_local_kinetic(c), c->virial};
+        MDL_TRY(comm_sum_doubles(sums, 2));
+        c->nh.virial = sums[1];
+        f = nh_end_of_step(&c->nh, mdl_temperature(sums[0], c->natoms, &c->u), volume);
+    }
+    scale_velocities(c->dm.nlocal, f.vscale, s->vx, s->vy, s->vz);
+    return MDL_OK;
+}
+
+int cpu_nose_hoover_state(void *p, mdl_nh *out)
+{
+    *out = ((cpu_ctx *)p)->nh;
+    return MDL_OK;
+}
+

@@ -81,6 +81,10 @@ if [ "$part" != tests ] && command -v compute-sanitizer >/dev/null; then
     sanitize "$tool, asynchronous output" $tool "${run[@]}" --set run.steps=40 --set output.dump_every=2 \
       --set output.buffers=2 --set "output.dump_fields=position velocity force image" \
       --set "output.trajectory=$tmp/async-$tool.h5md"
+    # Nose-Hoover's chains on the device: recorded steps, thermo rows with the chains' energy, a frame
+    sanitize "$tool, nvt-nose-hoover" $tool "${run[@]}" --set run.steps=40 --set output.thermo=3 \
+      --set run.ensemble=nvt-nose-hoover --set run.target_temperature=1 --set run.tau=0.5 \
+      --set output.dump_every=20 --set "output.trajectory=$tmp/nh-$tool.h5md"
     # 70,304 atoms: the warp builder, as chosen by size; with a fixed 8-slot list, every row overflows
     big=("$m" run input/lj_melt.ini --backend gpu --quiet --set system.cells="26 26 26" --set output.thermo_file=)
     sanitize "$tool, run, 70,304 atoms (warp builder)" $tool "${big[@]}" --set run.steps=20

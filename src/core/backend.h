@@ -66,7 +66,7 @@ typedef struct {
    the drift into the force pass (the GPU on one rank does, and writes no forces), and that call
    then has nothing left to do */
 enum { MDL_FORCES, MDL_FORCES_ENERGY, MDL_ENERGY_ONLY, MDL_FORCES_THEN_KICKS };
-enum { MDL_THERMOSTAT_POST_FORCE = 1, MDL_THERMOSTAT_END_OF_STEP = 2, MDL_THERMOSTAT_START_OF_STEP = 4 };
+enum { MDL_THERMOSTAT_POST_FORCE = 1, MDL_THERMOSTAT_END_OF_STEP = 2 };
 #define MDL_THERMO_SLOTS 8
 #define MDL_STEP_KINDS 16
 
@@ -115,17 +115,17 @@ typedef struct {
     int (*langevin)(void *ctx, const mdl_langevin *p, uint64_t seed, long step);
     int (*scale_to_temperature)(void *ctx, double target, double coupling);
     /* Nose-Hoover's chains and barostat (physics/nose_hoover.h), owned where the atoms are (GPU:
-       in device memory; no host wait per step); the core (thermostat.c) says when. init, after
-       the set-up's forces with energy: the chains' constants and state (a checkpoint's, or at
-       rest; vol0 = 0: this box's volume), masses set on this temperature and virial. stage
-       START_OF_STEP, before integrate_first: nh_start_of_step's velocity factor, and its box
-       factor applied around integrate_first's drift (a runaway box stops the run, MDL_ERUN,
-       with the step); END_OF_STEP, after integrate_second: nh_end_of_step on the kicked
-       velocities' temperature and the last forces' virial (a barostat needs forces with energy
-       at every step). state: the chains now (waits for the device). reduce_* and snapshots report
-       the box and ecouple. */
+       in device memory; no host wait per step), made part of the integrator as LAMMPS's fix nvt
+       replaces fix nve's. init, after the set-up's forces with energy: the chains' constants and
+       state (a checkpoint's, or at rest; vol0 = 0: this box's volume), masses set on this
+       temperature and virial. From then on integrate_first begins with nh_start_of_step (the
+       velocities scaled; with a barostat the box and atoms dilated by its factor before and after
+       the drift: a runaway box stops the run, MDL_ERUN, naming the step) and integrate_second ends
+       with nh_end_of_step on the kicked velocities' temperature and the last forces' virial (a
+       barostat needs forces with energy at every step); with then_first the next step's start
+       follows within it. state: the chains now (waits for the device). reduce_* and snapshots
+       report the box and ecouple. */
     int (*nose_hoover_init)(void *ctx, const mdl_nh *nh);
-    int (*nose_hoover)(void *ctx, int stage);
     int (*nose_hoover_state)(void *ctx, mdl_nh *out);
     /* observables without stalls: start queues the reduction into slot (0..MDL_THERMO_SLOTS-1)
        of the kinetic energy now and the potential energy and virial of the last force call with

@@ -11,7 +11,7 @@
 int run_choose_grid(const mdl_config *cfg, const char *backend, int nranks, const mdl_system *s,
                     const mdl_pair_table *pt, mdl_setup *setup);
 /* The GPU's keys where they cannot act: refused (MDL_EINPUT) where the run would be wrong to go
-   on, else a warning that names the key; and an ensemble the GPU backend does not run (Nose-Hoover)
+   on, else a warning that names the key; and an ensemble the GPU backend does not run (npt-nose-hoover)
    refused there. */
 int run_check_gpu_keys(const mdl_config *cfg, const char *backend, int nranks, const mdl_system *s,
                        const mdl_pair_table *pt);

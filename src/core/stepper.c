@@ -67,13 +67,9 @@ int stepper_advance(mdl_stepper *st, long step, int energy, int chain)
     /* what differs between steps: energy, a rescaling thermostat's steps, the chained half kicks */
     int kind = energy | scale << 1 | chain << 2 | first_done << 3;
     phase_start(&st->timers);
-    /* a Nose-Hoover step scales by what the chain says at that step: its calls are not the same twice */
-    const int varies = st->thermostat.ensemble == MDL_NVT_NOSE_HOOVER || st->thermostat.ensemble == MDL_NPT_NOSE_HOOVER;
-    MDL_TRY(ops->begin_step(st->ctx, step, st->sync_phases || varies ? -1 : kind));
-    if (!first_done) {
-        MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_START_OF_STEP));
+    MDL_TRY(ops->begin_step(st->ctx, step, st->sync_phases ? -1 : kind));
+    if (!first_done)
         MDL_TRY(ops->integrate_first(st->ctx));
-    }
     phase_end(st, PH_INTEGRATE);
     MDL_TRY(ops->update_neighbors(st->ctx, step));
     phase_end(st, PH_NEIGHBOR);

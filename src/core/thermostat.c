@@ -1,6 +1,6 @@
 /* The thermostat policy: the core turns the configured ensemble into calls of the backends'
-   primitives (langevin, scale_to_temperature, nose_hoover) at the right stage and step; Nose-Hoover's
-   chains and barostat run in the backend (physics/nose_hoover.h), from the constants set here. */
+   primitives (langevin, scale_to_temperature) at the right stage and step; Nose-Hoover's chains and
+   barostat run in the backend's integrator (physics/nose_hoover.h), from the constants set here. */
 #include "thermostat.h"
 
 #include "../util/util.h"
@@ -47,8 +47,8 @@ int thermostat_setup(mdl_thermostat *t, const mdl_backend_ops *ops, void *ctx, c
 
 int thermostat_acts(const mdl_thermostat *t, long step, int stage)
 {
-    if (is_nose_hoover(t))
-        return stage == MDL_THERMOSTAT_START_OF_STEP || stage == MDL_THERMOSTAT_END_OF_STEP;
+    if (is_nose_hoover(t)) /* in the backend's integrator since nose_hoover_init */
+        return 0;
     if (stage == MDL_THERMOSTAT_POST_FORCE)
         return t->ensemble == MDL_NVT_LANGEVIN;
     if (stage != MDL_THERMOSTAT_END_OF_STEP)
@@ -60,8 +60,6 @@ int thermostat_apply(mdl_thermostat *t, const mdl_backend_ops *ops, void *ctx, l
 {
     if (!thermostat_acts(t, step, stage))
         return MDL_OK;
-    if (is_nose_hoover(t))
-        return ops->nose_hoover(ctx, stage);
     if (stage == MDL_THERMOSTAT_POST_FORCE)
         return ops->langevin(ctx, &t->langevin, t->seed, step);
     return ops->scale_to_temperature(ctx, t->target, t->coupling);

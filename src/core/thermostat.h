@@ -23,9 +23,9 @@ void thermostat_init(mdl_thermostat *t, const mdl_config *cfg, const mdl_units *
 /* At the set-up, after the first forces: Nose-Hoover's chains start in the backend from `state` (a
    checkpoint's, nh_pack's layout; NULL or other chains: at rest). */
 int thermostat_setup(mdl_thermostat *t, const mdl_backend_ops *ops, void *ctx, const double *state, int nstate);
-/* The stage of a step (MDL_THERMOSTAT_START_OF_STEP, _POST_FORCE or _END_OF_STEP): Nose-Hoover's
-   chains (and barostat) act before the first half kick and after the second; Langevin adds its force
-   after the force call; rescaling (every N steps) and Berendsen scale velocities at the end. */
+/* The stage of a step (MDL_THERMOSTAT_POST_FORCE or _END_OF_STEP): Langevin adds its force after
+   the force call; rescaling (every N steps) and Berendsen scale velocities at the end. (Nose-Hoover's
+   half steps are the backend's integrator's, before the first half kick and after the second.) */
 int thermostat_apply(mdl_thermostat *t, const mdl_backend_ops *ops, void *ctx, long step, int stage);
 /* Whether thermostat_apply calls a primitive at this step and stage. */
 int thermostat_acts(const mdl_thermostat *t, long step, int stage);

@@ -267,6 +267,8 @@ static int cpu_integrate_first(void *p)
     mdl_system *s = &c->s;
     const size_t n = c->dm.nlocal;
     const int barostat = c->nose_hoover && c->nh.barostat;
+    if (c->nose_hoover)
+        MDL_TRY(cpu_nose_hoover_half(c, 1));
     integrate_kick(n, 0.5 * c->dt * c->u.ftm2v, c->inv_mass, s->type, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz);
     if (barostat)
         MDL_TRY(cpu_remap_box(c));
@@ -280,6 +282,8 @@ static int cpu_integrate_second(void *p, int then_first)
     mdl_system *s = &c->s;
     integrate_kick(c->dm.nlocal, 0.5 * c->dt * c->u.ftm2v, c->inv_mass, s->type, s->vx, s->vy, s->vz, s->fx, s->fy,
                    s->fz);
+    if (c->nose_hoover)
+        MDL_TRY(cpu_nose_hoover_half(c, 0));
     return then_first ? cpu_integrate_first(c) : MDL_OK;
 }
 
@@ -484,7 +488,6 @@ const mdl_backend_ops mdl_cpu_backend = {
     .langevin = cpu_langevin,
     .scale_to_temperature = cpu_scale_to_temperature,
     .nose_hoover_init = cpu_nose_hoover_init,
-    .nose_hoover = cpu_nose_hoover,
     .nose_hoover_state = cpu_nose_hoover_state,
     .reduce_start = cpu_reduce_start,
     .reduce_poll = cpu_reduce_poll,

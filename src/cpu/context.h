@@ -62,8 +62,11 @@ static inline double cpu_local_kinetic(cpu_ctx *c)
    motion around integrate_first's drift (the box and every owned atom dilated about the centre;
    a box that ran away stops the run). */
 int cpu_nose_hoover_init(void *p, const mdl_nh *nh);
-int cpu_nose_hoover(void *p, int stage);
 int cpu_nose_hoover_state(void *p, mdl_nh *out);
+/* A half step of the chains (and barostat), the velocities scaled: start, before the first kick,
+   on what they hold; else after the second, on the kicked velocities' temperature and the new
+   forces' virial (all ranks' sums). */
+int cpu_nose_hoover_half(cpu_ctx *c, int start);
 int cpu_remap_box(cpu_ctx *c);
 
 #endif

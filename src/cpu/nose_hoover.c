@@ -42,15 +42,12 @@ int cpu_nose_hoover_init(void *p, const mdl_nh *nh)
     return MDL_OK;
 }
 
-/* A half step of the chains (and barostat): before the first kick on what they hold, after the
-   second on the kicked velocities' temperature and the new forces' virial (all ranks' sums). */
-int cpu_nose_hoover(void *p, int stage)
+int cpu_nose_hoover_half(cpu_ctx *c, int start)
 {
-    cpu_ctx *c = p;
     mdl_system *s = &c->s;
     const double volume = box_volume(&s->box);
     mdl_nh_factors f;
-    if (stage == MDL_THERMOSTAT_START_OF_STEP) {
+    if (start) {
         f = nh_start_of_step(&c->nh, volume);
         c->boxscale = f.boxscale;
     } else {

@@ -176,7 +176,7 @@ static int forces_then_kicks(gpu_ctx *c)
 static int gpu_compute_forces(void *p, int what)
 {
     gpu_ctx *c = p;
-    if (what == MDL_FORCES_THEN_KICKS && c->pos4_next)
+    if (what == MDL_FORCES_THEN_KICKS && c->pos4_next && !c->nh) /* Nose-Hoover's chains go between the kicks */
         return forces_then_kicks(c);
     if (c->replaying) /* the step's graph does it */
         return MDL_OK;
@@ -190,20 +190,58 @@ static int gpu_compute_forces(void *p, int what)
 }
 
 /* kicks: 1 = this step's first half kick + drift; 2 = the last step's second half kick, then
-   this one's (one pass, the same two additions) */
+   this one's (one pass, the same two additions); with Nose-Hoover's chains, the velocities
+   scaled by their factor before this step's kick */
 static int kick_drift(gpu_ctx *c, int kicks)
 {
     if (c->replaying)
         return MDL_OK;
     TRY(gpu_kick_drift(c->n, 0.5 * c->dt * c->u.ftm2v, c->dt, c->x, c->y, c->z, c->vx, c->vy, c->vz, c->fx, c->fy,
                        c->fz, c->type, c->pos4, c->pos0, c->skin, c->outer > 0 ? c->skin + c->outer : 0, kicks,
-                       c->nbs));
+                       c->nbs, c->nh ? c->nh_factor : NULL));
     return MDL_OK;
+}
+
+/* The chains' half step (GPU_NH_* mode) on sum m v^2 (partials or mv2), queued. */
+static int nose_hoover_queue(gpu_ctx *c, int mode, const double *partials, const double *mv2)
+{
+    return gpu_nose_hoover(c->nh, mode, partials, gpu_reduce_blocks(c->n), mv2, c->u.mvv2e, box_volume(&c->box),
+                           c->nh_factor, &c->nbs->halt) ? MDL_ERUN : MDL_OK;
 }
 
 static int gpu_integrate_first(void *p)
 {
-    return kick_drift(p, 1);
+    gpu_ctx *c = p;
+    if (c->nh && !c->replaying)
+        MDL_TRY(nose_hoover_queue(c, GPU_NH_START, NULL, NULL));
+    return kick_drift(c, 1);
+}
+
+/* The second half kick with Nose-Hoover's chains: chained on one rank, the kicked velocities'
+   sum taken without writing them, the chains' end and next start in one block, then both kicks
+   with their factor between (a pass less than kick, sum, scale, kick); otherwise the kick, the sum
+   (several ranks: over ranks through the host), the chains' end and a scaling pass. */
+static int nose_hoover_second(gpu_ctx *c, int then_first)
+{
+    if (c->replaying)
+        return MDL_OK;
+    const double dtf = 0.5 * c->dt * c->u.ftm2v;
+    if (then_first && !c->halo) {
+        TRY(gpu_reduce_kicked(c->n, dtf, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->type, c->partials));
+        MDL_TRY(nose_hoover_queue(c, GPU_NH_END | GPU_NH_START, c->partials, NULL));
+        return kick_drift(c, 2);
+    }
+    TRY(gpu_kick(c->n, dtf, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->type, &c->nbs->halt));
+    TRY(gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, NULL, NULL, c->partials, c->result));
+    if (c->halo) {
+        double mv2;
+        TRY(gpu_d2h(&mv2, c->result, sizeof mv2));
+        MDL_TRY(comm_sum_doubles(&mv2, 1));
+        TRY(gpu_h2d(c->result, &mv2, sizeof mv2));
+    }
+    MDL_TRY(nose_hoover_queue(c, GPU_NH_END, NULL, c->result));
+    TRY(gpu_scale_by(c->n, c->vx, c->vy, c->vz, c->nh_factor, &c->nbs->halt));
+    return then_first ? gpu_integrate_first(c) : MDL_OK;
 }
 
 static int gpu_integrate_second(void *p, int then_first)
@@ -216,6 +254,8 @@ static int gpu_integrate_second(void *p, int then_first)
         c->kicked = 0;
         return MDL_OK;
     }
+    if (c->nh)
+        return nose_hoover_second(c, then_first);
     if (then_first)
         return kick_drift(c, 2);
     if (c->replaying)
@@ -253,6 +293,42 @@ static int gpu_scale_velocities(void *p, double target, double coupling)
     return MDL_OK;
 }
 
+/* The chains to the device, their masses set on this temperature and virial (the set-up's
+   reduction, waited for). Their half steps are then integrate_first's and integrate_second's
+   (several ranks: the kinetic energy summed through the host, as the other thermostats' is). */
+static int gpu_nose_hoover_init(void *p, const mdl_nh *nh)
+{
+    gpu_ctx *c = p;
+    if (nh->barostat) {
+        mdl_error("[run] ensemble = npt-nose-hoover: the GPU backend has no barostat yet (--backend cpu)");
+        return MDL_EINPUT;
+    }
+    if (!c->nh) {
+        TRY(gpu_malloc((void **)&c->nh, sizeof *c->nh, "Nose-Hoover chains"));
+        TRY(gpu_malloc((void **)&c->nh_factor, (2 + MDL_THERMO_SLOTS) * sizeof(double), "Nose-Hoover factors"));
+        TRY(gpu_host_pin_alloc((void **)&c->nh_host, MDL_THERMO_SLOTS * sizeof(double), "Nose-Hoover energies"));
+        TRY(gpu_memset(c->nh_factor, 0, (2 + MDL_THERMO_SLOTS) * sizeof(double)));
+        TRY(gpu_memset(c->nh, 0, sizeof *c->nh));
+    }
+    mdl_observables o;
+    MDL_TRY(backend_observe(&mdl_gpu_backend, c, &o));
+    mdl_nh start = *nh;
+    if (start.vol0 == 0)
+        start.vol0 = o.volume;
+    start.virial = o.virial;
+    nh_setup(&start, o.temperature);
+    TRY(gpu_h2d(c->nh, &start, sizeof start));
+    return MDL_OK;
+}
+
+static int gpu_nose_hoover_state(void *p, mdl_nh *out)
+{
+    gpu_ctx *c = p;
+    TRY(gpu_synchronize());
+    TRY(gpu_d2h(out, c->nh, sizeof *out));
+    return MDL_OK;
+}
+
 static int gpu_sync(void *p) /* the compute stream: output copies on the copy stream go on */
 {
     (void)p;
@@ -274,6 +350,8 @@ const mdl_backend_ops mdl_gpu_backend = {
     .integrate_second = gpu_integrate_second,
     .langevin = gpu_langevin_force,
     .scale_to_temperature = gpu_scale_velocities,
+    .nose_hoover_init = gpu_nose_hoover_init,
+    .nose_hoover_state = gpu_nose_hoover_state,
     .neighbor_rows = gpu_neighbor_rows,
     .stats = gpu_stats,
     .synchronize = gpu_sync,

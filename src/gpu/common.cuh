@@ -123,15 +123,19 @@ static inline image_lengths make_image_lengths(mdl_box b)
 /* Atom i's velocity-Verlet update from its force f (the kick_drift kernel's, and the force
    kernel's chained epilogue, so both give the same bits): v += a f KICKS times (a = dtf / m; the
    last step's second half kick, then this one's first), x += dt v; returns the new packed
-   position, whose w is `w`. */
-template <int KICKS>
+   position, whose w is `w`. SCALED (Nose-Hoover): the velocity is scaled by `scale` before this
+   step's kick (after the last step's). */
+template <int KICKS, bool SCALED = false>
 __device__ __forceinline__ real4 kick_drift_of(int i, double a, double dt, mdl_real fx, mdl_real fy, mdl_real fz,
                                                mdl_real w, double *x, double *y, double *z, double *vx,
-                                               double *vy, double *vz)
+                                               double *vy, double *vz, double scale = 1.0)
 {
-    double u = vx[i] + a * fx, v = vy[i] + a * fy, s = vz[i] + a * fz;
+    double u = vx[i], v = vy[i], s = vz[i];
     if (KICKS == 2)
         u = u + a * fx, v = v + a * fy, s = s + a * fz;
+    if (SCALED)
+        u *= scale, v *= scale, s *= scale;
+    u = u + a * fx, v = v + a * fy, s = s + a * fz;
     vx[i] = u, vy[i] = v, vz[i] = s;
     const double px = x[i] + dt * u, py = y[i] + dt * v, pz = z[i] + dt * s;
     x[i] = px, y[i] = py, z[i] = pz;
@@ -167,6 +171,37 @@ __device__ __forceinline__ mdl_real displacement2(real4 p, real4 q)
 {
     const mdl_real dx = p.x - q.x, dy = p.y - q.y, dz = p.z - q.z;
     return dx * dx + dy * dy + dz * dz;
+}
+
+/* ---- deterministic sums (integrate.cu's reductions, nose_hoover.cu's chains) ---- */
+#define RED_BLOCK 256
+#define RED_MAX_BLOCKS 1024
+
+__device__ __forceinline__ double warp_sum(double v)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    return v;
+}
+
+/* Block-wide sum of three values in a fixed order; thread 0 gets the result. */
+__device__ __forceinline__ double3 block_sum3(double a, double b, double c)
+{
+    __shared__ double s[3][RED_BLOCK / 32];
+    a = warp_sum(a), b = warp_sum(b), c = warp_sum(c);
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (lane == 0)
+        s[0][warp] = a, s[1][warp] = b, s[2][warp] = c;
+    __syncthreads();
+    double3 r = make_double3(0, 0, 0);
+    if (warp == 0) {
+        int nw = blockDim.x / 32;
+        a = lane < nw ? s[0][lane] : 0.0;
+        b = lane < nw ? s[1][lane] : 0.0;
+        c = lane < nw ? s[2][lane] : 0.0;
+        r = make_double3(warp_sum(a), warp_sum(b), warp_sum(c));
+    }
+    return r;
 }
 
 #endif

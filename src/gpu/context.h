@@ -79,6 +79,10 @@ typedef struct {
     double *host_result;         /* pinned, same layout */
     void *thermo_ev[MDL_THERMO_SLOTS];
     int *host_flags;          /* pinned: 2 ints */
+    mdl_nh *nh;               /* Nose-Hoover's chains (device memory; NULL: another ensemble) */
+    double *nh_factor;        /* device: the last half step's velocity and box factors, then the
+                                 chains' energy at each thermo slot (MDL_THERMO_SLOTS) */
+    double *nh_host;          /* pinned: the thermo slots' chain energies */
     int forces_given;         /* the forces given at creation are current: the first sort carries them */
     size_t nl_bytes;
     /* asynchronous output: slots of a device staging area and pinned host memory, each holding

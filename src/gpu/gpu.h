@@ -10,6 +10,7 @@
 
 #include "../physics/box.h"
 #include "../physics/langevin.h"
+#include "../physics/nose_hoover.h"
 #include "../physics/species.h"
 
 #ifdef __cplusplus
@@ -365,11 +366,12 @@ int gpu_set_masses(int ntypes, const double *mass);
    position at the last build (pos0), st->unsafe = 1 past the skin or not finite; with outer_skin
    (pruned lists; 0: none), st->far_outer = 1 when one may be more than outer_skin/2 from its
    position at the outer list's build (pos0's w + its distance from pos0: gpu_prune_list). The step
-   kernels (these, the forces, Langevin, scaling) do nothing once st->halt is set. */
+   kernels (these, the forces, Langevin, scaling) do nothing once st->halt is set. With scale
+   (device memory; NULL: none), Nose-Hoover's: v *= scale[0] before this step's kick. */
 int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                    double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
                    mdl_real *pos4, const mdl_real *pos0, double skin, double outer_skin, int kicks,
-                   gpu_nb_state *st);
+                   gpu_nb_state *st, const double *scale);
 /* rng.h's mdl_normals_fn on the GPU (cuRAND's device API), on the selected device; 1 on failure. */
 int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, double *out);
 int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx, const mdl_real *fy,
@@ -387,6 +389,23 @@ int gpu_reduce(size_t n, const double *vx, const double *vy, const double *vz, c
 /* v *= sqrt(1 + c (T0 / T - 1)) with T from mv2 (device): c = 1 rescales to T0, c = dt/tau is Berendsen. */
 int gpu_scale_to_temperature(size_t n, double *vx, double *vy, double *vz, const double *mv2, double T0, double c,
                              double mvv2e, double boltz, double dof, const int *halt);
+
+/* ---- Nose-Hoover (nose_hoover.cu; gpu_reduce_kicked in integrate.cu) ----
+   The chains in nh (device memory) take the half steps of mode: GPU_NH_END (after the second half
+   kick) on sum m v^2, from `partials` of nblocks blocks (gpu_reduce_kicked's) or else mv2[0], then
+   GPU_NH_START (before the first kick); factor[0] (device) = the product of their velocity
+   factors, factor[1] the box's; nothing when *halt. */
+enum { GPU_NH_END = 1, GPU_NH_START = 2 };
+int gpu_nose_hoover(mdl_nh *nh, int mode, const double *partials, size_t nblocks, const double *mv2, double mvv2e,
+                    double volume, double *factor, const int *halt);
+/* The partial sums (gpu_reduce_blocks(n) blocks) of m (v + dtf f / m)^2: the temperature a half
+   kick would make, without making it. */
+int gpu_reduce_kicked(size_t n, double dtf, const double *vx, const double *vy, const double *vz, const mdl_real *fx,
+                      const mdl_real *fy, const mdl_real *fz, const int *type, double *partials);
+/* v *= factor[0] (device memory); nothing when *halt. */
+int gpu_scale_by(size_t n, double *vx, double *vy, double *vz, const double *factor, const int *halt);
+/* *out (device memory) = the chains' energy (ecouple). */
+int gpu_nose_hoover_energy(const mdl_nh *nh, double volume, double *out);
 
 /* ---- snapshots for the writer thread (snapshot.cu) ----
    dst[d][id[i]] = src[d][i], d = 0..2: one field's arrays into id order (forces widened to double). */

@@ -22,12 +22,13 @@ extern "C" int gpu_set_masses(int ntypes, const double *mass)
 
 /* v += dtf f/m (KICKS times), x += dt v, pos4 written (w from the species: its old value need
    not be read), and the skin test against pos0 (far and unsafe in st); with outer_half (pruned
-   lists; 0: none), the outer list's test too (far_outer). */
-template <int KICKS>
+   lists; 0: none), the outer list's test too (far_outer). SCALED: Nose-Hoover's factor scale[0]
+   (device memory) before this step's kick. */
+template <int KICKS, bool SCALED>
 __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, double *y, double *z, double *vx,
                                   double *vy, double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz,
                                   const int *type, pos_t *pos, const pos_t *pos0, mdl_real half2, mdl_real skin2,
-                                  mdl_real outer_half, gpu_nb_state *st)
+                                  mdl_real outer_half, gpu_nb_state *st, const double *scale)
 {
     if (st->halt)
         return;
@@ -36,8 +37,8 @@ __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, doubl
     real4 q = {};
     if (i < n) {
         const int t = type[i];
-        const real4 p = kick_drift_of<KICKS>(i, dtf * c_inv_mass[t], dt, fx[i], fy[i], fz[i], type_to_real(t), x, y,
-                                             z, vx, vy, vz);
+        const real4 p = kick_drift_of<KICKS, SCALED>(i, dtf * c_inv_mass[t], dt, fx[i], fy[i], fz[i], type_to_real(t),
+                                                     x, y, z, vx, vy, vz, SCALED ? scale[0] : 1.0);
         pos_put(pos, i, p);
         q = pos_at(pos0, i);
         d2 = displacement2(p, q);
@@ -48,22 +49,27 @@ __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, doubl
         outer_flag(0xffffffffu, q, d2, outer_half, &st->far_outer);
 }
 
+template <int KICKS, bool SCALED>
+static void launch_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
+                              double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
+                              mdl_real *pos4, const mdl_real *pos0, mdl_real half2, mdl_real skin2,
+                              mdl_real outer_half, gpu_nb_state *st, const double *scale)
+{
+    kick_drift_kernel<KICKS, SCALED><<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
+        (int)n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type, (pos_t *)pos4, (const pos_t *)pos0, half2, skin2,
+        outer_half, st, scale);
+}
+
 extern "C" int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                               double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
                               mdl_real *pos4, const mdl_real *pos0, double skin, double outer_skin, int kicks,
-                              gpu_nb_state *st)
+                              gpu_nb_state *st, const double *scale)
 {
-    unsigned g = grid_for(n, MDL_BLOCK);
     mdl_real half2 = (mdl_real)(0.25 * skin * skin), skin2 = (mdl_real)(skin * skin);
     mdl_real outer_half = (mdl_real)(0.5 * outer_skin);
-    if (kicks == 2)
-        kick_drift_kernel<2><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type,
-                                                               (pos_t *)pos4, (const pos_t *)pos0, half2, skin2,
-                                                               outer_half, st);
-    else
-        kick_drift_kernel<1><<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type,
-                                                               (pos_t *)pos4, (const pos_t *)pos0, half2, skin2,
-                                                               outer_half, st);
+    auto launch = kicks == 2 ? (scale ? launch_kick_drift<2, true> : launch_kick_drift<2, false>)
+                             : (scale ? launch_kick_drift<1, true> : launch_kick_drift<1, false>);
+    launch(n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type, pos4, pos0, half2, skin2, outer_half, st, scale);
     MDL_LAUNCHED("kick_drift");
     return 0;
 }
@@ -162,36 +168,6 @@ extern "C" int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, d
 
 // ---- reductions -------------------------------------------------------------------------------
 
-#define RED_BLOCK 256
-#define RED_MAX_BLOCKS 1024
-
-__device__ __forceinline__ double warp_sum(double v)
-{
-    for (int o = 16; o > 0; o >>= 1)
-        v += __shfl_down_sync(0xffffffffu, v, o);
-    return v;
-}
-
-/* Block-wide sum of three values in a fixed order; thread 0 gets the result. */
-__device__ __forceinline__ double3 block_sum3(double a, double b, double c)
-{
-    __shared__ double s[3][RED_BLOCK / 32];
-    a = warp_sum(a), b = warp_sum(b), c = warp_sum(c);
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    if (lane == 0)
-        s[0][warp] = a, s[1][warp] = b, s[2][warp] = c;
-    __syncthreads();
-    double3 r = make_double3(0, 0, 0);
-    if (warp == 0) {
-        int nw = blockDim.x / 32;
-        a = lane < nw ? s[0][lane] : 0.0;
-        b = lane < nw ? s[1][lane] : 0.0;
-        c = lane < nw ? s[2][lane] : 0.0;
-        r = make_double3(warp_sum(a), warp_sum(b), warp_sum(c));
-    }
-    return r;
-}
-
 __global__ void reduce_atoms_kernel(int n, const double *vx, const double *vy, const double *vz, const int *type,
                                     const mdl_real *pe, const mdl_real *w, double *partials)
 {
@@ -238,6 +214,35 @@ extern "C" int gpu_reduce(size_t n, const double *vx, const double *vy, const do
     MDL_LAUNCHED("reduce_atoms");
     reduce_partials_kernel<<<1, RED_BLOCK, 0, g_mdl_stream>>>(nb, partials, out);
     MDL_LAUNCHED("reduce_partials");
+    return 0;
+}
+
+/* sum m (v + a f)^2 per block over the velocities a half kick would make (a = dtf / m, as
+   kick_kernel's and kick_drift_of's), which are not written: Nose-Hoover's temperature before the
+   chained kicks (gpu_nose_hoover sums the partials). */
+__global__ void reduce_kicked_kernel(int n, double dtf, const double *vx, const double *vy, const double *vz,
+                                     const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
+                                     double *partials)
+{
+    double ke = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        const int t = type[i];
+        const double a = dtf * c_inv_mass[t];
+        const double u = vx[i] + a * fx[i], v = vy[i] + a * fy[i], s = vz[i] + a * fz[i];
+        ke += c_mass[t] * (u * u + v * v + s * s);
+    }
+    double3 r = block_sum3(ke, 0.0, 0.0);
+    if (threadIdx.x == 0)
+        partials[3 * blockIdx.x] = r.x, partials[3 * blockIdx.x + 1] = 0.0, partials[3 * blockIdx.x + 2] = 0.0;
+}
+
+extern "C" int gpu_reduce_kicked(size_t n, double dtf, const double *vx, const double *vy, const double *vz,
+                                 const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
+                                 double *partials)
+{
+    reduce_kicked_kernel<<<(int)gpu_reduce_blocks(n), RED_BLOCK, 0, g_mdl_stream>>>((int)n, dtf, vx, vy, vz, fx, fy,
+                                                                                    fz, type, partials);
+    MDL_LAUNCHED("reduce_kicked");
     return 0;
 }
 

@@ -93,13 +93,14 @@ void gpu_free_state(gpu_ctx *c)
     for (int k = 0; k < m; k++)
         gpu_free(*a[k].p);
     void *dev[] = {c->nl,  c->flags,     c->cell_start, c->cell_end,  c->partials,
-                   c->result, c->nbs, c->sort_temp, c->pos4_next, c->onl};
+                   c->result, c->nbs, c->sort_temp, c->pos4_next, c->onl, c->nh, c->nh_factor};
     for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
         gpu_free(dev[k]);
     gpu_host_pin_free(c->host_result);
     for (int k = 0; k < MDL_THERMO_SLOTS; k++)
         gpu_event_destroy(c->thermo_ev[k]);
     gpu_host_pin_free(c->host_flags);
+    gpu_host_pin_free(c->nh_host);
     gpu_host_free((void *)c->report);
 }
 

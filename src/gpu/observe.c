@@ -96,6 +96,11 @@ int gpu_reduce_start(void *p, int slot)
 {
     gpu_ctx *c = p;
     double *dev = c->result + 3 * (1 + slot), *host = c->host_result + 3 * (1 + slot);
+    if (c->nh) { /* the chains' energy now, behind the step */
+        double *e = c->nh_factor + 2 + slot;
+        TRY(gpu_nose_hoover_energy(c->nh, box_volume(&c->box), e));
+        TRY(gpu_copy_async(c->nh_host + slot, e, sizeof(double), NULL));
+    }
     if (c->halo) {
         MDL_TRY(sum_over_ranks(c, dev, host));
         return gpu_event_record(c->thermo_ev[slot], NULL) ? MDL_ERUN : MDL_OK;
@@ -118,6 +123,7 @@ int gpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait)
             return MDL_ERUN;
     }
     observables_from_sums(c, c->host_result + 3 * (1 + slot), o);
+    o->ecouple = c->nh ? c->nh_host[slot] : 0.0;
     return MDL_OK;
 }
 

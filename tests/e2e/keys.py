@@ -53,10 +53,11 @@ def main():
             fail(f"neighbors {opt} {v} on the CPU: exit {p.returncode}\n{p.stderr}")
     # where a GPU is: an ensemble the GPU backend does not run is refused there, naming the key
     if "GPU 0:" in run([mdlite, "info"], check=False).stdout:
-        p = run([mdlite, *base, "--backend", "gpu", "--set", "run.ensemble=nvt-nose-hoover", "--set",
-                 "run.target_temperature=1", "--set", "run.tau=0.5"], check=False)
-        if p.returncode != 2 or "[run] ensemble = nvt-nose-hoover" not in p.stderr:
-            fail(f"Nose-Hoover on the GPU backend: exit {p.returncode}, expected 2 naming the key\n{p.stderr}")
+        p = run([mdlite, *base, "--backend", "gpu", "--set", "run.ensemble=npt-nose-hoover", "--set",
+                 "run.target_temperature=1", "--set", "run.tau=0.5", "--set", "run.target_pressure=1", "--set",
+                 "run.pressure_tau=5"], check=False)
+        if p.returncode != 2 or "[run] ensemble = npt-nose-hoover" not in p.stderr:
+            fail(f"NPT on the GPU backend: exit {p.returncode}, expected 2 naming the key\n{p.stderr}")
     n = sum(len(g) for g, _ in KEYS.values())
     print(f"{len(KEYS)} keys: {n} values run (the GPU's named as unused on the CPU), {len(KEYS)} wrong values exit 2; "
           f"sync_phases leaves the thermo as it is")

@@ -88,6 +88,9 @@ if [ "$part" != tests ] && command -v compute-sanitizer >/dev/null; then
     # 70,304 atoms: the warp builder, as chosen by size; with a fixed 8-slot list, every row overflows
     big=("$m" run input/lj_melt.ini --backend gpu --quiet --set system.cells="26 26 26" --set output.thermo_file=)
     sanitize "$tool, run, 70,304 atoms (warp builder)" $tool "${big[@]}" --set run.steps=20
+    # Nose-Hoover with one lane per atom (the chained sum of the kicked velocities over 70,304 atoms)
+    sanitize "$tool, 70,304 atoms, nvt-nose-hoover" $tool "${big[@]}" --set run.steps=20 --set output.thermo=7 \
+      --set run.ensemble=nvt-nose-hoover --set run.target_temperature=1 --set run.tau=0.5
     # 13,500 atoms: the counting sort over 14 blocks (500 atoms: one)
     sanitize "$tool, run, 13,500 atoms (counting sort)" $tool "$m" run input/lj_melt.ini --backend gpu --quiet \
       --set system.cells="15 15 15" --set output.thermo_file= --set run.steps=40

@@ -380,7 +380,9 @@ def thermostats(mdlite, inp, d, precision):
     # Nose-Hoover's chains on the device (steps recorded as graphs), 200 steps: double to 1e-9, mixed
     # to 1e-4; thermo every 7 steps, so that recorded and replayed kinds alternate
     tol = 1e-4 if precision == "mixed" else 1e-9
-    for ens in (["run.tau=0.5"], ["run.tau=0.1", "run.chain=1"], ["run.tau=1.0", "run.chain=5"]):
+    # (8 8 8: 2,048 atoms, 8 force lanes per atom; 26 26 26: 70,304 atoms, one lane per atom)
+    for ens in (["run.tau=0.5"], ["run.tau=0.1", "run.chain=1"], ["run.tau=1.0", "run.chain=5"],
+                ["run.tau=0.5", "system.cells=26 26 26"]):
         common = ["system.cells=8 8 8", "run.steps=200", "output.thermo=7", "run.target_temperature=1.1",
                   "run.ensemble=nvt-nose-hoover", *ens]
         g, _ = thermo_run(mdlite, cfg, d, "g", *common)

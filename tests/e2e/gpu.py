@@ -394,6 +394,19 @@ def thermostats(mdlite, inp, d, precision):
             fail(f"nvt-nose-hoover {ens}: GPU and CPU differ by {worst:.3g} > {tol}")
         print(f"nvt-nose-hoover {' '.join(ens)}: GPU vs CPU over 200 steps ({len(g)} rows, conserved included): "
               f"{worst:.3g}")
+    # the chains carry over a restart from the device's checkpoint: 100 + 100 steps against 200
+    common = ["system.cells=8 8 8", "output.thermo=50", "run.target_temperature=1.1", "run.ensemble=nvt-nose-hoover",
+              "run.tau=0.5", "output.dump_every=50"]
+    straight, _ = thermo_run(mdlite, cfg, d, "straight", *common, "run.steps=200", f"output.trajectory={d}/s.h5md")
+    thermo_run(mdlite, cfg, d, "first", *common, "run.steps=100", f"output.trajectory={d}/p.h5md")
+    again = os.path.join(d, "again.csv")
+    run([mdlite, "run", cfg, "--backend", "gpu", "--quiet", "--restart", f"{d}/p.h5md", "--set",
+         f"output.thermo_file={again}", *sum([["--set", s] for s in common + ["run.steps=100"]], [])])
+    a, b = straight[-1], read_thermo(again)[-1]
+    worst = max(abs(a[k] - b[k]) / max(1.0, abs(a[k])) for k in a)
+    if a["step"] != 200 or b["step"] != 200 or worst > tol:
+        fail(f"nvt-nose-hoover on the GPU: 200 steps against 100 + restart 100 differ by {worst:.3g}\n{a}\n{b}")
+    print(f"nvt-nose-hoover on the GPU: step 200 straight against 100 + restart 100: {worst:.3g}")
 
 
 def trajectory(mdlite, inp, d, precision):

@@ -191,6 +191,25 @@ static const mdl_entry *entry_or_file(const mdl_config *cfg, const char *section
     return fallback;
 }
 
+/* A [run] key the ensemble does not use gets a warning naming it (the pressure keys, surely a
+   mistake there, are refused by check_pressure_keys). */
+static void warn_unused_run_keys(const mdl_config *cfg)
+{
+    const int nh = 1 << MDL_NVT_NOSE_HOOVER | 1 << MDL_NPT_NOSE_HOOVER;
+    static const struct {
+        const char *key;
+        int used_by; /* bits of mdl_ensemble */
+        const char *whose;
+    } keys[] = {{"target_temperature", ~(1 << MDL_NVE), "every thermostat's"},
+                {"tau", 1 << MDL_NVT_BERENDSEN | 1 << MDL_NVT_LANGEVIN | nh, "Berendsen's, Langevin's and Nose-Hoover's"},
+                {"every", 1 << MDL_NVT_RESCALE, "nvt-rescale's"},
+                {"chain", nh, "Nose-Hoover's"}};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        if (!(keys[k].used_by & 1 << cfg->ensemble) && find_entry(cfg, "run", keys[k].key))
+            mdl_warn("%s: [run] %s: not used by ensemble %s (%s)", config_origin(cfg, "run", keys[k].key), keys[k].key,
+                     config_ensemble_name(cfg->ensemble), keys[k].whose);
+}
+
 /* The barostat's keys: both needed by npt-nose-hoover, refused by every other ensemble. */
 static int check_pressure_keys(const mdl_config *cfg)
 {
@@ -374,9 +393,7 @@ int config_load(mdl_config *cfg, const char *path, int noverrides, char *const *
         mdl_warn("%s: [run] pressure_tau = %g is under 10 timesteps (%g): the box follows the pressure's every "
                  "fluctuation; LAMMPS advises about 1000 timesteps", config_origin(cfg, "run", "pressure_tau"),
                  cfg->pressure_tau, 10 * cfg->timestep);
-    if (!nose_hoover && find_entry(cfg, "run", "chain"))
-        mdl_warn("%s: [run] chain: not used by ensemble %s (Nose-Hoover's)", config_origin(cfg, "run", "chain"),
-                 find_entry(cfg, "run", "ensemble") ? find_entry(cfg, "run", "ensemble")->value : "nve");
+    warn_unused_run_keys(cfg);
     cfg->skin_auto = cfg->skin == MDL_AUTO;
     if (cfg->skin < 0)
         cfg->skin = un.skin;

@@ -51,6 +51,18 @@ def main():
         p = run([mdlite, "neighbors", os.path.join(d, "..", "none.xy"), "--cutoff", "1", opt, v], check=False)
         if p.returncode != 2 or "GPU options" not in p.stderr:
             fail(f"neighbors {opt} {v} on the CPU: exit {p.returncode}\n{p.stderr}")
+    # a [run] key the ensemble does not use is named; one it uses is not
+    for ens, unused, used in (("nve", ["target_temperature=1", "tau=0.5", "every=3", "chain=2"], []),
+                              ("nvt-rescale", ["tau=0.5", "chain=2"], ["target_temperature=1", "every=3"]),
+                              ("nvt-nose-hoover", ["every=3"], ["target_temperature=1", "tau=0.5", "chain=2"])):
+        sets = sum([["--set", f"run.{kv}"] for kv in unused + used], [])
+        p = run([mdlite, *base, "--set", f"run.ensemble={ens}", *sets, "--set", "output.thermo_file="], check=False)
+        for kv in unused + used:
+            key = kv.split("=")[0]
+            said = f"--set: [run] {key}: not used by ensemble {ens}" in p.stderr
+            if p.returncode != 0 or said != (kv in unused):
+                fail(f"ensemble {ens}, run.{kv}: exit {p.returncode}, {'named' if said else 'not named'} as unused\n"
+                     f"{p.stderr}")
     # where a GPU is: an ensemble the GPU backend does not run is refused there, naming the key
     if "GPU 0:" in run([mdlite, "info"], check=False).stdout:
         p = run([mdlite, *base, "--backend", "gpu", "--set", "run.ensemble=npt-nose-hoover", "--set",

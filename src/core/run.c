@@ -63,6 +63,7 @@ typedef struct {
     int rank, nranks;
     int grid[3];             /* bricks along x, y, z */
     double volume_sum;       /* over the thermo rows (a barostat's average volume) */
+    char species_counts[MDL_MAX_SPECIES * (MDL_NAME_LEN + 24)]; /* "A 3200, B 800" */
     long volume_rows;
 } run_state;
 
@@ -271,8 +272,9 @@ static void print_summary(run_state *r, double loop, int threads, const double *
     clear_progress(r);
     printf("Loop time of %.6g s on %d thread%s%s (%s backend) for %ld steps with %zu atoms\n", loop, threads,
            threads == 1 ? "" : "s", r->nranks > 1 ? " per rank" : "", r->ops->name, cfg->steps, r->natoms);
-    printf("Performance: %.6g atom-steps/s\n", loop > 0 ? (double)r->natoms * (double)cfg->steps / loop : 0.0);
-    printf("Ensemble = %s", config_ensemble_name(cfg->ensemble));
+    const int metal = strcmp(cfg->units, "metal") == 0; /* ps steps: ns/day; lj: tau/day */
+    mdl_print_performance(r->natoms, cfg->steps, loop, cfg->timestep, metal ? "ns" : "tau", metal ? 86.4 : 86400.0);
+    printf("Species = %s; ensemble = %s", r->species_counts, config_ensemble_name(cfg->ensemble));
     if (cfg->ensemble == MDL_NPT_NOSE_HOOVER && r->volume_rows > 0) {
         const double v = r->volume_sum / (double)r->volume_rows;
         printf(": average volume %.6g, density %.6g atoms per unit volume (%ld thermo rows)", v,
@@ -510,6 +512,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     }
     mdl_message_mute(0);
     profile_phase(r.prof, "backend create", t);
+    system_species_counts(&s, r.species_counts, sizeof r.species_counts);
     if (rc == MDL_OK && !quiet)
         printf("mdlite: %zu atoms, %d species, box %g x %g x %g, %s units, %s backend, steps %ld to %ld\n", s.n,
                s.ntypes, s.box.len[0], s.box.len[1], s.box.len[2], u.name, ops->name, r.first_step, r.final_step);

@@ -4,6 +4,7 @@
 #include "../util/util.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -169,4 +170,14 @@ void system_unpack_frame(void *const arrays[MDL_FIELD_ARRAYS], size_t natoms, in
                 ((int32_t *)arrays[a])[id] = (int32_t)w[m++];
         }
     }
+}
+
+void system_species_counts(const mdl_system *s, char *out, size_t size)
+{
+    size_t count[MDL_MAX_SPECIES] = {0}, k = 0;
+    for (size_t i = 0; i < s->n; i++)
+        count[s->type[i]]++;
+    out[0] = '\0';
+    for (int t = 0; t < s->ntypes && k < size; t++)
+        k += (size_t)snprintf(out + k, size - k, "%s%s %zu", t ? ", " : "", s->species[t], count[t]);
 }

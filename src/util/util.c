@@ -214,3 +214,10 @@ void mdl_print_cpu_use(double cpu, double loop, int threads, const char *backend
         mdl_warn("the run had %.2f of its %d threads' CPU time: other programs use the cores; fewer threads "
                  "([run] threads) may run faster", used, threads);
 }
+
+void mdl_print_performance(size_t natoms, long steps, double loop, double dt, const char *time_unit, double per_day)
+{
+    const double rate = loop > 0 ? (double)steps / loop : 0.0;
+    printf("Performance: %.6g atom-steps/s, %.6g timesteps/s, %.6g %s/day\n", rate * (double)natoms, rate,
+           rate * dt * per_day, time_unit);
+}

@@ -66,5 +66,9 @@ int mdl_parse_long(const char *s, long *out);
 /* "CPU use": how many cores a loop of `loop` seconds and `cpu` CPU seconds kept busy against its
    threads (backend "cpu"; else the host's cores); a warning when far fewer. */
 void mdl_print_cpu_use(double cpu, double loop, int threads, const char *backend);
+/* "Performance: ... atom-steps/s, ... timesteps/s, ... <time_unit>/day" for `steps` steps of dt
+   in `loop` seconds (per_day: the run's time units in a day's worth of dt, e.g. 86400 tau or
+   86.4 ns per ps of a day). */
+void mdl_print_performance(size_t natoms, long steps, double loop, double dt, const char *time_unit, double per_day);
 
 #endif

@@ -5,12 +5,30 @@ usage: cli.py MDLITE INPUT_DIR
 """
 import glob
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from common import fail, read_thermo, run, workdir  # noqa: E402
 
 HEADER = "step,time,temperature,potential_energy,kinetic_energy,total_energy,pressure,volume,conserved"
+
+
+def performance_line(cfg, out):
+    """Performance: atom-steps/s = atoms x timesteps/s, and tau/day (lj) or ns/day (metal) = timesteps/s x
+    dt x a day; Species: each species' count, adding up to the atoms."""
+    atoms = int(re.search(r"mdlite: (\d+) atoms", out).group(1))
+    m = re.search(r"Performance: (\S+) atom-steps/s, (\S+) timesteps/s, (\S+) (tau|ns)/day", out)
+    counts = re.search(r"Species = (.*?); ensemble = ", out)
+    if not m or not counts:
+        fail(f"{cfg}: the summary lacks the performance figures or the species:\n{out}")
+    rate, steps, per_day, unit = float(m.group(1)), float(m.group(2)), float(m.group(3)), m.group(4)
+    dt = float(re.search(r"^timestep *= *(\S+)", open(cfg).read(), re.M).group(1))
+    want = steps * dt * (86.4 if unit == "ns" else 86400)
+    if abs(rate - atoms * steps) > 1e-4 * rate or abs(per_day - want) > 1e-4 * want:
+        fail(f"{cfg}: {m.group(0)} does not add up ({atoms} atoms, dt {dt})")
+    if sum(int(c.split()[-1]) for c in counts.group(1).split(", ")) != atoms:
+        fail(f"{cfg}: species counts '{counts.group(1)}' do not add up to {atoms}")
 
 
 def main():
@@ -44,6 +62,7 @@ def main():
                 fail(f"{cfg}: summary lacks the {phase} phase")
         if "CPU use = " not in out:
             fail(f"{cfg}: summary lacks the CPU-use line")
+        performance_line(cfg, out)
     note = ""
     if "backends: cpu gpu" in info and "GPUs: none found" in info:
         # a GPU build on a machine without a GPU: the error alone, no banner, no table, no file

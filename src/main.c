@@ -37,6 +37,14 @@ static const char *USAGE =
     "docs/ for the keys. An output file that exists is kept as #name.N# (--overwrite replaces it).\n"
     "Exit status: 0 success, 1 run-time failure, 2 bad usage or input.\n";
 
+/* "mdlite run CONFIG --set ..." from argv (arguments with spaces quoted), cut to size. */
+static void record_command(char *out, size_t size, int argc, char **argv)
+{
+    size_t k = (size_t)snprintf(out, size, "mdlite run");
+    for (int i = 0; i < argc && k < size; i++)
+        k += (size_t)snprintf(out + k, size - k, strpbrk(argv[i], " \t") ? " '%s'" : " %s", argv[i]);
+}
+
 static int run_main(int argc, char **argv)
 {
     const char *path = NULL;
@@ -85,8 +93,11 @@ static int run_main(int argc, char **argv)
     mdl_config cfg;
     if (rc == MDL_OK) {
         rc = config_load(&cfg, path, nset, sets);
-        if (rc == MDL_OK)
+        if (rc == MDL_OK) {
+            record_command(cfg.command, sizeof cfg.command, argc, argv);
+            snprintf(cfg.restart_from, sizeof cfg.restart_from, "%s", opt.restart ? opt.restart : "");
             rc = run_simulation(&cfg, &opt);
+        }
         config_destroy(&cfg);
     }
     free(sets);

@@ -170,7 +170,7 @@ static void set_defaults(mdl_config *cfg)
     cfg->thermo = 10;
     snprintf(cfg->thermo_file, sizeof cfg->thermo_file, "thermo.csv");
     cfg->dump_every = 100;
-    cfg->dump_fields = MDL_DUMP_POSITION | MDL_DUMP_VELOCITY;
+    cfg->dump_fields = MDL_DUMP_POSITION | MDL_DUMP_VELOCITY | MDL_DUMP_IMAGE; /* images: unwrapped positions, MSD */
     cfg->flush_every = 10;
     cfg->checkpoint = 1;
     cfg->async = 1;
@@ -445,4 +445,30 @@ const char *config_ensemble_name(int ensemble)
     static const char *names[] = {"nve", "nvt-rescale", "nvt-berendsen", "nvt-langevin", "nvt-nose-hoover",
                                   "npt-nose-hoover"};
     return ensemble >= 0 && ensemble < (int)(sizeof names / sizeof names[0]) ? names[ensemble] : "?";
+}
+
+char *config_effective_text(const mdl_config *cfg)
+{
+    size_t size = 1;
+    for (int i = 0; i < cfg->nentries; i++)
+        size += strlen(cfg->entries[i].section) + strlen(cfg->entries[i].key) + strlen(cfg->entries[i].value) + 32;
+    char *out = malloc(size), *p = out;
+    if (!out)
+        return NULL;
+    *p = '\0';
+    for (int i = 0; i < cfg->nentries; i++) { /* each section once, in the order it first appears */
+        const char *sec = cfg->entries[i].section;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = strcmp(cfg->entries[j].section, sec) == 0;
+        if (seen)
+            continue;
+        p += sprintf(p, "%s[%s]\n", p == out ? "" : "\n", sec);
+        for (int j = i; j < cfg->nentries; j++) {
+            const mdl_entry *e = &cfg->entries[j];
+            if (strcmp(e->section, sec) == 0)
+                p += sprintf(p, "%s = %s%s\n", e->key, e->value, strcmp(e->origin, "--set") == 0 ? " ; --set" : "");
+        }
+    }
+    return out;
 }

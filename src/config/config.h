@@ -33,6 +33,8 @@ typedef struct {
 typedef struct {
     char path[MDL_PATH_LEN];  /* the config file */
     char *text;               /* its whole text, kept for output metadata */
+    char command[2048];       /* the command line that ran it ("" outside `mdlite run`; output metadata) */
+    char restart_from[MDL_PATH_LEN]; /* --restart's file ("": a new run; output metadata) */
 
     /* [system] */
     char units[16];
@@ -114,6 +116,9 @@ void config_destroy(mdl_config *cfg);
    ensemble adds a force to every atom (Langevin), its keys. A checkpoint records it; a restart
    whose text differs recomputes the forces instead of using the checkpoint's. */
 void config_force_origin(const mdl_config *cfg, char *out, size_t size);
+/* The configuration in effect, as INI text: every key set in the file or by --set (the value
+   that counts; "; --set" after an override), section by section; malloc'ed (NULL: no memory). */
+char *config_effective_text(const mdl_config *cfg);
 /* The ensemble's name as the config spells it. */
 const char *config_ensemble_name(int ensemble);
 /* 1 when the key was set (in the file or by --set), 0 when it keeps its default. */

@@ -188,6 +188,12 @@ static int create_layout(h5md_file *h, const mdl_config *cfg, const mdl_system *
     hid_t par;
     H5TRY(par = H5Gcreate2(f, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating parameters");
     H5TRY(dataset_string(par, "config", cfg->text ? cfg->text : ""), "writing the configuration");
+    char *effective = config_effective_text(cfg);
+    herr_t written = effective ? dataset_string(par, "effective_config", effective) : -1;
+    free(effective);
+    H5TRY(written, "writing the effective configuration");
+    H5TRY(dataset_string(par, "command_line", cfg->command), "writing the command line");
+    H5TRY(dataset_string(par, "restart_from", cfg->restart_from), "writing the restart's source");
     H5TRY(dataset_string(par, "program_version", "mdlite " MDLITE_VERSION), "writing the version");
     H5TRY(dataset_string(par, "units", cfg->units), "writing the units");
     H5Gclose(par);

@@ -98,6 +98,39 @@ def npt_box(mdlite, inp, d):
           f"(edges {boxes[0]:.6g} to {boxes[-1]:.6g})")
 
 
+def provenance(mdlite, inp, d):
+    """The H5MD file records the configuration in effect (every --set applied; it runs again to the
+    same thermo), the command line and the file a restart continued from."""
+    cfg = os.path.join(inp, "lj_melt.ini")
+    sets = ["system.cells=4 4 4", "run.steps=40", "run.ensemble=nvt-berendsen", "run.target_temperature=1.1",
+            "run.tau=0.2", "output.dump_every=20"]
+    mdrun(mdlite, cfg, d, *sets, f"output.trajectory={d}/first.h5md")
+    first = read_thermo(f"{d}/thermo.csv")
+    mdlite_args = [mdlite, "run", cfg, "--quiet", "--restart", f"{d}/first.h5md", "--set",
+                   f"output.thermo_file={d}/again.csv", "--set", f"output.trajectory={d}/second.h5md"]
+    run(mdlite_args + sum([["--set", s] for s in sets], []))
+    with h5py.File(f"{d}/first.h5md", "r") as f:
+        effective = f["parameters/effective_config"][()].decode()
+        command = f["parameters/command_line"][()].decode()
+        source = f["parameters/restart_from"][()].decode()
+    with h5py.File(f"{d}/second.h5md", "r") as f:
+        source2 = f["parameters/restart_from"][()].decode()
+        command2 = f["parameters/command_line"][()].decode()
+    for want in ("ensemble = nvt-berendsen ; --set", "cells = 4 4 4 ; --set", "[potential]"):
+        if want not in effective:
+            fail(f"effective_config lacks {want!r}:\n{effective}")
+    if "--set run.tau=0.2" not in command or source != "" or source2 != f"{d}/first.h5md" or "--restart" not in command2:
+        fail(f"command lines {command!r} / {command2!r}, restart sources {source!r} / {source2!r}")
+    with open(f"{d}/effective.ini", "w") as f:
+        f.write(effective.replace(f"thermo_file = {d}/thermo.csv", f"thermo_file = {d}/replay.csv"))
+    run([mdlite, "run", f"{d}/effective.ini", "--quiet", "--set", f"output.thermo_file={d}/replay.csv", "--set",
+         "output.trajectory="])
+    if read_thermo(f"{d}/replay.csv") != first:
+        fail("the effective configuration, run again, does not give the same thermo")
+    print(f"H5MD parameters: effective_config ({len(effective.splitlines())} lines, --set marked) runs again to the "
+          f"same thermo; command_line and restart_from recorded")
+
+
 def checker(mdlite, inp, d):
     cfg = os.path.join(inp, "lj_melt.ini")
     mdrun(mdlite, cfg, d, "system.cells=4 4 4", "run.steps=40", "output.dump_every=10",

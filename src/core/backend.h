@@ -64,8 +64,9 @@ typedef struct {
    forces given at creation, a restart's, stay as they are); forces, with the step's next call
    integrate_second(then_first = 1) and nothing in between: the backend may fold those kicks and
    the drift into the force pass (the GPU on one rank does, and writes no forces), and that call
-   then has nothing left to do */
-enum { MDL_FORCES, MDL_FORCES_ENERGY, MDL_ENERGY_ONLY, MDL_FORCES_THEN_KICKS };
+   then has nothing left to do; forces and the virial alone, for a barostat's steps (the energy of
+   the last call with energy is kept; a backend may compute it anyway) */
+enum { MDL_FORCES, MDL_FORCES_ENERGY, MDL_ENERGY_ONLY, MDL_FORCES_THEN_KICKS, MDL_FORCES_VIRIAL };
 enum { MDL_THERMOSTAT_POST_FORCE = 1, MDL_THERMOSTAT_END_OF_STEP = 2 };
 #define MDL_THERMO_SLOTS 8
 #define MDL_STEP_KINDS 16

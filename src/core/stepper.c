@@ -75,8 +75,9 @@ int stepper_advance(mdl_stepper *st, long step, int energy, int chain)
     phase_end(st, PH_NEIGHBOR);
     for (int redo = 1; redo;) { /* again when the backend rebuilt the list only once it had the step */
         /* a barostat reads the virial at every step */
-        const int virial = energy || thermostat_barostat(&st->thermostat);
-        MDL_TRY(ops->compute_forces(st->ctx, virial ? MDL_FORCES_ENERGY : fold ? MDL_FORCES_THEN_KICKS : MDL_FORCES));
+        const int virial = thermostat_barostat(&st->thermostat);
+        MDL_TRY(ops->compute_forces(st->ctx, energy ? MDL_FORCES_ENERGY : virial ? MDL_FORCES_VIRIAL
+                                             : fold ? MDL_FORCES_THEN_KICKS : MDL_FORCES));
         MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
         phase_end(st, PH_FORCE);
         MDL_TRY(ops->integrate_second(st->ctx, chain));

@@ -252,7 +252,8 @@ static int cpu_compute_forces(void *p, int what)
     const size_t nlocal = c->dm.nlocal;
     if (what != MDL_ENERGY_ONLY)
         return lj_compute(&c->lj, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy, s->fz,
-                          what == MDL_FORCES_ENERGY, &c->pe, &c->virial, &c->fscratch);
+                          what == MDL_FORCES_ENERGY ? 1 : what == MDL_FORCES_VIRIAL ? LJ_VIRIAL : 0, &c->pe,
+                          &c->virial, &c->fscratch);
     double *f = mdl_alloc(3 * s->n * sizeof *f, "forces"); /* computed and dropped */
     int rc = f ? lj_compute(&c->lj, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, f, f + s->n,
                             f + 2 * s->n, 1, &c->pe, &c->virial, &c->fscratch)

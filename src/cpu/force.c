@@ -40,6 +40,10 @@ typedef struct {
     double e, w;
 } ev_sum;
 
+/* What the pair pass sums besides the forces (compile-time constants in each copy): energy and
+   virial, or the virial alone (a barostat's steps); with ghosts, a ghost's pair counts half. */
+enum { EV_NONE, EV_BOTH, EV_BOTH_GHOSTS, EV_VIRIAL, EV_VIRIAL_GHOSTS };
+
 /* The vectorised pair pass over list entries [kb, ke): pair forces into bx/by/bz, i's sums as SIMD
    reductions. A macro so that the minimum-image flag is a literal in each copy. */
 #define PAIR_LOOP(kb, ke, wrapped)                                                          \
@@ -59,9 +63,12 @@ typedef struct {
         const int inside = r2 < t->cutsq[c];                                                \
         fp = inside ? fp : 0.0;                                                             \
         if (energy_virial) { /* a ghost's pair: half here, half on the rank that owns it */ \
-            const double ev = lj_energy(r2inv, t->lj3[c], t->lj4[c], t->offset[c]);         \
-            const double share = energy_virial == 2 && (size_t)j >= nlocal ? 0.5 : 1.0;     \
-            e += inside ? share * ev : 0.0;                                                 \
+            const int ghosts = energy_virial == EV_BOTH_GHOSTS || energy_virial == EV_VIRIAL_GHOSTS; \
+            const double share = ghosts && (size_t)j >= nlocal ? 0.5 : 1.0;                 \
+            if (energy_virial <= EV_BOTH_GHOSTS) {                                          \
+                const double ev = lj_energy(r2inv, t->lj3[c], t->lj4[c], t->offset[c]);     \
+                e += inside ? share * ev : 0.0;                                             \
+            }                                                                               \
             w += share * r2 * fp;                                                           \
         }                                                                                   \
         bx[k] = dx * fp;                                                                    \
@@ -113,16 +120,25 @@ force_range(const cpu_lj_table *t, const cpu_nlist *nl, const cpu_nlist_segment 
     return acc;
 }
 
-/* energy_virial: 0 none, 1 energy and virial, 2 the same with ghosts (their pairs count half). */
+/* energy_virial: EV_* */
 static ev_sum force_segment(const cpu_lj_table *t, const cpu_nlist *nl, const cpu_nlist_segment *seg,
                             size_t nlocal, const double len[3], const double inv[3], const double *x, const double *y,
                             const double *z, const int32_t *type, double *fx, double *fy, double *fz,
                             int energy_virial)
 {
 #define RANGE(single, ev) force_range(t, nl, seg, nlocal, len, inv, x, y, z, type, fx, fy, fz, single, ev)
-    if (t->ntypes == 1)
-        return energy_virial == 2 ? RANGE(1, 2) : energy_virial ? RANGE(1, 1) : RANGE(1, 0);
-    return energy_virial == 2 ? RANGE(0, 2) : energy_virial ? RANGE(0, 1) : RANGE(0, 0);
+    switch (energy_virial * 2 + (t->ntypes == 1)) {
+    case EV_BOTH * 2 + 1: return RANGE(1, EV_BOTH);
+    case EV_BOTH * 2: return RANGE(0, EV_BOTH);
+    case EV_BOTH_GHOSTS * 2 + 1: return RANGE(1, EV_BOTH_GHOSTS);
+    case EV_BOTH_GHOSTS * 2: return RANGE(0, EV_BOTH_GHOSTS);
+    case EV_VIRIAL * 2 + 1: return RANGE(1, EV_VIRIAL);
+    case EV_VIRIAL * 2: return RANGE(0, EV_VIRIAL);
+    case EV_VIRIAL_GHOSTS * 2 + 1: return RANGE(1, EV_VIRIAL_GHOSTS);
+    case EV_VIRIAL_GHOSTS * 2: return RANGE(0, EV_VIRIAL_GHOSTS);
+    case EV_NONE * 2 + 1: return RANGE(1, EV_NONE);
+    default: return RANGE(0, EV_NONE);
+    }
 #undef RANGE
 }
 
@@ -166,8 +182,10 @@ int lj_compute(const cpu_lj_table *t, const cpu_nlist *nl, const mdl_box *box, s
         memset(gx, 0, n * sizeof *gx);
         memset(gy, 0, n * sizeof *gy);
         memset(gz, 0, n * sizeof *gz);
-        ev_sum s = force_segment(t, nl, &nl->seg[th], nlocal, len, inv, x, y, z, type, gx, gy, gz,
-                                 energy_virial && nlocal < n ? 2 : energy_virial);
+        const int mode = energy_virial == LJ_VIRIAL ? (nlocal < n ? EV_VIRIAL_GHOSTS : EV_VIRIAL)
+                         : energy_virial       ? (nlocal < n ? EV_BOTH_GHOSTS : EV_BOTH)
+                                               : EV_NONE;
+        ev_sum s = force_segment(t, nl, &nl->seg[th], nlocal, len, inv, x, y, z, type, gx, gy, gz, mode);
         esum[th] = s.e;
         wsum[th] = s.w;
 #pragma omp barrier
@@ -188,7 +206,8 @@ int lj_compute(const cpu_lj_table *t, const cpu_nlist *nl, const mdl_box *box, s
             e += esum[k];
             w += wsum[k];
         }
-        *pe = e;
+        if (energy_virial != LJ_VIRIAL)
+            *pe = e;
         *virial = w;
     }
     return MDL_OK;

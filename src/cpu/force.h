@@ -27,7 +27,9 @@ void force_scratch_init(cpu_force_scratch *s);
 void force_scratch_destroy(cpu_force_scratch *s);
 
 /* Forces into fx, fy, fz of the n atoms (overwritten; those of ghosts, [nlocal, n), mean nothing).
-   With energy_virial, *pe and *virial get the totals: a pair with a ghost counts half. */
+   With energy_virial (1), *pe and *virial get the totals: a pair with a ghost counts half;
+   LJ_VIRIAL: *virial alone (*pe untouched; a barostat's steps, the energy's pass saved). */
+enum { LJ_VIRIAL = 2 };
 int lj_compute(const cpu_lj_table *t, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n,
                const double *x, const double *y, const double *z, const int32_t *type, double *fx, double *fy,
                double *fz, int energy_virial, double *pe, double *virial, cpu_force_scratch *scratch);

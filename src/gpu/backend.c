@@ -180,7 +180,7 @@ static int gpu_compute_forces(void *p, int what)
         return forces_then_kicks(c);
     if (c->replaying) /* the step's graph does it */
         return MDL_OK;
-    int si, sk, keep = what == MDL_ENERGY_ONLY, energy = keep || what == MDL_FORCES_ENERGY;
+    int si, sk, keep = what == MDL_ENERGY_ONLY, energy = keep || what == MDL_FORCES_ENERGY || what == MDL_FORCES_VIRIAL;
     gpu_list_strides(c, &si, &sk);
     TRY(gpu_lj_forces(c->n, c->nall, c->ntypes, c->region, c->pos4, c->nl, gpu_rows_now(c), gpu_list_table(c),
                       c->count, si, sk, c->capacity, keep ? NULL : c->fx, keep ? NULL : c->fy, keep ? NULL : c->fz,

@@ -98,6 +98,39 @@ def npt_box(mdlite, inp, d):
           f"(edges {boxes[0]:.6g} to {boxes[-1]:.6g})")
 
 
+def msd_recipe(mdlite, inp, d):
+    """The recipe of tools/mdlite_analysis.py (docs/FORMATS.md): MDAnalysis's EinsteinMSD and ASE give
+    the MSD of the positions unwrapped by the stored images, and MDAnalysis the file's frame spacing;
+    MDAnalysis read plainly (wrapped positions) does not."""
+    import MDAnalysis as mda
+    from MDAnalysis.analysis.msd import EinsteinMSD
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+    import mdlite_analysis as ma
+    cfg = os.path.join(inp, "lj_melt.ini")  # a liquid: atoms cross the faces
+    common = ["system.cells=6 6 6", "run.steps=2100", "output.dump_every=150"]  # frames 0.75 apart (not 1)
+    mdrun(mdlite, cfg, d, *common, f"output.trajectory={d}/msd.h5md")
+    mdrun(mdlite, cfg, d, *common, f"output.trajectory={d}/msd.xyz")
+    images, edges, times = ma.h5md_images_and_edges(f"{d}/msd.h5md")
+    with h5py.File(f"{d}/msd.h5md", "r") as f:
+        wrapped = f["particles/trajectory/position/value"][()].astype(np.float64)
+    ref = ma.msd_all_origins(wrapped + images * edges[:, None, :])
+    u = ma.mdanalysis_universe(f"{d}/msd.h5md")
+    got = EinsteinMSD(u, select="all", msd_type="xyz", fft=False).run().results.timeseries
+    if abs(u.trajectory.dt - (times[1] - times[0])) > 1e-12:
+        fail(f"MDAnalysis frame spacing {u.trajectory.dt}, the file's {times[1] - times[0]}")
+    mda_err = np.max(np.abs(got - ref)) / ref[-1]
+    ase_err = np.max(np.abs(ma.msd_all_origins(ma.ase_unwrapped(f"{d}/msd.xyz")) - ref)) / ref[-1]
+    plain_u = mda.Universe(f"{d}/msd.h5md", convert_units=False, n_atoms=images.shape[1])
+    plain = EinsteinMSD(plain_u, select="all", msd_type="xyz", fft=False).run()
+    trap = plain.results.timeseries[-1] / ref[-1]
+    if mda_err > 1e-6 or ase_err > 1e-6 or trap < 2:
+        fail(f"MSD: MDAnalysis recipe {mda_err:.3g}, ASE recipe {ase_err:.3g} from the unwrapped positions' "
+             f"(1e-6 of the last lag's); plain MDAnalysis {trap:.3g} times it")
+    print(f"MSD over {len(ref)} frames of 864 liquid atoms (last lag {ref[-1]:.6g}): MDAnalysis recipe within "
+          f"{mda_err:.2g}, ASE recipe within {ase_err:.2g} of it (of the last lag's); dt {u.trajectory.dt} read; plain "
+          f"MDAnalysis (wrapped positions) {trap:.3g} times it")
+
+
 def provenance(mdlite, inp, d):
     """The H5MD file records the configuration in effect (every --set applied; it runs again to the
     same thermo), the command line and the file a restart continued from."""

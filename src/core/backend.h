@@ -123,7 +123,7 @@ typedef struct {
        velocities scaled; with a barostat the box and atoms dilated by its factor before and after
        the drift: a runaway box stops the run, MDL_ERUN, naming the step) and integrate_second ends
        with nh_end_of_step on the kicked velocities' temperature and the last forces' virial (a
-       barostat needs forces with energy at every step); with then_first the next step's start
+       barostat's steps compute it: MDL_FORCES_VIRIAL); with then_first the next step's start
        follows within it. state: the chains now (waits for the device). reduce_* and snapshots
        report the box and ecouple. */
     int (*nose_hoover_init)(void *ctx, const mdl_nh *nh);

@@ -13,8 +13,8 @@ int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, lon
 /* The checkpoint's attribute "forces" (what its forces were computed from, config_force_origin)
    into out; "" where the file has none. */
 void h5md_checkpoint_forces(const char *path, char *out, size_t size);
-/* The checkpoint's attribute "thermostat" (Nose-Hoover's chain: M, eta[M], eta_dot[M]) into out
-   (at most max values); returns how many, 0 where the file has none. */
+/* The checkpoint's attribute "thermostat" (Nose-Hoover's chains and barostat, nh_pack's layout)
+   into out (at most max values); returns how many, 0 where the file has none. */
 int h5md_checkpoint_thermostat(const char *path, double *out, int max);
 
 #endif

@@ -110,6 +110,38 @@ static int write_static(h5md_file *h, const mdl_system *s)
     return rc < 0 ? fail_h5(h, "writing species, mass and id") : MDL_OK;
 }
 
+/* The run's provenance into group g: the configuration in effect, the command line, the file a
+   restart continued from. */
+static int write_provenance(h5md_file *h, hid_t g, const mdl_config *cfg)
+{
+    char *effective = config_effective_text(cfg);
+    herr_t written = effective ? dataset_string(g, "effective_config", effective) : -1;
+    free(effective);
+    H5TRY(written, "writing the effective configuration");
+    H5TRY(dataset_string(g, "command_line", cfg->command), "writing the command line");
+    H5TRY(dataset_string(g, "restart_from", cfg->restart_from), "writing the restart's source");
+    return MDL_OK;
+}
+
+/* A restart appending to this file: its provenance in parameters/continued/K (K = 1, 2, ...). */
+static int record_continuation(h5md_file *h, const mdl_config *cfg)
+{
+    hid_t par, cont, g;
+    H5TRY(par = H5Gopen2(h->file, "parameters", H5P_DEFAULT), "opening parameters");
+    if (H5Lexists(par, "continued", H5P_DEFAULT) <= 0)
+        H5TRY(cont = H5Gcreate2(par, "continued", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "recording the restart");
+    else
+        H5TRY(cont = H5Gopen2(par, "continued", H5P_DEFAULT), "recording the restart");
+    H5G_info_t info;
+    H5TRY(H5Gget_info(cont, &info), "recording the restart");
+    char name[32];
+    snprintf(name, sizeof name, "%llu", (unsigned long long)info.nlinks + 1);
+    H5TRY(g = H5Gcreate2(cont, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "recording the restart");
+    int rc = write_provenance(h, g, cfg);
+    H5Gclose(g), H5Gclose(cont), H5Gclose(par);
+    return rc;
+}
+
 static int create_layout(h5md_file *h, const mdl_config *cfg, const mdl_system *s)
 {
     int compress = cfg->compress;
@@ -188,12 +220,8 @@ static int create_layout(h5md_file *h, const mdl_config *cfg, const mdl_system *
     hid_t par;
     H5TRY(par = H5Gcreate2(f, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating parameters");
     H5TRY(dataset_string(par, "config", cfg->text ? cfg->text : ""), "writing the configuration");
-    char *effective = config_effective_text(cfg);
-    herr_t written = effective ? dataset_string(par, "effective_config", effective) : -1;
-    free(effective);
-    H5TRY(written, "writing the effective configuration");
-    H5TRY(dataset_string(par, "command_line", cfg->command), "writing the command line");
-    H5TRY(dataset_string(par, "restart_from", cfg->restart_from), "writing the restart's source");
+    if (write_provenance(h, par, cfg) != MDL_OK)
+        return MDL_ERUN;
     H5TRY(dataset_string(par, "program_version", "mdlite " MDLITE_VERSION), "writing the version");
     H5TRY(dataset_string(par, "units", cfg->units), "writing the units");
     H5Gclose(par);
@@ -319,7 +347,8 @@ int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const 
             mdl_error("%s: cannot open the trajectory to append to it", h->path);
             return MDL_EINPUT;
         }
-        return open_layout(h);
+        int rc = open_layout(h);
+        return rc == MDL_OK ? record_continuation(h, cfg) : rc;
     }
     h->file = H5Fcreate(h->path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     H5Pclose(fapl);

@@ -154,6 +154,17 @@ def provenance(mdlite, inp, d):
             fail(f"effective_config lacks {want!r}:\n{effective}")
     if "--set run.tau=0.2" not in command or source != "" or source2 != f"{d}/first.h5md" or "--restart" not in command2:
         fail(f"command lines {command!r} / {command2!r}, restart sources {source!r} / {source2!r}")
+    # a restart that appends to its own file records itself under parameters/continued/1, 2, ...
+    for k in (1, 2):
+        run([mdlite, "run", cfg, "--quiet", "--restart", f"{d}/first.h5md", "--set", "output.thermo_file=",
+             "--set", f"output.trajectory={d}/first.h5md", *sum([["--set", s] for s in sets], [])])
+    with h5py.File(f"{d}/first.h5md", "r") as f:
+        cont = f["parameters/continued"]
+        got = [(cont[k]["restart_from"][()].decode(), "--restart" in cont[k]["command_line"][()].decode())
+               for k in ("1", "2")]
+        if len(cont) != 2 or got != [(f"{d}/first.h5md", True)] * 2:
+            fail(f"appended restarts recorded as {list(cont)}: {got}")
+    h5check(f"{d}/first.h5md")
     with open(f"{d}/effective.ini", "w") as f:
         f.write(effective.replace(f"thermo_file = {d}/thermo.csv", f"thermo_file = {d}/replay.csv"))
     run([mdlite, "run", f"{d}/effective.ini", "--quiet", "--set", f"output.thermo_file={d}/replay.csv", "--set",
@@ -161,7 +172,7 @@ def provenance(mdlite, inp, d):
     if read_thermo(f"{d}/replay.csv") != first:
         fail("the effective configuration, run again, does not give the same thermo")
     print(f"H5MD parameters: effective_config ({len(effective.splitlines())} lines, --set marked) runs again to the "
-          f"same thermo; command_line and restart_from recorded")
+          f"same thermo; command_line and restart_from recorded, and each appending restart's under continued/K")
 
 
 def checker(mdlite, inp, d):

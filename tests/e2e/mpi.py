@@ -111,6 +111,15 @@ def thermostats(mdlite, mpiexec, d):
     same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,), (4, "run.processors=1 2 2"), (8, "run.processors=2 2 2")],
                      "run.ensemble=npt-nose-hoover", "run.target_temperature=1.2", "run.tau=0.5",
                      "run.target_pressure=2.0", "run.pressure_tau=1.0", "run.steps=200")
+    # a barostat that squeezes 5 bricks along z under the list cutoff stops the run, naming the step
+    p = mdrun(mdlite, mpiexec, d, 5, "squeezed", "system.cells=9 9 9", "run.processors=1 1 5",
+              "run.ensemble=npt-nose-hoover", "run.target_temperature=1.2", "run.tau=0.5", "run.target_pressure=20",
+              "run.pressure_tau=0.5", "run.steps=3000", check=False)
+    rows = read_thermo(f"{d}/squeezed.csv")
+    if p.returncode != 1 or "bricks are shorter than the list cutoff" not in p.stderr or not rows:
+        fail(f"5 bricks squeezed by the barostat: exit {p.returncode}, {len(rows)} thermo rows\n{p.stderr[-2000:]}")
+    print(f"5 ranks, bricks squeezed by the barostat: exit 1, "
+          f"{[l for l in p.stderr.splitlines() if 'bricks' in l][0].split('error: ')[-1]}")
     # skin = auto: every rank must choose the same skin (the slowest rank's times), else their
     # rebuild decisions part and the run hangs (the timeout) or fails
     p = mdrun(mdlite, mpiexec, d, 4, "auto", "neighbor.skin=auto", "run.steps=120")

@@ -24,6 +24,16 @@ int cpu_remap_box(cpu_ctx *c)
     return barostat_runaway(b, c->volume0, c->rneigh, why, c->step_now);
 }
 
+/* The temperature now and the last forces' virial, over all ranks (the virial into the chains). */
+static int observe(cpu_ctx *c, double *t)
+{
+    double sums[2] = {cpu_local_kinetic(c), c->virial};
+    MDL_TRY(comm_sum_doubles(sums, 2));
+    c->nh.virial = sums[1];
+    *t = mdl_temperature(sums[0], c->natoms, &c->u);
+    return MDL_OK;
+}
+
 int cpu_nose_hoover_init(void *p, const mdl_nh *nh)
 {
     cpu_ctx *c = p;
@@ -35,10 +45,9 @@ int cpu_nose_hoover_init(void *p, const mdl_nh *nh)
         c->nh.vol0 = c->volume0;
     for (int d = 0; d < 3; d++)
         c->box_hi[d] = b->lo[d] + b->len[d], c->centre[d] = 0.5 * (b->lo[d] + c->box_hi[d]);
-    double sums[2] = {cpu_local_kinetic(c), c->virial};
-    MDL_TRY(comm_sum_doubles(sums, 2));
-    c->nh.virial = sums[1];
-    nh_setup(&c->nh, mdl_temperature(sums[0], c->natoms, &c->u));
+    double t;
+    MDL_TRY(observe(c, &t));
+    nh_setup(&c->nh, t);
     return MDL_OK;
 }
 
@@ -51,10 +60,9 @@ int cpu_nose_hoover_half(cpu_ctx *c, int start)
         f = nh_start_of_step(&c->nh, volume);
         c->boxscale = f.boxscale;
     } else {
-        double sums[2] = {cpu_local_kinetic(c), c->virial};
-        MDL_TRY(comm_sum_doubles(sums, 2));
-        c->nh.virial = sums[1];
-        f = nh_end_of_step(&c->nh, mdl_temperature(sums[0], c->natoms, &c->u), volume);
+        double t;
+        MDL_TRY(observe(c, &t));
+        f = nh_end_of_step(&c->nh, t, volume);
     }
     scale_velocities(c->dm.nlocal, f.vscale, s->vx, s->vy, s->vz);
     return MDL_OK;

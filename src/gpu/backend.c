@@ -202,6 +202,20 @@ static int kick_drift(gpu_ctx *c, int kicks)
     return MDL_OK;
 }
 
+/* sum m v^2 of all ranks' atoms into c->result[0], for the thermostats: it stays on the device
+   (several ranks: the sum goes through the host). */
+static int reduce_mv2(gpu_ctx *c)
+{
+    TRY(gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, NULL, NULL, c->partials, c->result));
+    if (!c->halo)
+        return MDL_OK;
+    double mv2;
+    TRY(gpu_d2h(&mv2, c->result, sizeof mv2));
+    MDL_TRY(comm_sum_doubles(&mv2, 1));
+    TRY(gpu_h2d(c->result, &mv2, sizeof mv2));
+    return MDL_OK;
+}
+
 /* The chains' half step (GPU_NH_* mode) on sum m v^2 (partials or mv2), queued. */
 static int nose_hoover_queue(gpu_ctx *c, int mode, const double *partials, const double *mv2)
 {
@@ -232,13 +246,7 @@ static int nose_hoover_second(gpu_ctx *c, int then_first)
         return kick_drift(c, 2);
     }
     TRY(gpu_kick(c->n, dtf, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->type, &c->nbs->halt));
-    TRY(gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, NULL, NULL, c->partials, c->result));
-    if (c->halo) {
-        double mv2;
-        TRY(gpu_d2h(&mv2, c->result, sizeof mv2));
-        MDL_TRY(comm_sum_doubles(&mv2, 1));
-        TRY(gpu_h2d(c->result, &mv2, sizeof mv2));
-    }
+    MDL_TRY(reduce_mv2(c));
     MDL_TRY(nose_hoover_queue(c, GPU_NH_END, NULL, c->result));
     TRY(gpu_scale_by(c->n, c->vx, c->vy, c->vz, c->nh_factor, &c->nbs->halt));
     return then_first ? gpu_integrate_first(c) : MDL_OK;
@@ -280,14 +288,7 @@ static int gpu_scale_velocities(void *p, double target, double coupling)
     gpu_ctx *c = p;
     if (c->replaying)
         return MDL_OK;
-    /* the temperature stays on the device (several ranks: its sum goes through the host) */
-    TRY(gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, NULL, NULL, c->partials, c->result));
-    if (c->halo) {
-        double mv2;
-        TRY(gpu_d2h(&mv2, c->result, sizeof mv2));
-        MDL_TRY(comm_sum_doubles(&mv2, 1));
-        TRY(gpu_h2d(c->result, &mv2, sizeof mv2));
-    }
+    MDL_TRY(reduce_mv2(c));
     TRY(gpu_scale_to_temperature(c->n, c->vx, c->vy, c->vz, c->result, target, coupling, c->u.mvv2e, c->u.boltz,
                                  3.0 * (double)c->natoms - 3.0, &c->nbs->halt));
     return MDL_OK;

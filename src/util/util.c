@@ -34,27 +34,28 @@ static void message_start(const char *kind)
         fprintf(stderr, "mdlite: %s: ", kind);
 }
 
-void mdl_error(const char *fmt, ...)
+static void message(const char *kind, const char *fmt, va_list ap)
 {
     if (g_muted)
         return;
-    va_list ap;
-    va_start(ap, fmt);
-    message_start("error");
+    message_start(kind);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
+}
+
+void mdl_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    message("error", fmt, ap);
     va_end(ap);
 }
 
 void mdl_warn(const char *fmt, ...)
 {
-    if (g_muted)
-        return;
     va_list ap;
     va_start(ap, fmt);
-    message_start("warning");
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    message("warning", fmt, ap);
     va_end(ap);
 }
 

@@ -10,7 +10,7 @@ m=.gpu/bin/mdlite
 md=.gpu/bin/mdlite-double
 part=all
 case "${1:-}" in tests|sanitizers) part=$1; shift ;; esac
-cases=${*:-"compare neighbors determinism thermostats trajectory drift overflow"}
+cases=${*:-"compare neighbors determinism thermostats barostat trajectory drift overflow"}
 fails=0
 "$m" info
 if [ "$part" != sanitizers ]; then
@@ -27,7 +27,7 @@ for c in identical throttled timeline; do
   python3 tests/e2e/output.py "$m" input "$c" gpu || fails=$((fails + 1))
 done
 # double precision packs its rows: below 65,536 atoms relative to each row's atom (the staged builder)
-for c in compare thermostats drift overflow neighbors; do
+for c in compare thermostats barostat drift overflow neighbors; do
   echo "=== double: $c"
   python3 tests/e2e/gpu.py "$md" input "$c" .gpu/ref || fails=$((fails + 1))
 done
@@ -85,12 +85,21 @@ if [ "$part" != tests ] && command -v compute-sanitizer >/dev/null; then
     sanitize "$tool, nvt-nose-hoover" $tool "${run[@]}" --set run.steps=40 --set output.thermo=3 \
       --set run.ensemble=nvt-nose-hoover --set run.target_temperature=1 --set run.tau=0.5 \
       --set output.dump_every=20 --set "output.trajectory=$tmp/nh-$tool.h5md"
+    # the barostat: the box in device memory, moved by the chains' kernel, the drift between remaps
+    sanitize "$tool, npt-nose-hoover" $tool "${run[@]}" --set run.steps=40 --set output.thermo=3 \
+      --set run.ensemble=npt-nose-hoover --set run.target_temperature=1 --set run.tau=0.5 \
+      --set run.target_pressure=2 --set run.pressure_tau=0.5 --set output.dump_every=20 \
+      --set "output.trajectory=$tmp/npt-$tool.h5md"
     # 70,304 atoms: the warp builder, as chosen by size; with a fixed 8-slot list, every row overflows
     big=("$m" run input/lj_melt.ini --backend gpu --quiet --set system.cells="26 26 26" --set output.thermo_file=)
     sanitize "$tool, run, 70,304 atoms (warp builder)" $tool "${big[@]}" --set run.steps=20
     # Nose-Hoover with one lane per atom (the chained sum of the kicked velocities over 70,304 atoms)
     sanitize "$tool, 70,304 atoms, nvt-nose-hoover" $tool "${big[@]}" --set run.steps=20 --set output.thermo=7 \
       --set run.ensemble=nvt-nose-hoover --set run.target_temperature=1 --set run.tau=0.5
+    # squeezed by 4% in edge within 50 steps: the rebuilds use fewer cells than the host's grid has
+    sanitize "$tool, 70,304 atoms, npt-nose-hoover squeezed (fewer cells)" $tool "${big[@]}" --set run.steps=50 \
+      --set output.thermo=7 --set run.ensemble=npt-nose-hoover --set run.target_temperature=1 --set run.tau=0.5 \
+      --set run.target_pressure=30 --set run.pressure_tau=1.0
     # 13,500 atoms: the counting sort over 14 blocks (500 atoms: one)
     sanitize "$tool, run, 13,500 atoms (counting sort)" $tool "$m" run input/lj_melt.ini --backend gpu --quiet \
       --set system.cells="15 15 15" --set output.thermo_file= --set run.steps=40

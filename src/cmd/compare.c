@@ -164,11 +164,6 @@ int compare_main(int argc, char **argv)
     }
     if (rc == MDL_OK)
         rc = system_setup(&cfg, &u, &s, mdl_cpu_backend.draw_normals); /* one state for both backends */
-    if (rc == MDL_OK && cfg.ensemble == MDL_NPT_NOSE_HOOVER) {
-        mdl_error("%s: [run] ensemble = npt-nose-hoover: the barostat runs on the CPU backend only; compare has no "
-                  "GPU side to run", config_origin(&cfg, "run", "ensemble"));
-        rc = MDL_EINPUT;
-    }
     if (rc == MDL_OK)
         rc = potential_build(&cfg, &s, &pt);
     if (rc == MDL_OK)

@@ -167,7 +167,7 @@ static int forces_then_kicks(gpu_ctx *c)
         ch.inv_mass[t] = 1.0 / c->mass[t]; /* as gpu_set_masses */
     int si, sk;
     gpu_list_strides(c, &si, &sk);
-    TRY(gpu_lj_forces_chained(c->n, c->ntypes, c->region, c->pos4, c->nl, gpu_rows_now(c), gpu_list_table(c),
+    TRY(gpu_lj_forces_chained(c->n, c->ntypes, c->pos4, c->nl, gpu_rows_now(c), gpu_list_table(c),
                               c->count, si, sk, c->capacity, c->fx, c->fy, c->fz, &ch));
     c->forces_given = 0;
     return MDL_OK;
@@ -182,9 +182,9 @@ static int gpu_compute_forces(void *p, int what)
         return MDL_OK;
     int si, sk, keep = what == MDL_ENERGY_ONLY, energy = keep || what == MDL_FORCES_ENERGY || what == MDL_FORCES_VIRIAL;
     gpu_list_strides(c, &si, &sk);
-    TRY(gpu_lj_forces(c->n, c->nall, c->ntypes, c->region, c->pos4, c->nl, gpu_rows_now(c), gpu_list_table(c),
-                      c->count, si, sk, c->capacity, keep ? NULL : c->fx, keep ? NULL : c->fy, keep ? NULL : c->fz,
-                      energy, c->pe, c->w, &c->nbs->halt));
+    TRY(gpu_lj_forces(c->n, c->nall, c->ntypes, c->pos4, c->nl, gpu_rows_now(c),
+                      gpu_list_table(c), c->count, si, sk, c->capacity, keep ? NULL : c->fx, keep ? NULL : c->fy,
+                      keep ? NULL : c->fz, what == MDL_FORCES_VIRIAL ? 2 : energy, c->pe, c->w, &c->nbs->halt));
     c->forces_given = 0;
     return MDL_OK;
 }
@@ -198,15 +198,16 @@ static int kick_drift(gpu_ctx *c, int kicks)
         return MDL_OK;
     TRY(gpu_kick_drift(c->n, 0.5 * c->dt * c->u.ftm2v, c->dt, c->x, c->y, c->z, c->vx, c->vy, c->vz, c->fx, c->fy,
                        c->fz, c->type, c->pos4, c->pos0, c->skin, c->outer > 0 ? c->skin + c->outer : 0, kicks,
-                       c->nbs, c->nh ? c->nh_factor : NULL));
+                       c->nbs, c->nh ? c->nh_factor : NULL, c->barostat ? c->bx : NULL));
     return MDL_OK;
 }
 
-/* sum m v^2 of all ranks' atoms into c->result[0], for the thermostats: it stays on the device
-   (several ranks: the sum goes through the host). */
+/* sum m v^2 of all ranks' atoms into c->result[0], for the thermostats (a barostat's: the virial
+   into c->result[2]): it stays on the device (several ranks: the sum goes through the host). */
 static int reduce_mv2(gpu_ctx *c)
 {
-    TRY(gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, NULL, NULL, c->partials, c->result));
+    TRY(gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, c->barostat ? c->pe : NULL, c->barostat ? c->w : NULL,
+                   c->partials, c->result));
     if (!c->halo)
         return MDL_OK;
     double mv2;
@@ -216,38 +217,42 @@ static int reduce_mv2(gpu_ctx *c)
     return MDL_OK;
 }
 
-/* The chains' half step (GPU_NH_* mode) on sum m v^2 (partials or mv2), queued. */
-static int nose_hoover_queue(gpu_ctx *c, int mode, const double *partials, const double *mv2)
+/* The chains' half step (GPU_NH_* mode) on sum m v^2 and the virial in c->result, queued; a
+   barostat's start moves the box, whose lengths the force kernel then takes from its grid. */
+static int nose_hoover_queue(gpu_ctx *c, int mode)
 {
-    return gpu_nose_hoover(c->nh, mode, partials, gpu_reduce_blocks(c->n), mv2, c->u.mvv2e, box_volume(&c->box),
-                           c->nh_factor, &c->nbs->halt) ? MDL_ERUN : MDL_OK;
+    TRY(gpu_nose_hoover(c->nh, mode, c->result, c->u.mvv2e, c->bx, c->nh_factor, c->nbs, c->report_dev));
+    return c->barostat && (mode & GPU_NH_START) && gpu_copy_image(c->dgrid) ? MDL_ERUN : MDL_OK;
 }
 
 static int gpu_integrate_first(void *p)
 {
     gpu_ctx *c = p;
     if (c->nh && !c->replaying)
-        MDL_TRY(nose_hoover_queue(c, GPU_NH_START, NULL, NULL));
+        MDL_TRY(nose_hoover_queue(c, GPU_NH_START));
     return kick_drift(c, 1);
 }
 
-/* The second half kick with Nose-Hoover's chains: chained on one rank, the kicked velocities'
-   sum taken without writing them, the chains' end and next start in one block, then both kicks
-   with their factor between (a pass less than kick, sum, scale, kick); otherwise the kick, the sum
-   (several ranks: over ranks through the host), the chains' end and a scaling pass. */
+/* The second half kick with Nose-Hoover's chains: chained on one rank, one pass sums the kicked
+   velocities without writing them and its last block takes the chains' end and next start, then
+   both kicks with their factor between (two passes, where kick, sum, scale, kick take four);
+   otherwise the kick, the sum (several ranks: over ranks through the host), the chains' end and a
+   scaling pass. */
 static int nose_hoover_second(gpu_ctx *c, int then_first)
 {
     if (c->replaying)
         return MDL_OK;
     const double dtf = 0.5 * c->dt * c->u.ftm2v;
     if (then_first && !c->halo) {
-        TRY(gpu_reduce_kicked(c->n, dtf, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->type, c->partials));
-        MDL_TRY(nose_hoover_queue(c, GPU_NH_END | GPU_NH_START, c->partials, NULL));
+        TRY(gpu_nose_hoover_kicked(c->n, dtf, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->type, c->ntypes,
+                                   &c->masses, c->barostat ? c->w : NULL, c->partials, c->nh_ticket, c->nh, c->u.mvv2e,
+                                   c->bx, c->nh_factor, c->nbs, c->report_dev));
+        TRY(c->barostat && gpu_copy_image(c->dgrid));
         return kick_drift(c, 2);
     }
     TRY(gpu_kick(c->n, dtf, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->type, &c->nbs->halt));
     MDL_TRY(reduce_mv2(c));
-    MDL_TRY(nose_hoover_queue(c, GPU_NH_END, NULL, c->result));
+    MDL_TRY(nose_hoover_queue(c, GPU_NH_END));
     TRY(gpu_scale_by(c->n, c->vx, c->vy, c->vz, c->nh_factor, &c->nbs->halt));
     return then_first ? gpu_integrate_first(c) : MDL_OK;
 }
@@ -294,19 +299,45 @@ static int gpu_scale_velocities(void *p, double target, double coupling)
     return MDL_OK;
 }
 
+/* A barostat's box on the device (gpu_box_state): its faces, fixed point, the set-up's volume, the
+   list's skin and cutoff, the list built in this box; the grid then decided with its margin (no
+   outer list: its skin test knows no moving box), and the thermo slots' boxes. One rank only. */
+static int barostat_init(gpu_ctx *c)
+{
+    if (c->halo) {
+        mdl_error("[run] ensemble = npt-nose-hoover: the GPU backend's barostat runs on one rank (several "
+                  "ranks: --backend cpu)");
+        return MDL_EINPUT;
+    }
+    gpu_box_state b = {.skin = c->skin, .volume0 = box_volume(&c->box), .built = c->box};
+    gpu_grid_set_box(&b.grid, &c->box);
+    for (int d = 0; d < 3; d++)
+        b.hi[d] = c->box.lo[d] + c->box.len[d], b.centre[d] = 0.5 * (c->box.lo[d] + b.hi[d]);
+    c->barostat = 1;
+    if (c->outer > 0)
+        c->rlist -= c->outer, c->outer = 0;
+    b.rlist = c->rlist;
+    TRY(gpu_h2d(c->bx, &b, sizeof b));
+    if (!c->box_host)
+        TRY(gpu_host_pin_alloc((void **)&c->box_host, MDL_THERMO_SLOTS * sizeof *c->box_host, "thermo boxes"));
+    return gpu_rebuild_between_steps(c);
+}
+
 /* The chains to the device, their masses set on this temperature and virial (the set-up's
    reduction, waited for). Their half steps are then integrate_first's and integrate_second's
    (several ranks: the kinetic energy summed through the host, as the other thermostats' is). */
 static int gpu_nose_hoover_init(void *p, const mdl_nh *nh)
 {
     gpu_ctx *c = p;
-    if (nh->barostat) {
-        mdl_error("[run] ensemble = npt-nose-hoover: the GPU backend has no barostat yet (--backend cpu)");
-        return MDL_EINPUT;
-    }
+    if (nh->barostat)
+        MDL_TRY(barostat_init(c));
     if (!c->nh) {
         TRY(gpu_malloc((void **)&c->nh, sizeof *c->nh, "Nose-Hoover chains"));
         TRY(gpu_malloc((void **)&c->nh_factor, (2 + MDL_THERMO_SLOTS) * sizeof(double), "Nose-Hoover factors"));
+        TRY(gpu_malloc((void **)&c->nh_ticket, sizeof *c->nh_ticket, "Nose-Hoover factors"));
+        TRY(gpu_memset(c->nh_ticket, 0, sizeof *c->nh_ticket));
+        for (int t = 0; t < c->ntypes; t++)
+            c->masses.mass[t] = c->mass[t], c->masses.inv[t] = 1.0 / c->mass[t]; /* as gpu_set_masses */
         TRY(gpu_host_pin_alloc((void **)&c->nh_host, MDL_THERMO_SLOTS * sizeof(double), "Nose-Hoover energies"));
         TRY(gpu_memset(c->nh_factor, 0, (2 + MDL_THERMO_SLOTS) * sizeof(double)));
         TRY(gpu_memset(c->nh, 0, sizeof *c->nh));

@@ -29,31 +29,37 @@ __device__ __forceinline__ real4 wrap_pack_atom(int i, const mdl_box &b, double 
     return p;
 }
 
-/* Wrap and pack into pos; with cell given, each atom's cell and perm = i instead. */
-__global__ void wrap_pack_kernel(int n, mdl_box b, double *x, double *y, double *z, int *ix, int *iy, int *iz,
-                                 const int *type, pos_t *pos, mdl_box region, int3 nc, int *cell, int *perm)
+/* Wrap and pack into pos; with cell given, each atom's cell in the grid and perm = i instead.
+   MOVING: the box and grid are a barostat's (moving; one rank: the box is the grid's region). */
+template <bool MOVING>
+__global__ void wrap_pack_kernel(int n, mdl_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
+                                 const int *type, pos_t *pos, const __grid_constant__ gpu_grid grid,
+                                 const gpu_grid *moving, int *cell, int *perm)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
+    const mdl_box &b = MOVING ? moving->region : box;
+    const gpu_grid &g = MOVING ? *moving : grid;
     double *const c[3] = {x, y, z};
     int *const im[3] = {ix, iy, iz};
     const real4 p = wrap_pack_atom(i, b, c, im, type);
     if (cell) {
-        cell[i] = cell_of(p, region, nc);
+        cell[i] = cell_of(p, g.region, make_int3(g.nc[0], g.nc[1], g.nc[2]));
         perm[i] = i;
     } else {
         pos_put(pos, i, p);
     }
 }
 
-extern "C" int gpu_wrap_and_pack(size_t n, mdl_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
-                                 const int *type, mdl_real *pos4, const gpu_cell_keys *keys)
+extern "C" int gpu_wrap_and_pack(size_t n, mdl_box box, const gpu_grid *moving, double *x, double *y, double *z,
+                                 int *ix, int *iy, int *iz, const int *type, mdl_real *pos4, const gpu_cell_keys *keys)
 {
-    const mdl_box region = keys ? keys->region : box;
-    const int3 nc = keys ? make_int3(keys->nc[0], keys->nc[1], keys->nc[2]) : make_int3(1, 1, 1);
-    wrap_pack_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, x, y, z, ix, iy, iz, type,
-        (pos_t *)pos4, region, nc, keys ? keys->cell : NULL, keys ? keys->perm : NULL);
+    const gpu_grid none = {};
+    auto kernel = moving ? wrap_pack_kernel<true> : wrap_pack_kernel<false>;
+    kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, x, y, z, ix, iy, iz, type,
+                                                                  (pos_t *)pos4, keys ? keys->grid : none, moving,
+                                                                  keys ? keys->cell : NULL, keys ? keys->perm : NULL);
     MDL_LAUNCHED("wrap_pack");
     return 0;
 }
@@ -187,11 +193,15 @@ extern "C" int gpu_count_sort_fits(size_t n, size_t ncells)
            gpu_count_sort_bytes(n, ncells) <= COUNT_SORT_BYTES * n;
 }
 
-__global__ void __launch_bounds__(COUNT_BLOCK) wrap_count_kernel(int n, mdl_box b, double *x, double *y, double *z,
+template <bool MOVING>
+__global__ void __launch_bounds__(COUNT_BLOCK) wrap_count_kernel(int n, mdl_box box, double *x, double *y, double *z,
                                                                  int *ix, int *iy, int *iz, const int *type,
-                                                                 mdl_box region, int3 nc, int ncells, int *cell,
+                                                                 const __grid_constant__ gpu_grid grid,
+                                                                 const gpu_grid *moving, int ncells, int *cell,
                                                                  int *totals, int *hist)
 {
+    const mdl_box &b = MOVING ? moving->region : box;
+    const gpu_grid &g = MOVING ? *moving : grid;
     extern __shared__ int counts[];
     for (int c = threadIdx.x; c < ncells; c += blockDim.x)
         counts[c] = 0;
@@ -200,7 +210,8 @@ __global__ void __launch_bounds__(COUNT_BLOCK) wrap_count_kernel(int n, mdl_box 
     if (i < n) {
         double *const r[3] = {x, y, z};
         int *const im[3] = {ix, iy, iz};
-        const int k = cell_of(wrap_pack_atom(i, b, r, im, type), region, nc);
+        const int3 nc = make_int3(g.nc[0], g.nc[1], g.nc[2]);
+        const int k = cell_of(wrap_pack_atom(i, b, r, im, type), g.region, nc);
         cell[i] = k;
         atomicAdd(&counts[k], 1);
     }
@@ -289,15 +300,15 @@ __global__ void __launch_bounds__(COUNT_BLOCK) place_by_cell_kernel(int n, int n
         stage_atom(n, to, i, a, staging);
 }
 
-extern "C" int gpu_wrap_and_count(size_t n, mdl_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
-                                  const int *type, const gpu_cell_keys *keys, void *temp)
+extern "C" int gpu_wrap_and_count(size_t n, mdl_box box, const gpu_grid *moving, double *x, double *y, double *z,
+                                  int *ix, int *iy, int *iz, const int *type, const gpu_cell_keys *keys, void *temp)
 {
-    const int3 nc = make_int3(keys->nc[0], keys->nc[1], keys->nc[2]);
-    const int ncells = nc.x * nc.y * nc.z;
+    const int *nc = keys->grid.nc, ncells = nc[0] * nc[1] * nc[2];
+    auto kernel = moving ? wrap_count_kernel<true> : wrap_count_kernel<false>;
     int *totals = (int *)temp;
     MDL_CUDA(cudaMemsetAsync(totals, 0, ncells * sizeof(int), g_mdl_stream));
-    wrap_count_kernel<<<grid_for(n, COUNT_BLOCK), COUNT_BLOCK, ncells * sizeof(int), g_mdl_stream>>>(
-        (int)n, box, x, y, z, ix, iy, iz, type, keys->region, nc, ncells, keys->cell, totals, totals + ncells);
+    kernel<<<grid_for(n, COUNT_BLOCK), COUNT_BLOCK, ncells * sizeof(int), g_mdl_stream>>>(
+        (int)n, box, x, y, z, ix, iy, iz, type, keys->grid, moving, ncells, keys->cell, totals, totals + ncells);
     MDL_LAUNCHED("wrap_count");
     return 0;
 }
@@ -305,7 +316,7 @@ extern "C" int gpu_wrap_and_count(size_t n, mdl_box box, double *x, double *y, d
 extern "C" int gpu_place_by_cell(size_t n, const gpu_cell_keys *keys, const void *temp, gpu_atom_arrays a,
                                  void *staging, int *cell_start, int *cell_end)
 {
-    const int ncells = keys->nc[0] * keys->nc[1] * keys->nc[2];
+    const int ncells = keys->grid.nc[0] * keys->grid.nc[1] * keys->grid.nc[2];
     const int *totals = (const int *)temp;
     place_by_cell_kernel<<<grid_for(n, COUNT_BLOCK), COUNT_BLOCK, ncells * sizeof(int), g_mdl_stream>>>(
         (int)n, ncells, keys->cell, totals, totals + ncells, cell_start, cell_end, a, (char *)staging);

@@ -110,7 +110,8 @@ struct image_lengths {
     mdl_real len[3], inv[3];
 };
 
-static inline image_lengths make_image_lengths(mdl_box b)
+/* (host and device: the kernels take the box from device memory, where a barostat moves it) */
+static inline __host__ __device__ image_lengths make_image_lengths(const mdl_box &b)
 {
     double len[3], inv[3];
     box_image_lengths(&b, len, inv);
@@ -119,6 +120,13 @@ static inline image_lengths make_image_lengths(mdl_box b)
         m.len[d] = (mdl_real)len[d], m.inv[d] = (mdl_real)inv[d];
     return m;
 }
+
+/* The grid a kernel works in: its parameter, or under a barostat (MOVING) the device's. */
+#define KERNEL_GRID(MOVING, grid, moving)                                                                      \
+    const gpu_grid &g = MOVING ? *moving : grid;                                                               \
+    const mdl_box &b = g.region;                                                                               \
+    const int3 nc = make_int3(g.nc[0], g.nc[1], g.nc[2]);                                                      \
+    const image_lengths m = {{g.len[0], g.len[1], g.len[2]}, {g.inv[0], g.inv[1], g.inv[2]}}
 
 /* Atom i's velocity-Verlet update from its force f (the kick_drift kernel's, and the force
    kernel's chained epilogue, so both give the same bits): v += a f KICKS times (a = dtf / m; the

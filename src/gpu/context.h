@@ -29,6 +29,9 @@ typedef struct {
     gpu_halo *halo;           /* NULL with one rank */
     const mdl_domain *dm;     /* several ranks: the decomposition (the halo's); NULL with one */
     mdl_box region;           /* the lists' box: the box with one rank (several: domain_cell_grid) */
+    gpu_box_state *bx;        /* device: the box the kernels read (bx->grid.region), moved by a barostat */
+    gpu_grid *dgrid;          /* device: the lists' region and cells the kernels read (one rank: &bx->grid) */
+    int barostat;             /* the box moves: the host's box and region are the last ones it read */
     int ntypes;
     double mass[MDL_MAX_SPECIES];
     mdl_units u;
@@ -56,7 +59,8 @@ typedef struct {
                                  the rebuild's staging area) */
     int check;                /* steps between skin tests */
     gpu_nb_state *nbs;        /* the list's state on the device (gpu.h) */
-    volatile long long *report; /* mapped: [0] the step found unsafe (-1: none), [1] longest row asked */
+    volatile long long *report; /* mapped: [0] the step found unsafe (-1: none), [1] longest row asked,
+                                   [2..4] a barostat's box lengths at the last rebuild (doubles' bits) */
     long long *report_dev;    /* the same words, as the device addresses them */
     gpu_graph *step_graph[2][MDL_STEP_KINDS]; /* each kind of step from each pos4 buffer, recorded once */
     gpu_graph *update_graph[2]; /* the rebuild test + conditional rebuild alone (steps not recorded) */
@@ -83,6 +87,9 @@ typedef struct {
     double *nh_factor;        /* device: the last half step's velocity and box factors, then the
                                  chains' energy at each thermo slot (MDL_THERMO_SLOTS) */
     double *nh_host;          /* pinned: the thermo slots' chain energies */
+    unsigned *nh_ticket;      /* device: gpu_nose_hoover_kicked's count of finished blocks */
+    gpu_masses masses;        /* the species' masses for it */
+    mdl_box *box_host;        /* pinned, a barostat's: the box at each thermo slot */
     int forces_given;         /* the forces given at creation are current: the first sort carries them */
     size_t nl_bytes;
     /* asynchronous output: slots of a device staging area and pinned host memory, each holding
@@ -92,6 +99,7 @@ typedef struct {
     struct gpu_slot {
         void *dev[MDL_FIELD_ARRAYS], *host[MDL_FIELD_ARRAYS]; /* NULL until the slot is first used */
         double *dev_sums, *host_sums; /* the reduction's 3 sums (see gpu_reduce) */
+        mdl_box *dev_box, *host_box;  /* a barostat's: the box at the snapshot */
         void *snapped, *copied;     /* events: snapshot on the compute stream, copy on the copy stream */
         int fields;
     } *slots;
@@ -121,8 +129,17 @@ int gpu_list_entries(const gpu_ctx *c);
 int gpu_grow_list(gpu_ctx *c, int capacity); /* pruned lists: the outer list too */
 int gpu_outer_fits(const gpu_ctx *c, double rlist); /* an outer list of radius rlist fits the box */
 /* The region's cell grid (several ranks: domain_cell_grid) and the cell arrays and sort storage
-   for the atoms the arrays hold. */
+   for the atoms the arrays hold. Under a barostat the host decides the grid with cells
+   GPU_GRID_MARGIN wider than the list cutoff; as the box shrinks, each rebuild on the device uses
+   as many of those cells as the box holds (graph.cu); when the box grows to hold more cells
+   GPU_GRID_GROW wider, the host decides the grid again (gpu_begin_step). */
+#define GPU_GRID_MARGIN 0.02
+#define GPU_GRID_GROW 0.04
 int gpu_setup_cells(gpu_ctx *c);
+/* The lists' grid as the host has it (the kernels' parameter), and a barostat's on the device,
+   which the kernels read instead (NULL: the box is fixed). */
+gpu_grid gpu_host_grid(const gpu_ctx *c);
+const gpu_grid *gpu_moving(const gpu_ctx *c);
 
 /* ---- lists.c ---------------------------------------------------------------------------------- */
 /* One rank's rebuild: the atoms rearranged (wrap, sort by cell, permutation), then the list. */
@@ -156,6 +173,8 @@ int gpu_update_neighbors(void *p, long step);
 int gpu_health(void *p, long *unsafe_step);
 int gpu_begin_step(void *p, long step, int kind);
 int gpu_set_skin(void *p, double skin);
+int gpu_rebuild_between_steps(gpu_ctx *c); /* the device waited for; a barostat's box pulled, the grid
+                                              decided again; graphs recorded again */
 int gpu_end_step(void *p, int *redo);
 void gpu_drop_graphs(gpu_ctx *c);
 

@@ -11,6 +11,27 @@
 __constant__ mdl_real c_lj1[MAXT * MAXT], c_lj2[MAXT * MAXT], c_lj3[MAXT * MAXT], c_lj4[MAXT * MAXT];
 __constant__ mdl_real c_offset[MAXT * MAXT], c_cutsq[MAXT * MAXT];
 __constant__ int c_ntypes;
+/* The minimum image's lengths (the lists' region): set with the grid by the host, or under a
+   barostat copied from the device's grid at each step (a graph node). Read from constant memory,
+   as kernel parameters are, they cost the force kernel no registers; loaded from device memory
+   they take 8 more (32 -> 40 with one lane per atom, occupancy 100% -> 75%, 2,048,000 atoms with
+   energies: 441 -> 513 us, H200). */
+__constant__ image_lengths c_image;
+
+extern "C" int gpu_set_image(mdl_box region)
+{
+    const image_lengths m = make_image_lengths(region);
+    MDL_CUDA(cudaMemcpyToSymbolAsync(c_image, &m, sizeof m, 0, cudaMemcpyHostToDevice, g_mdl_stream));
+    return 0;
+}
+
+extern "C" int gpu_copy_image(const gpu_grid *grid)
+{
+    static_assert(sizeof(image_lengths) == 6 * sizeof(mdl_real), "len[3], inv[3] as gpu_grid's");
+    MDL_CUDA(cudaMemcpyToSymbolAsync(c_image, grid->len, sizeof(image_lengths), 0, cudaMemcpyDeviceToDevice,
+                                     g_mdl_stream));
+    return 0;
+}
 
 extern "C" int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2, const double *lj3,
                                 const double *lj4, const double *offset, const double *cutsq)
@@ -33,8 +54,10 @@ extern "C" int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2
 
 MDL_LJ_PAIR(mdl_real, _real)
 
-/* Adds the pair (i, j) to i's sums. */
-template <bool EV, bool SINGLE>
+/* Adds the pair (i, j) to i's sums: the force, with EV (EV_ENERGY) the energy and virial too,
+   EV_VIRIAL the virial alone. */
+enum { EV_NONE, EV_ENERGY, EV_VIRIAL };
+template <int EV, bool SINGLE>
 __device__ __forceinline__ void add_pair(real4 pi, real4 pj, int row, mdl_real cut2, const image_lengths &m,
                                          mdl_real &fxi, mdl_real &fyi, mdl_real &fzi, mdl_real &e, mdl_real &v)
 {
@@ -49,17 +72,17 @@ __device__ __forceinline__ void add_pair(real4 pi, real4 pj, int row, mdl_real c
         fxi += dx * fp;
         fyi += dy * fp;
         fzi += dz * fp;
-        if (EV) {
+        if (EV == EV_ENERGY)
             e += lj_energy_real(r2inv, c_lj3[c], c_lj4[c], c_offset[c]);
+        if (EV)
             v += r2 * fp;
-        }
     }
 }
 
 /* A row the list could not hold (until the host grows it): every atom is a candidate, lane s of
    the atom's T lanes taking j = s, s + T, ... Kept out of line so that the list loop compiles as
    if it were alone. */
-template <bool EV, bool SINGLE, int T>
+template <int EV, bool SINGLE, int T>
 __device__ __noinline__ void add_all_pairs(int i, int s, int nall, const pos_t *__restrict__ pos, int row,
                                            mdl_real cut2, image_lengths m, mdl_real *sums)
 {
@@ -87,8 +110,8 @@ __device__ __forceinline__ unsigned list_load(const unsigned *p)
    list best when there are many. LIST_PACKED: the block first copies the tables of its atoms'
    warps into shared memory; LIST_RELATIVE (one rank: nall = n): entry e of row i is atom
    (i + e) mod n. KICK: the atom's force goes on into the chained kicks and drift (ch). */
-template <bool EV, bool SINGLE, int T, int LIST, bool KICK>
-__global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_lengths m, const pos_t *__restrict__ pos,
+template <int EV, bool SINGLE, int T, int LIST, bool KICK>
+__global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, const pos_t *__restrict__ pos,
                                                        const int *__restrict__ nl, const int *__restrict__ table,
                                                        const int *__restrict__ count, int si, int sk, int capacity,
                                                        mdl_real *fx, mdl_real *fy, mdl_real *fz, mdl_real *pe,
@@ -107,6 +130,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
     }
     if (i >= n || *halt) /* whole groups leave together: n * T threads cover whole groups */
         return;
+    const image_lengths &m = c_image;
     const real4 pi = pos_at(pos, i);
     const int row = SINGLE ? 0 : real_to_type(pi.w) * c_ntypes;
     const mdl_real cut2 = c_cutsq[0];
@@ -160,10 +184,10 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
             fxi += __shfl_xor_sync(mask, fxi, o, T);
             fyi += __shfl_xor_sync(mask, fyi, o, T);
             fzi += __shfl_xor_sync(mask, fzi, o, T);
-            if (EV) {
+            if (EV == EV_ENERGY)
                 e += __shfl_xor_sync(mask, e, o, T);
+            if (EV)
                 v += __shfl_xor_sync(mask, v, o, T);
-            }
         }
         if (s != 0)
             return;
@@ -184,10 +208,10 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, image_le
         if (ch.outer_skin > 0)
             outer_flag(__activemask(), q, d2, (mdl_real)(0.5 * ch.outer_skin), &ch.st->far_outer);
     }
-    if (EV) { // each pair is seen from both atoms: half to each
+    if (EV == EV_ENERGY) // each pair is seen from both atoms: half to each
         pe[i] = (mdl_real)0.5 * e;
+    if (EV)
         w[i] = (mdl_real)0.5 * v;
-    }
 }
 
 /* Lanes per atom: 8 for the smallest systems, where one thread per atom would leave most of an
@@ -217,7 +241,7 @@ static bool list_streamed(size_t n)
 
 /* ch: the chained kernels (no energy), else the plain ones. */
 template <int T, int LIST>
-static void launch_lj(size_t n, size_t nall, int ntypes, int ev, image_lengths m, const pos_t *p, const int *nl,
+static void launch_lj(size_t n, size_t nall, int ntypes, int ev, const pos_t *p, const int *nl,
                       const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
                       mdl_real *fz, mdl_real *pe, mdl_real *w, const int *halt, const gpu_chain *ch)
 {
@@ -225,35 +249,37 @@ static void launch_lj(size_t n, size_t nall, int ntypes, int ev, image_lengths m
     const gpu_chain none = {};
 #define LJ_LAUNCH(EV, SINGLE, KICK)                                                                             \
     lj_kernel<EV, SINGLE, T, LIST, KICK><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(                                     \
-        (int)n, (int)nall, m, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe, w, halt, ch ? *ch : none)
+        (int)n, (int)nall, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe, w, halt, ch ? *ch : none)
     if (ch && ntypes == 1)
-        LJ_LAUNCH(false, true, true);
+        LJ_LAUNCH(EV_NONE, true, true);
     else if (ch)
-        LJ_LAUNCH(false, false, true);
+        LJ_LAUNCH(EV_NONE, false, true);
+    else if (ntypes == 1 && ev == EV_VIRIAL)
+        LJ_LAUNCH(EV_VIRIAL, true, false);
     else if (ntypes == 1 && ev)
-        LJ_LAUNCH(true, true, false);
+        LJ_LAUNCH(EV_ENERGY, true, false);
     else if (ntypes == 1)
-        LJ_LAUNCH(false, true, false);
+        LJ_LAUNCH(EV_NONE, true, false);
+    else if (ev == EV_VIRIAL)
+        LJ_LAUNCH(EV_VIRIAL, false, false);
     else if (ev)
-        LJ_LAUNCH(true, false, false);
+        LJ_LAUNCH(EV_ENERGY, false, false);
     else
-        LJ_LAUNCH(false, false, false);
+        LJ_LAUNCH(EV_NONE, false, false);
 #undef LJ_LAUNCH
 }
 
-static int lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
-                     gpu_rows form, const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
-                     mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt,
-                     const gpu_chain *ch)
+static int lj_forces(size_t n, size_t nall, int ntypes, const mdl_real *pos4, const int *nl, gpu_rows form,
+                     const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
+                     mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt, const gpu_chain *ch)
 {
-    image_lengths m = make_image_lengths(box);
     const pos_t *p = (const pos_t *)pos4;
     const int list = form == GPU_ROWS_TABLE      ? LIST_PACKED
                      : form == GPU_ROWS_RELATIVE ? LIST_RELATIVE
                      : list_streamed(n)          ? LIST_STREAMED
                                                  : LIST_CACHED;
 #define LJ_LANES(T, LIST)                                                                                        \
-    launch_lj<T, LIST>(n, nall, ntypes, energy_virial, m, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe, w, \
+    launch_lj<T, LIST>(n, nall, ntypes, energy_virial, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe, w, \
                        halt, ch)
 #define LJ_LISTS(T)                                                                                              \
     (list == LIST_PACKED     ? LJ_LANES(T, LIST_PACKED)                                                          \
@@ -273,19 +299,18 @@ static int lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_r
     return 0;
 }
 
-extern "C" int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
-                             gpu_rows form, const int *table, const int *count, int si, int sk, int capacity,
-                             mdl_real *fx, mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w,
-                             const int *halt)
+extern "C" int gpu_lj_forces(size_t n, size_t nall, int ntypes, const mdl_real *pos4, const int *nl, gpu_rows form,
+                             const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
+                             mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt)
 {
-    return lj_forces(n, nall, ntypes, box, pos4, nl, form, table, count, si, sk, capacity, fx, fy, fz, energy_virial,
+    return lj_forces(n, nall, ntypes, pos4, nl, form, table, count, si, sk, capacity, fx, fy, fz, energy_virial,
                      pe, w, halt, NULL);
 }
 
-extern "C" int gpu_lj_forces_chained(size_t n, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
+extern "C" int gpu_lj_forces_chained(size_t n, int ntypes, const mdl_real *pos4, const int *nl,
                                      gpu_rows form, const int *table, const int *count, int si, int sk, int capacity,
                                      mdl_real *fx, mdl_real *fy, mdl_real *fz, const gpu_chain *c)
 {
-    return lj_forces(n, n, ntypes, box, pos4, nl, form, table, count, si, sk, capacity, fx, fy, fz, 0, NULL, NULL,
+    return lj_forces(n, n, ntypes, pos4, nl, form, table, count, si, sk, capacity, fx, fy, fz, 0, NULL, NULL,
                      &c->st->halt, c);
 }

@@ -115,6 +115,44 @@ typedef struct {
     int far_outer;     /* pruned lists: an atom moved past half the outer list's skin since its build */
     long long prunes;  /* pruned lists: inner lists made from the outer one (builds not counted) */
 } gpu_nb_state;
+/* The cell grid the kernels work in: the region the cells divide, their number along each
+   dimension, and the minimum image's lengths and inverses in the pair kernels' precision (0 along
+   open dimensions). Kernels take it by value (a fixed box: kernel parameters cost no registers, and
+   the force kernel's occupancy rests on that: 32 registers, 40 when it loads them) or, under a
+   barostat, from device memory (`moving`), where the barostat's kernel keeps it. */
+typedef struct {
+    mdl_box region;
+    int nc[3];
+    mdl_real len[3], inv[3];
+} gpu_grid;
+
+static inline MDL_HD void gpu_grid_set_box(gpu_grid *g, const mdl_box *b)
+{
+    double len[3], inv[3];
+    g->region = *b;
+    box_image_lengths(b, len, inv);
+    for (int d = 0; d < 3; d++)
+        g->len[d] = (mdl_real)len[d], g->inv[d] = (mdl_real)inv[d];
+}
+
+/* The box the kernels read lives in device memory (gpu_box_state.grid). A barostat's kernel moves
+   it and keeps what the step's other kernels need: the remap that kick_drift applies around the
+   drift (physics/nose_hoover.h's nh_remap, from the box before, through the box after the first
+   half step, to the grid's region: LAMMPS's remap, x += dt v, remap), and the skin test's thresholds with the
+   faces' motion since the last build counted (LAMMPS's boxcheck, as the CPU backend's). */
+typedef struct gpu_box_state {
+    gpu_grid grid;                   /* the box now (the minimum image, the wrap); one rank: the cells,
+                                        as many as the box holds of the host's (`cells`) at a rebuild */
+    int cells[3];                    /* the host's grid: what the cell arrays hold */
+    double hi[3], centre[3];         /* the faces lo + len as the barostat keeps them; the fixed point */
+    double lo0[3], inv0[3];          /* this step's remap: from the box before it (1 / len), */
+    double lo1[3], len1[3], inv1[3]; /* through the box after its first half, to the box now */
+    double skin, rlist, volume0;     /* the list's skin and cutoff; the set-up's volume */
+    double half2, skin2;             /* this step's skin test, squared (< 0: at once) */
+    mdl_box built;                   /* the box at the list's last build */
+    int runaway;                     /* GPU_BOX_RUNAWAY or GPU_BOX_UNDER_GRID: the run stops */
+} gpu_box_state;
+enum { GPU_BOX_RUNAWAY = 1, GPU_BOX_UNDER_GRID = 2 };
 typedef struct gpu_graph gpu_graph;
 /* Work queued between begin and end (on g_mdl_stream) is recorded, not run, and becomes a graph;
    abandon ends a failed recording. */
@@ -128,8 +166,12 @@ void gpu_graph_destroy(gpu_graph *g);
    gpu_rebuild_node_end -- runs only when the test asks for a rebuild. With `pruned` (an outer
    list pruned to the inner one), the test asks for a rebuild only when far_outer is set as well,
    and for a prune when just far is: the node is a switch, and gpu_prune_node_begin ends the
-   rebuild's body and starts the prune's. */
-int gpu_rebuild_node_begin(gpu_nb_state *st, int check, const int *flags, long long *report_dev, int pruned);
+   rebuild's body and starts the prune's. With bx (a barostat's box; NULL: a fixed one), a rebuild
+   first fits the cells to the box (as many of the host's as it holds; fewer than 3 along an edge of
+   3 or more halts the step) and reports its lengths in report_dev[2..4] (doubles' bits), from which
+   the host decides a grid that grew. */
+int gpu_rebuild_node_begin(gpu_nb_state *st, int check, const int *flags, long long *report_dev, int pruned,
+                           gpu_box_state *bx);
 int gpu_switch_nodes(void); /* whether the runtime and driver have switch nodes (CUDA 12.8+), which pruning needs */
 int gpu_prune_node_begin(void);
 int gpu_rebuild_node_end(void);
@@ -139,14 +181,15 @@ int gpu_rebuild_node_end(void);
 /* The cell method's sort keys: each atom's cell in the region's grid (cells at least rlist wide,
    nc per dimension) and perm = 0..n-1. */
 typedef struct {
-    mdl_box region;
-    int nc[3];
+    gpu_grid grid;          /* nc: the most cells it has */
+    const gpu_grid *moving; /* a barostat's (device memory; NULL: a fixed box) */
     int *cell, *perm;
 } gpu_cell_keys;
-/* Wrap x, y, z into the box (image counters too) and write pos4 = (x, y, z, type); with keys,
-   the keys instead of pos4 (the permutation that follows writes pos4). */
-int gpu_wrap_and_pack(size_t n, mdl_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
-                      const int *type, mdl_real *pos4, const gpu_cell_keys *keys);
+/* Wrap x, y, z into the box and update the image counters (moving: a barostat's grid, whose region
+   is the box, read on the device instead); write pos4 = (x, y, z, type), or with keys the keys
+   instead (the permutation that follows writes pos4). */
+int gpu_wrap_and_pack(size_t n, mdl_box box, const gpu_grid *moving, double *x, double *y, double *z, int *ix,
+                      int *iy, int *iz, const int *type, mdl_real *pos4, const gpu_cell_keys *keys);
 /* cell_start/cell_end from sorted cell indices (cells with no atoms get start = end = 0). */
 int gpu_cell_bounds(size_t n, size_t ncells, const int *sorted_cell, int *cell_start, int *cell_end);
 /* The per-atom arrays, in place, in the order of perm (a[k][i] = a[k][perm[i]]) through staging
@@ -176,8 +219,8 @@ int gpu_unstage_atoms(size_t n, gpu_atom_arrays a, const void *staging, mdl_real
    cell's start and end: where its atoms would be). gpu_unstage_atoms ends the permutation. */
 int gpu_count_sort_fits(size_t n, size_t ncells);
 size_t gpu_count_sort_bytes(size_t n, size_t ncells);
-int gpu_wrap_and_count(size_t n, mdl_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
-                       const int *type, const gpu_cell_keys *keys, void *temp);
+int gpu_wrap_and_count(size_t n, mdl_box box, const gpu_grid *moving, double *x, double *y, double *z, int *ix,
+                       int *iy, int *iz, const int *type, const gpu_cell_keys *keys, void *temp);
 int gpu_place_by_cell(size_t n, const gpu_cell_keys *keys, const void *temp, gpu_atom_arrays a, void *staging,
                       int *cell_start, int *cell_end);
 
@@ -229,13 +272,14 @@ enum gpu_list_want { GPU_LIST_WANT_AUTO, GPU_LIST_WANT_PLAIN, GPU_LIST_WANT_PACK
 gpu_rows gpu_list_form(size_t n, mdl_box box, const int nc[3], int si, enum gpu_list_want want);
 /* Rows of atoms [0, n); candidates from the cell bounds, and with `ghosts` (not NULL) from the
    ghosts' bounds as well, in the given form (gpu_list_form's, or plain); `table` (GPU_LIST_TABLE
-   ints per 32 rows) is used by GPU_ROWS_TABLE only. */
-int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
-                   const gpu_ghost_cells *ghosts, const mdl_real *pos4, double rlist, int *nl, int *count,
-                   int capacity, int si, int sk, int *flags, gpu_rows form, int *table);
-int gpu_build_brute(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count, int capacity,
-                    int si, int sk, int *flags);
-int gpu_build_brute_atomic(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
+   ints per 32 rows) is used by GPU_ROWS_TABLE only. grid: the host's (the choice of builder; the
+   kernels' too with a fixed box); moving: a barostat's, which the kernels read instead. */
+int gpu_build_cell(size_t n, gpu_grid grid, const gpu_grid *moving, const int *cell_start,
+                   const int *cell_end, const gpu_ghost_cells *ghosts, const mdl_real *pos4, double rlist, int *nl,
+                   int *count, int capacity, int si, int sk, int *flags, gpu_rows form, int *table);
+int gpu_build_brute(size_t n, const gpu_grid *grid, const mdl_real *pos4, double rlist, int *nl, int *count,
+                    int capacity, int si, int sk, int *flags);
+int gpu_build_brute_atomic(size_t n, const gpu_grid *grid, const mdl_real *pos4, double rlist, int *nl, int *count,
                            int capacity, int si, int sk, int *flags);
 /* Dynamic pruning (GROMACS's idea): row i of an outer list (onl, ocount; built with a longer
    radius) into the inner list (nl, count) that the forces read: the entries within rlist now, in
@@ -335,13 +379,17 @@ int gpu_remap(size_t m, const int *inv, int *idx);   /* idx[k] = inv[idx[k]] */
 /* ---- forces (force.cu) ---- */
 int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2, const double *lj3, const double *lj4,
                      const double *offset, const double *cutsq);
+/* The force kernels' minimum image: the lengths of the lists' region, set by the host (queued), or
+   copied from a barostat's grid on the device (queued: a node of the step's graph). */
+int gpu_set_image(mdl_box region);
+int gpu_copy_image(const gpu_grid *grid);
 /* Forces from a full list (fx = fy = fz = NULL: none written); with energy_virial, per-atom pe[i]
-   and w[i] (half of each pair's share). A row longer than capacity is replaced by a scan of every
-   atom and ghost (nall of them). form, table: the list's (gpu_build_cell). Nothing is done once
-   *halt is set. */
-int gpu_lj_forces(size_t n, size_t nall, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl,
-                  gpu_rows form, const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
-                  mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt);
+   and w[i] (half of each pair's share; 2: w alone). A row longer than capacity is replaced by a
+   scan of every atom and ghost (nall of them). form, table: the list's (gpu_build_cell). Nothing
+   is done once *halt is set. */
+int gpu_lj_forces(size_t n, size_t nall, int ntypes, const mdl_real *pos4, const int *nl, gpu_rows form,
+                  const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
+                  mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt);
 /* The chained step in the force kernel's epilogue: each atom's force, once summed and written,
    goes straight into gpu_kick_drift's update with kicks = 2 (the same arithmetic). Its new packed
    position goes to pos_out, not to the pos4 that its neighbors read in this pass: the caller
@@ -355,7 +403,7 @@ typedef struct {
     gpu_nb_state *st;
     double outer_skin; /* pruned lists: the outer list's skin (pos0's w: see gpu_prune_list); 0: none */
 } gpu_chain;
-int gpu_lj_forces_chained(size_t n, int ntypes, mdl_box box, const mdl_real *pos4, const int *nl, gpu_rows form,
+int gpu_lj_forces_chained(size_t n, int ntypes, const mdl_real *pos4, const int *nl, gpu_rows form,
                           const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
                           mdl_real *fy, mdl_real *fz, const gpu_chain *chain);
 
@@ -367,11 +415,12 @@ int gpu_set_masses(int ntypes, const double *mass);
    (pruned lists; 0: none), st->far_outer = 1 when one may be more than outer_skin/2 from its
    position at the outer list's build (pos0's w + its distance from pos0: gpu_prune_list). The step
    kernels (these, the forces, Langevin, scaling) do nothing once st->halt is set. With scale
-   (device memory; NULL: none), Nose-Hoover's: v *= scale[0] before this step's kick. */
+   (device memory; NULL: none), Nose-Hoover's: v *= scale[0] before this step's kick. With bx (a
+   barostat; NULL: none), the drift between the box's two remaps, and bx's skin thresholds. */
 int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                    double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
                    mdl_real *pos4, const mdl_real *pos0, double skin, double outer_skin, int kicks,
-                   gpu_nb_state *st, const double *scale);
+                   gpu_nb_state *st, const double *scale, const gpu_box_state *bx);
 /* rng.h's mdl_normals_fn on the GPU (cuRAND's device API), on the selected device; 1 on failure. */
 int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, double *out);
 int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx, const mdl_real *fy,
@@ -390,22 +439,31 @@ int gpu_reduce(size_t n, const double *vx, const double *vy, const double *vz, c
 int gpu_scale_to_temperature(size_t n, double *vx, double *vy, double *vz, const double *mv2, double T0, double c,
                              double mvv2e, double boltz, double dof, const int *halt);
 
-/* ---- Nose-Hoover (nose_hoover.cu; gpu_reduce_kicked in integrate.cu) ----
+/* ---- Nose-Hoover (nose_hoover.cu) ----
    The chains in nh (device memory) take the half steps of mode: GPU_NH_END (after the second half
-   kick) on sum m v^2, from `partials` of nblocks blocks (gpu_reduce_kicked's) or else mv2[0], then
-   GPU_NH_START (before the first kick); factor[0] (device) = the product of their velocity
-   factors, factor[1] the box's; nothing when *halt. */
+   kick) on sum m v^2 and the virial, mv2[0] and mv2[2], then GPU_NH_START (before the first kick);
+   factor[0] (device) = the product of their velocity factors, factor[1] the box's. With a
+   barostat, the start moves bx's box; a box that runs away (volume past 10 times or under a tenth
+   of volume0, an edge under twice rlist) halts the step, marks bx->runaway and reports the step in
+   report[0] (mapped). Nothing when st->halt. */
 enum { GPU_NH_END = 1, GPU_NH_START = 2 };
-int gpu_nose_hoover(mdl_nh *nh, int mode, const double *partials, size_t nblocks, const double *mv2, double mvv2e,
-                    double volume, double *factor, const int *halt);
-/* The partial sums (gpu_reduce_blocks(n) blocks) of m (v + dtf f / m)^2: the temperature a half
-   kick would make, without making it. */
-int gpu_reduce_kicked(size_t n, double dtf, const double *vx, const double *vy, const double *vz, const mdl_real *fx,
-                      const mdl_real *fy, const mdl_real *fz, const int *type, double *partials);
+int gpu_nose_hoover(mdl_nh *nh, int mode, const double *mv2, double mvv2e, gpu_box_state *bx, double *factor,
+                    gpu_nb_state *st, long long *report);
+/* The species' masses and their inverses (1 / mass, as the kicks use them). */
+typedef struct {
+    double mass[MDL_MAX_SPECIES], inv[MDL_MAX_SPECIES];
+} gpu_masses;
+/* The chained step's GPU_NH_END | GPU_NH_START in one pass: sum m (v + dtf f / m)^2 over the
+   velocities a half kick would make, without making them, and with w (not NULL) the virial; the
+   partials (3 per gpu_reduce_blocks(n) block) and *ticket (0 between calls) are its scratch. */
+int gpu_nose_hoover_kicked(size_t n, double dtf, const double *vx, const double *vy, const double *vz,
+                           const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type, int ntypes,
+                           const gpu_masses *ms, const mdl_real *w, double *partials, unsigned *ticket, mdl_nh *nh,
+                           double mvv2e, gpu_box_state *bx, double *factor, gpu_nb_state *st, long long *report);
 /* v *= factor[0] (device memory); nothing when *halt. */
 int gpu_scale_by(size_t n, double *vx, double *vy, double *vz, const double *factor, const int *halt);
-/* *out (device memory) = the chains' energy (ecouple). */
-int gpu_nose_hoover_energy(const mdl_nh *nh, double volume, double *out);
+/* *out (device memory) = the chains' energy (ecouple) in the box (device memory). */
+int gpu_nose_hoover_energy(const mdl_nh *nh, const mdl_box *box, double *out);
 
 /* ---- snapshots for the writer thread (snapshot.cu) ----
    dst[d][id[i]] = src[d][i], d = 0..2: one field's arrays into id order (forces widened to double). */

@@ -14,11 +14,37 @@ struct gpu_graph {
 static cudaStream_t s_record, s_body, s_outer; /* recording streams, made once */
 static cudaGraph_t s_prune_body;              /* pruned lists: the switch node's second body, recorded next */
 
+/* A barostat's box at a rebuild: along each edge of 3 or more of the host's cells, as many of them
+   as the box holds at least the list cutoff wide (an edge of 1 or 2 cells is searched whole). An
+   edge that holds fewer than 3 halts the step (the host chose the builder for 3 or more); else the
+   lengths go to report[2..4], from which the host decides a grid that grew. Returns whether to tell
+   the host. */
+__device__ bool grid_at_rebuild(gpu_box_state *bx, gpu_nb_state *st, long long *report)
+{
+    for (int d = 0; d < 3; d++) {
+        const int held = (int)(bx->grid.region.len[d] / bx->rlist), cells = bx->cells[d];
+        if (cells >= 3 && held < 3) {
+            bx->runaway = GPU_BOX_UNDER_GRID;
+            st->halt = 1;
+            if (st->reported)
+                return false;
+            st->reported = 1;
+            report[0] = st->step;
+            return true;
+        }
+        bx->grid.nc[d] = cells >= 3 && held < cells ? held : cells;
+    }
+    for (int d = 0; d < 3; d++)
+        report[2 + d] = __double_as_longlong(bx->grid.region.len[d]);
+    return true;
+}
+
 /* One thread: the step count, the skin test every `check` steps, the reports to the host; the
    node's value: 1 to rebuild, else 0. With `pruned` (a switch node): 0 to rebuild (only when the
-   outer list is out of date too), 1 to prune, 2 for neither. */
+   outer list is out of date too), 1 to prune, 2 for neither. With bx (a barostat; NULL: a fixed
+   box), a rebuild first fits the cells to the box (grid_at_rebuild). */
 __global__ void rebuild_test_kernel(gpu_nb_state *st, int check, const int *flags, long long *report, int pruned,
-                                    cudaGraphConditionalHandle node)
+                                    gpu_box_state *bx, cudaGraphConditionalHandle node)
 {
     unsigned go = 0, cut = 0;
     bool told = false;
@@ -41,6 +67,10 @@ __global__ void rebuild_test_kernel(gpu_nb_state *st, int check, const int *flag
             st->last_build = st->step;
             st->since = 0;
             st->far = st->far_outer = 0;
+            if (go && bx) {
+                told |= grid_at_rebuild(bx, st, report);
+                go = !st->halt;
+            }
         }
     }
     if (flags[1] > st->overflow_seen) { /* a build asked for longer rows than the list holds */
@@ -122,7 +152,7 @@ static int conditional_node_begin(cudaGraphConditionalHandle h, int bodies)
 }
 
 extern "C" int gpu_rebuild_node_begin(gpu_nb_state *st, int check, const int *flags, long long *report_dev,
-                                      int pruned)
+                                      int pruned, gpu_box_state *bx)
 {
     cudaStreamCaptureStatus status;
     cudaGraph_t graph;
@@ -130,7 +160,7 @@ extern "C" int gpu_rebuild_node_begin(gpu_nb_state *st, int check, const int *fl
     s_outer = g_mdl_stream;
     MDL_CUDA(cudaStreamGetCaptureInfo(s_outer, &status, NULL, &graph, NULL, NULL, NULL));
     MDL_CUDA(cudaGraphConditionalHandleCreate(&h, graph, 0, 0));
-    rebuild_test_kernel<<<1, 1, 0, s_outer>>>(st, check, flags, report_dev, pruned, h);
+    rebuild_test_kernel<<<1, 1, 0, s_outer>>>(st, check, flags, report_dev, pruned, bx, h);
     MDL_LAUNCHED("rebuild_test");
     return conditional_node_begin(h, pruned ? 2 : 1);
 }

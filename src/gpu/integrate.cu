@@ -20,25 +20,61 @@ extern "C" int gpu_set_masses(int ntypes, const double *mass)
     return 0;
 }
 
+/* A barostat's step: atom i's kicks as kick_drift_of's, then its drift between the box's two
+   remaps (bx; LAMMPS's remap, x += dt v, remap, in the CPU backend's arithmetic). */
+template <int KICKS>
+__device__ __forceinline__ real4 kick_remap_drift(int i, double a, double dt, mdl_real fx, mdl_real fy, mdl_real fz,
+                                                  mdl_real w, double *const x[3], double *const v[3], double scale,
+                                                  const gpu_box_state *bx)
+{
+    const mdl_real f[3] = {fx, fy, fz};
+    double r[3];
+    for (int d = 0; d < 3; d++) {
+        double u = v[d][i];
+        if (KICKS == 2)
+            u = u + a * f[d];
+        u *= scale;
+        u = u + a * f[d];
+        v[d][i] = u;
+        double p = nh_remap(x[d][i], bx->lo0[d], bx->inv0[d], bx->lo1[d], bx->len1[d]);
+        p = p + dt * u;
+        r[d] = x[d][i] = nh_remap(p, bx->lo1[d], bx->inv1[d], bx->grid.region.lo[d], bx->grid.region.len[d]);
+    }
+    real4 p;
+    p.x = (mdl_real)r[0], p.y = (mdl_real)r[1], p.z = (mdl_real)r[2], p.w = w;
+    return p;
+}
+
 /* v += dtf f/m (KICKS times), x += dt v, pos4 written (w from the species: its old value need
    not be read), and the skin test against pos0 (far and unsafe in st); with outer_half (pruned
    lists; 0: none), the outer list's test too (far_outer). SCALED: Nose-Hoover's factor scale[0]
-   (device memory) before this step's kick. */
-template <int KICKS, bool SCALED>
+   (device memory) before this step's kick; REMAP (a barostat, bx): the drift between the box's
+   remaps, and bx's skin thresholds, which count the faces' motion. */
+template <int KICKS, bool SCALED, bool REMAP>
 __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, double *y, double *z, double *vx,
                                   double *vy, double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz,
                                   const int *type, pos_t *pos, const pos_t *pos0, mdl_real half2, mdl_real skin2,
-                                  mdl_real outer_half, gpu_nb_state *st, const double *scale)
+                                  mdl_real outer_half, gpu_nb_state *st, const double *scale,
+                                  const gpu_box_state *bx)
 {
     if (st->halt)
         return;
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     mdl_real d2 = 0;
     real4 q = {};
+    if (REMAP)
+        half2 = (mdl_real)bx->half2, skin2 = (mdl_real)bx->skin2;
     if (i < n) {
         const int t = type[i];
-        const real4 p = kick_drift_of<KICKS, SCALED>(i, dtf * c_inv_mass[t], dt, fx[i], fy[i], fz[i], type_to_real(t),
-                                                     x, y, z, vx, vy, vz, SCALED ? scale[0] : 1.0);
+        real4 p;
+        if (REMAP) {
+            double *const r[3] = {x, y, z}, *const v[3] = {vx, vy, vz};
+            p = kick_remap_drift<KICKS>(i, dtf * c_inv_mass[t], dt, fx[i], fy[i], fz[i], type_to_real(t), r, v,
+                                        scale[0], bx);
+        } else {
+            p = kick_drift_of<KICKS, SCALED>(i, dtf * c_inv_mass[t], dt, fx[i], fy[i], fz[i], type_to_real(t), x, y,
+                                             z, vx, vy, vz, SCALED ? scale[0] : 1.0);
+        }
         pos_put(pos, i, p);
         q = pos_at(pos0, i);
         d2 = displacement2(p, q);
@@ -49,27 +85,28 @@ __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, doubl
         outer_flag(0xffffffffu, q, d2, outer_half, &st->far_outer);
 }
 
-template <int KICKS, bool SCALED>
+template <int KICKS, bool SCALED, bool REMAP>
 static void launch_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                               double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
                               mdl_real *pos4, const mdl_real *pos0, mdl_real half2, mdl_real skin2,
-                              mdl_real outer_half, gpu_nb_state *st, const double *scale)
+                              mdl_real outer_half, gpu_nb_state *st, const double *scale, const gpu_box_state *bx)
 {
-    kick_drift_kernel<KICKS, SCALED><<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
+    kick_drift_kernel<KICKS, SCALED, REMAP><<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
         (int)n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type, (pos_t *)pos4, (const pos_t *)pos0, half2, skin2,
-        outer_half, st, scale);
+        outer_half, st, scale, bx);
 }
 
 extern "C" int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                               double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
                               mdl_real *pos4, const mdl_real *pos0, double skin, double outer_skin, int kicks,
-                              gpu_nb_state *st, const double *scale)
+                              gpu_nb_state *st, const double *scale, const gpu_box_state *bx)
 {
     mdl_real half2 = (mdl_real)(0.25 * skin * skin), skin2 = (mdl_real)(skin * skin);
     mdl_real outer_half = (mdl_real)(0.5 * outer_skin);
-    auto launch = kicks == 2 ? (scale ? launch_kick_drift<2, true> : launch_kick_drift<2, false>)
-                             : (scale ? launch_kick_drift<1, true> : launch_kick_drift<1, false>);
-    launch(n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type, pos4, pos0, half2, skin2, outer_half, st, scale);
+    auto launch = bx && scale ? (kicks == 2 ? launch_kick_drift<2, true, true> : launch_kick_drift<1, true, true>)
+                  : kicks == 2 ? (scale ? launch_kick_drift<2, true, false> : launch_kick_drift<2, false, false>)
+                               : (scale ? launch_kick_drift<1, true, false> : launch_kick_drift<1, false, false>);
+    launch(n, dtf, dt, x, y, z, vx, vy, vz, fx, fy, fz, type, pos4, pos0, half2, skin2, outer_half, st, scale, bx);
     MDL_LAUNCHED("kick_drift");
     return 0;
 }
@@ -214,35 +251,6 @@ extern "C" int gpu_reduce(size_t n, const double *vx, const double *vy, const do
     MDL_LAUNCHED("reduce_atoms");
     reduce_partials_kernel<<<1, RED_BLOCK, 0, g_mdl_stream>>>(nb, partials, out);
     MDL_LAUNCHED("reduce_partials");
-    return 0;
-}
-
-/* sum m (v + a f)^2 per block over the velocities a half kick would make (a = dtf / m, as
-   kick_kernel's and kick_drift_of's), which are not written: Nose-Hoover's temperature before the
-   chained kicks (gpu_nose_hoover sums the partials). */
-__global__ void reduce_kicked_kernel(int n, double dtf, const double *vx, const double *vy, const double *vz,
-                                     const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
-                                     double *partials)
-{
-    double ke = 0;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        const int t = type[i];
-        const double a = dtf * c_inv_mass[t];
-        const double u = vx[i] + a * fx[i], v = vy[i] + a * fy[i], s = vz[i] + a * fz[i];
-        ke += c_mass[t] * (u * u + v * v + s * s);
-    }
-    double3 r = block_sum3(ke, 0.0, 0.0);
-    if (threadIdx.x == 0)
-        partials[3 * blockIdx.x] = r.x, partials[3 * blockIdx.x + 1] = 0.0, partials[3 * blockIdx.x + 2] = 0.0;
-}
-
-extern "C" int gpu_reduce_kicked(size_t n, double dtf, const double *vx, const double *vy, const double *vz,
-                                 const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
-                                 double *partials)
-{
-    reduce_kicked_kernel<<<(int)gpu_reduce_blocks(n), RED_BLOCK, 0, g_mdl_stream>>>((int)n, dtf, vx, vy, vz, fx, fy,
-                                                                                    fz, type, partials);
-    MDL_LAUNCHED("reduce_kicked");
     return 0;
 }
 

@@ -56,12 +56,13 @@ int gpu_build_list(gpu_ctx *c, bool kept)
     if (c->dm)
         ghost_cells(c, &g);
     if (c->method == MDL_NL_CELL)
-        TRY(gpu_build_cell(n, c->region, c->nc, c->cell_start, c->cell_end, c->halo ? &g : NULL, c->pos4, c->rlist,
+        TRY(gpu_build_cell(n, gpu_host_grid(c), gpu_moving(c), c->cell_start, c->cell_end, c->halo ? &g : NULL,
+                           c->pos4, c->rlist,
                            nl, count, c->capacity, si, sk, c->flags, gpu_rows_now(c), gpu_list_table(c)));
     else if (c->method == MDL_NL_BRUTE)
-        TRY(gpu_build_brute(n, c->box, c->pos4, c->rlist, nl, count, c->capacity, si, sk, c->flags));
+        TRY(gpu_build_brute(n, c->dgrid, c->pos4, c->rlist, nl, count, c->capacity, si, sk, c->flags));
     else
-        TRY(gpu_build_brute_atomic(n, c->box, c->pos4, c->rlist, nl, count, c->capacity, si, sk, c->flags));
+        TRY(gpu_build_brute_atomic(n, c->dgrid, c->pos4, c->rlist, nl, count, c->capacity, si, sk, c->flags));
     if (!kept && gpu_d2d(c->outer > 0 ? c->pos_outer : c->pos0, c->pos4, 4 * gpu_pos_atoms(n) * sizeof(mdl_real)))
         return MDL_ERUN;
     return c->outer > 0 ? gpu_queue_prune(c) : MDL_OK;
@@ -75,23 +76,27 @@ int gpu_build_list(gpu_ctx *c, bool kept)
 int gpu_queue_rebuild_one(gpu_ctx *c)
 {
     size_t n = c->n;
+    if (c->barostat && gpu_d2d(&c->bx->built, &c->bx->grid.region, sizeof c->bx->built)) /* the skin test's reference */
+        return MDL_ERUN;
     if (c->method != MDL_NL_CELL) {
-        TRY(gpu_wrap_and_pack(n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4, NULL));
+        TRY(gpu_wrap_and_pack(n, c->box, gpu_moving(c), c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4,
+                              NULL));
         return gpu_build_list(c, false);
     }
     gpu_atom_arrays a = {{c->x, c->y, c->z, c->vx, c->vy, c->vz}, {c->ix, c->iy, c->iz, c->type}, c->id,
                          {c->forces_given ? c->fx : NULL, c->fy, c->fz}}; /* forces: a restart's only */
-    gpu_cell_keys keys = {c->region, {c->nc[0], c->nc[1], c->nc[2]}, c->cell, c->perm};
+    gpu_cell_keys keys = {gpu_host_grid(c), gpu_moving(c), c->cell, c->perm};
     mdl_real *built_at = c->outer > 0 ? c->pos_outer : c->pos0;
     if (c->count_sort) { /* the placement writes the cell bounds */
         gpu_permute_also also = {NULL, NULL, NULL, 0, built_at};
-        TRY(gpu_wrap_and_count(n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, &keys, c->sort_temp));
+        TRY(gpu_wrap_and_count(n, c->box, gpu_moving(c), c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, &keys,
+                               c->sort_temp));
         TRY(gpu_place_by_cell(n, &keys, c->sort_temp, a, c->nl, c->cell_start, c->cell_end));
         TRY(gpu_unstage_atoms(n, a, c->nl, c->pos4, &also));
         return gpu_build_list(c, true);
     }
     gpu_permute_also also = {c->cell_sorted, c->cell_start, c->cell_end, ncells(c), built_at};
-    TRY(gpu_wrap_and_pack(n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4, &keys));
+    TRY(gpu_wrap_and_pack(n, c->box, gpu_moving(c), c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4, &keys));
     TRY(gpu_sort_by_cell(c->cell, c->cell_sorted, c->perm, c->perm_sorted, n, ncells(c), c->sort_temp,
                          c->sort_temp_bytes));
     TRY(gpu_permute_atoms(n, c->perm_sorted, a, c->nl, c->pos4, &also));

@@ -63,6 +63,20 @@ int gpu_outer_fits(const gpu_ctx *c, double rlist)
     return 1;
 }
 
+gpu_grid gpu_host_grid(const gpu_ctx *c)
+{
+    gpu_grid g;
+    gpu_grid_set_box(&g, &c->region);
+    for (int d = 0; d < 3; d++)
+        g.nc[d] = c->nc[d];
+    return g;
+}
+
+const gpu_grid *gpu_moving(const gpu_ctx *c)
+{
+    return c->barostat ? c->dgrid : NULL;
+}
+
 int gpu_alloc_state(gpu_ctx *c)
 {
     atom_array a[40];
@@ -79,8 +93,15 @@ int gpu_alloc_state(gpu_ctx *c)
     for (int k = 0; k < MDL_THERMO_SLOTS; k++)
         TRY(gpu_event_create(&c->thermo_ev[k]));
     TRY(gpu_host_pin_alloc((void **)&c->host_flags, 2 * sizeof(int), "flags"));
-    TRY(gpu_host_alloc_mapped((void **)&c->report, (void **)&c->report_dev, 2 * sizeof(long long), "reports"));
+    TRY(gpu_host_alloc_mapped((void **)&c->report, (void **)&c->report_dev, 5 * sizeof(long long), "reports"));
     c->report[0] = -1, c->report[1] = 0;
+    TRY(gpu_malloc((void **)&c->bx, sizeof *c->bx, "the box"));
+    gpu_box_state b = {0};
+    gpu_grid_set_box(&b.grid, &c->box);
+    TRY(gpu_h2d(c->bx, &b, sizeof b));
+    c->dgrid = &c->bx->grid;
+    if (c->halo)
+        TRY(gpu_malloc((void **)&c->dgrid, sizeof *c->dgrid, "the lists' cell grid"));
     return gpu_memset(c->nbs, 0, sizeof(gpu_nb_state)) ? MDL_ERUN : MDL_OK;
 }
 
@@ -93,7 +114,8 @@ void gpu_free_state(gpu_ctx *c)
     for (int k = 0; k < m; k++)
         gpu_free(*a[k].p);
     void *dev[] = {c->nl,  c->flags,     c->cell_start, c->cell_end,  c->partials,
-                   c->result, c->nbs, c->sort_temp, c->pos4_next, c->onl, c->nh, c->nh_factor};
+                   c->result, c->nbs, c->sort_temp, c->pos4_next, c->onl, c->nh, c->nh_factor, c->nh_ticket, c->bx,
+                   c->halo ? c->dgrid : NULL};
     for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
         gpu_free(dev[k]);
     gpu_host_pin_free(c->host_result);
@@ -101,6 +123,7 @@ void gpu_free_state(gpu_ctx *c)
         gpu_event_destroy(c->thermo_ev[k]);
     gpu_host_pin_free(c->host_flags);
     gpu_host_pin_free(c->nh_host);
+    gpu_host_pin_free(c->box_host);
     gpu_host_free((void *)c->report);
 }
 
@@ -199,13 +222,19 @@ static int use_count_sort(const gpu_ctx *c, size_t ncells)
     return !c->halo && c->method == MDL_NL_CELL && gpu_count_sort_fits(c->cap, ncells);
 }
 
-/* Cell arrays and the sort's storage for the region's grid and the atoms the arrays hold (the
-   box is fixed during a run): before any recording. Several ranks: the ghosts' cell bounds after
-   the atoms', and a key for atoms that left. */
+/* Cell arrays and the sort's storage for the region's grid and the atoms the arrays hold: before
+   any recording (a barostat's box: at the host's last reading of it, cells GPU_GRID_MARGIN wider
+   than the list cutoff). Several ranks: the ghosts' cell bounds after the atoms', and a key for
+   atoms that left. The grid to the device, where the kernels read it. */
 int gpu_setup_cells(gpu_ctx *c)
 {
+    const double width = c->rlist * (c->barostat ? 1 + GPU_GRID_MARGIN : 1);
     size_t total = c->dm ? domain_cell_grid(c->dm, c->rlist, c->cap, &c->region, c->nc)
-                         : cell_grid_dims(&c->region, c->rlist, c->cap, c->nc);
+                         : cell_grid_dims(&c->region, width, c->cap, c->nc);
+    const gpu_grid grid = gpu_host_grid(c);
+    if (gpu_h2d(c->dgrid, &grid, sizeof grid) || (!c->halo && gpu_h2d(c->bx->cells, c->nc, sizeof c->nc)) ||
+        gpu_set_image(c->region))
+        return MDL_ERUN;
     size_t bounds = c->dm ? 2 * total : total;
     if (bounds > c->ncells_cap || c->cap > c->sort_cap) {
         gpu_free(c->cell_start);

@@ -250,7 +250,7 @@ int halo_rebuild(gpu_ctx *c)
     MDL_TRY(halo_count_exchanges(h, 4));
     TRY(gpu_event_record(h->ev[4], NULL));
     TRY(gpu_memset(c->gone, 0, c->n * sizeof(int)));
-    TRY(gpu_wrap_and_pack(c->n, c->box, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4, NULL));
+    TRY(gpu_wrap_and_pack(c->n, c->box, NULL, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4, NULL));
     timeline_mark(h->timeline, "wrapped");
     MDL_TRY(migrate(c, &slots, &left));
     MDL_TRY(build_ghosts(c, slots, &nall));

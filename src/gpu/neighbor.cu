@@ -197,14 +197,16 @@ __device__ __forceinline__ int scan_cells_shared(int i, bool live, real4 pi, con
 
 /* One thread per atom, writing its row as it goes (used when the staging would not fit); rel:
    16-bit entries (GPU_ROWS_RELATIVE). */
-template <bool SHIFTED>
-__global__ void build_cell_kernel(int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end,
-                                  const int *gstart, const int *gend, const pos_t *__restrict__ pos, mdl_real rlist2,
-                                  int *nl, int *count, int capacity, int si, int sk, int *flags, bool rel)
+template <bool SHIFTED, bool MOVING>
+__global__ void build_cell_kernel(int n, const __grid_constant__ gpu_grid grid, const gpu_grid *moving, const int *start,
+                                  const int *end, const int *gstart, const int *gend, const pos_t *__restrict__ pos,
+                                  mdl_real rlist2, int *nl, int *count, int capacity, int si, int sk, int *flags,
+                                  bool rel)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
+    KERNEL_GRID(MOVING, grid, moving);
     const real4 pi = pos_at(pos, i);
     int k = scan_cells<SHIFTED>(i, true, pi, b, m, nc, start, end, gstart, gend, pos, rlist2, [&](int kk, int j) {
         if (!rel)
@@ -224,12 +226,13 @@ __global__ void build_cell_kernel(int n, mdl_box b, image_lengths m, int3 nc, co
    per block) share each cell's candidates; without ghosts (GHOSTS false: one rank) and with 3 or
    more cells along periodic dimensions, also the cells' set-up (scan_cells_shared: 8 lanes at
    32,000 atoms, H100: 71.4 -> 61.8 us, 46.0 -> 39.8 M warp instructions). */
-template <bool SHIFTED, int T, bool GHOSTS>
+template <bool SHIFTED, int T, bool GHOSTS, bool MOVING>
 __global__ void __launch_bounds__(STAGE_BLOCK) build_cell_staged_kernel(
-    int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end, const int *gstart,
-    const int *gend, const pos_t *__restrict__ pos, mdl_real rlist2, int *nl, int *count, int capacity, int si,
-    int sk, int *flags, bool rel)
+    int n, const __grid_constant__ gpu_grid grid, const gpu_grid *moving, const int *start, const int *end,
+    const int *gstart, const int *gend, const pos_t *__restrict__ pos, mdl_real rlist2, int *nl, int *count,
+    int capacity, int si, int sk, int *flags, bool rel)
 {
+    KERNEL_GRID(MOVING, grid, moving);
     constexpr int ATOMS = STAGE_BLOCK / T;
     const int holds = rel ? 2 * capacity : capacity; /* the entries a row holds */
     extern __shared__ int stage[];
@@ -295,34 +298,47 @@ static int staged_lanes(size_t n, bool shared)
     return shared || n < 36000 ? 8 : 1;
 }
 
-template <bool SHIFTED, int T, bool GHOSTS = true>
-static int launch_staged(size_t n, const mdl_box &box, const image_lengths &m, int3 c3, const int *cell_start,
+template <bool SHIFTED, int T, bool GHOSTS, bool MOVING>
+static int launch_staged(size_t n, const gpu_grid &grid, const gpu_grid *moving, const int *cell_start,
                          const int *cell_end, const int *gstart, const int *gend, const pos_t *p, mdl_real r2, int *nl,
                          int *count, int capacity, int si, int sk, int *flags, bool rel)
 {
     const size_t smem = (size_t)(STAGE_BLOCK / T) * (rel ? 2 : 1) * capacity * sizeof(int);
     if (smem > 48 * 1024)
-        MDL_CUDA(cudaFuncSetAttribute(build_cell_staged_kernel<SHIFTED, T, GHOSTS>,
+        MDL_CUDA(cudaFuncSetAttribute(build_cell_staged_kernel<SHIFTED, T, GHOSTS, MOVING>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    build_cell_staged_kernel<SHIFTED, T, GHOSTS><<<grid_for(n * T, STAGE_BLOCK), STAGE_BLOCK, smem, g_mdl_stream>>>(
-        (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags, rel);
+    build_cell_staged_kernel<SHIFTED, T, GHOSTS, MOVING>
+        <<<grid_for(n * T, STAGE_BLOCK), STAGE_BLOCK, smem, g_mdl_stream>>>(
+            (int)n, grid, moving, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags, rel);
     return 0;
 }
 
-template <bool SHIFTED>
-static int launch_staged_lanes(int lanes, size_t n, const mdl_box &box, const image_lengths &m, int3 c3,
+template <bool SHIFTED, bool MOVING>
+static int launch_staged_lanes(int lanes, size_t n, const gpu_grid &grid, const gpu_grid *moving,
                                const int *cell_start, const int *cell_end, const int *gstart, const int *gend,
                                const pos_t *p, mdl_real r2, int *nl, int *count, int capacity, int si, int sk,
                                int *flags, bool rel)
 {
     if (lanes == 8 && SHIFTED && !gstart) /* one rank: the group's lanes share the cells' set-up */
-        return launch_staged<SHIFTED, 8, !SHIFTED>(n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl,
-                                                   count, capacity, si, sk, flags, rel);
+        return launch_staged<SHIFTED, 8, !SHIFTED, MOVING>(n, grid, moving, cell_start, cell_end, gstart, gend, p,
+                                                           r2, nl, count, capacity, si, sk, flags, rel);
     if (lanes == 8)
-        return launch_staged<SHIFTED, 8>(n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count,
-                                         capacity, si, sk, flags, rel);
-    return launch_staged<SHIFTED, 1>(n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity,
-                                     si, sk, flags, rel);
+        return launch_staged<SHIFTED, 8, true, MOVING>(n, grid, moving, cell_start, cell_end, gstart, gend, p, r2,
+                                                       nl, count, capacity, si, sk, flags, rel);
+    return launch_staged<SHIFTED, 1, true, MOVING>(n, grid, moving, cell_start, cell_end, gstart, gend, p, r2, nl,
+                                                   count, capacity, si, sk, flags, rel);
+}
+
+template <bool MOVING>
+static int launch_staged_any(bool shifted, int lanes, size_t n, const gpu_grid &grid, const gpu_grid *moving,
+                             const int *cell_start, const int *cell_end, const int *gstart, const int *gend,
+                             const pos_t *p, mdl_real r2, int *nl, int *count, int capacity, int si, int sk,
+                             int *flags, bool rel)
+{
+    return shifted ? launch_staged_lanes<true, MOVING>(lanes, n, grid, moving, cell_start, cell_end, gstart, gend, p,
+                                                       r2, nl, count, capacity, si, sk, flags, rel)
+                   : launch_staged_lanes<false, MOVING>(lanes, n, grid, moving, cell_start, cell_end, gstart, gend,
+                                                        p, r2, nl, count, capacity, si, sk, flags, rel);
 }
 
 /* The warp builder from 65,536 atoms (the force kernel's switch to one lane per atom too), where it
@@ -361,16 +377,14 @@ extern "C" gpu_rows gpu_list_form(size_t n, mdl_box box, const int nc[3], int si
                                                         : n <= 65536 ? GPU_ROWS_RELATIVE : GPU_ROWS_PLAIN;
 }
 
-extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int *cell_start, const int *cell_end,
-                              const gpu_ghost_cells *ghosts, const mdl_real *pos4, double rlist, int *nl,
-                              int *count, int capacity, int si, int sk, int *flags, gpu_rows form, int *table)
+extern "C" int gpu_build_cell(size_t n, gpu_grid grid, const gpu_grid *moving, const int *cell_start,
+                              const int *cell_end, const gpu_ghost_cells *ghosts, const mdl_real *pos4, double rlist,
+                              int *nl, int *count, int capacity, int si, int sk, int *flags, gpu_rows form, int *table)
 {
-    const int *gstart = ghosts ? ghosts->start : NULL, *gend = ghosts ? ghosts->end : NULL;
-    const bool shifted = shifted_cells(box, nc), rel = form == GPU_ROWS_RELATIVE;
+    const int *gstart = ghosts ? ghosts->start : NULL, *gend = ghosts ? ghosts->end : NULL, *nc = grid.nc;
+    const bool shifted = shifted_cells(grid.region, nc), rel = form == GPU_ROWS_RELATIVE;
     if (form != GPU_ROWS_TABLE)
         table = NULL;
-    image_lengths m = make_image_lengths(box);
-    int3 c3 = make_int3(nc[0], nc[1], nc[2]);
     mdl_real r2 = (mdl_real)(rlist * rlist);
     const pos_t *p = (const pos_t *)pos4;
     const int lanes = staged_lanes(n, shifted && !gstart);
@@ -378,36 +392,41 @@ extern "C" int gpu_build_cell(size_t n, mdl_box box, const int nc[3], const int 
     if (use_warp_builder(n, shifted)) {
         const int *lo = ghosts ? ghosts->lo : nc, *hi = ghosts ? ghosts->hi : nc; /* no ghosts: unused */
         const int3 free_lo = make_int3(lo[0], lo[1], lo[2]), free_hi = make_int3(hi[0], hi[1], hi[2]);
-        launch_warp_builder(n, box, m, c3, cell_start, cell_end, gstart, gend, free_lo, free_hi, p, r2, nl, count,
+        launch_warp_builder(n, grid, moving, cell_start, cell_end, gstart, gend, free_lo, free_hi, p, r2, nl, count,
                             capacity, si, sk, flags, table);
     } else if (smem <= 160 * 1024) {
-        if ((shifted ? launch_staged_lanes<true>(lanes, n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl,
-                                                 count, capacity, si, sk, flags, rel)
-                     : launch_staged_lanes<false>(lanes, n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2,
-                                                  nl, count, capacity, si, sk, flags, rel)) != 0)
+        if ((moving ? launch_staged_any<true>(shifted, lanes, n, grid, moving, cell_start, cell_end, gstart, gend, p,
+                                              r2, nl, count, capacity, si, sk, flags, rel)
+                    : launch_staged_any<false>(shifted, lanes, n, grid, moving, cell_start, cell_end, gstart, gend, p,
+                                               r2, nl, count, capacity, si, sk, flags, rel)) != 0)
             return 1;
     } else {
         unsigned g = grid_for(n, MDL_BLOCK);
-        if (shifted)
-            build_cell_kernel<true><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(
-                (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags,
-                rel);
+#define BUILD_CELL(SHIFTED, MOVING)                                                                            \
+    build_cell_kernel<SHIFTED, MOVING><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(                                      \
+        (int)n, grid, moving, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags, rel)
+        if (shifted && moving)
+            BUILD_CELL(true, true);
+        else if (shifted)
+            BUILD_CELL(true, false);
+        else if (moving)
+            BUILD_CELL(false, true);
         else
-            build_cell_kernel<false><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(
-                (int)n, box, m, c3, cell_start, cell_end, gstart, gend, p, r2, nl, count, capacity, si, sk, flags,
-                rel);
+            BUILD_CELL(false, false);
+#undef BUILD_CELL
     }
     MDL_LAUNCHED("build_cell");
     return 0;
 }
 
 /* Full list by brute force: thread i scans every j != i; the count stays in a register. */
-__global__ void build_brute_kernel(int n, image_lengths m, const pos_t *__restrict__ pos, mdl_real rlist2, int *nl,
+__global__ void build_brute_kernel(int n, const gpu_grid *grid, const pos_t *__restrict__ pos, mdl_real rlist2, int *nl,
                                    int *count, int capacity, int si, int sk, int *flags)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
+    const image_lengths m = {{grid->len[0], grid->len[1], grid->len[2]}, {grid->inv[0], grid->inv[1], grid->inv[2]}};
     const real4 pi = pos_at(pos, i);
     int k = 0;
     for (int j = 0; j < n; j++) {
@@ -417,24 +436,23 @@ __global__ void build_brute_kernel(int n, image_lengths m, const pos_t *__restri
     finish_row(count, flags, i, k, capacity);
 }
 
-extern "C" int gpu_build_brute(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
+extern "C" int gpu_build_brute(size_t n, const gpu_grid *grid, const mdl_real *pos4, double rlist, int *nl, int *count,
                                int capacity, int si, int sk, int *flags)
 {
-    build_brute_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, make_image_lengths(box),
-        (const pos_t *)pos4,
-                                                              (mdl_real)(rlist * rlist), nl, count, capacity, si, sk,
-                                                              flags);
+    build_brute_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
+        (int)n, grid, (const pos_t *)pos4, (mdl_real)(rlist * rlist), nl, count, capacity, si, sk, flags);
     MDL_LAUNCHED("build_brute");
     return 0;
 }
 
 /* Half pairs (j > i), each appended to both rows: the slot is the value atomicAdd returns. */
-__global__ void build_brute_atomic_kernel(int n, image_lengths m, const pos_t *__restrict__ pos, mdl_real rlist2,
+__global__ void build_brute_atomic_kernel(int n, const gpu_grid *grid, const pos_t *__restrict__ pos, mdl_real rlist2,
                                           int *nl, int *count, int capacity, int si, int sk, int *flags)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
+    const image_lengths m = {{grid->len[0], grid->len[1], grid->len[2]}, {grid->inv[0], grid->inv[1], grid->inv[2]}};
     const real4 pi = pos_at(pos, i);
     for (int j = i + 1; j < n; j++) {
         if (distance2(pi, load4(pos, j), m) < rlist2) {
@@ -448,13 +466,12 @@ __global__ void build_brute_atomic_kernel(int n, image_lengths m, const pos_t *_
     }
 }
 
-extern "C" int gpu_build_brute_atomic(size_t n, mdl_box box, const mdl_real *pos4, double rlist, int *nl, int *count,
-                                      int capacity, int si, int sk, int *flags)
+extern "C" int gpu_build_brute_atomic(size_t n, const gpu_grid *grid, const mdl_real *pos4, double rlist, int *nl,
+                                      int *count, int capacity, int si, int sk, int *flags)
 {
     MDL_CUDA(cudaMemsetAsync(count, 0, n * sizeof(int), g_mdl_stream));
-    build_brute_atomic_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, make_image_lengths(box),
-                                                                     (const pos_t *)pos4, (mdl_real)(rlist * rlist), nl,
-                                                                     count, capacity, si, sk, flags);
+    build_brute_atomic_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
+        (int)n, grid, (const pos_t *)pos4, (mdl_real)(rlist * rlist), nl, count, capacity, si, sk, flags);
     MDL_LAUNCHED("build_brute_atomic");
     return 0;
 }

@@ -38,8 +38,8 @@ __device__ __forceinline__ void finish_row(int *count, int *flags, int i, int k,
 
 /* The warp builder (warp_builder.cu): a warp per 32 consecutive atoms over the union of their
    cells; table non-NULL: packed rows through each warp's table of chunk starts. free_lo/free_hi:
-   the cells that hold no ghosts (ranks; nc without them). */
-void launch_warp_builder(size_t n, const mdl_box &box, const image_lengths &m, int3 nc, const int *cell_start,
+   the cells that hold no ghosts (ranks; nc without them). The grid: gpu_build_cell's. */
+void launch_warp_builder(size_t n, const gpu_grid &grid, const gpu_grid *moving, const int *cell_start,
                          const int *cell_end, const int *gstart, const int *gend, int3 free_lo, int3 free_hi,
                          const pos_t *p, mdl_real r2, int *nl, int *count, int capacity, int si, int sk, int *flags,
                          int *table);

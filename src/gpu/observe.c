@@ -2,9 +2,11 @@
    health check's slow path, list statistics and the neighbor rows. */
 #include "context.h"
 
+#include "../core/health.h"
 #include "../parallel/comm.h"
 #include "../util/util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +20,9 @@ void gpu_free_slots(gpu_ctx *c)
             gpu_host_pin_free(sl->host[a]);
         }
         gpu_free(sl->dev_sums);
+        gpu_free(sl->dev_box);
         gpu_host_pin_free(sl->host_sums);
+        gpu_host_pin_free(sl->host_box);
         gpu_event_destroy(sl->snapped);
         gpu_event_destroy(sl->copied);
     }
@@ -35,6 +39,37 @@ static int download_real(double *out, const mdl_real *dev, size_t n, mdl_real *t
     TRY(gpu_d2h(tmp, dev, n * sizeof *tmp));
     for (size_t i = 0; i < n; i++)
         out[i] = (double)tmp[i];
+    return MDL_OK;
+}
+
+/* A barostat's box that halted the step (gpu_box_state.runaway) is said here, with the step; with
+   no atom past the skin, or faces that moved past twice the skin, the faces' motion since the
+   build is what was unsafe (MDL_HEALTH_BOX, as the CPU backend finds it). */
+static int diagnose_box(const gpu_ctx *c, mdl_health *h)
+{
+    gpu_box_state b;
+    TRY(gpu_d2h(&b, c->bx, sizeof b));
+    const long step = (long)c->report[0];
+    const double *len = b.grid.region.len;
+    if (b.runaway == GPU_BOX_RUNAWAY && barostat_runaway(&b.grid.region, b.volume0, b.rlist, NULL, step) != MDL_OK)
+        return MDL_ERUN;
+    if (b.runaway) {
+        mdl_error("step %ld: the barostat took the box to %.6g x %.6g x %.6g, under 3 cells of the list cutoff %g "
+                  "along an edge where the GPU's cell search started with 3 or more (%d x %d x %d); the run stops "
+                  "(a box this small runs on with --backend cpu)", step, len[0], len[1], len[2], b.rlist, c->nc[0],
+                  c->nc[1], c->nc[2]);
+        return MDL_ERUN;
+    }
+    double dlo = 0, dhi = 0;
+    for (int d = 0; d < 3; d++) {
+        const double a = b.grid.region.lo[d] - b.built.lo[d];
+        const double e = b.grid.region.lo[d] + len[d] - (b.built.lo[d] + b.built.len[d]);
+        dlo += a * a, dhi += e * e;
+    }
+    const double bd = sqrt(dlo) + sqrt(dhi);
+    /* the box, as the CPU backend says: where its faces alone use the skin up, or no atom moved past it */
+    if (h->what == MDL_HEALTH_OK || (h->what == MDL_HEALTH_MOVED && c->skin - 0.5 * bd <= 0))
+        *h = (mdl_health){MDL_HEALTH_BOX, -1, bd};
     return MDL_OK;
 }
 
@@ -65,6 +100,8 @@ int gpu_diagnose(void *p, mdl_health *h)
                     (mdl_vec3_arrays){a + 9 * n, a + 10 * n, a + 11 * n}, c->skin, h);
     free(a), free(tmp), free(id);
     MDL_TRY(rc);
+    if (c->barostat)
+        MDL_TRY(diagnose_box(c, h));
     return health_agree(h);
 }
 
@@ -75,10 +112,11 @@ static int queue_reduce(gpu_ctx *c, double *sums)
     return gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, c->pe, c->w, c->partials, sums);
 }
 
-static void observables_from_sums(const gpu_ctx *c, const double *sums, mdl_observables *o)
+/* box: where the sums were taken (a barostat's, copied with them; NULL: the fixed box) */
+static void observables_from_sums(const gpu_ctx *c, const double *sums, const mdl_box *box, mdl_observables *o)
 {
     *o = (mdl_observables){.kinetic = 0.5 * c->u.mvv2e * sums[0], .potential = sums[1], .virial = sums[2]};
-    mdl_finish_observables(o, c->natoms, &c->box, &c->u);
+    mdl_finish_observables(o, c->natoms, box ? box : &c->box, &c->u);
 }
 
 /* This rank's sums, then every rank's added in rank order (the host waits). */
@@ -98,9 +136,11 @@ int gpu_reduce_start(void *p, int slot)
     double *dev = c->result + 3 * (1 + slot), *host = c->host_result + 3 * (1 + slot);
     if (c->nh) { /* the chains' energy now, behind the step */
         double *e = c->nh_factor + 2 + slot;
-        TRY(gpu_nose_hoover_energy(c->nh, box_volume(&c->box), e));
+        TRY(gpu_nose_hoover_energy(c->nh, &c->bx->grid.region, e));
         TRY(gpu_copy_async(c->nh_host + slot, e, sizeof(double), NULL));
     }
+    if (c->barostat)
+        TRY(gpu_copy_async(c->box_host + slot, &c->bx->grid.region, sizeof(mdl_box), NULL));
     if (c->halo) {
         MDL_TRY(sum_over_ranks(c, dev, host));
         return gpu_event_record(c->thermo_ev[slot], NULL) ? MDL_ERUN : MDL_OK;
@@ -122,7 +162,7 @@ int gpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait)
         if (q != 0)
             return MDL_ERUN;
     }
-    observables_from_sums(c, c->host_result + 3 * (1 + slot), o);
+    observables_from_sums(c, c->host_result + 3 * (1 + slot), c->barostat ? c->box_host + slot : NULL, o);
     o->ecouple = c->nh ? c->nh_host[slot] : 0.0;
     return MDL_OK;
 }
@@ -242,6 +282,7 @@ static int fill_slot_device(gpu_ctx *c, struct gpu_slot *sl)
         if (c->slot_fields & field_of_array(a))
             TRY(gpu_malloc(&sl->dev[a], c->natoms * field_array_bytes(a), "output staging slots"));
     TRY(gpu_malloc((void **)&sl->dev_sums, 3 * sizeof(double), "output staging slots"));
+    TRY(gpu_malloc((void **)&sl->dev_box, sizeof(mdl_box), "output staging slots"));
     TRY(gpu_event_create(&sl->snapped));
     TRY(gpu_event_create_blocking(&sl->copied)); /* the writer thread sleeps on it */
     return MDL_OK;
@@ -257,6 +298,7 @@ static int fill_slot_host(gpu_ctx *c, struct gpu_slot *sl)
         if (c->slot_fields & field_of_array(a))
             TRY(gpu_host_pin_alloc(&sl->host[a], c->natoms * field_array_bytes(a), "pinned output slots"));
     TRY(gpu_host_pin_alloc((void **)&sl->host_sums, 3 * sizeof(double), "pinned output slots"));
+    TRY(gpu_host_pin_alloc((void **)&sl->host_box, sizeof(mdl_box), "pinned output slots"));
     return MDL_OK;
 }
 
@@ -340,6 +382,8 @@ int gpu_snapshot_start(void *p, int k, int fields)
     if (fields & MDL_DUMP_IMAGE)
         TRY(gpu_scatter3_int(c->n, c->id, (const int *const[]){c->ix, c->iy, c->iz}, (int *const *)sl->dev + 9));
     TRY(queue_reduce(c, sl->dev_sums));
+    if (c->barostat)
+        TRY(gpu_d2d(sl->dev_box, &c->bx->grid.region, sizeof(mdl_box)));
     TRY(gpu_event_record(sl->snapped, NULL));
     sl->fields = fields;
     return MDL_OK;
@@ -353,7 +397,7 @@ int gpu_snapshot_finish(void *p, int k, mdl_system *frame, mdl_observables *obs)
     struct gpu_slot *sl = &c->slots[k];
     if (c->halo) { /* gathered already */
         system_point_fields(frame, sl->host, sl->fields);
-        observables_from_sums(c, sl->host_sums, obs);
+        observables_from_sums(c, sl->host_sums, NULL, obs);
         return MDL_OK;
     }
     if (fill_slot_host(c, sl) != MDL_OK)
@@ -363,9 +407,11 @@ int gpu_snapshot_finish(void *p, int k, mdl_system *frame, mdl_observables *obs)
         if (sl->fields & field_of_array(a))
             TRY(gpu_copy_async(sl->host[a], sl->dev[a], c->natoms * field_array_bytes(a), c->copy_stream));
     TRY(gpu_copy_async(sl->host_sums, sl->dev_sums, 3 * sizeof(double), c->copy_stream));
+    if (c->barostat)
+        TRY(gpu_copy_async(sl->host_box, sl->dev_box, sizeof(mdl_box), c->copy_stream));
     TRY(gpu_event_record(sl->copied, c->copy_stream));
     TRY(gpu_event_sync(sl->copied));
     system_point_fields(frame, sl->host, sl->fields);
-    observables_from_sums(c, sl->host_sums, obs);
+    observables_from_sums(c, sl->host_sums, c->barostat ? sl->host_box : NULL, obs);
     return MDL_OK;
 }

@@ -4,6 +4,7 @@
    once as a CUDA graph and replayed; with ranks, the ranks' decisions (refresh.c) acted on. */
 #include "context.h"
 
+#include "../physics/cells.h"
 #include "../util/util.h"
 
 #include <stdbool.h>
@@ -55,21 +56,67 @@ int gpu_build_neighbors(void *p)
     return MDL_OK;
 }
 
+/* A barostat's box, the device waited for: the host's box and region become the device's box,
+   and the device's skin test gets the list's skin and cutoff. */
+static int sync_box(gpu_ctx *c)
+{
+    if (!c->barostat)
+        return MDL_OK;
+    TRY(gpu_d2h(&c->box, &c->bx->grid.region, sizeof c->box));
+    c->region = c->box;
+    const double radius[2] = {c->skin, c->rlist};
+    TRY(gpu_h2d(&c->bx->skin, radius, sizeof radius));
+    c->report[2] = 0; /* the box the grid was last decided on is now the host's */
+    return MDL_OK;
+}
+
 /* A build by the host between steps (a new skin; a list grown to capacity slots when capacity
-   > 0): the device is waited for, the last step's forces go with the atoms (the next kick needs
-   them), the build counts as one made at the device's step, and every graph is recorded again
-   (the skin and the list are in the recorded kernels' arguments). */
+   > 0; a barostat's box that asks for another grid): the device is waited for, the last step's
+   forces go with the atoms (the next kick needs them), the build counts as one made at the
+   device's step, and every graph is recorded again (the skin, the list and the grid are in the
+   recorded kernels' arguments). None once the device has halted: the health check reads the
+   state it halted in. */
 static int build_between_steps(gpu_ctx *c, int capacity)
 {
+    TRY(gpu_synchronize());
+    if (c->report[0] >= 0) /* the device halted meanwhile: the health check reads the state it halted in */
+        return MDL_OK;
     c->forces_given = 1;
-    int rc = gpu_synchronize() || (capacity > 0 && gpu_grow_list(c, capacity) != MDL_OK) ? MDL_ERUN
-                                                                                         : gpu_build_neighbors(c);
+    int rc = sync_box(c) != MDL_OK || (capacity > 0 && gpu_grow_list(c, capacity) != MDL_OK) ? MDL_ERUN
+                                                                                           : gpu_build_neighbors(c);
     c->forces_given = 0;
     if (rc == MDL_OK && gpu_d2d(&c->nbs->last_build, &c->nbs->step, sizeof c->nbs->step))
         rc = MDL_ERUN;
     c->extra_builds++;
     gpu_drop_graphs(c);
     return rc;
+}
+
+int gpu_rebuild_between_steps(gpu_ctx *c)
+{
+    return build_between_steps(c, 0);
+}
+
+/* A barostat's box at the device's last rebuild (report[2..4]) that holds more cells GPU_GRID_GROW
+   wider than the list cutoff than the grid has (fewer: the device uses fewer of its cells). */
+static int grid_outdated(const gpu_ctx *c)
+{
+    if (!c->barostat || c->report[2] == 0)
+        return 0;
+    mdl_box b = c->region, grown;
+    for (int d = 0; d < 3; d++) {
+        const long long bits = c->report[2 + d];
+        memcpy(&b.len[d], &bits, sizeof bits);
+    }
+    grown = b;
+    for (int d = 0; d < 3; d++)
+        grown.len[d] /= 1 + GPU_GRID_GROW;
+    int nc[3];
+    cell_grid_dims(&grown, c->rlist, c->cap, nc);
+    for (int d = 0; d < 3; d++)
+        if (nc[d] > c->nc[d])
+            return 1;
+    return 0;
 }
 
 int gpu_set_skin(void *p, double skin)
@@ -95,9 +142,10 @@ void gpu_drop_graphs(gpu_ctx *c)
 }
 
 /* Before each step: the device's step count starts from the host's; a list that a build on the
-   device found too short (the force kernel covered the long rows meanwhile) is grown and built
-   by the host, which waits for the device this once, and every graph is recorded again. Then
-   the step's graph is replayed at end_step, or recorded from the calls in between. */
+   device found too short (the force kernel covered the long rows meanwhile), or a barostat's grid
+   that the box outgrew, is built by the host, which waits for the device this once, and every
+   graph is recorded again. Then the step's graph is replayed at end_step, or recorded from the
+   calls in between. */
 int gpu_begin_step(void *p, long step, int kind)
 {
     gpu_ctx *c = p;
@@ -111,6 +159,8 @@ int gpu_begin_step(void *p, long step, int kind)
     }
     long long need = c->report[1];
     if (need > c->capacity && !c->list_fixed && build_between_steps(c, (int)(need + need / 10 + 4)) != MDL_OK)
+        return MDL_ERUN;
+    if (grid_outdated(c) && build_between_steps(c, 0) != MDL_OK)
         return MDL_ERUN;
     c->kind = kind;
     c->in_step = 1;
@@ -145,7 +195,7 @@ int gpu_end_step(void *p, int *redo)
    into a recording. */
 static int queue_update(gpu_ctx *c)
 {
-    TRY(gpu_rebuild_node_begin(c->nbs, c->check, c->flags, c->report_dev, c->outer > 0));
+    TRY(gpu_rebuild_node_begin(c->nbs, c->check, c->flags, c->report_dev, c->outer > 0, c->barostat ? c->bx : NULL));
     int rc = queue_rebuild(c);
     if (rc == MDL_OK && c->outer > 0)
         rc = gpu_prune_node_begin() == 0 ? gpu_queue_prune(c) : MDL_ERUN;

@@ -323,15 +323,16 @@ __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const ima
    it, synccheck reports the first barrier of the next rebuild's CUB sort as divergent, as it does
    after the per-thread build_cell_kernel: see gpu_build_cell). PACKED: rows packed where they fit
    (table, gpu.h); else the kernel is the plain one, with no trace of packing. */
-template <bool PACKED>
+template <bool PACKED, bool MOVING>
 __global__ void __launch_bounds__(WARP_BUILD_BLOCK) build_cell_warp_kernel(
-    int n, mdl_box b, image_lengths m, int3 nc, const int *start, const int *end, const int *gstart,
-    const int *gend, int3 free_lo, int3 free_hi, const pos_t *__restrict__ pos, mdl_real rlist2, int *nl, int *count,
-    int capacity, int si, int sk, int *flags, int *table)
+    int n, const __grid_constant__ gpu_grid grid, const gpu_grid *moving, const int *start, const int *end,
+    const int *gstart, const int *gend, int3 free_lo, int3 free_hi, const pos_t *__restrict__ pos, mdl_real rlist2,
+    int *nl, int *count, int capacity, int si, int sk, int *flags, int *table)
 {
     __shared__ real4 tiles[WARP_BUILD_BLOCK];
     __shared__ int rings[WARP_BUILD_BLOCK * RING_SLOTS];
     const int warp = threadIdx.x / 32, first = blockIdx.x * WARP_BUILD_BLOCK + warp * 32;
+    KERNEL_GRID(MOVING, grid, moving);
     if (first < n)
         build_rows_of_warp<PACKED>(n, first, b, m, nc, start, end, gstart, gend, free_lo, free_hi, pos, rlist2, nl,
                                    count, capacity, si, sk, flags, rings + warp * 32 * RING_SLOTS, tiles + warp * 32,
@@ -339,18 +340,23 @@ __global__ void __launch_bounds__(WARP_BUILD_BLOCK) build_cell_warp_kernel(
     __syncthreads();
 }
 
-void launch_warp_builder(size_t n, const mdl_box &box, const image_lengths &m, int3 nc, const int *cell_start,
+void launch_warp_builder(size_t n, const gpu_grid &grid, const gpu_grid *moving, const int *cell_start,
                          const int *cell_end, const int *gstart, const int *gend, int3 free_lo, int3 free_hi,
                          const pos_t *p, mdl_real r2, int *nl, int *count, int capacity, int si, int sk, int *flags,
                          int *table)
 {
     const unsigned g = grid_for(n, WARP_BUILD_BLOCK);
-    if (table)
-        build_cell_warp_kernel<true><<<g, WARP_BUILD_BLOCK, 0, g_mdl_stream>>>(
-            (int)n, box, m, nc, cell_start, cell_end, gstart, gend, free_lo, free_hi, p, r2, nl, count, capacity, si,
-            sk, flags, table);
+#define WARP_BUILD(PACKED, MOVING)                                                                               \
+    build_cell_warp_kernel<PACKED, MOVING><<<g, WARP_BUILD_BLOCK, 0, g_mdl_stream>>>(                            \
+        (int)n, grid, moving, cell_start, cell_end, gstart, gend, free_lo, free_hi, p, r2, nl, count, capacity, si, \
+        sk, flags, table)
+    if (table && moving)
+        WARP_BUILD(true, true);
+    else if (table)
+        WARP_BUILD(true, false);
+    else if (moving)
+        WARP_BUILD(false, true);
     else
-        build_cell_warp_kernel<false><<<g, WARP_BUILD_BLOCK, 0, g_mdl_stream>>>(
-            (int)n, box, m, nc, cell_start, cell_end, gstart, gend, free_lo, free_hi, p, r2, nl, count, capacity, si,
-            sk, flags, NULL);
+        WARP_BUILD(false, false);
+#undef WARP_BUILD
 }

@@ -15,13 +15,13 @@ typedef struct {
     int periodic[3];
 } mdl_box;
 
-static inline double box_volume(const mdl_box *b)
+static inline MDL_HD double box_volume(const mdl_box *b)
 {
     return b->len[0] * b->len[1] * b->len[2];
 }
 
 /* Lengths and inverse lengths for the minimum image: 0 on open dimensions (no image taken). */
-static inline void box_image_lengths(const mdl_box *b, double len[3], double inv[3])
+static inline MDL_HD void box_image_lengths(const mdl_box *b, double len[3], double inv[3])
 {
     for (int d = 0; d < 3; d++) {
         len[d] = b->periodic[d] ? b->len[d] : 0.0;

@@ -7,6 +7,8 @@ cases: compare      step-0 forces and 100 steps of thermo against the CPU backen
        neighbors    all builders x layouts give the CPU's neighbour sets; the reference file
        determinism  cell and brute: identical thermo twice; brute-atomic: how much thermo moves
        thermostats  Berendsen and Langevin against the CPU backend over 50 steps
+       barostat     npt-nose-hoover against the CPU backend over 200 steps (the box on the device),
+                    through a box that shrinks past its cell grid; restart; a runaway box stops
        drift        NVE 32,000 atoms, shifted potential, 100,000 steps at dt 0.005
        packed       70,304 and 32,000 atoms: thermo with packed lists (16-bit entries, through tables
                     and relative to the row's atom) bitwise that of plain ones; half the list's bytes
@@ -406,6 +408,67 @@ def thermostats(mdlite, inp, d, precision):
     if a["step"] != 200 or b["step"] != 200 or worst > tol:
         fail(f"nvt-nose-hoover on the GPU: 200 steps against 100 + restart 100 differ by {worst:.3g}\n{a}\n{b}")
     print(f"nvt-nose-hoover on the GPU: step 200 straight against 100 + restart 100: {worst:.3g}")
+
+
+def barostat(mdlite, inp, d, precision):
+    """npt-nose-hoover with the box on the device: the CPU's thermo (volume and conserved included)
+    over 200 steps; a box squeezed past the cell grid it started with (the host decides the grid
+    again; a device that went on with the old one halts); a restart; runaway boxes stop the run."""
+    cfg = os.path.join(inp, "lj_melt.ini")
+    tol = 1e-4 if precision == "mixed" else 1e-9
+    npt = ["run.ensemble=npt-nose-hoover", "run.target_temperature=1.2", "run.tau=0.5"]
+    # 8 8 8: 2,048 atoms (staged builder, 8 force lanes); 26 26 26: 70,304 (warp builder, 1 lane)
+    for cells, pressure, ptau in (("8 8 8", "2.0", "1.0"), ("8 8 8", "0.5", "0.5"), ("26 26 26", "3.0", "1.0")):
+        common = [f"system.cells={cells}", "run.steps=200", "output.thermo=7", *npt, f"run.target_pressure={pressure}",
+                  f"run.pressure_tau={ptau}"]
+        g, c, worst, _ = against_cpu(mdlite, cfg, d, *common)
+        change = g[-1]["volume"] / g[0]["volume"] - 1
+        if worst > tol or abs(change) < 1e-3:
+            fail(f"npt-nose-hoover {cells} P {pressure}: GPU and CPU differ by {worst:.3g} > {tol} (volume "
+                 f"{change:+.3g})")
+        print(f"npt-nose-hoover, {cells} cells, P {pressure}: GPU vs CPU over 200 steps ({len(g)} rows, volume "
+              f"{change:+.2%}): {worst:.3g}")
+    # 7 7 7 (edge 11.757): 4 cells of 2.94 at the start (at least 2% wider than the list cutoff
+    # 2.8); P 30 squeezes the edge under 4 x 2.8 within 20 steps, where the device's rebuilds must
+    # use 3 of the 4 cells. Density 0.7153 at T 2 (edge 14.2, 4 cells): P 0.4 lets it grow past 5
+    # cells 4% wider than 2.8 (14.56) by step 150, where the host decides a 5-cell grid
+    for cells, extra, pressure, steps, cut, grows in (
+            ("7 7 7", [], "30", 400, 4 * 2.8, False),
+            ("8 8 8", ["system.density=0.7153", "system.temperature=2.0", "run.target_temperature=2.0"], "0.4", 300,
+             5 * 2.8 * 1.04, True)):
+        common = [f"system.cells={cells}", f"run.steps={steps}", "output.thermo=20", *npt, *extra,
+                  f"run.target_pressure={pressure}", "run.pressure_tau=0.5"]
+        g, c, worst, out = against_cpu(mdlite, cfg, d, *common)
+        edge = [r["volume"] ** (1 / 3) for r in g]
+        crossed = max(edge) > cut if grows else min(edge) < cut
+        if worst > 10 * tol or not crossed:
+            fail(f"box {cells} at P {pressure}: edge {edge[0]:.4g} -> {edge[-1]:.4g} (the grid's limit {cut:.4g}); "
+                 f"GPU and CPU differ by {worst:.3g}\n{out}")
+        print(f"npt-nose-hoover, edge {edge[0]:.4g} -> {edge[-1]:.4g} (past {cut:.4g}, where the grid changes): "
+              f"GPU vs CPU over {steps} steps {worst:.3g}")
+    # the barostat carries over a restart from the device's checkpoint: 100 + 100 steps against 200
+    common = ["system.cells=8 8 8", "output.thermo=50", *npt, "run.target_pressure=2.0", "run.pressure_tau=1.0",
+              "output.dump_every=50"]
+    straight, _ = thermo_run(mdlite, cfg, d, "straight", *common, "run.steps=200", f"output.trajectory={d}/s.h5md")
+    thermo_run(mdlite, cfg, d, "first", *common, "run.steps=100", f"output.trajectory={d}/p.h5md")
+    again = os.path.join(d, "again.csv")
+    run([mdlite, "run", cfg, "--backend", "gpu", "--quiet", "--restart", f"{d}/p.h5md", "--set",
+         f"output.thermo_file={again}", *sum([["--set", s] for s in common + ["run.steps=100"]], [])])
+    a, b = straight[-1], read_thermo(again)[-1]
+    worst = max(abs(a[k] - b[k]) / max(1.0, abs(a[k])) for k in a)
+    if a["step"] != 200 or b["step"] != 200 or worst > tol or a["volume"] == straight[0]["volume"]:
+        fail(f"npt-nose-hoover on the GPU: 200 steps against 100 + restart 100 differ by {worst:.3g}\n{a}\n{b}")
+    print(f"npt-nose-hoover on the GPU: step 200 straight against 100 + restart 100: {worst:.3g}")
+    # runaway boxes stop the run with exit 1, as on the CPU (hostile.py barostat), the thermo readable
+    common = ["system.cells=6 6 6", *npt, "run.pressure_tau=0.1", "run.steps=20000"]
+    for pressure, expect in (("1000", ["step 1:", "shorter than twice the list cutoff"]),
+                             ("-5", ["the barostat moved the box's faces", "runs away"])):
+        csv = os.path.join(d, "runaway.csv")
+        p = run([mdlite, "run", cfg, "--backend", "gpu", "--quiet", "--set", f"output.thermo_file={csv}",
+                 *sum([["--set", s] for s in common + [f"run.target_pressure={pressure}"]], [])], check=False)
+        if p.returncode != 1 or not all(e in p.stderr for e in expect) or not read_thermo(csv):
+            fail(f"target pressure {pressure} on the GPU: exit {p.returncode}, expected 1 and {expect}\n{p.stderr}")
+        print(f"target pressure {pressure} on the GPU: exit 1, {p.stderr.strip().splitlines()[-1][:160]}")
 
 
 def trajectory(mdlite, inp, d, precision):

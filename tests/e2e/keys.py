@@ -63,13 +63,14 @@ def main():
             if p.returncode != 0 or said != (kv in unused):
                 fail(f"ensemble {ens}, run.{kv}: exit {p.returncode}, {'named' if said else 'not named'} as unused\n"
                      f"{p.stderr}")
-    # where a GPU is: an ensemble the GPU backend does not run is refused there, naming the key
+    # where a GPU is: the barostat runs there, and an outer list (a fixed box's) is named as unused
     if "GPU 0:" in run([mdlite, "info"], check=False).stdout:
         p = run([mdlite, *base, "--backend", "gpu", "--set", "run.ensemble=npt-nose-hoover", "--set",
                  "run.target_temperature=1", "--set", "run.tau=0.5", "--set", "run.target_pressure=1", "--set",
-                 "run.pressure_tau=5"], check=False)
-        if p.returncode != 2 or "[run] ensemble = npt-nose-hoover" not in p.stderr:
-            fail(f"NPT on the GPU backend: exit {p.returncode}, expected 2 naming the key\n{p.stderr}")
+                 "run.pressure_tau=5", "--set", "neighbor.outer_skin=0.5"], check=False)
+        if p.returncode != 0 or "[neighbor] outer_skin: not used by this run" not in p.stderr:
+            fail(f"NPT on the GPU backend with an outer list: exit {p.returncode}, expected 0 naming the key\n"
+                 f"{p.stderr}")
     n = sum(len(g) for g, _ in KEYS.values())
     print(f"{len(KEYS)} keys: {n} values run (the GPU's named as unused on the CPU), {len(KEYS)} wrong values exit 2; "
           f"sync_phases leaves the thermo as it is")

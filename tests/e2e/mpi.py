@@ -355,6 +355,12 @@ def gpu(mdlite, mpiexec, d):
     if p.returncode != 2 or len(errors) != 1 or "[neighbor] method" not in errors[0]:
         fail(f"GPU, brute lists on 2 ranks: exit {p.returncode} (expected 2), messages {errors}")
     print(f"GPU, brute lists on 2 ranks: exit 2, {errors[0]}")
+    p = mdrun(mdlite, mpiexec, d, 2, "npt", *g, "run.ensemble=npt-nose-hoover", "run.target_temperature=1.0",
+              "run.tau=0.5", "run.target_pressure=1.0", "run.pressure_tau=1.0", check=False)
+    errors = [l for l in p.stderr.splitlines() if "error" in l]
+    if p.returncode != 2 or len(errors) != 1 or "[run] ensemble" not in errors[0]:
+        fail(f"GPU, a barostat on 2 ranks: exit {p.returncode} (expected 2), messages {errors}")
+    print(f"GPU, a barostat on 2 ranks: exit 2, {errors[0]}")
 
 
 def main():

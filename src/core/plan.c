@@ -57,11 +57,6 @@ int run_check_gpu_keys(const mdl_config *cfg, const char *backend, int nranks, c
                        const mdl_pair_table *pt)
 {
     const int gpu = strcmp(backend, "gpu") == 0;
-    if (gpu && cfg->ensemble == MDL_NPT_NOSE_HOOVER && nranks > 1) {
-        mdl_error("%s: [run] ensemble = npt-nose-hoover: the GPU backend's barostat runs on one rank (%d here; "
-                  "several ranks: --backend cpu)", config_origin(cfg, "run", "ensemble"), nranks);
-        return MDL_EINPUT;
-    }
     if (gpu && cfg->ensemble == MDL_NPT_NOSE_HOOVER && cfg->outer_skin > 0)
         mdl_warn("%s: [neighbor] outer_skin: not used by this run (the box moves: one list, rebuilt by the skin "
                  "test)", config_origin(cfg, "neighbor", "outer_skin"));

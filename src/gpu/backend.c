@@ -2,6 +2,7 @@
    the driver functions of gpu.h (no CUDA headers here). */
 #include "context.h"
 
+#include "../core/health.h"
 #include "../parallel/comm.h"
 #include "../util/util.h"
 
@@ -203,18 +204,35 @@ static int kick_drift(gpu_ctx *c, int kicks)
 }
 
 /* sum m v^2 of all ranks' atoms into c->result[0], for the thermostats (a barostat's: the virial
-   into c->result[2]): it stays on the device (several ranks: the sum goes through the host). */
+   into c->result[2]): it stays on the device (several ranks: the sums go through the host). */
 static int reduce_mv2(gpu_ctx *c)
 {
     TRY(gpu_reduce(c->n, c->vx, c->vy, c->vz, c->type, c->barostat ? c->pe : NULL, c->barostat ? c->w : NULL,
                    c->partials, c->result));
     if (!c->halo)
         return MDL_OK;
-    double mv2;
-    TRY(gpu_d2h(&mv2, c->result, sizeof mv2));
-    MDL_TRY(comm_sum_doubles(&mv2, 1));
-    TRY(gpu_h2d(c->result, &mv2, sizeof mv2));
+    double sums[3];
+    TRY(gpu_d2h(sums, c->result, sizeof sums));
+    MDL_TRY(comm_sum_doubles(sums, 3));
+    TRY(gpu_h2d(c->result, sums, sizeof sums));
     return MDL_OK;
+}
+
+/* Several ranks under a barostat: the box the chains' start moved, read back (the host waits, as
+   it does for the ranks' sums), and the bricks, the ghosts' shifts, the lists' region along the
+   undecomposed axes and the force kernel's minimum image follow it; a box the run cannot go on
+   with stops it, naming the step (the CPU backend's check). */
+static int follow_box(gpu_ctx *c)
+{
+    gpu_box_state b;
+    TRY(gpu_d2h(&b, c->bx, sizeof b));
+    c->box = b.grid.region;
+    const char *why = halo_set_box(c, &c->box);
+    for (int d = 0; d < 3; d++)
+        if (c->dm->grid[d] == 1)
+            c->region.lo[d] = c->box.lo[d], c->region.len[d] = c->box.len[d];
+    TRY(gpu_set_image(c->region));
+    return barostat_runaway(&c->box, b.volume0, c->rlist, why, c->step_now);
 }
 
 /* The chains' half step (GPU_NH_* mode) on sum m v^2 and the virial in c->result, queued; a
@@ -222,7 +240,9 @@ static int reduce_mv2(gpu_ctx *c)
 static int nose_hoover_queue(gpu_ctx *c, int mode)
 {
     TRY(gpu_nose_hoover(c->nh, mode, c->result, c->u.mvv2e, c->bx, c->nh_factor, c->nbs, c->report_dev));
-    return c->barostat && (mode & GPU_NH_START) && gpu_copy_image(c->dgrid) ? MDL_ERUN : MDL_OK;
+    if (!c->barostat || !(mode & GPU_NH_START))
+        return MDL_OK;
+    return c->halo ? follow_box(c) : gpu_copy_image(c->dgrid) ? MDL_ERUN : MDL_OK;
 }
 
 static int gpu_integrate_first(void *p)
@@ -301,14 +321,9 @@ static int gpu_scale_velocities(void *p, double target, double coupling)
 
 /* A barostat's box on the device (gpu_box_state): its faces, fixed point, the set-up's volume, the
    list's skin and cutoff, the list built in this box; the grid then decided with its margin (no
-   outer list: its skin test knows no moving box), and the thermo slots' boxes. One rank only. */
+   outer list: its skin test knows no moving box), and the thermo slots' boxes. */
 static int barostat_init(gpu_ctx *c)
 {
-    if (c->halo) {
-        mdl_error("[run] ensemble = npt-nose-hoover: the GPU backend's barostat runs on one rank (several "
-                  "ranks: --backend cpu)");
-        return MDL_EINPUT;
-    }
     gpu_box_state b = {.skin = c->skin, .volume0 = box_volume(&c->box), .built = c->box};
     gpu_grid_set_box(&b.grid, &c->box);
     for (int d = 0; d < 3; d++)

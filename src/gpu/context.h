@@ -31,7 +31,9 @@ typedef struct {
     mdl_box region;           /* the lists' box: the box with one rank (several: domain_cell_grid) */
     gpu_box_state *bx;        /* device: the box the kernels read (bx->grid.region), moved by a barostat */
     gpu_grid *dgrid;          /* device: the lists' region and cells the kernels read (one rank: &bx->grid) */
-    int barostat;             /* the box moves: the host's box and region are the last ones it read */
+    int barostat;             /* the box moves: the host's box and region are the last ones it read
+                                 (several ranks: this step's, read back at the chains' start) */
+    long step_now;            /* the step begun last (gpu_begin_step) */
     int ntypes;
     double mass[MDL_MAX_SPECIES];
     mdl_units u;
@@ -158,6 +160,9 @@ int gpu_queue_prune(gpu_ctx *c); /* pruned lists: the inner list from the outer 
 int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_system *mine);
 void halo_destroy(gpu_ctx *c);
 size_t halo_capacity(const gpu_ctx *c, size_t owned); /* atoms and ghosts expected, with room */
+/* A barostat's new box: the bricks and ghosts' shifts (domain_set_box) and the migration's bricks
+   follow it; returns domain_set_box's reason why the bricks no longer fit, or NULL. */
+const char *halo_set_box(gpu_ctx *c, const mdl_box *b);
 int halo_rebuild(gpu_ctx *c);
 int halo_update(gpu_ctx *c, long step, int *rebuild);
 int halo_confirm(gpu_ctx *c, int *redo); /* end of a step: a rebuild agreed, the step made again? */

@@ -266,6 +266,14 @@ int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_s
     return choose_transport(h, setup->comm);
 }
 
+const char *halo_set_box(gpu_ctx *c, const mdl_box *b)
+{
+    gpu_halo *h = c->halo;
+    for (int d = 0; d < 3; d++)
+        h->brick[d].box_lo = b->lo[d], h->brick[d].box_len = b->len[d];
+    return domain_set_box(&h->dm, b);
+}
+
 size_t halo_capacity(const gpu_ctx *c, size_t owned)
 {
     const mdl_domain *dm = &c->halo->dm;

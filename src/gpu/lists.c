@@ -76,8 +76,6 @@ int gpu_build_list(gpu_ctx *c, bool kept)
 int gpu_queue_rebuild_one(gpu_ctx *c)
 {
     size_t n = c->n;
-    if (c->barostat && gpu_d2d(&c->bx->built, &c->bx->grid.region, sizeof c->bx->built)) /* the skin test's reference */
-        return MDL_ERUN;
     if (c->method != MDL_NL_CELL) {
         TRY(gpu_wrap_and_pack(n, c->box, gpu_moving(c), c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4,
                               NULL));

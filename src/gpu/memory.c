@@ -74,7 +74,7 @@ gpu_grid gpu_host_grid(const gpu_ctx *c)
 
 const gpu_grid *gpu_moving(const gpu_ctx *c)
 {
-    return c->barostat ? c->dgrid : NULL;
+    return c->barostat && !c->halo ? c->dgrid : NULL;
 }
 
 int gpu_alloc_state(gpu_ctx *c)

@@ -25,6 +25,8 @@ static int rebuild_ranks(gpu_ctx *c)
    counts on the way): the atoms rearranged, then the list built. */
 static int queue_rebuild(gpu_ctx *c)
 {
+    if (c->barostat && gpu_d2d(&c->bx->built, &c->bx->grid.region, sizeof c->bx->built)) /* the skin test's */
+        return MDL_ERUN;
     if (c->halo)
         return halo_rebuild(c) == MDL_OK ? gpu_build_list(c, false) : MDL_ERUN;
     return gpu_queue_rebuild_one(c);
@@ -63,7 +65,8 @@ static int sync_box(gpu_ctx *c)
     if (!c->barostat)
         return MDL_OK;
     TRY(gpu_d2h(&c->box, &c->bx->grid.region, sizeof c->box));
-    c->region = c->box;
+    if (!c->halo) /* several ranks: the region is the brick's (gpu_setup_cells) */
+        c->region = c->box;
     const double radius[2] = {c->skin, c->rlist};
     TRY(gpu_h2d(&c->bx->skin, radius, sizeof radius));
     c->report[2] = 0; /* the box the grid was last decided on is now the host's */
@@ -163,6 +166,7 @@ int gpu_begin_step(void *p, long step, int kind)
     if (grid_outdated(c) && build_between_steps(c, 0) != MDL_OK)
         return MDL_ERUN;
     c->kind = kind;
+    c->step_now = step;
     c->in_step = 1;
     c->step_flip = c->flip;
     if (kind < 0)

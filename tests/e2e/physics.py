@@ -12,8 +12,10 @@ cases: step0 (LAMMPS bench/in.lj's step-0 energy and pressure), drift (NVE energ
        target, its relative variance within 20% of the canonical 2 / (3N); the conserved energy's
        drift, once the lattice has melted, no more than 3 times NVE's at the same timestep),
        nose_hoover_npt (the density an NVT run's mean pressure calls for is the one NPT reaches; the
-       conserved energy's drift against NVE's)
+       conserved energy's drift against NVE's), nose_hoover_nist (input/lj_npt.ini reaches the
+       density of NIST's state point, T 0.9 and pressure 0.82386 at density 0.82, within 0.005)
 """
+import math
 import os
 import re
 import sys
@@ -229,6 +231,27 @@ def nose_hoover_npt(mdlite, inp, d):
     print(f"NPT, 4,000 atoms, T 1.2, P {p0:.5g} (NVT's mean pressure at density 0.8442, steps 5,000-20,000): mean "
           f"density {mean:.5g} over steps 5,000-30,000; conserved energy drift {drift:.3g} per atom over steps "
           f"5,000-15,000 (NVE {floor:.3g})")
+
+
+def nose_hoover_nist(mdlite, inp, d):
+    """input/lj_npt.ini reaches NIST's density: T 0.90, pressure 0.82386 (SRSW NVT Monte Carlo, the
+    potential truncated at 3 sigma with analytic long-range corrections) at density 0.82; mdlite's
+    target is that pressure less the analytic tail at 0.82. Mean density over steps 5,000-25,000
+    within 0.005 of 0.82."""
+    rho0, rc = 0.82, 3.0
+    tail = 16 / 3 * math.pi * rho0 ** 2 * (2 / 3 * rc ** -9 - rc ** -3)
+    rows, out = mdlite_run(mdlite, os.path.join(inp, "lj_npt.ini"), d, "run.threads=2", "output.thermo=20",
+                           csv="nist.csv")
+    with open(os.path.join(inp, "lj_npt.ini")) as f:
+        cfg_pressure = float(re.search(r"target_pressure\s*=\s*(\S+)", f.read())[1])
+    if abs(cfg_pressure - (0.82386 - tail)) > 1e-5:
+        fail(f"lj_npt.ini's target pressure {cfg_pressure} is not NIST's 0.82386 less the tail {tail:.6g}")
+    rho = [4000 / r["volume"] for r in rows if r["step"] >= 5000]
+    mean = sum(rho) / len(rho)
+    print(f"input/lj_npt.ini (T 0.9, P {cfg_pressure}: NIST's 0.82386 less the tail {tail:.5f}): mean density "
+          f"{mean:.5f} over steps 5,000-{rows[-1]['step']} (NIST 0.82)")
+    if abs(mean - rho0) > 0.005 or rows[-1]["step"] < 20000:
+        fail(f"NPT at NIST's state point: mean density {mean:.5g}, NIST's 0.82")
 
 
 if __name__ == "__main__":

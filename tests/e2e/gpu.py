@@ -446,6 +446,13 @@ def barostat(mdlite, inp, d, precision):
                  f"GPU and CPU differ by {worst:.3g}\n{out}")
         print(f"npt-nose-hoover, edge {edge[0]:.4g} -> {edge[-1]:.4g} (past {cut:.4g}, where the grid changes): "
               f"GPU vs CPU over {steps} steps {worst:.3g}")
+    # `mdlite compare` runs both backends under the barostat too
+    out = run([mdlite, "compare", cfg, "--steps", "200", "--set", "system.cells=8 8 8",
+               *sum([["--set", s] for s in npt + ["run.target_pressure=2.0", "run.pressure_tau=1.0"]], [])]).stdout
+    worst = float(re.search(r"largest thermo difference: ([0-9.e+-]+)", out).group(1))
+    if worst > tol:
+        fail(f"compare, npt-nose-hoover: thermo difference {worst:.3g} > {tol}\n{out}")
+    print(f"mdlite compare, npt-nose-hoover, 200 steps: largest thermo difference {worst:.3g}")
     # the barostat carries over a restart from the device's checkpoint: 100 + 100 steps against 200
     common = ["system.cells=8 8 8", "output.thermo=50", *npt, "run.target_pressure=2.0", "run.pressure_tau=1.0",
               "output.dump_every=50"]

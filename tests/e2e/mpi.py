@@ -101,6 +101,21 @@ def thermo(mdlite, mpiexec, d):
         fail(f"1 rank x 2 threads vs 2 ranks x 1 thread differ by {w:.3g}")
 
 
+def squeezed_bricks(mdlite, mpiexec, d, *sets):
+    """A barostat that squeezes 5 bricks along z under the list cutoff stops the run with exit 1,
+    naming the step, the thermo readable."""
+    what = "GPU" if "run.backend=gpu" in sets else "CPU"
+    p = mdrun(mdlite, mpiexec, d, 5, "squeezed", *sets, "system.cells=9 9 9", "run.processors=1 1 5",
+              "run.ensemble=npt-nose-hoover", "run.target_temperature=1.2", "run.tau=0.5", "run.target_pressure=20",
+              "run.pressure_tau=0.5", "run.steps=3000", check=False)
+    rows = read_thermo(f"{d}/squeezed.csv")
+    if p.returncode != 1 or "bricks are shorter than the list cutoff" not in p.stderr or not rows:
+        fail(f"{what}, 5 bricks squeezed by the barostat: exit {p.returncode}, {len(rows)} thermo rows\n"
+             f"{p.stderr[-2000:]}")
+    print(f"{what}, 5 ranks, bricks squeezed by the barostat: exit 1, "
+          f"{[l for l in p.stderr.splitlines() if 'bricks' in l][0].split('error: ')[-1]}")
+
+
 def thermostats(mdlite, mpiexec, d):
     for ens in (["run.ensemble=nvt-langevin", "run.target_temperature=1.0", "run.tau=0.5"],
                 ["run.ensemble=nvt-berendsen", "run.target_temperature=1.0", "run.tau=0.2"],
@@ -111,15 +126,7 @@ def thermostats(mdlite, mpiexec, d):
     same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,), (4, "run.processors=1 2 2"), (8, "run.processors=2 2 2")],
                      "run.ensemble=npt-nose-hoover", "run.target_temperature=1.2", "run.tau=0.5",
                      "run.target_pressure=2.0", "run.pressure_tau=1.0", "run.steps=200")
-    # a barostat that squeezes 5 bricks along z under the list cutoff stops the run, naming the step
-    p = mdrun(mdlite, mpiexec, d, 5, "squeezed", "system.cells=9 9 9", "run.processors=1 1 5",
-              "run.ensemble=npt-nose-hoover", "run.target_temperature=1.2", "run.tau=0.5", "run.target_pressure=20",
-              "run.pressure_tau=0.5", "run.steps=3000", check=False)
-    rows = read_thermo(f"{d}/squeezed.csv")
-    if p.returncode != 1 or "bricks are shorter than the list cutoff" not in p.stderr or not rows:
-        fail(f"5 bricks squeezed by the barostat: exit {p.returncode}, {len(rows)} thermo rows\n{p.stderr[-2000:]}")
-    print(f"5 ranks, bricks squeezed by the barostat: exit 1, "
-          f"{[l for l in p.stderr.splitlines() if 'bricks' in l][0].split('error: ')[-1]}")
+    squeezed_bricks(mdlite, mpiexec, d)
     # skin = auto: every rank must choose the same skin (the slowest rank's times), else their
     # rebuild decisions part and the run hangs (the timeout) or fails
     p = mdrun(mdlite, mpiexec, d, 4, "auto", "neighbor.skin=auto", "run.steps=120")
@@ -360,14 +367,7 @@ def gpu(mdlite, mpiexec, d):
     same_as_one_rank(mdlite, mpiexec, d, [(2,), (4, "run.processors=1 2 2")], *g, "run.ensemble=npt-nose-hoover",
                      "run.target_temperature=1.2", "run.tau=0.5", "run.target_pressure=2.0", "run.pressure_tau=1.0",
                      "run.steps=200", tol=GPU_TOL, pairs_tol=1e-5)
-    p = mdrun(mdlite, mpiexec, d, 5, "squeezed", *g, "system.cells=9 9 9", "run.processors=1 1 5",
-              "run.ensemble=npt-nose-hoover", "run.target_temperature=1.2", "run.tau=0.5", "run.target_pressure=20",
-              "run.pressure_tau=0.5", "run.steps=3000", check=False)
-    rows = read_thermo(f"{d}/squeezed.csv")
-    if p.returncode != 1 or "bricks are shorter than the list cutoff" not in p.stderr or not rows:
-        fail(f"GPU, 5 bricks squeezed by the barostat: exit {p.returncode}, {len(rows)} rows\n{p.stderr[-2000:]}")
-    print(f"GPU, 5 ranks, bricks squeezed by the barostat: exit 1, "
-          f"{[l for l in p.stderr.splitlines() if 'bricks' in l][0].split('error: ')[-1]}")
+    squeezed_bricks(mdlite, mpiexec, d, *g)
 
 
 def main():

@@ -235,14 +235,20 @@ static int follow_box(gpu_ctx *c)
     return barostat_runaway(&c->box, b.volume0, c->rlist, why, c->step_now);
 }
 
-/* The chains' half step (GPU_NH_* mode) on sum m v^2 and the virial in c->result, queued; a
-   barostat's start moves the box, whose lengths the force kernel then takes from its grid. */
+/* After a barostat's start moved the box: the force kernel takes its lengths from the moving grid
+   (one rank, queued), or the host follows it (several ranks). */
+static int box_moved(gpu_ctx *c)
+{
+    if (!c->barostat)
+        return MDL_OK;
+    return c->halo ? follow_box(c) : gpu_copy_image(c->dgrid) ? MDL_ERUN : MDL_OK;
+}
+
+/* The chains' half step (GPU_NH_* mode) on sum m v^2 and the virial in c->result, queued. */
 static int nose_hoover_queue(gpu_ctx *c, int mode)
 {
     TRY(gpu_nose_hoover(c->nh, mode, c->result, c->u.mvv2e, c->bx, c->nh_factor, c->nbs, c->report_dev));
-    if (!c->barostat || !(mode & GPU_NH_START))
-        return MDL_OK;
-    return c->halo ? follow_box(c) : gpu_copy_image(c->dgrid) ? MDL_ERUN : MDL_OK;
+    return mode & GPU_NH_START ? box_moved(c) : MDL_OK;
 }
 
 static int gpu_integrate_first(void *p)
@@ -267,7 +273,7 @@ static int nose_hoover_second(gpu_ctx *c, int then_first)
         TRY(gpu_nose_hoover_kicked(c->n, dtf, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->type, c->ntypes,
                                    &c->masses, c->barostat ? c->w : NULL, c->partials, c->nh_ticket, c->nh, c->u.mvv2e,
                                    c->bx, c->nh_factor, c->nbs, c->report_dev));
-        TRY(c->barostat && gpu_copy_image(c->dgrid));
+        MDL_TRY(box_moved(c));
         return kick_drift(c, 2);
     }
     TRY(gpu_kick(c->n, dtf, c->vx, c->vy, c->vz, c->fx, c->fy, c->fz, c->type, &c->nbs->halt));
@@ -349,7 +355,7 @@ static int gpu_nose_hoover_init(void *p, const mdl_nh *nh)
     if (!c->nh) {
         TRY(gpu_malloc((void **)&c->nh, sizeof *c->nh, "Nose-Hoover chains"));
         TRY(gpu_malloc((void **)&c->nh_factor, (2 + MDL_THERMO_SLOTS) * sizeof(double), "Nose-Hoover factors"));
-        TRY(gpu_malloc((void **)&c->nh_ticket, sizeof *c->nh_ticket, "Nose-Hoover factors"));
+        TRY(gpu_malloc((void **)&c->nh_ticket, sizeof *c->nh_ticket, "Nose-Hoover's count of blocks"));
         TRY(gpu_memset(c->nh_ticket, 0, sizeof *c->nh_ticket));
         for (int t = 0; t < c->ntypes; t++)
             c->masses.mass[t] = c->mass[t], c->masses.inv[t] = 1.0 / c->mass[t]; /* as gpu_set_masses */

@@ -195,12 +195,12 @@ def drift_and_noise(rows):
     return abs(drift), noise
 
 
-def check_conserved(name, rows, nve):
-    """The ensemble's conserved energy drifts no more than 3 times NVE's (its drift, or its scatter
-    where the drift is below it) at the same timestep."""
+def check_conserved(name, rows, nve, times=3):
+    """The ensemble's conserved energy drifts no more than `times` times NVE's (its drift, or its
+    scatter where the drift is below it) at the same timestep."""
     drift, _ = drift_and_noise(rows)
     drift_nve, noise_nve = drift_and_noise(nve)
-    if drift > 3 * max(drift_nve, noise_nve):
+    if drift > times * max(drift_nve, noise_nve):
         fail(f"{name}'s conserved energy drifts {drift:.3g} per atom in 10,000 steps; NVE's {drift_nve:.3g} "
              f"(scatter {noise_nve:.3g})")
     return drift, max(drift_nve, noise_nve)

@@ -480,6 +480,19 @@ def barostat(mdlite, inp, d, precision):
     print(f"mdlite compare, npt-nose-hoover, 200 steps: largest thermo difference {worst:.3g}")
     # the barostat carries over a restart from the device's checkpoint
     restart_continues(mdlite, cfg, d, tol, *npt, "run.target_pressure=2.0", "run.pressure_tau=1.0")
+    # each frame carries its box (extended XYZ's Lattice=, 10 digits, from the device's box at the
+    # snapshot), the thermo's volume at that step
+    xyz = os.path.join(d, "npt.xyz")
+    rows, _ = thermo_run(mdlite, cfg, d, "frames", "system.cells=8 8 8", "run.steps=200", "output.thermo=50", *npt,
+                         "run.target_pressure=2.0", "run.pressure_tau=1.0", f"output.trajectory={xyz}",
+                         "output.dump_every=50")
+    with open(xyz) as f:
+        boxes = [[float(v) for v in re.search(r'Lattice="([^"]+)"', line)[1].split()] for line in f
+                 if line.startswith("Lattice=")]
+    worst = max(abs(b[0] * b[4] * b[8] / r["volume"] - 1) for b, r in zip(boxes, rows))
+    if len(boxes) != 5 or len(rows) != 5 or worst > 1e-8 or rows[-1]["volume"] == rows[0]["volume"]:
+        fail(f"npt-nose-hoover frames: {len(boxes)} boxes for {len(rows)} thermo rows, volumes differ by {worst:.3g}")
+    print(f"npt-nose-hoover on the GPU: 5 frames, each box's volume the thermo's to {worst:.2g}")
     # the extended system's energy over 15,000 steps (4,000 atoms, shifted potential, the CPU test's
     # state point): its drift no more than 3 times NVE's on the GPU at the same timestep in double
     # precision (H100: 0.74x), 5 times in mixed, where float forces and per-atom virials feed the

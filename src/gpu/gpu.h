@@ -117,9 +117,9 @@ typedef struct {
 } gpu_nb_state;
 /* The cell grid the kernels work in: the region the cells divide, their number along each
    dimension, and the minimum image's lengths and inverses in the pair kernels' precision (0 along
-   open dimensions). Kernels take it by value (a fixed box: kernel parameters cost no registers, and
-   the force kernel's occupancy rests on that: 32 registers, 40 when it loads them) or, under a
-   barostat, from device memory (`moving`), where the barostat's kernel keeps it. */
+   open dimensions). The builders and the wrap take it by value (a fixed box) or, under a
+   barostat, from device memory (`moving`), where the barostat's kernel keeps it; the force kernel
+   takes only the lengths, from constant memory (gpu_set_image, gpu_copy_image). */
 typedef struct {
     mdl_box region;
     int nc[3];
@@ -135,11 +135,11 @@ static inline MDL_HD void gpu_grid_set_box(gpu_grid *g, const mdl_box *b)
         g->len[d] = (mdl_real)len[d], g->inv[d] = (mdl_real)inv[d];
 }
 
-/* The box the kernels read lives in device memory (gpu_box_state.grid). A barostat's kernel moves
-   it and keeps what the step's other kernels need: the remap that kick_drift applies around the
-   drift (physics/nose_hoover.h's nh_remap, from the box before, through the box after the first
-   half step, to the grid's region: LAMMPS's remap, x += dt v, remap), and the skin test's thresholds with the
-   faces' motion since the last build counted (LAMMPS's boxcheck, as the CPU backend's). */
+/* The box on the device (gpu_box_state.grid). A barostat's kernel moves it and keeps what the
+   step's other kernels need: the remap that kick_drift applies around the drift (nose_hoover.h's
+   nh_remap, from the box before, through the box after the first half step, to the grid's region:
+   LAMMPS's remap, x += dt v, remap), and the skin test's thresholds with the faces' motion since
+   the last build counted (LAMMPS's boxcheck, as the CPU backend's). */
 typedef struct gpu_box_state {
     gpu_grid grid;                   /* the box now (the minimum image, the wrap); one rank: the cells,
                                         as many as the box holds of the host's (`cells`) at a rebuild */

@@ -3,9 +3,10 @@
 unwrapped positions, so that an MSD is the atoms' real one (docs/FORMATS.md, "Analysis tools").
 
 mdlite writes positions wrapped into the box and the image counters beside them (`image`, in the
-default dump_fields). MDAnalysis 2.4 reads H5MD positions but not the images, and has no frame
-spacing for H5MD (it says "Reader has no dt information" and takes 1 ps); ASE reads the images
-of extended XYZ as the array "image". Unwrapped position = wrapped + image x box edge.
+default dump_fields). MDAnalysis 2.4 reads H5MD positions but not the images; its frame spacing
+it reads from observables/dt (files written before mdlite wrote it: "Reader has no dt
+information", 1 ps taken; mdanalysis_universe passes the file's spacing either way); ASE reads
+the images of extended XYZ as the array "image". Unwrapped position = wrapped + image x box edge.
 
 As a module (a python3 with h5py, MDAnalysis, ASE):
     u = mdanalysis_universe("traj.h5md")            # dt from the file, unwrapped positions

@@ -23,6 +23,9 @@ struct h5md_file {
     char path[MDL_PATH_LEN];
     hid_t file;
     series pos, vel, frc, img, edges, obs[5];
+    series dt;       /* observables/dt: the time between frames (MDAnalysis's frame spacing) */
+    int has_dt;      /* 0: a file written before it, appended to */
+    double frame_dt; /* dump_every x timestep */
     int fields;
     int has_obs;
     hid_t st_species, st_mass, st_id; /* open until the first frame fills them */
@@ -214,6 +217,9 @@ static int create_layout(h5md_file *h, const mdl_config *cfg, const mdl_system *
     for (int k = 0; k < 5; k++)
         if (series_create(h->path, h->units, &h->obs[k], obs, OBS_NAMES[k], H5T_IEEE_F64LE, 0, 0, 0, owner, 0, OBS_UNITS[k]) != MDL_OK)
             return MDL_ERUN;
+    if (series_create(h->path, h->units, &h->dt, obs, "dt", H5T_IEEE_F64LE, 0, 0, 0, owner, 0, "ps") != MDL_OK)
+        return MDL_ERUN;
+    h->has_dt = 1;
     H5Gclose(obs);
 
     /* parameters: the configuration and the program */
@@ -290,6 +296,9 @@ static int open_layout(h5md_file *h)
     for (int k = 0; k < 5; k++)
         if (series_open(h->path, &h->obs[k], obs, OBS_NAMES[k], 0, 0, 0, 0) != MDL_OK)
             return MDL_ERUN;
+    h->has_dt = H5Lexists(obs, "dt", H5P_DEFAULT) > 0;
+    if (h->has_dt && series_open(h->path, &h->dt, obs, "dt", 0, 0, 0, 0) != MDL_OK)
+        return MDL_ERUN;
     H5Gclose(obs);
     if (open_checkpoint(h) != MDL_OK)
         return MDL_ERUN;
@@ -323,6 +332,7 @@ int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const 
     mdl_copy(h->path, sizeof h->path, cfg->trajectory);
     h->n = s->n;
     h->fields = cfg->dump_fields;
+    h->frame_dt = cfg->dump_every * cfg->timestep;
     h->checkpoint = cfg->checkpoint;
     h->units = strcmp(u->name, "metal") == 0;
     h->force_factor = h->units ? EV_TO_KJMOL : 1.0;
@@ -487,6 +497,9 @@ int h5md_write(h5md_file *h, const mdl_frame *f)
         for (int k = 0; k < 5; k++)
             if (series_append(h->path, h->nframes, &h->obs[k], H5T_NATIVE_DOUBLE, &v[k], f->step, f->time) != MDL_OK)
                 return MDL_ERUN;
+        if (h->has_dt &&
+            series_append(h->path, h->nframes, &h->dt, H5T_NATIVE_DOUBLE, &h->frame_dt, f->step, f->time) != MDL_OK)
+            return MDL_ERUN;
     }
     if (f->checkpoint && write_checkpoint(h, f) != MDL_OK)
         return MDL_ERUN;
@@ -516,7 +529,7 @@ int h5md_close(h5md_file *h)
     int rc = MDL_OK;
     if (h->file > 0) {
         series *all[] = {&h->pos, &h->vel, &h->frc, &h->img, &h->edges,
-                         &h->obs[0], &h->obs[1], &h->obs[2], &h->obs[3], &h->obs[4]};
+                         &h->obs[0], &h->obs[1], &h->obs[2], &h->obs[3], &h->obs[4], &h->dt};
         for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
             series_close(all[k]);
         close_static(h);

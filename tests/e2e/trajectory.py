@@ -100,8 +100,8 @@ def npt_box(mdlite, inp, d):
 
 def msd_recipe(mdlite, inp, d):
     """The recipe of tools/mdlite_analysis.py (docs/FORMATS.md): MDAnalysis's EinsteinMSD and ASE give
-    the MSD of the positions unwrapped by the stored images, and MDAnalysis the file's frame spacing;
-    MDAnalysis read plainly (wrapped positions) does not."""
+    the MSD of the positions unwrapped by the stored images; MDAnalysis read plainly (wrapped
+    positions) does not, but has the file's frame spacing (observables/dt) without a warning."""
     import MDAnalysis as mda
     from MDAnalysis.analysis.msd import EinsteinMSD
     sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
@@ -120,15 +120,21 @@ def msd_recipe(mdlite, inp, d):
         fail(f"MDAnalysis frame spacing {u.trajectory.dt}, the file's {times[1] - times[0]}")
     mda_err = np.max(np.abs(got - ref)) / ref[-1]
     ase_err = np.max(np.abs(ma.msd_all_origins(ma.ase_unwrapped(f"{d}/msd.xyz")) - ref)) / ref[-1]
-    plain_u = mda.Universe(f"{d}/msd.h5md", convert_units=False, n_atoms=images.shape[1])
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        plain_u = mda.Universe(f"{d}/msd.h5md", convert_units=False, n_atoms=images.shape[1])
+        plain_dt = plain_u.trajectory.dt
+    no_dt = [str(w.message) for w in said if "dt" in str(w.message)]
+    if abs(plain_dt - (times[1] - times[0])) > 1e-12 or no_dt:
+        fail(f"plain MDAnalysis frame spacing {plain_dt} (the file's {times[1] - times[0]}); warnings {no_dt}")
     plain = EinsteinMSD(plain_u, select="all", msd_type="xyz", fft=False).run()
     trap = plain.results.timeseries[-1] / ref[-1]
     if mda_err > 1e-6 or ase_err > 1e-6 or trap < 2:
         fail(f"MSD: MDAnalysis recipe {mda_err:.3g}, ASE recipe {ase_err:.3g} from the unwrapped positions' "
              f"(1e-6 of the last lag's); plain MDAnalysis {trap:.3g} times it")
     print(f"MSD over {len(ref)} frames of 864 liquid atoms (last lag {ref[-1]:.6g}): MDAnalysis recipe within "
-          f"{mda_err:.2g}, ASE recipe within {ase_err:.2g} of it (of the last lag's); dt {u.trajectory.dt} read; plain "
-          f"MDAnalysis (wrapped positions) {trap:.3g} times it")
+          f"{mda_err:.2g}, ASE recipe within {ase_err:.2g} of it (of the last lag's); dt {u.trajectory.dt} read, "
+          f"{plain_dt} by plain MDAnalysis; plain MDAnalysis (wrapped positions) {trap:.3g} times it")
 
 
 def provenance(mdlite, inp, d):
@@ -255,11 +261,32 @@ def restart(mdlite, inp, d):
         h5check(f"{d}/part.h5md")
         with h5py.File(f"{d}/part.h5md", "r") as f:
             steps = list(f["particles/trajectory/position/step"][()])
-        if steps != [0, 50, 100, 150, 200]:
-            fail(f"appended trajectory has steps {steps}")
+            dts = list(f["observables/dt/value"][()])
+        if steps != [0, 50, 100, 150, 200] or any(abs(t - 50 * 0.005) > 1e-15 for t in dts) or len(dts) != 5:
+            fail(f"appended trajectory has steps {steps}, observables/dt {dts}")
         print(f"{ens[0]}: step 200 of 200 straight vs 100 + restart 100: largest relative difference {worst:.3g}; "
               f"appended file steps {steps}")
+    older_file(mdlite, cfg, d)
     no_checkpoint(mdlite, cfg, d)
+
+
+def older_file(mdlite, cfg, d):
+    """A restart appends to a file written before observables/dt, which stays without it."""
+    base = ["system.cells=6 6 6", "output.thermo=10", "output.dump_every=50", f"output.trajectory={d}/old.h5md"]
+    mdrun(mdlite, cfg, d, *base, "run.steps=100")
+    with h5py.File(f"{d}/old.h5md", "a") as f:
+        del f["observables/dt"]
+    args = [mdlite, "run", cfg, "--quiet", "--restart", f"{d}/old.h5md", "--set", f"output.thermo_file={d}/t3.csv"]
+    for s in base + ["run.steps=100"]:
+        args += ["--set", s]
+    run(args)
+    h5check(f"{d}/old.h5md")
+    with h5py.File(f"{d}/old.h5md", "r") as f:
+        frames = [len(f[f"observables/{k}/value"]) for k in f["observables"]]
+        has_dt = "dt" in f["observables"]
+    if has_dt or frames != [5] * len(frames):
+        fail(f"a file without observables/dt, appended to: dt {'written' if has_dt else 'absent'}, frames {frames}")
+    print(f"a file without observables/dt, appended to: still without it, {len(frames)} observables of 5 frames")
 
 
 def no_checkpoint(mdlite, cfg, d):

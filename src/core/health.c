@@ -3,6 +3,7 @@
 #include "health.h"
 
 #include "../parallel/comm.h"
+#include "../physics/nose_hoover.h"
 
 #include "../util/util.h"
 
@@ -130,14 +131,13 @@ void health_report(const mdl_health *h, long step, long last_build, double skin)
 
 int barostat_runaway(const mdl_box *b, double volume0, double rlist, const char *brick_why, long step)
 {
-    const double v = box_volume(b), ratio = v / volume0;
+    const int unfit = nh_box_unfit(b->len, volume0, rlist);
     char why[160] = "";
-    if (!(ratio <= 10 && ratio >= 0.1))
+    if (unfit == 1)
         snprintf(why, sizeof why, "its volume is %.3g times the start's (the barostat ran away: a pressure_tau too "
-                 "short, or a target pressure this system cannot reach)", ratio);
-    for (int d = 0; d < 3 && !why[0]; d++)
-        if (!(b->len[d] >= 2 * rlist))
-            snprintf(why, sizeof why, "it is shorter than twice the list cutoff %g along %c", rlist, "xyz"[d]);
+                 "short, or a target pressure this system cannot reach)", box_volume(b) / volume0);
+    else if (unfit > 1)
+        snprintf(why, sizeof why, "it is shorter than twice the list cutoff %g along %c", rlist, "xyz"[unfit - 2]);
     if (!why[0] && brick_why)
         snprintf(why, sizeof why, "%s %g", brick_why, rlist);
     if (!why[0])

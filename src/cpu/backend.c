@@ -153,8 +153,7 @@ static int cpu_build_neighbors(void *p)
     MDL_TRY(reserve_scratch(c));
     int nc[3]; /* a barostat moves the box: the cells follow it */
     domain_cell_grid(&c->dm, c->rneigh, c->natoms, &c->region, nc);
-    for (int d = 0; d < 3; d++)
-        c->built_lo[d] = s->box.lo[d], c->built_hi[d] = s->box.lo[d] + s->box.len[d];
+    c->built = s->box;
     const size_t nlocal = c->dm.nlocal;
     if (cells_sort(&c->cells, &c->region, c->rneigh, nlocal, s->x, s->y, s->z, c->perm) != MDL_OK)
         return MDL_ERUN;
@@ -216,12 +215,7 @@ static int cpu_update_neighbors(void *p, long step)
         return forward_ghosts(c);
     /* a moving box moves pairs across its faces by up to its faces' motion, bd (LAMMPS's boxcheck):
        a rebuild when 2 d + bd passes the skin, unsafe past twice that */
-    double dlo = 0, dhi = 0;
-    for (int d = 0; d < 3; d++) {
-        const double a = s->box.lo[d] - c->built_lo[d], b = s->box.lo[d] + s->box.len[d] - c->built_hi[d];
-        dlo += a * a, dhi += b * b;
-    }
-    const double bd = sqrt(dlo) + sqrt(dhi), unsafe = c->skin - 0.5 * bd, rebuild = 0.5 * (c->skin - bd);
+    const double bd = box_faces_moved(&s->box, &c->built), unsafe = c->skin - 0.5 * bd, rebuild = 0.5 * (c->skin - bd);
     double d2 = max_displacement_sq(c->dm.nlocal, s->x, s->y, s->z, c->x0, c->y0, c->z0);
     MDL_TRY(comm_max_double(&d2));
     if (unsafe <= 0 || d2 > unsafe * unsafe) {

@@ -38,7 +38,7 @@ typedef struct {
     mdl_nh nh;
     double boxscale;          /* the barostat's box factor for this step's two remaps */
     double centre[3], box_hi[3]; /* the dilation's fixed point; the box's upper faces (LAMMPS keeps them) */
-    double built_lo[3], built_hi[3]; /* the box at the last build (the skin test counts its motion) */
+    mdl_box built;            /* the box at the last build (the skin test counts its faces' motion) */
     double volume0;           /* the box's volume at the set-up (a runaway barostat's reference) */
     long step_now;            /* the step begin_step opened */
     double box_moved;         /* > 0: the box's faces moved this far past the skin (unsafe) */

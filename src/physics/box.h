@@ -49,6 +49,19 @@ static inline MDL_HD int box_brick(double v, double lo, double len, int grid)
     return c < 0 ? 0 : c >= grid ? grid - 1 : c;
 }
 
+/* How far a box's faces moved from those of the box `built` (|lo - lo'| + |hi - hi'|): pairs cross
+   the faces by up to this much, which the skin test under a barostat counts (LAMMPS's boxcheck: a
+   rebuild once an atom moved past (skin - it) / 2, unsafe past skin - it / 2). */
+static inline MDL_HD double box_faces_moved(const mdl_box *now, const mdl_box *built)
+{
+    double dlo = 0, dhi = 0;
+    for (int d = 0; d < 3; d++) {
+        const double a = now->lo[d] - built->lo[d], h = now->lo[d] + now->len[d] - (built->lo[d] + built->len[d]);
+        dlo += a * a, dhi += h * h;
+    }
+    return sqrt(dlo) + sqrt(dhi);
+}
+
 static inline MDL_HD double box_wrap(double x, double lo, double len, int32_t *image)
 {
     if (x >= lo && x < lo + len)

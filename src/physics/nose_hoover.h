@@ -170,6 +170,20 @@ static inline MDL_HD mdl_nh_factors nh_end_of_step(mdl_nh *nh, double t_kick, do
     return out;
 }
 
+/* Why a barostat's box (edges len) is one the run cannot go on with: 1, its volume past 10 times or
+   under a tenth of volume0; 2 + d, edge d under twice the list cutoff rlist (the minimum image);
+   0: neither. The health check says which (barostat_runaway). */
+static inline MDL_HD int nh_box_unfit(const double len[3], double volume0, double rlist)
+{
+    const double ratio = len[0] * len[1] * len[2] / volume0;
+    if (!(ratio <= 10 && ratio >= 0.1))
+        return 1;
+    for (int d = 0; d < 3; d++)
+        if (!(len[d] >= 2 * rlist))
+            return 2 + d;
+    return 0;
+}
+
 /* The box [lo, hi) scaled by e about the fixed point c on every axis (LAMMPS's remap keeps lo and
    hi; len = hi - lo). */
 static inline MDL_HD void nh_scale_box(double lo[3], double hi[3], double len[3], const double c[3], double e)

@@ -16,7 +16,7 @@
 
 /* ---- collecting entries ------------------------------------------------------------------ */
 
-static mdl_entry *find_entry(const mdl_config *cfg, const char *section, const char *key)
+mdl_entry *config_find_entry(const mdl_config *cfg, const char *section, const char *key)
 {
     for (int i = 0; i < cfg->nentries; i++)
         if (strcmp(cfg->entries[i].section, section) == 0 && strcmp(cfg->entries[i].key, key) == 0)
@@ -24,7 +24,7 @@ static mdl_entry *find_entry(const mdl_config *cfg, const char *section, const c
     return NULL;
 }
 
-static int add_entry(mdl_config *cfg, const char *section, const char *key, const char *value,
+int config_add_entry(mdl_config *cfg, const char *section, const char *key, const char *value,
                      const char *origin)
 {
     mdl_entry *grown = mdl_realloc(cfg->entries, (size_t)(cfg->nentries + 1) * sizeof *grown, "config");
@@ -46,12 +46,22 @@ static int add_entry(mdl_config *cfg, const char *section, const char *key, cons
 /* Checks that section/key exist in the schema; prints the reason when not. */
 static int check_known(const char *origin, const char *section, const char *key)
 {
-    if (!config_known_section(section)) {
-        mdl_error("%s: [%s]: unknown section (expected system, potential, neighbor, run or output)",
-                origin, section);
+    const char *stage = config_stage_name(section);
+    if (stage && !species_name_valid(stage)) {
+        mdl_error("%s: [%s]: a stage's name is 1 to %d letters, digits, '_' or '-'", origin, section, MDL_NAME_LEN - 1);
         return 0;
     }
-    if (!config_find_spec(section, key) && !config_is_pattern_key(section, key)) {
+    if (stage && !config_stage_key_section(key)) {
+        mdl_error("%s: [%s] %s: not a key a stage sets (steps, the ensemble's keys, thermo, dump_every and "
+                  "[analysis]'s rdf_every, rdf_bins, rdf_max, msd_every)", origin, section, key);
+        return 0;
+    }
+    if (!stage && !config_known_section(section)) {
+        mdl_error("%s: [%s]: unknown section (expected system, potential, neighbor, run, output, analysis or "
+                  "stage:NAME)", origin, section);
+        return 0;
+    }
+    if (!stage && !config_find_spec(section, key) && !config_is_pattern_key(section, key)) {
         mdl_error("%s: [%s] %s: unknown key", origin, section, key);
         return 0;
     }
@@ -86,22 +96,22 @@ static int on_key(void *user, const char *section, const char *key, const char *
     }
     if (!check_known(origin, section, key))
         return 1; /* keep going: report every unknown key, not just the first */
-    mdl_entry *prev = find_entry(cfg, section, key);
+    mdl_entry *prev = config_find_entry(cfg, section, key);
     if (prev) {
         mdl_error("%s: [%s] %s: set twice (first at %s)", origin, section, key, prev->origin);
         return 1;
     }
     if (blank(value) && !empty_means_none(section, key))
         return 0; /* an empty value is a missing one: the default, or a "missing" message later */
-    return add_entry(cfg, section, key, value, origin) == MDL_OK ? 0 : -1;
+    return config_add_entry(cfg, section, key, value, origin) == MDL_OK ? 0 : -1;
 }
 
-static int parse_file(mdl_config *cfg)
+int config_parse_file(mdl_config *cfg)
 {
     return ini_parse(cfg->path, &cfg->text, on_key, cfg);
 }
 
-static void remove_entry(mdl_config *cfg, mdl_entry *e)
+void config_remove_entry(mdl_config *cfg, mdl_entry *e)
 {
     free(e->value);
     size_t k = (size_t)(e - cfg->entries);
@@ -110,7 +120,7 @@ static void remove_entry(mdl_config *cfg, mdl_entry *e)
 }
 
 /* "section.key=value" from the command line. */
-static int apply_override(mdl_config *cfg, const char *arg)
+int config_apply_override(mdl_config *cfg, const char *arg)
 {
     const char *dot = strchr(arg, '.');
     const char *eq = strchr(arg, '=');
@@ -127,10 +137,10 @@ static int apply_override(mdl_config *cfg, const char *arg)
     snprintf(key, sizeof key, "%.*s", (int)(eq - dot - 1), dot + 1);
     if (!check_known("--set", section, key))
         return MDL_EINPUT;
-    mdl_entry *e = find_entry(cfg, section, key);
+    mdl_entry *e = config_find_entry(cfg, section, key);
     if (blank(eq + 1) && !empty_means_none(section, key)) {
         if (e) /* --set key= takes the file's value back: the key is missing again */
-            remove_entry(cfg, e);
+            config_remove_entry(cfg, e);
         return MDL_OK;
     }
     if (e) {
@@ -139,12 +149,12 @@ static int apply_override(mdl_config *cfg, const char *arg)
         snprintf(e->origin, sizeof e->origin, "--set");
         return e->value ? MDL_OK : MDL_ERUN;
     }
-    return add_entry(cfg, section, key, eq + 1, "--set");
+    return config_add_entry(cfg, section, key, eq + 1, "--set");
 }
 
 /* ---- defaults and cross-checks ----------------------------------------------------------- */
 
-static void set_defaults(mdl_config *cfg)
+void config_defaults(mdl_config *cfg)
 {
     snprintf(cfg->units, sizeof cfg->units, "lj");
     cfg->mass = 1.0;
@@ -176,12 +186,16 @@ static void set_defaults(mdl_config *cfg)
     cfg->async = 1;
     cfg->grow = 1;
     cfg->buffers = 3;
+    cfg->rdf_bins = 100;
+    cfg->rdf_max = -1;
+    snprintf(cfg->rdf_file, sizeof cfg->rdf_file, "rdf.csv");
+    snprintf(cfg->msd_file, sizeof cfg->msd_file, "msd.csv");
 }
 
-static const mdl_entry *entry_or_file(const mdl_config *cfg, const char *section, const char *key,
+const mdl_entry *config_entry_or_file(const mdl_config *cfg, const char *section, const char *key,
                                       mdl_entry *fallback)
 {
-    const mdl_entry *e = find_entry(cfg, section, key);
+    const mdl_entry *e = config_find_entry(cfg, section, key);
     if (e)
         return e;
     memset(fallback, 0, sizeof *fallback);
@@ -189,6 +203,13 @@ static const mdl_entry *entry_or_file(const mdl_config *cfg, const char *section
     snprintf(fallback->key, sizeof fallback->key, "%s", key);
     snprintf(fallback->origin, sizeof fallback->origin, "%s", cfg->path);
     return fallback;
+}
+
+/* The entry of a key set here, not inherited from before a stage (NULL: none). */
+const mdl_entry *config_fresh_entry(const mdl_config *cfg, const char *section, const char *key)
+{
+    const mdl_entry *e = config_find_entry(cfg, section, key);
+    return e && !e->inherited ? e : NULL;
 }
 
 /* A [run] key the ensemble does not use gets a warning naming it (the pressure keys, surely a
@@ -205,26 +226,38 @@ static void warn_unused_run_keys(const mdl_config *cfg)
                 {"every", 1 << MDL_NVT_RESCALE, "nvt-rescale's"},
                 {"chain", nh, "Nose-Hoover's"}};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-        if (!(keys[k].used_by & 1 << cfg->ensemble) && find_entry(cfg, "run", keys[k].key))
+        if (!(keys[k].used_by & 1 << cfg->ensemble) && config_fresh_entry(cfg, "run", keys[k].key))
             mdl_warn("%s: [run] %s: not used by ensemble %s (%s)", config_origin(cfg, "run", keys[k].key), keys[k].key,
                      config_ensemble_name(cfg->ensemble), keys[k].whose);
+}
+
+/* [analysis] keys of an RDF or MSD that is not sampled (its _every is 0). */
+void config_warn_unused_analysis(const mdl_config *cfg)
+{
+    static const char *keys[] = {"rdf_bins", "rdf_max", "rdf_file", "msd_file"};
+    for (int k = 0; k < 4; k++) {
+        const int rdf = k < 3;
+        if ((rdf ? cfg->rdf_every : cfg->msd_every) == 0 && config_fresh_entry(cfg, "analysis", keys[k]))
+            mdl_warn("%s: [analysis] %s: not used: %s is 0", config_origin(cfg, "analysis", keys[k]), keys[k],
+                     rdf ? "rdf_every" : "msd_every");
+    }
 }
 
 /* The barostat's keys: both needed by npt-nose-hoover, refused by every other ensemble. */
 static int check_pressure_keys(const mdl_config *cfg)
 {
     static const char *keys[] = {"target_pressure", "pressure_tau", "pressure_chain"};
-    const mdl_entry *ens = find_entry(cfg, "run", "ensemble");
+    const mdl_entry *ens = config_find_entry(cfg, "run", "ensemble");
     mdl_entry tmp;
     int ok = 1;
     for (int k = 0; k < 3; k++) {
-        const mdl_entry *e = find_entry(cfg, "run", keys[k]);
+        const mdl_entry *e = config_find_entry(cfg, "run", keys[k]);
         if (cfg->ensemble != MDL_NPT_NOSE_HOOVER && e) {
             config_fail(e, "ensemble %s keeps the volume fixed: pressure keys need ensemble = npt-nose-hoover",
                         ens ? ens->value : "nve");
             ok = 0;
         } else if (cfg->ensemble == MDL_NPT_NOSE_HOOVER && k < 2 && !e) {
-            config_fail(entry_or_file(cfg, "run", keys[k], &tmp), "missing: ensemble npt-nose-hoover needs %s",
+            config_fail(config_entry_or_file(cfg, "run", keys[k], &tmp), "missing: ensemble npt-nose-hoover needs %s",
                         k == 0 ? "a target pressure" : "pressure_tau (the barostat's relaxation time)");
             ok = 0;
         }
@@ -235,16 +268,16 @@ static int check_pressure_keys(const mdl_config *cfg)
 static int cross_check(mdl_config *cfg, int ncomposition)
 {
     mdl_entry tmp;
-    const mdl_entry *lat = find_entry(cfg, "system", "lattice"), *inp = find_entry(cfg, "system", "input");
-    const mdl_entry *den = find_entry(cfg, "system", "density"), *lc = find_entry(cfg, "system", "lattice_constant");
-    const mdl_entry *cells = find_entry(cfg, "system", "cells"), *box = find_entry(cfg, "system", "box");
+    const mdl_entry *lat = config_find_entry(cfg, "system", "lattice"), *inp = config_find_entry(cfg, "system", "input");
+    const mdl_entry *den = config_find_entry(cfg, "system", "density"), *lc = config_find_entry(cfg, "system", "lattice_constant");
+    const mdl_entry *cells = config_find_entry(cfg, "system", "cells"), *box = config_find_entry(cfg, "system", "box");
     int ok = 1;
     if (lat && inp) {
         config_fail(inp, "contradicts lattice (%s): give either a lattice or an input file", lat->origin);
         return 0;
     }
     if (!lat && !inp) {
-        config_fail(entry_or_file(cfg, "system", "lattice", &tmp), "missing: give lattice = fcc|bcc|sc or input = FILE");
+        config_fail(config_entry_or_file(cfg, "system", "lattice", &tmp), "missing: give lattice = fcc|bcc|sc or input = FILE");
         return 0;
     }
     if (lat) {
@@ -253,11 +286,11 @@ static int cross_check(mdl_config *cfg, int ncomposition)
             ok = 0;
         }
         if (!den && !lc) {
-            config_fail(entry_or_file(cfg, "system", "density", &tmp), "missing: a lattice needs density or lattice_constant");
+            config_fail(config_entry_or_file(cfg, "system", "density", &tmp), "missing: a lattice needs density or lattice_constant");
             ok = 0;
         }
         if (!cells) {
-            config_fail(entry_or_file(cfg, "system", "cells", &tmp), "missing: a lattice needs cells = NX NY NZ");
+            config_fail(config_entry_or_file(cfg, "system", "cells", &tmp), "missing: a lattice needs cells = NX NY NZ");
             ok = 0;
         }
         if (box) {
@@ -265,15 +298,15 @@ static int cross_check(mdl_config *cfg, int ncomposition)
             ok = 0;
         }
     } else {
-        const mdl_entry *bad[] = {den, lc, cells, find_entry(cfg, "system", "species"),
-                                  find_entry(cfg, "system", "composition")};
+        const mdl_entry *bad[] = {den, lc, cells, config_find_entry(cfg, "system", "species"),
+                                  config_find_entry(cfg, "system", "composition")};
         for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
             if (bad[i]) {
                 config_fail(bad[i], "only used with a lattice, not with input = FILE");
                 ok = 0;
             }
     }
-    const mdl_entry *comp = find_entry(cfg, "system", "composition");
+    const mdl_entry *comp = config_find_entry(cfg, "system", "composition");
     if (cfg->nspecies == 0) {
         cfg->nspecies = 1;
         snprintf(cfg->species[0], MDL_NAME_LEN, "%s", strcmp(cfg->units, "metal") == 0 ? "Ar" : "A");
@@ -292,26 +325,26 @@ static int cross_check(mdl_config *cfg, int ncomposition)
             }
         }
     } else if (cfg->nspecies > 1) {
-        config_fail(entry_or_file(cfg, "system", "composition", &tmp), "missing: %d species need %d fractions",
+        config_fail(config_entry_or_file(cfg, "system", "composition", &tmp), "missing: %d species need %d fractions",
              cfg->nspecies, cfg->nspecies);
         ok = 0;
     } else {
         cfg->composition[0] = 1.0;
     }
     if (cfg->ensemble != MDL_NVE && cfg->target_temperature < 0) {
-        config_fail(entry_or_file(cfg, "run", "target_temperature", &tmp), "missing: ensemble %s needs a target temperature",
-             find_entry(cfg, "run", "ensemble")->value);
+        config_fail(config_entry_or_file(cfg, "run", "target_temperature", &tmp), "missing: ensemble %s needs a target temperature",
+             config_find_entry(cfg, "run", "ensemble")->value);
         ok = 0;
     }
     if ((cfg->ensemble == MDL_NVT_BERENDSEN || cfg->ensemble == MDL_NVT_LANGEVIN ||
          cfg->ensemble == MDL_NVT_NOSE_HOOVER || cfg->ensemble == MDL_NPT_NOSE_HOOVER) && cfg->tau < 0) {
-        config_fail(entry_or_file(cfg, "run", "tau", &tmp), "missing: ensemble %s needs tau (relaxation time)",
-             find_entry(cfg, "run", "ensemble")->value);
+        config_fail(config_entry_or_file(cfg, "run", "tau", &tmp), "missing: ensemble %s needs tau (relaxation time)",
+             config_find_entry(cfg, "run", "ensemble")->value);
         ok = 0;
     }
     ok &= check_pressure_keys(cfg);
     if (strcmp(cfg->backend, "cpu") == 0 && strcmp(cfg->method, "brute-atomic") == 0) {
-        config_fail(find_entry(cfg, "neighbor", "method"), "brute-atomic is a GPU method; the CPU backend has cell and brute");
+        config_fail(config_find_entry(cfg, "neighbor", "method"), "brute-atomic is a GPU method; the CPU backend has cell and brute");
         ok = 0;
     }
     if (cfg->trajectory[0]) {
@@ -320,7 +353,7 @@ static int cross_check(mdl_config *cfg, int ncomposition)
         int h5 = (len > 3 && strcmp(t + len - 3, ".h5") == 0) || (len > 5 && strcmp(t + len - 5, ".h5md") == 0);
         int xyz = len > 4 && strcmp(t + len - 4, ".xyz") == 0;
         if (!h5 && !xyz) {
-            config_fail(find_entry(cfg, "output", "trajectory"), "'%s': expected a .h5/.h5md (H5MD) or .xyz name", t);
+            config_fail(config_find_entry(cfg, "output", "trajectory"), "'%s': expected a .h5/.h5md (H5MD) or .xyz name", t);
             ok = 0;
         } else if (len > 3 && strcmp(t + len - 3, ".h5") == 0) {
             mdl_warn("%s: [output] trajectory: %s is H5MD, but MDAnalysis recognises H5MD files only by the .h5md "
@@ -331,8 +364,8 @@ static int cross_check(mdl_config *cfg, int ncomposition)
     if (strcmp(cfg->units, "metal") == 0) {
         const char *need[] = {"epsilon", "sigma", "cutoff"};
         for (int i = 0; i < 3; i++)
-            if (!find_entry(cfg, "potential", need[i])) {
-                config_fail(entry_or_file(cfg, "potential", need[i], &tmp), "missing: metal units have no default %s",
+            if (!config_find_entry(cfg, "potential", need[i])) {
+                config_fail(config_entry_or_file(cfg, "potential", need[i], &tmp), "missing: metal units have no default %s",
                      need[i]);
                 ok = 0;
             }
@@ -342,28 +375,18 @@ static int cross_check(mdl_config *cfg, int ncomposition)
 
 /* ---- public -------------------------------------------------------------------------------- */
 
-int config_load(mdl_config *cfg, const char *path, int noverrides, char *const *overrides)
+/* The typed values of cfg's entries (stage sections aside), the cross-checks and the warnings. */
+int config_finish(mdl_config *cfg)
 {
-    memset(cfg, 0, sizeof *cfg);
-    if (strlen(path) >= MDL_PATH_LEN) {
-        mdl_error("config path too long");
-        return MDL_EINPUT;
-    }
-    snprintf(cfg->path, sizeof cfg->path, "%s", path);
-    set_defaults(cfg);
-    int rc = parse_file(cfg);
-    for (int i = 0; rc == MDL_OK && i < noverrides; i++)
-        rc = apply_override(cfg, overrides[i]);
-    if (rc != MDL_OK)
-        return rc;
-
     int ok = 1, ncomposition = 0;
     /* units first: other defaults depend on it */
-    const mdl_entry *u = find_entry(cfg, "system", "units");
+    const mdl_entry *u = config_find_entry(cfg, "system", "units");
     if (u && !config_set_value(cfg, config_find_spec("system", "units"), u))
         return MDL_EINPUT;
     for (int i = 0; i < cfg->nentries; i++) {
         const mdl_entry *e = &cfg->entries[i];
+        if (config_stage_name(e->section))
+            continue;
         const key_spec *s = config_find_spec(e->section, e->key);
         int r;
         if (s == config_find_spec("system", "units"))
@@ -385,20 +408,22 @@ int config_load(mdl_config *cfg, const char *path, int noverrides, char *const *
     if (cfg->timestep < 0)
         cfg->timestep = un.dt;
     const int nose_hoover = cfg->ensemble == MDL_NVT_NOSE_HOOVER || cfg->ensemble == MDL_NPT_NOSE_HOOVER;
-    if (nose_hoover && cfg->tau < 10 * cfg->timestep)
+    if (nose_hoover && cfg->tau < 10 * cfg->timestep && config_fresh_entry(cfg, "run", "tau"))
         mdl_warn("%s: [run] tau = %g is under 10 timesteps (%g): the chain follows the temperature's every "
                  "fluctuation; LAMMPS advises about 100 timesteps", config_origin(cfg, "run", "tau"), cfg->tau,
                  10 * cfg->timestep);
-    if (cfg->ensemble == MDL_NPT_NOSE_HOOVER && cfg->pressure_tau < 10 * cfg->timestep)
+    if (cfg->ensemble == MDL_NPT_NOSE_HOOVER && cfg->pressure_tau < 10 * cfg->timestep &&
+        config_fresh_entry(cfg, "run", "pressure_tau"))
         mdl_warn("%s: [run] pressure_tau = %g is under 10 timesteps (%g): the box follows the pressure's every "
                  "fluctuation; LAMMPS advises about 1000 timesteps", config_origin(cfg, "run", "pressure_tau"),
                  cfg->pressure_tau, 10 * cfg->timestep);
     warn_unused_run_keys(cfg);
+    config_warn_unused_analysis(cfg);
     cfg->skin_auto = cfg->skin == MDL_AUTO;
     if (cfg->skin < 0)
         cfg->skin = un.skin;
     if (cfg->skin_auto && cfg->check != 1) {
-        config_fail(find_entry(cfg, "neighbor", "check"),
+        config_fail(config_find_entry(cfg, "neighbor", "check"),
                     "skin = auto needs check = 1 (a tuned skin may be too small to be checked only every %d steps)",
                     cfg->check);
         return MDL_EINPUT;
@@ -408,6 +433,9 @@ int config_load(mdl_config *cfg, const char *path, int noverrides, char *const *
 
 void config_destroy(mdl_config *cfg)
 {
+    for (int k = 0; k < cfg->nstages; k++)
+        config_destroy(&cfg->stages[k]);
+    free(cfg->stages);
     for (int i = 0; i < cfg->nentries; i++)
         free(cfg->entries[i].value);
     free(cfg->entries);
@@ -431,12 +459,12 @@ void config_force_origin(const mdl_config *cfg, char *out, size_t size)
 
 int config_has(const mdl_config *cfg, const char *section, const char *key)
 {
-    return find_entry(cfg, section, key) != NULL;
+    return config_find_entry(cfg, section, key) != NULL;
 }
 
 const char *config_origin(const mdl_config *cfg, const char *section, const char *key)
 {
-    const mdl_entry *e = find_entry(cfg, section, key);
+    const mdl_entry *e = config_find_entry(cfg, section, key);
     return e ? e->origin : cfg->path;
 }
 

@@ -15,6 +15,8 @@ enum mdl_gpu_arrays { MDL_ARRAYS_SPARE, MDL_ARRAYS_TIGHT };
 enum mdl_dump_field { MDL_DUMP_POSITION = 1, MDL_DUMP_VELOCITY = 2, MDL_DUMP_FORCE = 4, MDL_DUMP_IMAGE = 8,
                       MDL_DUMP_ALL = 15 };
 
+#define MDL_MAX_STAGES 64
+
 /* One key as it was set: where it came from, for messages naming file:line. */
 #define MDL_AUTO (-2.0) /* a double key given as "auto" (e.g. [neighbor] skin) */
 
@@ -23,6 +25,7 @@ typedef struct {
     char key[64];
     char *value;
     char origin[MDL_PATH_LEN + 32]; /* "file:line" or "--set" */
+    int inherited;            /* a stage's from the configuration or stages before it (no warnings again) */
 } mdl_entry;
 
 typedef struct {
@@ -30,7 +33,7 @@ typedef struct {
     double epsilon, sigma, cutoff; /* cutoff < 0: use the global cutoff */
 } mdl_pair_coeff;
 
-typedef struct {
+typedef struct mdl_config_s {
     char path[MDL_PATH_LEN];  /* the config file */
     char *text;               /* its whole text, kept for output metadata */
     char command[2048];       /* the command line that ran it ("" outside `mdlite run`; output metadata) */
@@ -102,6 +105,21 @@ typedef struct {
     int throttle_ms;          /* test only: slow the writer down */
     int sync_phases;          /* wait for the device at each phase boundary: exact phase times */
     int rebuild_timeline;     /* GPU ranks: time the K-th rebuild stage by stage (0: none) */
+
+    /* [analysis] */
+    int rdf_every;            /* 0: no RDF */
+    int rdf_bins;
+    double rdf_max;           /* < 0: the largest pair cutoff */
+    char rdf_file[MDL_PATH_LEN];
+    int msd_every;            /* 0: no MSD */
+    char msd_file[MDL_PATH_LEN];
+
+    /* [stage:NAME] sections, in the order they first appear: each stage's whole configuration (the
+       keys of this one, then every stage's up to it; a stage that sets ensemble drops the ensemble
+       keys before it). 0 stages: one run of this configuration. */
+    int nstages;
+    struct mdl_config_s *stages;
+    char stage_name[32];      /* a stage's name ("" outside stages) */
 
     int nentries;
     mdl_entry *entries;

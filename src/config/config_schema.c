@@ -69,11 +69,37 @@ static const key_spec SCHEMA[] = {
     {"output", "throttle_ms", K_INT, F(throttle_ms), 0, 60000, 0, NULL},
     {"output", "sync_phases", K_BOOL, F(sync_phases), 0, 0, 0, NULL},
     {"output", "rebuild_timeline", K_INT, F(rebuild_timeline), 0, 2e9, 0, NULL},
+    {"analysis", "rdf_every", K_INT, F(rdf_every), 0, 2e9, 0, NULL},
+    {"analysis", "rdf_bins", K_INT, F(rdf_bins), 1, 100000, 0, NULL},
+    {"analysis", "rdf_max", K_DOUBLE, F(rdf_max), 0, BIG, 1, NULL},
+    {"analysis", "rdf_file", K_STRING, F(rdf_file), 0, 0, 0, NULL},
+    {"analysis", "msd_every", K_INT, F(msd_every), 0, 2e9, 0, NULL},
+    {"analysis", "msd_file", K_STRING, F(msd_file), 0, 0, 0, NULL},
 };
 #undef F
 #define NSCHEMA (sizeof SCHEMA / sizeof SCHEMA[0])
 
-static const char *SECTIONS[] = {"system", "potential", "neighbor", "run", "output"};
+static const char *SECTIONS[] = {"system", "potential", "neighbor", "run", "output", "analysis"};
+
+/* The keys a [stage:NAME] section may set (written bare there), and the section each belongs to. */
+static const char *const STAGE_KEYS[][2] = {
+    {"run", "steps"},          {"run", "ensemble"},      {"run", "target_temperature"}, {"run", "tau"},
+    {"run", "every"},          {"run", "chain"},         {"run", "target_pressure"},    {"run", "pressure_tau"},
+    {"run", "pressure_chain"}, {"output", "thermo"},     {"output", "dump_every"},      {"analysis", "rdf_every"},
+    {"analysis", "rdf_bins"},  {"analysis", "rdf_max"},  {"analysis", "msd_every"}};
+
+const char *config_stage_key_section(const char *key)
+{
+    for (size_t i = 0; i < sizeof STAGE_KEYS / sizeof STAGE_KEYS[0]; i++)
+        if (strcmp(STAGE_KEYS[i][1], key) == 0)
+            return STAGE_KEYS[i][0];
+    return NULL;
+}
+
+const char *config_stage_name(const char *section)
+{
+    return strncmp(section, "stage:", 6) == 0 ? section + 6 : NULL;
+}
 
 int config_known_section(const char *s)
 {

@@ -20,6 +20,10 @@ typedef struct {
 
 const key_spec *config_find_spec(const char *section, const char *key);
 int config_known_section(const char *section);
+/* A stage's section "stage:NAME": NAME (else NULL); the section a key set in a stage belongs to
+   (NULL: a stage cannot set it). */
+const char *config_stage_name(const char *section);
+const char *config_stage_key_section(const char *key);
 /* [potential] pair.A.B and [system] mass.X: keys with species names in them */
 int config_is_pattern_key(const char *section, const char *key);
 /* "file:line: [section] key: why" */
@@ -28,5 +32,22 @@ void config_fail(const mdl_entry *e, const char *fmt, ...) __attribute__((format
 int config_set_value(mdl_config *cfg, const key_spec *s, const mdl_entry *e);
 int config_set_pair(mdl_config *cfg, const mdl_entry *e);
 int config_set_mass(mdl_config *cfg, const mdl_entry *e);
+
+/* ---- config.c's, for config_load.c (config_load) ---- */
+mdl_entry *config_find_entry(const mdl_config *cfg, const char *section, const char *key);
+int config_add_entry(mdl_config *cfg, const char *section, const char *key, const char *value, const char *origin);
+void config_remove_entry(mdl_config *cfg, mdl_entry *e);
+void config_defaults(mdl_config *cfg);
+/* The typed values of cfg's entries (stage sections aside), the cross-checks and the warnings (for
+   keys not inherited). */
+int config_finish(mdl_config *cfg);
+/* The key's entry, or fallback naming the file (for "missing" messages). */
+const mdl_entry *config_entry_or_file(const mdl_config *cfg, const char *section, const char *key,
+                                      mdl_entry *fallback);
+const mdl_entry *config_fresh_entry(const mdl_config *cfg, const char *section, const char *key);
+void config_warn_unused_analysis(const mdl_config *cfg);
+
+int config_parse_file(mdl_config *cfg);
+int config_apply_override(mdl_config *cfg, const char *arg); /* "section.key=value" (--set) */
 
 #endif

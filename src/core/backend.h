@@ -6,6 +6,7 @@
 #include "../config/config.h"
 #include "health.h"
 #include "../system/potential.h"
+#include "../physics/analysis.h"
 #include "../physics/langevin.h"
 #include "../physics/nose_hoover.h"
 #include "../physics/observables.h"
@@ -66,6 +67,15 @@ typedef struct {
    the drift into the force pass (the GPU on one rank does, and writes no forces), and that call
    then has nothing left to do; forces and the virial alone, for a barostat's steps (the energy of
    the last call with energy is kept; a backend may compute it anyway) */
+/* On-the-fly analysis's sums since analysis_start, all ranks' (arrays the caller sized from the
+   spec: npairs * rdf_bins and msd_rows * ntypes) */
+typedef struct {
+    double *rdf;       /* [pair][bin]: list pairs within rdf_max, rdf_pair_weight times each */
+    long rdf_samples;
+    double volume_sum; /* the box's volume at each RDF sample, summed */
+    double *msd;       /* [row][species]: sum over the species' atoms of |unwrapped - origin|^2 */
+} mdl_analysis_sums;
+
 enum { MDL_FORCES, MDL_FORCES_ENERGY, MDL_ENERGY_ONLY, MDL_FORCES_THEN_KICKS, MDL_FORCES_VIRIAL };
 enum { MDL_THERMOSTAT_POST_FORCE = 1, MDL_THERMOSTAT_END_OF_STEP = 2 };
 #define MDL_THERMO_SLOTS 8
@@ -125,7 +135,8 @@ typedef struct {
        with nh_end_of_step on the kicked velocities' temperature and the last forces' virial (a
        barostat's steps compute it: MDL_FORCES_VIRIAL); with then_first the next step's start
        follows within it. state: the chains now (waits for the device). reduce_* and snapshots
-       report the box and ecouple. */
+       report the box and ecouple. nh = NULL: the chains stop, the integrator is velocity Verlet
+       again and a barostat's box stays where it is (a stage of another ensemble follows). */
     int (*nose_hoover_init)(void *ctx, const mdl_nh *nh);
     int (*nose_hoover_state)(void *ctx, mdl_nh *out);
     /* observables without stalls: start queues the reduction into slot (0..MDL_THERMO_SLOTS-1)
@@ -134,6 +145,13 @@ typedef struct {
        arrived and returns MDL_OK, or MDL_NOT_READY (wait = 0), or waits for it (wait = 1) */
     int (*reduce_start)(void *ctx, int slot);
     int (*reduce_poll)(void *ctx, int slot, mdl_observables *o, int wait);
+    /* on-the-fly analysis (physics/analysis.h), between steps: start sets the MSD's origin (every
+       atom's unwrapped position now) and empties the sums; sample adds the RDF's pairs of the
+       current list within rdf_max (rdf) and the MSD's sums into row msd_row (>= 0) (GPU: queued,
+       no wait); read waits and gives the sums of all ranks */
+    int (*analysis_start)(void *ctx, const mdl_analysis_spec *spec);
+    int (*analysis_sample)(void *ctx, int rdf, int msd_row);
+    int (*analysis_read)(void *ctx, mdl_analysis_sums *out);
     /* the current full list in id order: row i (the ids of i's neighbors, in no particular order)
        is rows[start[i] .. start[i+1]) (both malloc'ed; `mdlite neighbors`) */
     int (*neighbor_rows)(void *ctx, int **rows, size_t **start);

@@ -8,7 +8,10 @@
 #include "../parallel/comm.h"
 #include "../system/potential.h"
 #include "../system/setup.h"
+#include "analysis.h"
 #include "skin_tuner.h"
+#include "stages.h"
+#include "summary.h"
 #include "../io/thermo.h"
 #include "../io/outfile.h"
 #include "../io/profile.h"
@@ -25,14 +28,18 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *PHASE_NAMES[PH_COUNT] = {"Neighbor", "Force", "Integrate", "Thermo", "Output"};
-enum { RANK_STATS = PH_COUNT + 3 }; /* per rank, gathered for the summary: phases, comm, atoms, ghosts */
 
 typedef struct {
     mdl_stepper st;
     const mdl_backend_ops *ops;
     void *ctx;
-    const mdl_config *cfg;
+    const mdl_config *cfg;  /* the stage's (the configuration's without stages) */
+    const mdl_config *base; /* the configuration */
+    int stage;              /* the stage running ([stage:NAME] sections; 0 without) */
+    long stages_from;       /* the step the first stage began */
+    mdl_analysis an;        /* the stage's on-the-fly analysis */
+    mdl_analysis_out an_out; /* its files (rank 0) */
+    char forces_was[4096];  /* a restart: what the checkpoint's forces were computed from */
     const mdl_units *units;
     mdl_thermo thermo;
     mdl_traj *traj;     /* NULL without a trajectory */
@@ -45,13 +52,14 @@ typedef struct {
     mdl_system snap;    /* with a trajectory: the set-up system, kept as the frames' metadata
                            (species, masses, types, ids) */
     long first_step, final_step;
-    double first_time;
+    double first_time;  /* the time at time_step (the run's first step: stages do not move it) */
+    long time_step;
     int restarted;      /* from a checkpoint */
     int forces_given;   /* the checkpoint's forces hold: computed from what this run computes them from */
     double thermostat_state[MDL_NH_STATE]; /* the checkpoint's (Nose-Hoover's chains and barostat) */
     int nstate;
     int append;         /* continuing the restart file itself: its last frame is our first */
-    int fd_thermo, fd_traj, fd_profile; /* locks on the output files (outfile_claim), -1: none */
+    int fd_thermo, fd_traj, fd_profile, fd_rdf, fd_msd; /* locks on the output files (outfile_claim), -1: none */
     size_t natoms;
     int progress;       /* draw a progress line (stdout is a terminal) */
     double cpu;         /* CPU seconds of the loop */
@@ -69,7 +77,7 @@ typedef struct {
 
 static double step_time(const run_state *r, long step)
 {
-    return r->first_time + (double)(step - r->first_step) * r->cfg->timestep;
+    return r->first_time + (double)(step - r->time_step) * r->cfg->timestep;
 }
 
 static void clear_progress(run_state *r)
@@ -120,7 +128,8 @@ static int write_frame(run_state *r, long step, int last)
 {
     double t0 = mdl_wtime();
     int flush = last || (r->frames + 1) % r->cfg->flush_every == 0;
-    mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush, {0}, 0};
+    mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush, {0}, 0,
+                   r->base->nstages > 0, r->stages_from};
     MDL_TRY(thermostat_state(&r->st.thermostat, r->ops, r->ctx, f.thermostat, &f.nstate));
     r->frames++;
     r->last_frame = step;
@@ -180,11 +189,15 @@ static int is_dump_step(const run_state *r, long step)
 static int advance(run_state *r, long step)
 {
     int thermo = is_thermo_step(r->cfg, step, r->final_step), dump = is_dump_step(r, step);
+    int sample = analysis_is_step(&r->an, step);
     double t0 = r->prof ? mdl_wtime() : 0;
-    /* the next step's first half kick may go with this step's last unless a row, a frame or a
-       stop looks at the state in between */
-    int chain = !thermo && !dump && step < r->final_step && !g_stop_signal && !skin_tuner_boundary(&r->tuner, step);
+    /* the next step's first half kick may go with this step's last unless a row, a frame, a
+       sample or a stop looks at the state in between */
+    int chain = !thermo && !dump && !sample && step < r->final_step && !g_stop_signal &&
+                !skin_tuner_boundary(&r->tuner, step);
     MDL_TRY(stepper_advance(&r->st, step, thermo || dump, chain));
+    if (sample)
+        MDL_TRY(analysis_sample(&r->an, step)); /* GPU: queued, no wait */
     if (r->prof)
         profile_add(r->prof, MDL_LANE_COMPUTE, step, t0 - r->prof->t0, mdl_wtime() - r->prof->t0);
     if (thermo)
@@ -198,109 +211,6 @@ static int advance(run_state *r, long step)
     MDL_TRY(skin_tuner_after(&r->tuner, r->ops, r->ctx, step, r->quiet));
     r->st.timers.mark = mdl_wtime();
     return MDL_OK;
-}
-
-/* The phases, the time in exchanges between ranks (taken out of Neighbor, where it happens) and
-   the atoms and ghosts of every rank, gathered: mine[RANK_STATS] -> all[nranks * RANK_STATS]. */
-static int gather_rank_stats(run_state *r, double *all)
-{
-    double mine[RANK_STATS];
-    for (int p = 0; p < PH_COUNT; p++)
-        mine[p] = r->st.timers.t[p];
-    mine[PH_NEIGHBOR] -= r->stats.comm_seconds; /* (the GPU's is timed on the device: never below 0) */
-    if (mine[PH_NEIGHBOR] < 0)
-        mine[PH_NEIGHBOR] = 0;
-    mine[PH_COUNT] = r->stats.comm_seconds;
-    mine[PH_COUNT + 1] = (double)r->stats.owned;
-    mine[PH_COUNT + 2] = (double)r->stats.ghosts;
-    return comm_allgather_doubles(mine, RANK_STATS, all);
-}
-
-/* min, average and max of column k of the ranks' stats */
-static void rank_spread(const run_state *r, const double *all, int k, double out[3])
-{
-    out[0] = out[2] = all[k], out[1] = 0;
-    for (int q = 0; q < r->nranks; q++) {
-        double v = all[q * RANK_STATS + k];
-        out[0] = v < out[0] ? v : out[0];
-        out[2] = v > out[2] ? v : out[2];
-        out[1] += v / r->nranks;
-    }
-}
-
-static void print_phases(const run_state *r, const double *all, double loop)
-{
-    const char *names[PH_COUNT + 1];
-    for (int p = 0; p < PH_COUNT; p++)
-        names[p] = PHASE_NAMES[p];
-    names[PH_COUNT] = "Comm";
-    int several = r->nranks > 1;
-    double sum = 0, v[3];
-    printf("\n%-10s | %12s | %7s%s\n", "Phase", several ? "avg time (s)" : "time (s)", "%total",
-           several ? " | min time (s) | max time (s)" : "");
-    printf("-----------+--------------+--------%s\n", several ? "+--------------+-------------" : "");
-    for (int p = 0; p <= PH_COUNT; p++) {
-        if (p == PH_COUNT && !several)
-            continue;
-        rank_spread(r, all, p, v);
-        sum += v[1];
-        printf("%-10s | %12.6g | %6.2f", names[p], v[1], loop > 0 ? 100 * v[1] / loop : 0);
-        if (several)
-            printf(" | %12.6g | %12.6g", v[0], v[2]);
-        printf("\n");
-    }
-    double other = loop - sum > 0 ? loop - sum : 0;
-    printf("%-10s | %12.6g | %6.2f\n\n", "Other", other, loop > 0 ? 100 * other / loop : 0);
-}
-
-static void print_decomposition(const run_state *r, const double *all)
-{
-    if (r->nranks == 1)
-        return;
-    double a[3], g[3];
-    rank_spread(r, all, PH_COUNT + 1, a);
-    rank_spread(r, all, PH_COUNT + 2, g);
-    printf("Decomposition = %d x %d x %d bricks on %d ranks (exchanges: %s)\n", r->grid[0], r->grid[1], r->grid[2],
-           r->nranks, r->stats.exchange ? r->stats.exchange : "none");
-    printf("Atoms per rank = %.0f to %.0f (imbalance max/avg %.3f); ghosts per rank = %.0f to %.0f\n", a[0], a[2],
-           a[1] > 0 ? a[2] / a[1] : 0, g[0], g[2]);
-}
-
-static void print_summary(run_state *r, double loop, int threads, const double *all)
-{
-    const mdl_config *cfg = r->cfg;
-    clear_progress(r);
-    printf("Loop time of %.6g s on %d thread%s%s (%s backend) for %ld steps with %zu atoms\n", loop, threads,
-           threads == 1 ? "" : "s", r->nranks > 1 ? " per rank" : "", r->ops->name, cfg->steps, r->natoms);
-    const int metal = strcmp(cfg->units, "metal") == 0; /* ps steps: ns/day; lj: tau/day */
-    mdl_print_performance(r->natoms, cfg->steps, loop, cfg->timestep, metal ? "ns" : "tau", metal ? 86.4 : 86400.0);
-    printf("Species = %s; ensemble = %s", r->species_counts, config_ensemble_name(cfg->ensemble));
-    if (cfg->ensemble == MDL_NPT_NOSE_HOOVER && r->volume_rows > 0) {
-        const double v = r->volume_sum / (double)r->volume_rows;
-        printf(": average volume %.6g, density %.6g atoms per unit volume (%ld thermo rows)", v,
-               (double)r->natoms / v, r->volume_rows);
-    }
-    printf("\n");
-    print_phases(r, all, loop);
-    printf("Neighbor pairs = %.0f (%.4g per atom)\n", r->stats.pairs, r->stats.pairs / (double)r->natoms);
-    printf("Neighbor list builds = %ld\n", r->stats.builds);
-    if (r->stats.outer_skin > 0)
-        printf("Neighbor list prunes = %ld (outer list skin %g)\n", r->stats.prunes, r->stats.outer_skin);
-    printf("Dangerous builds = %ld\n", r->stats.dangerous);
-    print_decomposition(r, all);
-    size_t b = r->stats.device_bytes;
-    if (b)
-        printf("Device memory = %.1f MiB (%.0f bytes/atom), neighbor list capacity %d per atom\n", b / 1048576.0,
-               (double)b / (double)r->natoms, r->stats.capacity);
-    if (r->stats.cell_sort)
-        printf("Cell sort = %s\n", r->stats.cell_sort);
-    if (r->stats.folded)
-        printf("Steps with the kicks in the force pass = %ld\n", r->stats.folded);
-    if (r->stats.grown)
-        printf("Atom arrays grown = %ld times (rank 0: arrivals and ghosts past their room)\n", r->stats.grown);
-    mdl_print_cpu_use(r->cpu, loop, threads, r->ops->name);
-    if (r->st.sync_phases)
-        printf("(sync_phases = yes: phases synchronised with the device)\n");
 }
 
 static void on_stop_signal(int sig)
@@ -350,22 +260,32 @@ static int stop_on_signal(run_state *r, long step)
     return 128 + sig;
 }
 
-static int run_loop(run_state *r)
+/* The stage r->cfg from r->first_step to r->final_step, on the state the backend holds: its set-up
+   (forces kept where `forces_given`), its first row and frame unless the stage before wrote them
+   (continued), the loop, the analysis's rows and the summary. */
+static int run_stage(run_state *r, int continued)
 {
     const mdl_config *cfg = r->cfg;
     r->st = (mdl_stepper){.ops = r->ops, .ctx = r->ctx, .cfg = cfg, .units = r->units,
                           .sync_phases = cfg->sync_phases, .natoms = r->natoms,
-                          .thermostat_state = r->thermostat_state, .nstate = r->nstate};
+                          .thermostat_state = r->nstate ? r->thermostat_state : NULL, .nstate = r->nstate};
     MDL_TRY(stepper_setup(&r->st, r->first_step, r->forces_given)); /* a restart continues exactly */
-    mdl_observables o;
-    MDL_TRY(backend_observe(r->ops, r->ctx, &o));
-    if (cfg->thermo > 0)
-        MDL_TRY(write_thermo_row(r, r->first_step, &o));
-    if (cfg->trajectory[0] && !r->append)
-        MDL_TRY(write_frame(r, r->first_step, r->final_step == r->first_step));
-    if (r->append) /* the file's last frame is the checkpoint's step */
-        r->last_frame = r->first_step;
-    MDL_TRY(skin_tuner_start(&r->tuner, r->ops, r->ctx, cfg->skin_auto, r->cutmax, r->first_step, cfg->steps));
+    mdl_backend_stats before = {0}; /* the counts of the stages before: the summary says this one's */
+    if (continued)
+        MDL_TRY(r->ops->stats(r->ctx, &before));
+    if (!continued) {
+        mdl_observables o;
+        MDL_TRY(backend_observe(r->ops, r->ctx, &o));
+        if (cfg->thermo > 0)
+            MDL_TRY(write_thermo_row(r, r->first_step, &o));
+        if (cfg->trajectory[0] && !r->append)
+            MDL_TRY(write_frame(r, r->first_step, r->final_step == r->first_step));
+        if (r->append) /* the file's last frame is the checkpoint's step */
+            r->last_frame = r->first_step;
+        MDL_TRY(skin_tuner_start(&r->tuner, r->ops, r->ctx, cfg->skin_auto, r->cutmax, r->first_step, cfg->steps));
+    }
+    MDL_TRY(analysis_begin(&r->an, cfg, r->ops, r->ctx, r->first_step, r->final_step, step_time(r, r->first_step),
+                           r->cutmax));
     MDL_TRY(agree_on_signal(r));
     if (g_stop_signal) /* during the set-up: the files hold its frame and row */
         return stop_on_signal(r, r->first_step);
@@ -383,12 +303,85 @@ static int run_loop(run_state *r)
     MDL_TRY(comm_max_double(&loop)); /* the slowest rank's */
     r->cpu = mdl_cpu_seconds() - c0;
     MDL_TRY(r->ops->stats(r->ctx, &r->stats));
-    double *all = mdl_alloc((size_t)r->nranks * RANK_STATS * sizeof *all, "the summary");
-    int rc = all ? gather_rank_stats(r, all) : MDL_ERUN;
-    if (rc == MDL_OK && r->rank == 0)
-        print_summary(r, loop, cfg->threads > 0 ? cfg->threads : omp_get_max_threads(), all);
-    free(all);
-    return rc;
+    r->stats.builds -= before.builds, r->stats.dangerous -= before.dangerous, r->stats.prunes -= before.prunes;
+    r->stats.folded -= before.folded, r->stats.grown -= before.grown, r->stats.comm_seconds -= before.comm_seconds;
+    clear_progress(r);
+    mdl_summary m = {cfg, r->ops->name, r->natoms, r->nranks, {r->grid[0], r->grid[1], r->grid[2]}, &r->st.timers,
+                     &r->stats, r->species_counts, r->volume_sum, r->volume_rows, r->cpu,
+                     cfg->threads > 0 ? cfg->threads : omp_get_max_threads(), r->st.sync_phases};
+    MDL_TRY(summary_print(&m, loop));
+    return analysis_end(&r->an, &r->an_out, r->quiet);
+}
+
+/* From one stage to the next on the same backend: the chains' state carried where the
+   Nose-Hoover ensemble stays, else they stop; forces kept unless what makes them changes
+   (Langevin's force: recomputed). */
+static int next_stage(run_state *r, const mdl_config *next)
+{
+    const mdl_config *now = r->cfg;
+    r->nstate = 0;
+    if (stages_same_chains(now, next))
+        MDL_TRY(thermostat_state(&r->st.thermostat, r->ops, r->ctx, r->thermostat_state, &r->nstate));
+    else if (now->ensemble == MDL_NVT_NOSE_HOOVER || now->ensemble == MDL_NPT_NOSE_HOOVER)
+        MDL_TRY(r->ops->nose_hoover_init(r->ctx, NULL));
+    char was[4096], will[4096];
+    config_force_origin(now, was, sizeof was);
+    config_force_origin(next, will, sizeof will);
+    r->forces_given = strcmp(was, will) == 0;
+    r->first_step = r->final_step;
+    r->final_step += next->steps;
+    r->cfg = next;
+    r->volume_sum = 0, r->volume_rows = 0;
+    return MDL_OK;
+}
+
+static void stage_banner(const run_state *r)
+{
+    if (r->base->nstages && !r->quiet)
+        printf("\nmdlite: stage %s (%d of %d): %s, steps %ld to %ld\n", r->cfg->stage_name, r->stage + 1,
+               r->base->nstages, config_ensemble_name(r->cfg->ensemble), r->first_step, r->final_step);
+}
+
+/* The stages in order from the one the run starts in (a stage of no steps is passed over). */
+static int run_loop(run_state *r)
+{
+    stage_banner(r);
+    MDL_TRY(run_stage(r, 0));
+    while (r->base->nstages && r->stage + 1 < r->base->nstages) {
+        const mdl_config *next = &r->base->stages[++r->stage];
+        if (next->steps == 0)
+            continue;
+        MDL_TRY(next_stage(r, next));
+        stage_banner(r);
+        MDL_TRY(run_stage(r, 1));
+    }
+    return MDL_OK;
+}
+
+/* The stage the run starts in (r->stage, r->cfg) and its last step: with stages, their schedule
+   from the checkpoint's stages_from (a restart of a staged run goes on in its stage) or from this
+   run's first step; the checkpoint's forces kept where the stage computes them alike. */
+static int choose_stage(run_state *r, const char *restart)
+{
+    const mdl_config *base = r->base;
+    r->final_step = r->first_step + base->steps;
+    if (base->nstages) {
+        r->stages_from = restart ? h5md_checkpoint_stages_from(restart) : -1;
+        if (r->stages_from < 0 || r->stages_from > r->first_step)
+            r->stages_from = r->first_step;
+        MDL_TRY(stages_find(base, r->stages_from, r->first_step, restart, &r->stage, &r->final_step));
+        r->cfg = &base->stages[r->stage];
+    }
+    if (!restart)
+        return MDL_OK;
+    char now[4096];
+    config_force_origin(r->cfg, now, sizeof now);
+    r->forces_given = strcmp(r->forces_was, now) == 0;
+    if (!r->forces_given && r->rank == 0)
+        fprintf(stderr, "mdlite: %s: its forces were computed from %s; this run computes them from %s: "
+                "recomputed at step %ld\n", restart, r->forces_was[0] ? r->forces_was : "settings it does not record",
+                now, r->first_step);
+    return MDL_OK;
 }
 
 /* Restart: the configured system with the checkpoint's state, step and time. */
@@ -399,15 +392,9 @@ static int load_restart(const char *path, mdl_system *s, run_state *r)
     MDL_TRY(h5md_read_checkpoint(path, s, r->cfg->units, &r->first_step, &r->first_time));
     r->restarted = 1;
     /* forces that depend on the ensemble (Langevin's) or the potential are recomputed when the
-       run computes them otherwise: never a thermostat's force carried into NVE */
-    char was[4096], now[4096];
-    h5md_checkpoint_forces(path, was, sizeof was);
-    config_force_origin(r->cfg, now, sizeof now);
-    r->forces_given = strcmp(was, now) == 0;
+       run computes them otherwise (choose_stage): never a thermostat's force carried into NVE */
+    h5md_checkpoint_forces(path, r->forces_was, sizeof r->forces_was);
     r->nstate = h5md_checkpoint_thermostat(path, r->thermostat_state, MDL_NH_STATE);
-    if (!r->forces_given && r->rank == 0)
-        fprintf(stderr, "mdlite: %s: its forces were computed from %s; this run computes them from %s: "
-                "recomputed at step %ld\n", path, was[0] ? was : "settings it does not record", now, r->first_step);
     r->append = r->cfg->trajectory[0] && same_file(r->cfg->trajectory, path);
     return MDL_OK;
 }
@@ -419,8 +406,10 @@ static int claim_outputs(run_state *r, const mdl_run_options *opt)
     const mdl_config *cfg = r->cfg;
     mdl_named_path in[] = {{cfg->path, "config file"}, {cfg->input, "[system] input"}, {opt->restart, "--restart file"}};
     mdl_named_path out[] = {{cfg->thermo_file, "[output] thermo_file"}, {cfg->trajectory, "[output] trajectory"},
-                            {opt->profile, "--profile file"}};
-    MDL_TRY(outputs_check(in, 3, out, 3, r->append ? 1 : -1, r->append ? 2 : -1));
+                            {opt->profile, "--profile file"},
+                            {analysis_wanted(cfg, 1) ? cfg->rdf_file : NULL, "[analysis] rdf_file"},
+                            {analysis_wanted(cfg, 0) ? cfg->msd_file : NULL, "[analysis] msd_file"}};
+    MDL_TRY(outputs_check(in, 3, out, 5, r->append ? 1 : -1, r->append ? 2 : -1));
     int rc = MDL_OK;
     if (opt->profile)
         rc = outfile_claim(opt->profile, out[2].role, 0, opt->overwrite, &r->fd_profile);
@@ -428,6 +417,10 @@ static int claim_outputs(run_state *r, const mdl_run_options *opt)
         rc = outfile_claim(cfg->trajectory, out[1].role, r->append, opt->overwrite, &r->fd_traj);
     if (rc == MDL_OK && cfg->thermo_file[0])
         rc = outfile_claim(cfg->thermo_file, out[0].role, r->append, opt->overwrite, &r->fd_thermo);
+    if (rc == MDL_OK && out[3].path)
+        rc = outfile_claim(out[3].path, out[3].role, 0, opt->overwrite, &r->fd_rdf);
+    if (rc == MDL_OK && out[4].path)
+        rc = outfile_claim(out[4].path, out[4].role, 0, opt->overwrite, &r->fd_msd);
     if (rc != MDL_OK) { /* no empty file left behind by the claims that went through */
         outfile_abandon(opt->profile, r->fd_profile);
         r->fd_profile = -1;
@@ -444,7 +437,7 @@ static int open_output(run_state *r, const mdl_units *u, const mdl_system *s)
 {
     if (!r->cfg->trajectory[0])
         return MDL_OK;
-    MDL_TRY(traj_open(&r->traj, r->cfg, u, s, r->append));
+    MDL_TRY(traj_open(&r->traj, r->base, u, s, r->append));
     if (r->append && traj_last_step(r->traj) != r->first_step) {
         mdl_error("%s: its last frame is step %ld but its checkpoint step %ld; cannot append", r->cfg->trajectory,
                   traj_last_step(r->traj), r->first_step);
@@ -474,9 +467,9 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         return MDL_ERUN;
     run_state r;
     memset(&r, 0, sizeof r);
-    r.fd_thermo = r.fd_traj = r.fd_profile = -1;
+    r.fd_thermo = r.fd_traj = r.fd_profile = r.fd_rdf = r.fd_msd = -1;
     r.ops = ops;
-    r.cfg = cfg;
+    r.cfg = r.base = cfg;
     r.units = &u;
     r.rank = comm_rank(), r.nranks = comm_size();
     r.quiet = quiet;
@@ -493,8 +486,12 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         rc = potential_build(cfg, &s, &pt);
     if (rc == MDL_OK)
         rc = check_cutoff_fits(cfg, &s, &pt);
+    if (rc == MDL_OK)
+        rc = analysis_check(cfg, pt.cutmax);
+    if (rc == MDL_OK)
+        rc = choose_stage(&r, restart);
+    r.time_step = r.first_step;
     r.natoms = s.n;
-    r.final_step = r.first_step + cfg->steps;
     r.last_frame = -1;
     r.progress = !quiet && isatty(STDOUT_FILENO) && r.nranks == 1; /* mpirun's output is usually kept */
     r.cutmax = pt.cutmax;
@@ -515,7 +512,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     system_species_counts(&s, r.species_counts, sizeof r.species_counts);
     if (rc == MDL_OK && !quiet)
         printf("mdlite: %zu atoms, %d species, box %g x %g x %g, %s units, %s backend, steps %ld to %ld\n", s.n,
-               s.ntypes, s.box.len[0], s.box.len[1], s.box.len[2], u.name, ops->name, r.first_step, r.final_step);
+               s.ntypes, s.box.len[0], s.box.len[1], s.box.len[2], u.name, ops->name, r.first_step, stages_end(cfg, cfg->nstages ? r.stages_from : r.first_step));
     if (rc == MDL_OK && !quiet && r.nranks > 1)
         printf("mdlite: %d ranks, %d x %d x %d bricks\n", r.nranks, r.grid[0], r.grid[1], r.grid[2]);
     int thermo_open_rc = MDL_ERUN;
@@ -532,6 +529,8 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
                                           r.append ? r.first_step : -1);
     if (rc == MDL_OK && r.rank == 0)
         rc = open_output(&r, &u, &s);
+    if (rc == MDL_OK)
+        rc = analysis_open(&r.an_out, cfg, &s);
     if (r.nranks > 1) { /* a file rank 0 could not open stops every rank */
         int bad = rc != MDL_OK;
         if (comm_or_int(&bad) == MDL_OK && bad && rc == MDL_OK)
@@ -562,6 +561,8 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         rc = crc;
     profile_phase(r.prof, "writer drain", t);
     t = mdl_wtime();
+    if (r.traj && rc == MDL_OK)
+        rc = analysis_write_trajectory(&r.an_out, r.traj);
     crc = traj_close(r.traj);
     if (rc == MDL_OK || rc >= 128)
         rc = crc != MDL_OK && rc == MDL_OK ? crc : rc;
@@ -570,6 +571,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         if (rc == MDL_OK)
             rc = crc;
     }
+    analysis_close(&r.an_out);
     profile_phase(r.prof, "close files", t);
     t = mdl_wtime();
     if (r.ctx)
@@ -585,5 +587,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     outfile_release(r.fd_thermo);
     outfile_release(r.fd_traj);
     outfile_release(r.fd_profile);
+    outfile_release(r.fd_rdf);
+    outfile_release(r.fd_msd);
     return rc;
 }

@@ -33,6 +33,7 @@ static void cpu_destroy(void *p)
     if (!c)
         return;
     free_slots(c);
+    cpu_analysis_free(c);
     system_destroy(&c->s);
     free(c->x0);
     free(c->y0);
@@ -486,6 +487,9 @@ const mdl_backend_ops mdl_cpu_backend = {
     .nose_hoover_state = cpu_nose_hoover_state,
     .reduce_start = cpu_reduce_start,
     .reduce_poll = cpu_reduce_poll,
+    .analysis_start = cpu_analysis_start,
+    .analysis_sample = cpu_analysis_sample,
+    .analysis_read = cpu_analysis_read,
     .neighbor_rows = cpu_neighbor_rows,
     .stats = cpu_stats,
     .synchronize = cpu_synchronize,

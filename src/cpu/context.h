@@ -42,6 +42,13 @@ typedef struct {
     double volume0;           /* the box's volume at the set-up (a runaway barostat's reference) */
     long step_now;            /* the step begin_step opened */
     double box_moved;         /* > 0: the box's faces moved this far past the skin (unsafe) */
+    struct cpu_analysis {     /* on-the-fly analysis (analysis.c) */
+        mdl_analysis_spec spec;
+        double *origin;       /* the MSD's origin by id: x y z per atom, every rank all atoms' */
+        double *rdf, *msd;    /* this rank's sums (backend.h's mdl_analysis_sums) */
+        long samples;
+        double volume_sum;
+    } an;
     mdl_observables thermo_rows[MDL_THERMO_SLOTS]; /* reduce_start's results */
     int nslots, slot_fields;
     struct cpu_slot {
@@ -68,5 +75,11 @@ int cpu_nose_hoover_state(void *p, mdl_nh *out);
    forces' virial (all ranks' sums). */
 int cpu_nose_hoover_half(cpu_ctx *c, int start);
 int cpu_remap_box(cpu_ctx *c);
+
+/* On-the-fly analysis's operations of the backend table (analysis.c), and its release. */
+int cpu_analysis_start(void *p, const mdl_analysis_spec *spec);
+int cpu_analysis_sample(void *p, int rdf, int msd_row);
+int cpu_analysis_read(void *p, mdl_analysis_sums *out);
+void cpu_analysis_free(cpu_ctx *c);
 
 #endif

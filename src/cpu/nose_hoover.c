@@ -38,7 +38,9 @@ int cpu_nose_hoover_init(void *p, const mdl_nh *nh)
 {
     cpu_ctx *c = p;
     const mdl_box *b = &c->s.box;
-    c->nose_hoover = 1;
+    c->nose_hoover = nh != NULL;
+    if (!nh) /* the chains stop (a stage of another ensemble follows); the box stays where it is */
+        return MDL_OK;
     c->nh = *nh;
     c->volume0 = box_volume(b);
     if (c->nh.vol0 == 0)

@@ -47,6 +47,7 @@ static void gpu_destroy(void *p)
     if (c->nslots)
         gpu_synchronize();
     gpu_free_slots(c);
+    gpu_analysis_free(c);
     gpu_drop_graphs(c);
     gpu_free_state(c);
     halo_destroy(c);
@@ -350,10 +351,17 @@ static int barostat_init(gpu_ctx *c)
 static int gpu_nose_hoover_init(void *p, const mdl_nh *nh)
 {
     gpu_ctx *c = p;
+    MDL_TRY(gpu_fix_box(c)); /* a barostat's box, read back: where this one starts, or fixed from now on */
+    gpu_drop_graphs(c);
+    if (!nh) { /* the chains stop (a stage of another ensemble follows) */
+        TRY(gpu_synchronize());
+        gpu_free(c->nh);
+        c->nh = NULL;
+        return MDL_OK;
+    }
     if (nh->barostat)
         MDL_TRY(barostat_init(c));
-    if (!c->nh) {
-        TRY(gpu_malloc((void **)&c->nh, sizeof *c->nh, "Nose-Hoover chains"));
+    if (!c->nh_factor) {
         TRY(gpu_malloc((void **)&c->nh_factor, (2 + MDL_THERMO_SLOTS) * sizeof(double), "Nose-Hoover factors"));
         TRY(gpu_malloc((void **)&c->nh_ticket, sizeof *c->nh_ticket, "Nose-Hoover's count of blocks"));
         TRY(gpu_memset(c->nh_ticket, 0, sizeof *c->nh_ticket));
@@ -361,6 +369,9 @@ static int gpu_nose_hoover_init(void *p, const mdl_nh *nh)
             c->masses.mass[t] = c->mass[t], c->masses.inv[t] = 1.0 / c->mass[t]; /* as gpu_set_masses */
         TRY(gpu_host_pin_alloc((void **)&c->nh_host, MDL_THERMO_SLOTS * sizeof(double), "Nose-Hoover energies"));
         TRY(gpu_memset(c->nh_factor, 0, (2 + MDL_THERMO_SLOTS) * sizeof(double)));
+    }
+    if (!c->nh) {
+        TRY(gpu_malloc((void **)&c->nh, sizeof *c->nh, "Nose-Hoover chains"));
         TRY(gpu_memset(c->nh, 0, sizeof *c->nh));
     }
     mdl_observables o;
@@ -404,6 +415,9 @@ const mdl_backend_ops mdl_gpu_backend = {
     .langevin = gpu_langevin_force,
     .scale_to_temperature = gpu_scale_velocities,
     .nose_hoover_init = gpu_nose_hoover_init,
+    .analysis_start = gpu_analysis_start,
+    .analysis_sample = gpu_analysis_sample,
+    .analysis_read = gpu_analysis_read,
     .nose_hoover_state = gpu_nose_hoover_state,
     .neighbor_rows = gpu_neighbor_rows,
     .stats = gpu_stats,

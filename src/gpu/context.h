@@ -92,6 +92,14 @@ typedef struct {
     unsigned *nh_ticket;      /* device: gpu_nose_hoover_kicked's count of finished blocks */
     gpu_masses masses;        /* the species' masses for it */
     mdl_box *box_host;        /* pinned, a barostat's: the box at each thermo slot */
+    struct gpu_analysis {     /* on-the-fly analysis (analysis.c), device memory but the spec and count */
+        mdl_analysis_spec spec;
+        double *origin;       /* the MSD's origin, 3 per atom by id */
+        double *msd;          /* [row][species] */
+        unsigned long long *hist; /* the RDF's counts, [pair][bin] */
+        double *volume;       /* the RDF samples' volumes, summed */
+        long samples;
+    } an;
     int forces_given;         /* the forces given at creation are current: the first sort carries them */
     size_t nl_bytes;
     /* asynchronous output: slots of a device staging area and pinned host memory, each holding
@@ -181,7 +189,16 @@ int gpu_set_skin(void *p, double skin);
 int gpu_rebuild_between_steps(gpu_ctx *c); /* the device waited for; a barostat's box pulled, the grid
                                               decided again; graphs recorded again */
 int gpu_end_step(void *p, int *redo);
+/* A barostat's box stays where it is from now on (its chains stop): the host's box read from the
+   device, the grid decided again for a fixed box, the graphs dropped. Nothing for a fixed box. */
+int gpu_fix_box(gpu_ctx *c);
 void gpu_drop_graphs(gpu_ctx *c);
+
+/* ---- analysis.c: on-the-fly analysis (table entries; one rank) ----------------------------------- */
+int gpu_analysis_start(void *p, const mdl_analysis_spec *spec);
+int gpu_analysis_sample(void *p, int rdf, int msd_row);
+int gpu_analysis_read(void *p, mdl_analysis_sums *out);
+void gpu_analysis_free(gpu_ctx *c);
 
 /* ---- observe.c: the way out to the host (table entries) ---------------------------------------- */
 void gpu_free_slots(gpu_ctx *c);

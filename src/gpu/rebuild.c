@@ -47,6 +47,7 @@ int gpu_queue_build(gpu_ctx *c)
 int gpu_build_neighbors(void *p)
 {
     gpu_ctx *c = p;
+    gpu_drop_graphs(c); /* a set-up's or a stage's build: the steps after it are recorded again */
     MDL_TRY(gpu_queue_build(c));
     for (;;) {
         TRY(gpu_d2h(c->host_flags, c->flags, 2 * sizeof(int)));
@@ -93,6 +94,17 @@ static int build_between_steps(gpu_ctx *c, int capacity)
     c->extra_builds++;
     gpu_drop_graphs(c);
     return rc;
+}
+
+int gpu_fix_box(gpu_ctx *c)
+{
+    if (!c->barostat)
+        return MDL_OK;
+    TRY(gpu_synchronize());
+    MDL_TRY(sync_box(c));
+    c->barostat = 0;
+    gpu_drop_graphs(c);
+    return gpu_setup_cells(c);
 }
 
 int gpu_rebuild_between_steps(gpu_ctx *c)

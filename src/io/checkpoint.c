@@ -270,3 +270,13 @@ int h5md_checkpoint_thermostat(const char *path, double *out, int max)
     close_attribute(a, f);
     return got;
 }
+
+long h5md_checkpoint_stages_from(const char *path)
+{
+    hid_t f, a = open_attribute(path, "stages_from", &f);
+    double v = -1;
+    if (a < 0 || H5Aread(a, H5T_NATIVE_DOUBLE, &v) < 0 || !(v >= 0 && v < 9e18) || v != floor(v))
+        v = -1;
+    close_attribute(a, f);
+    return (long)v;
+}

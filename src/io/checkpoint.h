@@ -16,5 +16,8 @@ void h5md_checkpoint_forces(const char *path, char *out, size_t size);
 /* The checkpoint's attribute "thermostat" (Nose-Hoover's chains and barostat, nh_pack's layout)
    into out (at most max values); returns how many, 0 where the file has none. */
 int h5md_checkpoint_thermostat(const char *path, double *out, int max);
+/* The checkpoint's attribute "stages_from": the step where the first [stage:NAME] of the run that
+   wrote it began; -1 where the file has none. */
+long h5md_checkpoint_stages_from(const char *path);
 
 #endif

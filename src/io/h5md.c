@@ -432,13 +432,17 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
     H5TRY(attr_doubles(h->ck_group, "time", &f->time, 0, 0), "writing the checkpoint");
     H5TRY(attr_doubles(h->ck_group, "box_lo", s->box.lo, 3, 0), "writing the checkpoint");
     H5TRY(attr_doubles(h->ck_group, "box_length", s->box.len, 3, 0), "writing the checkpoint");
-    const char *redone[] = {"forces", "thermostat"}; /* a restart may continue this file otherwise */
-    for (int k = 0; k < 2; k++)
+    const char *redone[] = {"forces", "thermostat", "stages_from"}; /* a restart may continue this file otherwise */
+    for (int k = 0; k < 3; k++)
         if (H5Aexists(h->ck_group, redone[k]) > 0)
             H5TRY(H5Adelete(h->ck_group, redone[k]), "writing the checkpoint");
     H5TRY(attr_string(h->ck_group, "forces", h->force_origin), "writing the checkpoint");
     if (f->nstate > 0)
         H5TRY(attr_doubles(h->ck_group, "thermostat", f->thermostat, (hsize_t)f->nstate, 1), "writing the checkpoint");
+    if (f->staged) {
+        const double from = (double)f->stages_from;
+        H5TRY(attr_doubles(h->ck_group, "stages_from", &from, 0, 1), "writing the checkpoint");
+    }
     return MDL_OK;
 }
 
@@ -513,6 +517,14 @@ int h5md_flush(h5md_file *h)
     h5_enter();
     errno = 0;
     H5TRY(H5Fflush(h->file, H5F_SCOPE_GLOBAL), "flushing");
+    return MDL_OK;
+}
+
+int h5md_put_table(h5md_file *h, const char *group, const char *name, const double *v, size_t rows, size_t cols,
+                   const char *unit)
+{
+    h5_enter();
+    H5TRY(dataset_table(h->file, group, name, v, rows, cols, unit), "writing the analysis");
     return MDL_OK;
 }
 

@@ -101,6 +101,28 @@ herr_t dataset_string(hid_t parent, const char *name, const char *value)
     return rc;
 }
 
+herr_t dataset_table(hid_t file, const char *group, const char *name, const double *v, hsize_t rows, hsize_t cols,
+                     const char *unit)
+{
+    hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+    H5Pset_create_intermediate_group(lcpl, 1);
+    hid_t g = H5Lexists(file, group, H5P_DEFAULT) > 0 ? H5Gopen2(file, group, H5P_DEFAULT)
+                                                       : H5Gcreate2(file, group, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+    hsize_t dims[2] = {rows, cols};
+    hid_t space = H5Screate_simple(cols ? 2 : 1, dims, NULL);
+    hid_t d = g < 0 ? -1 : H5Dcreate2(g, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = d < 0 ? -1 : H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    if (rc >= 0 && unit)
+        rc = attr_string(d, "unit", unit);
+    if (d >= 0)
+        H5Dclose(d);
+    if (g >= 0)
+        H5Gclose(g);
+    H5Sclose(space);
+    H5Pclose(lcpl);
+    return rc;
+}
+
 /* ---- time series ----------------------------------------------------------------------------- */
 
 static hid_t extendible(hid_t parent, const char *name, hid_t type, int rank, const hsize_t *frame_dims,

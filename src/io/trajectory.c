@@ -136,3 +136,9 @@ int traj_close(mdl_traj *t)
     free(t);
     return rc;
 }
+
+int traj_put_table(mdl_traj *t, const char *group, const char *name, const double *v, size_t rows, size_t cols,
+                   const char *unit)
+{
+    return t && t->h5 ? h5md_put_table(t->h5, group, name, v, rows, cols, unit) : MDL_OK;
+}

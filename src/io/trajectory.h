@@ -20,6 +20,8 @@ typedef struct {
     int flush;                  /* flush the file after this frame */
     double thermostat[MDL_NH_STATE]; /* Nose-Hoover's state at this step (the checkpoint's) */
     int nstate;                 /* values in it (0: none) */
+    int staged;                 /* the run has stages: the checkpoint records where the first began */
+    long stages_from;
 } mdl_frame;
 
 /* Opens (creates, or with append = 1 continues) the trajectory named by cfg->trajectory.
@@ -33,6 +35,10 @@ int traj_write(mdl_traj *t, const mdl_frame *f);
 int traj_flush(mdl_traj *t);
 /* Flushes and closes; safe on NULL. */
 int traj_close(mdl_traj *t);
+/* H5MD: a table of results beside the frames, group/name (rows x cols doubles; cols 0: a vector),
+   written once the frames are (the writer thread stopped); extended XYZ: nothing. */
+int traj_put_table(mdl_traj *t, const char *group, const char *name, const double *v, size_t rows, size_t cols,
+                   const char *unit);
 /* The step of the last frame written (for appends), or -1. */
 long traj_last_step(const mdl_traj *t);
 

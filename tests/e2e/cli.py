@@ -50,7 +50,12 @@ def main():
             if not f.readline().startswith(";"):
                 fail(f"{cfg} does not open with a comment saying what it is")
         csv = os.path.join(d, os.path.basename(cfg) + ".csv")
-        out = run([mdlite, "run", cfg, "--set", "run.steps=20", "--set", f"output.thermo_file={csv}"]).stdout
+        with open(cfg) as f:
+            stages = re.findall(r"^\[(stage:[^\]]+)\]", f.read(), re.M)
+        # 20 steps in all: a staged config's steps shared out among its stages, its files in d
+        steps = [f"{s}.steps={20 // len(stages) + (k < 20 % len(stages))}" for k, s in enumerate(stages)]
+        sets = sum((["--set", x] for x in steps or ["run.steps=20"]), [])
+        out = run([mdlite, "run", cfg, *sets, "--set", f"output.thermo_file={csv}"], cwd=d).stdout
         with open(csv) as f:
             if f.readline().strip() != HEADER:
                 fail(f"{csv}: header is not exactly {HEADER}")

@@ -1,0 +1,301 @@
+/* On-the-fly analysis of a stage: its sampling steps, the backend's sums turned into g(r)
+   (MDAnalysis InterRDF's normalisation), the MSD per species and the diffusion coefficient from
+   its slope, written as CSV rows with the stage's name. */
+#include "analysis.h"
+
+#include "../parallel/comm.h"
+#include "../util/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int analysis_check(const mdl_config *cfg, double cutmax)
+{
+    const mdl_config *c = cfg;
+    for (int k = 0; k < (cfg->nstages ? cfg->nstages : 1); k++) {
+        if (cfg->nstages)
+            c = &cfg->stages[k];
+        if (c->rdf_every > 0 && c->rdf_max > cutmax * (1 + 1e-12)) {
+            mdl_error("%s: [analysis] rdf_max: %g is past the largest pair cutoff %g: pairs beyond it are not in "
+                      "the neighbor list", config_origin(c, "analysis", "rdf_max"), c->rdf_max, cutmax);
+            return MDL_EINPUT;
+        }
+    }
+    return MDL_OK;
+}
+
+int analysis_wanted(const mdl_config *cfg, int rdf)
+{
+    if (!cfg->nstages)
+        return (rdf ? cfg->rdf_every : cfg->msd_every) > 0;
+    for (int k = 0; k < cfg->nstages; k++)
+        if ((rdf ? cfg->stages[k].rdf_every : cfg->stages[k].msd_every) > 0)
+            return 1;
+    return 0;
+}
+
+static FILE *open_csv(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        mdl_error("%s: cannot write: %s", path, strerror(errno));
+    return f;
+}
+
+int analysis_open(mdl_analysis_out *o, const mdl_config *cfg, const mdl_system *s)
+{
+    memset(o, 0, sizeof *o);
+    const int metal = strcmp(cfg->units, "metal") == 0;
+    o->length = metal ? "Angstrom" : "sigma";
+    o->time = metal ? "ps" : "tau";
+    o->ntypes = s->ntypes;
+    for (int t = 0; t < s->ntypes; t++)
+        memcpy(o->species[t], s->species[t], MDL_NAME_LEN);
+    for (size_t i = 0; i < s->n; i++)
+        o->count[s->type[i]] += 1;
+    if (comm_rank() > 0)
+        return MDL_OK;
+    if (analysis_wanted(cfg, 1)) {
+        if (!(o->rdf = open_csv(cfg->rdf_file)))
+            return MDL_ERUN;
+        fprintf(o->rdf, "# mdlite radial distribution function g(r) of each species pair, averaged over each stage's "
+                        "samples: pairs / (samples * N_a * N_b / <V> * shell volume), N_b = N_a - 1 for a pair of one "
+                        "species (MDAnalysis InterRDF's normalisation)\n# r: bin centre in %s; g: dimensionless\n"
+                        "stage,samples,r", o->length);
+        for (int a = 0; a < o->ntypes; a++)
+            for (int b = a; b < o->ntypes; b++)
+                fprintf(o->rdf, ",g_%s-%s", o->species[a], o->species[b]);
+        fprintf(o->rdf, "\n");
+    }
+    if (analysis_wanted(cfg, 0)) {
+        if (!(o->msd = open_csv(cfg->msd_file)))
+            return MDL_ERUN;
+        fprintf(o->msd, "# mdlite mean squared displacement of each species from unwrapped positions (image counters), "
+                        "origin at the stage's first step\n# time in %s; msd in %s^2\nstage,step,time", o->time,
+                o->length);
+        for (int a = 0; a < o->ntypes; a++)
+            fprintf(o->msd, ",msd_%s", o->species[a]);
+        fprintf(o->msd, "\n");
+    }
+    return MDL_OK;
+}
+
+void analysis_close(mdl_analysis_out *o)
+{
+    if (o->rdf)
+        fclose(o->rdf);
+    if (o->msd)
+        fclose(o->msd);
+    o->rdf = o->msd = NULL;
+    for (int k = 0; k < o->nresults; k++) {
+        free(o->results[k].r);
+        free(o->results[k].g);
+        free(o->results[k].msd);
+    }
+    free(o->results);
+    o->results = NULL, o->nresults = 0;
+}
+
+/* A new result for the stage that ends (rank 0), or NULL. */
+static mdl_analysis_result *new_result(mdl_analysis_out *o, const char *stage)
+{
+    mdl_analysis_result *grown = mdl_realloc(o->results, (size_t)(o->nresults + 1) * sizeof *grown, "analysis");
+    if (!grown)
+        return NULL;
+    o->results = grown;
+    mdl_analysis_result *res = &o->results[o->nresults++];
+    memset(res, 0, sizeof *res);
+    snprintf(res->stage, sizeof res->stage, "%s", stage[0] ? stage : "run");
+    return res;
+}
+
+int analysis_write_trajectory(const mdl_analysis_out *o, mdl_traj *t)
+{
+    const int nt = o->ntypes, metal = strcmp(o->time, "ps") == 0; /* lj: no unit attributes (H5MD's units module) */
+    char group[96], name[48], unit[32];
+    for (int k = 0; k < o->nresults; k++) {
+        const mdl_analysis_result *res = &o->results[k];
+        if (res->g) {
+            snprintf(group, sizeof group, "analysis/%s/rdf", res->stage);
+            MDL_TRY(traj_put_table(t, group, "r", res->r, (size_t)res->nbins, 0, metal ? o->length : NULL));
+            for (int a = 0, q = 0; a < nt; a++)
+                for (int b = a; b < nt; b++, q++) {
+                    snprintf(name, sizeof name, "g_%s-%s", o->species[a], o->species[b]);
+                    MDL_TRY(traj_put_table(t, group, name, res->g + (size_t)q * res->nbins, (size_t)res->nbins, 0, NULL));
+                }
+        }
+        if (res->msd) {
+            snprintf(group, sizeof group, "analysis/%s/msd", res->stage);
+            MDL_TRY(traj_put_table(t, group, "step_time_msd", res->msd, (size_t)res->rows, (size_t)(2 + nt), NULL));
+            snprintf(unit, sizeof unit, "%s^2 %s-1", o->length, o->time); /* H5MD's unit syntax */
+            for (int a = 0; a < nt && res->has_d; a++) {
+                snprintf(name, sizeof name, "D_%s", o->species[a]);
+                MDL_TRY(traj_put_table(t, group, name, &res->d[a], 1, 0, metal ? unit : NULL));
+            }
+        }
+    }
+    return MDL_OK;
+}
+
+int analysis_begin(mdl_analysis *a, const mdl_config *cfg, const mdl_backend_ops *ops, void *ctx, long start,
+                   long end, double time0, double cutmax)
+{
+    memset(a, 0, sizeof *a);
+    a->cfg = cfg, a->ops = ops, a->ctx = ctx, a->start = start, a->end = end, a->time0 = time0;
+    a->dt = cfg->timestep;
+    a->on = cfg->rdf_every > 0 || cfg->msd_every > 0;
+    if (!a->on)
+        return MDL_OK;
+    a->spec.rdf_bins = cfg->rdf_every > 0 ? cfg->rdf_bins : 0;
+    a->spec.rdf_max = cfg->rdf_max > 0 ? cfg->rdf_max : cutmax;
+    a->spec.msd = cfg->msd_every > 0;
+    if (a->spec.msd) {
+        a->spec.msd_rows = (int)((end - start) / cfg->msd_every + 2);
+        if (!(a->msd_step = mdl_calloc((size_t)a->spec.msd_rows, sizeof *a->msd_step, "MSD steps")))
+            return MDL_ERUN;
+    }
+    MDL_TRY(ops->analysis_start(ctx, &a->spec));
+    return analysis_sample(a, start);
+}
+
+/* Samples at the steps that are multiples of each _every (as thermo rows and frames are), and the
+   MSD's origin at the stage's first step. */
+static int rdf_step(const mdl_analysis *a, long step)
+{
+    return a->cfg->rdf_every > 0 && step % a->cfg->rdf_every == 0;
+}
+
+static int msd_step(const mdl_analysis *a, long step)
+{
+    return a->cfg->msd_every > 0 && (step % a->cfg->msd_every == 0 || step == a->start);
+}
+
+int analysis_is_step(const mdl_analysis *a, long step)
+{
+    return a->on && (rdf_step(a, step) || msd_step(a, step));
+}
+
+int analysis_sample(mdl_analysis *a, long step)
+{
+    if (!analysis_is_step(a, step))
+        return MDL_OK;
+    int row = -1;
+    if (msd_step(a, step) && a->msd_rows < a->spec.msd_rows) {
+        row = a->msd_rows++;
+        a->msd_step[row] = step;
+    }
+    return a->ops->analysis_sample(a->ctx, rdf_step(a, step), row);
+}
+
+static void write_rdf(const mdl_analysis *a, const mdl_analysis_out *o, const mdl_analysis_sums *m,
+                      mdl_analysis_result *res)
+{
+    const int nbins = a->spec.rdf_bins, nt = o->ntypes, npairs = nt * (nt + 1) / 2;
+    if (res && (res->r = mdl_calloc((size_t)nbins, sizeof(double), "RDF")) &&
+        !(res->g = mdl_calloc((size_t)nbins * npairs, sizeof(double), "RDF")))
+        free(res->r), res->r = NULL;
+    if (res)
+        res->nbins = nbins;
+    const double rmax = a->spec.rdf_max, step = rmax / nbins, volume = m->volume_sum / (double)m->rdf_samples;
+    for (int k = 0; k < nbins; k++) {
+        const double lo = k * step, hi = k + 1 == nbins ? rmax : (k + 1) * step;
+        const double shell = 4.0 / 3.0 * 3.14159265358979323846 * (hi * hi * hi - lo * lo * lo);
+        fprintf(o->rdf, "%s,%ld,%.10g", a->cfg->stage_name, m->rdf_samples, 0.5 * (lo + hi));
+        if (res && res->g)
+            res->r[k] = 0.5 * (lo + hi);
+        for (int p = 0, q = 0; p < nt; p++)
+            for (int r = p; r < nt; r++, q++) {
+                const double pairs = o->count[p] * (p == r ? o->count[p] - 1 : o->count[r]);
+                const double norm = (double)m->rdf_samples * shell * pairs / volume;
+                const double g = norm > 0 ? m->rdf[(size_t)q * nbins + k] / norm : 0.0;
+                fprintf(o->rdf, ",%.17g", g);
+                if (res && res->g)
+                    res->g[(size_t)q * nbins + k] = g;
+            }
+        fprintf(o->rdf, "\n");
+    }
+}
+
+/* D of each species: a sixth of the least-squares slope of its MSD over the second half of the
+   stage's samples (at least two). */
+static void diffusion(const mdl_analysis *a, const mdl_analysis_out *o, const double *msd, int quiet,
+                      mdl_analysis_result *res)
+{
+    const int nt = o->ntypes, rows = a->msd_rows;
+    const double tlast = (double)(a->msd_step[rows - 1] - a->start) * a->dt;
+    int first = 0;
+    while (first < rows && (double)(a->msd_step[first] - a->start) * a->dt < 0.5 * tlast)
+        first++;
+    if (rows - first < 2)
+        return;
+    fprintf(o->msd, "# stage %s: D from the slope of the msd over steps %ld to %ld (%d samples), in %s^2/%s:",
+            a->cfg->stage_name, a->msd_step[first], a->msd_step[rows - 1], rows - first, o->length, o->time);
+    if (!quiet)
+        printf("Diffusion coefficient (MSD slope over steps %ld to %ld) =", a->msd_step[first], a->msd_step[rows - 1]);
+    for (int t = 0; t < nt; t++) {
+        double st = 0, sm = 0, stt = 0, stm = 0, n = rows - first;
+        for (int k = first; k < rows; k++) {
+            const double x = (double)(a->msd_step[k] - a->start) * a->dt, y = msd[(size_t)k * nt + t] / o->count[t];
+            st += x, sm += y, stt += x * x, stm += x * y;
+        }
+        const double d = (n * stm - st * sm) / (n * stt - st * st) / 6.0;
+        fprintf(o->msd, " D_%s = %.8g", o->species[t], d);
+        if (res)
+            res->d[t] = d, res->has_d = 1;
+        if (!quiet)
+            printf(" %s %.6g", o->species[t], d);
+    }
+    fprintf(o->msd, "\n");
+    if (!quiet)
+        printf(" %s^2/%s\n", o->length, o->time);
+}
+
+static void write_msd(const mdl_analysis *a, const mdl_analysis_out *o, const double *msd, int quiet,
+                      mdl_analysis_result *res)
+{
+    const int nt = o->ntypes, w = 2 + nt;
+    double *keep = res ? mdl_calloc((size_t)a->msd_rows * w, sizeof(double), "MSD") : NULL;
+    for (int k = 0; k < a->msd_rows; k++) {
+        const double time = a->time0 + (double)(a->msd_step[k] - a->start) * a->dt;
+        fprintf(o->msd, "%s,%ld,%.10g", a->cfg->stage_name, a->msd_step[k], time);
+        if (keep)
+            keep[(size_t)k * w] = (double)a->msd_step[k], keep[(size_t)k * w + 1] = time;
+        for (int t = 0; t < nt; t++) {
+            fprintf(o->msd, ",%.17g", msd[(size_t)k * nt + t] / o->count[t]);
+            if (keep)
+                keep[(size_t)k * w + 2 + t] = msd[(size_t)k * nt + t] / o->count[t];
+        }
+        fprintf(o->msd, "\n");
+    }
+    if (res)
+        res->msd = keep, res->rows = a->msd_rows;
+    diffusion(a, o, msd, quiet, res);
+}
+
+int analysis_end(mdl_analysis *a, mdl_analysis_out *o, int quiet)
+{
+    if (!a->on)
+        return MDL_OK;
+    const int nt = o->ntypes;
+    mdl_analysis_sums m = {0};
+    m.rdf = mdl_calloc((size_t)(nt * (nt + 1) / 2) * (a->spec.rdf_bins ? a->spec.rdf_bins : 1), sizeof(double), "RDF");
+    m.msd = mdl_calloc((size_t)(a->spec.msd_rows ? a->spec.msd_rows : 1) * nt, sizeof(double), "MSD");
+    int rc = m.rdf && m.msd ? a->ops->analysis_read(a->ctx, &m) : MDL_ERUN;
+    mdl_analysis_result *res = rc == MDL_OK && (o->rdf || o->msd) ? new_result(o, a->cfg->stage_name) : NULL;
+    if (rc == MDL_OK && o->rdf && a->spec.rdf_bins && m.rdf_samples > 0)
+        write_rdf(a, o, &m, res);
+    if (rc == MDL_OK && o->msd && a->msd_rows > 0)
+        write_msd(a, o, m.msd, quiet, res);
+    if (rc == MDL_OK && ((o->rdf && fflush(o->rdf) != 0) || (o->msd && fflush(o->msd) != 0))) {
+        mdl_error("writing the analysis files (%s, %s): %s", a->cfg->rdf_file, a->cfg->msd_file, strerror(errno));
+        rc = MDL_ERUN;
+    }
+    free(m.rdf);
+    free(m.msd);
+    free(a->msd_step);
+    a->msd_step = NULL;
+    a->on = 0;
+    return rc;
+}

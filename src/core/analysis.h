@@ -1,0 +1,67 @@
+/* On-the-fly analysis of a stage ([analysis]): which steps sample the RDF and the MSD, the
+   backend's sums read at the stage's end, g(r), the MSD and the diffusion coefficient written to
+   CSV files (rank 0) and kept for the H5MD file. */
+#ifndef MDL_ANALYSIS_H
+#define MDL_ANALYSIS_H
+
+#include "backend.h"
+#include "../io/trajectory.h"
+
+#include <stdio.h>
+
+/* One stage's results, kept for the H5MD file (rank 0). */
+typedef struct {
+    char stage[32];
+    int nbins, rows;
+    double *r, *g;       /* bin centres; g [pair][bin] */
+    double *msd;         /* [row]: step, time, then each species' msd */
+    double d[MDL_MAX_SPECIES]; /* diffusion coefficients (has_d) */
+    int has_d;
+} mdl_analysis_result;
+
+/* The run's analysis files (rank 0; NULL: not written) and what every stage's rows need. */
+typedef struct {
+    FILE *rdf, *msd;
+    mdl_analysis_result *results; /* each stage's, for the trajectory */
+    int nresults;
+    int ntypes;
+    char species[MDL_MAX_SPECIES][MDL_NAME_LEN];
+    double count[MDL_MAX_SPECIES]; /* atoms of each species */
+    const char *length, *time;     /* the units' names: "sigma", "tau" (lj); "Angstrom", "ps" (metal) */
+} mdl_analysis_out;
+
+/* One stage's analysis. */
+typedef struct {
+    const mdl_config *cfg;
+    const mdl_backend_ops *ops;
+    void *ctx;
+    long start, end;     /* the stage's steps */
+    double time0, dt;    /* the time at `start`; the timestep */
+    mdl_analysis_spec spec;
+    long *msd_step;      /* the step of each MSD row */
+    int msd_rows;        /* rows sampled */
+    int on;
+} mdl_analysis;
+
+/* [analysis] rdf_max within the largest pair cutoff (pairs past it are not in every list): MDL_OK,
+   or MDL_EINPUT naming the key. */
+int analysis_check(const mdl_config *cfg, double cutmax);
+/* Whether any stage of cfg samples the RDF (rdf = 1) or the MSD (rdf = 0): its file is written. */
+int analysis_wanted(const mdl_config *cfg, int rdf);
+/* The files' headers (rank 0). */
+int analysis_open(mdl_analysis_out *o, const mdl_config *cfg, const mdl_system *s);
+void analysis_close(mdl_analysis_out *o);
+/* Every stage's results into an H5MD trajectory, under analysis/STAGE/rdf and analysis/STAGE/msd
+   (rank 0, once the frames are written); nothing for extended XYZ. */
+int analysis_write_trajectory(const mdl_analysis_out *o, mdl_traj *t);
+/* A stage from `start` (the state now: the MSD's origin) to `end`; its first sample at `start`. */
+int analysis_begin(mdl_analysis *a, const mdl_config *cfg, const mdl_backend_ops *ops, void *ctx, long start,
+                   long end, double time0, double cutmax);
+/* Whether `step` samples (the state is looked at between this step and the next). */
+int analysis_is_step(const mdl_analysis *a, long step);
+int analysis_sample(mdl_analysis *a, long step);
+/* The stage's sums read (every rank), its rows written and the diffusion coefficients printed
+   (rank 0); the stage's state freed. */
+int analysis_end(mdl_analysis *a, mdl_analysis_out *o, int quiet);
+
+#endif

@@ -1,0 +1,17 @@
+/* The stages' schedule ([stage:NAME] sections): where each begins and ends, the stage a run
+   starts in, what carries from one to the next. */
+#ifndef MDL_STAGES_H
+#define MDL_STAGES_H
+
+#include "../config/config.h"
+
+/* The step the last stage ends at when the first began at `from` (without stages: from + steps). */
+long stages_end(const mdl_config *cfg, long from);
+/* The stage holding the steps after `step` when the first began at `from`, and its last step:
+   MDL_OK; MDL_EINPUT (naming `restart`) when `step` is at or past the last stage's end. A new
+   run (restart NULL) whose stages have no steps gets the first. */
+int stages_find(const mdl_config *cfg, long from, long step, const char *restart, int *stage, long *end);
+/* Whether two stages have one Nose-Hoover ensemble (its chains and barostat carry on). */
+int stages_same_chains(const mdl_config *a, const mdl_config *b);
+
+#endif

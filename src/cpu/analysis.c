@@ -1,0 +1,132 @@
+/* The CPU's on-the-fly analysis: the RDF's pairs counted from the half list, the MSD's sums from
+   unwrapped positions (physics/analysis.h), summed over ranks when read. */
+#include "context.h"
+
+#include "../parallel/comm.h"
+#include "../util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int npairs(const cpu_ctx *c)
+{
+    return c->s.ntypes * (c->s.ntypes + 1) / 2;
+}
+
+void cpu_analysis_free(cpu_ctx *c)
+{
+    free(c->an.origin);
+    free(c->an.rdf);
+    free(c->an.msd);
+    memset(&c->an, 0, sizeof c->an);
+}
+
+/* Every rank's owned atoms' unwrapped positions into origin[id], summed so that each rank has all. */
+static int set_origin(cpu_ctx *c)
+{
+    const mdl_system *s = &c->s;
+    double *o = c->an.origin;
+    memset(o, 0, c->natoms * 3 * sizeof *o);
+    for (size_t i = 0; i < c->dm.nlocal; i++) {
+        double *p = o + 3 * (size_t)s->id[i];
+        p[0] = unwrapped(s->x[i], s->ix[i], s->box.len[0]);
+        p[1] = unwrapped(s->y[i], s->iy[i], s->box.len[1]);
+        p[2] = unwrapped(s->z[i], s->iz[i], s->box.len[2]);
+    }
+    return comm_size() > 1 ? comm_sum_doubles(o, (int)(c->natoms * 3)) : MDL_OK;
+}
+
+int cpu_analysis_start(void *p, const mdl_analysis_spec *spec)
+{
+    cpu_ctx *c = p;
+    cpu_analysis_free(c);
+    c->an.spec = *spec;
+    if (spec->rdf_bins > 0 && !(c->an.rdf = mdl_calloc((size_t)npairs(c) * spec->rdf_bins, sizeof(double), "RDF")))
+        return MDL_ERUN;
+    if (spec->msd) {
+        c->an.msd = mdl_calloc((size_t)spec->msd_rows * c->s.ntypes, sizeof(double), "MSD");
+        c->an.origin = mdl_alloc(c->natoms * 3 * sizeof(double), "the MSD's origin");
+        if (!c->an.msd || !c->an.origin)
+            return MDL_ERUN;
+        MDL_TRY(set_origin(c));
+    }
+    return MDL_OK;
+}
+
+/* The list's pairs within rdf_max into the histogram (a ghost partner's pair counted as
+   rdf_pair_weight says, so that the ranks' sums count each pair as one rank would). */
+static void sample_rdf(cpu_ctx *c)
+{
+    const mdl_system *s = &c->s;
+    const cpu_nlist *nl = &c->nl;
+    const size_t nlocal = c->dm.nlocal;
+    const int nbins = c->an.spec.rdf_bins, nt = s->ntypes;
+    const double rmax = c->an.spec.rdf_max;
+    double len[3], inv[3];
+    box_image_lengths(&c->region, len, inv);
+    for (int t = 0; t < nl->nseg; t++) {
+        const cpu_nlist_segment *seg = &nl->seg[t];
+        for (size_t i = seg->atom_begin; i < seg->atom_end; i++) {
+            const int32_t *list = seg->data + nl->first[i];
+            for (int k = 0; k < nl->count[i]; k++) {
+                const int32_t j = list[k];
+                double dx = s->x[i] - s->x[j], dy = s->y[i] - s->y[j], dz = s->z[i] - s->z[j];
+                if (k >= nl->inner[i]) {
+                    dx = min_image(dx, len[0], inv[0]);
+                    dy = min_image(dy, len[1], inv[1]);
+                    dz = min_image(dz, len[2], inv[2]);
+                }
+                const int bin = rdf_bin(sqrt(dx * dx + dy * dy + dz * dz), rmax, nbins);
+                if (bin < 0)
+                    continue;
+                const int a = s->type[i], b = s->type[j];
+                c->an.rdf[(size_t)rdf_pair_index(a, b, nt) * nbins + bin] += rdf_pair_weight(a, b, 0, (size_t)j >= nlocal);
+            }
+        }
+    }
+    c->an.volume_sum += box_volume(&s->box);
+    c->an.samples++;
+}
+
+static void sample_msd(cpu_ctx *c, int row)
+{
+    const mdl_system *s = &c->s;
+    double *sums = c->an.msd + (size_t)row * s->ntypes;
+    for (size_t i = 0; i < c->dm.nlocal; i++) {
+        const double *o = c->an.origin + 3 * (size_t)s->id[i];
+        const double dx = unwrapped(s->x[i], s->ix[i], s->box.len[0]) - o[0];
+        const double dy = unwrapped(s->y[i], s->iy[i], s->box.len[1]) - o[1];
+        const double dz = unwrapped(s->z[i], s->iz[i], s->box.len[2]) - o[2];
+        sums[s->type[i]] += dx * dx + dy * dy + dz * dz;
+    }
+}
+
+int cpu_analysis_sample(void *p, int rdf, int msd_row)
+{
+    cpu_ctx *c = p;
+    if (rdf && c->an.rdf)
+        sample_rdf(c);
+    if (msd_row >= 0 && c->an.msd && msd_row < c->an.spec.msd_rows)
+        sample_msd(c, msd_row);
+    return MDL_OK;
+}
+
+int cpu_analysis_read(void *p, mdl_analysis_sums *out)
+{
+    cpu_ctx *c = p;
+    const size_t nr = c->an.rdf ? (size_t)npairs(c) * c->an.spec.rdf_bins : 0;
+    const size_t nm = c->an.msd ? (size_t)c->an.spec.msd_rows * c->s.ntypes : 0;
+    if (nr)
+        memcpy(out->rdf, c->an.rdf, nr * sizeof(double));
+    if (nm)
+        memcpy(out->msd, c->an.msd, nm * sizeof(double));
+    out->rdf_samples = c->an.samples;
+    out->volume_sum = c->an.volume_sum;
+    if (comm_size() > 1) { /* the volume and samples are every rank's alike */
+        if (nr)
+            MDL_TRY(comm_sum_doubles(out->rdf, (int)nr));
+        if (nm)
+            MDL_TRY(comm_sum_doubles(out->msd, (int)nm));
+    }
+    return MDL_OK;
+}

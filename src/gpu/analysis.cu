@@ -1,0 +1,153 @@
+// On-the-fly analysis on the device: the RDF's pairs counted from the current full list (each
+// block into its own histogram in shared memory, then added to the run's), the MSD's sums by
+// species from unwrapped positions; positions in double in both precisions (physics/analysis.h).
+#include "../physics/analysis.h"
+#include "../physics/box.h"
+#include "common.cuh"
+
+/* The box now: a barostat's from device memory, else the fixed one. */
+__device__ __forceinline__ mdl_box box_now(const mdl_box &fixed, const mdl_box *moving)
+{
+    return moving ? *moving : fixed;
+}
+
+__global__ void msd_origin_kernel(int n, const double *x, const double *y, const double *z, const int *ix,
+                                  const int *iy, const int *iz, const int64_t *id, mdl_box fixed,
+                                  const mdl_box *moving, double *origin)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const mdl_box b = box_now(fixed, moving);
+    double *o = origin + 3 * id[i];
+    o[0] = unwrapped(x[i], ix[i], b.len[0]);
+    o[1] = unwrapped(y[i], iy[i], b.len[1]);
+    o[2] = unwrapped(z[i], iz[i], b.len[2]);
+}
+
+__global__ void msd_kernel(int n, const double *x, const double *y, const double *z, const int *ix, const int *iy,
+                           const int *iz, const int *type, const int64_t *id, mdl_box fixed, const mdl_box *moving,
+                           const double *origin, int ntypes, double *row)
+{
+    __shared__ double sums[MDL_MAX_SPECIES];
+    if (threadIdx.x < ntypes)
+        sums[threadIdx.x] = 0;
+    __syncthreads();
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        const mdl_box b = box_now(fixed, moving);
+        const double *o = origin + 3 * id[i];
+        const double dx = unwrapped(x[i], ix[i], b.len[0]) - o[0];
+        const double dy = unwrapped(y[i], iy[i], b.len[1]) - o[1];
+        const double dz = unwrapped(z[i], iz[i], b.len[2]) - o[2];
+        atomicAdd(&sums[type[i]], dx * dx + dy * dy + dz * dz);
+    }
+    __syncthreads();
+    if (threadIdx.x < ntypes)
+        atomicAdd(&row[threadIdx.x], sums[threadIdx.x]);
+}
+
+/* Atom j's pair with i (types a, b) into the histogram h (shared or global). */
+__device__ __forceinline__ void rdf_add(int i, int j, int a, const double *x, const double *y, const double *z,
+                                        const int *type, const double len[3], const double inv[3], double rmax,
+                                        int nbins, int ntypes, unsigned *sh, unsigned long long *hist)
+{
+    const int b = type[j];
+    if (!rdf_pair_weight(a, b, 1, 0))
+        return;
+    const double dx = min_image(x[i] - x[j], len[0], inv[0]), dy = min_image(y[i] - y[j], len[1], inv[1]),
+                 dz = min_image(z[i] - z[j], len[2], inv[2]);
+    const int bin = rdf_bin(sqrt(dx * dx + dy * dy + dz * dz), rmax, nbins);
+    if (bin < 0)
+        return;
+    const int k = rdf_pair_index(a, b, ntypes) * nbins + bin;
+    if (sh)
+        atomicAdd(&sh[k], 1u);
+    else
+        atomicAdd(&hist[k], 1ull);
+}
+
+/* One thread per atom over its row of the list in the form the builders wrote it (gpu.h): atom
+   indices, or 16-bit entries through the warp's table or relative to the row's atom; a row past
+   the capacity (until the list grows) takes every atom as a candidate. */
+__global__ void rdf_kernel(int n, int nall, const double *x, const double *y, const double *z, const int *type,
+                           const int *nl, gpu_rows form, const int *table, const int *count, int si, int sk,
+                           int capacity, mdl_box fixed, const mdl_box *moving, double rmax, int nbins, int ntypes,
+                           int shared, unsigned long long *hist, double *volume)
+{
+    extern __shared__ unsigned sh[];
+    const int nh = ntypes * (ntypes + 1) / 2 * nbins;
+    if (shared) {
+        for (int k = threadIdx.x; k < nh; k += blockDim.x)
+            sh[k] = 0;
+        __syncthreads();
+    }
+    const mdl_box b = box_now(fixed, moving);
+    double len[3], inv[3];
+    box_image_lengths(&b, len, inv);
+    unsigned *h = shared ? sh : NULL;
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i == 0)
+        *volume += box_volume(&b);
+    if (i < n) {
+        const int a = type[i], cnt = count[i];
+        const int *tw = form == GPU_ROWS_TABLE ? table + (size_t)(i / 32) * GPU_LIST_TABLE : NULL;
+        const bool packed = form == GPU_ROWS_RELATIVE || (tw && tw[GPU_LIST_TABLE - 1] == GPU_LIST_PACKED);
+        if (cnt > (packed ? 2 * capacity : capacity)) {
+            for (int j = 0; j < nall; j++)
+                if (j != i)
+                    rdf_add(i, j, a, x, y, z, type, len, inv, rmax, nbins, ntypes, h, hist);
+        } else if (packed) {
+            const unsigned *words = (const unsigned *)nl + i;
+            for (int e = 0; e < cnt; e++) {
+                const unsigned word = words[(size_t)(e >> 1) * sk], low = (e & 1 ? word >> 16 : word) & 0xffffu;
+                const int j = form == GPU_ROWS_RELATIVE ? gpu_list_relative(i, low, nall) : gpu_list_unpack(tw, low);
+                rdf_add(i, j, a, x, y, z, type, len, inv, rmax, nbins, ntypes, h, hist);
+            }
+        } else {
+            const int *list = nl + (size_t)i * si;
+            for (int e = 0; e < cnt; e++)
+                rdf_add(i, list[(size_t)e * sk], a, x, y, z, type, len, inv, rmax, nbins, ntypes, h, hist);
+        }
+    }
+    if (shared) {
+        __syncthreads();
+        for (int k = threadIdx.x; k < nh; k += blockDim.x)
+            if (sh[k])
+                atomicAdd(&hist[k], (unsigned long long)sh[k]);
+    }
+}
+
+extern "C" int gpu_msd_origin(size_t n, const double *x, const double *y, const double *z, const int *ix,
+                              const int *iy, const int *iz, const int64_t *id, mdl_box box, const mdl_box *moving,
+                              double *origin)
+{
+    msd_origin_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, x, y, z, ix, iy, iz, id, box,
+                                                                              moving, origin);
+    MDL_LAUNCHED("msd_origin");
+    return 0;
+}
+
+extern "C" int gpu_msd_sample(size_t n, const double *x, const double *y, const double *z, const int *ix,
+                              const int *iy, const int *iz, const int *type, const int64_t *id, mdl_box box,
+                              const mdl_box *moving, const double *origin, int ntypes, double *row)
+{
+    msd_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, x, y, z, ix, iy, iz, type, id, box,
+                                                                       moving, origin, ntypes, row);
+    MDL_LAUNCHED("msd_sample");
+    return 0;
+}
+
+extern "C" int gpu_rdf_sample(size_t n, size_t nall, const double *x, const double *y, const double *z,
+                              const int *type, const int *nl, gpu_rows form, const int *table, const int *count,
+                              int si, int sk, int capacity, mdl_box box, const mdl_box *moving, double rmax,
+                              int nbins, int ntypes, unsigned long long *hist, double *volume)
+{
+    const size_t bytes = (size_t)ntypes * (ntypes + 1) / 2 * nbins * sizeof(unsigned);
+    const int shared = bytes <= 32768; /* else straight into the run's histogram */
+    rdf_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, shared ? bytes : 0, g_mdl_stream>>>(
+        (int)n, (int)nall, x, y, z, type, nl, form, table, count, si, sk, capacity, box, moving, rmax, nbins, ntypes,
+        shared, hist, volume);
+    MDL_LAUNCHED("rdf_sample");
+    return 0;
+}

@@ -1,0 +1,72 @@
+/* On-the-fly analysis written once for host C and CUDA: the radial distribution function's bin of
+   a separation (numpy.histogram's, so MDAnalysis's InterRDF bins alike), its species pairs, which
+   list pairs count, and an atom's unwrapped position for the mean squared displacement. */
+#ifndef MDL_PHYSICS_ANALYSIS_H
+#define MDL_PHYSICS_ANALYSIS_H
+
+#include "hd.h"
+#include "species.h"
+
+#include <math.h>
+#include <stdint.h>
+
+#define MDL_MAX_SPECIES_PAIRS (MDL_MAX_SPECIES * (MDL_MAX_SPECIES + 1) / 2)
+
+/* What a run samples (the core's [analysis] keys, as a backend gets them). */
+typedef struct {
+    int rdf_bins;    /* 0: no RDF */
+    double rdf_max;  /* the histogram's range (0, rdf_max]; at most the smallest pair cutoff */
+    int msd;         /* the MSD's sums are sampled */
+    int msd_rows;    /* samples the MSD holds at most (rows of ntypes sums) */
+} mdl_analysis_spec;
+
+/* The species pair (a, b), a <= b, as an index into the upper triangle, row by row:
+   (0,0) (0,1) ... (0,n-1) (1,1) ... */
+static inline MDL_HD int rdf_pair_index(int a, int b, int ntypes)
+{
+    if (a > b) {
+        const int t = a;
+        a = b, b = t;
+    }
+    return a * ntypes - a * (a - 1) / 2 + (b - a);
+}
+
+/* The bin of separation r in nbins equal bins of (0, rmax] as numpy.histogram(range=(0, rmax))
+   finds it: edges k * (rmax / nbins), the last one rmax; r == rmax in the last bin; -1 past rmax. */
+static inline MDL_HD int rdf_bin(double r, double rmax, int nbins)
+{
+    if (!(r <= rmax))
+        return -1;
+    int k = (int)(r * ((double)nbins / rmax));
+    if (k == nbins)
+        k--;
+    const double step = rmax / nbins;
+    if (r < k * step)
+        k--;
+    else if (k != nbins - 1 && r >= (k + 1 == nbins ? rmax : (k + 1) * step))
+        k++;
+    return k;
+}
+
+/* How many times a list pair (i of species a, j of species b) adds to the histogram of (a, b),
+   so that over all ranks a pair of one species counts twice (both orders, as InterRDF counts a
+   group with itself) and a pair of two species once. full: the list holds each pair from both
+   atoms (GPU); else each owned pair once (CPU's half list), and a pair with a ghost on both
+   ranks. */
+static inline MDL_HD int rdf_pair_weight(int a, int b, int full, int j_is_ghost)
+{
+    if (full)
+        return a <= b ? 1 : 0;
+    if (!j_is_ghost)
+        return a == b ? 2 : 1;
+    return a == b || a < b ? 1 : 0;
+}
+
+/* A coordinate unwrapped by its image counter in a box of length len (LAMMPS's unwrapped
+   coordinate: x + image * len with today's box). */
+static inline MDL_HD double unwrapped(double x, int32_t image, double len)
+{
+    return x + (double)image * len;
+}
+
+#endif

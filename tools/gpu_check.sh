@@ -10,7 +10,7 @@ m=.gpu/bin/mdlite
 md=.gpu/bin/mdlite-double
 part=all
 case "${1:-}" in tests|sanitizers) part=$1; shift ;; esac
-cases=${*:-"compare neighbors determinism thermostats barostat trajectory drift overflow"}
+cases=${*:-"compare neighbors determinism thermostats barostat trajectory drift overflow analysis"}
 fails=0
 "$m" info
 if [ "$part" != sanitizers ]; then
@@ -27,7 +27,7 @@ for c in identical throttled timeline; do
   python3 tests/e2e/output.py "$m" input "$c" gpu || fails=$((fails + 1))
 done
 # double precision packs its rows: below 65,536 atoms relative to each row's atom (the staged builder)
-for c in compare thermostats barostat drift overflow neighbors; do
+for c in compare thermostats barostat drift overflow neighbors analysis; do
   echo "=== double: $c"
   python3 tests/e2e/gpu.py "$md" input "$c" .gpu/ref || fails=$((fails + 1))
 done
@@ -90,9 +90,22 @@ if [ "$part" != tests ] && command -v compute-sanitizer >/dev/null; then
       --set run.ensemble=npt-nose-hoover --set run.target_temperature=1 --set run.tau=0.5 \
       --set run.target_pressure=2 --set run.pressure_tau=0.5 --set output.dump_every=20 \
       --set "output.trajectory=$tmp/npt-$tool.h5md"
+    # stages (chains, a barostat, then a fixed box) with the RDF and MSD sampled, every row past a
+    # fixed 8-slot list (the RDF's scan of every atom); and 70,304 atoms (the warp builder's list)
+    stages=(--set run.steps= --set stage:a.steps=20 --set stage:a.ensemble=nvt-nose-hoover
+            --set stage:a.target_temperature=1 --set stage:a.tau=0.5 --set stage:b.steps=20
+            --set stage:b.ensemble=npt-nose-hoover --set stage:b.target_temperature=1 --set stage:b.tau=0.5
+            --set stage:b.target_pressure=2 --set stage:b.pressure_tau=0.5 --set stage:c.steps=20
+            --set stage:c.ensemble=nve --set analysis.rdf_every=5 --set analysis.msd_every=5
+            --set analysis.rdf_file=$tmp/rdf.csv --set analysis.msd_file=$tmp/msd.csv)
+    sanitize "$tool, stages and analysis, fixed 8-slot list" $tool "${run[@]}" "${stages[@]}" \
+      --set neighbor.max_neighbors=8 --set neighbor.grow=no
+    sanitize "$tool, double, stages and analysis (relative rows)" $tool "$md" "${run[@]:1}" "${stages[@]}"
     # 70,304 atoms: the warp builder, as chosen by size; with a fixed 8-slot list, every row overflows
     big=("$m" run input/lj_melt.ini --backend gpu --quiet --set system.cells="26 26 26" --set output.thermo_file=)
     sanitize "$tool, run, 70,304 atoms (warp builder)" $tool "${big[@]}" --set run.steps=20
+    sanitize "$tool, 70,304 atoms, analysis" $tool "${big[@]}" --set run.steps=20 --set analysis.rdf_every=5 \
+      --set analysis.msd_every=5 --set analysis.rdf_file=$tmp/rdf.csv --set analysis.msd_file=$tmp/msd.csv
     # Nose-Hoover with one lane per atom (the chained sum of the kicked velocities over 70,304 atoms)
     sanitize "$tool, 70,304 atoms, nvt-nose-hoover" $tool "${big[@]}" --set run.steps=20 --set output.thermo=7 \
       --set run.ensemble=nvt-nose-hoover --set run.target_temperature=1 --set run.tau=0.5

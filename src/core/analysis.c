@@ -123,7 +123,8 @@ int analysis_write_trajectory(const mdl_analysis_out *o, mdl_traj *t)
             for (int a = 0, q = 0; a < nt; a++)
                 for (int b = a; b < nt; b++, q++) {
                     snprintf(name, sizeof name, "g_%s-%s", o->species[a], o->species[b]);
-                    MDL_TRY(traj_put_table(t, group, name, res->g + (size_t)q * res->nbins, (size_t)res->nbins, 0, NULL));
+                    const double *g = res->g + (size_t)q * res->nbins;
+                    MDL_TRY(traj_put_table(t, group, name, g, (size_t)res->nbins, 0, NULL));
                 }
         }
         if (res->msd) {

@@ -512,7 +512,8 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     system_species_counts(&s, r.species_counts, sizeof r.species_counts);
     if (rc == MDL_OK && !quiet)
         printf("mdlite: %zu atoms, %d species, box %g x %g x %g, %s units, %s backend, steps %ld to %ld\n", s.n,
-               s.ntypes, s.box.len[0], s.box.len[1], s.box.len[2], u.name, ops->name, r.first_step, stages_end(cfg, cfg->nstages ? r.stages_from : r.first_step));
+               s.ntypes, s.box.len[0], s.box.len[1], s.box.len[2], u.name, ops->name, r.first_step,
+               stages_end(cfg, cfg->nstages ? r.stages_from : r.first_step));
     if (rc == MDL_OK && !quiet && r.nranks > 1)
         printf("mdlite: %d ranks, %d x %d x %d bricks\n", r.nranks, r.grid[0], r.grid[1], r.grid[2]);
     int thermo_open_rc = MDL_ERUN;

@@ -34,13 +34,22 @@ __global__ void msd_kernel(int n, const double *x, const double *y, const double
         sums[threadIdx.x] = 0;
     __syncthreads();
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    double d2 = 0;
+    int t = -1;
     if (i < n) {
         const mdl_box b = box_now(fixed, moving);
         const double *o = origin + 3 * id[i];
         const double dx = unwrapped(x[i], ix[i], b.len[0]) - o[0];
         const double dy = unwrapped(y[i], iy[i], b.len[1]) - o[1];
         const double dz = unwrapped(z[i], iz[i], b.len[2]) - o[2];
-        atomicAdd(&sums[type[i]], dx * dx + dy * dy + dz * dz);
+        d2 = dx * dx + dy * dy + dz * dz, t = type[i];
+    }
+    for (int s = 0; s < ntypes; s++) { /* each species' sum by warp, then one shared add per warp */
+        double v = t == s ? d2 : 0.0;
+        for (int o = 16; o > 0; o >>= 1)
+            v += __shfl_xor_sync(0xffffffffu, v, o);
+        if ((threadIdx.x & 31) == 0)
+            atomicAdd(&sums[s], v);
     }
     __syncthreads();
     if (threadIdx.x < ntypes)
@@ -57,7 +66,10 @@ __device__ __forceinline__ void rdf_add(int i, int j, int a, const double *x, co
         return;
     const double dx = min_image(x[i] - x[j], len[0], inv[0]), dy = min_image(y[i] - y[j], len[1], inv[1]),
                  dz = min_image(z[i] - z[j], len[2], inv[2]);
-    const int bin = rdf_bin(sqrt(dx * dx + dy * dy + dz * dz), rmax, nbins);
+    const double r2 = dx * dx + dy * dy + dz * dz;
+    if (r2 > 1.0000001 * rmax * rmax) /* far past the range: no square root (rdf_bin decides the rest) */
+        return;
+    const int bin = rdf_bin(sqrt(r2), rmax, nbins);
     if (bin < 0)
         return;
     const int k = rdf_pair_index(a, b, ntypes) * nbins + bin;

@@ -100,7 +100,7 @@ typedef struct {
         double *volume;       /* the RDF samples' volumes, summed */
         long samples;
     } an;
-    int forces_given;         /* the forces given at creation are current: the first sort carries them */
+    int forces_given;         /* the forces are current and a sort carries them (a restart's at creation; a build between steps) */
     size_t nl_bytes;
     /* asynchronous output: slots of a device staging area and pinned host memory, each holding
        a frame in id order (system_field_arrays' order, forces as double); a copy stream */

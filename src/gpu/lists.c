@@ -82,7 +82,7 @@ int gpu_queue_rebuild_one(gpu_ctx *c)
         return gpu_build_list(c, false);
     }
     gpu_atom_arrays a = {{c->x, c->y, c->z, c->vx, c->vy, c->vz}, {c->ix, c->iy, c->iz, c->type}, c->id,
-                         {c->forces_given ? c->fx : NULL, c->fy, c->fz}}; /* forces: a restart's only */
+                         {c->forces_given ? c->fx : NULL, c->fy, c->fz}}; /* forces: where current */
     gpu_cell_keys keys = {gpu_host_grid(c), gpu_moving(c), c->cell, c->perm};
     mdl_real *built_at = c->outer > 0 ? c->pos_outer : c->pos0;
     if (c->count_sort) { /* the placement writes the cell bounds */

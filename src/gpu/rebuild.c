@@ -42,23 +42,6 @@ int gpu_queue_build(gpu_ctx *c)
     return gpu_memset(c->nbs, 0, 2 * sizeof(int)) ? MDL_ERUN : MDL_OK; /* far, since */
 }
 
-/* The host's build: queued, then the longest row read back; a list too short grows (+10%) and
-   is built again. */
-int gpu_build_neighbors(void *p)
-{
-    gpu_ctx *c = p;
-    gpu_drop_graphs(c); /* a set-up's or a stage's build: the steps after it are recorded again */
-    MDL_TRY(gpu_queue_build(c));
-    for (;;) {
-        TRY(gpu_d2h(c->host_flags, c->flags, 2 * sizeof(int)));
-        if (c->host_flags[1] <= c->capacity || c->list_fixed)
-            break;
-        if (gpu_grow_list(c, c->host_flags[1] + c->host_flags[1] / 10 + 4) != MDL_OK || gpu_build_list(c, false) != MDL_OK)
-            return MDL_ERUN;
-    }
-    return MDL_OK;
-}
-
 /* A barostat's box, the device waited for: the host's box and region become the device's box,
    and the device's skin test gets the list's skin and cutoff. */
 static int sync_box(gpu_ctx *c)
@@ -71,6 +54,30 @@ static int sync_box(gpu_ctx *c)
     const double radius[2] = {c->skin, c->rlist};
     TRY(gpu_h2d(&c->bx->skin, radius, sizeof radius));
     c->report[2] = 0; /* the box the grid was last decided on is now the host's */
+    return MDL_OK;
+}
+
+/* The host's build: queued, then the longest row read back; a list too short grows (+10%) and
+   is built again. */
+int gpu_build_neighbors(void *p)
+{
+    gpu_ctx *c = p;
+    gpu_drop_graphs(c); /* a set-up's or a stage's build: the steps after it are recorded again */
+    if (c->started) { /* a stage's build: the last step's forces go with the atoms (the next kick's) */
+        c->forces_given = 1;
+        TRY(gpu_synchronize());
+        MDL_TRY(sync_box(c)); /* a barostat's box: the device's, not the host's last reading */
+    }
+    MDL_TRY(gpu_queue_build(c));
+    for (;;) {
+        TRY(gpu_d2h(c->host_flags, c->flags, 2 * sizeof(int)));
+        if (c->host_flags[1] <= c->capacity || c->list_fixed)
+            break;
+        if (gpu_grow_list(c, c->host_flags[1] + c->host_flags[1] / 10 + 4) != MDL_OK || gpu_build_list(c, false) != MDL_OK)
+            return MDL_ERUN;
+    }
+    if (c->started && gpu_d2d(&c->nbs->last_build, &c->nbs->step, sizeof c->nbs->step)) /* built at this step */
+        return MDL_ERUN;
     return MDL_OK;
 }
 

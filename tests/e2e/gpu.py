@@ -19,6 +19,10 @@ cases: compare      step-0 forces and 100 steps of thermo against the CPU backen
                     lanes, a thin outer skin, two species, rows past the capacity), folded or not
        sort         a small system's sort by cell in two kernels gives the order of CUB's radix sort:
                     bitwise the same thermo at 500 to 87,808 atoms (1 to 86 blocks)
+       analysis     on-the-fly g(r) and MSD on the device: equal to numpy's of the run's own frames
+                    (2,048 atoms, two species) and to the CPU backend's at a 32,000-atom state (the
+                    warp builder's list); stages nvt -> npt -> npt (carried) -> nve (the box fixed
+                    again) against the CPU
        overflow     a list too short never gives a wrong step: a fixed 8-slot list (every row
                     covered by the force kernel) and a list that overflows mid-run (and grows)
                     print the thermo of a list that fits
@@ -333,6 +337,91 @@ def thermo_run(mdlite, cfg, d, name, *sets):
         args += ["--set", s]
     out = run(args).stdout
     return read_thermo(csv), out
+
+
+def read_xyz(path):
+    """Positions, images (dump_fields = position image), species names and box edges per frame of
+    mdlite's extended XYZ."""
+    import numpy as np
+    frames, images, lengths, names = [], [], [], None
+    with open(path) as f:
+        lines = f.read().splitlines()
+    k = 0
+    while k < len(lines):
+        n = int(lines[k])
+        lat = [float(x) for x in re.search(r'Lattice="([^"]*)"', lines[k + 1]).group(1).split()]
+        rows = [line.split() for line in lines[k + 2:k + 2 + n]]
+        names = [r[0] for r in rows]
+        frames.append([[float(x) for x in r[1:4]] for r in rows])
+        images.append([[int(x) for x in r[4:7]] for r in rows])
+        lengths.append([lat[0], lat[4], lat[8]])
+        k += 2 + n
+    return np.array(frames), np.array(images), np.array(lengths), names
+
+
+def analysis(mdlite, inp, d, precision):
+    import numpy as np
+    from rdfmsd import msd_reference, rdf_mismatch, rdf_reference, read_analysis_csv
+    cfg = os.path.join(inp, "lj_melt.ini")
+    binary = ["system.cells=8 8 8", "system.temperature=1.5", "system.species=A B", "system.composition=0.75 0.25",
+              "system.mass.B=2.0", "run.steps=200", f"output.trajectory={d}/t.xyz", "output.dump_every=20",
+              "output.dump_fields=position image", "analysis.rdf_every=20", "analysis.rdf_bins=90",
+              "analysis.msd_every=20"]
+    thermo_run(mdlite, cfg, d, "a", *binary, f"analysis.rdf_file={d}/rdf.csv", f"analysis.msd_file={d}/msd.csv")
+    pos, img, lengths, names = read_xyz(os.path.join(d, "t.xyz"))
+    types = np.array([0 if x == "A" else 1 for x in names])
+    want, slack, pairs = rdf_reference(pos, types, lengths, 90, 2.5, 1e-8)  # the file's 10 digits
+    _, rows = read_analysis_csv(os.path.join(d, "rdf.csv"))
+    nbad, worst = rdf_mismatch(rows[:, 2:].T, want, slack)
+    _, msd = read_analysis_csv(os.path.join(d, "msd.csv"))
+    ref = msd_reference(pos + img * lengths[:, None, :], types)
+    err = np.max(np.abs(msd[:, 2:] - ref)) / np.max(ref)
+    if nbad or err > 1e-6 or msd.shape[0] != len(pos):
+        fail(f"GPU g(r): {nbad} bins differ from the frames' (worst {worst:.3g}); MSD {err:.3g} of the largest")
+    print(f"{precision}: 2,048 atoms, {len(pos)} samples: g(r) of {len(pairs)} pairs = the frames' within {worst:.2g}; "
+          f"MSD within {err:.2g} of the largest")
+    # a 32,000-atom lattice at step 0 (both backends sample the same state): the warp builder's list
+    big = ["system.cells=20 20 20", "run.steps=0", "analysis.rdf_every=10", "analysis.rdf_bins=97"]
+    for backend in ("gpu", "cpu"):
+        run([mdlite, "run", cfg, "--quiet", "--backend", backend, "--set", f"output.thermo_file={d}/{backend}.csv",
+             "--set", f"analysis.rdf_file={d}/{backend}_rdf.csv", *sum((["--set", x] for x in big), [])])
+    g = read_analysis_csv(os.path.join(d, "gpu_rdf.csv"))[1][:, 2:]
+    c = read_analysis_csv(os.path.join(d, "cpu_rdf.csv"))[1][:, 2:]
+    if np.max(np.abs(g - c)) > 1e-12:
+        fail(f"32,000 atoms: GPU g(r) differs from the CPU's by {np.max(np.abs(g - c)):.3g}")
+    # stages on the device: chains, a barostat, then a fixed box again, against the CPU
+    staged = write(os.path.join(d, "staged.ini"), re.sub(r"^steps", "; steps", open(cfg).read(), flags=re.M) + """
+[stage:nvt]
+steps = 60
+ensemble = nvt-nose-hoover
+target_temperature = 1.44
+tau = 0.5
+
+[stage:npt]
+steps = 60
+ensemble = npt-nose-hoover
+target_temperature = 1.44
+tau = 0.5
+target_pressure = 3.0
+pressure_tau = 2.0
+
+[stage:squeeze]
+steps = 40
+target_pressure = 4.0
+
+[stage:nve]
+steps = 60
+ensemble = nve
+msd_every = 10
+""")
+    gr, cr, worst, _ = against_cpu(mdlite, staged, d, "system.cells=8 8 8", "output.thermo=5")
+    tol = 1e-4 if precision == "mixed" else 1e-9
+    if worst > tol or gr[-1]["step"] != 220 or abs(gr[-1]["volume"] - gr[32]["volume"]) > 1e-12 * gr[-1]["volume"]:
+        fail(f"stages nvt -> npt -> npt -> nve on the GPU against the CPU: {worst:.3g} (tolerance {tol}); last step "
+             f"{gr[-1]['step']}; volume after npt {gr[32]['volume']}, at the end {gr[-1]['volume']}")
+    print(f"{precision}: 32,000 atoms, GPU g(r) = CPU's within 1e-12; stages nvt -> npt -> npt (the chains and box "
+          f"carried) -> nve against the CPU {worst:.2g} (volume {gr[0]['volume']:.6g} -> {gr[-1]['volume']:.6g}, "
+          f"fixed in the nve stage)")
 
 
 def overflow(mdlite, inp, d, precision):

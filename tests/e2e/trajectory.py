@@ -284,7 +284,15 @@ def plots(mdlite, inp, d):
             head = f.read(8)
         if head != b"\x89PNG\r\n\x1a\n" or os.path.getsize(png) < 10000:
             fail(f"{png} is not a plot")
-    print("plot_thermo.py: PNGs from thermo.csv and from H5MD observables")
+    plot = os.path.join(HERE, "..", "..", "tools", "plot_analysis.py")
+    mdrun(mdlite, os.path.join(inp, "ka_mixture.ini"), d, "run.steps=100", "analysis.rdf_every=20",
+          "analysis.msd_every=10", f"analysis.rdf_file={d}/rdf.csv", f"analysis.msd_file={d}/msd.csv")
+    run([sys.executable, plot, f"{d}/rdf.csv", f"{d}/msd.csv", "-o", f"{d}/ka"])
+    for png in (f"{d}/ka.rdf.png", f"{d}/ka.msd.png"):
+        with open(png, "rb") as f:
+            if f.read(8) != b"\x89PNG\r\n\x1a\n" or os.path.getsize(png) < 10000:
+                fail(f"{png} is not a plot")
+    print("plot_thermo.py: PNGs from thermo.csv and from H5MD observables; plot_analysis.py: g(r) and MSD")
 
 
 def restart(mdlite, inp, d):

@@ -5,7 +5,8 @@ usage: mpi.py MDLITE MPIEXEC CASE
 cases: thermo (1/2/3/4/8 ranks and grids, brute lists, 2 ranks x 1 thread vs 1 rank x 2 threads),
        thermostats (Langevin noise per atom id, Berendsen, skin = auto), frames (extended XYZ
        gathered in id order), restart (4 ranks -> 1 and 1 -> 4 against a straight run), refused
-       (grids that do not fit: exit 2, one message naming the key), stops (an unstable run: exit 1,
+       (grids that do not fit: exit 2, one message naming the key), analysis (stages nvt -> npt -> nve
+       with g(r) and the MSD: 2 and 4 ranks against one), stops (an unstable run: exit 1,
        one message, the frames before it complete); gpu (CTest label gpu, exit 77 without a GPU): the
        GPU backend on 2 and 4 ranks against one GPU (mixed precision: 1e-4), direct writes against
        NCCL against the staged path (where each rank has a GPU), lists too short (grown, or fixed), per-atom arrays
@@ -132,6 +133,29 @@ def thermostats(mdlite, mpiexec, d):
     p = mdrun(mdlite, mpiexec, d, 4, "auto", "neighbor.skin=auto", "run.steps=120")
     line = summary_value(p.stdout, "skin auto")
     print(f"skin = auto on 4 ranks: {line}")
+
+
+def analysis(mdlite, mpiexec, d):
+    from rdfmsd import read_analysis_csv  # numpy: skipped where there is none
+    sets = ["run.steps=", "stage:a.steps=50", "stage:a.ensemble=nvt-nose-hoover", "stage:a.target_temperature=1.2",
+            "stage:a.tau=0.5", "stage:b.steps=50", "stage:b.ensemble=npt-nose-hoover", "stage:b.target_temperature=1.2",
+            "stage:b.tau=0.5", "stage:b.target_pressure=2.0", "stage:b.pressure_tau=1.0", "stage:c.steps=50",
+            "stage:c.ensemble=nve", "analysis.rdf_every=10", "analysis.msd_every=10"]
+    results = {}
+    for ranks in (0, 2, 4):
+        mdrun(mdlite, mpiexec, d, ranks, f"r{ranks}", *sets, f"analysis.rdf_file={d}/rdf{ranks}.csv",
+              f"analysis.msd_file={d}/msd{ranks}.csv")
+        results[ranks] = (read_thermo(f"{d}/r{ranks}.csv"), read_analysis_csv(f"{d}/rdf{ranks}.csv")[1],
+                          read_analysis_csv(f"{d}/msd{ranks}.csv")[1])
+    one = results[0]
+    for ranks in (2, 4):
+        t = worst_difference(results[ranks][0], one[0], f"{ranks} ranks")
+        g = abs(results[ranks][1] - one[1]).max()
+        m = (abs(results[ranks][2] - one[2]) / abs(one[2]).max()).max()
+        if t > TOL or g > 1e-9 or m > 1e-9 or results[ranks][1].shape != one[1].shape:
+            fail(f"stages with analysis, {ranks} ranks against one: thermo {t:.3g}, g(r) {g:.3g}, MSD {m:.3g}")
+        print(f"stages nvt -> npt -> nve with g(r) and MSD, {ranks} ranks against one: thermo {t:.2g}, "
+              f"g(r) {g:.2g}, MSD {m:.2g}")
 
 
 def read_xyz(path):
@@ -376,7 +400,7 @@ def main():
     write(f"{d}/in.ini", CONFIG)
     os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     {"thermo": thermo, "thermostats": thermostats, "frames": frames, "restart": restart, "refused": refused,
-     "stops": stops, "gpu": gpu}[case](
+     "stops": stops, "gpu": gpu, "analysis": analysis}[case](
         mdlite, mpiexec, d)
     print(f"mpi {case}: ok")
 

@@ -6,17 +6,6 @@
 #include "../physics/nose_hoover.h"
 #include "common.cuh"
 
-/* A box the run cannot go on with (the health check's barostat_runaway): volume past 10 times or
-   under a tenth of the set-up's, an edge under twice the list cutoff. */
-__device__ bool runs_away(const gpu_box_state *bx, const double len[3])
-{
-    bool short_edge = false;
-    for (int d = 0; d < 3; d++)
-        short_edge |= !(len[d] >= 2 * bx->rlist);
-    const double ratio = len[0] * len[1] * len[2] / bx->volume0;
-    return short_edge || !(ratio <= 10 && ratio >= 0.1);
-}
-
 /* The box scaled twice by e about its centre (the remap before and after the drift), the remap's
    three boxes kept for kick_drift, and the skin test's thresholds from the faces' motion since the
    list's build (cpu_update_neighbors' rule). Returns whether the box ran away, after either half
@@ -28,22 +17,18 @@ __device__ bool move_box(gpu_box_state *bx, double e)
     for (int d = 0; d < 3; d++)
         bx->lo0[d] = lo[d] = b->lo[d], bx->inv0[d] = 1.0 / b->len[d];
     nh_scale_box(lo, bx->hi, len, bx->centre, e);
-    const bool half_away = runs_away(bx, len);
+    const bool half_away = nh_box_unfit(len, bx->volume0, bx->rlist) != 0;
     for (int d = 0; d < 3; d++)
         bx->lo1[d] = lo[d], bx->len1[d] = len[d], bx->inv1[d] = 1.0 / len[d];
     if (!half_away)
         nh_scale_box(lo, bx->hi, len, bx->centre, e);
-    double dlo = 0, dhi = 0;
-    for (int d = 0; d < 3; d++) {
+    for (int d = 0; d < 3; d++)
         b->lo[d] = lo[d], b->len[d] = len[d];
-        const double a = lo[d] - bx->built.lo[d], h = lo[d] + len[d] - (bx->built.lo[d] + bx->built.len[d]);
-        dlo += a * a, dhi += h * h;
-    }
-    const double bd = sqrt(dlo) + sqrt(dhi), unsafe = bx->skin - 0.5 * bd, rebuild = 0.5 * (bx->skin - bd);
+    const double bd = box_faces_moved(b, &bx->built), unsafe = bx->skin - 0.5 * bd, rebuild = 0.5 * (bx->skin - bd);
     bx->half2 = rebuild > 0 ? rebuild * rebuild : -1.0;
     bx->skin2 = unsafe > 0 ? unsafe * unsafe : -1.0;
     gpu_grid_set_box(&bx->grid, b); /* the minimum image's lengths */
-    return half_away || runs_away(bx, len);
+    return half_away || nh_box_unfit(len, bx->volume0, bx->rlist) != 0;
 }
 
 /* The half steps of `mode` on sum m v^2 and the virial (GPU_NH_END; then GPU_NH_START, which with

@@ -60,13 +60,7 @@ static int diagnose_box(const gpu_ctx *c, mdl_health *h)
                   c->nc[1], c->nc[2]);
         return MDL_ERUN;
     }
-    double dlo = 0, dhi = 0;
-    for (int d = 0; d < 3; d++) {
-        const double a = b.grid.region.lo[d] - b.built.lo[d];
-        const double e = b.grid.region.lo[d] + len[d] - (b.built.lo[d] + b.built.len[d]);
-        dlo += a * a, dhi += e * e;
-    }
-    const double bd = sqrt(dlo) + sqrt(dhi);
+    const double bd = box_faces_moved(&b.grid.region, &b.built);
     /* the box, as the CPU backend says: where its faces alone use the skin up, or no atom moved past it */
     if (h->what == MDL_HEALTH_OK || (h->what == MDL_HEALTH_MOVED && c->skin - 0.5 * bd <= 0))
         *h = (mdl_health){MDL_HEALTH_BOX, -1, bd};

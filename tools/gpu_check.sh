@@ -155,6 +155,14 @@ if [ "$part" != tests ] && command -v compute-sanitizer >/dev/null; then
     "${big[@]:1}" --set run.steps=0
   sanitize "racecheck, set-up, 13,500 atoms (counting sort)" racecheck "$m" run input/lj_melt.ini --backend gpu \
     --quiet --set system.cells="15 15 15" --set output.thermo_file= --set run.steps=0
+  # the analysis's kernels run between steps, outside the graphs: its first samples are the set-up's
+  an=(--set run.steps=0 --set analysis.rdf_every=5 --set analysis.msd_every=5 --set analysis.rdf_file=$tmp/rdf.csv
+      --set analysis.msd_file=$tmp/msd.csv)
+  sanitize "racecheck, set-up with g(r) and MSD, 500 atoms, fixed 8-slot list" racecheck "${run[@]}" "${an[@]}" \
+    --set neighbor.max_neighbors=8 --set neighbor.grow=no
+  sanitize "racecheck, set-up with g(r) and MSD, 70,304 atoms" racecheck "${big[@]}" "${an[@]}"
+  sanitize "racecheck, set-up with g(r) and MSD, double, 500 atoms (relative rows)" racecheck "$md" "${run[@]:1}" \
+    "${an[@]}"
   for method in cell brute brute-atomic; do
     sanitize "racecheck, set-up, $method" racecheck "${run[@]}" --set run.steps=0 --set "neighbor.method=$method"
     for layout in transposed row; do

@@ -386,6 +386,17 @@ def gpu(mdlite, mpiexec, d):
     if p.returncode != 2 or len(errors) != 1 or "[neighbor] method" not in errors[0]:
         fail(f"GPU, brute lists on 2 ranks: exit {p.returncode} (expected 2), messages {errors}")
     print(f"GPU, brute lists on 2 ranks: exit 2, {errors[0]}")
+    p = mdrun(mdlite, mpiexec, d, 2, "analysis", *g, "analysis.rdf_every=10", check=False)
+    errors = [l for l in p.stderr.splitlines() if "error" in l]
+    if p.returncode != 2 or len(errors) != 1 or "[analysis] rdf_every" not in errors[0]:
+        fail(f"GPU, analysis on 2 ranks: exit {p.returncode} (expected 2), messages {errors}")
+    print(f"GPU, analysis on 2 ranks: exit 2, {errors[0]}")
+    # stages on GPU ranks: nvt -> npt (the box followed by each rank) -> nve, against one GPU
+    same_as_one_rank(mdlite, mpiexec, d, [(2,)], *g, "run.steps=", "stage:a.steps=60",
+                     "stage:a.ensemble=nvt-nose-hoover", "stage:a.target_temperature=1.2", "stage:a.tau=0.5",
+                     "stage:b.steps=60", "stage:b.ensemble=npt-nose-hoover", "stage:b.target_temperature=1.2",
+                     "stage:b.tau=0.5", "stage:b.target_pressure=2.0", "stage:b.pressure_tau=1.0", "stage:c.steps=60",
+                     "stage:c.ensemble=nve", tol=GPU_TOL, pairs_tol=1e-5)
     # the barostat on GPU ranks: the box moved on each rank's device, read back at each step's start,
     # the bricks and ghosts' shifts following it (the volume shrinks by 7% here)
     same_as_one_rank(mdlite, mpiexec, d, [(2,), (4, "run.processors=1 2 2")], *g, "run.ensemble=npt-nose-hoover",

@@ -119,7 +119,7 @@ int compare_main(int argc, char **argv)
     return MDL_EINPUT;
 #else
     const char *path = NULL;
-    char steps_set[64];
+    long steps = -1; /* --steps: the run's (a staged config's first stage's) */
     char **sets = calloc((size_t)argc + 1, sizeof *sets);
     int nset = 0, rc = MDL_OK;
     for (int i = 0; i < argc && rc == MDL_OK; i++) {
@@ -129,8 +129,7 @@ int compare_main(int argc, char **argv)
                 mdl_error("compare: --steps needs a count");
                 rc = MDL_EINPUT;
             }
-            snprintf(steps_set, sizeof steps_set, "run.steps=%ld", v);
-            sets[nset++] = steps_set;
+            steps = v;
         } else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
             sets[nset++] = argv[++i];
         } else if (!path && argv[i][0] != '-') {
@@ -158,7 +157,15 @@ int compare_main(int argc, char **argv)
         rc = config_load(&cfg, path, nset, sets);
         loaded = 1;
     }
+    mdl_config one; /* what is compared: the configuration, or a staged one's first stage */
+    memset(&one, 0, sizeof one);
     if (rc == MDL_OK) {
+        one = cfg.nstages ? cfg.stages[0] : cfg;
+        if (steps >= 0)
+            one.steps = steps;
+        if (cfg.nstages)
+            printf("compare: %s has %d stages: comparing the first, %s (%s, %ld steps)\n", path, cfg.nstages,
+                   one.stage_name, config_ensemble_name(one.ensemble), one.steps);
         units_lookup(cfg.units, &u);
         rc = system_init(&s, 0);
     }
@@ -168,14 +175,14 @@ int compare_main(int argc, char **argv)
         rc = potential_build(&cfg, &s, &pt);
     if (rc == MDL_OK)
         rc = check_cutoff_fits(&cfg, &s, &pt);
-    int nrows = (int)(cfg.thermo > 0 ? cfg.steps / cfg.thermo + 2 : 2);
+    int nrows = (int)(one.thermo > 0 ? one.steps / one.thermo + 2 : 2);
     if (rc == MDL_OK) {
-        mdl_setup setup = backend_setup(&cfg, &u, &pt);
-        rc = run_side(&c, &mdl_cpu_backend, &cfg, &setup, &s, &fc, nrows);
+        mdl_setup setup = backend_setup(&one, &u, &pt);
+        rc = run_side(&c, &mdl_cpu_backend, &one, &setup, &s, &fc, nrows);
         if (rc == MDL_OK)
-            rc = run_side(&g, &mdl_gpu_backend, &cfg, &setup, &s, &fg, nrows);
+            rc = run_side(&g, &mdl_gpu_backend, &one, &setup, &s, &fg, nrows);
         if (rc == MDL_OK)
-            report(&cfg, &fc, &fg, &c, &g, s.n);
+            report(&one, &fc, &fg, &c, &g, s.n);
     }
     if (c.st.ctx)
         mdl_cpu_backend.destroy(c.st.ctx);

@@ -245,6 +245,7 @@ static const char *signal_name(int sig)
     return sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)";
 }
 
+/* A stop signal at `step`: the rows, a last frame, and the analysis of the samples taken so far. */
 static int stop_on_signal(run_state *r, long step)
 {
     int sig = g_stop_signal;
@@ -257,6 +258,7 @@ static int stop_on_signal(run_state *r, long step)
         MDL_TRY(r->ops->compute_forces(r->ctx, MDL_ENERGY_ONLY)); /* energy and virial for the frame */
         MDL_TRY(write_frame(r, step, 1));
     }
+    MDL_TRY(analysis_end(&r->an, &r->an_out, r->quiet));
     return 128 + sig;
 }
 
@@ -562,8 +564,10 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         rc = crc;
     profile_phase(r.prof, "writer drain", t);
     t = mdl_wtime();
-    if (r.traj && rc == MDL_OK)
-        rc = analysis_write_trajectory(&r.an_out, r.traj);
+    if (r.traj && (rc == MDL_OK || rc >= 128)) { /* a stopped run's too: the stages' samples so far */
+        crc = analysis_write_trajectory(&r.an_out, r.traj);
+        rc = crc != MDL_OK ? crc : rc;
+    }
     crc = traj_close(r.traj);
     if (rc == MDL_OK || rc >= 128)
         rc = crc != MDL_OK && rc == MDL_OK ? crc : rc;

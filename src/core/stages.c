@@ -21,7 +21,7 @@ int stages_find(const mdl_config *cfg, long from, long step, const char *restart
     if (k == cfg->nstages && !restart) /* every stage of no steps: the set-up alone */
         k = 0, e = step;
     else if (k == cfg->nstages) {
-        mdl_error("%s: its checkpoint step %ld is at the end of the last stage (step %ld): nothing left to run",
+        mdl_error("%s: its checkpoint step %ld is at or past the end of the last stage (step %ld): nothing left to run",
                   restart, step, e);
         return MDL_EINPUT;
     }

@@ -8,6 +8,8 @@ cases: workflow  input/lj_liquid_workflow.ini in one command: steps, rows and fr
        restart   a restart from the middle of a stage (Nose-Hoover NVT, NVE, NPT) continues the
                  uninterrupted run's thermo to 1e-13
        handover  Langevin to NVE: the first NVE step's energy change is no larger than NVE's own
+       signal    SIGTERM in the second stage: exit 143, the analysis of both stages (the second's
+                 samples so far) in the CSV files
        bad       stage keys a run cannot use: exit 2 naming file, line and key
 """
 import os
@@ -161,6 +163,46 @@ ensemble = nve
         fail(f"Langevin to NVE: the first NVE step changes the energy by {jump:.3g}, NVE's steps by up to {nve:.3g}")
     print(f"Langevin to NVE at step 300: energy change {jump:.3g} at the hand-over; NVE's steps up to {nve:.3g} "
           f"(Langevin's {langevin:.3g})")
+
+
+def signal(mdlite, inp, d):
+    import signal as sig
+    import subprocess
+    import time
+    cfg = write(os.path.join(d, "long.ini"), BASE.format(traj="") + """
+[analysis]
+rdf_every = 20
+msd_every = 20
+
+[stage:one]
+steps = 100
+ensemble = nvt-langevin
+target_temperature = 1.4
+tau = 0.5
+
+[stage:two]
+steps = 10000000
+ensemble = nve
+""")
+    p = subprocess.Popen([mdlite, "run", cfg, "--quiet"], cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True)
+    t0, reached = time.time(), False
+    while not reached and time.time() - t0 < 120 and p.poll() is None:
+        try:
+            with open(os.path.join(d, "thermo.csv")) as f:
+                reached = int(f.read().split()[-1].split(",")[0]) >= 300
+        except (OSError, ValueError, IndexError):
+            pass
+        time.sleep(0.05)
+    p.send_signal(sig.SIGTERM)
+    err = p.communicate(timeout=120)[1]
+    with open(os.path.join(d, "rdf.csv")) as f:
+        stages = {line.split(",")[0] for line in f if not line.startswith(("#", "stage"))}
+    with open(os.path.join(d, "msd.csv")) as f:
+        two = [line for line in f if line.startswith("two,")]
+    if p.returncode != 143 or stages != {"one", "two"} or len(two) < 10:
+        fail(f"SIGTERM in stage two: exit {p.returncode}, g(r) of stages {stages}, {len(two)} MSD rows of stage two:\n{err}")
+    print(f"SIGTERM in stage two: exit 143; g(r) of both stages and {len(two)} MSD rows of the second written")
 
 
 def bad(mdlite, inp, d):

@@ -28,7 +28,6 @@
 #include <string.h>
 #include <unistd.h>
 
-
 typedef struct {
     mdl_stepper st;
     const mdl_backend_ops *ops;
@@ -347,14 +346,15 @@ static void stage_banner(const run_state *r)
 /* The stages in order from the one the run starts in (a stage of no steps is passed over). */
 static int run_loop(run_state *r)
 {
-    stage_banner(r);
-    MDL_TRY(run_stage(r, 0));
+    MDL_TRY(run_stage(r, 0)); /* its banner came before the thermo table's header */
     while (r->base->nstages && r->stage + 1 < r->base->nstages) {
         const mdl_config *next = &r->base->stages[++r->stage];
         if (next->steps == 0)
             continue;
         MDL_TRY(next_stage(r, next));
         stage_banner(r);
+        if (r->cfg->thermo > 0)
+            thermo_header(&r->thermo);
         MDL_TRY(run_stage(r, 1));
     }
     return MDL_OK;
@@ -518,6 +518,8 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
                stages_end(cfg, cfg->nstages ? r.stages_from : r.first_step));
     if (rc == MDL_OK && !quiet && r.nranks > 1)
         printf("mdlite: %d ranks, %d x %d x %d bricks\n", r.nranks, r.grid[0], r.grid[1], r.grid[2]);
+    if (rc == MDL_OK)
+        stage_banner(&r);
     int thermo_open_rc = MDL_ERUN;
     t = mdl_wtime();
     if (agree_on_signal(&r) == MDL_OK && g_stop_signal && rc == MDL_OK) { /* before any file exists */

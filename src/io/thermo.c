@@ -34,6 +34,13 @@ static int cut_rows(mdl_thermo *t, long from)
     return MDL_OK;
 }
 
+void thermo_header(const mdl_thermo *t)
+{
+    if (!t->quiet)
+        printf("%10s %12s %14s %14s %14s %14s %14s %14s %14s\n", "Step", "Time", "Temp", "PotEng", "KinEng", "TotEng",
+               "Press", "Volume", "Conserved");
+}
+
 int thermo_open(mdl_thermo *t, const char *path, size_t natoms, int quiet, long append_from)
 {
     memset(t, 0, sizeof *t);
@@ -56,9 +63,7 @@ int thermo_open(mdl_thermo *t, const char *path, size_t natoms, int quiet, long 
             return rc;
         }
     }
-    if (!quiet)
-        printf("%10s %12s %14s %14s %14s %14s %14s %14s %14s\n", "Step", "Time", "Temp", "PotEng", "KinEng", "TotEng",
-               "Press", "Volume", "Conserved");
+    thermo_header(t);
     return MDL_OK;
 }
 

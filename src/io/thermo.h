@@ -24,6 +24,8 @@ int thermo_open(mdl_thermo *t, const char *path, size_t natoms, int quiet, long 
    energy under Nose-Hoover, the total energy otherwise). Returns MDL_ERUN (naming the file) when
    the CSV cannot be written. */
 int thermo_write(mdl_thermo *t, long step, double time, const mdl_observables *o);
+/* The table's header on stdout again (a new stage's rows follow; nothing when quiet). */
+void thermo_header(const mdl_thermo *t);
 int thermo_close(mdl_thermo *t);
 
 #endif

@@ -419,6 +419,21 @@ msd_every = 10
     if worst > tol or gr[-1]["step"] != 220 or abs(gr[-1]["volume"] - gr[32]["volume"]) > 1e-12 * gr[-1]["volume"]:
         fail(f"stages nvt -> npt -> npt -> nve on the GPU against the CPU: {worst:.3g} (tolerance {tol}); last step "
              f"{gr[-1]['step']}; volume after npt {gr[32]['volume']}, at the end {gr[-1]['volume']}")
+    # stopped in the carried npt stage (step 140) and restarted with the whole config on the GPU
+    whole = {r["step"]: r for r in gr}
+    part = ["system.cells=8 8 8", "output.thermo=5", f"output.trajectory={d}/part.h5md", "stage:squeeze.steps=20",
+            "stage:nve.steps=0"]
+    thermo_run(mdlite, staged, d, "part", *part)
+    run([mdlite, "run", staged, "--backend", "gpu", "--restart", f"{d}/part.h5md", *list_sets(), "--set",
+         f"output.thermo_file={d}/after.csv", "--set", "system.cells=8 8 8", "--set", "output.thermo=5", "--set",
+         f"output.trajectory={d}/after.h5md"])
+    rows = read_thermo(f"{d}/after.csv")
+    rtol = 1e-4 if precision == "mixed" else 1e-10
+    rerr = max(abs(r[k] - whole[r["step"]][k]) / max(1.0, abs(whole[r["step"]][k])) for r in rows for k in r)
+    if rows[0]["step"] != 140 or rows[-1]["step"] != 220 or rerr > rtol:
+        fail(f"GPU restart at step 140 of the staged run: rows {rows[0]['step']}..{rows[-1]['step']}, {rerr:.3g} "
+             f"from the uninterrupted run (tolerance {rtol})")
+    print(f"{precision}: restart at step 140 (in the carried npt stage) continues the GPU's staged run: {rerr:.2g}")
     print(f"{precision}: 32,000 atoms, GPU g(r) = CPU's within 1e-12; stages nvt -> npt -> npt (the chains and box "
           f"carried) -> nve against the CPU {worst:.2g} (volume {gr[0]['volume']:.6g} -> {gr[-1]['volume']:.6g}, "
           f"fixed in the nve stage)")

@@ -70,14 +70,6 @@ int run_check_gpu_keys(const mdl_config *cfg, const char *backend, int nranks, c
         if (keys[k].set && (!gpu || (keys[k].ranks_only && nranks == 1)))
             mdl_warn("%s: [%s] %s: not used by this run (%s)", config_origin(cfg, keys[k].section, keys[k].key),
                      keys[k].section, keys[k].key, !gpu ? "a GPU key, and the backend is cpu" : "it acts between GPU ranks");
-    const char *analysis = cfg->msd_every > 0 ? "msd_every" : cfg->rdf_every > 0 ? "rdf_every" : NULL;
-    for (int k = 0; !analysis && k < cfg->nstages; k++)
-        analysis = cfg->stages[k].msd_every > 0 ? "msd_every" : cfg->stages[k].rdf_every > 0 ? "rdf_every" : NULL;
-    if (gpu && nranks > 1 && analysis) {
-        mdl_error("%s: [analysis] %s: on-the-fly analysis runs on one GPU or on CPU ranks (this run has %d GPU "
-                  "ranks)", cfg->path, analysis, nranks);
-        return MDL_EINPUT;
-    }
     if (!gpu || cfg->outer_skin <= 0)
         return MDL_OK;
     if (nranks > 1) {

@@ -1,7 +1,9 @@
-/* The GPU's on-the-fly analysis (one rank): the sums live in device memory and samples are queued
-   between steps behind the step's work, so the step never waits; read copies them out. */
+/* The GPU's on-the-fly analysis: the sums live in device memory and samples are queued between
+   steps behind the step's work, so the step never waits; read copies them out (several ranks: and
+   sums them over ranks, as the MSD's origin is at the start). */
 #include "context.h"
 
+#include "../parallel/comm.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
@@ -18,6 +20,19 @@ static const mdl_box *moving_box(const gpu_ctx *c)
     return c->barostat ? &c->bx->grid.region : NULL;
 }
 
+/* v (device memory, n doubles) summed over the ranks, through the host. */
+static int sum_over_ranks(double *v, size_t n)
+{
+    double *h = mdl_alloc(n * sizeof *h, "analysis sums");
+    if (!h)
+        return MDL_ERUN;
+    int rc = gpu_synchronize() || gpu_d2h(h, v, n * sizeof *h) ? MDL_ERUN : comm_sum_doubles(h, (int)n);
+    if (rc == MDL_OK && gpu_h2d(v, h, n * sizeof *h))
+        rc = MDL_ERUN;
+    free(h);
+    return rc;
+}
+
 void gpu_analysis_free(gpu_ctx *c)
 {
     gpu_free(c->an.origin);
@@ -30,10 +45,6 @@ void gpu_analysis_free(gpu_ctx *c)
 int gpu_analysis_start(void *p, const mdl_analysis_spec *spec)
 {
     gpu_ctx *c = p;
-    if (c->halo) {
-        mdl_error("[analysis]: on several GPU ranks not supported; run it on one GPU or on CPU ranks");
-        return MDL_EINPUT;
-    }
     TRY(gpu_synchronize());
     gpu_analysis_free(c);
     c->an.spec = *spec;
@@ -49,7 +60,10 @@ int gpu_analysis_start(void *p, const mdl_analysis_spec *spec)
         TRY(gpu_malloc((void **)&c->an.msd, bytes, "MSD"));
         TRY(gpu_malloc((void **)&c->an.origin, c->natoms * 3 * sizeof(double), "the MSD's origin"));
         TRY(gpu_memset(c->an.msd, 0, bytes));
+        TRY(gpu_memset(c->an.origin, 0, c->natoms * 3 * sizeof(double)));
         TRY(gpu_msd_origin(c->n, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->id, c->box, moving_box(c), c->an.origin));
+        if (c->halo) /* every rank every atom's origin: atoms move between ranks */
+            MDL_TRY(sum_over_ranks(c->an.origin, c->natoms * 3));
     }
     return MDL_OK;
 }
@@ -60,9 +74,15 @@ int gpu_analysis_sample(void *p, int rdf, int msd_row)
     if (rdf && c->an.hist) {
         int si, sk;
         gpu_list_strides(c, &si, &sk);
-        TRY(gpu_rdf_sample(c->n, c->nall, c->x, c->y, c->z, c->type, c->nl, gpu_rows_now(c), gpu_list_table(c),
-                           c->count, si, sk, c->capacity, c->region, moving_box(c), c->an.spec.rdf_max,
-                           c->an.spec.rdf_bins, c->ntypes, c->an.hist, c->an.volume));
+        /* several ranks in mixed precision: the ghosts' doubles are the last rebuild's, pos4 this step's */
+#ifdef MDLITE_GPU_DOUBLE
+        const mdl_real *ghosts = NULL;
+#else
+        const mdl_real *ghosts = c->halo ? c->pos4 : NULL;
+#endif
+        TRY(gpu_rdf_sample(c->n, c->nall, c->x, c->y, c->z, ghosts, c->type, c->nl, gpu_rows_now(c),
+                           gpu_list_table(c), c->count, si, sk, c->capacity, c->box, moving_box(c),
+                           c->an.spec.rdf_max, c->an.spec.rdf_bins, c->ntypes, c->an.hist, c->an.volume));
         c->an.samples++;
     }
     if (msd_row >= 0 && c->an.msd && msd_row < c->an.spec.msd_rows)
@@ -88,7 +108,14 @@ int gpu_analysis_read(void *p, mdl_analysis_sums *out)
         free(h);
         TRY(bad);
     }
+    const size_t nr = c->an.hist ? npairs(c) * c->an.spec.rdf_bins : 0, nm = (size_t)c->an.spec.msd_rows * c->ntypes;
     if (c->an.msd)
-        TRY(gpu_d2h(out->msd, c->an.msd, (size_t)c->an.spec.msd_rows * c->ntypes * sizeof(double)));
+        TRY(gpu_d2h(out->msd, c->an.msd, nm * sizeof(double)));
+    if (c->halo) { /* the volume and samples are every rank's alike */
+        if (nr)
+            MDL_TRY(comm_sum_doubles(out->rdf, (int)nr));
+        if (c->an.msd)
+            MDL_TRY(comm_sum_doubles(out->msd, (int)nm));
+    }
     return MDL_OK;
 }

@@ -56,16 +56,36 @@ __global__ void msd_kernel(int n, const double *x, const double *y, const double
         atomicAdd(&row[threadIdx.x], sums[threadIdx.x]);
 }
 
-/* Atom j's pair with i (types a, b) into the histogram h (shared or global). */
-__device__ __forceinline__ void rdf_add(int i, int j, int a, const double *x, const double *y, const double *z,
-                                        const int *type, const double len[3], const double inv[3], double rmax,
-                                        int nbins, int ntypes, unsigned *sh, unsigned long long *hist)
+/* Where the kernel reads positions: x, y, z in double; with several ranks in mixed precision the
+   ghosts [n, nall) from the packed positions, which each step's refresh keeps (their doubles are
+   the last rebuild's). */
+struct rdf_positions {
+    const double *x, *y, *z;
+    const pos_t *ghosts; /* NULL: every atom's doubles are current */
+    int n;
+};
+
+__device__ __forceinline__ double3 position(const rdf_positions &p, int j)
+{
+    if (p.ghosts && j >= p.n) {
+        const real4 q = pos_at(p.ghosts, j);
+        return make_double3(q.x, q.y, q.z);
+    }
+    return make_double3(p.x[j], p.y[j], p.z[j]);
+}
+
+/* Atom j's pair with i (types a, b) into the histogram h (shared or global): a full list, every
+   pair seen from both atoms (a ghost's from the rank that owns it too). */
+__device__ __forceinline__ void rdf_add(double3 pi, int j, int a, const rdf_positions &p, const int *type,
+                                        const double len[3], const double inv[3], double rmax, int nbins, int ntypes,
+                                        unsigned *sh, unsigned long long *hist)
 {
     const int b = type[j];
     if (!rdf_pair_weight(a, b, 1, 0))
         return;
-    const double dx = min_image(x[i] - x[j], len[0], inv[0]), dy = min_image(y[i] - y[j], len[1], inv[1]),
-                 dz = min_image(z[i] - z[j], len[2], inv[2]);
+    const double3 pj = position(p, j);
+    const double dx = min_image(pi.x - pj.x, len[0], inv[0]), dy = min_image(pi.y - pj.y, len[1], inv[1]),
+                 dz = min_image(pi.z - pj.z, len[2], inv[2]);
     const double r2 = dx * dx + dy * dy + dz * dz;
     if (r2 > 1.0000001 * rmax * rmax) /* far past the range: no square root (rdf_bin decides the rest) */
         return;
@@ -82,8 +102,7 @@ __device__ __forceinline__ void rdf_add(int i, int j, int a, const double *x, co
 /* One thread per atom over its row of the list in the form the builders wrote it (gpu.h): atom
    indices, or 16-bit entries through the warp's table or relative to the row's atom; a row past
    the capacity (until the list grows) takes every atom as a candidate. */
-__global__ void rdf_kernel(int n, int nall, const double *x, const double *y, const double *z, const int *type,
-                           const int *nl, gpu_rows form, const int *table, const int *count, int si, int sk,
+__global__ void rdf_kernel(int n, int nall, rdf_positions p, const int *type, const int *nl, gpu_rows form, const int *table, const int *count, int si, int sk,
                            int capacity, mdl_box fixed, const mdl_box *moving, double rmax, int nbins, int ntypes,
                            int shared, unsigned long long *hist, double *volume)
 {
@@ -103,23 +122,24 @@ __global__ void rdf_kernel(int n, int nall, const double *x, const double *y, co
         *volume += box_volume(&b);
     if (i < n) {
         const int a = type[i], cnt = count[i];
+        const double3 pi = position(p, i);
         const int *tw = form == GPU_ROWS_TABLE ? table + (size_t)(i / 32) * GPU_LIST_TABLE : NULL;
         const bool packed = form == GPU_ROWS_RELATIVE || (tw && tw[GPU_LIST_TABLE - 1] == GPU_LIST_PACKED);
         if (cnt > (packed ? 2 * capacity : capacity)) {
             for (int j = 0; j < nall; j++)
                 if (j != i)
-                    rdf_add(i, j, a, x, y, z, type, len, inv, rmax, nbins, ntypes, h, hist);
+                    rdf_add(pi, j, a, p, type, len, inv, rmax, nbins, ntypes, h, hist);
         } else if (packed) {
             const unsigned *words = (const unsigned *)nl + i;
             for (int e = 0; e < cnt; e++) {
                 const unsigned word = words[(size_t)(e >> 1) * sk], low = (e & 1 ? word >> 16 : word) & 0xffffu;
                 const int j = form == GPU_ROWS_RELATIVE ? gpu_list_relative(i, low, nall) : gpu_list_unpack(tw, low);
-                rdf_add(i, j, a, x, y, z, type, len, inv, rmax, nbins, ntypes, h, hist);
+                rdf_add(pi, j, a, p, type, len, inv, rmax, nbins, ntypes, h, hist);
             }
         } else {
             const int *list = nl + (size_t)i * si;
             for (int e = 0; e < cnt; e++)
-                rdf_add(i, list[(size_t)e * sk], a, x, y, z, type, len, inv, rmax, nbins, ntypes, h, hist);
+                rdf_add(pi, list[(size_t)e * sk], a, p, type, len, inv, rmax, nbins, ntypes, h, hist);
         }
     }
     if (shared) {
@@ -151,15 +171,17 @@ extern "C" int gpu_msd_sample(size_t n, const double *x, const double *y, const 
 }
 
 extern "C" int gpu_rdf_sample(size_t n, size_t nall, const double *x, const double *y, const double *z,
-                              const int *type, const int *nl, gpu_rows form, const int *table, const int *count,
-                              int si, int sk, int capacity, mdl_box box, const mdl_box *moving, double rmax,
-                              int nbins, int ntypes, unsigned long long *hist, double *volume)
+                              const mdl_real *ghosts, const int *type, const int *nl, gpu_rows form,
+                              const int *table, const int *count, int si, int sk, int capacity, mdl_box box,
+                              const mdl_box *moving, double rmax, int nbins, int ntypes, unsigned long long *hist,
+                              double *volume)
 {
+    const rdf_positions p = {x, y, z, (const pos_t *)ghosts, (int)n};
     const size_t bytes = (size_t)ntypes * (ntypes + 1) / 2 * nbins * sizeof(unsigned);
     const int shared = bytes <= 32768; /* else straight into the run's histogram */
     rdf_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, shared ? bytes : 0, g_mdl_stream>>>(
-        (int)n, (int)nall, x, y, z, type, nl, form, table, count, si, sk, capacity, box, moving, rmax, nbins, ntypes,
-        shared, hist, volume);
+        (int)n, (int)nall, p, type, nl, form, table, count, si, sk, capacity, box, moving, rmax, nbins, ntypes, shared,
+        hist, volume);
     MDL_LAUNCHED("rdf_sample");
     return 0;
 }

@@ -475,16 +475,19 @@ int gpu_scatter3_int(size_t n, const int64_t *id, const int *const src[3], int *
    Positions in double, the box a barostat's (moving, device memory) or the fixed one. origin: each
    atom's unwrapped position at [3 id]; msd_sample adds each species' sum of |unwrapped - origin|^2
    to row[species]; rdf_sample adds the current list's pairs within rmax to hist ([pair][bin],
-   rdf_pair_weight of a full list) and the box's volume to *volume. */
+   rdf_pair_weight of a full list) and the box's volume to *volume, reading the ghosts [n, nall)
+   from the packed positions `ghosts` where given (several ranks, mixed precision) and else from
+   x, y, z. box: the whole box (with several ranks its minimum image leaves a ghost's shifted
+   separation as it is: pairs are shorter than half the box). */
 int gpu_msd_origin(size_t n, const double *x, const double *y, const double *z, const int *ix, const int *iy,
                    const int *iz, const int64_t *id, mdl_box box, const mdl_box *moving, double *origin);
 int gpu_msd_sample(size_t n, const double *x, const double *y, const double *z, const int *ix, const int *iy,
                    const int *iz, const int *type, const int64_t *id, mdl_box box, const mdl_box *moving,
                    const double *origin, int ntypes, double *row);
-int gpu_rdf_sample(size_t n, size_t nall, const double *x, const double *y, const double *z, const int *type,
-                   const int *nl, gpu_rows form, const int *table, const int *count, int si, int sk, int capacity,
-                   mdl_box box, const mdl_box *moving, double rmax, int nbins, int ntypes, unsigned long long *hist,
-                   double *volume);
+int gpu_rdf_sample(size_t n, size_t nall, const double *x, const double *y, const double *z, const mdl_real *ghosts,
+                   const int *type, const int *nl, gpu_rows form, const int *table, const int *count, int si, int sk,
+                   int capacity, mdl_box box, const mdl_box *moving, double rmax, int nbins, int ntypes,
+                   unsigned long long *hist, double *volume);
 
 #ifdef __cplusplus
 }

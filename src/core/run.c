@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "skin_tuner.h"
 #include "stages.h"
+#include "stop_signal.h"
 #include "summary.h"
 #include "../io/thermo.h"
 #include "../io/outfile.h"
@@ -22,7 +23,6 @@
 
 #include <math.h>
 #include <omp.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,8 +177,6 @@ static int queue_thermo(run_state *r, long step)
     return MDL_OK;
 }
 
-static volatile sig_atomic_t g_stop_signal = 0;
-
 /* (every rank: rank 0 writes the frames that all of them gather) */
 static int is_dump_step(const run_state *r, long step)
 {
@@ -192,7 +190,7 @@ static int advance(run_state *r, long step)
     double t0 = r->prof ? mdl_wtime() : 0;
     /* the next step's first half kick may go with this step's last unless a row, a frame, a
        sample or a stop looks at the state in between */
-    int chain = !thermo && !dump && !sample && step < r->final_step && !g_stop_signal &&
+    int chain = !thermo && !dump && !sample && step < r->final_step && !stop_signal() &&
                 !skin_tuner_boundary(&r->tuner, step);
     MDL_TRY(stepper_advance(&r->st, step, thermo || dump, chain));
     if (sample)
@@ -212,46 +210,14 @@ static int advance(run_state *r, long step)
     return MDL_OK;
 }
 
-static void on_stop_signal(int sig)
-{
-    g_stop_signal = sig;
-}
-
-/* SIGINT/SIGTERM: finish the step, write a last frame, close every file, exit 130/143. */
-static void catch_stop_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
-/* A signal to any rank stops them all at the same step. */
-static int agree_on_signal(const run_state *r)
-{
-    if (r->nranks == 1)
-        return MDL_OK;
-    long sig = g_stop_signal;
-    MDL_TRY(comm_max_long(&sig));
-    g_stop_signal = (sig_atomic_t)sig;
-    return MDL_OK;
-}
-
-static const char *signal_name(int sig)
-{
-    return sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)";
-}
-
 /* A stop signal at `step`: the rows, a last frame, and the analysis of the samples taken so far. */
 static int stop_on_signal(run_state *r, long step)
 {
-    int sig = g_stop_signal;
+    int sig = stop_signal();
     clear_progress(r);
     if (r->rank == 0)
-        fprintf(stderr, "mdlite: %s at step %ld: writing the last frame and closing the files\n", signal_name(sig),
-                step);
+        fprintf(stderr, "mdlite: %s at step %ld: writing the last frame and closing the files\n",
+                stop_signal_name(sig), step);
     MDL_TRY(drain_thermo(r, 1));
     if (r->cfg->trajectory[0] && r->last_frame != step) {
         MDL_TRY(r->ops->compute_forces(r->ctx, MDL_ENERGY_ONLY)); /* energy and virial for the frame */
@@ -287,15 +253,15 @@ static int run_stage(run_state *r, int continued)
     }
     MDL_TRY(analysis_begin(&r->an, cfg, r->ops, r->ctx, r->first_step, r->final_step, step_time(r, r->first_step),
                            r->cutmax));
-    MDL_TRY(agree_on_signal(r));
-    if (g_stop_signal) /* during the set-up: the files hold its frame and row */
+    MDL_TRY(stop_signal_agree(r->nranks));
+    if (stop_signal()) /* during the set-up: the files hold its frame and row */
         return stop_on_signal(r, r->first_step);
     double t0 = mdl_wtime(), c0 = mdl_cpu_seconds();
     for (long step = r->first_step + 1; step <= r->final_step; step++) {
         MDL_TRY(advance(r, step));
         draw_progress(r, step, t0);
-        MDL_TRY(agree_on_signal(r));
-        if (g_stop_signal && !r->st.first_done) /* else one more step, unchained */
+        MDL_TRY(stop_signal_agree(r->nranks));
+        if (stop_signal() && !r->st.first_done) /* else one more step, unchained */
             return stop_on_signal(r, step);
     }
     MDL_TRY(drain_thermo(r, 1));
@@ -461,7 +427,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     mdl_system s;
     mdl_pair_table pt;
     units_lookup(cfg->units, &u);
-    catch_stop_signals(); /* before any output file is made: a signal never leaves half a file */
+    stop_signal_catch(); /* before any output file is made: a signal never leaves half a file */
     const mdl_backend_ops *ops = backend_lookup(cfg->backend);
     if (!ops)
         return MDL_EINPUT;
@@ -522,10 +488,11 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         stage_banner(&r);
     int thermo_open_rc = MDL_ERUN;
     t = mdl_wtime();
-    if (agree_on_signal(&r) == MDL_OK && g_stop_signal && rc == MDL_OK) { /* before any file exists */
+    if (stop_signal_agree(r.nranks) == MDL_OK && stop_signal() && rc == MDL_OK) { /* before any file exists */
         if (r.rank == 0)
-            fprintf(stderr, "mdlite: %s during the set-up: no output file was written\n", signal_name(g_stop_signal));
-        rc = 128 + g_stop_signal;
+            fprintf(stderr, "mdlite: %s during the set-up: no output file was written\n",
+                    stop_signal_name(stop_signal()));
+        rc = 128 + stop_signal();
     }
     if (rc == MDL_OK && r.rank == 0)
         rc = claim_outputs(&r, opt);

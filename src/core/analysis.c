@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -140,25 +141,93 @@ int analysis_write_trajectory(const mdl_analysis_out *o, mdl_traj *t)
     return MDL_OK;
 }
 
-int analysis_begin(mdl_analysis *a, const mdl_config *cfg, const mdl_backend_ops *ops, void *ctx, long start,
-                   long end, double time0, double cutmax)
+/* Whether checkpoint k holds this stage's analysis as this run samples it. */
+static int resumes(const mdl_analysis *a, const mdl_analysis_checkpoint *k, int ntypes, size_t natoms)
 {
+    return k && k->stage == a->stage && k->start <= a->start && k->ntypes == ntypes &&
+           (k->rdf != NULL) == (a->spec.rdf_bins > 0) && (k->msd != NULL) == a->spec.msd &&
+           (!k->rdf || (k->rdf_bins == a->spec.rdf_bins && k->rdf_max == a->spec.rdf_max)) &&
+           (!k->msd || k->natoms == natoms);
+}
+
+/* The checkpoint's sums into the backend: the stage's samples go on from the restart. */
+static int resume(mdl_analysis *a, const mdl_analysis_checkpoint *k)
+{
+    const int nt = k->ntypes;
+    double *msd = k->msd ? mdl_calloc((size_t)a->spec.msd_rows * nt, sizeof(double), "MSD") : NULL;
+    if (k->msd && !msd)
+        return MDL_ERUN;
+    for (int r = 0; r < k->msd_rows && r < a->spec.msd_rows; r++) {
+        a->msd_step[r] = (long)k->msd[(size_t)r * (1 + nt)];
+        for (int t = 0; t < nt; t++)
+            msd[(size_t)r * nt + t] = k->msd[(size_t)r * (1 + nt) + 1 + t];
+    }
+    a->msd_rows = k->msd_rows < a->spec.msd_rows ? k->msd_rows : a->spec.msd_rows;
+    mdl_analysis_sums in = {k->rdf, k->rdf_samples, k->volume_sum, msd, k->origin};
+    const int rc = a->ops->analysis_resume(a->ctx, &in);
+    free(msd);
+    return rc;
+}
+
+int analysis_begin(mdl_analysis *a, const mdl_analysis_begin *b)
+{
+    const mdl_config *cfg = b->cfg;
     memset(a, 0, sizeof *a);
-    a->cfg = cfg, a->ops = ops, a->ctx = ctx, a->start = start, a->end = end, a->time0 = time0;
-    a->dt = cfg->timestep;
+    a->cfg = cfg, a->ops = b->ops, a->ctx = b->ctx, a->start = b->start, a->end = b->end, a->time0 = b->time0;
+    a->dt = cfg->timestep, a->stage = b->stage;
     a->on = cfg->rdf_every > 0 || cfg->msd_every > 0;
     if (!a->on)
         return MDL_OK;
     a->spec.rdf_bins = cfg->rdf_every > 0 ? cfg->rdf_bins : 0;
-    a->spec.rdf_max = cfg->rdf_max > 0 ? cfg->rdf_max : cutmax;
+    a->spec.rdf_max = cfg->rdf_max > 0 ? cfg->rdf_max : b->cutmax;
     a->spec.msd = cfg->msd_every > 0;
+    const int resumed = resumes(a, b->resume, b->ntypes, b->natoms);
+    if (resumed) /* the stage began before the restart: its time and the MSD's origin are its start's */
+        a->time0 -= (double)(a->start - b->resume->start) * a->dt, a->start = b->resume->start;
+    else if (b->resume && b->resume->stage == a->stage && comm_rank() == 0)
+        fprintf(stderr, "mdlite: the checkpoint's analysis is another stage's or sampled otherwise: this stage's "
+                        "averages and the MSD's origin start at step %ld\n", a->start);
     if (a->spec.msd) {
-        a->spec.msd_rows = (int)((end - start) / cfg->msd_every + 2);
+        a->spec.msd_rows = (int)((a->end - a->start) / cfg->msd_every + 2);
         if (!(a->msd_step = mdl_calloc((size_t)a->spec.msd_rows, sizeof *a->msd_step, "MSD steps")))
             return MDL_ERUN;
     }
-    MDL_TRY(ops->analysis_start(ctx, &a->spec));
-    return analysis_sample(a, start);
+    MDL_TRY(a->ops->analysis_start(a->ctx, &a->spec));
+    return resumed ? resume(a, b->resume) : analysis_sample(a, a->start);
+}
+
+int analysis_checkpoint(const mdl_analysis *a, size_t natoms, int ntypes, mdl_analysis_checkpoint **out)
+{
+    *out = NULL;
+    if (!a->on)
+        return MDL_OK;
+    mdl_analysis_checkpoint *k = mdl_calloc(1, sizeof *k, "the analysis's checkpoint");
+    const size_t nr = (size_t)ntypes * (ntypes + 1) / 2 * a->spec.rdf_bins, nm = (size_t)a->spec.msd_rows * ntypes;
+    mdl_analysis_sums m = {0};
+    m.rdf = mdl_calloc(nr ? nr : 1, sizeof(double), "RDF");
+    m.msd = mdl_calloc(nm ? nm : 1, sizeof(double), "MSD");
+    m.origin = a->spec.msd ? mdl_alloc(natoms * 3 * sizeof(double), "the MSD's origin") : NULL;
+    int rc = k && m.rdf && m.msd && (!a->spec.msd || m.origin) ? a->ops->analysis_read(a->ctx, &m) : MDL_ERUN;
+    if (rc == MDL_OK && comm_rank() == 0) {
+        *k = (mdl_analysis_checkpoint){a->stage, a->start, ntypes, a->spec.rdf_bins, a->msd_rows, a->spec.rdf_max,
+                                       m.volume_sum, m.rdf_samples, nr ? m.rdf : NULL, NULL,
+                                       a->spec.msd ? m.origin : NULL, natoms};
+        m.rdf = nr ? NULL : m.rdf, m.origin = NULL;
+        if (a->spec.msd && (k->msd = mdl_alloc((size_t)a->msd_rows * (1 + ntypes) * sizeof(double) + 1, "MSD"))) {
+            for (int r = 0; r < a->msd_rows; r++) {
+                k->msd[(size_t)r * (1 + ntypes)] = (double)a->msd_step[r];
+                memcpy(k->msd + (size_t)r * (1 + ntypes) + 1, m.msd + (size_t)r * ntypes, ntypes * sizeof(double));
+            }
+        } else if (a->spec.msd)
+            rc = MDL_ERUN;
+        *out = rc == MDL_OK ? k : NULL;
+        k = rc == MDL_OK ? NULL : k;
+    }
+    analysis_checkpoint_free(k);
+    free(m.rdf);
+    free(m.msd);
+    free(m.origin);
+    return rc;
 }
 
 /* Samples at the steps that are multiples of each _every (as thermo rows and frames are), and the

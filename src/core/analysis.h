@@ -41,7 +41,20 @@ typedef struct {
     long *msd_step;      /* the step of each MSD row */
     int msd_rows;        /* rows sampled */
     int on;
+    int stage;           /* the stage's index (a checkpoint's analysis belongs to one) */
 } mdl_analysis;
+
+/* What a stage's analysis begins from. */
+typedef struct {
+    const mdl_config *cfg;      /* the stage's */
+    const mdl_backend_ops *ops;
+    void *ctx;
+    long start, end;            /* the steps this run makes of the stage */
+    double time0, cutmax;       /* the time at start; the largest pair cutoff (rdf_max's default) */
+    int stage, ntypes;
+    size_t natoms;
+    const mdl_analysis_checkpoint *resume; /* a restart's checkpoint's (NULL: none) */
+} mdl_analysis_begin;
 
 /* [analysis] rdf_max within the largest pair cutoff (pairs past it are not in every list): MDL_OK,
    or MDL_EINPUT naming the key. */
@@ -54,9 +67,13 @@ void analysis_close(mdl_analysis_out *o);
 /* Every stage's results into an H5MD trajectory, under analysis/STAGE/rdf and analysis/STAGE/msd
    (rank 0, once the frames are written); nothing for extended XYZ. */
 int analysis_write_trajectory(const mdl_analysis_out *o, mdl_traj *t);
-/* A stage from `start` (the state now: the MSD's origin) to `end`; its first sample at `start`. */
-int analysis_begin(mdl_analysis *a, const mdl_config *cfg, const mdl_backend_ops *ops, void *ctx, long start,
-                   long end, double time0, double cutmax);
+/* A stage from `start` (the state now: the MSD's origin) to `end`, its first sample at `start`; or,
+   where b->resume holds this stage's analysis as it is sampled, its sums and origin: the stage's
+   averages go on from the checkpoint's step. */
+int analysis_begin(mdl_analysis *a, const mdl_analysis_begin *b);
+/* The stage's analysis now, for a checkpoint (every rank calls; rank 0 gets it, malloc'ed; NULL
+   where nothing is sampled). */
+int analysis_checkpoint(const mdl_analysis *a, size_t natoms, int ntypes, mdl_analysis_checkpoint **out);
 /* Whether `step` samples (the state is looked at between this step and the next). */
 int analysis_is_step(const mdl_analysis *a, long step);
 int analysis_sample(mdl_analysis *a, long step);

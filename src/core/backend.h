@@ -74,6 +74,7 @@ typedef struct {
     long rdf_samples;
     double volume_sum; /* the box's volume at each RDF sample, summed */
     double *msd;       /* [row][species]: sum over the species' atoms of |unwrapped - origin|^2 */
+    double *origin;    /* natoms x 3 by id: the MSD's origin (read: given where wanted, else NULL) */
 } mdl_analysis_sums;
 
 enum { MDL_FORCES, MDL_FORCES_ENERGY, MDL_ENERGY_ONLY, MDL_FORCES_THEN_KICKS, MDL_FORCES_VIRIAL };
@@ -152,6 +153,9 @@ typedef struct {
     int (*analysis_start)(void *ctx, const mdl_analysis_spec *spec);
     int (*analysis_sample)(void *ctx, int rdf, int msd_row);
     int (*analysis_read)(void *ctx, mdl_analysis_sums *out);
+    /* after start: the sums and origin of a checkpoint (all ranks' totals, given to every rank)
+       instead of empty ones and this state's positions, so that a restart continues the averages */
+    int (*analysis_resume)(void *ctx, const mdl_analysis_sums *in);
     /* the current full list in id order: row i (the ids of i's neighbors, in no particular order)
        is rows[start[i] .. start[i+1]) (both malloc'ed; `mdlite neighbors`) */
     int (*neighbor_rows)(void *ctx, int **rows, size_t **start);

@@ -38,6 +38,7 @@ typedef struct {
     long stages_from;       /* the step the first stage began */
     mdl_analysis an;        /* the stage's on-the-fly analysis */
     mdl_analysis_out an_out; /* its files (rank 0) */
+    mdl_analysis_checkpoint *resume; /* a restart's checkpoint's analysis (NULL: none) */
     char forces_was[4096];  /* a restart: what the checkpoint's forces were computed from */
     const mdl_units *units;
     mdl_thermo thermo;
@@ -128,15 +129,17 @@ static int write_frame(run_state *r, long step, int last)
     double t0 = mdl_wtime();
     int flush = last || (r->frames + 1) % r->cfg->flush_every == 0;
     mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush, {0}, 0,
-                   r->base->nstages > 0, r->stages_from};
+                   r->base->nstages > 0, r->stages_from, NULL};
     MDL_TRY(thermostat_state(&r->st.thermostat, r->ops, r->ctx, f.thermostat, &f.nstate));
+    if (f.checkpoint) /* the stage's analysis so far: a restart continues it (every rank: sums) */
+        MDL_TRY(analysis_checkpoint(&r->an, r->natoms, r->an_out.ntypes, &f.analysis));
     r->frames++;
     r->last_frame = step;
     MDL_TRY(r->ops->synchronize(r->ctx)); /* the device is there: was the state healthy? */
     MDL_TRY(stepper_check_health(&r->st, step));
     int fields = f.checkpoint ? MDL_DUMP_ALL : r->cfg->dump_fields;
     if (r->writer)
-        MDL_TRY(writer_submit(r->writer, &f, fields));
+        MDL_TRY(writer_submit(r->writer, &f, fields)); /* which frees f.analysis once written */
     else /* another rank than 0: its atoms to rank 0's frame */
         MDL_TRY(r->ops->snapshot_start(r->ctx, 0, fields));
     r->st.timers.t[PH_OUTPUT] += mdl_wtime() - t0;
@@ -251,8 +254,10 @@ static int run_stage(run_state *r, int continued)
             r->last_frame = r->first_step;
         MDL_TRY(skin_tuner_start(&r->tuner, r->ops, r->ctx, cfg->skin_auto, r->cutmax, r->first_step, cfg->steps));
     }
-    MDL_TRY(analysis_begin(&r->an, cfg, r->ops, r->ctx, r->first_step, r->final_step, step_time(r, r->first_step),
-                           r->cutmax));
+    const mdl_analysis_begin b = {cfg,       r->ops,   r->ctx,    r->first_step, r->final_step,
+                                  step_time(r, r->first_step), r->cutmax, r->stage, r->an_out.ntypes,
+                                  r->natoms, continued ? NULL : r->resume};
+    MDL_TRY(analysis_begin(&r->an, &b));
     MDL_TRY(stop_signal_agree(r->nranks));
     if (stop_signal()) /* during the set-up: the files hold its frame and row */
         return stop_on_signal(r, r->first_step);
@@ -363,6 +368,7 @@ static int load_restart(const char *path, mdl_system *s, run_state *r)
        run computes them otherwise (choose_stage): never a thermostat's force carried into NVE */
     h5md_checkpoint_forces(path, r->forces_was, sizeof r->forces_was);
     r->nstate = h5md_checkpoint_thermostat(path, r->thermostat_state, MDL_NH_STATE);
+    r->resume = h5md_checkpoint_analysis(path);
     r->append = r->cfg->trajectory[0] && same_file(r->cfg->trajectory, path);
     return MDL_OK;
 }
@@ -563,5 +569,6 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     outfile_release(r.fd_profile);
     outfile_release(r.fd_rdf);
     outfile_release(r.fd_msd);
+    analysis_checkpoint_free(r.resume);
     return rc;
 }

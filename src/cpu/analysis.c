@@ -122,11 +122,31 @@ int cpu_analysis_read(void *p, mdl_analysis_sums *out)
         memcpy(out->msd, c->an.msd, nm * sizeof(double));
     out->rdf_samples = c->an.samples;
     out->volume_sum = c->an.volume_sum;
+    if (out->origin && c->an.origin)
+        memcpy(out->origin, c->an.origin, c->natoms * 3 * sizeof(double));
     if (comm_size() > 1) { /* the volume and samples are every rank's alike */
         if (nr)
             MDL_TRY(comm_sum_doubles(out->rdf, (int)nr));
         if (nm)
             MDL_TRY(comm_sum_doubles(out->msd, (int)nm));
     }
+    return MDL_OK;
+}
+
+int cpu_analysis_resume(void *p, const mdl_analysis_sums *in)
+{
+    cpu_ctx *c = p;
+    const size_t nr = c->an.rdf ? (size_t)npairs(c) * c->an.spec.rdf_bins : 0;
+    const size_t nm = c->an.msd ? (size_t)c->an.spec.msd_rows * c->s.ntypes : 0;
+    if (comm_rank() == 0) { /* the totals once: read sums the ranks' */
+        if (nr)
+            memcpy(c->an.rdf, in->rdf, nr * sizeof(double));
+        if (nm)
+            memcpy(c->an.msd, in->msd, nm * sizeof(double));
+    }
+    c->an.samples = in->rdf_samples;
+    c->an.volume_sum = in->volume_sum;
+    if (c->an.origin)
+        memcpy(c->an.origin, in->origin, c->natoms * 3 * sizeof(double));
     return MDL_OK;
 }

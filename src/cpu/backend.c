@@ -490,6 +490,7 @@ const mdl_backend_ops mdl_cpu_backend = {
     .analysis_start = cpu_analysis_start,
     .analysis_sample = cpu_analysis_sample,
     .analysis_read = cpu_analysis_read,
+    .analysis_resume = cpu_analysis_resume,
     .neighbor_rows = cpu_neighbor_rows,
     .stats = cpu_stats,
     .synchronize = cpu_synchronize,

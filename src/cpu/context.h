@@ -80,6 +80,7 @@ int cpu_remap_box(cpu_ctx *c);
 int cpu_analysis_start(void *p, const mdl_analysis_spec *spec);
 int cpu_analysis_sample(void *p, int rdf, int msd_row);
 int cpu_analysis_read(void *p, mdl_analysis_sums *out);
+int cpu_analysis_resume(void *p, const mdl_analysis_sums *in);
 void cpu_analysis_free(cpu_ctx *c);
 
 #endif

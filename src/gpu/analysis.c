@@ -111,11 +111,38 @@ int gpu_analysis_read(void *p, mdl_analysis_sums *out)
     const size_t nr = c->an.hist ? npairs(c) * c->an.spec.rdf_bins : 0, nm = (size_t)c->an.spec.msd_rows * c->ntypes;
     if (c->an.msd)
         TRY(gpu_d2h(out->msd, c->an.msd, nm * sizeof(double)));
+    if (out->origin && c->an.origin)
+        TRY(gpu_d2h(out->origin, c->an.origin, c->natoms * 3 * sizeof(double)));
     if (c->halo) { /* the volume and samples are every rank's alike */
         if (nr)
             MDL_TRY(comm_sum_doubles(out->rdf, (int)nr));
         if (c->an.msd)
             MDL_TRY(comm_sum_doubles(out->msd, (int)nm));
     }
+    return MDL_OK;
+}
+
+int gpu_analysis_resume(void *p, const mdl_analysis_sums *in)
+{
+    gpu_ctx *c = p;
+    const size_t nr = c->an.hist ? npairs(c) * c->an.spec.rdf_bins : 0, nm = (size_t)c->an.spec.msd_rows * c->ntypes;
+    TRY(gpu_synchronize());
+    if (nr && comm_rank() == 0) { /* the totals once: read sums the ranks' */
+        unsigned long long *h = mdl_alloc(nr * sizeof *h, "RDF");
+        if (!h)
+            return MDL_ERUN;
+        for (size_t q = 0; q < nr; q++)
+            h[q] = (unsigned long long)in->rdf[q];
+        const int bad = gpu_h2d(c->an.hist, h, nr * sizeof *h);
+        free(h);
+        TRY(bad);
+    }
+    if (nr)
+        TRY(gpu_h2d(c->an.volume, &in->volume_sum, sizeof(double)));
+    c->an.samples = in->rdf_samples;
+    if (c->an.msd && comm_rank() == 0)
+        TRY(gpu_h2d(c->an.msd, in->msd, nm * sizeof(double)));
+    if (c->an.origin)
+        TRY(gpu_h2d(c->an.origin, in->origin, c->natoms * 3 * sizeof(double)));
     return MDL_OK;
 }

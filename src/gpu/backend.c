@@ -418,6 +418,7 @@ const mdl_backend_ops mdl_gpu_backend = {
     .analysis_start = gpu_analysis_start,
     .analysis_sample = gpu_analysis_sample,
     .analysis_read = gpu_analysis_read,
+    .analysis_resume = gpu_analysis_resume,
     .nose_hoover_state = gpu_nose_hoover_state,
     .neighbor_rows = gpu_neighbor_rows,
     .stats = gpu_stats,

@@ -198,6 +198,7 @@ void gpu_drop_graphs(gpu_ctx *c);
 int gpu_analysis_start(void *p, const mdl_analysis_spec *spec);
 int gpu_analysis_sample(void *p, int rdf, int msd_row);
 int gpu_analysis_read(void *p, mdl_analysis_sums *out);
+int gpu_analysis_resume(void *p, const mdl_analysis_sums *in);
 void gpu_analysis_free(gpu_ctx *c);
 
 /* ---- observe.c: the way out to the host (table entries) ---------------------------------------- */

@@ -280,3 +280,14 @@ long h5md_checkpoint_stages_from(const char *path)
     close_attribute(a, f);
     return (long)v;
 }
+
+mdl_analysis_checkpoint *h5md_checkpoint_analysis(const char *path)
+{
+    h5_enter();
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    mdl_analysis_checkpoint *a = f < 0 ? NULL : checkpoint_analysis_get(f);
+    if (f >= 0)
+        H5Fclose(f);
+    H5Eclear2(H5E_DEFAULT);
+    return a;
+}

@@ -3,6 +3,7 @@
 #define MDL_IO_CHECKPOINT_H
 
 #include "../system/system.h"
+#include "trajectory.h"
 
 /* Reads the checkpoint of an H5MD file written by mdlite into s (which must already hold the
    configured species and masses and the same atom count): positions, velocities, forces, images,
@@ -16,6 +17,9 @@ void h5md_checkpoint_forces(const char *path, char *out, size_t size);
 /* The checkpoint's attribute "thermostat" (Nose-Hoover's chains and barostat, nh_pack's layout)
    into out (at most max values); returns how many, 0 where the file has none. */
 int h5md_checkpoint_thermostat(const char *path, double *out, int max);
+/* The checkpoint's analysis of the stage it is in (checkpoint/analysis; malloc'ed, free with
+   analysis_checkpoint_free), or NULL where it has none. */
+mdl_analysis_checkpoint *h5md_checkpoint_analysis(const char *path);
 /* The checkpoint's attribute "stages_from": the step where the first [stage:NAME] of the run that
    wrote it began; -1 where the file has none. */
 long h5md_checkpoint_stages_from(const char *path);

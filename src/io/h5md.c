@@ -443,7 +443,7 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
         const double from = (double)f->stages_from;
         H5TRY(attr_doubles(h->ck_group, "stages_from", &from, 0, 1), "writing the checkpoint");
     }
-    return MDL_OK;
+    return checkpoint_analysis_put(h->file, h->path, f->analysis) == 0 ? MDL_OK : MDL_ERUN;
 }
 
 /* Packs the frame's float fields into fbuf (position, velocity, force, 3n each); MDL_ERUN with

@@ -3,6 +3,8 @@
 #ifndef MDL_IO_H5MD_SERIES_H
 #define MDL_IO_H5MD_SERIES_H
 
+#include "trajectory.h"
+
 #include <hdf5.h>
 
 /* An H5MD time-dependent element: value [frames x dims], step and time (own, or hard links). */
@@ -31,6 +33,11 @@ herr_t dataset_string(hid_t parent, const char *name, const char *value);
    with a "unit" attribute unless unit is NULL. */
 herr_t dataset_table(hid_t file, const char *group, const char *name, const double *v, hsize_t rows, hsize_t cols,
                      const char *unit);
+
+/* A stage's analysis into checkpoint/analysis (replacing what was there; a NULL a leaves none), and
+   back (NULL: none, or not readable). */
+int checkpoint_analysis_put(hid_t file, const char *path, const mdl_analysis_checkpoint *a);
+mdl_analysis_checkpoint *checkpoint_analysis_get(hid_t file);
 
 /* The series group/name (value of `rank` frame dims d0 x d1; step and time of its own, or hard
    links to owner's); unit attributes only with `units`. Errors name path; MDL_OK or MDL_ERUN. */

@@ -10,6 +10,21 @@
 
 typedef struct mdl_traj mdl_traj;
 
+/* A stage's on-the-fly analysis at a checkpoint, so that a restart continues its averages: the
+   RDF's counts, the MSD's rows so far and every atom's origin (core/analysis.c fills it). */
+typedef struct {
+    int stage;               /* its index (0 without stages) */
+    long start;              /* the step its samples began (the MSD's origin) */
+    int ntypes, rdf_bins, msd_rows;
+    double rdf_max, volume_sum;
+    long rdf_samples;
+    double *rdf;             /* [pair][bin] counts; NULL: no RDF */
+    double *msd;             /* msd_rows x (1 + ntypes): the row's step, then each species' sum */
+    double *origin;          /* natoms x 3, by id; NULL: no MSD */
+    size_t natoms;
+} mdl_analysis_checkpoint;
+void analysis_checkpoint_free(mdl_analysis_checkpoint *a); /* the arrays and a itself; NULL is fine */
+
 /* One frame: the system in id order (positions wrapped, with image counters). */
 typedef struct {
     long step;
@@ -22,6 +37,7 @@ typedef struct {
     int nstate;                 /* values in it (0: none) */
     int staged;                 /* the run has stages: the checkpoint records where the first began */
     long stages_from;
+    mdl_analysis_checkpoint *analysis; /* with the checkpoint; owned by the frame, freed once written */
 } mdl_frame;
 
 /* Opens (creates, or with append = 1 continues) the trajectory named by cfg->trajectory.

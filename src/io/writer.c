@@ -62,6 +62,8 @@ static int write_slot(mdl_writer *w, slot *s, int index)
         f.obs = &obs;
         rc = traj_write(w->traj, &f);
     }
+    analysis_checkpoint_free(s->frame.analysis);
+    s->frame.analysis = NULL;
     if (w->prof)
         profile_add(w->prof, MDL_LANE_WRITE, s->frame.step, t0 - w->prof->t0, mdl_wtime() - w->prof->t0);
     return rc;
@@ -151,8 +153,13 @@ int writer_submit(mdl_writer *w, const mdl_frame *f, int fields)
     s->frame.obs = NULL;
     s->copy_start = mdl_wtime();
     int rc = w->ops->snapshot_start(w->ctx, index, fields);
-    if (rc != MDL_OK || !w->threaded)
-        return rc == MDL_OK ? write_slot(w, s, index) : rc;
+    if (rc != MDL_OK) {
+        analysis_checkpoint_free(s->frame.analysis);
+        s->frame.analysis = NULL;
+        return rc;
+    }
+    if (!w->threaded)
+        return write_slot(w, s, index);
     pthread_mutex_lock(&w->mu);
     s->state = SLOT_QUEUED;
     w->queue[w->head % w->nslots] = index;

@@ -434,6 +434,26 @@ msd_every = 10
         fail(f"GPU restart at step 140 of the staged run: rows {rows[0]['step']}..{rows[-1]['step']}, {rerr:.3g} "
              f"from the uninterrupted run (tolerance {rtol})")
     print(f"{precision}: restart at step 140 (in the carried npt stage) continues the GPU's staged run: {rerr:.2g}")
+    # stopped at step 190, in the nve stage that samples g(r) and the MSD: the restart continues the
+    # stage's sums from the checkpoint (its g(r) averages steps 160-220, the MSD's origin is 160)
+    import numpy as np
+    an = ["system.cells=8 8 8", "output.thermo=5", "analysis.rdf_every=10", "analysis.msd_every=10"]
+    files = lambda tag: [f"analysis.rdf_file={d}/{tag}_rdf.csv", f"analysis.msd_file={d}/{tag}_msd.csv"]
+    thermo_run(mdlite, staged, d, "w", *an, *files("w"))
+    thermo_run(mdlite, staged, d, "p", *an, *files("p"), f"output.trajectory={d}/p.h5md", "stage:nve.steps=30")
+    run([mdlite, "run", staged, "--backend", "gpu", "--restart", f"{d}/p.h5md", *list_sets(), "--set",
+         f"output.thermo_file={d}/r.csv", "--set", f"output.trajectory={d}/r.h5md",
+         *sum((["--set", x] for x in an + files("r")), [])])
+    gtol, mtol = (1e-12, 1e-12) if precision == "double" else (5e-3, 1e-4)
+    for kind, tol in (("rdf", gtol), ("msd", mtol)):
+        w = read_analysis_csv(f"{d}/w_{kind}.csv", "nve")[1]
+        r = read_analysis_csv(f"{d}/r_{kind}.csv", "nve")[1]
+        err = np.max(np.abs(r - w) / np.maximum(np.abs(w), 1.0)) if r.shape == w.shape else float("inf")
+        if err > tol:
+            fail(f"restart at step 190 in the nve stage: its {kind} against the uninterrupted run's: {err:.3g} "
+                 f"(rows {r.shape} against {w.shape}, tolerance {tol})")
+    print(f"{precision}: restart at step 190 (in the sampling nve stage) continues its g(r) and MSD from the "
+          f"checkpoint")
     print(f"{precision}: 32,000 atoms, GPU g(r) = CPU's within 1e-12; stages nvt -> npt -> npt (the chains and box "
           f"carried) -> nve against the CPU {worst:.2g} (volume {gr[0]['volume']:.6g} -> {gr[-1]['volume']:.6g}, "
           f"fixed in the nve stage)")

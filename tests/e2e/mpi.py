@@ -157,6 +157,19 @@ def analysis(mdlite, mpiexec, d):
             fail(f"stages with analysis, {ranks} ranks against one: thermo {t:.3g}, g(r) {g:.3g}, MSD {m:.3g}")
         print(f"stages nvt -> npt -> nve with g(r) and MSD, {ranks} ranks against one: thermo {t:.2g}, "
               f"g(r) {g:.2g}, MSD {m:.2g}")
+    # stopped in stage c on 2 ranks (step 125), continued on 4: stage c's g(r) and MSD go on from the
+    # checkpoint's sums and origin, as one rank's uninterrupted
+    mdrun(mdlite, mpiexec, d, 2, "part", *sets, "stage:c.steps=25", f"output.trajectory={d}/part.h5md",
+          f"analysis.rdf_file={d}/prdf.csv", f"analysis.msd_file={d}/pmsd.csv")
+    run([mpiexec, "--oversubscribe", "-np", "4", mdlite, "run", f"{d}/in.ini", "--overwrite", "--restart",
+         f"{d}/part.h5md", *sum((["--set", x] for x in sets + [f"output.thermo_file={d}/after.csv",
+                                 f"output.trajectory={d}/after.h5md", f"analysis.rdf_file={d}/ardf.csv",
+                                 f"analysis.msd_file={d}/amsd.csv"]), [])], cwd=d, timeout=300)
+    g = abs(read_analysis_csv(f"{d}/ardf.csv", "c")[1] - read_analysis_csv(f"{d}/rdf0.csv", "c")[1]).max()
+    m = abs(read_analysis_csv(f"{d}/amsd.csv", "c")[1] - read_analysis_csv(f"{d}/msd0.csv", "c")[1]).max()
+    if g > 1e-9 or m > 1e-9:
+        fail(f"restart of stage c (2 ranks, then 4) against one rank's uninterrupted: g(r) {g:.3g}, MSD {m:.3g}")
+    print(f"stage c stopped at step 125 on 2 ranks, continued on 4: g(r) {g:.2g}, MSD {m:.2g} from one rank's")
 
 
 def gpu_analysis(mdlite, mpiexec, d):

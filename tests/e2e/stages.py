@@ -105,9 +105,20 @@ pressure_tau = 5.0
 """
 
 
+def analysis_rows(path):
+    """Each stage's rows of an analysis CSV (stage, then the numbers), by stage."""
+    with open(path) as f:
+        rows = [line.strip().split(",") for line in f if not line.startswith(("#", "stage"))]
+    out = {}
+    for r in rows:
+        out.setdefault(r[0], []).append([float(x) for x in r[1:]])
+    return out
+
+
 def restart(mdlite, inp, d):
     for backend in ("cpu",):
-        cfg = write(os.path.join(d, "staged.ini"), BASE.format(traj="traj.h5md") + STAGED)
+        cfg = write(os.path.join(d, "staged.ini"), BASE.format(traj="traj.h5md") + STAGED +
+                    "\n[analysis]\nrdf_every = 10\nmsd_every = 10\n")
         os.makedirs(os.path.join(d, "whole"))
         mdrun(mdlite, cfg, os.path.join(d, "whole"))
         whole = {r["step"]: r for r in read_thermo(os.path.join(d, "whole", "thermo.csv"))}
@@ -122,6 +133,14 @@ def restart(mdlite, inp, d):
             mdrun(mdlite, cfg, part, "--restart", "traj.h5md", "--set", "output.thermo_file=after.csv",
                   "--set", "output.trajectory=after.h5md")
             after = read_thermo(os.path.join(part, "after.csv"))
+            # the stage the restart is in goes on with the checkpoint's sums: its g(r) and MSD are
+            # the uninterrupted run's
+            for name in ("rdf.csv", "msd.csv"):
+                got, want = analysis_rows(os.path.join(part, name)), analysis_rows(os.path.join(d, "whole", name))
+                for stage, rows in got.items():
+                    if stage not in want or len(rows) != len(want[stage]) or max(
+                            abs(a - b) / max(1.0, abs(b)) for r, w in zip(rows, want[stage]) for a, b in zip(r, w)) > 1e-12:
+                        fail(f"restart at {stop}: {name} of stage {stage} differs from the uninterrupted run's")
             if [r["step"] for r in after] != list(range(stop, 151)):
                 fail(f"restart at {stop}: rows {after[0]['step']}..{after[-1]['step']}, expected {stop}..150")
             err = 0.0
@@ -134,7 +153,8 @@ def restart(mdlite, inp, d):
             worst[stop] = err
             if err > 1e-13:
                 fail(f"restart at step {stop}: thermo differs from the uninterrupted run by {err:.3g} ({where}; 1e-13)")
-        print(f"{backend}: restarts from steps 30 (nvt), 70 (nve), 125 (npt) continue the staged run: worst "
+        print(f"{backend}: restarts from steps 30 (nvt), 70 (nve), 125 (npt) continue the staged run, g(r) and MSD "
+              "of each stage to 1e-12: thermo's worst "
               + ", ".join(f"{s}: {e:.2g}" for s, e in worst.items()))
 
 

@@ -203,6 +203,19 @@ def gpu_analysis(mdlite, mpiexec, d):
             fail(f"GPU stages with analysis, {ranks} ranks against one: thermo {t:.3g}, g(r) {g:.3g}, MSD {m:.3g}")
         print(f"GPU ({'double' if double else 'mixed'}) stages nvt -> npt -> nve with g(r) and MSD, {ranks} ranks "
               f"against one GPU: thermo {t:.2g}, g(r) {g:.2g}, MSD {m:.2g}")
+    # stopped in stage c on 2 GPU ranks, continued on one GPU: stage c's sums go on from the checkpoint
+    mdrun(mdlite, mpiexec, d, 2, "gpart", *sets, "stage:c.steps=25", f"output.trajectory={d}/gpart.h5md",
+          f"analysis.rdf_file={d}/gprdf.csv", f"analysis.msd_file={d}/gpmsd.csv")
+    run([mdlite, "run", f"{d}/in.ini", "--overwrite", "--restart", f"{d}/gpart.h5md",
+         *sum((["--set", x] for x in sets + [f"output.thermo_file={d}/gafter.csv", f"output.trajectory={d}/ga.h5md",
+                                            f"analysis.rdf_file={d}/gardf.csv", f"analysis.msd_file={d}/gamsd.csv"]),
+              [])], cwd=d, timeout=300)
+    g = abs(read_analysis_csv(f"{d}/gardf.csv", "c")[1] - read_analysis_csv(f"{d}/grdf0.csv", "c")[1]).max()
+    m = abs(read_analysis_csv(f"{d}/gamsd.csv", "c")[1] - read_analysis_csv(f"{d}/gmsd0.csv", "c")[1]).max()
+    if g > gtol or m > mtol * 100:
+        fail(f"GPU: stage c stopped on 2 ranks, continued on one: g(r) {g:.3g}, MSD {m:.3g} from one GPU's")
+    print(f"GPU: stage c stopped at step 145 on 2 ranks, continued on one GPU: g(r) {g:.2g}, MSD {m:.2g} from the "
+          f"uninterrupted one")
 
 
 def read_xyz(path):

@@ -112,6 +112,8 @@ herr_t dataset_table(hid_t file, const char *group, const char *name, const doub
                                                        : H5Gcreate2(file, group, lcpl, H5P_DEFAULT, H5P_DEFAULT);
     hsize_t dims[2] = {rows, cols};
     hid_t space = H5Screate_simple(cols ? 2 : 1, dims, NULL);
+    if (g >= 0 && H5Lexists(g, name, H5P_DEFAULT) > 0) /* a restart's, appending: the table is replaced */
+        H5Ldelete(g, name, H5P_DEFAULT);
     hid_t d = g < 0 ? -1 : H5Dcreate2(g, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     herr_t rc = d < 0 ? -1 : H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
     if (rc >= 0 && unit)

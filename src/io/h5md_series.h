@@ -29,8 +29,8 @@ herr_t attr_strings(hid_t obj, const char *name, const char **values, hsize_t co
 herr_t attr_ints(hid_t obj, const char *name, const int *v, hsize_t count); /* count 0: scalar */
 herr_t attr_doubles(hid_t obj, const char *name, const double *v, hsize_t count, int create);
 herr_t dataset_string(hid_t parent, const char *name, const char *value);
-/* group/name (the group made with its parents where missing): rows x cols doubles (cols 0: a vector),
-   with a "unit" attribute unless unit is NULL. */
+/* group/name (the group made with its parents where missing; a table there already replaced): rows x
+   cols doubles (cols 0: a vector), with a "unit" attribute unless unit is NULL. */
 herr_t dataset_table(hid_t file, const char *group, const char *name, const double *v, hsize_t rows, hsize_t cols,
                      const char *unit);
 

@@ -150,6 +150,10 @@ def restart(mdlite, inp, d):
                     e = abs(r[k] - w[k]) / max(abs(w[k]), 1.0)
                     if e > err:
                         err, where = e, f"{k} at step {r['step']}"
+            if stop == 125:  # appending to the file it continues, which holds the stages' results already
+                mdrun(mdlite, cfg, part, "--restart", "traj.h5md", "--set", "output.thermo_file=append.csv")
+                if read_thermo(os.path.join(part, "append.csv"))[-1]["step"] != 150:
+                    fail("restart at 125 appending to its own file: did not reach step 150")
             worst[stop] = err
             if err > 1e-13:
                 fail(f"restart at step {stop}: thermo differs from the uninterrupted run by {err:.3g} ({where}; 1e-13)")

@@ -273,6 +273,10 @@ mdl_analysis_checkpoint *checkpoint_analysis_get(hid_t file)
     if (H5Lexists(file, "checkpoint/analysis", H5P_DEFAULT) <= 0 ||
         !read_doubles(file, "checkpoint/analysis/header", h, AN_HEADER))
         return NULL;
+    const double most[AN_HEADER] = {64, 9e18, MDL_MAX_SPECIES, 100000, 1e8, 1e300, 1e300, 9e18, 2147483647.0};
+    for (int k = 0; k < AN_HEADER; k++) /* a damaged file: no value is cast unchecked */
+        if (!(h[k] >= 0 && h[k] <= most[k]))
+            return NULL;
     mdl_analysis_checkpoint *a = calloc(1, sizeof *a);
     if (!a)
         return NULL;

@@ -237,6 +237,9 @@ def bad(mdlite, inp, d):
         "bad stage name": ("[stage:a b]\nsteps = 10\n", "stage:a b"),
         "stage ensemble key missing": ("[stage:a]\nsteps = 10\nensemble = nvt-langevin\n", "target_temperature"),
         "rdf_max past the cutoff": ("[analysis]\nrdf_every = 10\nrdf_max = 3.0\n[stage:a]\nsteps = 10\n", "rdf_max"),
+        "rdf_file is thermo_file": ("[analysis]\nrdf_every = 10\nrdf_file = thermo.csv\n[stage:a]\nsteps = 10\n",
+                                    "[analysis] rdf_file"),
+        "rdf_bins 0 in a stage": ("[stage:a]\nsteps = 10\nrdf_every = 5\nrdf_bins = 0\n", "rdf_bins"),
         "pressure keys kept into nvt": ("[stage:a]\nsteps = 10\nensemble = npt-nose-hoover\ntarget_temperature = 1"
                                         "\ntau = 1\ntarget_pressure = 1\npressure_tau = 5\n[stage:b]\nsteps = 10\n"
                                         "target_pressure = 2\nensemble = nvt-nose-hoover\n", "target_pressure"),
@@ -245,7 +248,8 @@ def bad(mdlite, inp, d):
         cfg = write(os.path.join(d, "bad.ini"),
                     "[system]\nlattice = fcc\ndensity = 0.8\ncells = 4 4 4\ntemperature = 1.0\n" + extra)
         p = mdrun(mdlite, cfg, d, check=False)
-        if p.returncode != 2 or word not in p.stderr or "bad.ini" not in p.stderr:
+        where = "thermo.csv" if "thermo_file" in name else "bad.ini"  # a clash names both outputs' keys
+        if p.returncode != 2 or word not in p.stderr or where not in p.stderr:
             fail(f"{name}: exit {p.returncode}, expected 2 naming the file and {word!r}:\n{p.stderr}")
     print(f"{len(cases)} kinds of bad stage input: exit 2 naming file, line and key")
 

@@ -337,7 +337,7 @@ static int cross_check(mdl_config *cfg, int ncomposition)
         ok = 0;
     }
     if ((cfg->ensemble == MDL_NVT_BERENDSEN || cfg->ensemble == MDL_NVT_LANGEVIN ||
-         cfg->ensemble == MDL_NVT_NOSE_HOOVER || cfg->ensemble == MDL_NPT_NOSE_HOOVER) && cfg->tau < 0) {
+         config_nose_hoover(cfg->ensemble)) && cfg->tau < 0) {
         config_fail(config_entry_or_file(cfg, "run", "tau", &tmp), "missing: ensemble %s needs tau (relaxation time)",
              config_find_entry(cfg, "run", "ensemble")->value);
         ok = 0;
@@ -407,7 +407,7 @@ int config_finish(mdl_config *cfg)
     units_lookup(cfg->units, &un);
     if (cfg->timestep < 0)
         cfg->timestep = un.dt;
-    const int nose_hoover = cfg->ensemble == MDL_NVT_NOSE_HOOVER || cfg->ensemble == MDL_NPT_NOSE_HOOVER;
+    const int nose_hoover = config_nose_hoover(cfg->ensemble);
     if (nose_hoover && cfg->tau < 10 * cfg->timestep && config_fresh_entry(cfg, "run", "tau"))
         mdl_warn("%s: [run] tau = %g is under 10 timesteps (%g): the chain follows the temperature's every "
                  "fluctuation; LAMMPS advises about 100 timesteps", config_origin(cfg, "run", "tau"), cfg->tau,
@@ -466,6 +466,11 @@ const char *config_origin(const mdl_config *cfg, const char *section, const char
 {
     const mdl_entry *e = config_find_entry(cfg, section, key);
     return e ? e->origin : cfg->path;
+}
+
+int config_nose_hoover(int ensemble)
+{
+    return ensemble == MDL_NVT_NOSE_HOOVER || ensemble == MDL_NPT_NOSE_HOOVER;
 }
 
 const char *config_ensemble_name(int ensemble)

@@ -137,6 +137,8 @@ void config_force_origin(const mdl_config *cfg, char *out, size_t size);
 /* The configuration in effect, as INI text: every key set in the file or by --set (the value
    that counts; "; --set" after an override), section by section; malloc'ed (NULL: no memory). */
 char *config_effective_text(const mdl_config *cfg);
+/* Whether the ensemble is a Nose-Hoover one (chains, and for npt a barostat, in the integrator). */
+int config_nose_hoover(int ensemble);
 /* The ensemble's name as the config spells it. */
 const char *config_ensemble_name(int ensemble);
 /* 1 when the key was set (in the file or by --set), 0 when it keeps its default. */

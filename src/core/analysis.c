@@ -268,9 +268,9 @@ static void write_rdf(const mdl_analysis *a, const mdl_analysis_out *o, const md
         free(res->r), res->r = NULL;
     if (res)
         res->nbins = nbins;
-    const double rmax = a->spec.rdf_max, step = rmax / nbins, volume = m->volume_sum / (double)m->rdf_samples;
+    const double rmax = a->spec.rdf_max, volume = m->volume_sum / (double)m->rdf_samples;
     for (int k = 0; k < nbins; k++) {
-        const double lo = k * step, hi = k + 1 == nbins ? rmax : (k + 1) * step;
+        const double lo = rdf_edge(k, rmax, nbins), hi = rdf_edge(k + 1, rmax, nbins);
         const double shell = 4.0 / 3.0 * 3.14159265358979323846 * (hi * hi * hi - lo * lo * lo);
         fprintf(o->rdf, "%s,%ld,%.10g", a->cfg->stage_name, m->rdf_samples, 0.5 * (lo + hi));
         if (res && res->g)

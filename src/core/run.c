@@ -241,9 +241,9 @@ static int run_stage(run_state *r, int continued)
                           .thermostat_state = r->nstate ? r->thermostat_state : NULL, .nstate = r->nstate};
     MDL_TRY(stepper_setup(&r->st, r->first_step, r->forces_given)); /* a restart continues exactly */
     mdl_backend_stats before = {0}; /* the counts of the stages before: the summary says this one's */
-    if (continued)
+    if (continued) {
         MDL_TRY(r->ops->stats(r->ctx, &before));
-    if (!continued) {
+    } else {
         mdl_observables o;
         MDL_TRY(backend_observe(r->ops, r->ctx, &o));
         if (cfg->thermo > 0)
@@ -294,7 +294,7 @@ static int next_stage(run_state *r, const mdl_config *next)
     r->nstate = 0;
     if (stages_same_chains(now, next))
         MDL_TRY(thermostat_state(&r->st.thermostat, r->ops, r->ctx, r->thermostat_state, &r->nstate));
-    else if (now->ensemble == MDL_NVT_NOSE_HOOVER || now->ensemble == MDL_NPT_NOSE_HOOVER)
+    else if (config_nose_hoover(now->ensemble))
         MDL_TRY(r->ops->nose_hoover_init(r->ctx, NULL));
     char was[4096], will[4096];
     config_force_origin(now, was, sizeof was);

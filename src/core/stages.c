@@ -31,5 +31,5 @@ int stages_find(const mdl_config *cfg, long from, long step, const char *restart
 
 int stages_same_chains(const mdl_config *a, const mdl_config *b)
 {
-    return a->ensemble == b->ensemble && (a->ensemble == MDL_NVT_NOSE_HOOVER || a->ensemble == MDL_NPT_NOSE_HOOVER);
+    return a->ensemble == b->ensemble && config_nose_hoover(a->ensemble);
 }

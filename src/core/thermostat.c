@@ -9,7 +9,7 @@
 
 static int is_nose_hoover(const mdl_thermostat *t)
 {
-    return t->ensemble == MDL_NVT_NOSE_HOOVER || t->ensemble == MDL_NPT_NOSE_HOOVER;
+    return config_nose_hoover(t->ensemble);
 }
 
 void thermostat_init(mdl_thermostat *t, const mdl_config *cfg, const mdl_units *u, size_t natoms)

@@ -31,8 +31,15 @@ static inline MDL_HD int rdf_pair_index(int a, int b, int ntypes)
     return a * ntypes - a * (a - 1) / 2 + (b - a);
 }
 
-/* The bin of separation r in nbins equal bins of (0, rmax] as numpy.histogram(range=(0, rmax))
-   finds it: edges k * (rmax / nbins), the last one rmax; r == rmax in the last bin; -1 past rmax. */
+/* Edge k (0..nbins) of nbins equal bins of (0, rmax], as numpy.linspace makes them: k * (rmax / nbins),
+   the last one rmax. */
+static inline MDL_HD double rdf_edge(int k, double rmax, int nbins)
+{
+    return k == nbins ? rmax : k * (rmax / nbins);
+}
+
+/* The bin of separation r between those edges as numpy.histogram(range=(0, rmax)) finds it: r ==
+   rmax in the last bin; -1 past rmax. */
 static inline MDL_HD int rdf_bin(double r, double rmax, int nbins)
 {
     if (!(r <= rmax))
@@ -40,10 +47,9 @@ static inline MDL_HD int rdf_bin(double r, double rmax, int nbins)
     int k = (int)(r * ((double)nbins / rmax));
     if (k == nbins)
         k--;
-    const double step = rmax / nbins;
-    if (r < k * step)
+    if (r < rdf_edge(k, rmax, nbins))
         k--;
-    else if (k != nbins - 1 && r >= (k + 1 == nbins ? rmax : (k + 1) * step))
+    else if (k != nbins - 1 && r >= rdf_edge(k + 1, rmax, nbins))
         k++;
     return k;
 }

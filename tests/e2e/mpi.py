@@ -136,12 +136,18 @@ def thermostats(mdlite, mpiexec, d):
     print(f"skin = auto on 4 ranks: {line}")
 
 
+def staged_sets(steps):
+    """--set values for three stages of `steps` steps each: nvt-nose-hoover, npt-nose-hoover (the box
+    shrinks), nve."""
+    return ["run.steps=", f"stage:a.steps={steps}", "stage:a.ensemble=nvt-nose-hoover",
+            "stage:a.target_temperature=1.2", "stage:a.tau=0.5", f"stage:b.steps={steps}",
+            "stage:b.ensemble=npt-nose-hoover", "stage:b.target_temperature=1.2", "stage:b.tau=0.5",
+            "stage:b.target_pressure=2.0", "stage:b.pressure_tau=1.0", f"stage:c.steps={steps}", "stage:c.ensemble=nve"]
+
+
 def analysis(mdlite, mpiexec, d):
     from rdfmsd import read_analysis_csv  # numpy: skipped where there is none
-    sets = ["run.steps=", "stage:a.steps=50", "stage:a.ensemble=nvt-nose-hoover", "stage:a.target_temperature=1.2",
-            "stage:a.tau=0.5", "stage:b.steps=50", "stage:b.ensemble=npt-nose-hoover", "stage:b.target_temperature=1.2",
-            "stage:b.tau=0.5", "stage:b.target_pressure=2.0", "stage:b.pressure_tau=1.0", "stage:c.steps=50",
-            "stage:c.ensemble=nve", "analysis.rdf_every=10", "analysis.msd_every=10"]
+    sets = staged_sets(50) + ["analysis.rdf_every=10", "analysis.msd_every=10"]
     results = {}
     for ranks in (0, 2, 4):
         mdrun(mdlite, mpiexec, d, ranks, f"r{ranks}", *sets, f"analysis.rdf_file={d}/rdf{ranks}.csv",
@@ -176,16 +182,10 @@ def gpu_analysis(mdlite, mpiexec, d):
     """Stages with g(r) and the MSD on 2 and 4 GPU ranks against one GPU."""
     import re
     from rdfmsd import read_analysis_csv
-    info = run([mdlite, "info"], check=False).stdout
-    if "GPU 0:" not in info:
-        print("SKIP: no GPU found (mdlite info):\n" + info)
-        sys.exit(SKIP)
+    info = gpu_info(mdlite)
     double = re.search(r"GPU precision: (\w+)", info).group(1) == "double"
-    sets = ["run.backend=gpu", "system.cells=12 12 12", "run.steps=", "stage:a.steps=60",
-            "stage:a.ensemble=nvt-nose-hoover", "stage:a.target_temperature=1.2", "stage:a.tau=0.5",
-            "stage:b.steps=60", "stage:b.ensemble=npt-nose-hoover", "stage:b.target_temperature=1.2",
-            "stage:b.tau=0.5", "stage:b.target_pressure=2.0", "stage:b.pressure_tau=1.0", "stage:c.steps=60",
-            "stage:c.ensemble=nve", "analysis.rdf_every=10", "analysis.msd_every=10"]
+    sets = ["run.backend=gpu", "system.cells=12 12 12", *staged_sets(60), "analysis.rdf_every=10",
+            "analysis.msd_every=10"]
     out = {}
     for ranks in (0, 2, 4):
         mdrun(mdlite, mpiexec, d, ranks, f"g{ranks}", *sets, f"analysis.rdf_file={d}/grdf{ranks}.csv",
@@ -398,12 +398,18 @@ def timeline(mdlite, mpiexec, d, g):
         fail(f"timeline: thermo same {same}, bad value exit {bad.returncode}: {bad.stderr[-300:]}")
 
 
-def gpu(mdlite, mpiexec, d):
-    """The GPU backend decomposed: ranks share the GPUs there are (NCCL where each has its own)."""
+def gpu_info(mdlite):
+    """`mdlite info`'s text; exits 77 (skipped) where it lists no GPU."""
     info = run([mdlite, "info"], check=False).stdout
     if "GPU 0:" not in info:
         print("SKIP: no GPU found (mdlite info):\n" + info)
         sys.exit(SKIP)
+    return info
+
+
+def gpu(mdlite, mpiexec, d):
+    """The GPU backend decomposed: ranks share the GPUs there are (NCCL where each has its own)."""
+    gpu_info(mdlite)
     g = ["run.backend=gpu"]
     same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,), (4, "run.processors=1 2 2"), (2, "run.processors=2 1 1"),
                                           (3,)], *g, tol=GPU_TOL)
@@ -447,11 +453,7 @@ def gpu(mdlite, mpiexec, d):
         fail(f"GPU, brute lists on 2 ranks: exit {p.returncode} (expected 2), messages {errors}")
     print(f"GPU, brute lists on 2 ranks: exit 2, {errors[0]}")
     # stages on GPU ranks: nvt -> npt (the box followed by each rank) -> nve, against one GPU
-    same_as_one_rank(mdlite, mpiexec, d, [(2,)], *g, "run.steps=", "stage:a.steps=60",
-                     "stage:a.ensemble=nvt-nose-hoover", "stage:a.target_temperature=1.2", "stage:a.tau=0.5",
-                     "stage:b.steps=60", "stage:b.ensemble=npt-nose-hoover", "stage:b.target_temperature=1.2",
-                     "stage:b.tau=0.5", "stage:b.target_pressure=2.0", "stage:b.pressure_tau=1.0", "stage:c.steps=60",
-                     "stage:c.ensemble=nve", tol=GPU_TOL, pairs_tol=1e-5)
+    same_as_one_rank(mdlite, mpiexec, d, [(2,)], *g, *staged_sets(60), tol=GPU_TOL, pairs_tol=1e-5)
     # the barostat on GPU ranks: the box moved on each rank's device, read back at each step's start,
     # the bricks and ghosts' shifts following it (the volume shrinks by 7% here)
     same_as_one_rank(mdlite, mpiexec, d, [(2,), (4, "run.processors=1 2 2")], *g, "run.ensemble=npt-nose-hoover",

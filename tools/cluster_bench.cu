@@ -1,8 +1,9 @@
 // Stand-alone measurement: in.lj's LJ forces at N atoms by mdlite's per-atom kernel shape (one thread
 // per atom over a transposed full list, as mdlite from 65,536 atoms) against cluster-pair kernels
 // (clusters of 8 or 4 atoms, a warp per i-cluster; lists of the j-clusters whose bounding boxes come
-// within the list radius 2.8 or the cutoff 2.5), all on lists built here on the host, forces only,
-// float. Prints each kernel's time (median of 21), the pairs it computes and the largest force
+// within the list radius 2.8 or the cutoff 2.5) and GROMACS's GPU layout (super-clusters of 8 x 8
+// atoms with per-entry masks, each cluster pair once), all on lists built here on the host, forces
+// only, float. Prints each kernel's time (median of 21), the pairs it computes and the largest force
 // difference from the per-atom kernel's. Built by hand (not part of the engine):
 //   nvcc -O3 -arch=sm_90 -Xcompiler -fopenmp -o cluster_bench tools/cluster_bench.cu
 //   ./cluster_bench [CELLS (80: 2,048,000 atoms)]
@@ -119,6 +120,77 @@ __global__ void cluster4_kernel(int nclusters, const float4 *__restrict__ p, con
         f[ci * 4 + ia] = make_float4(fx, fy, fz, 0);
 }
 
+// ---- super-clusters (GROMACS's GPU layout): 8 clusters of 8 atoms, a block of 64 threads per
+// super-cluster, thread = i-atom ti (0-7) + 8 x j-atom tj (0-7). A list entry is a j-cluster, its
+// shift and the mask of the super-cluster's clusters that meet it (cj << 13 | shift << 8 | mask);
+// each cluster pair is listed once (Newton's third law: i-cluster <= j-cluster, within one cluster
+// ti < tj): the j-atom's force is summed over ti by shuffles and added with an atomic per entry,
+// the i-atoms' at the end ----
+__global__ void __launch_bounds__(64) super_kernel(const float4 *__restrict__ p, const int *__restrict__ start,
+                                                   const unsigned *__restrict__ list, float *f)
+{
+    __shared__ float4 xi[64];
+    __shared__ float other[8][32][3];
+    const int sc = blockIdx.x, t = threadIdx.x, ti = t & 7, tj = t >> 3;
+    xi[t] = p[sc * 64 + t];
+    __syncthreads();
+    float fi[8][3];
+#pragma unroll
+    for (int c = 0; c < 8; c++)
+        fi[c][0] = fi[c][1] = fi[c][2] = 0;
+    for (int k = start[sc]; k < start[sc + 1]; k++) {
+        const unsigned e = __ldg(&list[k]);
+        const int cj = (int)(e >> 13), sh = (int)(e >> 8 & 31);
+        const unsigned mask = e & 255u;
+        const float4 q = p[cj * 8 + tj];
+        const float jx = q.x + c_shift[sh][0], jy = q.y + c_shift[sh][1], jz = q.z + c_shift[sh][2];
+        float gx = 0, gy = 0, gz = 0;
+#pragma unroll
+        for (int c = 0; c < 8; c++) {
+            if (!(mask >> c & 1u))
+                continue;
+            const float4 a = xi[c * 8 + ti];
+            const float dx = a.x - jx, dy = a.y - jy, dz = a.z - jz;
+            const float r2 = dx * dx + dy * dy + dz * dz;
+            if (r2 < RC * RC && (sc * 8 + c != cj || ti < tj)) {
+                const float ir2 = 1.0f / r2, ir6 = ir2 * ir2 * ir2, fp = 48.0f * ir6 * (ir6 - 0.5f) * ir2;
+                fi[c][0] += dx * fp, fi[c][1] += dy * fp, fi[c][2] += dz * fp;
+                gx -= dx * fp, gy -= dy * fp, gz -= dz * fp;
+            }
+        }
+        for (int o = 1; o < 8; o <<= 1) {
+            gx += __shfl_xor_sync(0xffffffffu, gx, o);
+            gy += __shfl_xor_sync(0xffffffffu, gy, o);
+            gz += __shfl_xor_sync(0xffffffffu, gz, o);
+        }
+        if (ti == 0) {
+            float *fj = f + 3 * (cj * 8 + tj);
+            atomicAdd(fj, gx), atomicAdd(fj + 1, gy), atomicAdd(fj + 2, gz);
+        }
+    }
+#pragma unroll
+    for (int c = 0; c < 8; c++)
+#pragma unroll
+        for (int d = 0; d < 3; d++) {
+            float v = fi[c][d];
+            v += __shfl_xor_sync(0xffffffffu, v, 8);
+            v += __shfl_xor_sync(0xffffffffu, v, 16);
+            fi[c][d] = v;
+            if (t >= 32)
+                other[c][t - 32][d] = v;
+        }
+    __syncthreads();
+    if (t < 8) {
+#pragma unroll
+        for (int c = 0; c < 8; c++) {
+            float *fa = f + 3 * (sc * 64 + c * 8 + ti);
+            atomicAdd(fa, fi[c][0] + other[c][t][0]);
+            atomicAdd(fa + 1, fi[c][1] + other[c][t][1]);
+            atomicAdd(fa + 2, fi[c][2] + other[c][t][2]);
+        }
+    }
+}
+
 /* Clusters of m atoms: columns about (m / density)^(1/3) wide in x and y, atoms by z in each column,
    m consecutive atoms a cluster (a column's last padded with atoms far away); for each i-cluster the
    j-clusters whose bounding boxes come within `radius` (j-cluster << 5 | its periodic shift). */
@@ -206,6 +278,131 @@ static Clusters make_clusters(const std::vector<float> &x, const std::vector<flo
     out.list.resize(out.start[ncl]);
     for (int k = 0; k < ncl; k++)
         std::copy(clist[k].begin(), clist[k].end(), out.list.begin() + out.start[k]);
+    return out;
+}
+
+/* Super-clusters of 64 atoms: columns about (64 / density)^(1/3) wide, atoms by z in each, 64
+   consecutive a super-cluster (the column's last padded with atoms far away), cut into 8 clusters
+   of 8 (halves by z, quarters by x, eighths by y). For each super-cluster the j-clusters (of any
+   super-cluster) within RC of its bounding box, with the mask of its clusters within RC of the
+   j-cluster's box and not after it (each cluster pair once). */
+struct Supers {
+    std::vector<float4> pos;
+    std::vector<int> id, start;
+    std::vector<unsigned> list;
+    long long slots = 0; /* pairs computed: 64 per mask bit */
+};
+
+static Supers make_supers(const std::vector<float> &x, const std::vector<float> &y, const std::vector<float> &z,
+                          int n, float Lf)
+{
+    Supers out;
+    const int ncol = (int)(Lf / cbrt(64 / 0.8442));
+    const float colw = Lf / ncol;
+    std::vector<std::vector<int>> col(ncol * ncol);
+    for (int i = 0; i < n; i++)
+        col[std::min(ncol - 1, (int)(y[i] / colw)) * ncol + std::min(ncol - 1, (int)(x[i] / colw))].push_back(i);
+    std::vector<int> scol;
+    const float inf = 1e30f;
+    auto key = [&](const std::vector<float> &v, int i) { return i < 0 ? inf : v[i]; };
+    for (int q = 0; q < ncol * ncol; q++) {
+        auto &v = col[q];
+        std::sort(v.begin(), v.end(), [&](int a, int b) { return z[a] < z[b]; });
+        for (size_t s0 = 0; s0 < v.size(); s0 += 64) {
+            std::vector<int> sl(64);
+            for (int t = 0; t < 64; t++)
+                sl[t] = s0 + t < v.size() ? v[s0 + t] : -1;
+            for (int h = 0; h < 64; h += 32) {
+                std::sort(sl.begin() + h, sl.begin() + h + 32, [&](int a, int b) { return key(x, a) < key(x, b); });
+                for (int g = h; g < h + 32; g += 16)
+                    std::sort(sl.begin() + g, sl.begin() + g + 16, [&](int a, int b) { return key(y, a) < key(y, b); });
+            }
+            for (int t = 0; t < 64; t++) {
+                const int i = sl[t];
+                out.pos.push_back(i >= 0 ? make_float4(x[i], y[i], z[i], 0)
+                                         : make_float4(1e6f + 10 * t, 1e6f + 10 * (int)scol.size(), 1e6f, 0));
+                out.id.push_back(i);
+            }
+            scol.push_back(q);
+        }
+    }
+    const int ns = (int)scol.size(), ncl = 8 * ns;
+    std::vector<float> lo(3 * ncl, inf), hi(3 * ncl, -inf);
+    for (int k = 0; k < ncl; k++)
+        for (int t = 0; t < 8; t++) {
+            if (out.id[k * 8 + t] < 0)
+                continue;
+            const float4 p = out.pos[k * 8 + t];
+            const float v[3] = {p.x, p.y, p.z};
+            for (int d = 0; d < 3; d++)
+                lo[3 * k + d] = std::min(lo[3 * k + d], v[d]), hi[3 * k + d] = std::max(hi[3 * k + d], v[d]);
+        }
+    std::vector<float> slo(3 * ns, inf), shi(3 * ns, -inf);
+    for (int k = 0; k < ncl; k++)
+        for (int d = 0; d < 3; d++)
+            slo[3 * (k / 8) + d] = std::min(slo[3 * (k / 8) + d], lo[3 * k + d]),
+                           shi[3 * (k / 8) + d] = std::max(shi[3 * (k / 8) + d], hi[3 * k + d]);
+    std::vector<int> colfirst(ncol * ncol + 1, 0);
+    for (int k = 0; k < ns; k++)
+        colfirst[scol[k] + 1]++;
+    for (int q = 0; q < ncol * ncol; q++)
+        colfirst[q + 1] += colfirst[q];
+    /* the squared gap between boxes a and b (b moved by sh) */
+    auto gap2 = [&](const float *al, const float *ah, const float *bl, const float *bh, const float *sh) {
+        float d2 = 0;
+        for (int d = 0; d < 3; d++) {
+            const float g = std::max(bl[d] + sh[d] - ah[d], al[d] - (bh[d] + sh[d]));
+            d2 += g > 0 ? g * g : 0;
+        }
+        return d2;
+    };
+    const int reach = (int)ceil(RC / colw) + 1;
+    std::vector<std::vector<unsigned>> slist(ns);
+    long long slots = 0;
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : slots)
+    for (int s = 0; s < ns; s++) {
+        if (slo[3 * s] > shi[3 * s])
+            continue;
+        const int qx = scol[s] % ncol, qy = scol[s] / ncol;
+        for (int dy = -reach; dy <= reach; dy++)
+            for (int dx = -reach; dx <= reach; dx++) {
+                const int q = ((qy + dy + ncol) % ncol) * ncol + (qx + dx + ncol) % ncol;
+                for (int m = colfirst[q]; m < colfirst[q + 1]; m++)
+                    for (int cj = 8 * m; cj < 8 * m + 8; cj++) {
+                        if (lo[3 * cj] > hi[3 * cj] || cj < 8 * s)
+                            continue;
+                        float sh[3];
+                        for (int d = 0; d < 3; d++) {
+                            const float a = 0.5f * (slo[3 * s + d] + shi[3 * s + d]), b = 0.5f * (lo[3 * cj + d] + hi[3 * cj + d]);
+                            sh[d] = Lf * rintf((a - b) / Lf);
+                        }
+                        if (gap2(&slo[3 * s], &shi[3 * s], &lo[3 * cj], &hi[3 * cj], sh) >= RC * RC)
+                            continue;
+                        unsigned mask = 0;
+                        for (int c = 0; c < 8; c++) {
+                            const int ci = 8 * s + c;
+                            if (ci > cj || lo[3 * ci] > hi[3 * ci])
+                                continue;
+                            if (gap2(&lo[3 * ci], &hi[3 * ci], &lo[3 * cj], &hi[3 * cj], sh) < RC * RC)
+                                mask |= 1u << c;
+                        }
+                        if (!mask)
+                            continue;
+                        const int si = ((int)rintf(sh[2] / Lf) + 1) * 9 + ((int)rintf(sh[1] / Lf) + 1) * 3 +
+                                       (int)rintf(sh[0] / Lf) + 1;
+                        slist[s].push_back((unsigned)cj << 13 | (unsigned)si << 8 | mask);
+                        slots += 64 * __builtin_popcount(mask);
+                    }
+            }
+        std::sort(slist[s].begin(), slist[s].end());
+    }
+    out.slots = slots;
+    out.start.assign(ns + 1, 0);
+    for (int k = 0; k < ns; k++)
+        out.start[k + 1] = out.start[k] + (int)slist[k].size();
+    out.list.resize(out.start[ns]);
+    for (int k = 0; k < ns; k++)
+        std::copy(slist[k].begin(), slist[k].end(), out.list.begin() + out.start[k]);
     return out;
 }
 
@@ -365,6 +562,45 @@ int main(int argc, char **argv)
                "computed per atom; cluster kernel %.1f us (per-atom / cluster %.3f); force difference %.3g of %.3g\n",
                v.m, v.radius, ncl, 100.0 * (v.pos.size() - n) / v.pos.size(), (double)v.list.size() / ncl,
                (double)v.m * v.list.size() / ncl, 1e3 * tc, ta / tc, worst, fmax);
+        CK(cudaFree(dpc));
+        CK(cudaFree(dfc));
+        CK(cudaFree(dstart));
+        CK(cudaFree(dflat));
+    }
+    {
+        const Supers v = make_supers(x, y, z, n, Lf);
+        const int ns = (int)v.start.size() - 1;
+        float4 *dpc;
+        float *dfc;
+        int *dstart;
+        unsigned *dflat;
+        CK(cudaMalloc(&dpc, v.pos.size() * sizeof(float4)));
+        CK(cudaMalloc(&dfc, 3 * v.pos.size() * sizeof(float)));
+        CK(cudaMalloc(&dstart, v.start.size() * sizeof(int)));
+        CK(cudaMalloc(&dflat, v.list.size() * sizeof(unsigned)));
+        CK(cudaMemcpy(dpc, v.pos.data(), v.pos.size() * sizeof(float4), cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(dstart, v.start.data(), v.start.size() * sizeof(int), cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(dflat, v.list.data(), v.list.size() * sizeof(unsigned), cudaMemcpyHostToDevice));
+        const float tc = time_kernel([&] {
+            CK(cudaMemsetAsync(dfc, 0, 3 * v.pos.size() * sizeof(float)));
+            super_kernel<<<ns, 64>>>(dpc, dstart, dflat, dfc);
+        });
+        std::vector<float> fc(3 * v.pos.size());
+        CK(cudaMemcpy(fc.data(), dfc, fc.size() * sizeof(float), cudaMemcpyDeviceToHost));
+        const float tm = time_kernel([&] { CK(cudaMemsetAsync(dfc, 0, 3 * v.pos.size() * sizeof(float))); });
+        double worst = 0, fmax = 0;
+        for (size_t k = 0; k < v.pos.size(); k++) {
+            if (v.id[k] < 0)
+                continue;
+            const float4 g = byid[v.id[k]];
+            worst = std::max(worst, (double)fabsf(g.x - fc[3 * k]) + fabsf(g.y - fc[3 * k + 1]) + fabsf(g.z - fc[3 * k + 2]));
+            fmax = std::max(fmax, (double)fabsf(g.x) + fabsf(g.y) + fabsf(g.z));
+        }
+        printf("super-clusters of 8 x 8, pairs once, list radius %.1f: %d super-clusters (%.1f%% padding), %.1f "
+               "j-clusters each, %.1f pairs computed per atom (each pair once); kernel + zeroing %.1f us (zeroing "
+               "%.1f; per-atom / super %.3f); force difference %.3g of %.3g\n",
+               RC, ns, 100.0 * (v.pos.size() - n) / v.pos.size(), (double)v.list.size() / ns, (double)v.slots / n,
+               1e3 * tc, 1e3 * tm, ta / tc, worst, fmax);
         CK(cudaFree(dpc));
         CK(cudaFree(dfc));
         CK(cudaFree(dstart));

@@ -27,6 +27,13 @@
 static const float RC = 2.5f, RLIST = 2.8f;
 __constant__ float c_shift[27][3];
 
+/* LJ's F / r over r (epsilon = sigma = 1) at squared distance r2. */
+__device__ __forceinline__ float lj_fpair(float r2)
+{
+    const float ir2 = 1.0f / r2, ir6 = ir2 * ir2 * ir2;
+    return 48.0f * ir6 * (ir6 - 0.5f) * ir2;
+}
+
 // ---- per-atom: one thread per atom, transposed list (slot k of atom i at nl[k * n + i]) ----
 __global__ void atom_kernel(int n, const float4 *__restrict__ p, const int *__restrict__ nl,
                             const int *__restrict__ cnt, float L, float invL, float4 *f)
@@ -42,7 +49,7 @@ __global__ void atom_kernel(int n, const float4 *__restrict__ p, const int *__re
         dx -= L * rintf(dx * invL), dy -= L * rintf(dy * invL), dz -= L * rintf(dz * invL);
         float r2 = dx * dx + dy * dy + dz * dz;
         if (r2 < RC * RC) {
-            float ir2 = 1.0f / r2, ir6 = ir2 * ir2 * ir2, fp = 48.0f * ir6 * (ir6 - 0.5f) * ir2;
+            const float fp = lj_fpair(r2);
             fx += dx * fp, fy += dy * fp, fz += dz * fp;
         }
     }
@@ -71,7 +78,7 @@ __global__ void cluster_kernel(int nclusters, const float4 *__restrict__ p, cons
             const float dx = pi.x - (pj.x + sx), dy = pi.y - (pj.y + sy), dz = pi.z - (pj.z + sz);
             const float r2 = dx * dx + dy * dy + dz * dz;
             if (r2 < RC * RC && (cj != ci || ja != ia)) {
-                float ir2 = 1.0f / r2, ir6 = ir2 * ir2 * ir2, fp = 48.0f * ir6 * (ir6 - 0.5f) * ir2;
+                const float fp = lj_fpair(r2);
                 fx += dx * fp, fy += dy * fp, fz += dz * fp;
             }
         }
@@ -106,7 +113,7 @@ __global__ void cluster4_kernel(int nclusters, const float4 *__restrict__ p, con
             const float dx = pi.x - (pj.x + sx), dy = pi.y - (pj.y + sy), dz = pi.z - (pj.z + sz);
             const float r2 = dx * dx + dy * dy + dz * dz;
             if (r2 < RC * RC && (cj != ci || ja != ia)) {
-                float ir2 = 1.0f / r2, ir6 = ir2 * ir2 * ir2, fp = 48.0f * ir6 * (ir6 - 0.5f) * ir2;
+                const float fp = lj_fpair(r2);
                 fx += dx * fp, fy += dy * fp, fz += dz * fp;
             }
         }
@@ -153,7 +160,7 @@ __global__ void __launch_bounds__(64) super_kernel(const float4 *__restrict__ p,
             const float dx = a.x - jx, dy = a.y - jy, dz = a.z - jz;
             const float r2 = dx * dx + dy * dy + dz * dz;
             if (r2 < RC * RC && (sc * 8 + c != cj || ti < tj)) {
-                const float ir2 = 1.0f / r2, ir6 = ir2 * ir2 * ir2, fp = 48.0f * ir6 * (ir6 - 0.5f) * ir2;
+                const float fp = lj_fpair(r2);
                 fi[c][0] += dx * fp, fi[c][1] += dy * fp, fi[c][2] += dz * fp;
                 gx -= dx * fp, gy -= dy * fp, gz -= dz * fp;
             }

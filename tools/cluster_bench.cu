@@ -8,6 +8,7 @@
 //   nvcc -O3 -arch=sm_90 -Xcompiler -fopenmp -o cluster_bench tools/cluster_bench.cu
 //   ./cluster_bench [CELLS (80: 2,048,000 atoms)]
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -509,6 +510,35 @@ int main(int argc, char **argv)
     }
     rows.clear();
     rows.shrink_to_fit();
+
+    /* The candidates the engine's warp builder tests (warp_builder.cu): a warp per 32 atoms in cell
+       order, one pass per row of cells (same y and z) among its atoms, each pass scanning the cells
+       xlo - 1 .. xhi + 1 of the 9 rows around, every lane testing every candidate. */
+    long long tested = 0;
+    for (int w = 0; w < n; w += 32) {
+        std::vector<std::array<int, 4>> rows; /* cy, cz, xlo, xhi */
+        for (int k = w; k < std::min(n, w + 32); k++) {
+            const int c0 = cell[order[k]], cx = c0 % nc, cy = c0 / nc % nc, cz = c0 / (nc * nc);
+            bool found = false;
+            for (auto &r : rows)
+                if (r[0] == cy && r[1] == cz)
+                    r[2] = std::min(r[2], cx), r[3] = std::max(r[3], cx), found = true;
+            if (!found)
+                rows.push_back({cy, cz, cx, cx});
+        }
+        for (const auto &r : rows)
+            for (int dz = -1; dz <= 1; dz++)
+                for (int dy = -1; dy <= 1; dy++) {
+                    const int span = std::min(nc, r[3] - r[2] + 3);
+                    for (int t = 0; t < span; t++) {
+                        const int cc = (((r[1] + dz + nc) % nc) * nc + (r[0] + dy + nc) % nc) * nc +
+                                       (r[2] - 1 + t + nc) % nc;
+                        tested += 32LL * (cstart[cc + 1] - cstart[cc]);
+                    }
+                }
+    }
+    printf("the warp builder's scan: %d x %d x %d cells of %.3f, %.1f candidates tested per atom\n", nc, nc, nc, cw,
+           (double)tested / n);
 
     std::vector<Clusters> variants;
     for (int m : {8, 4})

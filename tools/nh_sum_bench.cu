@@ -1,7 +1,8 @@
 // Stand-alone measurement: the chained Nose-Hoover step's sum of m (v + a f)^2 at 2,048,000 atoms
 // (velocities double, forces float, one array per component: 36 bytes per atom, as mixed precision
 // stores them) in the order and grid of src/gpu/nose_hoover.cu and in others, against a plain
-// streaming read of the same bytes; each after a 256 MiB write that leaves L2 cold, median of 41.
+// streaming read of the same bytes, and from float velocities (24 bytes per atom); each after a
+// 256 MiB write that leaves L2 cold, median of 41.
 // Built by hand (not part of the engine):
 //   nvcc -O3 -arch=sm_90 -o nh_sum_bench tools/nh_sum_bench.cu && ./nh_sum_bench
 #include <cstdio>
@@ -40,6 +41,21 @@ __global__ void __launch_bounds__(256) sum_kernel(int n, double dtf, const doubl
     }
     block_out(ke, part);
 }
+/* The same sum from float velocities: what it would read if mixed precision kept each velocity
+   as a float pair (high, low) in separate arrays and summed the high halves. */
+__global__ void __launch_bounds__(256) sum_high_kernel(int n, double dtf, const float *vx, const float *vy,
+                                                      const float *vz, const float *fx, const float *fy,
+                                                      const float *fz, double *part)
+{
+    double ke = 0;
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < n; k += gridDim.x * blockDim.x) {
+        const int i = n - 1 - k;
+        const double u = vx[i] + dtf * fx[i], v = vy[i] + dtf * fy[i], s = vz[i] + dtf * fz[i];
+        ke += u * u + v * v + s * s;
+    }
+    block_out(ke, part);
+}
+
 __global__ void read_kernel(int n4, const float4 *a, double *part)
 {
     double ke = 0;
@@ -78,6 +94,13 @@ int main() {
         float t = timeit([&] { cudaMemsetAsync(flush, 1, 256 << 20); read_kernel<<<blocks, 256>>>(n * 36 / 16, big, part); });
         float tf = timeit([&] { cudaMemsetAsync(flush, 1, 256 << 20); });
         printf("%-34s blocks %5d: %.1f us (%.2f TB/s)\n", "plain read of the same bytes", blocks, t - tf, mb / (t - tf));
+    }
+    {
+        float *h[3];
+        for (int d = 0; d < 3; d++) { CK(cudaMalloc(&h[d], n * 4)); cudaMemset(h[d], 0, n * 4); }
+        float t = timeit([&] { cudaMemsetAsync(flush, 1, 256 << 20); sum_high_kernel<<<1024, 256>>>(n, 0.0025, h[0], h[1], h[2], f[0], f[1], f[2], part); });
+        float tf = timeit([&] { cudaMemsetAsync(flush, 1, 256 << 20); });
+        printf("%-34s blocks %5d: %.1f us (%.2f TB/s)\n", "float velocities (24 bytes/atom)", 1024, t - tf, n * 24.0 / 1e6 / (t - tf));
     }
     float t0 = timeit([&] { sum_kernel<true, 1><<<1024, 256>>>(n, 0.0025, v[0], v[1], v[2], f[0], f[1], f[2], part); });
     printf("current, back to back (warm L2): %.1f us\n", t0);

@@ -145,21 +145,31 @@ def staged_sets(steps):
             "stage:b.target_pressure=2.0", "stage:b.pressure_tau=1.0", f"stage:c.steps={steps}", "stage:c.ensemble=nve"]
 
 
+def analysis_on_ranks(mdlite, mpiexec, d, tag, sets):
+    """The staged run with g(r) and the MSD on 2 and 4 ranks against one (no mpirun), files named
+    by tag: {ranks: (thermo difference, largest g(r) difference, largest MSD difference relative to
+    its largest value)}; a g(r) table of another shape fails."""
+    from rdfmsd import read_analysis_csv  # numpy: skipped where there is none
+    out = {}
+    for ranks in (0, 2, 4):
+        mdrun(mdlite, mpiexec, d, ranks, f"{tag}{ranks}", *sets, f"analysis.rdf_file={d}/{tag}rdf{ranks}.csv",
+              f"analysis.msd_file={d}/{tag}msd{ranks}.csv")
+        out[ranks] = (read_thermo(f"{d}/{tag}{ranks}.csv"), read_analysis_csv(f"{d}/{tag}rdf{ranks}.csv")[1],
+                      read_analysis_csv(f"{d}/{tag}msd{ranks}.csv")[1])
+    one, diffs = out[0], {}
+    for ranks in (2, 4):
+        if out[ranks][1].shape != one[1].shape:
+            fail(f"{ranks} ranks: g(r) table {out[ranks][1].shape} against one rank's {one[1].shape}")
+        diffs[ranks] = (worst_difference(out[ranks][0], one[0], f"{ranks} ranks"), abs(out[ranks][1] - one[1]).max(),
+                        (abs(out[ranks][2] - one[2]) / abs(one[2]).max()).max())
+    return diffs
+
+
 def analysis(mdlite, mpiexec, d):
     from rdfmsd import read_analysis_csv  # numpy: skipped where there is none
     sets = staged_sets(50) + ["analysis.rdf_every=10", "analysis.msd_every=10"]
-    results = {}
-    for ranks in (0, 2, 4):
-        mdrun(mdlite, mpiexec, d, ranks, f"r{ranks}", *sets, f"analysis.rdf_file={d}/rdf{ranks}.csv",
-              f"analysis.msd_file={d}/msd{ranks}.csv")
-        results[ranks] = (read_thermo(f"{d}/r{ranks}.csv"), read_analysis_csv(f"{d}/rdf{ranks}.csv")[1],
-                          read_analysis_csv(f"{d}/msd{ranks}.csv")[1])
-    one = results[0]
-    for ranks in (2, 4):
-        t = worst_difference(results[ranks][0], one[0], f"{ranks} ranks")
-        g = abs(results[ranks][1] - one[1]).max()
-        m = (abs(results[ranks][2] - one[2]) / abs(one[2]).max()).max()
-        if t > TOL or g > 1e-9 or m > 1e-9 or results[ranks][1].shape != one[1].shape:
+    for ranks, (t, g, m) in analysis_on_ranks(mdlite, mpiexec, d, "r", sets).items():
+        if t > TOL or g > 1e-9 or m > 1e-9:
             fail(f"stages with analysis, {ranks} ranks against one: thermo {t:.3g}, g(r) {g:.3g}, MSD {m:.3g}")
         print(f"stages nvt -> npt -> nve with g(r) and MSD, {ranks} ranks against one: thermo {t:.2g}, "
               f"g(r) {g:.2g}, MSD {m:.2g}")
@@ -171,8 +181,8 @@ def analysis(mdlite, mpiexec, d):
          f"{d}/part.h5md", *sum((["--set", x] for x in sets + [f"output.thermo_file={d}/after.csv",
                                  f"output.trajectory={d}/after.h5md", f"analysis.rdf_file={d}/ardf.csv",
                                  f"analysis.msd_file={d}/amsd.csv"]), [])], cwd=d, timeout=300)
-    g = abs(read_analysis_csv(f"{d}/ardf.csv", "c")[1] - read_analysis_csv(f"{d}/rdf0.csv", "c")[1]).max()
-    m = abs(read_analysis_csv(f"{d}/amsd.csv", "c")[1] - read_analysis_csv(f"{d}/msd0.csv", "c")[1]).max()
+    g = abs(read_analysis_csv(f"{d}/ardf.csv", "c")[1] - read_analysis_csv(f"{d}/rrdf0.csv", "c")[1]).max()
+    m = abs(read_analysis_csv(f"{d}/amsd.csv", "c")[1] - read_analysis_csv(f"{d}/rmsd0.csv", "c")[1]).max()
     if g > 1e-9 or m > 1e-9:
         fail(f"restart of stage c (2 ranks, then 4) against one rank's uninterrupted: g(r) {g:.3g}, MSD {m:.3g}")
     print(f"stage c stopped at step 125 on 2 ranks, continued on 4: g(r) {g:.2g}, MSD {m:.2g} from one rank's")
@@ -186,20 +196,11 @@ def gpu_analysis(mdlite, mpiexec, d):
     double = re.search(r"GPU precision: (\w+)", info).group(1) == "double"
     sets = ["run.backend=gpu", "system.cells=12 12 12", *staged_sets(60), "analysis.rdf_every=10",
             "analysis.msd_every=10"]
-    out = {}
-    for ranks in (0, 2, 4):
-        mdrun(mdlite, mpiexec, d, ranks, f"g{ranks}", *sets, f"analysis.rdf_file={d}/grdf{ranks}.csv",
-              f"analysis.msd_file={d}/gmsd{ranks}.csv")
-        out[ranks] = (read_thermo(f"{d}/g{ranks}.csv"), read_analysis_csv(f"{d}/grdf{ranks}.csv")[1],
-                      read_analysis_csv(f"{d}/gmsd{ranks}.csv")[1])
     # double: the same pairs in the same bins; mixed: float positions part by ~1e-6 over 180 steps,
     # so a pair near a bin's edge may change bins (a bin of ~1,000 pairs moves by ~1e-3)
     ttol, gtol, mtol = (1e-9, 1e-12, 1e-10) if double else (GPU_TOL, 5e-3, 1e-4)
-    for ranks in (2, 4):
-        t = worst_difference(out[ranks][0], out[0][0], f"GPU {ranks} ranks")
-        g = abs(out[ranks][1] - out[0][1]).max()
-        m = (abs(out[ranks][2] - out[0][2]) / abs(out[0][2]).max()).max()
-        if t > ttol or g > gtol or m > mtol or out[ranks][1].shape != out[0][1].shape:
+    for ranks, (t, g, m) in analysis_on_ranks(mdlite, mpiexec, d, "g", sets).items():
+        if t > ttol or g > gtol or m > mtol:
             fail(f"GPU stages with analysis, {ranks} ranks against one: thermo {t:.3g}, g(r) {g:.3g}, MSD {m:.3g}")
         print(f"GPU ({'double' if double else 'mixed'}) stages nvt -> npt -> nve with g(r) and MSD, {ranks} ranks "
               f"against one GPU: thermo {t:.2g}, g(r) {g:.2g}, MSD {m:.2g}")

@@ -1,5 +1,6 @@
-/* The CPU LJ kernel: for each atom a vectorisable pass over its neighbors (pair forces, with the
-   i-sums as SIMD reductions), then a scalar pass that applies the reaction forces to j. */
+/* The CPU LJ kernel: for each atom a vectorisable pass over its neighbors (pair forces; energy and
+   virial as SIMD reductions), then a scalar pass that sums i's force in list order and applies the
+   reactions to j, so that the forces' bits never depend on whether energy and virial are summed. */
 #include "force.h"
 
 #include "../physics/lj.h"
@@ -44,10 +45,11 @@ typedef struct {
    virial, or the virial alone (a barostat's steps); with ghosts, a ghost's pair counts half. */
 enum { EV_NONE, EV_BOTH, EV_BOTH_GHOSTS, EV_VIRIAL, EV_VIRIAL_GHOSTS };
 
-/* The vectorised pair pass over list entries [kb, ke): pair forces into bx/by/bz, i's sums as SIMD
-   reductions. A macro so that the minimum-image flag is a literal in each copy. */
+/* The vectorised pair pass over list entries [kb, ke): pair forces into bx/by/bz, energy and virial
+   as SIMD reductions (whose order may differ between the copies: no force depends on them). A macro
+   so that the minimum-image flag is a literal in each copy. */
 #define PAIR_LOOP(kb, ke, wrapped)                                                          \
-    _Pragma("omp simd reduction(+ : fxi, fyi, fzi, e, w)")                                 \
+    _Pragma("omp simd reduction(+ : e, w)")                                                 \
     for (int k = (kb); k < (ke); k++) {                                                     \
         const int32_t j = l[k];                                                             \
         double dx = xi - x[j], dy = yi - y[j], dz = zi - z[j];                              \
@@ -74,9 +76,6 @@ enum { EV_NONE, EV_BOTH, EV_BOTH_GHOSTS, EV_VIRIAL, EV_VIRIAL_GHOSTS };
         bx[k] = dx * fp;                                                                    \
         by[k] = dy * fp;                                                                    \
         bz[k] = dz * fp;                                                                    \
-        fxi += dx * fp;                                                                     \
-        fyi += dy * fp;                                                                     \
-        fzi += dz * fp;                                                                     \
     }
 
 /* Forces on the atoms of one segment (and the reactions on their partners, ghosts too: those are
@@ -104,8 +103,11 @@ force_range(const cpu_lj_table *t, const cpu_nlist *nl, const cpu_nlist_segment 
             const int ki = inner - k0 < 0 ? 0 : inner - k0 > kn ? kn : inner - k0;
             PAIR_LOOP(0, ki, 0)
             PAIR_LOOP(ki, kn, 1)
-            for (int k = 0; k < kn; k++) {
+            for (int k = 0; k < kn; k++) { /* in list order, in every copy alike */
                 const int32_t j = l[k];
+                fxi += bx[k];
+                fyi += by[k];
+                fzi += bz[k];
                 fx[j] -= bx[k];
                 fy[j] -= by[k];
                 fz[j] -= bz[k];

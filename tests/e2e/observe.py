@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Observing a run never changes it: the thermo interval, trajectory frames, [analysis] sampling and
+--profile leave every bit of the state at step 1,000 as it is (positions, velocities and forces of
+the checkpoint compared bit for bit). 4,000 atoms of LAMMPS's in.lj.
+
+usage: observe.py CASE MDLITE [MPIEXEC]   (a python3 with h5py and numpy)
+cases: cpu (1 and 2 threads), mpi (2 CPU ranks), gpu (the GPU backend; 77 without a GPU).
+"""
+import os
+import subprocess
+import sys
+import warnings
+
+sys.path.insert(0, os.path.dirname(__file__))
+from common import SKIP, fail, workdir  # noqa: E402
+
+warnings.filterwarnings("ignore")
+import h5py  # noqa: E402
+import numpy as np  # noqa: E402
+
+MELT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "input", "lj_melt.ini")
+STEPS = 1000
+# each way of looking at the run, against the run that writes one frame, at its last step
+LOOKS = {
+    "thermo every 7": ["output.thermo=7"],
+    "frames every 50": ["output.dump_every=50"],
+    "g(r) and MSD every 10": ["analysis.rdf_every=10", "analysis.msd_every=10", "analysis.rdf_bins=50"],
+    "a profile": ["@profile"],
+}
+
+
+def state_at_end(cmd, d, name, sets):
+    """Runs the config with `sets`; the checkpoint's position, velocity and force at step 1,000."""
+    args = [*cmd, "run", MELT, "--quiet", "--overwrite", "--set", "system.cells=10 10 10",
+            "--set", f"run.steps={STEPS}", "--set", "output.thermo=500", "--set", f"output.dump_every={STEPS}",
+            "--set", f"output.trajectory={name}.h5md", "--set", f"output.thermo_file={name}.csv",
+            "--set", f"analysis.rdf_file={name}.rdf.csv", "--set", f"analysis.msd_file={name}.msd.csv"]
+    for s in sets:
+        args += ["--profile", f"{name}.json"] if s == "@profile" else ["--set", s]
+    p = subprocess.run(args, capture_output=True, text=True, cwd=d, timeout=900)
+    if p.returncode != 0:
+        fail(f"{' '.join(args)}: exit {p.returncode}\n{p.stderr}")
+    with h5py.File(os.path.join(d, f"{name}.h5md"), "r") as f:
+        ck = f["checkpoint"]
+        if int(ck.attrs["step"]) != STEPS:
+            fail(f"{name}: checkpoint at step {ck.attrs['step']}, expected {STEPS}")
+        return {k: ck[k][()] for k in ("position", "velocity", "force")}
+
+
+def compare(cmd, d, label, extra=()):
+    base = state_at_end(cmd, d, "plain", extra)
+    for look, sets in LOOKS.items():
+        name = "".join(c if c.isalnum() else "_" for c in look)
+        got = state_at_end(cmd, d, name, [*extra, *sets])
+        for k, v in got.items():
+            if not np.array_equal(v, base[k]):
+                fail(f"{label}: {look} changed the {k}s at step {STEPS}: "
+                     f"max |difference| {np.abs(v - base[k]).max():.3g}")
+        print(f"{label}: {look}: positions, velocities and forces at step {STEPS} bit for bit those of the plain run")
+
+
+def main():
+    case, mdlite = sys.argv[1], sys.argv[2]
+    d = workdir(f"observe-{case}")
+    if case == "cpu":
+        for threads in (1, 2):
+            compare([mdlite], d, f"CPU, {threads} thread{'s' if threads > 1 else ''}", [f"run.threads={threads}"])
+    elif case == "mpi":
+        os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+        compare([sys.argv[3], "--oversubscribe", "-np", "2", mdlite], d, "2 CPU ranks", ["run.threads=1"])
+    elif case == "gpu":
+        info = subprocess.run([mdlite, "info"], capture_output=True, text=True).stdout
+        if "GPU 0:" not in info:
+            print("SKIP: no GPU found (mdlite info)")
+            sys.exit(SKIP)
+        compare([mdlite], d, "GPU", ["run.backend=gpu"])
+    else:
+        fail(f"unknown case {case}")
+
+
+if __name__ == "__main__":
+    main()

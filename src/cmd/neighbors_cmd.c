@@ -101,8 +101,9 @@ static int parse_args(int argc, char **argv, nb_args *a)
         (!gpu || strcmp(a->method, "brute-atomic") != 0))
         return usage_error(strcmp(a->method, "brute-atomic") == 0 ? "--method brute-atomic is a GPU method"
                                                                   : "--method must be cell, brute or brute-atomic");
-    if (!gpu && (a->outer_skin > 0 || a->list != MDL_LIST_AUTO))
-        return usage_error("--outer-skin and --list are GPU options (--backend gpu)");
+    if (!gpu && (a->outer_skin > 0 || a->list != MDL_LIST_AUTO)) /* as `run` says of their keys */
+        mdl_warn("%s: not used by this run (a GPU option, and the backend is cpu)",
+                 a->outer_skin > 0 ? "--outer-skin" : "--list");
     return MDL_OK;
 }
 

@@ -85,11 +85,29 @@ static int blank(const char *v)
     return *v == '\0';
 }
 
+/* A [stage:NAME] section that ended with no value in it (none, or only empty ones) would vanish and
+   leave the run unstaged: refused. */
+static int stage_section_ends(mdl_config *cfg)
+{
+    if (!cfg->open_stage[0])
+        return 0;
+    mdl_error("%s: the stage has no keys (each stage sets its steps; an empty value is a missing one)",
+              cfg->open_stage);
+    cfg->open_stage[0] = '\0';
+    return 1;
+}
+
 static int on_key(void *user, const char *section, const char *key, const char *value, int line)
 {
     mdl_config *cfg = user;
     char origin[MDL_PATH_LEN + 32];
     snprintf(origin, sizeof origin, "%s:%d", cfg->path, line);
+    if (!key) { /* a [section] line, or the file's end */
+        int bad = stage_section_ends(cfg);
+        if (section && config_stage_name(section))
+            snprintf(cfg->open_stage, sizeof cfg->open_stage, "%s: [%.40s]", origin, section);
+        return bad;
+    }
     if (!section[0]) {
         mdl_error("%s: %s: key outside a [section]", origin, key);
         return 1;
@@ -103,6 +121,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
     }
     if (blank(value) && !empty_means_none(section, key))
         return 0; /* an empty value is a missing one: the default, or a "missing" message later */
+    cfg->open_stage[0] = '\0';
     return config_add_entry(cfg, section, key, value, origin) == MDL_OK ? 0 : -1;
 }
 
@@ -122,6 +141,12 @@ void config_remove_entry(mdl_config *cfg, mdl_entry *e)
 /* "section.key=value" from the command line. */
 int config_apply_override(mdl_config *cfg, const char *arg)
 {
+    for (const unsigned char *c = (const unsigned char *)arg; *c; c++)
+        if (*c < 0x20 || *c == 0x7f) { /* a newline would write lines into the recorded configuration */
+            mdl_error("--set: byte %d of '%.*s...' is a control character (0x%02x): a value is one line of text",
+                      (int)(c - (const unsigned char *)arg) + 1, (int)(c - (const unsigned char *)arg), arg, *c);
+            return MDL_EINPUT;
+        }
     const char *dot = strchr(arg, '.');
     const char *eq = strchr(arg, '=');
     if (!dot || !eq || dot > eq || dot == arg || eq == dot + 1) {
@@ -199,9 +224,11 @@ const mdl_entry *config_entry_or_file(const mdl_config *cfg, const char *section
     if (e)
         return e;
     memset(fallback, 0, sizeof *fallback);
-    snprintf(fallback->section, sizeof fallback->section, "%s", section);
+    const int staged = cfg->stage_name[0] && config_stage_key_section(key); /* a key the stage could set */
+    snprintf(fallback->section, sizeof fallback->section, staged ? "stage:%.20s" : "%s",
+             staged ? cfg->stage_name : section);
     snprintf(fallback->key, sizeof fallback->key, "%s", key);
-    snprintf(fallback->origin, sizeof fallback->origin, "%s", cfg->path);
+    snprintf(fallback->origin, sizeof fallback->origin, "%s", staged ? cfg->stage_origin : cfg->path);
     return fallback;
 }
 
@@ -373,6 +400,33 @@ static int cross_check(mdl_config *cfg, int ncomposition)
     return ok;
 }
 
+/* What the thermostats cannot integrate, refused before the run rather than blamed on the forces
+   once it has gone wrong: a time constant shorter than the timestep (the thermostat's own equation
+   is then unstable), and a Nose-Hoover target temperature of 0 (the chain's masses, N k T tau^2,
+   are then zero). */
+static int check_time_constants(const mdl_config *cfg, int nose_hoover)
+{
+    const int uses_tau = nose_hoover || cfg->ensemble == MDL_NVT_BERENDSEN || cfg->ensemble == MDL_NVT_LANGEVIN;
+    if (uses_tau && cfg->tau < cfg->timestep) {
+        mdl_error("%s: [run] tau = %g is shorter than the timestep %g: the thermostat cannot be integrated "
+                  "(LAMMPS advises about 100 timesteps)", config_origin(cfg, "run", "tau"), cfg->tau, cfg->timestep);
+        return MDL_EINPUT;
+    }
+    if (cfg->ensemble == MDL_NPT_NOSE_HOOVER && cfg->pressure_tau < cfg->timestep) {
+        mdl_error("%s: [run] pressure_tau = %g is shorter than the timestep %g: the barostat cannot be integrated "
+                  "(LAMMPS advises about 1000 timesteps)", config_origin(cfg, "run", "pressure_tau"),
+                  cfg->pressure_tau, cfg->timestep);
+        return MDL_EINPUT;
+    }
+    if (nose_hoover && !(cfg->target_temperature > 0)) {
+        mdl_error("%s: [run] target_temperature = %g: a Nose-Hoover chain needs a temperature above 0 (its "
+                  "masses are N k T tau^2); nvt-berendsen, nvt-langevin or nvt-rescale can cool to 0",
+                  config_origin(cfg, "run", "target_temperature"), cfg->target_temperature);
+        return MDL_EINPUT;
+    }
+    return MDL_OK;
+}
+
 /* ---- public -------------------------------------------------------------------------------- */
 
 /* The typed values of cfg's entries (stage sections aside), the cross-checks and the warnings. */
@@ -408,6 +462,7 @@ int config_finish(mdl_config *cfg)
     if (cfg->timestep < 0)
         cfg->timestep = un.dt;
     const int nose_hoover = config_nose_hoover(cfg->ensemble);
+    MDL_TRY(check_time_constants(cfg, nose_hoover));
     if (nose_hoover && cfg->tau < 10 * cfg->timestep && config_fresh_entry(cfg, "run", "tau"))
         mdl_warn("%s: [run] tau = %g is under 10 timesteps (%g): the chain follows the temperature's every "
                  "fluctuation; LAMMPS advises about 100 timesteps", config_origin(cfg, "run", "tau"), cfg->tau,
@@ -466,6 +521,11 @@ const char *config_origin(const mdl_config *cfg, const char *section, const char
 {
     const mdl_entry *e = config_find_entry(cfg, section, key);
     return e ? e->origin : cfg->path;
+}
+
+int config_is_set(const mdl_config *cfg, const char *section, const char *key)
+{
+    return config_find_entry(cfg, section, key) != NULL;
 }
 
 int config_nose_hoover(int ensemble)

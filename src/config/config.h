@@ -120,6 +120,9 @@ typedef struct mdl_config_s {
     int nstages;
     struct mdl_config_s *stages;
     char stage_name[32];      /* a stage's name ("" outside stages) */
+    char stage_origin[MDL_PATH_LEN + 32]; /* a stage's: "file:line" of its section's first key */
+    char open_stage[MDL_PATH_LEN + 96]; /* reading the file: "file:line: [stage:NAME]" of a stage's
+                                           section no value has been read in yet ("": none) */
 
     int nentries;
     mdl_entry *entries;
@@ -145,5 +148,7 @@ const char *config_ensemble_name(int ensemble);
 int config_has(const mdl_config *cfg, const char *section, const char *key);
 /* Where a key was set ("file:line", "--set"), or the file name when it was left at its default. */
 const char *config_origin(const mdl_config *cfg, const char *section, const char *key);
+/* Whether the file or --set gave [section] key a value. */
+int config_is_set(const mdl_config *cfg, const char *section, const char *key);
 
 #endif

@@ -92,6 +92,9 @@ static int build_stages(mdl_config *cfg)
         memcpy(st->path, cfg->path, sizeof st->path);
         config_defaults(st);
         snprintf(st->stage_name, sizeof st->stage_name, "%s", names[k] + 6);
+        for (int i = 0; i < cfg->nentries && !st->stage_origin[0]; i++)
+            if (strcmp(cfg->entries[i].section, names[k]) == 0)
+                memcpy(st->stage_origin, cfg->entries[i].origin, sizeof st->stage_origin);
         for (int i = 0; i < cfg->nentries; i++) {
             const mdl_entry *e = &cfg->entries[i];
             if (config_stage_name(e->section))

@@ -5,6 +5,7 @@
 
 #include "../util/util.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -14,7 +15,10 @@
 /* ---- the keys -------------------------------------------------------------------------- */
 
 #define F(field) offsetof(mdl_config, field)
-#define BIG 1e300
+/* Physical values lie within [1e-30, 1e30] in magnitude (or are 0 where 0 is allowed): their
+   products and powers in the run (tau squared, a cutoff to the 12th) stay finite in double. */
+#define BIG 1e30
+#define SMALLEST 1e-30
 static const key_spec SCHEMA[] = {
     {"system", "units", K_CHOICE, F(units), 0, 0, 0, "lj|metal"},
     {"system", "lattice", K_CHOICE, F(lattice), 0, 0, 0, "fcc|bcc|sc"},
@@ -147,6 +151,10 @@ static int in_range(const key_spec *s, const mdl_entry *e, double v)
     }
     if (v > s->max) {
         config_fail(e, "'%s' must be <= %g", e->value, s->max);
+        return 0;
+    }
+    if (s->max == BIG && v != 0 && fabs(v) < SMALLEST) {
+        config_fail(e, "'%s' is too small: a nonzero value is at least %g in magnitude", e->value, SMALLEST);
         return 0;
     }
     return 1;
@@ -420,13 +428,10 @@ int config_set_pair(mdl_config *cfg, const mdl_entry *e)
         config_fail(e, "'%s': expected epsilon sigma [cutoff]", e->value);
         return 0;
     }
+    static const char *const coeff[3] = {"epsilon", "sigma", "cutoff"}; /* each within its key's range */
     for (int i = 0; i < n; i++)
-        if (!read_number(NULL, e, words[i], &v[i]))
+        if (!read_number(config_find_spec("potential", coeff[i]), e, words[i], &v[i]))
             return 0;
-    if (v[0] < 0 || v[1] <= 0 || (n == 3 && v[2] <= 0)) {
-        config_fail(e, "epsilon must be >= 0, sigma and cutoff > 0");
-        return 0;
-    }
     for (int i = 0; i < cfg->npair; i++) {
         mdl_pair_coeff *p = &cfg->pair[i];
         if ((strcmp(p->a, nb) == 0 && strcmp(p->b, na) == 0)) {
@@ -460,6 +465,8 @@ int config_set_mass(mdl_config *cfg, const mdl_entry *e)
         config_fail(e, "'%s' is not a positive number", e->value);
         return 0;
     }
+    if (!in_range(config_find_spec("system", "mass"), e, m))
+        return 0;
     if (cfg->nmass == MDL_MAX_SPECIES) {
         config_fail(e, "at most %d species", MDL_MAX_SPECIES);
         return 0;

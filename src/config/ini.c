@@ -47,7 +47,7 @@ static int parse_line(const char *path, int line, char *s, char *section, size_t
         }
         *end = '\0';
         mdl_copy(section, section_size, trim(s + 1));
-        return 0;
+        return on_key(user, section, NULL, NULL, line) != 0;
     }
     char *eq = strpbrk(s, "=:");
     if (!eq || eq == s) {
@@ -149,6 +149,8 @@ int ini_parse(const char *path, char **text_out, ini_handler on_key, void *user)
         nerr += parse_line(path, line, s, section, sizeof section, on_key, user, &stop);
         s = next;
     }
+    if (!stop && nerr < 20)
+        nerr += on_key(user, NULL, NULL, NULL, 0) != 0;
     free(copy);
     if (stop)
         nerr++;

@@ -5,7 +5,8 @@
 #include <stddef.h>
 
 /* Called for each key; returns 0 to go on, 1 after reporting a bad key (go on, fail at the end),
-   -1 to stop at once (out of memory). The value is trimmed, its inline comment cut. */
+   -1 to stop at once (out of memory). The value is trimmed, its inline comment cut. Also called
+   with key and value NULL at each [section] line, and with section NULL too once the file ends. */
 typedef int (*ini_handler)(void *user, const char *section, const char *key, const char *value, int line);
 
 /* Parses the config file at path. On MDL_OK and text_out != NULL, *text_out is the file's whole

@@ -12,7 +12,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-int analysis_check(const mdl_config *cfg, double cutmax)
+/* The MSD's table of a stage grows with its length: its rows (steps / msd_every + 2) are refused
+   past what a checkpoint holds (1e8) or, with every copy of them (the backend's sums, the host's,
+   the checkpoint's), past the memory available. */
+static int check_msd_table(const mdl_config *c, int ntypes)
+{
+    if (c->msd_every <= 0)
+        return MDL_OK;
+    const double rows = (double)c->steps / c->msd_every + 2, bytes = rows * (8.0 + 3 * 8.0 * (1 + ntypes));
+    const double avail = (double)mdl_memory_available();
+    if (rows <= 1e8 && (avail <= 0 || bytes <= avail))
+        return MDL_OK;
+    mdl_error("%s: [analysis] msd_every = %d: %.3g MSD rows over %ld steps (%.3g GiB%s); at most 1e8 rows and the "
+              "memory available: sample less often", config_origin(c, "analysis", "msd_every"), c->msd_every, rows,
+              c->steps, bytes / 1073741824.0, rows <= 1e8 ? ", more than is available" : "");
+    return MDL_EINPUT;
+}
+
+int analysis_check(const mdl_config *cfg, double cutmax, int ntypes)
 {
     const mdl_config *c = cfg;
     for (int k = 0; k < (cfg->nstages ? cfg->nstages : 1); k++) {
@@ -23,6 +40,7 @@ int analysis_check(const mdl_config *cfg, double cutmax)
                       "the neighbor list", config_origin(c, "analysis", "rdf_max"), c->rdf_max, cutmax);
             return MDL_EINPUT;
         }
+        MDL_TRY(check_msd_table(c, ntypes));
     }
     return MDL_OK;
 }

@@ -56,9 +56,10 @@ typedef struct {
     const mdl_analysis_checkpoint *resume; /* a restart's checkpoint's (NULL: none) */
 } mdl_analysis_begin;
 
-/* [analysis] rdf_max within the largest pair cutoff (pairs past it are not in every list): MDL_OK,
-   or MDL_EINPUT naming the key. */
-int analysis_check(const mdl_config *cfg, double cutmax);
+/* [analysis] rdf_max within the largest pair cutoff (pairs past it are not in every list), and the
+   MSD's table within a checkpoint's limit and the memory available: MDL_OK, or MDL_EINPUT naming
+   the key. */
+int analysis_check(const mdl_config *cfg, double cutmax, int ntypes);
 /* Whether any stage of cfg samples the RDF (rdf = 1) or the MSD (rdf = 0): its file is written. */
 int analysis_wanted(const mdl_config *cfg, int rdf);
 /* The files' headers (rank 0). */

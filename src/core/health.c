@@ -119,9 +119,11 @@ void health_report(const mdl_health *h, long step, long last_build, double skin)
                   step, (long long)h->id, h->value, last_build, skin, why);
         break;
     case MDL_HEALTH_BOX:
-        mdl_error("step %ld: the barostat moved the box's faces %.6g since the neighbor list was built at step %ld, "
-                  "past what the skin %g covers: the box runs away (a pressure_tau too short, or a target pressure "
-                  "this system cannot hold)", step, h->value, last_build, skin);
+        mdl_error("step %ld: the barostat moved the box's faces %.6g since the neighbor list was built at step %ld; "
+                  "an atom's own move plus half that must stay under the skin %g, and it did not, so pairs may have "
+                  "been missed: check the list more often ([neighbor] check, 1 follows the box every step) or "
+                  "enlarge the skin; if the box keeps running away, pressure_tau is too short or the target "
+                  "pressure one this system cannot hold", step, h->value, last_build, skin);
         break;
     default:
         mdl_error("step %ld: an atom moved more than the skin %g since step %ld, or a value is not finite, but the "

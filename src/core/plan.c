@@ -50,7 +50,7 @@ int run_choose_grid(const mdl_config *cfg, const char *backend, int nranks, cons
     return MDL_OK;
 }
 
-/* The GPU's keys ([neighbor] outer_skin, list, grow; [run] gpu_comm, gpu_arrays; [output]
+/* The GPU's keys ([neighbor] outer_skin, list, layout, max_neighbors, grow; [run] gpu_comm, gpu_arrays; [output]
    rebuild_timeline) where they cannot act: refused where the run would be wrong to go on, else a
    warning that names the key. */
 int run_check_gpu_keys(const mdl_config *cfg, const char *backend, int nranks, const mdl_system *s,
@@ -64,6 +64,8 @@ int run_check_gpu_keys(const mdl_config *cfg, const char *backend, int nranks, c
         const char *section, *key;
         int set, ranks_only;
     } keys[] = {{"neighbor", "outer_skin", cfg->outer_skin > 0, 0}, {"neighbor", "list", cfg->list_form != 0, 0},
+                {"neighbor", "layout", config_is_set(cfg, "neighbor", "layout"), 0},
+                {"neighbor", "max_neighbors", cfg->max_neighbors > 0, 0},
                 {"neighbor", "grow", !cfg->grow, 0},           {"run", "gpu_comm", cfg->gpu_comm != 0, 1},
                 {"run", "gpu_arrays", cfg->gpu_arrays != 0, 1}, {"output", "rebuild_timeline", cfg->rebuild_timeline > 0, 1}};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)

@@ -461,7 +461,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     if (rc == MDL_OK)
         rc = check_cutoff_fits(cfg, &s, &pt);
     if (rc == MDL_OK)
-        rc = analysis_check(cfg, pt.cutmax);
+        rc = analysis_check(cfg, pt.cutmax, s.ntypes);
     if (rc == MDL_OK)
         rc = choose_stage(&r, restart);
     r.time_step = r.first_step;

@@ -10,8 +10,14 @@
 
 static volatile sig_atomic_t g_stop_signal = 0;
 
+/* The first signal asks for a clean stop; a second one, while it is under way (a write that
+   blocks, say), ends the process at once as the signal's default does. */
 static void on_stop_signal(int sig)
 {
+    if (g_stop_signal) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
     g_stop_signal = sig;
 }
 

@@ -80,12 +80,39 @@ static int used(const mdl_named_path *p)
     return p->path && p->path[0];
 }
 
+/* An existing output is a regular file or /dev/null: a FIFO, a socket or a device would block a
+   write (a FIFO opened read-write is its own reader) or take what a file should keep. */
+static int output_kind_check(const mdl_named_path *o)
+{
+    struct stat st, null;
+    if (stat(o->path, &st) != 0) { /* to be created: its folder must take it */
+        char dir[PATH_MAX];
+        const char *slash = strrchr(o->path, '/');
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - o->path + (slash == o->path)) : 1,
+                 slash ? o->path : ".");
+        if (access(dir, W_OK | X_OK) != 0) {
+            mdl_error("%s: %s: cannot create the file in %s: %s", o->path, o->role, dir, strerror(errno));
+            return MDL_EINPUT;
+        }
+        return MDL_OK;
+    }
+    if (S_ISREG(st.st_mode))
+        return MDL_OK;
+    if (S_ISCHR(st.st_mode) && stat("/dev/null", &null) == 0 && st.st_rdev == null.st_rdev)
+        return MDL_OK;
+    const char *kind = S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)" : S_ISDIR(st.st_mode) ? "a directory"
+                     : S_ISSOCK(st.st_mode) ? "a socket" : "a device";
+    mdl_error("%s: %s is %s: outputs are regular files (or /dev/null)", o->path, o->role, kind);
+    return MDL_EINPUT;
+}
+
 int outputs_check(const mdl_named_path *inputs, int ninputs, const mdl_named_path *outputs, int noutputs,
                   int allow_out, int allow_in)
 {
     for (int o = 0; o < noutputs; o++) {
         if (!used(&outputs[o]))
             continue;
+        MDL_TRY(output_kind_check(&outputs[o]));
         for (int i = 0; i < ninputs; i++)
             if (used(&inputs[i]) && same_file(outputs[o].path, inputs[i].path) &&
                 !(o == allow_out && i == allow_in)) {

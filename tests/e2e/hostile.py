@@ -4,7 +4,8 @@ runs silently wrong and never loses a file; bad input exits 2 naming its source,
 go on exits 1 with its files readable. (The plain exit-2 cases of each class are in bad_input.py.)
 
 usage: hostile.py CASE MDLITE [MDLITE_ASAN]   (a python3 with h5py)
-cases: cells, full_disk, signals, neighbors_output, outputs, restart_ensemble, barostat.
+cases: cells, full_disk, signals, neighbors_output, outputs, restart_ensemble, barostat, special_outputs,
+       unchecked_input, messages.
 Every case runs under each binary given; a sanitizer build must print no report.
 """
 import fcntl
@@ -215,13 +216,84 @@ def barostat(binary, d):
               "--set", "run.target_temperature=1.2", "--set", "run.tau=0.5", "--set", "run.pressure_tau=0.1",
               "--set", "run.steps=20000", "--set", "output.dump_every=10", "--set", "output.trajectory=npt.h5md"]
     for pressure, expect in (("1000", ["step 1:", "shorter than twice the list cutoff"]),
-                             ("-5", ["the barostat moved the box's faces", "runs away"])):
+                             ("-5", ["the barostat moved the box's faces", "pairs may have been missed"])):
         mdlite(binary, d, "run", MELT, *common, "--set", f"run.target_pressure={pressure}", code=1, expect=expect)
         n = frames(f"{d}/npt.h5md")
         if n < 1:
             fail(f"target pressure {pressure}: the trajectory has no frame")
         print(f"{os.path.basename(binary)}: target pressure {pressure}, pressure_tau 0.1: exit 1 ({expect[1]}); "
               f"the trajectory opens with {n} frames")
+
+
+# ---- 12. outputs that are not regular files: refused before the run, nothing touched -------------
+
+def special_outputs(binary, d):
+    os.mkfifo(os.path.join(d, "pipe"))
+    os.makedirs(os.path.join(d, "adir.h5md"))
+    write(f"{d}/thermo.csv", "the user's file\n")
+    for key, path, kind in (("output.thermo_file", "pipe", "FIFO"), ("analysis.rdf_file", "pipe", "FIFO"),
+                            ("output.trajectory", "adir.h5md", "a directory"),
+                            ("analysis.msd_file", "nodir/msd.csv", "cannot create the file in nodir")):
+        extra = ["--set", "analysis.rdf_every=10"] if "rdf" in key else ["--set", "analysis.msd_every=10"]
+        mdlite(binary, d, "run", MELT, "--quiet", "--set", "system.cells=4 4 4", "--set", "run.steps=20",
+               "--set", f"{key}={path}", *extra, code=2, expect=[path, kind])
+        if open(f"{d}/thermo.csv").read() != "the user's file\n" or glob.glob(f"{d}/#*"):
+            fail(f"{key} = {path}: the run was refused but the user's thermo.csv was moved or changed")
+    mdlite(binary, d, "run", MELT, "--quiet", "--set", "system.cells=4 4 4", "--set", "run.steps=20",
+           "--set", "output.thermo_file=/dev/null")
+    print(f"{os.path.basename(binary)}: a FIFO, a directory and a missing folder as outputs: exit 2 naming the "
+          f"file, thermo.csv untouched; /dev/null runs")
+
+
+# ---- 13. input that was silently ignored or unchecked ------------------------------------------------
+
+def unchecked_input(binary, d):
+    base = ["run", MELT, "--quiet", "--set", "system.cells=4 4 4", "--set", "run.steps=20"]
+    mdlite(binary, d, *base, "--set", "run.steps=5\n[run]\nsteps=7", code=2, expect=["--set", "control character"])
+    head = "[system]\nlattice = fcc\ndensity = 0.8\ncells = 4 4 4\ntemperature = 1\n[run]\ntimestep = 0.005\n"
+    for name, text, line in (("empty", "[stage:a]\nsteps = 10\n[stage:b]\n[stage:c]\nsteps = 5\n", 10),
+                             ("blank", "[stage:a]\nsteps = 10\n[stage:b]\nsteps =\n", 10),
+                             ("last", "[stage:a]\nsteps = 10\n[stage:b]\n", 10)):
+        write(f"{d}/{name}.ini", head + text)
+        mdlite(binary, d, "run", f"{name}.ini", "--quiet", code=2, expect=[f"{name}.ini:{line}: [stage:b]", "no keys"])
+    p = mdlite(binary, d, *base, "--set", "neighbor.layout=row", "--set", "neighbor.max_neighbors=80",
+               "--set", "output.thermo_file=")
+    for key in ("[neighbor] layout", "[neighbor] max_neighbors"):
+        if f"{key}: not used by this run" not in p.stderr:
+            fail(f"{key} on the CPU: no warning\n{p.stderr}")
+    # a table sized by the run's length is refused before any file exists
+    mdlite(binary, d, *base, "--set", "run.steps=2000000000", "--set", "analysis.msd_every=1",
+           "--set", "output.thermo_file=big.csv", code=2, expect=["[analysis] msd_every", "MSD rows"])
+    if os.path.exists(f"{d}/big.csv"):
+        fail("the MSD table was refused after the thermo file was made")
+    # physical keys within a range that keeps the run finite
+    for key, value in (("run.tau", "1e200"), ("run.timestep", "1e-31"), ("potential.epsilon", "1e31"),
+                       ("system.mass", "1e-40"), ("potential.pair.A.A", "1 1e300"), ("run.target_pressure", "-1e40")):
+        mdlite(binary, d, *base, "--set", "run.ensemble=npt-nose-hoover", "--set", "run.target_temperature=1",
+               "--set", "run.tau=0.5", "--set", "run.pressure_tau=5", "--set", "run.target_pressure=1",
+               "--set", f"{key}={value}", code=2, expect=[f"[{key.split('.')[0]}] {key.split('.', 1)[1]}", value])
+    print(f"{os.path.basename(binary)}: --set with a newline, empty stages, GPU list keys on the CPU, a 2e9-row "
+          f"MSD table and out-of-range physical keys: refused or named")
+
+
+# ---- 14. messages name what is wrong -----------------------------------------------------------------
+
+def messages(binary, d):
+    base = ["run", MELT, "--quiet", "--set", "system.cells=4 4 4", "--set", "run.steps=20"]
+    mdlite(binary, d, *base, "--set", "run.ensemble=nvt-nose-hoover", "--set", "run.target_temperature=0",
+           "--set", "run.tau=0.5", code=2, expect=["[run] target_temperature", "above 0"])
+    mdlite(binary, d, *base, "--set", "run.ensemble=nvt-langevin", "--set", "run.target_temperature=1",
+           "--set", "run.tau=0.001", code=2, expect=["[run] tau", "shorter than the timestep"])
+    write(f"{d}/st.ini", "[system]\nlattice = fcc\ndensity = 0.8\ncells = 4 4 4\ntemperature = 1\n"
+                         "[stage:a]\nsteps = 10\n[stage:b]\nsteps = 10\nensemble = nvt-berendsen\ntau = 1\n")
+    mdlite(binary, d, "run", "st.ini", "--quiet", code=2, expect=["st.ini:9: [stage:b] target_temperature: missing"])
+    # NPT checked every 10 steps: the message says what the limit is and that a shorter check fixes it
+    mdlite(binary, d, *base, "--set", "system.cells=6 6 6", "--set", "run.steps=20000", "--set", "neighbor.check=10",
+           "--set", "run.ensemble=npt-nose-hoover", "--set", "run.target_temperature=1.2", "--set", "run.tau=0.5",
+           "--set", "run.pressure_tau=0.1", "--set", "run.target_pressure=-5", code=1,
+           expect=["since the neighbor list was built at step", "check the list more often ([neighbor] check"])
+    print(f"{os.path.basename(binary)}: Nose-Hoover at T 0, tau under the timestep, a stage's missing key and an NPT "
+          f"check too long: messages name the key, the stage's line and the limit")
 
 
 def main():

@@ -19,7 +19,7 @@ fi
 mkdir -p "$out"
 hdf5_inc=$(pkg-config --cflags hdf5 2>/dev/null || echo -I/usr/include/hdf5/serial)
 hdf5_lib=$(pkg-config --libs hdf5 2>/dev/null || echo -lhdf5_serial)
-flags=(-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Isrc $hdf5_inc
+flags=(-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow -Isrc $hdf5_inc
        -DMDLITE_VERSION='"fuzz"')
 core=(src/util/util.c src/config/ini.c src/core/health.c src/parallel/comm.c src/physics/units.c src/config/config.c src/config/config_schema.c src/config/config_load.c src/system/system.c
       src/io/readers.c src/io/checkpoint.c src/io/h5md_series.c)

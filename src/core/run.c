@@ -17,6 +17,7 @@
 #include "../io/outfile.h"
 #include "../io/profile.h"
 #include "../io/checkpoint.h"
+#include "../physics/nose_hoover.h"
 #include "../io/trajectory.h"
 #include "../io/writer.h"
 #include "../util/util.h"
@@ -40,6 +41,7 @@ typedef struct {
     mdl_analysis_out an_out; /* its files (rank 0) */
     mdl_analysis_checkpoint *resume; /* a restart's checkpoint's analysis (NULL: none) */
     char forces_was[4096];  /* a restart: what the checkpoint's forces were computed from */
+    long checkpoint_stages_from; /* a restart: where the checkpoint's first stage began (-1: none) */
     const mdl_units *units;
     mdl_thermo thermo;
     mdl_traj *traj;     /* NULL without a trajectory */
@@ -331,6 +333,23 @@ static int run_loop(run_state *r)
     return MDL_OK;
 }
 
+/* A restart whose Nose-Hoover chains are not the checkpoint's (another `chain` or `pressure_chain`,
+   or a barostat the checkpoint has none of): says so, as they start at rest (nh_unpack). */
+static void say_chains_change(const run_state *r, const char *restart)
+{
+    int m, p;
+    if (!config_nose_hoover(r->cfg->ensemble) || !r->nstate || r->rank != 0 ||
+        !nh_state_valid(r->thermostat_state, r->nstate, &m, &p))
+        return;
+    if (m != r->cfg->chain)
+        fprintf(stderr, "mdlite: %s: its thermostat chain has %d thermostats, this run's chain = %d: the chain "
+                "starts at rest at step %ld\n", restart, m, r->cfg->chain, r->first_step);
+    if (r->cfg->ensemble == MDL_NPT_NOSE_HOOVER && p != r->cfg->pressure_chain)
+        fprintf(stderr, "mdlite: %s: %s, this run's pressure_chain = %d: the barostat starts at rest at step %ld\n",
+                restart, p ? "its barostat's chain has another length" : "it has no barostat", r->cfg->pressure_chain,
+                r->first_step);
+}
+
 /* The stage the run starts in (r->stage, r->cfg) and its last step: with stages, their schedule
    from the checkpoint's stages_from (a restart of a staged run goes on in its stage) or from this
    run's first step; the checkpoint's forces kept where the stage computes them alike. */
@@ -339,7 +358,7 @@ static int choose_stage(run_state *r, const char *restart)
     const mdl_config *base = r->base;
     r->final_step = r->first_step + base->steps;
     if (base->nstages) {
-        r->stages_from = restart ? h5md_checkpoint_stages_from(restart) : -1;
+        r->stages_from = restart ? r->checkpoint_stages_from : -1;
         if (r->stages_from < 0 || r->stages_from > r->first_step)
             r->stages_from = r->first_step;
         MDL_TRY(stages_find(base, r->stages_from, r->first_step, restart, &r->stage, &r->final_step));
@@ -347,6 +366,7 @@ static int choose_stage(run_state *r, const char *restart)
     }
     if (!restart)
         return MDL_OK;
+    say_chains_change(r, restart);
     char now[4096];
     config_force_origin(r->cfg, now, sizeof now);
     r->forces_given = strcmp(r->forces_was, now) == 0;
@@ -362,13 +382,17 @@ static int load_restart(const char *path, mdl_system *s, run_state *r)
 {
     if (!path)
         return MDL_OK;
-    MDL_TRY(h5md_read_checkpoint(path, s, r->cfg->units, &r->first_step, &r->first_time));
+    mdl_checkpoint ck;
+    MDL_TRY(h5md_read_checkpoint(path, s, r->cfg->units, &ck));
+    r->first_step = ck.step, r->first_time = ck.time;
     r->restarted = 1;
     /* forces that depend on the ensemble (Langevin's) or the potential are recomputed when the
        run computes them otherwise (choose_stage): never a thermostat's force carried into NVE */
-    h5md_checkpoint_forces(path, r->forces_was, sizeof r->forces_was);
-    r->nstate = h5md_checkpoint_thermostat(path, r->thermostat_state, MDL_NH_STATE);
-    r->resume = h5md_checkpoint_analysis(path);
+    memcpy(r->forces_was, ck.forces, sizeof r->forces_was);
+    memcpy(r->thermostat_state, ck.thermostat, sizeof r->thermostat_state);
+    r->nstate = ck.nstate;
+    r->checkpoint_stages_from = ck.stages_from;
+    r->resume = ck.analysis; /* r's now */
     r->append = r->cfg->trajectory[0] && same_file(r->cfg->trajectory, path);
     return MDL_OK;
 }

@@ -39,7 +39,7 @@ typedef struct {
     double boxscale;          /* the barostat's box factor for this step's two remaps */
     double centre[3], box_hi[3]; /* the dilation's fixed point; the box's upper faces (LAMMPS keeps them) */
     mdl_box built;            /* the box at the last build (the skin test counts its faces' motion) */
-    double volume0;           /* the box's volume at the set-up (a runaway barostat's reference) */
+    double volume0;           /* the barostat's reference volume (its run's first; a runaway's reference) */
     long step_now;            /* the step begin_step opened */
     double box_moved;         /* > 0: the box's faces moved this far past the skin (unsafe) */
     struct cpu_analysis {     /* on-the-fly analysis (analysis.c) */

@@ -42,9 +42,9 @@ int cpu_nose_hoover_init(void *p, const mdl_nh *nh)
     if (!nh) /* the chains stop (a stage of another ensemble follows); the box stays where it is */
         return MDL_OK;
     c->nh = *nh;
-    c->volume0 = box_volume(b);
-    if (c->nh.vol0 == 0)
-        c->nh.vol0 = c->volume0;
+    if (c->nh.vol0 == 0) /* a checkpoint's is the volume its run began with */
+        c->nh.vol0 = box_volume(b);
+    c->volume0 = c->nh.vol0; /* the runaway limits count from there, restarted or not */
     for (int d = 0; d < 3; d++)
         c->box_hi[d] = b->lo[d] + b->len[d], c->centre[d] = 0.5 * (b->lo[d] + c->box_hi[d]);
     double t;

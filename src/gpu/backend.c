@@ -326,12 +326,13 @@ static int gpu_scale_velocities(void *p, double target, double coupling)
     return MDL_OK;
 }
 
-/* A barostat's box on the device (gpu_box_state): its faces, fixed point, the set-up's volume, the
+/* A barostat's box on the device (gpu_box_state): its faces, fixed point, the reference volume (a
+   checkpoint's, else this box's), the
    list's skin and cutoff, the list built in this box; the grid then decided with its margin (no
    outer list: its skin test knows no moving box), and the thermo slots' boxes. */
-static int barostat_init(gpu_ctx *c)
+static int barostat_init(gpu_ctx *c, double vol0)
 {
-    gpu_box_state b = {.skin = c->skin, .volume0 = box_volume(&c->box), .built = c->box};
+    gpu_box_state b = {.skin = c->skin, .volume0 = vol0 > 0 ? vol0 : box_volume(&c->box), .built = c->box};
     gpu_grid_set_box(&b.grid, &c->box);
     for (int d = 0; d < 3; d++)
         b.hi[d] = c->box.lo[d] + c->box.len[d], b.centre[d] = 0.5 * (c->box.lo[d] + b.hi[d]);
@@ -359,8 +360,8 @@ static int gpu_nose_hoover_init(void *p, const mdl_nh *nh)
         c->nh = NULL;
         return MDL_OK;
     }
-    if (nh->barostat)
-        MDL_TRY(barostat_init(c));
+    if (nh->barostat) /* a checkpoint's reference volume: the runaway limits count from its run's start */
+        MDL_TRY(barostat_init(c, nh->vol0));
     if (!c->nh_factor) {
         TRY(gpu_malloc((void **)&c->nh_factor, (2 + MDL_THERMO_SLOTS) * sizeof(double), "Nose-Hoover factors"));
         TRY(gpu_malloc((void **)&c->nh_ticket, sizeof *c->nh_ticket, "Nose-Hoover's count of blocks"));

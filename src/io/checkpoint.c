@@ -1,8 +1,10 @@
-/* Reads and validates the checkpoint of an mdlite H5MD file for --restart: every value finite,
-   a sane step and time, the run's units, the configured atom count and species, a real box with
-   the atoms inside it. Every message names the restart file. */
+/* Reads and validates the checkpoint of an mdlite H5MD file for --restart: every field, attribute
+   or dataset, has its type, shape, finiteness and range checked before it is read into the run or
+   cast, against the configured system (atom count, species, units); a field that fails stops the
+   restart with a message naming the file and the field (MDL_EINPUT). */
 #include "checkpoint.h"
 
+#include "../physics/nose_hoover.h"
 #include "../util/util.h"
 #include "h5md_series.h"
 
@@ -24,57 +26,86 @@ static int ck_fail(const ck_reader *r, const char *what)
     return MDL_EINPUT;
 }
 
-static int read_n3(const ck_reader *r, const char *name, hid_t memtype, void *buf)
+static int field_fail(const ck_reader *r, const char *name, const char *why)
 {
-    hid_t d = H5Dopen2(r->group, name, H5P_DEFAULT);
-    if (d < 0) {
-        mdl_error("%s: --restart: no checkpoint/%s (not a trajectory written by mdlite?)", r->path, name);
-        return MDL_EINPUT;
-    }
-    hid_t sp = H5Dget_space(d);
-    hsize_t dims[2] = {0, 0};
-    int rank = sp < 0 ? -1 : H5Sget_simple_extent_ndims(sp);
-    if (rank == 2)
-        H5Sget_simple_extent_dims(sp, dims, NULL);
-    H5Sclose(sp);
-    herr_t rc = -1;
-    if (rank == 2 && dims[0] == r->n && dims[1] == 3)
-        rc = H5Dread(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
-    H5Dclose(d);
-    if (rank != 2 || dims[1] != 3) {
-        mdl_error("%s: --restart: checkpoint/%s is not an N x 3 array", r->path, name);
-        return MDL_EINPUT;
-    }
-    if (dims[0] != r->n) {
-        mdl_error("%s: --restart: checkpoint/%s holds %llu atoms, the configuration %zu", r->path, name,
-                  (unsigned long long)dims[0], r->n);
-        return MDL_EINPUT;
-    }
-    return rc < 0 ? ck_fail(r, "cannot read the checkpoint (damaged file?)") : MDL_OK;
+    mdl_error("%s: --restart: checkpoint/%s %s", r->path, name, why);
+    H5Eclear2(H5E_DEFAULT);
+    return MDL_EINPUT;
 }
 
-/* A scalar or `count`-vector double attribute of the checkpoint group, every element finite. */
-static int read_attr(const ck_reader *r, const char *name, double *v, int count)
+/* The checkpoint's field `name` (an attribute of the group, or with `dataset` a dataset below it):
+   its values of class cls, a vector or scalar (cols 0) or a rows x cols table, between lo and hi
+   values in all, into buf as memtype. Returns how many; 0 where it is absent and optional; -1
+   after a message (absent and required, another class or shape, unreadable). */
+static long ck_values(const ck_reader *r, const char *name, int dataset, H5T_class_t cls, hid_t memtype, int cols,
+                      hssize_t lo, hssize_t hi, int optional, void *buf)
 {
-    hid_t a = H5Aopen(r->group, name, H5P_DEFAULT);
-    hid_t sp = a < 0 ? -1 : H5Aget_space(a);
-    hssize_t have = sp < 0 ? -1 : H5Sget_simple_extent_npoints(sp);
-    herr_t rc = have == count ? H5Aread(a, H5T_NATIVE_DOUBLE, v) : -1;
+    const int there = dataset ? H5Lexists(r->group, name, H5P_DEFAULT) > 0 : H5Aexists(r->group, name) > 0;
+    if (!there) {
+        if (optional)
+            return 0;
+        mdl_error("%s: --restart: no checkpoint/%s (not a trajectory written by mdlite?)", r->path, name);
+        return -1;
+    }
+    hid_t o = dataset ? H5Dopen2(r->group, name, H5P_DEFAULT) : H5Aopen(r->group, name, H5P_DEFAULT);
+    hid_t t = o < 0 ? -1 : dataset ? H5Dget_type(o) : H5Aget_type(o);
+    hid_t sp = o < 0 ? -1 : dataset ? H5Dget_space(o) : H5Aget_space(o);
+    const int rank = sp < 0 ? -1 : H5Sget_simple_extent_ndims(sp);
+    hsize_t dims[2] = {0, 0};
+    if (rank >= 1 && rank <= 2)
+        H5Sget_simple_extent_dims(sp, dims, NULL);
+    const hssize_t count = sp < 0 ? -1 : H5Sget_simple_extent_npoints(sp);
+    const char *why = NULL;
+    if (t < 0 || H5Tget_class(t) != cls)
+        why = cls == H5T_FLOAT ? "is not of floating-point numbers" : cls == H5T_INTEGER ? "is not of integers"
+                                                                                          : "is not text";
+    else if (cols ? rank != 2 || dims[1] != (hsize_t)cols : rank > 1)
+        why = cols == 3 ? "is not an N x 3 array" : cols ? "is not a table of the expected columns"
+                                                         : "is not a single value or a vector";
+    else if (count < lo || count > hi)
+        why = "does not hold the number of values the run needs";
+    else if (buf && (dataset ? H5Dread(o, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf)
+                             : H5Aread(o, memtype, buf)) < 0)
+        why = "cannot be read (damaged file?)";
     if (sp >= 0)
         H5Sclose(sp);
-    if (a >= 0)
-        H5Aclose(a);
-    if (rc < 0) {
-        mdl_error("%s: --restart: checkpoint attribute %s missing or not %d number%s", r->path, name, count,
-                  count == 1 ? "" : "s");
-        return MDL_EINPUT;
-    }
-    for (int k = 0; k < count; k++)
-        if (!isfinite(v[k])) {
-            mdl_error("%s: --restart: checkpoint attribute %s is %g", r->path, name, v[k]);
-            return MDL_EINPUT;
+    if (t >= 0)
+        H5Tclose(t);
+    if (o >= 0)
+        dataset ? H5Dclose(o) : H5Aclose(o);
+    if (!why)
+        return (long)count;
+    if (cols == 3 && rank == 2 && dims[1] == 3 && (hssize_t)(3 * dims[0]) != lo)
+        mdl_error("%s: --restart: checkpoint/%s holds %llu atoms, the configuration %zu", r->path, name,
+                  (unsigned long long)dims[0], r->n);
+    else if (count != lo && lo == hi)
+        mdl_error("%s: --restart: checkpoint/%s holds %lld values where the run needs %lld", r->path, name,
+                  (long long)count, (long long)lo);
+    else
+        field_fail(r, name, why);
+    H5Eclear2(H5E_DEFAULT);
+    return -1;
+}
+
+/* Every value of v[0, n) finite and within [lo, hi]; whole numbers where `whole`. */
+static int ck_range(const ck_reader *r, const char *name, const double *v, size_t n, double lo, double hi, int whole)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(v[i] >= lo && v[i] <= hi) || (whole && v[i] != floor(v[i]))) {
+            char why[160];
+            snprintf(why, sizeof why, "value %zu is %.17g, not %s in [%g, %g]", i, v[i], whole ? "a whole number" : "a number",
+                     lo, hi);
+            return field_fail(r, name, why);
         }
     return MDL_OK;
+}
+
+/* A scalar or `count`-vector double attribute of the checkpoint group, each value in [lo, hi]. */
+static int read_attr(const ck_reader *r, const char *name, double *v, int count, double lo, double hi, int whole)
+{
+    if (ck_values(r, name, 0, H5T_FLOAT, H5T_NATIVE_DOUBLE, 0, count, count, 0, v) < 0)
+        return MDL_EINPUT;
+    return ck_range(r, name, v, (size_t)count, lo, hi, whole);
 }
 
 /* The units the file was written in: the checkpoint's attribute, or /parameters/units. */
@@ -114,35 +145,33 @@ static int check_units(const ck_reader *r, const char *units)
     return MDL_OK;
 }
 
-static int check_finite(const ck_reader *r, const char *name, const double *d)
-{
-    for (size_t i = 0; i < 3 * r->n; i++)
-        if (!isfinite(d[i])) {
-            mdl_error("%s: --restart: checkpoint/%s of atom %zu is %g", r->path, name, i / 3, d[i]);
-            return MDL_EINPUT;
-        }
-    return MDL_OK;
-}
-
 /* Step, time and box: written (a zero box is the checkpoint of a run stopped before its first
    flush), sane, and the atoms inside the box. */
-static int read_header(const ck_reader *r, long *step, double *time, double lo[3], double len[3])
+static int read_header(const ck_reader *r, mdl_checkpoint *ck, double lo[3], double len[3])
 {
     double st;
-    if (read_attr(r, "step", &st, 1) || read_attr(r, "time", time, 1) || read_attr(r, "box_lo", lo, 3) ||
-        read_attr(r, "box_length", len, 3))
+    if (read_attr(r, "step", &st, 1, 0, 9.0e15, 1) || read_attr(r, "time", &ck->time, 1, 0, 1e30, 0) ||
+        read_attr(r, "box_lo", lo, 3, -1e30, 1e30, 0) || read_attr(r, "box_length", len, 3, 0, 1e30, 0))
         return MDL_EINPUT;
     if (len[0] == 0 && len[1] == 0 && len[2] == 0)
         return ck_fail(r, "the checkpoint was never written (the run stopped before its first flush); restart from "
                           "another file, or start anew");
-    for (int d = 0; d < 3; d++)
-        if (!(len[d] > 0))
-            return ck_fail(r, "the checkpoint's box has a length that is not positive");
-    if (st < 0 || st > 9.0e15 || st != floor(st)) {
-        mdl_error("%s: --restart: checkpoint step %g is not a step number", r->path, st);
+    MDL_TRY(ck_range(r, "box_length", len, 3, 1e-30, 1e30, 0));
+    ck->step = (long)st;
+    return MDL_OK;
+}
+
+/* An N x 3 field of doubles, each value within [-most, most]. */
+static int read_vectors(const ck_reader *r, const char *name, double *d, double most)
+{
+    const hssize_t n3 = 3 * (hssize_t)r->n;
+    if (ck_values(r, name, 1, H5T_FLOAT, H5T_NATIVE_DOUBLE, 3, n3, n3, 0, d) < 0)
         return MDL_EINPUT;
-    }
-    *step = (long)st;
+    for (size_t i = 0; i < 3 * r->n; i++)
+        if (!(fabs(d[i]) <= most)) {
+            mdl_error("%s: --restart: checkpoint/%s of atom %zu is %g", r->path, name, i / 3, d[i]);
+            return MDL_EINPUT;
+        }
     return MDL_OK;
 }
 
@@ -155,9 +184,7 @@ static int read_state(const ck_reader *r, mdl_system *s, const double lo[3], con
     double *dst[3][3] = {{s->x, s->y, s->z}, {s->vx, s->vy, s->vz}, {s->fx, s->fy, s->fz}};
     const char *names[3] = {"position", "velocity", "force"};
     for (int k = 0; k < 3 && rc == MDL_OK; k++) {
-        rc = read_n3(r, names[k], H5T_NATIVE_DOUBLE, d);
-        if (rc == MDL_OK)
-            rc = check_finite(r, names[k], d);
+        rc = read_vectors(r, names[k], d, k == 0 ? 1e30 : 1e150); /* squares stay finite */
         for (size_t i = 0; i < n && rc == MDL_OK; i++)
             dst[k][0][i] = d[3 * i], dst[k][1][i] = d[3 * i + 1], dst[k][2][i] = d[3 * i + 2];
     }
@@ -172,8 +199,9 @@ static int read_state(const ck_reader *r, mdl_system *s, const double lo[3], con
                 break;
             }
         }
-    if (rc == MDL_OK)
-        rc = read_n3(r, "image", H5T_NATIVE_INT32, im);
+    const hssize_t n3 = 3 * (hssize_t)n;
+    if (rc == MDL_OK && ck_values(r, "image", 1, H5T_INTEGER, H5T_NATIVE_INT32, 3, n3, n3, 0, im) < 0)
+        rc = MDL_EINPUT;
     for (size_t i = 0; i < 3 * n && rc == MDL_OK; i++)
         if (im[i] > (1 << 30) || im[i] < -(1 << 30)) {
             mdl_error("%s: --restart: checkpoint/image of atom %zu is %d", r->path, i / 3, im[i]);
@@ -186,8 +214,120 @@ static int read_state(const ck_reader *r, mdl_system *s, const double lo[3], con
     return rc;
 }
 
-int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, long *step, double *time)
+/* "forces": what the checkpoint's forces were computed from (optional text). */
+static int read_forces(const ck_reader *r, mdl_checkpoint *ck)
 {
+    ck->forces[0] = '\0';
+    if (H5Aexists(r->group, "forces") <= 0)
+        return MDL_OK;
+    hid_t a = H5Aopen(r->group, "forces", H5P_DEFAULT);
+    hid_t t = a < 0 ? -1 : H5Aget_type(a), sp = a < 0 ? -1 : H5Aget_space(a);
+    int ok = t >= 0 && H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0 && sp >= 0 &&
+             H5Sget_simple_extent_npoints(sp) == 1;
+    char *v = NULL;
+    if (ok) {
+        hid_t str = H5Tcopy(H5T_C_S1);
+        H5Tset_size(str, H5T_VARIABLE);
+        H5Tset_cset(str, H5Tget_cset(t));
+        ok = H5Aread(a, str, &v) >= 0 && v && strlen(v) < sizeof ck->forces;
+        H5Tclose(str);
+    }
+    if (ok)
+        mdl_copy(ck->forces, sizeof ck->forces, v);
+    H5free_memory(v);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (t >= 0)
+        H5Tclose(t);
+    if (a >= 0)
+        H5Aclose(a);
+    return ok ? MDL_OK : field_fail(r, "forces", "is not one line of text");
+}
+
+/* "thermostat" (Nose-Hoover's chains and barostat, nh_pack's layout) and "stages_from". */
+static int read_thermostat_and_stages(const ck_reader *r, mdl_checkpoint *ck)
+{
+    long n = ck_values(r, "thermostat", 0, H5T_FLOAT, H5T_NATIVE_DOUBLE, 0, 1, MDL_NH_STATE, 1, ck->thermostat);
+    if (n < 0 || ck_range(r, "thermostat", ck->thermostat, (size_t)n, -1e100, 1e100, 0) != MDL_OK)
+        return MDL_EINPUT;
+    int m, p;
+    if (n > 0 && !nh_state_valid(ck->thermostat, (int)n, &m, &p))
+        return field_fail(r, "thermostat", "is not a Nose-Hoover state (chain lengths, their values, the "
+                                           "barostat's reference volume)");
+    ck->nstate = (int)n;
+    double from = -1;
+    n = ck_values(r, "stages_from", 0, H5T_FLOAT, H5T_NATIVE_DOUBLE, 0, 1, 1, 1, &from);
+    if (n < 0 || (n == 1 && ck_range(r, "stages_from", &from, 1, 0, (double)ck->step, 1) != MDL_OK))
+        return MDL_EINPUT;
+    ck->stages_from = n == 1 ? (long)from : -1;
+    return MDL_OK;
+}
+
+/* checkpoint/analysis: a stage's g(r) counts, MSD rows and every atom's origin, each checked. */
+static int read_analysis(const ck_reader *r, const mdl_system *s, mdl_checkpoint *ck)
+{
+    if (H5Lexists(r->group, "analysis", H5P_DEFAULT) <= 0)
+        return MDL_OK;
+    double h[AN_HEADER];
+    if (ck_values(r, "analysis/header", 1, H5T_FLOAT, H5T_NATIVE_DOUBLE, 0, AN_HEADER, AN_HEADER, 0, h) < 0)
+        return MDL_EINPUT;
+    const double most[AN_HEADER] = {MDL_MAX_STAGES - 1, (double)ck->step, s->ntypes, 100000, 1e8, 1e30, 1e300,
+                                    9e15, (double)r->n};
+    const double least[AN_HEADER] = {0, 0, s->ntypes, 0, 0, 0, 0, 0, 0};
+    for (int k = 0; k < AN_HEADER; k++) {
+        char name[48];
+        snprintf(name, sizeof name, "analysis/header[%d]", k);
+        MDL_TRY(ck_range(r, name, &h[k], 1, least[k], most[k], k != AN_RMAX && k != AN_VOLUME));
+    }
+    mdl_analysis_checkpoint *a = calloc(1, sizeof *a);
+    if (!a)
+        return MDL_ERUN;
+    ck->analysis = a;
+    a->stage = (int)h[AN_STAGE], a->start = (long)h[AN_START], a->ntypes = (int)h[AN_NTYPES];
+    a->rdf_bins = (int)h[AN_BINS], a->msd_rows = (int)h[AN_ROWS], a->rdf_max = h[AN_RMAX];
+    a->volume_sum = h[AN_VOLUME], a->rdf_samples = (long)h[AN_SAMPLES], a->natoms = (size_t)h[AN_NATOMS];
+    const hssize_t nrdf = (hssize_t)a->ntypes * (a->ntypes + 1) / 2 * a->rdf_bins;
+    const hssize_t nmsd = (hssize_t)a->msd_rows * (1 + a->ntypes), norigin = 3 * (hssize_t)a->natoms;
+    if (a->rdf_bins > 0) {
+        if (!(a->rdf = malloc((size_t)nrdf * sizeof *a->rdf)))
+            return MDL_ERUN;
+        if (ck_values(r, "analysis/rdf", 1, H5T_FLOAT, H5T_NATIVE_DOUBLE, 0, nrdf, nrdf, 0, a->rdf) < 0)
+            return MDL_EINPUT;
+        /* counts of pairs: at most every pair of atoms at every sample */
+        MDL_TRY(ck_range(r, "analysis/rdf", a->rdf, (size_t)nrdf, 0, (double)a->rdf_samples * r->n * r->n, 0));
+    }
+    const int msd = H5Lexists(r->group, "analysis/msd", H5P_DEFAULT) > 0;
+    if (!msd && (a->msd_rows > 0 || H5Lexists(r->group, "analysis/origin", H5P_DEFAULT) > 0))
+        return field_fail(r, "analysis/msd", "is missing (the header counts its rows, or the origins are there)");
+    if (!msd)
+        return MDL_OK;
+    if (a->natoms != r->n)
+        return field_fail(r, "analysis/header", "names another atom count than the run's");
+    if (!(a->msd = malloc((size_t)(nmsd ? nmsd : 1) * sizeof *a->msd)) ||
+        !(a->origin = malloc((size_t)norigin * sizeof *a->origin)))
+        return MDL_ERUN;
+    if (ck_values(r, "analysis/msd", 1, H5T_FLOAT, H5T_NATIVE_DOUBLE, 1 + a->ntypes, nmsd, nmsd, 0, a->msd) < 0 ||
+        ck_values(r, "analysis/origin", 1, H5T_FLOAT, H5T_NATIVE_DOUBLE, 3, norigin, norigin, 0, a->origin) < 0)
+        return MDL_EINPUT;
+    MDL_TRY(ck_range(r, "analysis/origin", a->origin, (size_t)norigin, -1e30, 1e30, 0));
+    for (int row = 0; row < a->msd_rows; row++) {
+        const double *v = a->msd + (size_t)row * (1 + a->ntypes);
+        MDL_TRY(ck_range(r, "analysis/msd (a row's step)", v, 1, (double)a->start, (double)ck->step, 1));
+        MDL_TRY(ck_range(r, "analysis/msd", v + 1, (size_t)a->ntypes, 0, 1e60 * (double)r->n, 0)); /* atoms' squares */
+    }
+    return MDL_OK;
+}
+
+void checkpoint_free(mdl_checkpoint *ck)
+{
+    analysis_checkpoint_free(ck->analysis);
+    ck->analysis = NULL;
+}
+
+int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, mdl_checkpoint *ck)
+{
+    memset(ck, 0, sizeof *ck);
+    ck->stages_from = -1;
     h5_enter();
     if (mdl_check_input_file(path, "--restart file") != MDL_OK)
         return MDL_EINPUT;
@@ -199,95 +339,25 @@ int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, lon
                                        "H5MD file written by mdlite)")
                          : check_units(&r, units);
     double lo[3], len[3];
-    long st = 0;
     if (rc == MDL_OK)
-        rc = read_header(&r, &st, time, lo, len);
+        rc = read_header(&r, ck, lo, len);
     if (rc == MDL_OK)
         rc = read_state(&r, s, lo, len);
+    if (rc == MDL_OK)
+        rc = read_forces(&r, ck);
+    if (rc == MDL_OK)
+        rc = read_thermostat_and_stages(&r, ck);
+    if (rc == MDL_OK)
+        rc = read_analysis(&r, s, ck);
     if (rc == MDL_OK) {
         for (int k = 0; k < 3; k++)
             s->box.lo[k] = lo[k], s->box.len[k] = len[k], s->box.periodic[k] = 1;
-        *step = st;
         s->has_velocities = 1;
-    }
+    } else
+        checkpoint_free(ck);
     if (r.group >= 0)
         H5Gclose(r.group);
     H5Fclose(r.file);
-    return rc;
-}
-
-/* The checkpoint's attribute `name` of the file at path (*file open, to close with
-   close_attribute), or -1 where the file or the attribute is not there. */
-static hid_t open_attribute(const char *path, const char *name, hid_t *file)
-{
-    h5_enter();
-    *file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    return *file < 0 || H5Aexists_by_name(*file, "checkpoint", name, H5P_DEFAULT) <= 0
-               ? -1
-               : H5Aopen_by_name(*file, "checkpoint", name, H5P_DEFAULT, H5P_DEFAULT);
-}
-
-static void close_attribute(hid_t a, hid_t file)
-{
-    if (a >= 0)
-        H5Aclose(a);
-    if (file >= 0)
-        H5Fclose(file);
-    H5Eclear2(H5E_DEFAULT); /* an absent attribute is an answer, not an error */
-}
-
-void h5md_checkpoint_forces(const char *path, char *out, size_t size)
-{
-    out[0] = '\0';
-    hid_t f, a = open_attribute(path, "forces", &f);
-    hid_t t = a < 0 ? -1 : H5Aget_type(a);
-    if (t >= 0 && H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0) {
-        hid_t str = H5Tcopy(H5T_C_S1);
-        H5Tset_size(str, H5T_VARIABLE);
-        H5Tset_cset(str, H5Tget_cset(t));
-        char *v = NULL;
-        if (H5Aread(a, str, &v) >= 0 && v)
-            mdl_copy(out, size, v);
-        H5free_memory(v);
-        H5Tclose(str);
-    }
-    if (t >= 0)
-        H5Tclose(t);
-    close_attribute(a, f);
-}
-
-int h5md_checkpoint_thermostat(const char *path, double *out, int max)
-{
-    hid_t f, a = open_attribute(path, "thermostat", &f);
-    hid_t sp = a < 0 ? -1 : H5Aget_space(a);
-    hssize_t n = sp < 0 ? -1 : H5Sget_simple_extent_npoints(sp);
-    int got = n > 0 && n <= max && H5Aread(a, H5T_NATIVE_DOUBLE, out) >= 0 ? (int)n : 0;
-    for (int k = 0; k < got; k++)
-        if (!isfinite(out[k]))
-            got = 0;
-    if (sp >= 0)
-        H5Sclose(sp);
-    close_attribute(a, f);
-    return got;
-}
-
-long h5md_checkpoint_stages_from(const char *path)
-{
-    hid_t f, a = open_attribute(path, "stages_from", &f);
-    double v = -1;
-    if (a < 0 || H5Aread(a, H5T_NATIVE_DOUBLE, &v) < 0 || !(v >= 0 && v < 9e18) || v != floor(v))
-        v = -1;
-    close_attribute(a, f);
-    return (long)v;
-}
-
-mdl_analysis_checkpoint *h5md_checkpoint_analysis(const char *path)
-{
-    h5_enter();
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    mdl_analysis_checkpoint *a = f < 0 ? NULL : checkpoint_analysis_get(f);
-    if (f >= 0)
-        H5Fclose(f);
     H5Eclear2(H5E_DEFAULT);
-    return a;
+    return rc;
 }

@@ -234,8 +234,6 @@ int series_append(const char *path, hsize_t frame, series *s, hid_t memtype, con
 
 /* ---- a stage's analysis in the checkpoint ------------------------------------------------------ */
 
-enum { AN_STAGE, AN_START, AN_NTYPES, AN_BINS, AN_ROWS, AN_RMAX, AN_VOLUME, AN_SAMPLES, AN_NATOMS, AN_HEADER };
-
 int checkpoint_analysis_put(hid_t file, const char *path, const mdl_analysis_checkpoint *a)
 {
     const char *g = "checkpoint/analysis";
@@ -252,54 +250,4 @@ int checkpoint_analysis_put(hid_t file, const char *path, const mdl_analysis_che
         (a->origin && dataset_table(file, g, "origin", a->origin, a->natoms, 3, NULL) < 0))
         return h5md_fail(path, "writing the checkpoint's analysis");
     return 0;
-}
-
-static int read_doubles(hid_t file, const char *name, double *out, hsize_t n)
-{
-    hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
-    hid_t sp = d < 0 ? -1 : H5Dget_space(d);
-    const int ok = sp >= 0 && (hsize_t)H5Sget_simple_extent_npoints(sp) == n &&
-                   H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) >= 0;
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (d >= 0)
-        H5Dclose(d);
-    return ok;
-}
-
-mdl_analysis_checkpoint *checkpoint_analysis_get(hid_t file)
-{
-    double h[AN_HEADER];
-    if (H5Lexists(file, "checkpoint/analysis", H5P_DEFAULT) <= 0 ||
-        !read_doubles(file, "checkpoint/analysis/header", h, AN_HEADER))
-        return NULL;
-    const double most[AN_HEADER] = {64, 9e18, MDL_MAX_SPECIES, 100000, 1e8, 1e300, 1e300, 9e18, 2147483647.0};
-    for (int k = 0; k < AN_HEADER; k++) /* a damaged file: no value is cast unchecked */
-        if (!(h[k] >= 0 && h[k] <= most[k]))
-            return NULL;
-    mdl_analysis_checkpoint *a = calloc(1, sizeof *a);
-    if (!a)
-        return NULL;
-    a->stage = (int)h[AN_STAGE], a->start = (long)h[AN_START], a->ntypes = (int)h[AN_NTYPES];
-    a->rdf_bins = (int)h[AN_BINS], a->msd_rows = (int)h[AN_ROWS], a->rdf_max = h[AN_RMAX];
-    a->volume_sum = h[AN_VOLUME], a->rdf_samples = (long)h[AN_SAMPLES], a->natoms = (size_t)h[AN_NATOMS];
-    const hsize_t npairs = (hsize_t)a->ntypes * (a->ntypes + 1) / 2;
-    int ok = a->ntypes > 0 && a->ntypes <= MDL_MAX_SPECIES && a->rdf_bins >= 0 && a->msd_rows >= 0 &&
-             a->rdf_bins <= 100000 && a->msd_rows <= 100000000;
-    if (ok && H5Lexists(file, "checkpoint/analysis/rdf", H5P_DEFAULT) > 0)
-        ok = (a->rdf = malloc(npairs * a->rdf_bins * sizeof *a->rdf)) &&
-             read_doubles(file, "checkpoint/analysis/rdf", a->rdf, npairs * a->rdf_bins);
-    if (ok && H5Lexists(file, "checkpoint/analysis/msd", H5P_DEFAULT) > 0)
-        ok = (a->msd = malloc((size_t)a->msd_rows * (1 + a->ntypes) * sizeof *a->msd)) &&
-             read_doubles(file, "checkpoint/analysis/msd", a->msd, (hsize_t)a->msd_rows * (1 + a->ntypes)) &&
-             (a->origin = malloc(a->natoms * 3 * sizeof *a->origin)) &&
-             read_doubles(file, "checkpoint/analysis/origin", a->origin, a->natoms * 3);
-    if (!ok) {
-        free(a->rdf);
-        free(a->msd);
-        free(a->origin);
-        free(a);
-        return NULL;
-    }
-    return a;
 }

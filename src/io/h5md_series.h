@@ -34,10 +34,11 @@ herr_t dataset_string(hid_t parent, const char *name, const char *value);
 herr_t dataset_table(hid_t file, const char *group, const char *name, const double *v, hsize_t rows, hsize_t cols,
                      const char *unit);
 
-/* A stage's analysis into checkpoint/analysis (replacing what was there; a NULL a leaves none), and
-   back (NULL: none, or not readable). */
+/* A stage's analysis into checkpoint/analysis (replacing what was there; a NULL a leaves none):
+   checkpoint/analysis/header (AN_HEADER values, the layout below), rdf, msd and origin
+   (io/checkpoint.c reads it back). */
+enum { AN_STAGE, AN_START, AN_NTYPES, AN_BINS, AN_ROWS, AN_RMAX, AN_VOLUME, AN_SAMPLES, AN_NATOMS, AN_HEADER };
 int checkpoint_analysis_put(hid_t file, const char *path, const mdl_analysis_checkpoint *a);
-mdl_analysis_checkpoint *checkpoint_analysis_get(hid_t file);
 
 /* The series group/name (value of `rank` frame dims d0 x d1; step and time of its own, or hard
    links to owner's); unit attributes only with `units`. Errors name path; MDL_OK or MDL_ERUN. */

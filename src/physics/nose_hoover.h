@@ -241,6 +241,25 @@ static inline int nh_pack(const mdl_nh *nh, double *out)
     return n;
 }
 
+/* Whether in[0, n) (finite values) has nh_pack's layout: chain lengths whole numbers in 1 ..
+   MDL_MAX_CHAIN, as many values as they call for, a positive reference volume; *m and *p the
+   lengths (*p 0: no barostat). Checked before nh_unpack casts them. */
+static inline int nh_state_valid(const double *in, int n, int *m, int *p)
+{
+    *m = *p = 0;
+    if (n < 3 || !(in[0] >= 1 && in[0] <= MDL_MAX_CHAIN) || in[0] != (double)(int)in[0])
+        return 0;
+    *m = (int)in[0];
+    const int base = 1 + 2 * *m;
+    if (n == base)
+        return 1;
+    const double *b = in + base;
+    if (n < base + 4 || !(b[0] >= 1 && b[0] <= MDL_MAX_CHAIN) || b[0] != (double)(int)b[0] || !(b[3] > 0))
+        return 0;
+    *p = (int)b[0];
+    return n == base + 4 + 2 * *p;
+}
+
 /* A checkpoint's state (nh_pack's layout, n values) into nh: the thermostat chain when its length
    is this run's, the barostat when the checkpoint has one of this run's chain length; what does
    not match stays at rest. */

@@ -116,9 +116,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (system_init(&s, NATOMS) == 0) {
         for (int i = 0; i < NATOMS; i++)
             system_add_atom(&s, 0, 0.5, 0.5, 0.5);
-        long step;
-        double time;
-        h5md_read_checkpoint(path, &s, "lj", &step, &time);
+        mdl_checkpoint ck;
+        if (h5md_read_checkpoint(path, &s, "lj", &ck) == 0)
+            checkpoint_free(&ck);
         system_destroy(&s);
     }
     remove(path);

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""A restart's checkpoint is validated field by field: each field of a real checkpoint (a staged NPT
+then NVE run with g(r) and MSD, stopped in its second stage) is tampered with in turn (wrong type,
+wrong shape, NaN, huge, negative, removed) and the restart must exit 2 naming the field, never
+crash (the ASan + UBSan build prints no report), never run on silently.
+
+usage: checkpoint.py CASE MDLITE [MDLITE_ASAN]   (a python3 with h5py and numpy)
+cases: fields (every field tampered), restarts (what a restart must refuse or say: chains and stages).
+"""
+import os
+import shutil
+import subprocess
+import sys
+import warnings
+
+sys.path.insert(0, os.path.dirname(__file__))
+from common import fail, workdir, write  # noqa: E402
+
+warnings.filterwarnings("ignore")
+import h5py  # noqa: E402
+import numpy as np  # noqa: E402
+
+CONFIG = """[system]
+lattice = fcc
+density = 0.8442
+cells = 4 4 4
+temperature = 1.2
+[potential]
+cutoff = 2.5
+[analysis]
+rdf_bins = 20
+[stage:squeeze]
+steps = 20
+ensemble = npt-nose-hoover
+target_temperature = 1.2
+tau = 0.5
+target_pressure = 1.0
+pressure_tau = 5.0
+[stage:produce]
+steps = 40
+ensemble = nvt-nose-hoover
+target_temperature = 1.2
+tau = 0.5
+rdf_every = 5
+msd_every = 5
+[output]
+thermo = 10
+thermo_file = thermo.csv
+trajectory = traj.h5md
+dump_every = 10
+flush_every = 1
+"""
+SANITIZER = ("AddressSanitizer", "runtime error", "LeakSanitizer")
+
+
+def mdlite(binary, d, *args):
+    p = subprocess.run([binary, *args], capture_output=True, text=True, cwd=d, timeout=300)
+    for bad in SANITIZER:
+        if bad in p.stderr:
+            fail(f"{' '.join(args)}: {bad}:\n{p.stderr}")
+    if p.returncode < 0:
+        fail(f"{' '.join(args)}: killed by signal {-p.returncode}\n{p.stderr}")
+    return p
+
+
+def real_checkpoint(binary, d):
+    """traj.h5md whose checkpoint is at step 40, in the second stage, with its analysis."""
+    write(f"{d}/in.ini", CONFIG)
+    p = mdlite(binary, d, "run", "in.ini", "--quiet", "--overwrite", "--set", "stage:produce.steps=20")
+    if p.returncode != 0:
+        fail(f"the run that makes the checkpoint: exit {p.returncode}\n{p.stderr}")
+    with h5py.File(f"{d}/traj.h5md", "r") as f:
+        ck = f["checkpoint"]
+        have = set(ck.attrs) | {f"analysis/{k}" for k in ck["analysis"]} | {k for k in ck if k != "analysis"}
+        for need in ("thermostat", "stages_from", "forces", "analysis/rdf", "analysis/msd", "analysis/origin"):
+            if need not in have:
+                fail(f"the checkpoint lacks {need}: {sorted(have)}")
+    shutil.copy(f"{d}/traj.h5md", f"{d}/good.h5md")
+
+
+def restart(binary, d, path, *extra):
+    return mdlite(binary, d, "run", "in.ini", "--quiet", "--overwrite", "--restart", path,
+                  "--set", "output.trajectory=out.h5md", "--set", "output.thermo_file=out.csv", *extra)
+
+
+# field -> whether a negative value is one no run writes (then refused)
+FIELDS = {"step": True, "time": True, "box_lo": False, "box_length": True, "stages_from": True, "thermostat": False,
+          "forces": None, "position": False, "velocity": False, "force": False, "image": False,
+          "analysis/header": True, "analysis/rdf": True, "analysis/msd": True, "analysis/origin": False}
+
+
+def tampered(d, field, how):
+    """good.h5md with `field` changed `how`; its path."""
+    path = f"{d}/bad.h5md"
+    shutil.copy(f"{d}/good.h5md", path)
+    with h5py.File(path, "r+") as f:
+        ck = f["checkpoint"]
+        is_attr = field in ck.attrs
+        old = ck.attrs[field] if is_attr else ck[field][()]
+        if how == "removed":
+            new = None
+        elif how == "text":
+            new = "1.0"
+        elif how == "integers":
+            new = np.asarray(old).astype(np.int64) if field != "forces" else 3
+        elif how == "shape":
+            new = np.full(4000, 1.0)
+        else:
+            new = np.array(old, dtype=np.float64, copy=True)
+            value = {"NaN": np.nan, "huge": 1e300, "negative": -1.0, "infinite": np.inf}[how]
+            if new.ndim == 0:
+                new = np.float64(value)
+            else:
+                new.reshape(-1)[new.size // 2] = value
+        if is_attr:
+            del ck.attrs[field]
+            if new is not None:
+                ck.attrs[field] = new
+        else:
+            del ck[field]
+            if new is not None:
+                ck[field] = new
+    return path
+
+
+def fields(binary, d):
+    real_checkpoint(binary, d)
+    p = restart(binary, d, "good.h5md")
+    if p.returncode != 0:
+        fail(f"the untouched checkpoint: exit {p.returncode}\n{p.stderr}")
+    count = 0
+    for field, negative_bad in FIELDS.items():
+        hows = ["integers", "shape"] if field == "forces" else \
+            ["removed", "text", "integers", "shape", "NaN", "infinite", "huge", "negative"]
+        for how in hows:
+            if how == "removed" and field in ("forces", "thermostat", "stages_from"):
+                continue  # optional: older files lack them (a restart then says what it does instead)
+            if how == "integers" and field == "image":
+                continue  # integers are its type
+            if how == "huge" and field == "analysis/header":
+                continue  # the header's volume sum may be large; its other values are checked below
+            path = tampered(d, field, how)
+            p = restart(binary, d, path)
+            expect_refused = how != "negative" or negative_bad
+            if expect_refused and (p.returncode != 2 or "bad.h5md" not in p.stderr):
+                fail(f"checkpoint/{field} {how}: exit {p.returncode}, expected 2 naming the file\n{p.stderr}")
+            if not expect_refused and p.returncode not in (0, 2):
+                fail(f"checkpoint/{field} {how} (a value a run may hold): exit {p.returncode}\n{p.stderr}")
+            count += 1
+    p = restart(binary, d, tampered(d, "forces", "text"))  # other text: the forces recomputed, and said
+    if p.returncode != 0 or "recomputed at step 40" not in p.stderr:
+        fail(f"checkpoint/forces of other settings: exit {p.returncode}, expected 0 and a word of it\n{p.stderr}")
+    print(f"{os.path.basename(binary)}: {count} tampered checkpoints ({len(FIELDS)} fields: removed, text, integers, "
+          f"4,000 values, NaN, infinite, huge, negative): exit 2 naming the file where the value is not one a run "
+          f"writes, no crash, no sanitizer report")
+
+
+def restarts(binary, d):
+    real_checkpoint(binary, d)
+    # another chain length than the checkpoint's: said on stderr, the chain starts at rest
+    p = restart(binary, d, "good.h5md", "--set", "stage:produce.chain=5")
+    if p.returncode != 0 or "chain" not in p.stderr or "at rest" not in p.stderr:
+        fail(f"a restart with another chain length: exit {p.returncode}, expected 0 and a word of it\n{p.stderr}")
+    print(f"{os.path.basename(binary)}: a restart with another chain length says so and starts the chain at rest")
+
+
+def main():
+    case, binaries = sys.argv[1], [os.path.abspath(b) for b in sys.argv[2:]]
+    for b in binaries:
+        globals()[case](b, workdir(f"checkpoint-{case}"))
+
+
+if __name__ == "__main__":
+    main()

@@ -362,6 +362,13 @@ static void write_msd(const mdl_analysis *a, const mdl_analysis_out *o, const do
     diffusion(a, o, msd, quiet, res);
 }
 
+void analysis_discard(mdl_analysis *a)
+{
+    free(a->msd_step);
+    a->msd_step = NULL;
+    a->on = 0;
+}
+
 int analysis_end(mdl_analysis *a, mdl_analysis_out *o, int quiet)
 {
     if (!a->on)

@@ -78,6 +78,9 @@ int analysis_checkpoint(const mdl_analysis *a, size_t natoms, int ntypes, mdl_an
 /* Whether `step` samples (the state is looked at between this step and the next). */
 int analysis_is_step(const mdl_analysis *a, long step);
 int analysis_sample(mdl_analysis *a, long step);
+/* What a stage's analysis holds, freed without writing it (a run that stopped on an error); safe
+   after analysis_end and on a stage that never began. */
+void analysis_discard(mdl_analysis *a);
 /* The stage's sums read (every rank), its rows written and the diffusion coefficients printed
    (rank 0); the stage's state freed. */
 int analysis_end(mdl_analysis *a, mdl_analysis_out *o, int quiet);

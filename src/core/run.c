@@ -552,6 +552,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     t = mdl_wtime();
     if (rc == MDL_OK)
         rc = run_loop(&r);
+    analysis_discard(&r.an); /* what a stage that stopped on an error still held */
     profile_phase(r.prof, "loop", t);
     if (r.writer) /* from here the writer needs only the snapshot's types and ids: free the
                      rest while it writes the last frames */

@@ -234,6 +234,16 @@ int series_append(const char *path, hsize_t frame, series *s, hid_t memtype, con
 
 /* ---- a stage's analysis in the checkpoint ------------------------------------------------------ */
 
+void analysis_checkpoint_free(mdl_analysis_checkpoint *a)
+{
+    if (!a)
+        return;
+    free(a->rdf);
+    free(a->msd);
+    free(a->origin);
+    free(a);
+}
+
 int checkpoint_analysis_put(hid_t file, const char *path, const mdl_analysis_checkpoint *a)
 {
     const char *g = "checkpoint/analysis";

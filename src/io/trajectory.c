@@ -143,12 +143,3 @@ int traj_put_table(mdl_traj *t, const char *group, const char *name, const doubl
     return t && t->h5 ? h5md_put_table(t->h5, group, name, v, rows, cols, unit) : MDL_OK;
 }
 
-void analysis_checkpoint_free(mdl_analysis_checkpoint *a)
-{
-    if (!a)
-        return;
-    free(a->rdf);
-    free(a->msd);
-    free(a->origin);
-    free(a);
-}

@@ -5,7 +5,7 @@ go on exits 1 with its files readable. (The plain exit-2 cases of each class are
 
 usage: hostile.py CASE MDLITE [MDLITE_ASAN]   (a python3 with h5py)
 cases: cells, full_disk, signals, neighbors_output, outputs, restart_ensemble, barostat, special_outputs,
-       unchecked_input, messages.
+       unchecked_input, messages, leaks.
 Every case runs under each binary given; a sanitizer build must print no report.
 """
 import fcntl
@@ -294,6 +294,16 @@ def messages(binary, d):
            expect=["since the neighbor list was built at step", "check the list more often ([neighbor] check"])
     print(f"{os.path.basename(binary)}: Nose-Hoover at T 0, tau under the timestep, a stage's missing key and an NPT "
           f"check too long: messages name the key, the stage's line and the limit")
+
+
+# ---- 15. a run that stops on an error frees what it made (LeakSanitizer in the ASan build) -----------
+
+def leaks(binary, d):
+    for extra in (["analysis.msd_every=5"], ["analysis.msd_every=5", "analysis.rdf_every=5"]):
+        sets = ["system.cells=4 4 4", "run.steps=2000", "run.timestep=0.05", "output.trajectory=t.h5md", *extra]
+        mdlite(binary, d, "run", MELT, "--quiet", "--overwrite", *sum((["--set", s] for s in sets), []), code=1,
+               expect=["step"], env=UNCLOSED)
+    print(f"{os.path.basename(binary)}: runs with analysis that blow up: exit 1, nothing leaked")
 
 
 def main():

@@ -17,7 +17,6 @@
 #include "../io/outfile.h"
 #include "../io/profile.h"
 #include "../io/checkpoint.h"
-#include "../physics/nose_hoover.h"
 #include "../io/trajectory.h"
 #include "../io/writer.h"
 #include "../util/util.h"
@@ -49,6 +48,7 @@ typedef struct {
     mdl_profile *prof;  /* --profile */
     long frames;        /* frames written by this run (the flush/checkpoint schedule) */
     long last_frame;    /* step of the last frame handed out (the writer may not have written it yet) */
+    long last_checkpoint; /* step of the last frame handed out with the checkpoint */
     long thermo_step[MDL_THERMO_SLOTS]; /* queued thermo rows (GPU): FIFO [thermo_head, thermo_tail) */
     long thermo_head, thermo_tail;
     mdl_system snap;    /* with a trajectory: the set-up system, kept as the frames' metadata
@@ -129,14 +129,17 @@ static int write_thermo_row(run_state *r, long step, const mdl_observables *o)
 static int write_frame(run_state *r, long step, int last)
 {
     double t0 = mdl_wtime();
+    const int again = r->last_frame == step; /* a stop on a frame's step: its checkpoint */
     int flush = last || (r->frames + 1) % r->cfg->flush_every == 0;
-    mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush, {0}, 0,
+    mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush, again, {0}, 0,
                    r->base->nstages > 0, r->stages_from, NULL};
     MDL_TRY(thermostat_state(&r->st.thermostat, r->ops, r->ctx, f.thermostat, &f.nstate));
     if (f.checkpoint) /* the stage's analysis so far: a restart continues it (every rank: sums) */
         MDL_TRY(analysis_checkpoint(&r->an, r->natoms, r->an_out.ntypes, &f.analysis));
-    r->frames++;
+    r->frames += !again;
     r->last_frame = step;
+    if (f.checkpoint)
+        r->last_checkpoint = step;
     MDL_TRY(r->ops->synchronize(r->ctx)); /* the device is there: was the state healthy? */
     MDL_TRY(stepper_check_health(&r->st, step));
     int fields = f.checkpoint ? MDL_DUMP_ALL : r->cfg->dump_fields;
@@ -224,7 +227,9 @@ static int stop_on_signal(run_state *r, long step)
         fprintf(stderr, "mdlite: %s at step %ld: writing the last frame and closing the files\n",
                 stop_signal_name(sig), step);
     MDL_TRY(drain_thermo(r, 1));
-    if (r->cfg->trajectory[0] && r->last_frame != step) {
+    /* the last frame and its checkpoint (on a frame's step that was not a checkpoint's: the
+       checkpoint alone), so that a restart continues from this step */
+    if (r->cfg->trajectory[0] && (r->last_frame != step || (r->cfg->checkpoint && r->last_checkpoint != step))) {
         MDL_TRY(r->ops->compute_forces(r->ctx, MDL_ENERGY_ONLY)); /* energy and virial for the frame */
         MDL_TRY(write_frame(r, step, 1));
     }
@@ -333,23 +338,6 @@ static int run_loop(run_state *r)
     return MDL_OK;
 }
 
-/* A restart whose Nose-Hoover chains are not the checkpoint's (another `chain` or `pressure_chain`,
-   or a barostat the checkpoint has none of): says so, as they start at rest (nh_unpack). */
-static void say_chains_change(const run_state *r, const char *restart)
-{
-    int m, p;
-    if (!config_nose_hoover(r->cfg->ensemble) || !r->nstate || r->rank != 0 ||
-        !nh_state_valid(r->thermostat_state, r->nstate, &m, &p))
-        return;
-    if (m != r->cfg->chain)
-        fprintf(stderr, "mdlite: %s: its thermostat chain has %d thermostats, this run's chain = %d: the chain "
-                "starts at rest at step %ld\n", restart, m, r->cfg->chain, r->first_step);
-    if (r->cfg->ensemble == MDL_NPT_NOSE_HOOVER && p != r->cfg->pressure_chain)
-        fprintf(stderr, "mdlite: %s: %s, this run's pressure_chain = %d: the barostat starts at rest at step %ld\n",
-                restart, p ? "its barostat's chain has another length" : "it has no barostat", r->cfg->pressure_chain,
-                r->first_step);
-}
-
 /* The stage the run starts in (r->stage, r->cfg) and its last step: with stages, their schedule
    from the checkpoint's stages_from (a restart of a staged run goes on in its stage) or from this
    run's first step; the checkpoint's forces kept where the stage computes them alike. */
@@ -366,7 +354,8 @@ static int choose_stage(run_state *r, const char *restart)
     }
     if (!restart)
         return MDL_OK;
-    say_chains_change(r, restart);
+    if (r->rank == 0)
+        thermostat_say_restart(r->cfg, r->thermostat_state, r->nstate, restart, r->first_step);
     char now[4096];
     config_force_origin(r->cfg, now, sizeof now);
     r->forces_given = strcmp(r->forces_was, now) == 0;
@@ -490,7 +479,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         rc = choose_stage(&r, restart);
     r.time_step = r.first_step;
     r.natoms = s.n;
-    r.last_frame = -1;
+    r.last_frame = r.last_checkpoint = -1;
     r.progress = !quiet && isatty(STDOUT_FILENO) && r.nranks == 1; /* mpirun's output is usually kept */
     r.cutmax = pt.cutmax;
     profile_phase(r.prof, "set-up", t);

@@ -5,6 +5,7 @@
 
 #include "../util/util.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static int is_nose_hoover(const mdl_thermostat *t)
@@ -43,6 +44,20 @@ int thermostat_setup(mdl_thermostat *t, const mdl_backend_ops *ops, void *ctx, c
     if (state)
         nh_unpack(&t->nh, state, nstate);
     return ops->nose_hoover_init(ctx, &t->nh);
+}
+
+void thermostat_say_restart(const mdl_config *cfg, const double *state, int nstate, const char *restart, long step)
+{
+    int m, p;
+    if (!config_nose_hoover(cfg->ensemble) || !nstate || !nh_state_valid(state, nstate, &m, &p))
+        return;
+    if (m != cfg->chain)
+        fprintf(stderr, "mdlite: %s: its thermostat chain has %d thermostats, this run's chain = %d: the chain "
+                "starts at rest at step %ld\n", restart, m, cfg->chain, step);
+    if (cfg->ensemble == MDL_NPT_NOSE_HOOVER && p != cfg->pressure_chain)
+        fprintf(stderr, "mdlite: %s: %s, this run's pressure_chain = %d: the barostat starts at rest at step %ld\n",
+                restart, p ? "its barostat's chain has another length" : "it has no barostat", cfg->pressure_chain,
+                step);
 }
 
 int thermostat_acts(const mdl_thermostat *t, long step, int stage)

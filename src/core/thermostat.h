@@ -23,6 +23,10 @@ void thermostat_init(mdl_thermostat *t, const mdl_config *cfg, const mdl_units *
 /* At the set-up, after the first forces: Nose-Hoover's chains start in the backend from `state` (a
    checkpoint's, nh_pack's layout; NULL or other chains: at rest). */
 int thermostat_setup(mdl_thermostat *t, const mdl_backend_ops *ops, void *ctx, const double *state, int nstate);
+/* A restart whose Nose-Hoover chains are not its checkpoint's state (another `chain` or
+   `pressure_chain`, or a barostat the checkpoint has none of): says so on stderr, since they start
+   at rest (nh_unpack). */
+void thermostat_say_restart(const mdl_config *cfg, const double *state, int nstate, const char *restart, long step);
 /* The stage of a step (MDL_THERMOSTAT_POST_FORCE or _END_OF_STEP): Langevin adds its force after
    the force call; rescaling (every N steps) and Berendsen scale velocities at the end. (Nose-Hoover's
    half steps are the backend's integrator's, before the first half kick and after the second.) */

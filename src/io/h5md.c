@@ -476,6 +476,8 @@ static int pack_frame(h5md_file *h, const mdl_frame *f)
 int h5md_write(h5md_file *h, const mdl_frame *f)
 {
     h5_enter();
+    if (f->checkpoint_only) /* the frame is in the file already: its checkpoint alone */
+        return f->checkpoint ? write_checkpoint(h, f) : MDL_OK;
     const mdl_system *s = f->s;
     size_t n = s->n;
     if (pack_frame(h, f) != MDL_OK)

@@ -107,7 +107,7 @@ int traj_flush(mdl_traj *t)
 
 int traj_write(mdl_traj *t, const mdl_frame *f)
 {
-    int rc = t->h5 ? h5md_write(t->h5, f) : write_xyz(t, f);
+    int rc = t->h5 ? h5md_write(t->h5, f) : f->checkpoint_only ? MDL_OK : write_xyz(t, f);
     if (rc != MDL_OK)
         return rc;
     t->last_step = f->step;

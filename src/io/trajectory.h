@@ -33,6 +33,7 @@ typedef struct {
     const mdl_observables *obs; /* totals; NULL when not computed */
     int checkpoint;             /* also write the full-precision checkpoint (H5MD) */
     int flush;                  /* flush the file after this frame */
+    int checkpoint_only;        /* the frame was written before: only its checkpoint now (H5MD) */
     double thermostat[MDL_NH_STATE]; /* Nose-Hoover's state at this step (the checkpoint's) */
     int nstate;                 /* values in it (0: none) */
     int staged;                 /* the run has stages: the checkpoint records where the first began */

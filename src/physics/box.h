@@ -45,8 +45,8 @@ MDL_MIN_IMAGE(double, )
    clamped at the faces (the domain decomposition, host and GPU). */
 static inline MDL_HD int box_brick(double v, double lo, double len, int grid)
 {
-    int c = (int)floor((v - lo) / len * grid);
-    return c < 0 ? 0 : c >= grid ? grid - 1 : c;
+    const double c = floor((v - lo) / len * grid); /* clamped before the cast: NaN (a flat box) too */
+    return !(c >= 0) ? 0 : c >= grid ? grid - 1 : (int)c;
 }
 
 /* How far a box's faces moved from those of the box `built` (|lo - lo'| + |hi - hi'|): pairs cross

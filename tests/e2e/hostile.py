@@ -5,7 +5,7 @@ go on exits 1 with its files readable. (The plain exit-2 cases of each class are
 
 usage: hostile.py CASE MDLITE [MDLITE_ASAN]   (a python3 with h5py)
 cases: cells, full_disk, signals, neighbors_output, outputs, restart_ensemble, barostat, special_outputs,
-       unchecked_input, messages, leaks.
+       unchecked_input, messages, leaks, signal_on_frame.
 Every case runs under each binary given; a sanitizer build must print no report.
 """
 import fcntl
@@ -304,6 +304,33 @@ def leaks(binary, d):
         mdlite(binary, d, "run", MELT, "--quiet", "--overwrite", *sum((["--set", s] for s in sets), []), code=1,
                expect=["step"], env=UNCLOSED)
     print(f"{os.path.basename(binary)}: runs with analysis that blow up: exit 1, nothing leaked")
+
+
+# ---- 16. a stop on a frame's step writes the checkpoint it promises ----------------------------------
+
+def signal_on_frame(binary, d):
+    sets = ["system.cells=6 6 6", "run.steps=1000000", "output.dump_every=1", "output.flush_every=100000",
+            "output.trajectory=t.h5md", "output.thermo_file=t.csv"]
+    p = subprocess.Popen([binary, "run", MELT, "--quiet", "--overwrite", *sum((["--set", s] for s in sets), [])],
+                         cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=300)
+    no_sanitizer_report(err, "SIGTERM with a frame every step")
+    if p.returncode != 143:
+        fail(f"SIGTERM with a frame every step: exit {p.returncode}\n{err}")
+    with h5py.File(f"{d}/t.h5md", "r") as f:
+        last = int(f["particles/trajectory/position/step"][-1])
+        ck = int(f["checkpoint"].attrs["step"])
+    if ck != last:
+        fail(f"SIGTERM with a frame every step: the checkpoint is at step {ck}, the last frame at {last}")
+    mdlite(binary, d, "run", MELT, "--quiet", "--restart", "t.h5md", *sum((["--set", s] for s in sets[:-4]), []),
+           "--set", "run.steps=5", "--set", "output.dump_every=1", "--set", "output.trajectory=t.h5md",
+           "--set", "output.thermo_file=t.csv")
+    if frames(f"{d}/t.h5md") < 6:
+        fail("the restart into the stopped run's file did not append its frames")
+    print(f"{os.path.basename(binary)}: SIGTERM with a frame every step: the checkpoint is the last frame's "
+          f"(step {last}); the restart appends to the same file")
 
 
 def main():

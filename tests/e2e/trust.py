@@ -79,8 +79,8 @@ def unhealthy(binary, d):
     cases = [  # (name, extra args, what the message must name)
         ("timestep far too large", ["--set", "run.timestep=0.5"], ["step 1: atom", "more than the skin"]),
         ("absurd epsilon", ["--set", "potential.epsilon=1e30"], ["step 1: atom", "moved"]),
-        ("absurd temperature", ["--set", "system.temperature=1e300"], ["atom", "not finite in single precision"]),
-        ("absurd mass", ["--set", "system.mass=1e-300"], ["step 1: atom"]),
+        ("absurd temperature", ["--set", "system.temperature=1e30"], ["step 1: atom", "moved"]),
+        ("absurd mass", ["--set", "system.mass=1e-30"], ["step 1: atom"]),
         ("blows up later", ["--set", "run.timestep=0.04"], ["more than the skin"]),
         ("skin passed between checks", ["--set", "neighbor.check=40"], ["step 40: atom", "[neighbor] check"]),
     ]

@@ -12,10 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct mdl_traj {
     h5md_file *h5;
     FILE *xyz;
+    off_t whole;                /* extended XYZ: the file's size at the end of its last whole frame */
     char path[MDL_PATH_LEN];
     int fields;
     long last_step;
@@ -50,11 +53,34 @@ int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const m
         return h5md_open(&t->h5, cfg, u, s, append);
     errno = 0;
     t->xyz = fopen(t->path, append ? "a" : "w");
-    if (!t->xyz) {
+    struct stat st;
+    if (!t->xyz || fstat(fileno(t->xyz), &st) != 0) {
         mdl_error("%s: [output] trajectory: cannot create the file: %s", t->path, strerror(errno));
         return MDL_EINPUT;
     }
+    t->whole = st.st_size;
     return MDL_OK;
+}
+
+/* A frame's text (len bytes) onto the file in one write and flushed; where that fails (a full
+   disk), the file is cut back to its last whole frame, so that every reader still reads it. */
+static int append_frame(mdl_traj *t, const char *text, size_t len, long step)
+{
+    errno = 0;
+    if (fwrite(text, 1, len, t->xyz) == len && fflush(t->xyz) == 0) {
+        t->whole += (off_t)len;
+        return MDL_OK;
+    }
+    const int err = errno;
+    clearerr(t->xyz);
+    if (ftruncate(fileno(t->xyz), t->whole) != 0 || fseeko(t->xyz, t->whole, SEEK_SET) != 0) {
+        mdl_error("%s: cannot write the frame at step %ld (%s), nor cut the file back to its last whole frame: %s",
+                  t->path, step, strerror(err), strerror(errno));
+        return MDL_ERUN;
+    }
+    mdl_error("%s: cannot write the frame at step %ld: %s (the file ends at its last whole frame)", t->path, step,
+              strerror(err));
+    return MDL_ERUN;
 }
 
 /* One extended XYZ frame: Lattice, Properties (species or type, pos, and as dumped velo with
@@ -62,11 +88,17 @@ int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const m
 static int write_xyz(mdl_traj *t, const mdl_frame *f)
 {
     const mdl_system *s = f->s;
-    FILE *o = t->xyz;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&text, &len); /* the frame is made whole in memory, then written */
+    if (!o) {
+        mdl_error("%s: out of memory for the frame at step %ld", t->path, f->step);
+        return MDL_ERUN;
+    }
     if (health_frame_nonfinite(t->path, f->step, "position", s->x, s->y, s->z, s->n) ||
         ((t->fields & MDL_DUMP_VELOCITY) && health_frame_nonfinite(t->path, f->step, "velocity", s->vx, s->vy, s->vz, s->n)) ||
         ((t->fields & MDL_DUMP_FORCE) && health_frame_nonfinite(t->path, f->step, "force", s->fx, s->fy, s->fz, s->n)))
-        return MDL_ERUN;
+        return fclose(o), free(text), MDL_ERUN;
     fprintf(o, "%zu\nLattice=\"%.10g 0 0 0 %.10g 0 0 0 %.10g\" Origin=\"%.10g %.10g %.10g\" "
                "Properties=%s:S:1:pos:R:3%s%s%s pbc=\"T T T\" Step=%ld Time=%.10g\n",
             s->n, s->box.len[0], s->box.len[1], s->box.len[2], s->box.lo[0], s->box.lo[1], s->box.lo[2],
@@ -86,11 +118,14 @@ static int write_xyz(mdl_traj *t, const mdl_frame *f)
             fprintf(o, " %d %d %d", s->ix[i], s->iy[i], s->iz[i]);
         fputc('\n', o);
     }
-    if (ferror(o)) {
-        mdl_error("%s: cannot write frame at step %ld: %s", t->path, f->step, strerror(errno));
-        return MDL_ERUN;
-    }
-    return MDL_OK;
+    const int bad = ferror(o);
+    int rc = fclose(o) != 0 || bad ? MDL_ERUN : MDL_OK;
+    if (rc != MDL_OK)
+        mdl_error("%s: out of memory for the frame at step %ld", t->path, f->step);
+    else
+        rc = append_frame(t, text, len, f->step);
+    free(text);
+    return rc;
 }
 
 int traj_flush(mdl_traj *t)

@@ -96,6 +96,19 @@ def full_disk(binary, d):
             n = frames(f"{mnt}/t.h5md")
             print(f"{os.path.basename(binary)}: full disk ({' '.join(extra)}): exit 1, "
                   f"'{p.stderr.strip().splitlines()[-1]}'; the trajectory opens with {n} frames")
+        # extended XYZ: the file ends at its last whole frame, which ASE reads
+        for f in glob.glob(f"{mnt}/*"):
+            os.remove(f)
+        sets = ["system.cells=6 6 6", "run.steps=20000", f"output.trajectory={mnt}/t.xyz", "output.dump_every=5",
+                f"output.thermo_file={d}/thermo.csv", "output.dump_fields=position velocity force"]
+        p = mdlite(binary, d, "run", MELT, "--quiet", "--overwrite", *sum((["--set", s] for s in sets), []),
+                   code=1, expect=[f"{mnt}/t.xyz", "the file ends at its last whole frame"])
+        import ase.io
+        atoms = ase.io.read(f"{mnt}/t.xyz", index=":")
+        if not atoms or any(len(a) != 864 for a in atoms):
+            fail(f"full disk, extended XYZ: ASE read {len(atoms)} frames of {[len(a) for a in atoms][:3]} atoms")
+        print(f"{os.path.basename(binary)}: full disk, extended XYZ: exit 1; ASE reads all {len(atoms)} frames, "
+              f"the last one whole")
     finally:
         subprocess.run(["umount", mnt])
 

@@ -13,7 +13,9 @@ enum mdl_list_form { MDL_LIST_AUTO, MDL_LIST_PLAIN, MDL_LIST_PACKED };
 enum mdl_gpu_comm { MDL_COMM_AUTO, MDL_COMM_DIRECT, MDL_COMM_NCCL, MDL_COMM_MPI };
 enum mdl_gpu_arrays { MDL_ARRAYS_SPARE, MDL_ARRAYS_TIGHT };
 enum mdl_dump_field { MDL_DUMP_POSITION = 1, MDL_DUMP_VELOCITY = 2, MDL_DUMP_FORCE = 4, MDL_DUMP_IMAGE = 8,
-                      MDL_DUMP_ALL = 15 };
+                      MDL_DUMP_ALL = 15,
+                      MDL_DUMP_BUILD = 16 /* the positions at the last list build: a checkpoint's, where the
+                                             backend keeps its lists' order by position (the CPU) */ };
 
 #define MDL_MAX_STAGES 64
 

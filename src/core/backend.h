@@ -39,6 +39,11 @@ typedef struct {
     enum mdl_gpu_comm comm;
     enum mdl_gpu_arrays arrays;
     int rebuild_timeline; /* ranks: the rebuild to time stage by stage (0: none) */
+    /* a restart's lists: the positions at its checkpoint's last build (N x 3, by id) and the steps
+       since; a backend whose atoms' order depends on their positions alone (the CPU's) builds from
+       them, so that the run goes on as if never stopped (NULL: from the positions given) */
+    const double *build;
+    long build_since;
 } mdl_setup;
 
 /* The backend set-up of a configured run (method and layout by name). */

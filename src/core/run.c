@@ -41,6 +41,7 @@ typedef struct {
     mdl_analysis_checkpoint *resume; /* a restart's checkpoint's analysis (NULL: none) */
     char forces_was[4096];  /* a restart: what the checkpoint's forces were computed from */
     long checkpoint_stages_from; /* a restart: where the checkpoint's first stage began (-1: none) */
+    mdl_checkpoint ck;      /* a restart's checkpoint (its analysis is `resume`, its lists' build kept here) */
     const mdl_units *units;
     mdl_thermo thermo;
     mdl_traj *traj;     /* NULL without a trajectory */
@@ -132,8 +133,13 @@ static int write_frame(run_state *r, long step, int last)
     const int again = r->last_frame == step; /* a stop on a frame's step: its checkpoint */
     int flush = last || (r->frames + 1) % r->cfg->flush_every == 0;
     mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush, again, {0}, 0,
-                   r->base->nstages > 0, r->stages_from, NULL};
+                   -1, r->base->nstages > 0, r->stages_from, NULL};
     MDL_TRY(thermostat_state(&r->st.thermostat, r->ops, r->ctx, f.thermostat, &f.nstate));
+    if (f.checkpoint) { /* the list's last build: a restart rebuilds that list (where kept, MDL_DUMP_BUILD) */
+        mdl_backend_stats st;
+        MDL_TRY(r->ops->stats(r->ctx, &st));
+        f.last_build = st.last_build;
+    }
     if (f.checkpoint) /* the stage's analysis so far: a restart continues it (every rank: sums) */
         MDL_TRY(analysis_checkpoint(&r->an, r->natoms, r->an_out.ntypes, &f.analysis));
     r->frames += !again;
@@ -142,7 +148,7 @@ static int write_frame(run_state *r, long step, int last)
         r->last_checkpoint = step;
     MDL_TRY(r->ops->synchronize(r->ctx)); /* the device is there: was the state healthy? */
     MDL_TRY(stepper_check_health(&r->st, step));
-    int fields = f.checkpoint ? MDL_DUMP_ALL : r->cfg->dump_fields;
+    int fields = f.checkpoint ? MDL_DUMP_ALL | MDL_DUMP_BUILD : r->cfg->dump_fields;
     if (r->writer)
         MDL_TRY(writer_submit(r->writer, &f, fields)); /* which frees f.analysis once written */
     else /* another rank than 0: its atoms to rank 0's frame */
@@ -373,6 +379,7 @@ static int load_restart(const char *path, mdl_system *s, run_state *r)
         return MDL_OK;
     mdl_checkpoint ck;
     MDL_TRY(h5md_read_checkpoint(path, s, r->cfg->units, &ck));
+    r->ck = ck;
     r->first_step = ck.step, r->first_time = ck.time;
     r->restarted = 1;
     /* forces that depend on the ensemble (Langevin's) or the potential are recomputed when the
@@ -381,7 +388,7 @@ static int load_restart(const char *path, mdl_system *s, run_state *r)
     memcpy(r->thermostat_state, ck.thermostat, sizeof r->thermostat_state);
     r->nstate = ck.nstate;
     r->checkpoint_stages_from = ck.stages_from;
-    r->resume = ck.analysis; /* r's now */
+    r->resume = ck.analysis;
     r->append = r->cfg->trajectory[0] && same_file(r->cfg->trajectory, path);
     return MDL_OK;
 }
@@ -487,6 +494,9 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     t = mdl_wtime();
     if (rc == MDL_OK) {
         mdl_setup setup = backend_setup(cfg, &u, &pt);
+        /* the checkpoint's lists again, where the box stays as they were built in (no barostat) */
+        if (r.restarted && r.cfg->ensemble != MDL_NPT_NOSE_HOOVER && checkpoint_lists_hold(&r.ck, &s, cfg->skin))
+            setup.build = r.ck.build, setup.build_since = r.first_step - r.ck.build_step;
         rc = run_choose_grid(cfg, ops->name, r.nranks, &s, &pt, &setup);
         if (rc == MDL_OK)
             rc = run_check_gpu_keys(cfg, ops->name, r.nranks, &s, &pt);
@@ -536,7 +546,8 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         system_destroy(&s);
     if (rc == MDL_OK && r.traj)
         rc = writer_start(&r.writer, r.traj, ops, r.ctx, &r.snap, cfg->async ? cfg->buffers : 0,
-                          cfg->checkpoint ? MDL_DUMP_ALL : cfg->dump_fields, cfg->throttle_ms, r.prof);
+                          cfg->checkpoint ? MDL_DUMP_ALL | MDL_DUMP_BUILD : cfg->dump_fields, cfg->throttle_ms,
+                          r.prof);
     profile_phase(r.prof, "writer start", t);
     t = mdl_wtime();
     if (rc == MDL_OK)
@@ -583,6 +594,6 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     outfile_release(r.fd_profile);
     outfile_release(r.fd_rdf);
     outfile_release(r.fd_msd);
-    analysis_checkpoint_free(r.resume);
+    checkpoint_free(&r.ck); /* resume is its analysis */
     return rc;
 }

@@ -38,6 +38,7 @@ static void cpu_destroy(void *p)
     free(c->x0);
     free(c->y0);
     free(c->z0);
+    free(c->now);
     free(c->perm);
     free(c->scratch);
     domain_destroy(&c->dm);
@@ -73,6 +74,37 @@ static int reserve_scratch(cpu_ctx *c)
     return MDL_OK;
 }
 
+/* A restart's lists: the owned atoms at their positions of the checkpoint's last build (build, by
+   id) for the first build, their positions now kept to take back after it (restore_positions). */
+static int take_build_positions(cpu_ctx *c, const double *build, long since)
+{
+    mdl_system *s = &c->s;
+    const size_t n = c->dm.nlocal;
+    if (!(c->now = mdl_alloc((n ? n : 1) * 3 * sizeof *c->now, "a restart's positions")))
+        return MDL_ERUN;
+    for (size_t i = 0; i < n; i++) {
+        const double *b = build + 3 * (size_t)s->id[i];
+        c->now[3 * i] = s->x[i], c->now[3 * i + 1] = s->y[i], c->now[3 * i + 2] = s->z[i];
+        s->x[i] = b[0], s->y[i] = b[1], s->z[i] = b[2];
+    }
+    c->restart_since = since;
+    return MDL_OK;
+}
+
+static int forward_ghosts(cpu_ctx *c);
+
+/* After the restart's first build: the owned atoms' positions now (permuted with the atoms), their
+   ghosts' from them. */
+static int restore_positions(cpu_ctx *c)
+{
+    mdl_system *s = &c->s;
+    for (size_t i = 0; i < c->dm.nlocal; i++)
+        s->x[i] = c->now[3 * i], s->y[i] = c->now[3 * i + 1], s->z[i] = c->now[3 * i + 2];
+    free(c->now);
+    c->now = NULL;
+    return forward_ghosts(c);
+}
+
 static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
 {
     cpu_ctx *c = calloc(1, sizeof *c);
@@ -103,7 +135,10 @@ static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
                         setup->rghost > c->rneigh ? setup->rghost : c->rneigh));
     int nc[3]; /* the cell lists size their own grid from the region */
     domain_cell_grid(&c->dm, c->rneigh, s->n, &c->region, nc);
-    MDL_TRY(domain_take_owned(&c->dm, s, &c->s));
+    MDL_TRY(domain_take_owned(&c->dm, s, setup->build, &c->s));
+    c->restart_since = -1;
+    if (setup->build) /* the first build from the checkpoint's build positions, by id */
+        MDL_TRY(take_build_positions(c, setup->build, setup->build_since));
     return reserve_scratch(c);
 }
 
@@ -133,6 +168,14 @@ static void sort_atoms(cpu_ctx *c)
     for (size_t k = 0; k < sizeof d4 / sizeof d4[0]; k++)
         permute_array(d4[k], c->perm, n, sizeof(int32_t), c->scratch);
     permute_array(s->id, c->perm, n, sizeof(int64_t), c->scratch);
+    if (c->now) /* a restart's positions now, to take back after its first build */
+        for (int d = 0; d < 3; d++) {
+            double *tmp = c->scratch;
+            for (size_t k = 0; k < n; k++)
+                tmp[k] = c->now[3 * (size_t)c->perm[k] + d];
+            for (size_t k = 0; k < n; k++)
+                c->now[3 * k + d] = tmp[k];
+        }
 }
 
 /* Time since t0 in exchanges with other ranks (none with one brick: migration is then the wrap). */
@@ -156,7 +199,7 @@ static int cpu_build_neighbors(void *p)
     domain_cell_grid(&c->dm, c->rneigh, c->natoms, &c->region, nc);
     c->built = s->box;
     const size_t nlocal = c->dm.nlocal;
-    if (cells_sort(&c->cells, &c->region, c->rneigh, nlocal, s->x, s->y, s->z, c->perm) != MDL_OK)
+    if (cells_sort(&c->cells, &c->region, c->rneigh, nlocal, s->x, s->y, s->z, s->id, c->perm) != MDL_OK)
         return MDL_ERUN;
     sort_atoms(c);
     t0 = mdl_wtime();
@@ -174,7 +217,7 @@ static int cpu_build_neighbors(void *p)
     memcpy(c->y0, s->y, nlocal * sizeof(double));
     memcpy(c->z0, s->z, nlocal * sizeof(double));
     c->since = 0;
-    return rc;
+    return rc == MDL_OK && c->now ? restore_positions(c) : rc;
 }
 
 /* Between rebuilds: the ghosts' positions from their owners. */
@@ -209,8 +252,9 @@ static int cpu_update_neighbors(void *p, long step)
 {
     cpu_ctx *c = p;
     const mdl_system *s = &c->s;
-    if (!c->started) /* the set-up's build was the step before */
-        c->started = 1, c->last_build = step - 1;
+    if (!c->started) /* the set-up's build was the step before (a restart's: its checkpoint's build) */
+        c->started = 1, c->since = c->restart_since > 0 ? (int)c->restart_since : 0,
+        c->last_build = step - 1 - c->since;
     c->step = step;
     if (c->unsafe_step >= 0 || ++c->since % c->check != 0)
         return forward_ghosts(c);
@@ -435,7 +479,9 @@ static int cpu_snapshot_start(void *p, int k, int fields)
 {
     cpu_ctx *c = p;
     int words;
+    c->s.bx = c->x0, c->s.by = c->y0, c->s.bz = c->z0; /* the last build's positions, as a field (a view) */
     double *mine = system_pack_frame(&c->s, c->dm.nlocal, fields, c->threads, &words), *all = NULL;
+    c->s.bx = c->s.by = c->s.bz = NULL;
     size_t total = 0;
     int rc = mine ? comm_gather_root(mine, c->dm.nlocal * (size_t)words, &all, &total) : MDL_ERUN;
     struct cpu_slot *sl = c->dm.rank == 0 && rc == MDL_OK ? &c->slots[k] : NULL;

@@ -27,6 +27,9 @@ typedef struct {
     int threads;
     double inv_mass[MDL_MAX_SPECIES];
     double *x0, *y0, *z0;     /* positions at the last build */
+    double *now;              /* a restart building its checkpoint's lists: the owned atoms' positions to
+                                 take back after that build, 3 per atom (NULL: none) */
+    long restart_since;       /* its steps since that build (-1: none) */
     int32_t *perm;
     void *scratch;            /* n doubles for permutations */
     cpu_cells cells;

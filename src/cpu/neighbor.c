@@ -140,8 +140,22 @@ static void bin_by_key(const int32_t *key, size_t n, size_t ncells, int32_t *sta
     start[0] = 0;
 }
 
+/* Each cell's atoms in perm[start[k] .. start[k+1]) in the order of their ids (an insertion sort:
+   a cell holds a few dozen atoms, mostly in order already from the last build). */
+static void order_cells_by_id(const int32_t *start, size_t ncells, const int64_t *id, int32_t *perm)
+{
+    for (size_t k = 0; k < ncells; k++)
+        for (int32_t i = start[k] + 1; i < start[k + 1]; i++) {
+            const int32_t a = perm[i];
+            int32_t j = i;
+            for (; j > start[k] && id[perm[j - 1]] > id[a]; j--)
+                perm[j] = perm[j - 1];
+            perm[j] = a;
+        }
+}
+
 int cells_sort(cpu_cells *c, const mdl_box *box, double rcut, size_t n, const double *x, const double *y,
-               const double *z, int32_t *perm)
+               const double *z, const int64_t *id, int32_t *perm)
 {
     c->ncells = cell_grid_dims(box, rcut, n, c->nc);
     for (int d = 0; d < 3; d++)
@@ -151,6 +165,7 @@ int cells_sort(cpu_cells *c, const mdl_box *box, double rcut, size_t n, const do
     for (size_t i = 0; i < n; i++)
         c->cell[i] = cell_of(c, box, x[i], y[i], z[i]);
     bin_by_key(c->cell, n, c->ncells, c->start, perm, 0);
+    order_cells_by_id(c->start, c->ncells, id, perm);
     return MDL_OK;
 }
 

@@ -54,9 +54,11 @@ void cells_destroy(cpu_cells *c);
 void ghost_bins_destroy(cpu_ghost_bins *g);
 
 /* Bins n atoms (inside the box) into cells >= rcut wide and returns in perm the order that sorts
-   them by cell (perm[k] = old index of the k-th atom). Fills c->start for the sorted order. */
+   them by cell and, within a cell, by id (perm[k] = old index of the k-th atom): an order that
+   depends on the positions alone, never on the order before, so that a restart that builds from
+   the last build's positions finds the atoms in the order the run had. Fills c->start for it. */
 int cells_sort(cpu_cells *c, const mdl_box *box, double rcut, size_t n, const double *x, const double *y,
-               const double *z, int32_t *perm);
+               const double *z, const int64_t *id, int32_t *perm);
 
 /* Bins ghosts [nlocal, n) into c's cells (after cells_sort over the same box). */
 int ghost_bins_fill(cpu_ghost_bins *g, const cpu_cells *c, const mdl_box *box, size_t nlocal, size_t n,

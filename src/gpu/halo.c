@@ -252,7 +252,7 @@ int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_s
     for (int d = 0; d < 3; d++)
         h->brick[d] = (gpu_brick){all->box.lo[d], all->box.len[d], h->dm.grid[d], h->dm.coord[d]};
     MDL_TRY(system_init(mine, 16));
-    MDL_TRY(domain_take_owned(&h->dm, all, mine));
+    MDL_TRY(domain_take_owned(&h->dm, all, NULL, mine));
     for (int k = 0; k < 6; k++)
         TRY(gpu_event_create_timed(&h->ev[k]));
     for (int d = 0; d < 3; d++)

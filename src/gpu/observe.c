@@ -262,7 +262,7 @@ int gpu_snapshot_alloc(void *p, int nslots, int max_fields)
     if (!c->slots)
         return MDL_ERUN;
     c->nslots = nslots;
-    c->slot_fields = max_fields;
+    c->slot_fields = max_fields & ~MDL_DUMP_BUILD; /* the GPU's order is not one of positions alone */
     TRY(gpu_stream_create(&c->copy_stream));
     return MDL_OK;
 }
@@ -361,6 +361,7 @@ static int gather_snapshot(gpu_ctx *c, int k, int fields)
 int gpu_snapshot_start(void *p, int k, int fields)
 {
     gpu_ctx *c = p;
+    fields &= ~MDL_DUMP_BUILD; /* a checkpoint without build positions: a restart builds from its own */
     if (c->halo)
         return gather_snapshot(c, k, fields);
     struct gpu_slot *sl = &c->slots[k];

@@ -318,10 +318,49 @@ static int read_analysis(const ck_reader *r, const mdl_system *s, mdl_checkpoint
     return MDL_OK;
 }
 
+/* build_position and build_step: where the lists' last build saw the atoms (a backend that orders
+   its atoms by position alone builds the same lists from them). Within the box as positions are,
+   and a step not past the checkpoint's. */
+static int read_build(const ck_reader *r, const double lo[3], const double len[3], mdl_checkpoint *ck)
+{
+    const hssize_t n3 = 3 * (hssize_t)r->n;
+    const int there = H5Lexists(r->group, "build_position", H5P_DEFAULT) > 0;
+    if (!there)
+        return MDL_OK;
+    double step;
+    if (read_attr(r, "build_step", &step, 1, 0, (double)ck->step, 1) != MDL_OK)
+        return MDL_EINPUT;
+    if (!(ck->build = malloc((size_t)n3 * sizeof *ck->build)))
+        return MDL_ERUN;
+    MDL_TRY(read_vectors(r, "build_position", ck->build, 1e30));
+    for (size_t i = 0; i < 3 * r->n; i++) {
+        const int c = (int)(i % 3);
+        if (ck->build[i] < lo[c] - len[c] || ck->build[i] > lo[c] + 2 * len[c])
+            return field_fail(r, "build_position", "holds an atom far outside the checkpoint's box");
+    }
+    ck->build_step = (long)step;
+    return MDL_OK;
+}
+
+int checkpoint_lists_hold(const mdl_checkpoint *ck, const mdl_system *s, double skin)
+{
+    if (!ck->build)
+        return 0;
+    double worst = 0;
+    for (size_t i = 0; i < s->n; i++) { /* s in id order, as the checkpoint */
+        const double dx = s->x[i] - ck->build[3 * i], dy = s->y[i] - ck->build[3 * i + 1],
+                     dz = s->z[i] - ck->build[3 * i + 2];
+        worst = fmax(worst, dx * dx + dy * dy + dz * dz);
+    }
+    return worst < skin * skin;
+}
+
 void checkpoint_free(mdl_checkpoint *ck)
 {
     analysis_checkpoint_free(ck->analysis);
     ck->analysis = NULL;
+    free(ck->build);
+    ck->build = NULL;
 }
 
 int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, mdl_checkpoint *ck)
@@ -349,6 +388,8 @@ int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, mdl
         rc = read_thermostat_and_stages(&r, ck);
     if (rc == MDL_OK)
         rc = read_analysis(&r, s, ck);
+    if (rc == MDL_OK)
+        rc = read_build(&r, lo, len, ck);
     if (rc == MDL_OK) {
         for (int k = 0; k < 3; k++)
             s->box.lo[k] = lo[k], s->box.len[k] = len[k], s->box.periodic[k] = 1;

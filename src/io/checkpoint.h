@@ -15,6 +15,8 @@ typedef struct {
     int nstate;                      /* values in it (0: none) */
     long stages_from;                /* the step the first [stage:NAME] of its run began (-1: none) */
     mdl_analysis_checkpoint *analysis; /* the stage's analysis so far (NULL: none) */
+    double *build;                   /* N x 3, by id: the positions at the lists' last build (NULL: none) */
+    long build_step;                 /* the step of that build */
 } mdl_checkpoint;
 
 /* Reads the checkpoint of an H5MD file written by mdlite into s (which must already hold the
@@ -24,5 +26,9 @@ typedef struct {
    field (MDL_EINPUT). */
 int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, mdl_checkpoint *ck);
 void checkpoint_free(mdl_checkpoint *ck);
+/* Whether ck's lists can be built again for a run from its state s (in id order): it holds the
+   positions of their last build, and no atom has moved a whole `skin` since (a run with a shorter
+   skin than the one that wrote it, say). */
+int checkpoint_lists_hold(const mdl_checkpoint *ck, const mdl_system *s, double skin);
 
 #endif

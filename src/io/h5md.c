@@ -432,10 +432,23 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
     H5TRY(attr_doubles(h->ck_group, "time", &f->time, 0, 0), "writing the checkpoint");
     H5TRY(attr_doubles(h->ck_group, "box_lo", s->box.lo, 3, 0), "writing the checkpoint");
     H5TRY(attr_doubles(h->ck_group, "box_length", s->box.len, 3, 0), "writing the checkpoint");
-    const char *redone[] = {"forces", "thermostat", "stages_from"}; /* a restart may continue this file otherwise */
-    for (int k = 0; k < 3; k++)
+    /* a restart may continue this file otherwise (another backend: no build positions) */
+    const char *redone[] = {"forces", "thermostat", "stages_from", "build_step"};
+    for (int k = 0; k < 4; k++)
         if (H5Aexists(h->ck_group, redone[k]) > 0)
             H5TRY(H5Adelete(h->ck_group, redone[k]), "writing the checkpoint");
+    if (H5Lexists(h->ck_group, "build_position", H5P_DEFAULT) > 0)
+        H5TRY(H5Ldelete(h->ck_group, "build_position", H5P_DEFAULT), "writing the checkpoint");
+    if (s->bx && f->last_build >= 0 && f->last_build <= f->step) { /* the lists' last build, to build again */
+        hid_t d;
+        pack3d(h->dbuf, s->bx, s->by, s->bz, n);
+        H5TRY(d = checkpoint_dataset(h->ck_group, "build_position", H5T_IEEE_F64LE, n), "writing the checkpoint");
+        herr_t rc = H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, h->dbuf);
+        H5Dclose(d);
+        H5TRY(rc, "writing the checkpoint");
+        const double built = (double)f->last_build;
+        H5TRY(attr_doubles(h->ck_group, "build_step", &built, 0, 1), "writing the checkpoint");
+    }
     H5TRY(attr_string(h->ck_group, "forces", h->force_origin), "writing the checkpoint");
     if (f->nstate > 0)
         H5TRY(attr_doubles(h->ck_group, "thermostat", f->thermostat, (hsize_t)f->nstate, 1), "writing the checkpoint");

@@ -36,6 +36,7 @@ typedef struct {
     int checkpoint_only;        /* the frame was written before: only its checkpoint now (H5MD) */
     double thermostat[MDL_NH_STATE]; /* Nose-Hoover's state at this step (the checkpoint's) */
     int nstate;                 /* values in it (0: none) */
+    long last_build;            /* the step of the neighbor list's last build (with a checkpoint) */
     int staged;                 /* the run has stages: the checkpoint records where the first began */
     long stages_from;
     mdl_analysis_checkpoint *analysis; /* with the checkpoint; owned by the frame, freed once written */

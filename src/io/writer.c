@@ -106,7 +106,7 @@ int writer_start(mdl_writer **out, mdl_traj *traj, const mdl_backend_ops *ops, v
     w->ops = ops;
     w->ctx = ctx;
     w->meta = *meta;
-    system_point_fields(&w->meta, NULL, MDL_DUMP_ALL); /* a frame's arrays come from its slot */
+    system_point_fields(&w->meta, NULL, MDL_DUMP_ALL | MDL_DUMP_BUILD); /* a frame's arrays come from its slot */
     w->throttle_ms = throttle_ms;
     w->prof = prof;
     w->slots = calloc((size_t)nslots, sizeof *w->slots);

@@ -240,20 +240,24 @@ static void copy_atom(mdl_system *dst, size_t j, const mdl_system *src, size_t i
     dst->type[j] = src->type[i], dst->id[j] = src->id[i];
 }
 
-int domain_take_owned(mdl_domain *dm, const mdl_system *all, mdl_system *s)
+/* Atom i's place: at (x, y, z), or at place[3 i ..] where given. */
+static int owner_of_atom(const mdl_domain *dm, const mdl_system *all, const double *place, size_t i)
+{
+    const double p[3] = {place ? place[3 * i] : all->x[i], place ? place[3 * i + 1] : all->y[i],
+                         place ? place[3 * i + 2] : all->z[i]};
+    return domain_owner(dm, p);
+}
+
+int domain_take_owned(mdl_domain *dm, const mdl_system *all, const double *place, mdl_system *s)
 {
     size_t mine = 0;
-    for (size_t i = 0; i < all->n; i++) {
-        double p[3] = {all->x[i], all->y[i], all->z[i]};
-        mine += domain_owner(dm, p) == dm->rank;
-    }
+    for (size_t i = 0; i < all->n; i++)
+        mine += owner_of_atom(dm, all, place, i) == dm->rank;
     MDL_TRY(system_reserve(s, mine > 0 ? mine : 1));
     s->n = 0;
-    for (size_t i = 0; i < all->n; i++) {
-        double p[3] = {all->x[i], all->y[i], all->z[i]};
-        if (domain_owner(dm, p) == dm->rank)
+    for (size_t i = 0; i < all->n; i++)
+        if (owner_of_atom(dm, all, place, i) == dm->rank)
             copy_atom(s, s->n++, all, i);
-    }
     s->ntypes = all->ntypes, s->box = all->box;
     memcpy(s->species, all->species, sizeof s->species);
     memcpy(s->mass, all->mass, sizeof s->mass);

@@ -56,8 +56,9 @@ size_t domain_cell_grid(const mdl_domain *dm, double rcut, size_t natoms, mdl_bo
 int domain_owner(const mdl_domain *dm, const double p[3]);
 
 /* Keeps from the whole system `all` (the same on every rank) the atoms in this rank's brick, in
-   `all`'s order, into s (ghosts none yet). */
-int domain_take_owned(mdl_domain *dm, const mdl_system *all, mdl_system *s);
+   `all`'s order, into s (ghosts none yet): by their positions, or by place (3 per atom, in all's
+   order) where given. */
+int domain_take_owned(mdl_domain *dm, const mdl_system *all, const double *place, mdl_system *s);
 /* At a rebuild: drops the ghosts, wraps owned atoms into the box (image counters follow), sends
    those that left the brick to the neighbor in their direction (whole state: id, species,
    position, velocity, force, images), dimension by dimension. */

@@ -25,7 +25,7 @@ int system_init(mdl_system *s, size_t capacity)
 void system_destroy(mdl_system *s)
 {
     void *arrays[] = {s->x, s->y, s->z, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz,
-                      s->ix, s->iy, s->iz, s->type, s->id};
+                      s->ix, s->iy, s->iz, s->bx, s->by, s->bz, s->type, s->id};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     memset(s, 0, sizeof *s);
@@ -68,7 +68,8 @@ void system_field_arrays(mdl_system *s, void **addr[MDL_FIELD_ARRAYS])
 {
     void **a[MDL_FIELD_ARRAYS] = {(void **)&s->x,  (void **)&s->y,  (void **)&s->z,  (void **)&s->vx,
                                   (void **)&s->vy, (void **)&s->vz, (void **)&s->fx, (void **)&s->fy,
-                                  (void **)&s->fz, (void **)&s->ix, (void **)&s->iy, (void **)&s->iz};
+                                  (void **)&s->fz, (void **)&s->ix, (void **)&s->iy, (void **)&s->iz,
+                                  (void **)&s->bx, (void **)&s->by, (void **)&s->bz};
     memcpy(addr, a, sizeof a);
 }
 
@@ -78,7 +79,7 @@ int system_reserve(mdl_system *s, size_t capacity)
         return MDL_OK;
     void **a[MDL_FIELD_ARRAYS];
     system_field_arrays(s, a);
-    for (int k = 0; k < MDL_FIELD_ARRAYS; k++)
+    for (int k = 0; k < MDL_GROWN_ARRAYS; k++)
         if (grow(a[k], capacity, field_array_bytes(k)))
             return MDL_ERUN;
     if (grow((void **)&s->type, capacity, sizeof(int32_t)) || grow((void **)&s->id, capacity, sizeof(int64_t)))
@@ -148,7 +149,8 @@ double *system_pack_frame(mdl_system *s, size_t n, int fields, int threads, int 
         double *w = buf + (size_t)i * (size_t)(m + 1);
         w[0] = (double)s->id[i];
         for (int k = 0; k < m; k++)
-            w[k + 1] = arrays[k] < 9 ? ((const double *)*src[arrays[k]])[i] : ((const int32_t *)*src[arrays[k]])[i];
+            w[k + 1] = field_array_is_double(arrays[k]) ? ((const double *)*src[arrays[k]])[i]
+                                                        : ((const int32_t *)*src[arrays[k]])[i];
     }
     return buf;
 }
@@ -164,7 +166,7 @@ void system_unpack_frame(void *const arrays[MDL_FIELD_ARRAYS], size_t natoms, in
         for (int a = 0, m = 1; a < MDL_FIELD_ARRAYS; a++) {
             if (!(fields & field_of_array(a)))
                 continue;
-            if (a < 9)
+            if (field_array_is_double(a))
                 ((double *)arrays[a])[id] = w[m++];
             else
                 ((int32_t *)arrays[a])[id] = (int32_t)w[m++];

@@ -18,6 +18,8 @@ typedef struct {
     double *vx, *vy, *vz;
     double *fx, *fy, *fz;
     int32_t *ix, *iy, *iz; /* periodic image counters */
+    double *bx, *by, *bz;  /* positions at the last neighbor-list build: a checkpoint's frame only (NULL
+                              elsewhere; never grown with the others) */
     int32_t *type;         /* species index into species[] */
     int64_t *id;           /* global atom id, 0-based, fixed for the whole run */
 
@@ -29,10 +31,11 @@ typedef struct {
     int has_masses;      /* masses came from the input file */
 } mdl_system;
 
-/* The per-atom arrays of the four dump fields, in the order x y z vx vy vz fx fy fz (double) and
-   ix iy iz (int32): array a belongs to field 1 << (a / 3) (MDL_DUMP_*). system_field_arrays gives
-   their addresses, so snapshot slots can point a frame's arrays at their own memory. */
-enum { MDL_FIELD_ARRAYS = 12 };
+/* The per-atom arrays of the dump fields, in the order x y z vx vy vz fx fy fz (double), ix iy iz
+   (int32) and bx by bz (double, MDL_DUMP_BUILD: a checkpoint's): array a belongs to field
+   1 << (a / 3) (MDL_DUMP_*). system_field_arrays gives their addresses, so snapshot slots can
+   point a frame's arrays at their own memory. */
+enum { MDL_FIELD_ARRAYS = 15, MDL_GROWN_ARRAYS = 12 /* those system_reserve grows */ };
 void system_field_arrays(mdl_system *s, void **addr[MDL_FIELD_ARRAYS]);
 /* Points s's arrays of the given fields at arrays[a] (NULL: every array NULL), as a view. */
 void system_point_fields(mdl_system *s, void *const arrays[MDL_FIELD_ARRAYS], int fields);
@@ -46,9 +49,13 @@ static inline int field_of_array(int a)
 {
     return 1 << (a / 3);
 }
+static inline int field_array_is_double(int a)
+{
+    return a < 9 || a >= 12;
+}
 static inline size_t field_array_bytes(int a)
 {
-    return a < 9 ? sizeof(double) : sizeof(int32_t);
+    return field_array_is_double(a) ? sizeof(double) : sizeof(int32_t);
 }
 
 int system_init(mdl_system *s, size_t capacity);

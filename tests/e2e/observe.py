@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Observing a run never changes it: the thermo interval, trajectory frames, [analysis] sampling and
 --profile leave every bit of the state at step 1,000 as it is (positions, velocities and forces of
-the checkpoint compared bit for bit). 4,000 atoms of LAMMPS's in.lj.
+the checkpoint compared bit for bit). 4,000 atoms of LAMMPS's in.lj. And a run stopped at step 500
+and continued with --restart is, at step 1,000, the run never stopped, bit for bit (the CPU
+backend: NVE, Langevin, Nose-Hoover, a check every 5 steps).
 
 usage: observe.py CASE MDLITE [MPIEXEC]   (a python3 with h5py and numpy)
-cases: cpu (1 and 2 threads), mpi (2 CPU ranks), gpu (the GPU backend; 77 without a GPU).
+cases: cpu (1 and 2 threads), mpi (2 CPU ranks), gpu (the GPU backend; 77 without a GPU),
+       restart_cpu (1 and 2 threads), restart_mpi (2 CPU ranks).
 """
 import os
 import subprocess
@@ -29,20 +32,23 @@ LOOKS = {
 }
 
 
-def state_at_end(cmd, d, name, sets):
-    """Runs the config with `sets`; the checkpoint's position, velocity and force at step 1,000."""
+def state_at_end(cmd, d, name, sets, steps=STEPS, restart=None):
+    """Runs the config with `sets` (from a restart file, `steps` more); the checkpoint's position,
+    velocity and force at its last step."""
     args = [*cmd, "run", MELT, "--quiet", "--overwrite", "--set", "system.cells=10 10 10",
-            "--set", f"run.steps={STEPS}", "--set", "output.thermo=500", "--set", f"output.dump_every={STEPS}",
+            "--set", f"run.steps={steps}", "--set", "output.thermo=500", "--set", f"output.dump_every={steps}",
             "--set", f"output.trajectory={name}.h5md", "--set", f"output.thermo_file={name}.csv",
             "--set", f"analysis.rdf_file={name}.rdf.csv", "--set", f"analysis.msd_file={name}.msd.csv"]
     for s in sets:
         args += ["--profile", f"{name}.json"] if s == "@profile" else ["--set", s]
+    if restart:
+        args += ["--restart", restart]
     p = subprocess.run(args, capture_output=True, text=True, cwd=d, timeout=900)
     if p.returncode != 0:
         fail(f"{' '.join(args)}: exit {p.returncode}\n{p.stderr}")
     with h5py.File(os.path.join(d, f"{name}.h5md"), "r") as f:
         ck = f["checkpoint"]
-        if int(ck.attrs["step"]) != STEPS:
+        if int(ck.attrs["step"]) != STEPS and not (restart is None and steps != STEPS):
             fail(f"{name}: checkpoint at step {ck.attrs['step']}, expected {STEPS}")
         return {k: ck[k][()] for k in ("position", "velocity", "force")}
 
@@ -57,6 +63,24 @@ def compare(cmd, d, label, extra=()):
                 fail(f"{label}: {look} changed the {k}s at step {STEPS}: "
                      f"max |difference| {np.abs(v - base[k]).max():.3g}")
         print(f"{label}: {look}: positions, velocities and forces at step {STEPS} bit for bit those of the plain run")
+
+
+RESTARTS = {"NVE": [], "Langevin": ["run.ensemble=nvt-langevin", "run.target_temperature=1.0", "run.tau=0.5"],
+            "Nose-Hoover": ["run.ensemble=nvt-nose-hoover", "run.target_temperature=1.0", "run.tau=0.5"],
+            "a check every 5 steps": ["neighbor.check=5"]}
+
+
+def restart(cmd, d, label, extra=()):
+    for name, sets in RESTARTS.items():
+        base = state_at_end(cmd, d, "whole", [*extra, *sets])
+        state_at_end(cmd, d, "first", [*extra, *sets], steps=STEPS // 2)
+        got = state_at_end(cmd, d, "second", [*extra, *sets], steps=STEPS // 2, restart="first.h5md")
+        for k, v in got.items():
+            if not np.array_equal(v, base[k]):
+                fail(f"{label}, {name}: stopped at step {STEPS // 2} and restarted, the {k}s at step {STEPS} differ "
+                     f"from the run never stopped: max |difference| {np.abs(v - base[k]).max():.3g}")
+        print(f"{label}, {name}: stopped at step {STEPS // 2} and restarted: the state at step {STEPS} bit for bit "
+              f"the run never stopped's")
 
 
 def main():
@@ -74,6 +98,12 @@ def main():
             print("SKIP: no GPU found (mdlite info)")
             sys.exit(SKIP)
         compare([mdlite], d, "GPU", ["run.backend=gpu"])
+    elif case == "restart_cpu":
+        for threads in (1, 2):
+            restart([mdlite], d, f"CPU, {threads} thread{'s' if threads > 1 else ''}", [f"run.threads={threads}"])
+    elif case == "restart_mpi":
+        os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+        restart([sys.argv[3], "--oversubscribe", "-np", "2", mdlite], d, "2 CPU ranks", ["run.threads=1"])
     else:
         fail(f"unknown case {case}")
 

@@ -217,7 +217,7 @@ static void run_grid(const mdl_box *b, const int grid[3])
         return;
     }
     check_cell_grid(&dm);
-    CHECK(domain_take_owned(&dm, &all, &s) == MDL_OK, "take_owned");
+    CHECK(domain_take_owned(&dm, &all, NULL, &s) == MDL_OK, "take_owned");
     check_owned(&dm, &all, &s, "start");
     CHECK(domain_build_ghosts(&dm, &s) == MDL_OK, "build_ghosts");
     check_ghosts(&dm, &all, &s, "start");

@@ -66,18 +66,31 @@ static void check_box(const double L[3], size_t n, double rc, int threads, uint6
     cr_assert_eq(m, nref, "brute: %zu pairs, reference %zu (L %g %g %g)", m, nref, L[0], L[1], L[2]);
     cr_assert(memcmp(got, ref, m * sizeof *got) == 0, "brute: pair sets differ");
 
-    /* cell list, after sorting by cell */
+    /* cell list, after sorting by cell: from the atoms in reverse order, so that an order kept from
+       before (rather than by id within a cell) shows */
+    for (size_t i = 0, j = n - 1; i < j; i++, j--) {
+        double t;
+        t = s.x[i], s.x[i] = s.x[j], s.x[j] = t;
+        t = s.y[i], s.y[i] = s.y[j], s.y[j] = t;
+        t = s.z[i], s.z[i] = s.z[j], s.z[j] = t;
+        const int64_t id = s.id[i];
+        s.id[i] = s.id[j], s.id[j] = id;
+    }
     cpu_cells cells;
     cells_init(&cells);
     int32_t *perm = malloc(n * sizeof *perm);
     int64_t *scratch = malloc(n * sizeof *scratch);
-    cr_assert_eq(cells_sort(&cells, &s.box, rc, n, s.x, s.y, s.z, perm), 0);
+    cr_assert_eq(cells_sort(&cells, &s.box, rc, n, s.x, s.y, s.z, s.id, perm), 0);
     permute_array(s.x, perm, n, 8, scratch);
     permute_array(s.y, perm, n, 8, scratch);
     permute_array(s.z, perm, n, 8, scratch);
     permute_array(s.id, perm, n, 8, scratch);
-    for (size_t c = 0; c < cells.ncells; c++)
+    for (size_t c = 0; c < cells.ncells; c++) { /* by cell, then by id: the order depends on positions alone */
         cr_assert_leq(cells.start[c], cells.start[c + 1]);
+        for (int32_t k = cells.start[c] + 1; k < cells.start[c + 1]; k++)
+            cr_assert_lt(s.id[k - 1], s.id[k], "cell %zu: ids %lld then %lld", c, (long long)s.id[k - 1],
+                         (long long)s.id[k]);
+    }
     cr_assert_eq((size_t)cells.start[cells.ncells], n);
     cr_assert_eq(nlist_build_cells(&nl, &cells, NULL, &s.box, rc, n, s.x, s.y, s.z, threads), 0);
     m = collect_pairs(&nl, s.id, n, got);

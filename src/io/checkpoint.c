@@ -348,8 +348,11 @@ int checkpoint_lists_hold(const mdl_checkpoint *ck, const mdl_system *s, double 
         return 0;
     double worst = 0;
     for (size_t i = 0; i < s->n; i++) { /* s in id order, as the checkpoint */
-        const double dx = s->x[i] - ck->build[3 * i], dy = s->y[i] - ck->build[3 * i + 1],
-                     dz = s->z[i] - ck->build[3 * i + 2];
+        const double *b = ck->build + 3 * i;
+        for (int d = 0; d < 3; d++) /* wrapped into the box at the build (a box that moved since: not so) */
+            if (!(b[d] >= s->box.lo[d] && b[d] < s->box.lo[d] + s->box.len[d]))
+                return 0;
+        const double dx = s->x[i] - b[0], dy = s->y[i] - b[1], dz = s->z[i] - b[2];
         worst = fmax(worst, dx * dx + dy * dy + dz * dz);
     }
     return worst < skin * skin;

@@ -27,8 +27,8 @@ typedef struct {
 int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, mdl_checkpoint *ck);
 void checkpoint_free(mdl_checkpoint *ck);
 /* Whether ck's lists can be built again for a run from its state s (in id order): it holds the
-   positions of their last build, and no atom has moved a whole `skin` since (a run with a shorter
-   skin than the one that wrote it, say). */
+   positions of their last build, all inside s's box (as that build wrapped them), and no atom has
+   moved a whole `skin` since (a run with a shorter skin than the one that wrote it, say). */
 int checkpoint_lists_hold(const mdl_checkpoint *ck, const mdl_system *s, double skin);
 
 #endif

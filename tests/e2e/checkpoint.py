@@ -72,7 +72,8 @@ def real_checkpoint(binary, d):
     with h5py.File(f"{d}/traj.h5md", "r") as f:
         ck = f["checkpoint"]
         have = set(ck.attrs) | {f"analysis/{k}" for k in ck["analysis"]} | {k for k in ck if k != "analysis"}
-        for need in ("thermostat", "stages_from", "forces", "analysis/rdf", "analysis/msd", "analysis/origin"):
+        for need in ("thermostat", "stages_from", "forces", "analysis/rdf", "analysis/msd", "analysis/origin",
+                     "build_position", "build_step"):
             if need not in have:
                 fail(f"the checkpoint lacks {need}: {sorted(have)}")
     shutil.copy(f"{d}/traj.h5md", f"{d}/good.h5md")
@@ -86,7 +87,8 @@ def restart(binary, d, path, *extra):
 # field -> whether a negative value is one no run writes (then refused)
 FIELDS = {"step": True, "time": True, "box_lo": False, "box_length": True, "stages_from": True, "thermostat": False,
           "forces": None, "position": False, "velocity": False, "force": False, "image": False,
-          "analysis/header": True, "analysis/rdf": True, "analysis/msd": True, "analysis/origin": False}
+          "analysis/header": True, "analysis/rdf": True, "analysis/msd": True, "analysis/origin": False,
+          "build_position": False, "build_step": True}
 
 
 def tampered(d, field, how):
@@ -133,8 +135,8 @@ def fields(binary, d):
         hows = ["integers", "shape"] if field == "forces" else \
             ["removed", "text", "integers", "shape", "NaN", "infinite", "huge", "negative"]
         for how in hows:
-            if how == "removed" and field in ("forces", "thermostat", "stages_from"):
-                continue  # optional: older files lack them (a restart then says what it does instead)
+            if how == "removed" and field in ("forces", "thermostat", "stages_from", "build_position"):
+                continue  # optional: older files and the GPU's lack them (a restart then does without)
             if how == "integers" and field == "image":
                 continue  # integers are its type
             if how == "huge" and field == "analysis/header":

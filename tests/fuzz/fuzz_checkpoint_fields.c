@@ -21,9 +21,9 @@
 
 enum { NATOMS = 32 };
 static const char *const FIELDS[] = {"step", "time", "box_lo", "box_length", "forces", "thermostat", "stages_from",
-                                     "position", "velocity", "force", "image", "analysis/header", "analysis/rdf",
-                                     "analysis/msd", "analysis/origin"};
-enum { NFIELDS = sizeof FIELDS / sizeof FIELDS[0], NATTRS = 7 };
+                                     "build_step", "position", "velocity", "force", "image", "build_position",
+                                     "analysis/header", "analysis/rdf", "analysis/msd", "analysis/origin"};
+enum { NFIELDS = sizeof FIELDS / sizeof FIELDS[0], NATTRS = 8 };
 
 typedef struct {
     const uint8_t *p;
@@ -106,7 +106,7 @@ static void write_text(hid_t g, const char *name, int attr)
 static void mutate(hid_t g, int k, bytes *b)
 {
     const char *name = FIELDS[k];
-    const int attr = k < NATTRS, cols = k >= 7 && k <= 10 ? 3 : strcmp(name, "analysis/msd") == 0 ? 2 : 0;
+    const int attr = k < NATTRS, cols = k >= NATTRS && k <= NATTRS + 4 ? 3 : strcmp(name, "analysis/msd") == 0 ? 2 : 0;
     const int ints = strcmp(name, "image") == 0;
     hssize_t n;
     double *v = read_field(g, name, attr, &n);

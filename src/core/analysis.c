@@ -63,7 +63,46 @@ static FILE *open_csv(const char *path)
     return f;
 }
 
-int analysis_open(mdl_analysis_out *o, const mdl_config *cfg, const mdl_system *s)
+/* A new result for the stage that ends (rank 0), or NULL. */
+static mdl_analysis_result *new_result(mdl_analysis_out *o, const char *stage)
+{
+    mdl_analysis_result *grown = mdl_realloc(o->results, (size_t)(o->nresults + 1) * sizeof *grown, "analysis");
+    if (!grown)
+        return NULL;
+    o->results = grown;
+    mdl_analysis_result *res = &o->results[o->nresults++];
+    memset(res, 0, sizeof *res);
+    snprintf(res->stage, sizeof res->stage, "%s", stage); /* "" without stages: "run" in the H5MD file */
+    return res;
+}
+
+/* A result's rows in the CSV files (those open), as the stage's end wrote them. */
+static void print_result(const mdl_analysis_out *o, const mdl_analysis_result *res)
+{
+    const int nt = o->ntypes, npairs = nt * (nt + 1) / 2;
+    for (int k = 0; o->rdf && res->g && k < res->nbins; k++) {
+        fprintf(o->rdf, "%s,%ld,%.10g", res->stage, res->samples, res->r[k]);
+        for (int q = 0; q < npairs; q++)
+            fprintf(o->rdf, ",%.17g", res->g[(size_t)q * res->nbins + k]);
+        fprintf(o->rdf, "\n");
+    }
+    for (int k = 0; o->msd && res->msd && k < res->rows; k++) {
+        const double *row = res->msd + (size_t)k * (2 + nt);
+        fprintf(o->msd, "%s,%ld,%.10g", res->stage, (long)row[0], row[1]);
+        for (int t = 0; t < nt; t++)
+            fprintf(o->msd, ",%.17g", row[2 + t]);
+        fprintf(o->msd, "\n");
+    }
+    if (!o->msd || !res->has_d)
+        return;
+    fprintf(o->msd, "# stage %s: D from the slope of the msd over steps %ld to %ld (%d samples), in %s^2/%s:", res->stage,
+            res->d_first, res->d_last, res->d_rows, o->length, o->time);
+    for (int t = 0; t < nt; t++)
+        fprintf(o->msd, " D_%s = %.8g", o->species[t], res->d[t]);
+    fprintf(o->msd, "\n");
+}
+
+int analysis_open(mdl_analysis_out *o, const mdl_config *cfg, const mdl_system *s, const mdl_analysis_results *ended)
 {
     memset(o, 0, sizeof *o);
     const int metal = strcmp(cfg->units, "metal") == 0;
@@ -98,6 +137,18 @@ int analysis_open(mdl_analysis_out *o, const mdl_config *cfg, const mdl_system *
             fprintf(o->msd, ",msd_%s", o->species[a]);
         fprintf(o->msd, "\n");
     }
+    for (int k = 0; ended && k < ended->n; k++) { /* a restart's: the stages that ended before it */
+        mdl_analysis_result *res = new_result(o, ended->r[k].stage);
+        int ok = 1;
+        mdl_analysis_results *c = res ? analysis_results_copy(&ended->r[k], 1, o->ntypes, &ok) : NULL;
+        if (!c) {
+            o->nresults -= res != NULL;
+            return MDL_ERUN;
+        }
+        *res = c->r[0];
+        free(c->r), free(c);
+        print_result(o, res);
+    }
     return MDL_OK;
 }
 
@@ -117,19 +168,6 @@ void analysis_close(mdl_analysis_out *o)
     o->results = NULL, o->nresults = 0;
 }
 
-/* A new result for the stage that ends (rank 0), or NULL. */
-static mdl_analysis_result *new_result(mdl_analysis_out *o, const char *stage)
-{
-    mdl_analysis_result *grown = mdl_realloc(o->results, (size_t)(o->nresults + 1) * sizeof *grown, "analysis");
-    if (!grown)
-        return NULL;
-    o->results = grown;
-    mdl_analysis_result *res = &o->results[o->nresults++];
-    memset(res, 0, sizeof *res);
-    snprintf(res->stage, sizeof res->stage, "%s", stage[0] ? stage : "run");
-    return res;
-}
-
 int analysis_write_trajectory(const mdl_analysis_out *o, mdl_traj *t)
 {
     const int nt = o->ntypes, metal = strcmp(o->time, "ps") == 0; /* lj: no unit attributes (H5MD's units module) */
@@ -137,7 +175,7 @@ int analysis_write_trajectory(const mdl_analysis_out *o, mdl_traj *t)
     for (int k = 0; k < o->nresults; k++) {
         const mdl_analysis_result *res = &o->results[k];
         if (res->g) {
-            snprintf(group, sizeof group, "analysis/%s/rdf", res->stage);
+            snprintf(group, sizeof group, "analysis/%s/rdf", res->stage[0] ? res->stage : "run");
             MDL_TRY(traj_put_table(t, group, "r", res->r, (size_t)res->nbins, 0, metal ? o->length : NULL));
             for (int a = 0, q = 0; a < nt; a++)
                 for (int b = a; b < nt; b++, q++) {
@@ -147,7 +185,7 @@ int analysis_write_trajectory(const mdl_analysis_out *o, mdl_traj *t)
                 }
         }
         if (res->msd) {
-            snprintf(group, sizeof group, "analysis/%s/msd", res->stage);
+            snprintf(group, sizeof group, "analysis/%s/msd", res->stage[0] ? res->stage : "run");
             MDL_TRY(traj_put_table(t, group, "step_time_msd", res->msd, (size_t)res->rows, (size_t)(2 + nt), NULL));
             snprintf(unit, sizeof unit, "%s^2 %s-1", o->length, o->time); /* H5MD's unit syntax */
             for (int a = 0; a < nt && res->has_d; a++) {
@@ -277,37 +315,32 @@ int analysis_sample(mdl_analysis *a, long step)
     return a->ops->analysis_sample(a->ctx, rdf_step(a, step), row);
 }
 
-static void write_rdf(const mdl_analysis *a, const mdl_analysis_out *o, const mdl_analysis_sums *m,
+/* g(r) of each species pair into res (InterRDF's normalisation); MDL_ERUN when out of memory. */
+static int rdf_result(const mdl_analysis *a, const mdl_analysis_out *o, const mdl_analysis_sums *m,
                       mdl_analysis_result *res)
 {
     const int nbins = a->spec.rdf_bins, nt = o->ntypes, npairs = nt * (nt + 1) / 2;
-    if (res && (res->r = mdl_calloc((size_t)nbins, sizeof(double), "RDF")) &&
+    if (!(res->r = mdl_calloc((size_t)nbins, sizeof(double), "RDF")) ||
         !(res->g = mdl_calloc((size_t)nbins * npairs, sizeof(double), "RDF")))
-        free(res->r), res->r = NULL;
-    if (res)
-        res->nbins = nbins;
+        return MDL_ERUN;
+    res->nbins = nbins, res->samples = m->rdf_samples;
     const double rmax = a->spec.rdf_max, volume = m->volume_sum / (double)m->rdf_samples;
     for (int k = 0; k < nbins; k++) {
         const double lo = rdf_edge(k, rmax, nbins), hi = rdf_edge(k + 1, rmax, nbins);
         const double shell = 4.0 / 3.0 * 3.14159265358979323846 * (hi * hi * hi - lo * lo * lo);
-        fprintf(o->rdf, "%s,%ld,%.10g", a->cfg->stage_name, m->rdf_samples, 0.5 * (lo + hi));
-        if (res && res->g)
-            res->r[k] = 0.5 * (lo + hi);
+        res->r[k] = 0.5 * (lo + hi);
         for (int p = 0, q = 0; p < nt; p++)
             for (int r = p; r < nt; r++, q++) {
                 const double pairs = o->count[p] * (p == r ? o->count[p] - 1 : o->count[r]);
                 const double norm = (double)m->rdf_samples * shell * pairs / volume;
-                const double g = norm > 0 ? m->rdf[(size_t)q * nbins + k] / norm : 0.0;
-                fprintf(o->rdf, ",%.17g", g);
-                if (res && res->g)
-                    res->g[(size_t)q * nbins + k] = g;
+                res->g[(size_t)q * nbins + k] = norm > 0 ? m->rdf[(size_t)q * nbins + k] / norm : 0.0;
             }
-        fprintf(o->rdf, "\n");
     }
+    return MDL_OK;
 }
 
 /* D of each species: a sixth of the least-squares slope of its MSD over the second half of the
-   stage's samples (at least two). */
+   stage's samples (at least two), into res; said on stdout unless quiet. */
 static void diffusion(const mdl_analysis *a, const mdl_analysis_out *o, const double *msd, int quiet,
                       mdl_analysis_result *res)
 {
@@ -318,48 +351,39 @@ static void diffusion(const mdl_analysis *a, const mdl_analysis_out *o, const do
         first++;
     if (rows - first < 2)
         return;
-    fprintf(o->msd, "# stage %s: D from the slope of the msd over steps %ld to %ld (%d samples), in %s^2/%s:",
-            a->cfg->stage_name, a->msd_step[first], a->msd_step[rows - 1], rows - first, o->length, o->time);
-    if (!quiet)
-        printf("Diffusion coefficient (MSD slope over steps %ld to %ld) =", a->msd_step[first], a->msd_step[rows - 1]);
+    res->has_d = 1, res->d_first = a->msd_step[first], res->d_last = a->msd_step[rows - 1], res->d_rows = rows - first;
     for (int t = 0; t < nt; t++) {
         double st = 0, sm = 0, stt = 0, stm = 0, n = rows - first;
         for (int k = first; k < rows; k++) {
             const double x = (double)(a->msd_step[k] - a->start) * a->dt, y = msd[(size_t)k * nt + t] / o->count[t];
             st += x, sm += y, stt += x * x, stm += x * y;
         }
-        const double d = (n * stm - st * sm) / (n * stt - st * st) / 6.0;
-        fprintf(o->msd, " D_%s = %.8g", o->species[t], d);
-        if (res)
-            res->d[t] = d, res->has_d = 1;
-        if (!quiet)
-            printf(" %s %.6g", o->species[t], d);
+        res->d[t] = (n * stm - st * sm) / (n * stt - st * st) / 6.0;
     }
-    fprintf(o->msd, "\n");
-    if (!quiet)
-        printf(" %s^2/%s\n", o->length, o->time);
+    if (quiet)
+        return;
+    printf("Diffusion coefficient (MSD slope over steps %ld to %ld) =", res->d_first, res->d_last);
+    for (int t = 0; t < nt; t++)
+        printf(" %s %.6g", o->species[t], res->d[t]);
+    printf(" %s^2/%s\n", o->length, o->time);
 }
 
-static void write_msd(const mdl_analysis *a, const mdl_analysis_out *o, const double *msd, int quiet,
+/* The MSD's rows (step, time, each species' msd) and D into res; MDL_ERUN when out of memory. */
+static int msd_result(const mdl_analysis *a, const mdl_analysis_out *o, const double *msd, int quiet,
                       mdl_analysis_result *res)
 {
     const int nt = o->ntypes, w = 2 + nt;
-    double *keep = res ? mdl_calloc((size_t)a->msd_rows * w, sizeof(double), "MSD") : NULL;
+    if (!(res->msd = mdl_calloc((size_t)a->msd_rows * w, sizeof(double), "MSD")))
+        return MDL_ERUN;
+    res->rows = a->msd_rows;
     for (int k = 0; k < a->msd_rows; k++) {
-        const double time = a->time0 + (double)(a->msd_step[k] - a->start) * a->dt;
-        fprintf(o->msd, "%s,%ld,%.10g", a->cfg->stage_name, a->msd_step[k], time);
-        if (keep)
-            keep[(size_t)k * w] = (double)a->msd_step[k], keep[(size_t)k * w + 1] = time;
-        for (int t = 0; t < nt; t++) {
-            fprintf(o->msd, ",%.17g", msd[(size_t)k * nt + t] / o->count[t]);
-            if (keep)
-                keep[(size_t)k * w + 2 + t] = msd[(size_t)k * nt + t] / o->count[t];
-        }
-        fprintf(o->msd, "\n");
+        double *row = res->msd + (size_t)k * w;
+        row[0] = (double)a->msd_step[k], row[1] = a->time0 + (double)(a->msd_step[k] - a->start) * a->dt;
+        for (int t = 0; t < nt; t++)
+            row[2 + t] = msd[(size_t)k * nt + t] / o->count[t];
     }
-    if (res)
-        res->msd = keep, res->rows = a->msd_rows;
     diffusion(a, o, msd, quiet, res);
+    return MDL_OK;
 }
 
 void analysis_discard(mdl_analysis *a)
@@ -379,10 +403,14 @@ int analysis_end(mdl_analysis *a, mdl_analysis_out *o, int quiet)
     m.msd = mdl_calloc((size_t)(a->spec.msd_rows ? a->spec.msd_rows : 1) * nt, sizeof(double), "MSD");
     int rc = m.rdf && m.msd ? a->ops->analysis_read(a->ctx, &m) : MDL_ERUN;
     mdl_analysis_result *res = rc == MDL_OK && (o->rdf || o->msd) ? new_result(o, a->cfg->stage_name) : NULL;
-    if (rc == MDL_OK && o->rdf && a->spec.rdf_bins && m.rdf_samples > 0)
-        write_rdf(a, o, &m, res);
-    if (rc == MDL_OK && o->msd && a->msd_rows > 0)
-        write_msd(a, o, m.msd, quiet, res);
+    if (rc == MDL_OK && (o->rdf || o->msd) && !res)
+        rc = MDL_ERUN;
+    if (rc == MDL_OK && res && o->rdf && a->spec.rdf_bins && m.rdf_samples > 0)
+        rc = rdf_result(a, o, &m, res);
+    if (rc == MDL_OK && res && o->msd && a->msd_rows > 0)
+        rc = msd_result(a, o, m.msd, quiet, res);
+    if (rc == MDL_OK && res)
+        print_result(o, res);
     if (rc == MDL_OK && ((o->rdf && fflush(o->rdf) != 0) || (o->msd && fflush(o->msd) != 0))) {
         mdl_error("writing the analysis files (%s, %s): %s", a->cfg->rdf_file, a->cfg->msd_file, strerror(errno));
         rc = MDL_ERUN;

@@ -9,16 +9,6 @@
 
 #include <stdio.h>
 
-/* One stage's results, kept for the H5MD file (rank 0). */
-typedef struct {
-    char stage[32];
-    int nbins, rows;
-    double *r, *g;       /* bin centres; g [pair][bin] */
-    double *msd;         /* [row]: step, time, then each species' msd */
-    double d[MDL_MAX_SPECIES]; /* diffusion coefficients (has_d) */
-    int has_d;
-} mdl_analysis_result;
-
 /* The run's analysis files (rank 0; NULL: not written) and what every stage's rows need. */
 typedef struct {
     FILE *rdf, *msd;
@@ -62,8 +52,9 @@ typedef struct {
 int analysis_check(const mdl_config *cfg, double cutmax, int ntypes);
 /* Whether any stage of cfg samples the RDF (rdf = 1) or the MSD (rdf = 0): its file is written. */
 int analysis_wanted(const mdl_config *cfg, int rdf);
-/* The files' headers (rank 0). */
-int analysis_open(mdl_analysis_out *o, const mdl_config *cfg, const mdl_system *s);
+/* The files' headers (rank 0), then the rows of `ended` (a restart's checkpoint: the stages that
+   ended before it, kept as results for the H5MD file too; NULL: none). */
+int analysis_open(mdl_analysis_out *o, const mdl_config *cfg, const mdl_system *s, const mdl_analysis_results *ended);
 void analysis_close(mdl_analysis_out *o);
 /* Every stage's results into an H5MD trajectory, under analysis/STAGE/rdf and analysis/STAGE/msd
    (rank 0, once the frames are written); nothing for extended XYZ. */

@@ -133,8 +133,10 @@ static int write_frame(run_state *r, long step, int last)
     const int again = r->last_frame == step; /* a stop on a frame's step: its checkpoint */
     int flush = last || (r->frames + 1) % r->cfg->flush_every == 0;
     mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush, again, {0}, 0,
-                   -1, r->base->nstages > 0, r->stages_from, NULL};
+                   -1, r->base->nstages > 0, r->stages_from, NULL, {(double)r->time_step, r->first_time}, NULL, ""};
     MDL_TRY(thermostat_state(&r->st.thermostat, r->ops, r->ctx, f.thermostat, &f.nstate));
+    if (f.checkpoint) /* the stage's: a Langevin stage's forces hold its force */
+        config_force_origin(r->cfg, f.force_origin, sizeof f.force_origin);
     if (f.checkpoint) { /* the list's last build: a restart rebuilds that list (where kept, MDL_DUMP_BUILD) */
         mdl_backend_stats st;
         MDL_TRY(r->ops->stats(r->ctx, &st));
@@ -149,8 +151,15 @@ static int write_frame(run_state *r, long step, int last)
     MDL_TRY(r->ops->synchronize(r->ctx)); /* the device is there: was the state healthy? */
     MDL_TRY(stepper_check_health(&r->st, step));
     int fields = f.checkpoint ? MDL_DUMP_ALL | MDL_DUMP_BUILD : r->cfg->dump_fields;
+    int ok = 1; /* the ended stages' results with the checkpoint: a restart's files hold them too */
+    if (r->writer && f.checkpoint)
+        f.results = analysis_results_copy(r->an_out.results, r->an_out.nresults, r->an_out.ntypes, &ok);
+    if (!ok) {
+        analysis_checkpoint_free(f.analysis);
+        return MDL_ERUN;
+    }
     if (r->writer)
-        MDL_TRY(writer_submit(r->writer, &f, fields)); /* which frees f.analysis once written */
+        MDL_TRY(writer_submit(r->writer, &f, fields)); /* which frees f.analysis and f.results once written */
     else /* another rank than 0: its atoms to rank 0's frame */
         MDL_TRY(r->ops->snapshot_start(r->ctx, 0, fields));
     r->st.timers.t[PH_OUTPUT] += mdl_wtime() - t0;
@@ -294,7 +303,11 @@ static int run_stage(run_state *r, int continued)
     mdl_summary m = {cfg, r->ops->name, r->natoms, r->nranks, {r->grid[0], r->grid[1], r->grid[2]}, &r->st.timers,
                      &r->stats, r->species_counts, r->volume_sum, r->volume_rows, r->cpu,
                      cfg->threads > 0 ? cfg->threads : omp_get_max_threads(), r->st.sync_phases};
-    MDL_TRY(summary_print(&m, loop));
+    if (r->final_step == r->first_step && cfg->steps > 0) { /* a restart at its last step */
+        if (r->rank == 0)
+            printf("mdlite: stage %s ended at step %ld, before the restart\n", cfg->stage_name, r->final_step);
+    } else
+        MDL_TRY(summary_print(&m, loop));
     return analysis_end(&r->an, &r->an_out, r->quiet);
 }
 
@@ -380,7 +393,12 @@ static int load_restart(const char *path, mdl_system *s, run_state *r)
     mdl_checkpoint ck;
     MDL_TRY(h5md_read_checkpoint(path, s, r->cfg->units, &ck));
     r->ck = ck;
-    r->first_step = ck.step, r->first_time = ck.time;
+    r->first_step = ck.step, r->first_time = ck.time, r->time_step = ck.step;
+    /* the times of the run never stopped: from its time origin, where its timestep is this run's */
+    if (ck.time_origin_step >= 0 &&
+        fabs(ck.time_origin + (double)(ck.step - ck.time_origin_step) * r->cfg->timestep - ck.time) <=
+            1e-12 * fmax(1.0, fabs(ck.time)))
+        r->first_time = ck.time_origin, r->time_step = ck.time_origin_step;
     r->restarted = 1;
     /* forces that depend on the ensemble (Langevin's) or the potential are recomputed when the
        run computes them otherwise (choose_stage): never a thermostat's force carried into NVE */
@@ -484,7 +502,8 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         rc = analysis_check(cfg, pt.cutmax, s.ntypes);
     if (rc == MDL_OK)
         rc = choose_stage(&r, restart);
-    r.time_step = r.first_step;
+    if (!r.restarted)
+        r.time_step = r.first_step;
     r.natoms = s.n;
     r.last_frame = r.last_checkpoint = -1;
     r.progress = !quiet && isatty(STDOUT_FILENO) && r.nranks == 1; /* mpirun's output is usually kept */
@@ -531,7 +550,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     if (rc == MDL_OK && r.rank == 0)
         rc = open_output(&r, &u, &s);
     if (rc == MDL_OK)
-        rc = analysis_open(&r.an_out, cfg, &s);
+        rc = analysis_open(&r.an_out, cfg, &s, r.ck.results);
     if (r.nranks > 1) { /* a file rank 0 could not open stops every rank */
         int bad = rc != MDL_OK;
         if (comm_or_int(&bad) == MDL_OK && bad && rc == MDL_OK)

@@ -15,8 +15,11 @@ int stages_find(const mdl_config *cfg, long from, long step, const char *restart
 {
     long e = from;
     int k = 0;
+    /* a restart at the last step of a stage that others follow goes on in that stage, for no steps:
+       its last row and its analysis are that stage's, as they were in the run never stopped, and
+       the next stage begins from there */
     for (; k < cfg->nstages; k++)
-        if ((e += cfg->stages[k].steps) > step)
+        if ((e += cfg->stages[k].steps) > step || (restart && e == step && step > from && k + 1 < cfg->nstages))
             break;
     if (k == cfg->nstages && !restart) /* every stage of no steps: the set-up alone */
         k = 0, e = step;

@@ -158,6 +158,12 @@ static int read_header(const ck_reader *r, mdl_checkpoint *ck, double lo[3], dou
                           "another file, or start anew");
     MDL_TRY(ck_range(r, "box_length", len, 3, 1e-30, 1e30, 0));
     ck->step = (long)st;
+    double origin[2];
+    const long n = ck_values(r, "time_origin", 0, H5T_FLOAT, H5T_NATIVE_DOUBLE, 0, 2, 2, 1, origin);
+    if (n < 0 || (n == 2 && (ck_range(r, "time_origin", origin, 1, 0, st, 1) != MDL_OK ||
+                             ck_range(r, "time_origin", origin + 1, 1, 0, 1e30, 0) != MDL_OK)))
+        return MDL_EINPUT;
+    ck->time_origin_step = n == 2 ? (long)origin[0] : -1, ck->time_origin = n == 2 ? origin[1] : 0;
     return MDL_OK;
 }
 
@@ -358,10 +364,109 @@ int checkpoint_lists_hold(const mdl_checkpoint *ck, const mdl_system *s, double 
     return worst < skin * skin;
 }
 
+/* One ended stage's result, checkpoint/results/K (K = k): each part's shape and values checked. */
+static int read_result(const ck_reader *r, int ntypes, int k, mdl_analysis_result *res)
+{
+    char name[80];
+    double h[RES_HEADER];
+    snprintf(name, sizeof name, "results/%d/header", k);
+    if (ck_values(r, name, 1, H5T_FLOAT, H5T_NATIVE_DOUBLE, 0, RES_HEADER, RES_HEADER, 0, h) < 0)
+        return MDL_EINPUT;
+    const double most[RES_HEADER] = {100000, 1e8, 9e15, 1, 9e15, 9e15, 1e8};
+    for (int i = 0; i < RES_HEADER; i++) {
+        snprintf(name, sizeof name, "results/%d/header[%d]", k, i);
+        MDL_TRY(ck_range(r, name, &h[i], 1, 0, most[i], 1));
+    }
+    res->nbins = (int)h[RES_NBINS], res->rows = (int)h[RES_ROWS], res->samples = (long)h[RES_SAMPLES];
+    res->has_d = (int)h[RES_HAS_D], res->d_first = (long)h[RES_D_FIRST], res->d_last = (long)h[RES_D_LAST];
+    res->d_rows = (int)h[RES_D_ROWS];
+    /* its name: a stage's ("" for a run without stages) */
+    snprintf(name, sizeof name, "results/%d/name", k);
+    hid_t d = H5Lexists(r->group, name, H5P_DEFAULT) > 0 ? H5Dopen2(r->group, name, H5P_DEFAULT) : -1;
+    hid_t t = d < 0 ? -1 : H5Dget_type(d);
+    hid_t sp = d < 0 ? -1 : H5Dget_space(d);
+    int ok = t >= 0 && H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0 && sp >= 0 &&
+             H5Sget_simple_extent_npoints(sp) == 1;
+    char *v = NULL;
+    if (ok) { /* one line of text, as dataset_string wrote it */
+        hid_t mem = H5Tcopy(H5T_C_S1);
+        H5Tset_size(mem, H5T_VARIABLE);
+        H5Tset_cset(mem, H5Tget_cset(t));
+        ok = H5Dread(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) >= 0 && v && strlen(v) < sizeof res->stage;
+        H5Tclose(mem);
+    }
+    if (ok)
+        mdl_copy(res->stage, sizeof res->stage, v);
+    H5free_memory(v);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (ok)
+        for (const char *c = res->stage; ok && *c; c++)
+            ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '-';
+    if (t >= 0)
+        H5Tclose(t);
+    if (d >= 0)
+        H5Dclose(d);
+    if (!ok)
+        return field_fail(r, name, "is not a stage's name");
+    const hssize_t npairs = (hssize_t)ntypes * (ntypes + 1) / 2;
+    struct {
+        const char *part;
+        double **to;
+        hssize_t n;
+        int cols;
+        double lo, hi;
+    } parts[] = {{"r", &res->r, res->nbins, 0, 0, 1e30}, {"g", &res->g, npairs * res->nbins, 0, 0, 1e300},
+                 {"msd", &res->msd, (hssize_t)res->rows * (2 + ntypes), 2 + ntypes, 0, 1e300},
+                 {"d", NULL, ntypes, 0, -1e300, 1e300}};
+    for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
+        snprintf(name, sizeof name, "results/%d/%s", k, parts[p].part);
+        const int there = H5Lexists(r->group, name, H5P_DEFAULT) > 0;
+        const int wanted = p < 2 ? res->nbins > 0 : p == 2 ? res->rows > 0 : res->has_d;
+        if (there != wanted)
+            return field_fail(r, name, there ? "is there where its header says none" : "is missing");
+        if (!there)
+            continue;
+        double *v = parts[p].to ? malloc((size_t)(parts[p].n ? parts[p].n : 1) * sizeof *v) : res->d;
+        if (!v)
+            return MDL_ERUN;
+        if (parts[p].to)
+            *parts[p].to = v;
+        if (ck_values(r, name, 1, H5T_FLOAT, H5T_NATIVE_DOUBLE, parts[p].cols, parts[p].n, parts[p].n, 0, v) < 0)
+            return MDL_EINPUT;
+        MDL_TRY(ck_range(r, name, v, (size_t)parts[p].n, parts[p].lo, parts[p].hi, 0));
+    }
+    return MDL_OK;
+}
+
+/* checkpoint/results: the stages that ended before the checkpoint (at most MDL_MAX_STAGES). */
+static int read_results(const ck_reader *r, const mdl_system *s, mdl_checkpoint *ck)
+{
+    int n = 0;
+    char name[48];
+    for (; n <= MDL_MAX_STAGES; n++) {
+        snprintf(name, sizeof name, "results/%d", n);
+        if (H5Lexists(r->group, "results", H5P_DEFAULT) <= 0 || H5Lexists(r->group, name, H5P_DEFAULT) <= 0)
+            break;
+    }
+    if (n > MDL_MAX_STAGES)
+        return field_fail(r, "results", "holds more stages than a run has");
+    if (n == 0)
+        return MDL_OK;
+    if (!(ck->results = calloc(1, sizeof *ck->results)) || !(ck->results->r = calloc((size_t)n, sizeof *ck->results->r)))
+        return MDL_ERUN;
+    ck->results->n = n;
+    for (int k = 0; k < n; k++)
+        MDL_TRY(read_result(r, s->ntypes, k, &ck->results->r[k]));
+    return MDL_OK;
+}
+
 void checkpoint_free(mdl_checkpoint *ck)
 {
     analysis_checkpoint_free(ck->analysis);
     ck->analysis = NULL;
+    analysis_results_free(ck->results);
+    ck->results = NULL;
     free(ck->build);
     ck->build = NULL;
 }
@@ -393,6 +498,8 @@ int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, mdl
         rc = read_analysis(&r, s, ck);
     if (rc == MDL_OK)
         rc = read_build(&r, lo, len, ck);
+    if (rc == MDL_OK)
+        rc = read_results(&r, s, ck);
     if (rc == MDL_OK) {
         for (int k = 0; k < 3; k++)
             s->box.lo[k] = lo[k], s->box.len[k] = len[k], s->box.periodic[k] = 1;

@@ -10,11 +10,14 @@
 typedef struct {
     long step;
     double time;
+    long time_origin_step;           /* the step its run's times count from (-1: not recorded) */
+    double time_origin;              /* the time there */
     char forces[4096];               /* what its forces were computed from (config_force_origin; "": none) */
     double thermostat[MDL_NH_STATE]; /* Nose-Hoover's chains and barostat (nh_pack's layout) */
     int nstate;                      /* values in it (0: none) */
     long stages_from;                /* the step the first [stage:NAME] of its run began (-1: none) */
     mdl_analysis_checkpoint *analysis; /* the stage's analysis so far (NULL: none) */
+    mdl_analysis_results *results;   /* the stages' results that ended before it (NULL: none) */
     double *build;                   /* N x 3, by id: the positions at the lists' last build (NULL: none) */
     long build_step;                 /* the step of that build */
 } mdl_checkpoint;

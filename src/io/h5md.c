@@ -430,6 +430,9 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
     double step = (double)f->step;
     H5TRY(attr_doubles(h->ck_group, "step", &step, 0, 0), "writing the checkpoint");
     H5TRY(attr_doubles(h->ck_group, "time", &f->time, 0, 0), "writing the checkpoint");
+    if (H5Aexists(h->ck_group, "time_origin") > 0)
+        H5TRY(H5Adelete(h->ck_group, "time_origin"), "writing the checkpoint");
+    H5TRY(attr_doubles(h->ck_group, "time_origin", f->time_origin, 2, 1), "writing the checkpoint");
     H5TRY(attr_doubles(h->ck_group, "box_lo", s->box.lo, 3, 0), "writing the checkpoint");
     H5TRY(attr_doubles(h->ck_group, "box_length", s->box.len, 3, 0), "writing the checkpoint");
     /* a restart may continue this file otherwise (another backend: no build positions) */
@@ -449,13 +452,16 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
         const double built = (double)f->last_build;
         H5TRY(attr_doubles(h->ck_group, "build_step", &built, 0, 1), "writing the checkpoint");
     }
-    H5TRY(attr_string(h->ck_group, "forces", h->force_origin), "writing the checkpoint");
+    H5TRY(attr_string(h->ck_group, "forces", f->force_origin[0] ? f->force_origin : h->force_origin),
+          "writing the checkpoint");
     if (f->nstate > 0)
         H5TRY(attr_doubles(h->ck_group, "thermostat", f->thermostat, (hsize_t)f->nstate, 1), "writing the checkpoint");
     if (f->staged) {
         const double from = (double)f->stages_from;
         H5TRY(attr_doubles(h->ck_group, "stages_from", &from, 0, 1), "writing the checkpoint");
     }
+    if (checkpoint_results_put(h->file, h->path, f->results, f->s->ntypes) != 0)
+        return MDL_ERUN;
     return checkpoint_analysis_put(h->file, h->path, f->analysis) == 0 ? MDL_OK : MDL_ERUN;
 }
 

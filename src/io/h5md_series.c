@@ -244,6 +244,83 @@ void analysis_checkpoint_free(mdl_analysis_checkpoint *a)
     free(a);
 }
 
+void analysis_results_free(mdl_analysis_results *r)
+{
+    for (int k = 0; r && k < r->n; k++)
+        free(r->r[k].r), free(r->r[k].g), free(r->r[k].msd);
+    if (r)
+        free(r->r);
+    free(r);
+}
+
+/* A copy of n doubles (NULL stays NULL); *ok 0 where out of memory. */
+static double *copy_doubles(const double *v, size_t n, int *ok)
+{
+    double *c = v ? malloc((n ? n : 1) * sizeof *c) : NULL;
+    if (v && !c)
+        *ok = 0;
+    if (c)
+        memcpy(c, v, n * sizeof *c);
+    return c;
+}
+
+mdl_analysis_results *analysis_results_copy(const mdl_analysis_result *r, int n, int ntypes, int *ok)
+{
+    *ok = 1;
+    if (n <= 0)
+        return NULL;
+    mdl_analysis_results *c = calloc(1, sizeof *c);
+    if (!c || !(c->r = calloc((size_t)n, sizeof *c->r))) {
+        free(c);
+        *ok = 0;
+        return NULL;
+    }
+    c->n = n;
+    for (int k = 0; k < n; k++) {
+        const mdl_analysis_result *a = &r[k];
+        mdl_analysis_result *b = &c->r[k];
+        *b = *a;
+        b->r = copy_doubles(a->r, (size_t)a->nbins, ok);
+        b->g = copy_doubles(a->g, (size_t)a->nbins * (size_t)(ntypes * (ntypes + 1) / 2), ok);
+        b->msd = copy_doubles(a->msd, (size_t)a->rows * (size_t)(2 + ntypes), ok);
+    }
+    if (!*ok) {
+        analysis_results_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* The ended stages' results into checkpoint/results/K (K = 0, 1, ...; what was there replaced):
+   name, header (nbins, rows, samples, has_d, d_first, d_last, d_rows), r, g, msd, d. */
+int checkpoint_results_put(hid_t file, const char *path, const mdl_analysis_results *r, int ntypes)
+{
+    const char *top = "checkpoint/results";
+    if (H5Lexists(file, top, H5P_DEFAULT) > 0 && H5Ldelete(file, top, H5P_DEFAULT) < 0)
+        return h5md_fail(path, "writing the checkpoint's results");
+    const hsize_t npairs = (hsize_t)ntypes * (ntypes + 1) / 2;
+    for (int k = 0; r && k < r->n; k++) {
+        const mdl_analysis_result *a = &r->r[k];
+        char g[64];
+        snprintf(g, sizeof g, "%s/%d", top, k);
+        const double head[RES_HEADER] = {a->nbins, a->rows, (double)a->samples, a->has_d, (double)a->d_first,
+                                         (double)a->d_last, a->d_rows};
+        hid_t grp;
+        if (dataset_table(file, g, "header", head, RES_HEADER, 0, NULL) < 0 ||
+            (a->g && (dataset_table(file, g, "r", a->r, (hsize_t)a->nbins, 0, NULL) < 0 ||
+                      dataset_table(file, g, "g", a->g, npairs * a->nbins, 0, NULL) < 0)) ||
+            (a->msd && dataset_table(file, g, "msd", a->msd, (hsize_t)a->rows, 2 + ntypes, NULL) < 0) ||
+            (a->has_d && dataset_table(file, g, "d", a->d, (hsize_t)ntypes, 0, NULL) < 0) ||
+            (grp = H5Gopen2(file, g, H5P_DEFAULT)) < 0)
+            return h5md_fail(path, "writing the checkpoint's results");
+        herr_t rc = dataset_string(grp, "name", a->stage);
+        H5Gclose(grp);
+        if (rc < 0)
+            return h5md_fail(path, "writing the checkpoint's results");
+    }
+    return 0;
+}
+
 int checkpoint_analysis_put(hid_t file, const char *path, const mdl_analysis_checkpoint *a)
 {
     const char *g = "checkpoint/analysis";

@@ -39,6 +39,11 @@ herr_t dataset_table(hid_t file, const char *group, const char *name, const doub
    (io/checkpoint.c reads it back). */
 enum { AN_STAGE, AN_START, AN_NTYPES, AN_BINS, AN_ROWS, AN_RMAX, AN_VOLUME, AN_SAMPLES, AN_NATOMS, AN_HEADER };
 int checkpoint_analysis_put(hid_t file, const char *path, const mdl_analysis_checkpoint *a);
+/* The stages' results that ended before the checkpoint into checkpoint/results/K (K = 0, 1, ...;
+   what was there replaced; NULL: none): name, header (RES_HEADER values in this order), r, g,
+   msd, d (io/checkpoint.c reads them back). */
+enum { RES_NBINS, RES_ROWS, RES_SAMPLES, RES_HAS_D, RES_D_FIRST, RES_D_LAST, RES_D_ROWS, RES_HEADER };
+int checkpoint_results_put(hid_t file, const char *path, const mdl_analysis_results *r, int ntypes);
 
 /* The series group/name (value of `rank` frame dims d0 x d1; step and time of its own, or hard
    links to owner's); unit attributes only with `units`. Errors name path; MDL_OK or MDL_ERUN. */

@@ -25,6 +25,29 @@ typedef struct {
 } mdl_analysis_checkpoint;
 void analysis_checkpoint_free(mdl_analysis_checkpoint *a); /* the arrays and a itself; NULL is fine */
 
+/* One stage's results as its files show them (rank 0): g(r) of each species pair, the MSD's rows,
+   the diffusion coefficients; kept for the H5MD file, and in a checkpoint for the stages that
+   ended before it, so that a restart's files hold every stage's. */
+typedef struct {
+    char stage[32];
+    int nbins, rows;
+    long samples;        /* g(r)'s samples */
+    double *r, *g;       /* bin centres; g [pair][bin] (NULL: no g(r)) */
+    double *msd;         /* [row]: step, time, then each species' msd (NULL: no MSD) */
+    double d[MDL_MAX_SPECIES]; /* diffusion coefficients (has_d) */
+    int has_d;
+    long d_first, d_last; /* the steps of the first and last MSD row D's fit spans */
+    int d_rows;          /* the rows it spans */
+} mdl_analysis_result;
+typedef struct {
+    int n;
+    mdl_analysis_result *r;
+} mdl_analysis_results;
+/* A deep copy of n results of ntypes species (NULL where n is 0 or out of memory: *ok 0 then); the
+   arrays and the copy itself freed by analysis_results_free (NULL is fine). */
+mdl_analysis_results *analysis_results_copy(const mdl_analysis_result *r, int n, int ntypes, int *ok);
+void analysis_results_free(mdl_analysis_results *r);
+
 /* One frame: the system in id order (positions wrapped, with image counters). */
 typedef struct {
     long step;
@@ -40,6 +63,10 @@ typedef struct {
     int staged;                 /* the run has stages: the checkpoint records where the first began */
     long stages_from;
     mdl_analysis_checkpoint *analysis; /* with the checkpoint; owned by the frame, freed once written */
+    double time_origin[2];      /* the step and time the run's times count from (the checkpoint's) */
+    mdl_analysis_results *results; /* with the checkpoint: the ended stages' results; owned by the frame */
+    char force_origin[4096];    /* with the checkpoint: what the stage computes its forces from ("": the
+                                   configuration's) */
 } mdl_frame;
 
 /* Opens (creates, or with append = 1 continues) the trajectory named by cfg->trajectory.

@@ -63,7 +63,8 @@ static int write_slot(mdl_writer *w, slot *s, int index)
         rc = traj_write(w->traj, &f);
     }
     analysis_checkpoint_free(s->frame.analysis);
-    s->frame.analysis = NULL;
+    analysis_results_free(s->frame.results);
+    s->frame.analysis = NULL, s->frame.results = NULL;
     if (w->prof)
         profile_add(w->prof, MDL_LANE_WRITE, s->frame.step, t0 - w->prof->t0, mdl_wtime() - w->prof->t0);
     return rc;
@@ -155,7 +156,8 @@ int writer_submit(mdl_writer *w, const mdl_frame *f, int fields)
     int rc = w->ops->snapshot_start(w->ctx, index, fields);
     if (rc != MDL_OK) {
         analysis_checkpoint_free(s->frame.analysis);
-        s->frame.analysis = NULL;
+        analysis_results_free(s->frame.results);
+        s->frame.analysis = NULL, s->frame.results = NULL;
         return rc;
     }
     if (!w->threaded)

@@ -5,7 +5,10 @@ wrong shape, NaN, huge, negative, removed) and the restart must exit 2 naming th
 crash (the ASan + UBSan build prints no report), never run on silently.
 
 usage: checkpoint.py CASE MDLITE [MDLITE_ASAN]   (a python3 with h5py and numpy)
-cases: fields (every field tampered), restarts (what a restart must refuse or say: chains and stages).
+cases: fields (every field tampered), restarts (what a restart must refuse or say: chains and stages),
+       continued (a staged run stopped inside its Langevin stage, or at a stage's last step, and
+       continued with --restart: thermo.csv, rdf.csv, msd.csv, the H5MD file's analysis/ and the
+       last state are those of the run never stopped, bit for bit).
 """
 import os
 import shutil
@@ -164,6 +167,74 @@ def restarts(binary, d):
     if p.returncode != 0 or "chain" not in p.stderr or "at rest" not in p.stderr:
         fail(f"a restart with another chain length: exit {p.returncode}, expected 0 and a word of it\n{p.stderr}")
     print(f"{os.path.basename(binary)}: a restart with another chain length says so and starts the chain at rest")
+
+
+STAGED = """[system]
+lattice = fcc
+density = 0.8442
+cells = 5 5 5
+temperature = 1.2
+[analysis]
+rdf_bins = 20
+[stage:one]
+steps = 20
+ensemble = nvt-nose-hoover
+target_temperature = 1.2
+tau = 0.5
+rdf_every = 5
+msd_every = 5
+[stage:two]
+steps = 20
+ensemble = nve
+[stage:three]
+steps = 40
+ensemble = nvt-langevin
+target_temperature = 1.0
+tau = 0.5
+[output]
+thermo = 5
+thermo_file = thermo.csv
+trajectory = traj.h5md
+dump_every = 10
+flush_every = 1
+"""
+
+
+def outputs(d):
+    """thermo.csv, rdf.csv, msd.csv as text; the H5MD file's analysis/ tables and last state."""
+    got = {name: open(f"{d}/{name}").read() for name in ("thermo.csv", "rdf.csv", "msd.csv")}
+    with h5py.File(f"{d}/traj.h5md", "r") as f:
+        f["analysis"].visititems(lambda k, v: got.__setitem__(k, v[()]) if isinstance(v, h5py.Dataset) else None)
+        for k in ("position", "velocity", "force"):
+            got[k] = f["checkpoint"][k][()]
+    return got
+
+
+def continued(binary, d):
+    write(f"{d}/in.ini", STAGED)
+    if mdlite(binary, d, "run", "in.ini", "--quiet").returncode != 0:
+        fail("the staged run")
+    whole = outputs(d)
+    for stop, sets in (("inside the Langevin stage, at step 50", ["stage:three.steps=10"]),
+                       ("at the first stage's last step, 20", ["stage:two.steps=0", "stage:three.steps=0"])):
+        for f in ("thermo.csv", "rdf.csv", "msd.csv", "traj.h5md"):
+            os.remove(f"{d}/{f}")
+        p = mdlite(binary, d, "run", "in.ini", "--quiet", *sum((["--set", s] for s in sets), []))
+        p2 = mdlite(binary, d, "run", "in.ini", "--quiet", "--overwrite", "--restart", "traj.h5md")
+        if p.returncode or p2.returncode:
+            fail(f"stopped {stop}: exit {p.returncode}, then {p2.returncode}\n{p.stderr}{p2.stderr}")
+        if "recomputed" in p2.stderr:
+            fail(f"stopped {stop}: the restart recomputed the checkpoint's forces\n{p2.stderr}")
+        got = outputs(d)
+        if sorted(got) != sorted(whole):
+            fail(f"stopped {stop}: the continued run's outputs {sorted(got)} are not {sorted(whole)}")
+        for k, v in whole.items():
+            same = v == got[k] if isinstance(v, str) else np.array_equal(v, got[k])
+            if not same:
+                fail(f"stopped {stop} and continued: {k} differs from the run never stopped")
+        print(f"{os.path.basename(binary)}: a staged run stopped {stop} and continued: thermo.csv, rdf.csv, msd.csv, "
+              f"{sum(1 for k in whole if '/' in k)} analysis tables and the last state bit for bit the run never "
+              f"stopped's")
 
 
 def main():

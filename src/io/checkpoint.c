@@ -416,9 +416,9 @@ static int read_result(const ck_reader *r, int ntypes, int k, mdl_analysis_resul
         hssize_t n;
         int cols;
         double lo, hi;
-    } parts[] = {{"r", &res->r, res->nbins, 0, 0, 1e30}, {"g", &res->g, npairs * res->nbins, 0, 0, 1e300},
-                 {"msd", &res->msd, (hssize_t)res->rows * (2 + ntypes), 2 + ntypes, 0, 1e300},
-                 {"d", NULL, ntypes, 0, -1e300, 1e300}};
+    } parts[] = {{"r", &res->r, res->nbins, 0, 0, 1e30}, {"g", &res->g, npairs * res->nbins, 0, 0, 1e30},
+                 {"msd", &res->msd, (hssize_t)res->rows * (2 + ntypes), 2 + ntypes, 0, 1e60},
+                 {"d", NULL, ntypes, 0, -1e60, 1e60}};
     for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
         snprintf(name, sizeof name, "results/%d/%s", k, parts[p].part);
         const int there = H5Lexists(r->group, name, H5P_DEFAULT) > 0;

@@ -39,13 +39,13 @@ target_temperature = 1.2
 tau = 0.5
 target_pressure = 1.0
 pressure_tau = 5.0
+rdf_every = 5
+msd_every = 5
 [stage:produce]
 steps = 40
 ensemble = nvt-nose-hoover
 target_temperature = 1.2
 tau = 0.5
-rdf_every = 5
-msd_every = 5
 [output]
 thermo = 10
 thermo_file = thermo.csv
@@ -74,9 +74,10 @@ def real_checkpoint(binary, d):
         fail(f"the run that makes the checkpoint: exit {p.returncode}\n{p.stderr}")
     with h5py.File(f"{d}/traj.h5md", "r") as f:
         ck = f["checkpoint"]
-        have = set(ck.attrs) | {f"analysis/{k}" for k in ck["analysis"]} | {k for k in ck if k != "analysis"}
+        have = set(ck.attrs) | {f"analysis/{k}" for k in ck["analysis"]} | {k for k in ck if k != "analysis"} | \
+            {f"results/0/{k}" for k in ck["results/0"]}
         for need in ("thermostat", "stages_from", "forces", "analysis/rdf", "analysis/msd", "analysis/origin",
-                     "build_position", "build_step"):
+                     "build_position", "build_step", "results/0/g", "results/0/msd"):
             if need not in have:
                 fail(f"the checkpoint lacks {need}: {sorted(have)}")
     shutil.copy(f"{d}/traj.h5md", f"{d}/good.h5md")
@@ -91,7 +92,8 @@ def restart(binary, d, path, *extra):
 FIELDS = {"step": True, "time": True, "box_lo": False, "box_length": True, "stages_from": True, "thermostat": False,
           "forces": None, "position": False, "velocity": False, "force": False, "image": False,
           "analysis/header": True, "analysis/rdf": True, "analysis/msd": True, "analysis/origin": False,
-          "build_position": False, "build_step": True}
+          "build_position": False, "build_step": True, "results/0/header": True, "results/0/r": True,
+          "results/0/g": True, "results/0/msd": True, "results/0/d": False, "results/0/name": None}
 
 
 def tampered(d, field, how):
@@ -107,7 +109,7 @@ def tampered(d, field, how):
         elif how == "text":
             new = "1.0"
         elif how == "integers":
-            new = np.asarray(old).astype(np.int64) if field != "forces" else 3
+            new = np.asarray(old).astype(np.int64) if field not in ("forces", "results/0/name") else 3
         elif how == "shape":
             new = np.full(4000, 1.0)
         else:
@@ -135,7 +137,7 @@ def fields(binary, d):
         fail(f"the untouched checkpoint: exit {p.returncode}\n{p.stderr}")
     count = 0
     for field, negative_bad in FIELDS.items():
-        hows = ["integers", "shape"] if field == "forces" else \
+        hows = ["integers", "shape"] if field in ("forces", "results/0/name") else \
             ["removed", "text", "integers", "shape", "NaN", "infinite", "huge", "negative"]
         for how in hows:
             if how == "removed" and field in ("forces", "thermostat", "stages_from", "build_position"):

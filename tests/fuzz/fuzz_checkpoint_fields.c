@@ -1,5 +1,5 @@
 /* libFuzzer harness for the --restart reader on a real checkpoint: tests/fuzz/checkpoint.h5md (32
-   atoms, a staged NPT run with g(r) and MSD; `mdlite run tests/fuzz/checkpoint.ini` remakes it) is
+   atoms, two stages with g(r) and MSD; tests/fuzz/checkpoint.ini says how to remake it) is
    copied and the bytes choose which of its fields (attributes and datasets of checkpoint/, the
    analysis included) to remove, retype, reshape or fill with NaN, infinities, huge, negative or
    arbitrary values, before h5md_read_checkpoint reads it back against the 32-atom system. */
@@ -22,7 +22,9 @@
 enum { NATOMS = 32 };
 static const char *const FIELDS[] = {"step", "time", "box_lo", "box_length", "forces", "thermostat", "stages_from",
                                      "build_step", "position", "velocity", "force", "image", "build_position",
-                                     "analysis/header", "analysis/rdf", "analysis/msd", "analysis/origin"};
+                                     "analysis/header", "analysis/rdf", "analysis/msd", "analysis/origin",
+                                     "results/0/header", "results/0/r", "results/0/g", "results/0/msd",
+                                     "results/0/d", "results/0/name"};
 enum { NFIELDS = sizeof FIELDS / sizeof FIELDS[0], NATTRS = 8 };
 
 typedef struct {
@@ -106,7 +108,8 @@ static void write_text(hid_t g, const char *name, int attr)
 static void mutate(hid_t g, int k, bytes *b)
 {
     const char *name = FIELDS[k];
-    const int attr = k < NATTRS, cols = k >= NATTRS && k <= NATTRS + 4 ? 3 : strcmp(name, "analysis/msd") == 0 ? 2 : 0;
+    const int attr = k < NATTRS, cols = k >= NATTRS && k <= NATTRS + 4 ? 3
+                                      : strcmp(name, "analysis/msd") == 0 ? 2 : strcmp(name, "results/0/msd") == 0 ? 3 : 0;
     const int ints = strcmp(name, "image") == 0;
     hssize_t n;
     double *v = read_field(g, name, attr, &n);

@@ -512,6 +512,17 @@ void config_force_origin(const mdl_config *cfg, char *out, size_t size)
                  cfg->target_temperature, cfg->tau, cfg->timestep, cfg->seed);
 }
 
+void config_stage_plan(const mdl_config *cfg, char *out, size_t size)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (int i = 0; i < cfg->nstages && k < size; i++) {
+        const mdl_config *st = &cfg->stages[i];
+        k += (size_t)snprintf(out + k, size - k, "%s%s %s", i ? "; " : "", st->stage_name,
+                              config_ensemble_name(st->ensemble));
+    }
+}
+
 int config_has(const mdl_config *cfg, const char *section, const char *key)
 {
     return config_find_entry(cfg, section, key) != NULL;
@@ -521,11 +532,6 @@ const char *config_origin(const mdl_config *cfg, const char *section, const char
 {
     const mdl_entry *e = config_find_entry(cfg, section, key);
     return e ? e->origin : cfg->path;
-}
-
-int config_is_set(const mdl_config *cfg, const char *section, const char *key)
-{
-    return config_find_entry(cfg, section, key) != NULL;
 }
 
 int config_nose_hoover(int ensemble)

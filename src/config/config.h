@@ -139,6 +139,10 @@ void config_destroy(mdl_config *cfg);
    ensemble adds a force to every atom (Langevin), its keys. A checkpoint records it; a restart
    whose text differs recomputes the forces instead of using the checkpoint's. */
 void config_force_origin(const mdl_config *cfg, char *out, size_t size);
+/* The stages as a checkpoint records them, "NAME ENSEMBLE; ..." ("" without stages): a restart
+   whose stages differ says so, and does not continue a stage's analysis that changed (their steps
+   may change: that is how a run is lengthened or cut). */
+void config_stage_plan(const mdl_config *cfg, char *out, size_t size);
 /* The configuration in effect, as INI text: every key set in the file or by --set (the value
    that counts; "; --set" after an override), section by section; malloc'ed (NULL: no memory). */
 char *config_effective_text(const mdl_config *cfg);
@@ -150,7 +154,6 @@ const char *config_ensemble_name(int ensemble);
 int config_has(const mdl_config *cfg, const char *section, const char *key);
 /* Where a key was set ("file:line", "--set"), or the file name when it was left at its default. */
 const char *config_origin(const mdl_config *cfg, const char *section, const char *key);
-/* Whether the file or --set gave [section] key a value. */
-int config_is_set(const mdl_config *cfg, const char *section, const char *key);
+
 
 #endif

@@ -232,6 +232,9 @@ int analysis_begin(mdl_analysis *a, const mdl_analysis_begin *b)
     a->cfg = cfg, a->ops = b->ops, a->ctx = b->ctx, a->start = b->start, a->end = b->end, a->time0 = b->time0;
     a->dt = cfg->timestep, a->stage = b->stage;
     a->on = cfg->rdf_every > 0 || cfg->msd_every > 0;
+    if (!a->on && b->resume && comm_rank() == 0) /* a restart that changed the stage: said, never silent */
+        fprintf(stderr, "mdlite: the checkpoint's analysis (g(r) and MSD since step %ld) is not continued: this "
+                        "stage samples none\n", b->resume->start);
     if (!a->on)
         return MDL_OK;
     a->spec.rdf_bins = cfg->rdf_every > 0 ? cfg->rdf_bins : 0;
@@ -240,9 +243,10 @@ int analysis_begin(mdl_analysis *a, const mdl_analysis_begin *b)
     const int resumed = resumes(a, b->resume, b->ntypes, b->natoms);
     if (resumed) /* the stage began before the restart: its time and the MSD's origin are its start's */
         a->time0 -= (double)(a->start - b->resume->start) * a->dt, a->start = b->resume->start;
-    else if (b->resume && b->resume->stage == a->stage && comm_rank() == 0)
-        fprintf(stderr, "mdlite: the checkpoint's analysis is another stage's or sampled otherwise: this stage's "
-                        "averages and the MSD's origin start at step %ld\n", a->start);
+    else if (b->resume && comm_rank() == 0)
+        fprintf(stderr, "mdlite: the checkpoint's analysis is %s: this stage's averages and the MSD's origin start "
+                        "at step %ld\n", b->resume->stage != a->stage ? "another stage's" : "sampled otherwise",
+                a->start);
     if (a->spec.msd) {
         a->spec.msd_rows = (int)((a->end - a->start) / cfg->msd_every + 2);
         if (!(a->msd_step = mdl_calloc((size_t)a->spec.msd_rows, sizeof *a->msd_step, "MSD steps")))

@@ -64,7 +64,7 @@ int run_check_gpu_keys(const mdl_config *cfg, const char *backend, int nranks, c
         const char *section, *key;
         int set, ranks_only;
     } keys[] = {{"neighbor", "outer_skin", cfg->outer_skin > 0, 0}, {"neighbor", "list", cfg->list_form != 0, 0},
-                {"neighbor", "layout", config_is_set(cfg, "neighbor", "layout"), 0},
+                {"neighbor", "layout", config_has(cfg, "neighbor", "layout"), 0},
                 {"neighbor", "max_neighbors", cfg->max_neighbors > 0, 0},
                 {"neighbor", "grow", !cfg->grow, 0},           {"run", "gpu_comm", cfg->gpu_comm != 0, 1},
                 {"run", "gpu_arrays", cfg->gpu_arrays != 0, 1}, {"output", "rebuild_timeline", cfg->rebuild_timeline > 0, 1}};

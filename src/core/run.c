@@ -1,6 +1,6 @@
 /* The driver loop: set-up, velocity Verlet through the backend table, thermo, timers, summary. */
 #define _POSIX_C_SOURCE 200809L
-#include "run.h"
+#include "run_state.h"
 
 #include "plan.h"
 
@@ -28,69 +28,6 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct {
-    mdl_stepper st;
-    const mdl_backend_ops *ops;
-    void *ctx;
-    const mdl_config *cfg;  /* the stage's (the configuration's without stages) */
-    const mdl_config *base; /* the configuration */
-    int stage;              /* the stage running ([stage:NAME] sections; 0 without) */
-    long stages_from;       /* the step the first stage began */
-    mdl_analysis an;        /* the stage's on-the-fly analysis */
-    mdl_analysis_out an_out; /* its files (rank 0) */
-    mdl_analysis_checkpoint *resume; /* a restart's checkpoint's analysis (NULL: none) */
-    char forces_was[4096];  /* a restart: what the checkpoint's forces were computed from */
-    long checkpoint_stages_from; /* a restart: where the checkpoint's first stage began (-1: none) */
-    mdl_checkpoint ck;      /* a restart's checkpoint (its analysis is `resume`, its lists' build kept here) */
-    const mdl_units *units;
-    mdl_thermo thermo;
-    mdl_traj *traj;     /* NULL without a trajectory */
-    mdl_writer *writer; /* asynchronous output ([output] async = yes) */
-    mdl_profile *prof;  /* --profile */
-    long frames;        /* frames written by this run (the flush/checkpoint schedule) */
-    long last_frame;    /* step of the last frame handed out (the writer may not have written it yet) */
-    long last_checkpoint; /* step of the last frame handed out with the checkpoint */
-    long thermo_step[MDL_THERMO_SLOTS]; /* queued thermo rows (GPU): FIFO [thermo_head, thermo_tail) */
-    long thermo_head, thermo_tail;
-    mdl_system snap;    /* with a trajectory: the set-up system, kept as the frames' metadata
-                           (species, masses, types, ids) */
-    long first_step, final_step;
-    double first_time;  /* the time at time_step (the run's first step: stages do not move it) */
-    long time_step;
-    int restarted;      /* from a checkpoint */
-    int forces_given;   /* the checkpoint's forces hold: computed from what this run computes them from */
-    double thermostat_state[MDL_NH_STATE]; /* the checkpoint's (Nose-Hoover's chains and barostat) */
-    int nstate;
-    int append;         /* continuing the restart file itself: its last frame is our first */
-    int fd_thermo, fd_traj, fd_profile, fd_rdf, fd_msd; /* locks on the output files (outfile_claim), -1: none */
-    size_t natoms;
-    int progress;       /* draw a progress line (stdout is a terminal) */
-    double cpu;         /* CPU seconds of the loop */
-    mdl_backend_stats stats; /* at the end of the loop */
-    mdl_skin_tuner tuner;    /* skin = auto */
-    double cutmax;           /* the largest pair cutoff */
-    int quiet;
-    double next_progress;
-    int rank, nranks;
-    int grid[3];             /* bricks along x, y, z */
-    double volume_sum;       /* over the thermo rows (a barostat's average volume) */
-    char species_counts[MDL_MAX_SPECIES * (MDL_NAME_LEN + 24)]; /* "A 3200, B 800" */
-    long volume_rows;
-} run_state;
-
-static double step_time(const run_state *r, long step)
-{
-    return r->first_time + (double)(step - r->time_step) * r->cfg->timestep;
-}
-
-static void clear_progress(run_state *r)
-{
-    if (r->progress) {
-        fputs("\r\033[K", stdout);
-        fflush(stdout);
-    }
-}
-
 static void draw_progress(run_state *r, long step, double t0)
 {
     double now = mdl_wtime();
@@ -103,101 +40,6 @@ static void draw_progress(run_state *r, long step, double t0)
     printf("\r\033[K  step %ld / %ld  (%.0f%%)  %.3g atom-steps/s  ETA %d:%02d", step, r->final_step, 100 * done,
            el > 0 ? (double)r->natoms * (double)done_steps / el : 0.0, (int)(eta / 60), (int)eta % 60);
     fflush(stdout);
-}
-
-/* Which observable of o is not finite, or NULL. */
-static const char *nonfinite_observable(const mdl_observables *o)
-{
-    return !isfinite(o->potential) ? "potential energy" : !isfinite(o->kinetic) ? "kinetic energy"
-         : !isfinite(o->pressure) ? "pressure" : NULL;
-}
-
-static int write_thermo_row(run_state *r, long step, const mdl_observables *o)
-{
-    MDL_TRY(stepper_check_health(&r->st, step)); /* a row after an unsafe step is not printed */
-    clear_progress(r);
-    const char *bad = nonfinite_observable(o);
-    if (bad)
-        return stepper_unhealthy(&r->st, step, bad);
-    r->volume_sum += o->volume;
-    r->volume_rows++;
-    return thermo_write(&r->thermo, step, step_time(r, step), o);
-}
-
-/* A trajectory frame of the current state (forces computed with energy and virial), handed to
-   the writer (async = no: written before this returns). Every flush_every-th frame and the last
-   flush the file and, with output.checkpoint, carry the checkpoint. */
-static int write_frame(run_state *r, long step, int last)
-{
-    double t0 = mdl_wtime();
-    const int again = r->last_frame == step; /* a stop on a frame's step: its checkpoint */
-    int flush = last || (r->frames + 1) % r->cfg->flush_every == 0;
-    mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush, again, {0}, 0,
-                   -1, r->base->nstages > 0, r->stages_from, NULL, {(double)r->time_step, r->first_time}, NULL, ""};
-    MDL_TRY(thermostat_state(&r->st.thermostat, r->ops, r->ctx, f.thermostat, &f.nstate));
-    if (f.checkpoint) /* the stage's: a Langevin stage's forces hold its force */
-        config_force_origin(r->cfg, f.force_origin, sizeof f.force_origin);
-    if (f.checkpoint) { /* the list's last build: a restart rebuilds that list (where kept, MDL_DUMP_BUILD) */
-        mdl_backend_stats st;
-        MDL_TRY(r->ops->stats(r->ctx, &st));
-        f.last_build = st.last_build;
-    }
-    if (f.checkpoint) /* the stage's analysis so far: a restart continues it (every rank: sums) */
-        MDL_TRY(analysis_checkpoint(&r->an, r->natoms, r->an_out.ntypes, &f.analysis));
-    r->frames += !again;
-    r->last_frame = step;
-    if (f.checkpoint)
-        r->last_checkpoint = step;
-    MDL_TRY(r->ops->synchronize(r->ctx)); /* the device is there: was the state healthy? */
-    MDL_TRY(stepper_check_health(&r->st, step));
-    int fields = f.checkpoint ? MDL_DUMP_ALL | MDL_DUMP_BUILD : r->cfg->dump_fields;
-    int ok = 1; /* the ended stages' results with the checkpoint: a restart's files hold them too */
-    if (r->writer && f.checkpoint)
-        f.results = analysis_results_copy(r->an_out.results, r->an_out.nresults, r->an_out.ntypes, &ok);
-    if (!ok) {
-        analysis_checkpoint_free(f.analysis);
-        return MDL_ERUN;
-    }
-    if (r->writer)
-        MDL_TRY(writer_submit(r->writer, &f, fields)); /* which frees f.analysis and f.results once written */
-    else /* another rank than 0: its atoms to rank 0's frame */
-        MDL_TRY(r->ops->snapshot_start(r->ctx, 0, fields));
-    r->st.timers.t[PH_OUTPUT] += mdl_wtime() - t0;
-    r->st.timers.mark = mdl_wtime();
-    return MDL_OK;
-}
-
-/* Prints the queued thermo rows whose results have arrived, in order; wait: all of them. */
-static int drain_thermo(run_state *r, int wait)
-{
-    while (r->thermo_head < r->thermo_tail) {
-        int slot = (int)(r->thermo_head % MDL_THERMO_SLOTS);
-        mdl_observables o;
-        int rc = r->ops->reduce_poll(r->ctx, slot, &o, wait);
-        if (rc == MDL_NOT_READY)
-            return MDL_OK;
-        MDL_TRY(rc);
-        MDL_TRY(write_thermo_row(r, r->thermo_step[slot], &o));
-        r->thermo_head++;
-    }
-    return MDL_OK;
-}
-
-/* Queues this step's thermo row; waits only when every slot is pending. */
-static int queue_thermo(run_state *r, long step)
-{
-    if (r->thermo_tail - r->thermo_head == MDL_THERMO_SLOTS) {
-        int slot = (int)(r->thermo_head % MDL_THERMO_SLOTS);
-        mdl_observables o;
-        MDL_TRY(r->ops->reduce_poll(r->ctx, slot, &o, 1));
-        MDL_TRY(write_thermo_row(r, r->thermo_step[slot], &o));
-        r->thermo_head++;
-    }
-    int slot = (int)(r->thermo_tail % MDL_THERMO_SLOTS);
-    MDL_TRY(r->ops->reduce_start(r->ctx, slot));
-    r->thermo_step[slot] = step;
-    r->thermo_tail++;
-    return MDL_OK;
 }
 
 /* (every rank: rank 0 writes the frames that all of them gather) */
@@ -221,12 +63,12 @@ static int advance(run_state *r, long step)
     if (r->prof)
         profile_add(r->prof, MDL_LANE_COMPUTE, step, t0 - r->prof->t0, mdl_wtime() - r->prof->t0);
     if (thermo)
-        MDL_TRY(queue_thermo(r, step)); /* GPU: printed when it arrives, no wait here */
+        MDL_TRY(run_queue_thermo(r, step)); /* GPU: printed when it arrives, no wait here */
     phase_stop(&r->st.timers, PH_THERMO);
     if (dump)
-        MDL_TRY(write_frame(r, step, step == r->final_step));
+        MDL_TRY(run_write_frame(r, step, step == r->final_step));
     if (r->thermo_head < r->thermo_tail)
-        MDL_TRY(drain_thermo(r, 0));
+        MDL_TRY(run_drain_thermo(r, 0));
     phase_stop(&r->st.timers, PH_THERMO);
     MDL_TRY(skin_tuner_after(&r->tuner, r->ops, r->ctx, step, r->quiet));
     r->st.timers.mark = mdl_wtime();
@@ -237,16 +79,16 @@ static int advance(run_state *r, long step)
 static int stop_on_signal(run_state *r, long step)
 {
     int sig = stop_signal();
-    clear_progress(r);
+    run_clear_progress(r);
     if (r->rank == 0)
         fprintf(stderr, "mdlite: %s at step %ld: writing the last frame and closing the files\n",
                 stop_signal_name(sig), step);
-    MDL_TRY(drain_thermo(r, 1));
+    MDL_TRY(run_drain_thermo(r, 1));
     /* the last frame and its checkpoint (on a frame's step that was not a checkpoint's: the
        checkpoint alone), so that a restart continues from this step */
     if (r->cfg->trajectory[0] && (r->last_frame != step || (r->cfg->checkpoint && r->last_checkpoint != step))) {
         MDL_TRY(r->ops->compute_forces(r->ctx, MDL_ENERGY_ONLY)); /* energy and virial for the frame */
-        MDL_TRY(write_frame(r, step, 1));
+        MDL_TRY(run_write_frame(r, step, 1));
     }
     MDL_TRY(analysis_end(&r->an, &r->an_out, r->quiet));
     return 128 + sig;
@@ -269,9 +111,9 @@ static int run_stage(run_state *r, int continued)
         mdl_observables o;
         MDL_TRY(backend_observe(r->ops, r->ctx, &o));
         if (cfg->thermo > 0)
-            MDL_TRY(write_thermo_row(r, r->first_step, &o));
+            MDL_TRY(run_write_thermo_row(r, r->first_step, &o));
         if (cfg->trajectory[0] && !r->append)
-            MDL_TRY(write_frame(r, r->first_step, r->final_step == r->first_step));
+            MDL_TRY(run_write_frame(r, r->first_step, r->final_step == r->first_step));
         if (r->append) /* the file's last frame is the checkpoint's step */
             r->last_frame = r->first_step;
         MDL_TRY(skin_tuner_start(&r->tuner, r->ops, r->ctx, cfg->skin_auto, r->cutmax, r->first_step, cfg->steps));
@@ -291,7 +133,7 @@ static int run_stage(run_state *r, int continued)
         if (stop_signal() && !r->st.first_done) /* else one more step, unchained */
             return stop_on_signal(r, step);
     }
-    MDL_TRY(drain_thermo(r, 1));
+    MDL_TRY(run_drain_thermo(r, 1));
     MDL_TRY(r->ops->synchronize(r->ctx));
     double loop = mdl_wtime() - t0;
     MDL_TRY(comm_max_double(&loop)); /* the slowest rank's */
@@ -299,7 +141,7 @@ static int run_stage(run_state *r, int continued)
     MDL_TRY(r->ops->stats(r->ctx, &r->stats));
     r->stats.builds -= before.builds, r->stats.dangerous -= before.dangerous, r->stats.prunes -= before.prunes;
     r->stats.folded -= before.folded, r->stats.grown -= before.grown, r->stats.comm_seconds -= before.comm_seconds;
-    clear_progress(r);
+    run_clear_progress(r);
     mdl_summary m = {cfg, r->ops->name, r->natoms, r->nranks, {r->grid[0], r->grid[1], r->grid[2]}, &r->st.timers,
                      &r->stats, r->species_counts, r->volume_sum, r->volume_rows, r->cpu,
                      cfg->threads > 0 ? cfg->threads : omp_get_max_threads(), r->st.sync_phases};
@@ -370,6 +212,8 @@ static int choose_stage(run_state *r, const char *restart)
             r->stages_from = r->first_step;
         MDL_TRY(stages_find(base, r->stages_from, r->first_step, restart, &r->stage, &r->final_step));
         r->cfg = &base->stages[r->stage];
+        if (restart && stages_changed(base, r->stage, r->ck.stage_plan, restart))
+            r->resume = NULL; /* that stage's samples are not this one's (r->ck keeps them to free) */
     }
     if (!restart)
         return MDL_OK;
@@ -408,51 +252,9 @@ static int load_restart(const char *path, mdl_system *s, run_state *r)
     r->checkpoint_stages_from = ck.stages_from;
     r->resume = ck.analysis;
     r->append = r->cfg->trajectory[0] && same_file(r->cfg->trajectory, path);
-    return MDL_OK;
-}
-
-/* Every output checked against the inputs and each other, then claimed (locked; an existing
-   file kept as a backup unless appending or --overwrite). */
-static int claim_outputs(run_state *r, const mdl_run_options *opt)
-{
-    const mdl_config *cfg = r->cfg;
-    mdl_named_path in[] = {{cfg->path, "config file"}, {cfg->input, "[system] input"}, {opt->restart, "--restart file"}};
-    mdl_named_path out[] = {{cfg->thermo_file, "[output] thermo_file"}, {cfg->trajectory, "[output] trajectory"},
-                            {opt->profile, "--profile file"},
-                            {analysis_wanted(cfg, 1) ? cfg->rdf_file : NULL, "[analysis] rdf_file"},
-                            {analysis_wanted(cfg, 0) ? cfg->msd_file : NULL, "[analysis] msd_file"}};
-    MDL_TRY(outputs_check(in, 3, out, 5, r->append ? 1 : -1, r->append ? 2 : -1));
-    int rc = MDL_OK;
-    if (opt->profile)
-        rc = outfile_claim(opt->profile, out[2].role, 0, opt->overwrite, &r->fd_profile);
-    if (rc == MDL_OK && cfg->trajectory[0])
-        rc = outfile_claim(cfg->trajectory, out[1].role, r->append, opt->overwrite, &r->fd_traj);
-    if (rc == MDL_OK && cfg->thermo_file[0])
-        rc = outfile_claim(cfg->thermo_file, out[0].role, r->append, opt->overwrite, &r->fd_thermo);
-    if (rc == MDL_OK && out[3].path)
-        rc = outfile_claim(out[3].path, out[3].role, 0, opt->overwrite, &r->fd_rdf);
-    if (rc == MDL_OK && out[4].path)
-        rc = outfile_claim(out[4].path, out[4].role, 0, opt->overwrite, &r->fd_msd);
-    if (rc != MDL_OK) { /* no empty file left behind by the claims that went through */
-        outfile_abandon(opt->profile, r->fd_profile);
-        r->fd_profile = -1;
-        if (!r->append) {
-            outfile_abandon(cfg->trajectory, r->fd_traj);
-            r->fd_traj = -1;
-        }
-    }
-    return rc;
-}
-
-/* The trajectory file, made from the set-up system s (in id order). */
-static int open_output(run_state *r, const mdl_units *u, const mdl_system *s)
-{
-    if (!r->cfg->trajectory[0])
-        return MDL_OK;
-    MDL_TRY(traj_open(&r->traj, r->base, u, s, r->append));
-    if (r->append && traj_last_step(r->traj) != r->first_step) {
-        mdl_error("%s: its last frame is step %ld but its checkpoint step %ld; cannot append", r->cfg->trajectory,
-                  traj_last_step(r->traj), r->first_step);
+    if (r->append && ck.last_frame_step != ck.step) { /* before any output is touched */
+        mdl_error("%s: its last frame is step %ld but its checkpoint step %ld; cannot append (restart into "
+                  "another trajectory file)", path, ck.last_frame_step, ck.step);
         return MDL_EINPUT;
     }
     return MDL_OK;
@@ -543,12 +345,12 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         rc = 128 + stop_signal();
     }
     if (rc == MDL_OK && r.rank == 0)
-        rc = claim_outputs(&r, opt);
+        rc = run_claim_outputs(&r, opt);
     if (rc == MDL_OK)
         rc = thermo_open_rc = thermo_open(&r.thermo, r.rank == 0 ? cfg->thermo_file : "", r.natoms, quiet,
                                           r.append ? r.first_step : -1);
     if (rc == MDL_OK && r.rank == 0)
-        rc = open_output(&r, &u, &s);
+        rc = run_open_output(&r, &u, &s);
     if (rc == MDL_OK)
         rc = analysis_open(&r.an_out, cfg, &s, r.ck.results);
     if (r.nranks > 1) { /* a file rank 0 could not open stops every rank */

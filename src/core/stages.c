@@ -1,7 +1,11 @@
 /* The stages' schedule: each stage's steps follow the last one's, from the step the first began. */
 #include "stages.h"
 
+#include "../parallel/comm.h"
 #include "../util/util.h"
+
+#include <stdio.h>
+#include <string.h>
 
 long stages_end(const mdl_config *cfg, long from)
 {
@@ -35,4 +39,29 @@ int stages_find(const mdl_config *cfg, long from, long step, const char *restart
 int stages_same_chains(const mdl_config *a, const mdl_config *b)
 {
     return a->ensemble == b->ensemble && config_nose_hoover(a->ensemble);
+}
+
+/* Entry k of a plan, "NAME ENSEMBLE" (config_stage_plan's "; "-separated list), into out. */
+static void plan_entry(const char *plan, int k, char *out, size_t size)
+{
+    for (int i = 0; i < k && plan; i++)
+        if ((plan = strstr(plan, "; ")))
+            plan += 2;
+    const char *end = plan ? strstr(plan, "; ") : NULL;
+    snprintf(out, size, "%.*s", plan ? (int)(end ? (size_t)(end - plan) : strlen(plan)) : 0, plan ? plan : "");
+}
+
+int stages_changed(const mdl_config *cfg, int stage, const char *was, const char *restart)
+{
+    char now[8192], a[256], b[256];
+    config_stage_plan(cfg, now, sizeof now);
+    if (!was[0] || strcmp(now, was) == 0)
+        return 0;
+    plan_entry(was, stage, a, sizeof a);
+    plan_entry(now, stage, b, sizeof b);
+    const int changed = strcmp(a, b) != 0;
+    if (comm_rank() == 0)
+        fprintf(stderr, "mdlite: %s: its run's stages were \"%s\", this run's are \"%s\"%s\n", restart, was, now,
+                changed ? ": the stage the restart is in changed, so its analysis starts anew" : "");
+    return changed;
 }

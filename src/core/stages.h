@@ -14,4 +14,8 @@ int stages_find(const mdl_config *cfg, long from, long step, const char *restart
 /* Whether two stages have one Nose-Hoover ensemble (its chains and barostat carry on). */
 int stages_same_chains(const mdl_config *a, const mdl_config *b);
 
+/* A restart whose stages are not those its checkpoint's run had (`was`, config_stage_plan's text;
+   "": not recorded): says so on stderr (rank 0); returns 1 where the stage it is in changed. */
+int stages_changed(const mdl_config *cfg, int stage, const char *was, const char *restart);
+
 #endif

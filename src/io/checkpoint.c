@@ -220,13 +220,14 @@ static int read_state(const ck_reader *r, mdl_system *s, const double lo[3], con
     return rc;
 }
 
-/* "forces": what the checkpoint's forces were computed from (optional text). */
-static int read_forces(const ck_reader *r, mdl_checkpoint *ck)
+/* An optional text attribute of the checkpoint into out ("" where absent): one string, shorter
+   than size, without control characters. */
+static int read_text_attr(const ck_reader *r, const char *name, char *out, size_t size)
 {
-    ck->forces[0] = '\0';
-    if (H5Aexists(r->group, "forces") <= 0)
+    out[0] = '\0';
+    if (H5Aexists(r->group, name) <= 0)
         return MDL_OK;
-    hid_t a = H5Aopen(r->group, "forces", H5P_DEFAULT);
+    hid_t a = H5Aopen(r->group, name, H5P_DEFAULT);
     hid_t t = a < 0 ? -1 : H5Aget_type(a), sp = a < 0 ? -1 : H5Aget_space(a);
     int ok = t >= 0 && H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0 && sp >= 0 &&
              H5Sget_simple_extent_npoints(sp) == 1;
@@ -235,11 +236,13 @@ static int read_forces(const ck_reader *r, mdl_checkpoint *ck)
         hid_t str = H5Tcopy(H5T_C_S1);
         H5Tset_size(str, H5T_VARIABLE);
         H5Tset_cset(str, H5Tget_cset(t));
-        ok = H5Aread(a, str, &v) >= 0 && v && strlen(v) < sizeof ck->forces;
+        ok = H5Aread(a, str, &v) >= 0 && v && strlen(v) < size;
         H5Tclose(str);
     }
+    for (const char *c = v; ok && *c; c++)
+        ok = (unsigned char)*c >= 0x20;
     if (ok)
-        mdl_copy(ck->forces, sizeof ck->forces, v);
+        mdl_copy(out, size, v);
     H5free_memory(v);
     if (sp >= 0)
         H5Sclose(sp);
@@ -247,7 +250,7 @@ static int read_forces(const ck_reader *r, mdl_checkpoint *ck)
         H5Tclose(t);
     if (a >= 0)
         H5Aclose(a);
-    return ok ? MDL_OK : field_fail(r, "forces", "is not one line of text");
+    return ok ? MDL_OK : field_fail(r, name, "is not one line of text");
 }
 
 /* "thermostat" (Nose-Hoover's chains and barostat, nh_pack's layout) and "stages_from". */
@@ -461,6 +464,43 @@ static int read_results(const ck_reader *r, const mdl_system *s, mdl_checkpoint 
     return MDL_OK;
 }
 
+/* The step of the file's last frame (the first of position, velocity, force, image that it holds;
+   -1: none), for a restart that appends to the file. */
+static long last_frame_step(hid_t file)
+{
+    static const char *const steps[] = {"particles/trajectory/position/step", "particles/trajectory/velocity/step",
+                                        "particles/trajectory/force/step", "particles/trajectory/image/step"};
+    long last = -1;
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0] && last < 0; k++) {
+        if (H5Lexists(file, "particles", H5P_DEFAULT) <= 0 || H5Lexists(file, "particles/trajectory", H5P_DEFAULT) <= 0)
+            break;
+        char parent[64];
+        snprintf(parent, sizeof parent, "%.*s", (int)(strrchr(steps[k], '/') - steps[k]), steps[k]);
+        if (H5Lexists(file, parent, H5P_DEFAULT) <= 0 || H5Lexists(file, steps[k], H5P_DEFAULT) <= 0)
+            continue;
+        hid_t d = H5Dopen2(file, steps[k], H5P_DEFAULT), sp = d < 0 ? -1 : H5Dget_space(d);
+        hsize_t n = 0;
+        if (sp >= 0 && H5Sget_simple_extent_ndims(sp) == 1)
+            H5Sget_simple_extent_dims(sp, &n, NULL);
+        int64_t st = -1;
+        if (n > 0) {
+            hsize_t start = n - 1, count = 1;
+            hid_t ms = H5Screate_simple(1, &count, NULL);
+            if (H5Sselect_hyperslab(sp, H5S_SELECT_SET, &start, NULL, &count, NULL) < 0 ||
+                H5Dread(d, H5T_NATIVE_INT64, ms, sp, H5P_DEFAULT, &st) < 0)
+                st = -1;
+            H5Sclose(ms);
+        }
+        if (sp >= 0)
+            H5Sclose(sp);
+        if (d >= 0)
+            H5Dclose(d);
+        last = (long)st;
+    }
+    H5Eclear2(H5E_DEFAULT);
+    return last;
+}
+
 void checkpoint_free(mdl_checkpoint *ck)
 {
     analysis_checkpoint_free(ck->analysis);
@@ -491,7 +531,9 @@ int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, mdl
     if (rc == MDL_OK)
         rc = read_state(&r, s, lo, len);
     if (rc == MDL_OK)
-        rc = read_forces(&r, ck);
+        rc = read_text_attr(&r, "forces", ck->forces, sizeof ck->forces);
+    if (rc == MDL_OK)
+        rc = read_text_attr(&r, "stage_plan", ck->stage_plan, sizeof ck->stage_plan);
     if (rc == MDL_OK)
         rc = read_thermostat_and_stages(&r, ck);
     if (rc == MDL_OK)
@@ -501,6 +543,7 @@ int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, mdl
     if (rc == MDL_OK)
         rc = read_results(&r, s, ck);
     if (rc == MDL_OK) {
+        ck->last_frame_step = last_frame_step(r.file);
         for (int k = 0; k < 3; k++)
             s->box.lo[k] = lo[k], s->box.len[k] = len[k], s->box.periodic[k] = 1;
         s->has_velocities = 1;

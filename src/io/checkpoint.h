@@ -13,6 +13,7 @@ typedef struct {
     long time_origin_step;           /* the step its run's times count from (-1: not recorded) */
     double time_origin;              /* the time there */
     char forces[4096];               /* what its forces were computed from (config_force_origin; "": none) */
+    char stage_plan[8192];           /* its run's stages (config_stage_plan; "": none) */
     double thermostat[MDL_NH_STATE]; /* Nose-Hoover's chains and barostat (nh_pack's layout) */
     int nstate;                      /* values in it (0: none) */
     long stages_from;                /* the step the first [stage:NAME] of its run began (-1: none) */
@@ -20,6 +21,7 @@ typedef struct {
     mdl_analysis_results *results;   /* the stages' results that ended before it (NULL: none) */
     double *build;                   /* N x 3, by id: the positions at the lists' last build (NULL: none) */
     long build_step;                 /* the step of that build */
+    long last_frame_step;            /* the step of the file's last frame (-1: none) */
 } mdl_checkpoint;
 
 /* Reads the checkpoint of an H5MD file written by mdlite into s (which must already hold the

@@ -40,6 +40,7 @@ struct h5md_file {
     int units;   /* write unit attributes (metal) */
     long last_step;
     char force_origin[4096]; /* config_force_origin: the checkpoint's attribute "forces" */
+    char stage_plan[8192];   /* config_stage_plan: the checkpoint's attribute "stage_plan" */
 };
 
 static const char *OBS_NAMES[5] = {"temperature", "potential_energy", "kinetic_energy", "total_energy", "pressure"};
@@ -338,6 +339,7 @@ int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const 
     h->force_factor = h->units ? EV_TO_KJMOL : 1.0;
     h->last_step = -1;
     config_force_origin(cfg, h->force_origin, sizeof h->force_origin);
+    config_stage_plan(cfg, h->stage_plan, sizeof h->stage_plan);
     h->fbuf = malloc(9 * s->n * sizeof(float));
     h->ibuf = malloc(3 * s->n * sizeof(int32_t));
     h->dbuf = malloc(3 * s->n * sizeof(double));
@@ -436,8 +438,8 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
     H5TRY(attr_doubles(h->ck_group, "box_lo", s->box.lo, 3, 0), "writing the checkpoint");
     H5TRY(attr_doubles(h->ck_group, "box_length", s->box.len, 3, 0), "writing the checkpoint");
     /* a restart may continue this file otherwise (another backend: no build positions) */
-    const char *redone[] = {"forces", "thermostat", "stages_from", "build_step"};
-    for (int k = 0; k < 4; k++)
+    const char *redone[] = {"forces", "thermostat", "stages_from", "build_step", "stage_plan"};
+    for (int k = 0; k < 5; k++)
         if (H5Aexists(h->ck_group, redone[k]) > 0)
             H5TRY(H5Adelete(h->ck_group, redone[k]), "writing the checkpoint");
     if (H5Lexists(h->ck_group, "build_position", H5P_DEFAULT) > 0)
@@ -459,6 +461,7 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
     if (f->staged) {
         const double from = (double)f->stages_from;
         H5TRY(attr_doubles(h->ck_group, "stages_from", &from, 0, 1), "writing the checkpoint");
+        H5TRY(attr_string(h->ck_group, "stage_plan", h->stage_plan), "writing the checkpoint");
     }
     if (checkpoint_results_put(h->file, h->path, f->results, f->s->ntypes) != 0)
         return MDL_ERUN;

@@ -93,7 +93,8 @@ FIELDS = {"step": True, "time": True, "box_lo": False, "box_length": True, "stag
           "forces": None, "position": False, "velocity": False, "force": False, "image": False,
           "analysis/header": True, "analysis/rdf": True, "analysis/msd": True, "analysis/origin": False,
           "build_position": False, "build_step": True, "results/0/header": True, "results/0/r": True,
-          "results/0/g": True, "results/0/msd": True, "results/0/d": False, "results/0/name": None}
+          "results/0/g": True, "results/0/msd": True, "results/0/d": False, "results/0/name": None,
+          "time_origin": True, "stage_plan": None}
 
 
 def tampered(d, field, how):
@@ -109,7 +110,7 @@ def tampered(d, field, how):
         elif how == "text":
             new = "1.0"
         elif how == "integers":
-            new = np.asarray(old).astype(np.int64) if field not in ("forces", "results/0/name") else 3
+            new = np.asarray(old).astype(np.int64) if field not in ("forces", "results/0/name", "stage_plan") else 3
         elif how == "shape":
             new = np.full(4000, 1.0)
         else:
@@ -137,10 +138,11 @@ def fields(binary, d):
         fail(f"the untouched checkpoint: exit {p.returncode}\n{p.stderr}")
     count = 0
     for field, negative_bad in FIELDS.items():
-        hows = ["integers", "shape"] if field in ("forces", "results/0/name") else \
+        hows = ["integers", "shape"] if field in ("forces", "results/0/name", "stage_plan") else \
             ["removed", "text", "integers", "shape", "NaN", "infinite", "huge", "negative"]
         for how in hows:
-            if how == "removed" and field in ("forces", "thermostat", "stages_from", "build_position"):
+            if how == "removed" and field in ("forces", "thermostat", "stages_from", "build_position", "time_origin",
+                                              "stage_plan"):
                 continue  # optional: older files and the GPU's lack them (a restart then does without)
             if how == "integers" and field == "image":
                 continue  # integers are its type
@@ -169,6 +171,25 @@ def restarts(binary, d):
     if p.returncode != 0 or "chain" not in p.stderr or "at rest" not in p.stderr:
         fail(f"a restart with another chain length: exit {p.returncode}, expected 0 and a word of it\n{p.stderr}")
     print(f"{os.path.basename(binary)}: a restart with another chain length says so and starts the chain at rest")
+    # a file whose last frame is not its checkpoint's: an appending restart is refused before any output
+    # is touched (thermo.csv not cut)
+    shutil.copy(f"{d}/good.h5md", f"{d}/traj.h5md")
+    with h5py.File(f"{d}/traj.h5md", "r+") as f:  # a frame at step 50 past the checkpoint at 40
+        steps = f["particles/trajectory/position/step"]
+        steps.resize((len(steps) + 1,))
+        steps[-1] = 50
+    before = open(f"{d}/thermo.csv").read()
+    p = mdlite(binary, d, "run", "in.ini", "--quiet", "--restart", "traj.h5md")
+    if p.returncode != 2 or "its last frame is step 50 but its checkpoint step 40" not in p.stderr:
+        fail(f"appending to a file whose last frame is past its checkpoint: exit {p.returncode}\n{p.stderr}")
+    if open(f"{d}/thermo.csv").read() != before:
+        fail("the refused restart changed thermo.csv")
+    # another stage plan: said; the stage the restart is in changed: its analysis starts anew, said
+    p = restart(binary, d, "good.h5md", "--set", "stage:produce.ensemble=nvt-langevin")
+    if p.returncode != 0 or "its run's stages were" not in p.stderr or "analysis starts anew" not in p.stderr:
+        fail(f"a restart whose stage became Langevin: exit {p.returncode}, expected 0 and a word of it\n{p.stderr}")
+    print(f"{os.path.basename(binary)}: appending to a file past its checkpoint refused with thermo.csv untouched; "
+          f"a stage that became Langevin said, its analysis started anew")
 
 
 STAGED = """[system]

@@ -1,0 +1,162 @@
+/* A run's rows, frames and output files: thermo rows queued and printed in order, trajectory frames
+   with their checkpoints, the outputs claimed and opened (run.c drives them). */
+#define _POSIX_C_SOURCE 200809L
+#include "run_state.h"
+
+#include "../io/outfile.h"
+#include "../parallel/comm.h"
+#include "../util/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void run_clear_progress(run_state *r)
+{
+    if (r->progress) {
+        fputs("\r\033[K", stdout);
+        fflush(stdout);
+    }
+}
+
+/* Which observable of o is not finite, or NULL. */
+static const char *nonfinite_observable(const mdl_observables *o)
+{
+    return !isfinite(o->potential) ? "potential energy" : !isfinite(o->kinetic) ? "kinetic energy"
+         : !isfinite(o->pressure) ? "pressure" : NULL;
+}
+
+int run_write_thermo_row(run_state *r, long step, const mdl_observables *o)
+{
+    MDL_TRY(stepper_check_health(&r->st, step)); /* a row after an unsafe step is not printed */
+    run_clear_progress(r);
+    const char *bad = nonfinite_observable(o);
+    if (bad)
+        return stepper_unhealthy(&r->st, step, bad);
+    r->volume_sum += o->volume;
+    r->volume_rows++;
+    return thermo_write(&r->thermo, step, step_time(r, step), o);
+}
+
+/* A trajectory frame of the current state (forces computed with energy and virial), handed to
+   the writer (async = no: written before this returns). Every flush_every-th frame and the last
+   flush the file and, with output.checkpoint, carry the checkpoint. */
+int run_write_frame(run_state *r, long step, int last)
+{
+    double t0 = mdl_wtime();
+    const int again = r->last_frame == step; /* a stop on a frame's step: its checkpoint */
+    int flush = last || (r->frames + 1) % r->cfg->flush_every == 0;
+    mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush, again, {0}, 0,
+                   -1, r->base->nstages > 0, r->stages_from, NULL, {(double)r->time_step, r->first_time}, NULL, ""};
+    MDL_TRY(thermostat_state(&r->st.thermostat, r->ops, r->ctx, f.thermostat, &f.nstate));
+    if (f.checkpoint) /* the stage's: a Langevin stage's forces hold its force */
+        config_force_origin(r->cfg, f.force_origin, sizeof f.force_origin);
+    if (f.checkpoint) { /* the list's last build: a restart rebuilds that list (where kept, MDL_DUMP_BUILD) */
+        mdl_backend_stats st;
+        MDL_TRY(r->ops->stats(r->ctx, &st));
+        f.last_build = st.last_build;
+    }
+    if (f.checkpoint) /* the stage's analysis so far: a restart continues it (every rank: sums) */
+        MDL_TRY(analysis_checkpoint(&r->an, r->natoms, r->an_out.ntypes, &f.analysis));
+    r->frames += !again;
+    r->last_frame = step;
+    if (f.checkpoint)
+        r->last_checkpoint = step;
+    MDL_TRY(r->ops->synchronize(r->ctx)); /* the device is there: was the state healthy? */
+    MDL_TRY(stepper_check_health(&r->st, step));
+    int fields = f.checkpoint ? MDL_DUMP_ALL | MDL_DUMP_BUILD : r->cfg->dump_fields;
+    int ok = 1; /* the ended stages' results with the checkpoint: a restart's files hold them too */
+    if (r->writer && f.checkpoint)
+        f.results = analysis_results_copy(r->an_out.results, r->an_out.nresults, r->an_out.ntypes, &ok);
+    if (!ok) {
+        analysis_checkpoint_free(f.analysis);
+        return MDL_ERUN;
+    }
+    if (r->writer)
+        MDL_TRY(writer_submit(r->writer, &f, fields)); /* which frees f.analysis and f.results once written */
+    else /* another rank than 0: its atoms to rank 0's frame */
+        MDL_TRY(r->ops->snapshot_start(r->ctx, 0, fields));
+    r->st.timers.t[PH_OUTPUT] += mdl_wtime() - t0;
+    r->st.timers.mark = mdl_wtime();
+    return MDL_OK;
+}
+
+/* Prints the queued thermo rows whose results have arrived, in order; wait: all of them. */
+int run_drain_thermo(run_state *r, int wait)
+{
+    while (r->thermo_head < r->thermo_tail) {
+        int slot = (int)(r->thermo_head % MDL_THERMO_SLOTS);
+        mdl_observables o;
+        int rc = r->ops->reduce_poll(r->ctx, slot, &o, wait);
+        if (rc == MDL_NOT_READY)
+            return MDL_OK;
+        MDL_TRY(rc);
+        MDL_TRY(run_write_thermo_row(r, r->thermo_step[slot], &o));
+        r->thermo_head++;
+    }
+    return MDL_OK;
+}
+
+/* Queues this step's thermo row; waits only when every slot is pending. */
+int run_queue_thermo(run_state *r, long step)
+{
+    if (r->thermo_tail - r->thermo_head == MDL_THERMO_SLOTS) {
+        int slot = (int)(r->thermo_head % MDL_THERMO_SLOTS);
+        mdl_observables o;
+        MDL_TRY(r->ops->reduce_poll(r->ctx, slot, &o, 1));
+        MDL_TRY(run_write_thermo_row(r, r->thermo_step[slot], &o));
+        r->thermo_head++;
+    }
+    int slot = (int)(r->thermo_tail % MDL_THERMO_SLOTS);
+    MDL_TRY(r->ops->reduce_start(r->ctx, slot));
+    r->thermo_step[slot] = step;
+    r->thermo_tail++;
+    return MDL_OK;
+}
+
+/* Every output checked against the inputs and each other, then claimed (locked; an existing
+   file kept as a backup unless appending or --overwrite). */
+int run_claim_outputs(run_state *r, const mdl_run_options *opt)
+{
+    const mdl_config *cfg = r->cfg;
+    mdl_named_path in[] = {{cfg->path, "config file"}, {cfg->input, "[system] input"}, {opt->restart, "--restart file"}};
+    mdl_named_path out[] = {{cfg->thermo_file, "[output] thermo_file"}, {cfg->trajectory, "[output] trajectory"},
+                            {opt->profile, "--profile file"},
+                            {analysis_wanted(cfg, 1) ? cfg->rdf_file : NULL, "[analysis] rdf_file"},
+                            {analysis_wanted(cfg, 0) ? cfg->msd_file : NULL, "[analysis] msd_file"}};
+    MDL_TRY(outputs_check(in, 3, out, 5, r->append ? 1 : -1, r->append ? 2 : -1));
+    int rc = MDL_OK;
+    if (opt->profile)
+        rc = outfile_claim(opt->profile, out[2].role, 0, opt->overwrite, &r->fd_profile);
+    if (rc == MDL_OK && cfg->trajectory[0])
+        rc = outfile_claim(cfg->trajectory, out[1].role, r->append, opt->overwrite, &r->fd_traj);
+    if (rc == MDL_OK && cfg->thermo_file[0])
+        rc = outfile_claim(cfg->thermo_file, out[0].role, r->append, opt->overwrite, &r->fd_thermo);
+    if (rc == MDL_OK && out[3].path)
+        rc = outfile_claim(out[3].path, out[3].role, 0, opt->overwrite, &r->fd_rdf);
+    if (rc == MDL_OK && out[4].path)
+        rc = outfile_claim(out[4].path, out[4].role, 0, opt->overwrite, &r->fd_msd);
+    if (rc != MDL_OK) { /* no empty file left behind by the claims that went through */
+        outfile_abandon(opt->profile, r->fd_profile);
+        r->fd_profile = -1;
+        if (!r->append) {
+            outfile_abandon(cfg->trajectory, r->fd_traj);
+            r->fd_traj = -1;
+        }
+    }
+    return rc;
+}
+
+/* The trajectory file, made from the set-up system s (in id order). */
+int run_open_output(run_state *r, const mdl_units *u, const mdl_system *s)
+{
+    if (!r->cfg->trajectory[0])
+        return MDL_OK;
+    MDL_TRY(traj_open(&r->traj, r->base, u, s, r->append));
+    if (r->append && traj_last_step(r->traj) != r->first_step) {
+        mdl_error("%s: its last frame is step %ld but its checkpoint step %ld; cannot append", r->cfg->trajectory,
+                  traj_last_step(r->traj), r->first_step);
+        return MDL_EINPUT;
+    }
+    return MDL_OK;
+}

@@ -1,0 +1,91 @@
+/* The state of a run (run.c drives it) and its rows, frames and output files (run_output.c). */
+#ifndef MDL_RUN_STATE_H
+#define MDL_RUN_STATE_H
+
+#include "analysis.h"
+#include "backend.h"
+#include "run.h"
+#include "skin_tuner.h"
+#include "stepper.h"
+#include "../io/checkpoint.h"
+#include "../io/profile.h"
+#include "../io/thermo.h"
+#include "../io/trajectory.h"
+#include "../io/writer.h"
+
+typedef struct run_state {
+    mdl_stepper st;
+    const mdl_backend_ops *ops;
+    void *ctx;
+    const mdl_config *cfg;  /* the stage's (the configuration's without stages) */
+    const mdl_config *base; /* the configuration */
+    int stage;              /* the stage running ([stage:NAME] sections; 0 without) */
+    long stages_from;       /* the step the first stage began */
+    mdl_analysis an;        /* the stage's on-the-fly analysis */
+    mdl_analysis_out an_out; /* its files (rank 0) */
+    mdl_analysis_checkpoint *resume; /* a restart's checkpoint's analysis (NULL: none) */
+    char forces_was[4096];  /* a restart: what the checkpoint's forces were computed from */
+    long checkpoint_stages_from; /* a restart: where the checkpoint's first stage began (-1: none) */
+    mdl_checkpoint ck;      /* a restart's checkpoint (its analysis is `resume`, its lists' build kept here) */
+    const mdl_units *units;
+    mdl_thermo thermo;
+    mdl_traj *traj;     /* NULL without a trajectory */
+    mdl_writer *writer; /* asynchronous output ([output] async = yes) */
+    mdl_profile *prof;  /* --profile */
+    long frames;        /* frames written by this run (the flush/checkpoint schedule) */
+    long last_frame;    /* step of the last frame handed out (the writer may not have written it yet) */
+    long last_checkpoint; /* step of the last frame handed out with the checkpoint */
+    long thermo_step[MDL_THERMO_SLOTS]; /* queued thermo rows (GPU): FIFO [thermo_head, thermo_tail) */
+    long thermo_head, thermo_tail;
+    mdl_system snap;    /* with a trajectory: the set-up system, kept as the frames' metadata
+                           (species, masses, types, ids) */
+    long first_step, final_step;
+    double first_time;  /* the time at time_step (the run's first step: stages do not move it) */
+    long time_step;
+    int restarted;      /* from a checkpoint */
+    int forces_given;   /* the checkpoint's forces hold: computed from what this run computes them from */
+    double thermostat_state[MDL_NH_STATE]; /* the checkpoint's (Nose-Hoover's chains and barostat) */
+    int nstate;
+    int append;         /* continuing the restart file itself: its last frame is our first */
+    int fd_thermo, fd_traj, fd_profile, fd_rdf, fd_msd; /* locks on the output files (outfile_claim), -1: none */
+    size_t natoms;
+    int progress;       /* draw a progress line (stdout is a terminal) */
+    double cpu;         /* CPU seconds of the loop */
+    mdl_backend_stats stats; /* at the end of the loop */
+    mdl_skin_tuner tuner;    /* skin = auto */
+    double cutmax;           /* the largest pair cutoff */
+    int quiet;
+    double next_progress;
+    int rank, nranks;
+    int grid[3];             /* bricks along x, y, z */
+    double volume_sum;       /* over the thermo rows (a barostat's average volume) */
+    char species_counts[MDL_MAX_SPECIES * (MDL_NAME_LEN + 24)]; /* "A 3200, B 800" */
+    long volume_rows;
+} run_state;
+
+static inline double step_time(const run_state *r, long step)
+{
+    return r->first_time + (double)(step - r->time_step) * r->cfg->timestep;
+}
+
+
+/* A progress line, cleared before other output (rank 0, a terminal). */
+void run_clear_progress(run_state *r);
+/* The row of `step` (observables o) on stdout and in thermo.csv, after the health check. */
+int run_write_thermo_row(run_state *r, long step, const mdl_observables *o);
+/* A trajectory frame of the current state (forces computed with energy and virial), handed to
+   the writer (async = no: written before this returns). Every flush_every-th frame and the last
+   flush the file and, with output.checkpoint, carry the checkpoint (on the step of a frame already
+   written: its checkpoint alone). */
+int run_write_frame(run_state *r, long step, int last);
+/* Prints the queued thermo rows whose results have arrived, in order; wait: all of them. */
+int run_drain_thermo(run_state *r, int wait);
+/* Queues this step's thermo row; waits only when every slot is pending. */
+int run_queue_thermo(run_state *r, long step);
+/* Every output checked against the inputs and each other, then claimed (locked; an existing file
+   kept as a backup unless appending or --overwrite). */
+int run_claim_outputs(run_state *r, const mdl_run_options *opt);
+/* The trajectory file, made from the set-up system s (in id order). */
+int run_open_output(run_state *r, const mdl_units *u, const mdl_system *s);
+
+#endif

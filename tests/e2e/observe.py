@@ -84,7 +84,7 @@ def restart(cmd, d, label, extra=()):
 
 
 def main():
-    case, mdlite = sys.argv[1], sys.argv[2]
+    case, mdlite = sys.argv[1], os.path.abspath(sys.argv[2])  # the runs' folder is another
     d = workdir(f"observe-{case}")
     if case == "cpu":
         for threads in (1, 2):

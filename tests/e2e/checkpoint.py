@@ -190,6 +190,24 @@ def restarts(binary, d):
         fail(f"a restart whose stage became Langevin: exit {p.returncode}, expected 0 and a word of it\n{p.stderr}")
     print(f"{os.path.basename(binary)}: appending to a file past its checkpoint refused with thermo.csv untouched; "
           f"a stage that became Langevin said, its analysis started anew")
+    # a barostat that runs away: its limits (10 times the volume) count from its run's start, restarted or not
+    npt = ["--set", "system.cells=4 4 4", "--set", "run.ensemble=npt-nose-hoover", "--set",
+           "run.target_temperature=1.5", "--set", "run.tau=0.5", "--set", "run.target_pressure=-1", "--set",
+           "run.pressure_tau=2", "--set", "output.thermo_file="]
+    melt = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "input", "lj_melt.ini")
+    stops = []
+    for args in (["--set", "run.steps=20000", "--set", "output.trajectory=whole.h5md"],
+                 ["--set", "run.steps=1000", "--set", "output.trajectory=np.h5md"],
+                 ["--set", "run.steps=19000", "--set", "output.trajectory=np2.h5md", "--restart", "np.h5md"]):
+        p = mdlite(binary, d, "run", melt, "--quiet", "--overwrite", *npt, *args)
+        if "run.steps=1000" not in args:
+            if p.returncode != 1 or "10 times the start's" not in p.stderr:
+                fail(f"a runaway barostat {' '.join(args)}: exit {p.returncode}\n{p.stderr}")
+            stops.append(int(p.stderr.split("error: step ")[1].split(":")[0]))
+    if abs(stops[0] - stops[1]) > 20:
+        fail(f"a runaway barostat stops at step {stops[0]}, restarted at step 1000 at {stops[1]}")
+    print(f"{os.path.basename(binary)}: a runaway barostat stops at step {stops[0]}, and at {stops[1]} when restarted "
+          f"at step 1000 (its limits count from its run's start)")
 
 
 STAGED = """[system]

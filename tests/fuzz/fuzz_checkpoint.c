@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "io/checkpoint.h"
 #include "io/trajectory.h"
+#include "fuzz_bytes.h"
 
 #include <hdf5.h>
 #include <stdint.h>
@@ -12,18 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct {
-    const uint8_t *p;
-    size_t left;
-} bytes;
-
-static uint8_t take8(bytes *b)
-{
-    if (!b->left)
-        return 0;
-    b->left--;
-    return *b->p++;
-}
 
 static double take_double(bytes *b)
 {

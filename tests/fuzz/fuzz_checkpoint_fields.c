@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "io/checkpoint.h"
 #include "io/trajectory.h"
+#include "fuzz_bytes.h"
 
 #include <hdf5.h>
 #include <math.h>
@@ -27,18 +28,6 @@ static const char *const FIELDS[] = {"step", "time", "box_lo", "box_length", "fo
                                      "results/0/d", "results/0/name"};
 enum { NFIELDS = sizeof FIELDS / sizeof FIELDS[0], NATTRS = 10 };
 
-typedef struct {
-    const uint8_t *p;
-    size_t left;
-} bytes;
-
-static uint8_t take8(bytes *b)
-{
-    if (!b->left)
-        return 0;
-    b->left--;
-    return *b->p++;
-}
 
 static double take_value(bytes *b)
 {

@@ -44,6 +44,7 @@ typedef struct {
        them, so that the run goes on as if never stopped (NULL: from the positions given) */
     const double *build;
     long build_since;
+    const mdl_box *build_box; /* the box they were built in (a barostat's moves it since) */
 } mdl_setup;
 
 /* The backend set-up of a configured run (method and layout by name). */
@@ -64,6 +65,7 @@ typedef struct {
     long prunes;         /* pruned lists: inner lists made from the outer list, builds not counted */
     double outer_skin;   /* pruned lists: the outer list's skin (0: lists not pruned) */
     const char *cell_sort; /* GPU: how atoms are sorted by cell (NULL: they are not) */
+    mdl_box built;       /* CPU: the box the list was last built in (a checkpoint keeps it with its build) */
 } mdl_backend_stats;
 
 /* what compute_forces computes: forces; forces, energy and virial; energy and virial only (the

@@ -315,9 +315,8 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     t = mdl_wtime();
     if (rc == MDL_OK) {
         mdl_setup setup = backend_setup(cfg, &u, &pt);
-        /* the checkpoint's lists again, where the box stays as they were built in (no barostat) */
-        if (r.restarted && r.cfg->ensemble != MDL_NPT_NOSE_HOOVER && checkpoint_lists_hold(&r.ck, &s, cfg->skin))
-            setup.build = r.ck.build, setup.build_since = r.first_step - r.ck.build_step;
+        if (r.restarted && checkpoint_lists_hold(&r.ck, &s, cfg->skin)) /* the checkpoint's lists again */
+            setup.build = r.ck.build, setup.build_since = r.first_step - r.ck.build_step, setup.build_box = &r.ck.build_box;
         rc = run_choose_grid(cfg, ops->name, r.nranks, &s, &pt, &setup);
         if (rc == MDL_OK)
             rc = run_check_gpu_keys(cfg, ops->name, r.nranks, &s, &pt);

@@ -47,14 +47,14 @@ int run_write_frame(run_state *r, long step, int last)
     const int again = r->last_frame == step; /* a stop on a frame's step: its checkpoint */
     int flush = last || (r->frames + 1) % r->cfg->flush_every == 0;
     mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush, again, {0}, 0,
-                   -1, r->base->nstages > 0, r->stages_from, NULL, {(double)r->time_step, r->first_time}, NULL, ""};
+                   -1, {{0}, {0}, {0}}, r->base->nstages > 0, r->stages_from, NULL, {(double)r->time_step, r->first_time}, NULL, ""};
     MDL_TRY(thermostat_state(&r->st.thermostat, r->ops, r->ctx, f.thermostat, &f.nstate));
     if (f.checkpoint) /* the stage's: a Langevin stage's forces hold its force */
         config_force_origin(r->cfg, f.force_origin, sizeof f.force_origin);
     if (f.checkpoint) { /* the list's last build: a restart rebuilds that list (where kept, MDL_DUMP_BUILD) */
         mdl_backend_stats st;
         MDL_TRY(r->ops->stats(r->ctx, &st));
-        f.last_build = st.last_build;
+        f.last_build = st.last_build, f.build_box = st.built;
     }
     if (f.checkpoint) /* the stage's analysis so far: a restart continues it (every rank: sums) */
         MDL_TRY(analysis_checkpoint(&r->an, r->natoms, r->an_out.ntypes, &f.analysis));

@@ -102,6 +102,14 @@ static int restore_positions(cpu_ctx *c)
         s->x[i] = c->now[3 * i], s->y[i] = c->now[3 * i + 1], s->z[i] = c->now[3 * i + 2];
     free(c->now);
     c->now = NULL;
+    s->box = c->box_now; /* where a barostat has taken it since the build, as cpu_remap_box moves it */
+    for (int d = 0; d < 3; d++)
+        if (c->dm.grid[d] == 1)
+            c->region.lo[d] = s->box.lo[d], c->region.len[d] = s->box.len[d];
+    if (domain_set_box(&c->dm, &s->box)) {
+        mdl_error("internal: the restart's box no longer fits its bricks");
+        return MDL_ERUN;
+    }
     return forward_ghosts(c);
 }
 
@@ -131,14 +139,18 @@ static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     force_scratch_init(&c->fscratch);
     c->natoms = s->n;
     const int one[3] = {1, 1, 1};
-    MDL_TRY(domain_init(&c->dm, &s->box, setup->grid[0] > 0 ? setup->grid : one,
+    /* a restart's first build is in the box its checkpoint's lists were built in (bricks too) */
+    const mdl_box *box = setup->build ? setup->build_box : &s->box;
+    MDL_TRY(domain_init(&c->dm, box, setup->grid[0] > 0 ? setup->grid : one,
                         setup->rghost > c->rneigh ? setup->rghost : c->rneigh));
     int nc[3]; /* the cell lists size their own grid from the region */
     domain_cell_grid(&c->dm, c->rneigh, s->n, &c->region, nc);
     MDL_TRY(domain_take_owned(&c->dm, s, setup->build, &c->s));
     c->restart_since = -1;
-    if (setup->build) /* the first build from the checkpoint's build positions, by id */
+    if (setup->build) { /* the first build from the checkpoint's build positions, by id */
+        c->box_now = s->box, c->s.box = *box;
         MDL_TRY(take_build_positions(c, setup->build, setup->build_since));
+    }
     return reserve_scratch(c);
 }
 
@@ -427,7 +439,7 @@ static int cpu_stats(void *p, mdl_backend_stats *out)
     double pairs = (double)(nlist_pairs(nl) - with_ghosts) + 0.5 * (double)with_ghosts;
     MDL_TRY(comm_sum_doubles(&pairs, 1));
     *out = (mdl_backend_stats){pairs, 0, c->builds, c->dangerous, c->last_build, 0, c->comm_seconds, c->dm.nlocal,
-                               c->s.n - c->dm.nlocal, c->dm.size > 1 ? "MPI" : NULL, 0, 0, 0, 0, NULL};
+                               c->s.n - c->dm.nlocal, c->dm.size > 1 ? "MPI" : NULL, 0, 0, 0, 0, NULL, c->built};
     return MDL_OK;
 }
 

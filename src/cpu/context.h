@@ -30,6 +30,7 @@ typedef struct {
     double *now;              /* a restart building its checkpoint's lists: the owned atoms' positions to
                                  take back after that build, 3 per atom (NULL: none) */
     long restart_since;       /* its steps since that build (-1: none) */
+    mdl_box box_now;          /* and its box now, to take back after that build */
     int32_t *perm;
     void *scratch;            /* n doubles for permutations */
     cpu_cells cells;

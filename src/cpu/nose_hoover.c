@@ -45,8 +45,9 @@ int cpu_nose_hoover_init(void *p, const mdl_nh *nh)
     if (c->nh.vol0 == 0) /* a checkpoint's is the volume its run began with */
         c->nh.vol0 = box_volume(b);
     c->volume0 = c->nh.vol0; /* the runaway limits count from there, restarted or not */
-    for (int d = 0; d < 3; d++)
-        c->box_hi[d] = b->lo[d] + b->len[d], c->centre[d] = 0.5 * (b->lo[d] + c->box_hi[d]);
+    for (int d = 0; d < 3; d++) /* a restart's faces and fixed point as its run kept them */
+        c->box_hi[d] = nh->box_hi_set ? nh->box_hi[d] : b->lo[d] + b->len[d],
+        c->centre[d] = nh->box_hi_set ? nh->box_centre[d] : 0.5 * (b->lo[d] + c->box_hi[d]);
     double t;
     MDL_TRY(observe(c, &t));
     nh_setup(&c->nh, t);
@@ -72,7 +73,11 @@ int cpu_nose_hoover_half(cpu_ctx *c, int start)
 
 int cpu_nose_hoover_state(void *p, mdl_nh *out)
 {
-    *out = ((cpu_ctx *)p)->nh;
+    const cpu_ctx *c = p;
+    *out = c->nh;
+    for (int d = 0; d < 3 && c->nh.barostat; d++) /* kept apart from lo + len: a checkpoint keeps them */
+        out->box_hi[d] = c->box_hi[d], out->box_centre[d] = c->centre[d];
+    out->box_hi_set = c->nh.barostat;
     return MDL_OK;
 }
 

@@ -378,6 +378,7 @@ static int gpu_nose_hoover_init(void *p, const mdl_nh *nh)
     mdl_observables o;
     MDL_TRY(backend_observe(&mdl_gpu_backend, c, &o));
     mdl_nh start = *nh;
+    start.box_hi_set = 0; /* the device's box keeps lo and len (its checkpoints record no faces) */
     if (start.vol0 == 0)
         start.vol0 = o.volume;
     start.virial = o.virial;

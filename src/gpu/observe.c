@@ -248,7 +248,7 @@ int gpu_stats(void *p, mdl_backend_stats *out)
                                rc == MDL_OK ? (long)st.prunes : 0, c->outer > 0 ? c->skin + c->outer : 0,
                                c->method != MDL_NL_CELL ? NULL
                                : c->count_sort          ? "counting (two kernels)"
-                                                        : "radix (CUB)"};
+                                                        : "radix (CUB)", {{0}, {0}, {0}}};
     if (c->halo)
         halo_stats(c, out);
     return rc;

@@ -336,8 +336,10 @@ static int read_build(const ck_reader *r, const double lo[3], const double len[3
     const int there = H5Lexists(r->group, "build_position", H5P_DEFAULT) > 0;
     if (!there)
         return MDL_OK;
-    double step;
-    if (read_attr(r, "build_step", &step, 1, 0, (double)ck->step, 1) != MDL_OK)
+    double step, blo[3], blen[3];
+    if (read_attr(r, "build_step", &step, 1, 0, (double)ck->step, 1) != MDL_OK ||
+        read_attr(r, "build_box_lo", blo, 3, -1e30, 1e30, 0) != MDL_OK ||
+        read_attr(r, "build_box_length", blen, 3, 1e-30, 1e30, 0) != MDL_OK)
         return MDL_EINPUT;
     if (!(ck->build = malloc((size_t)n3 * sizeof *ck->build)))
         return MDL_ERUN;
@@ -348,18 +350,26 @@ static int read_build(const ck_reader *r, const double lo[3], const double len[3
             return field_fail(r, "build_position", "holds an atom far outside the checkpoint's box");
     }
     ck->build_step = (long)step;
+    for (int d = 0; d < 3; d++)
+        ck->build_box.lo[d] = blo[d], ck->build_box.len[d] = blen[d], ck->build_box.periodic[d] = 1;
     return MDL_OK;
 }
 
 int checkpoint_lists_hold(const mdl_checkpoint *ck, const mdl_system *s, double skin)
 {
-    if (!ck->build)
+    int m, p; /* the box moves only under a barostat: else the lists' box is the checkpoint's */
+    const int barostat = ck->nstate > 0 && nh_state_valid(ck->thermostat, ck->nstate, &m, &p) && p > 0;
+    int same = 1;
+    for (int d = 0; d < 3; d++)
+        same &= ck->build_box.lo[d] == s->box.lo[d] && ck->build_box.len[d] == s->box.len[d];
+    if (!ck->build || (!barostat && !same))
         return 0;
     double worst = 0;
     for (size_t i = 0; i < s->n; i++) { /* s in id order, as the checkpoint */
         const double *b = ck->build + 3 * i;
-        for (int d = 0; d < 3; d++) /* wrapped into the box at the build (a box that moved since: not so) */
-            if (!(b[d] >= s->box.lo[d] && b[d] < s->box.lo[d] + s->box.len[d]))
+        const mdl_box *bb = &ck->build_box;
+        for (int d = 0; d < 3; d++) /* wrapped into the box at the build */
+            if (!(b[d] >= bb->lo[d] && b[d] < bb->lo[d] + bb->len[d]))
                 return 0;
         const double dx = s->x[i] - b[0], dy = s->y[i] - b[1], dz = s->z[i] - b[2];
         worst = fmax(worst, dx * dx + dy * dy + dz * dz);

@@ -21,6 +21,7 @@ typedef struct {
     mdl_analysis_results *results;   /* the stages' results that ended before it (NULL: none) */
     double *build;                   /* N x 3, by id: the positions at the lists' last build (NULL: none) */
     long build_step;                 /* the step of that build */
+    mdl_box build_box;               /* the box it was built in */
     long last_frame_step;            /* the step of the file's last frame (-1: none) */
 } mdl_checkpoint;
 
@@ -32,7 +33,8 @@ typedef struct {
 int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, mdl_checkpoint *ck);
 void checkpoint_free(mdl_checkpoint *ck);
 /* Whether ck's lists can be built again for a run from its state s (in id order): it holds the
-   positions of their last build, all inside s's box (as that build wrapped them), and no atom has
+   positions of their last build, all inside the box of that build (as it wrapped them; without a
+   barostat that box is the checkpoint's), and no atom has
    moved a whole `skin` since (a run with a shorter skin than the one that wrote it, say). */
 int checkpoint_lists_hold(const mdl_checkpoint *ck, const mdl_system *s, double skin);
 

@@ -438,8 +438,9 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
     H5TRY(attr_doubles(h->ck_group, "box_lo", s->box.lo, 3, 0), "writing the checkpoint");
     H5TRY(attr_doubles(h->ck_group, "box_length", s->box.len, 3, 0), "writing the checkpoint");
     /* a restart may continue this file otherwise (another backend: no build positions) */
-    const char *redone[] = {"forces", "thermostat", "stages_from", "build_step", "stage_plan"};
-    for (int k = 0; k < 5; k++)
+    const char *redone[] = {"forces", "thermostat", "stages_from", "build_step", "stage_plan", "build_box_lo",
+                            "build_box_length"};
+    for (int k = 0; k < 7; k++)
         if (H5Aexists(h->ck_group, redone[k]) > 0)
             H5TRY(H5Adelete(h->ck_group, redone[k]), "writing the checkpoint");
     if (H5Lexists(h->ck_group, "build_position", H5P_DEFAULT) > 0)
@@ -453,6 +454,8 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
         H5TRY(rc, "writing the checkpoint");
         const double built = (double)f->last_build;
         H5TRY(attr_doubles(h->ck_group, "build_step", &built, 0, 1), "writing the checkpoint");
+        H5TRY(attr_doubles(h->ck_group, "build_box_lo", f->build_box.lo, 3, 1), "writing the checkpoint");
+        H5TRY(attr_doubles(h->ck_group, "build_box_length", f->build_box.len, 3, 1), "writing the checkpoint");
     }
     H5TRY(attr_string(h->ck_group, "forces", f->force_origin[0] ? f->force_origin : h->force_origin),
           "writing the checkpoint");

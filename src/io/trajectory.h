@@ -60,6 +60,7 @@ typedef struct {
     double thermostat[MDL_NH_STATE]; /* Nose-Hoover's state at this step (the checkpoint's) */
     int nstate;                 /* values in it (0: none) */
     long last_build;            /* the step of the neighbor list's last build (with a checkpoint) */
+    mdl_box build_box;          /* the box it was built in */
     int staged;                 /* the run has stages: the checkpoint records where the first began */
     long stages_from;
     mdl_analysis_checkpoint *analysis; /* with the checkpoint; owned by the frame, freed once written */

@@ -30,6 +30,10 @@ typedef struct {
     double etap[MDL_MAX_CHAIN], etap_dot[MDL_MAX_CHAIN + 1], etap_dotdot[MDL_MAX_CHAIN], etap_mass[MDL_MAX_CHAIN];
     double t_current;    /* the temperature the chain last saw, scaled with the velocities */
     double virial;       /* sum r.f of the last force call (the pressure's) */
+    /* the box's upper faces and the dilation's fixed point as the barostat keeps them (LAMMPS's boxhi
+       and fixedpoint; from lo + len they round otherwise), where box_hi_set: a restart's, the CPU's */
+    double box_hi[3], box_centre[3];
+    int box_hi_set;
 } mdl_nh;
 
 /* What a half step asks of the atoms: scale every velocity by vscale; with a barostat, the box
@@ -238,6 +242,10 @@ static inline int nh_pack(const mdl_nh *nh, double *out)
         out[n++] = nh->etap[k];
     for (int k = 0; k < p; k++)
         out[n++] = nh->etap_dot[k];
+    for (int d = 0; d < 3 && nh->box_hi_set; d++) /* the upper faces and fixed point, where kept (the CPU's) */
+        out[n++] = nh->box_hi[d];
+    for (int d = 0; d < 3 && nh->box_hi_set; d++)
+        out[n++] = nh->box_centre[d];
     return n;
 }
 
@@ -257,7 +265,7 @@ static inline int nh_state_valid(const double *in, int n, int *m, int *p)
     if (n < base + 4 || !(b[0] >= 1 && b[0] <= MDL_MAX_CHAIN) || b[0] != (double)(int)b[0] || !(b[3] > 0))
         return 0;
     *p = (int)b[0];
-    return n == base + 4 + 2 * *p;
+    return n == base + 4 + 2 * *p || n == base + 10 + 2 * *p; /* the faces and fixed point, where kept */
 }
 
 /* A checkpoint's state (nh_pack's layout, n values) into nh: the thermostat chain when its length
@@ -273,11 +281,15 @@ static inline void nh_unpack(mdl_nh *nh, const double *in, int n)
             nh->eta[k] = in[1 + k], nh->eta_dot[k] = in[1 + m + k];
     const double *b = in + 1 + 2 * m;
     const int p = n > 1 + 2 * m ? (int)b[0] : 0;
-    if (!nh->barostat || p != nh->pchain || n != 1 + 2 * m + 4 + 2 * p)
+    const int faces = n == 1 + 2 * m + 10 + 2 * p;
+    if (!nh->barostat || p != nh->pchain || (n != 1 + 2 * m + 4 + 2 * p && !faces))
         return;
     nh->omega = b[1], nh->omega_dot = b[2], nh->vol0 = b[3];
     for (int k = 0; k < p; k++)
         nh->etap[k] = b[4 + k], nh->etap_dot[k] = b[4 + p + k];
+    for (int d = 0; d < 3 && faces; d++)
+        nh->box_hi[d] = b[4 + 2 * p + d], nh->box_centre[d] = b[7 + 2 * p + d];
+    nh->box_hi_set = faces;
 }
 
 #endif

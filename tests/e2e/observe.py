@@ -3,7 +3,7 @@
 --profile leave every bit of the state at step 1,000 as it is (positions, velocities and forces of
 the checkpoint compared bit for bit). 4,000 atoms of LAMMPS's in.lj. And a run stopped at step 500
 and continued with --restart is, at step 1,000, the run never stopped, bit for bit (the CPU
-backend: NVE, Langevin, Nose-Hoover, a check every 5 steps).
+backend: NVE, Langevin, Nose-Hoover NVT and NPT, a check every 5 steps).
 
 usage: observe.py CASE MDLITE [MPIEXEC]   (a python3 with h5py and numpy)
 cases: cpu (1 and 2 threads), mpi (2 CPU ranks), gpu (the GPU backend; 77 without a GPU),
@@ -67,6 +67,8 @@ def compare(cmd, d, label, extra=()):
 
 RESTARTS = {"NVE": [], "Langevin": ["run.ensemble=nvt-langevin", "run.target_temperature=1.0", "run.tau=0.5"],
             "Nose-Hoover": ["run.ensemble=nvt-nose-hoover", "run.target_temperature=1.0", "run.tau=0.5"],
+            "Nose-Hoover NPT": ["run.ensemble=npt-nose-hoover", "run.target_temperature=1.0", "run.tau=0.5",
+                                "run.target_pressure=1.0", "run.pressure_tau=5"],
             "a check every 5 steps": ["neighbor.check=5"]}
 
 

@@ -94,7 +94,7 @@ FIELDS = {"step": True, "time": True, "box_lo": False, "box_length": True, "stag
           "analysis/header": True, "analysis/rdf": True, "analysis/msd": True, "analysis/origin": False,
           "build_position": False, "build_step": True, "results/0/header": True, "results/0/r": True,
           "results/0/g": True, "results/0/msd": True, "results/0/d": False, "results/0/name": None,
-          "time_origin": True, "stage_plan": None}
+          "time_origin": True, "stage_plan": None, "build_box_lo": False, "build_box_length": True}
 
 
 def tampered(d, field, how):

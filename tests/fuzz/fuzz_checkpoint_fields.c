@@ -22,11 +22,12 @@
 
 enum { NATOMS = 32 };
 static const char *const FIELDS[] = {"step", "time", "box_lo", "box_length", "forces", "thermostat", "stages_from",
-                                     "build_step", "time_origin", "stage_plan", "position", "velocity", "force", "image", "build_position",
+                                     "build_step", "time_origin", "stage_plan", "build_box_lo", "build_box_length",
+                                     "position", "velocity", "force", "image", "build_position",
                                      "analysis/header", "analysis/rdf", "analysis/msd", "analysis/origin",
                                      "results/0/header", "results/0/r", "results/0/g", "results/0/msd",
                                      "results/0/d", "results/0/name"};
-enum { NFIELDS = sizeof FIELDS / sizeof FIELDS[0], NATTRS = 10 };
+enum { NFIELDS = sizeof FIELDS / sizeof FIELDS[0], NATTRS = 12 };
 
 
 static double take_value(bytes *b)

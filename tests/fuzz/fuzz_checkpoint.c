@@ -5,7 +5,7 @@
 #define _GNU_SOURCE
 #include "io/checkpoint.h"
 #include "io/trajectory.h"
-#include "fuzz_bytes.h"
+#include "fuzz_checkpoint.h"
 
 #include <hdf5.h>
 #include <stdint.h>
@@ -101,15 +101,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         H5Gclose(g);
     }
     H5Fclose(f);
-    mdl_system s;
-    if (system_init(&s, NATOMS) == 0) {
-        for (int i = 0; i < NATOMS; i++)
-            system_add_atom(&s, 0, 0.5, 0.5, 0.5);
-        mdl_checkpoint ck;
-        if (h5md_read_checkpoint(path, &s, "lj", &ck) == 0)
-            checkpoint_free(&ck);
-        system_destroy(&s);
-    }
-    remove(path);
+    read_back_and_remove(path, NATOMS);
     return 0;
 }

@@ -12,8 +12,8 @@
 
 #define MDL_MAX_CHAIN 16 /* thermostats in a chain at most */
 /* The state a checkpoint keeps: M, eta[M], eta_dot[M], then with a barostat P, omega, omega_dot,
-   vol0, etap[P], etap_dot[P]. */
-#define MDL_NH_STATE (1 + 2 * MDL_MAX_CHAIN + 4 + 2 * MDL_MAX_CHAIN)
+   vol0, etap[P], etap_dot[P] and, where kept, the box's upper faces and fixed point (3 + 3). */
+#define MDL_NH_STATE (1 + 2 * MDL_MAX_CHAIN + 4 + 2 * MDL_MAX_CHAIN + 6)
 
 typedef struct {
     /* constants */

@@ -69,6 +69,9 @@ RESTARTS = {"NVE": [], "Langevin": ["run.ensemble=nvt-langevin", "run.target_tem
             "Nose-Hoover": ["run.ensemble=nvt-nose-hoover", "run.target_temperature=1.0", "run.tau=0.5"],
             "Nose-Hoover NPT": ["run.ensemble=npt-nose-hoover", "run.target_temperature=1.0", "run.tau=0.5",
                                 "run.target_pressure=1.0", "run.pressure_tau=5"],
+            "Nose-Hoover NPT, chains of 16 (the longest state)": [
+                "run.ensemble=npt-nose-hoover", "run.target_temperature=1.0", "run.tau=0.5", "run.target_pressure=1.0",
+                "run.pressure_tau=5", "run.chain=16", "run.pressure_chain=16"],
             "a check every 5 steps": ["neighbor.check=5"]}
 
 

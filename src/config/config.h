@@ -155,5 +155,4 @@ int config_has(const mdl_config *cfg, const char *section, const char *key);
 /* Where a key was set ("file:line", "--set"), or the file name when it was left at its default. */
 const char *config_origin(const mdl_config *cfg, const char *section, const char *key);
 
-
 #endif

@@ -137,18 +137,14 @@ int analysis_open(mdl_analysis_out *o, const mdl_config *cfg, const mdl_system *
             fprintf(o->msd, ",msd_%s", o->species[a]);
         fprintf(o->msd, "\n");
     }
-    for (int k = 0; ended && k < ended->n; k++) { /* a restart's: the stages that ended before it */
-        mdl_analysis_result *res = new_result(o, ended->r[k].stage);
-        int ok = 1;
-        mdl_analysis_results *c = res ? analysis_results_copy(&ended->r[k], 1, o->ntypes, &ok) : NULL;
-        if (!c) {
-            o->nresults -= res != NULL;
-            return MDL_ERUN;
-        }
-        *res = c->r[0];
-        free(c->r), free(c);
-        print_result(o, res);
-    }
+    int ok = 1; /* a restart's: the stages that ended before it, theirs from here on */
+    mdl_analysis_results *c = ended ? analysis_results_copy(ended->r, ended->n, o->ntypes, &ok) : NULL;
+    if (!ok)
+        return MDL_ERUN;
+    if (c)
+        o->results = c->r, o->nresults = c->n, free(c);
+    for (int k = 0; k < o->nresults; k++)
+        print_result(o, &o->results[k]);
     return MDL_OK;
 }
 

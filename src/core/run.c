@@ -207,7 +207,7 @@ static int choose_stage(run_state *r, const char *restart)
     const mdl_config *base = r->base;
     r->final_step = r->first_step + base->steps;
     if (base->nstages) {
-        r->stages_from = restart ? r->checkpoint_stages_from : -1;
+        r->stages_from = restart ? r->ck.stages_from : -1;
         if (r->stages_from < 0 || r->stages_from > r->first_step)
             r->stages_from = r->first_step;
         MDL_TRY(stages_find(base, r->stages_from, r->first_step, restart, &r->stage, &r->final_step));
@@ -221,10 +221,10 @@ static int choose_stage(run_state *r, const char *restart)
         thermostat_say_restart(r->cfg, r->thermostat_state, r->nstate, restart, r->first_step);
     char now[4096];
     config_force_origin(r->cfg, now, sizeof now);
-    r->forces_given = strcmp(r->forces_was, now) == 0;
+    r->forces_given = strcmp(r->ck.forces, now) == 0;
     if (!r->forces_given && r->rank == 0)
         fprintf(stderr, "mdlite: %s: its forces were computed from %s; this run computes them from %s: "
-                "recomputed at step %ld\n", restart, r->forces_was[0] ? r->forces_was : "settings it does not record",
+                "recomputed at step %ld\n", restart, r->ck.forces[0] ? r->ck.forces : "settings it does not record",
                 now, r->first_step);
     return MDL_OK;
 }
@@ -234,27 +234,24 @@ static int load_restart(const char *path, mdl_system *s, run_state *r)
 {
     if (!path)
         return MDL_OK;
-    mdl_checkpoint ck;
-    MDL_TRY(h5md_read_checkpoint(path, s, r->cfg->units, &ck));
-    r->ck = ck;
-    r->first_step = ck.step, r->first_time = ck.time, r->time_step = ck.step;
+    MDL_TRY(h5md_read_checkpoint(path, s, r->cfg->units, &r->ck));
+    const mdl_checkpoint *ck = &r->ck;
+    r->first_step = ck->step, r->first_time = ck->time, r->time_step = ck->step;
     /* the times of the run never stopped: from its time origin, where its timestep is this run's */
-    if (ck.time_origin_step >= 0 &&
-        fabs(ck.time_origin + (double)(ck.step - ck.time_origin_step) * r->cfg->timestep - ck.time) <=
-            1e-12 * fmax(1.0, fabs(ck.time)))
-        r->first_time = ck.time_origin, r->time_step = ck.time_origin_step;
+    if (ck->time_origin_step >= 0 &&
+        fabs(ck->time_origin + (double)(ck->step - ck->time_origin_step) * r->cfg->timestep - ck->time) <=
+            1e-12 * fmax(1.0, fabs(ck->time)))
+        r->first_time = ck->time_origin, r->time_step = ck->time_origin_step;
     r->restarted = 1;
     /* forces that depend on the ensemble (Langevin's) or the potential are recomputed when the
        run computes them otherwise (choose_stage): never a thermostat's force carried into NVE */
-    memcpy(r->forces_was, ck.forces, sizeof r->forces_was);
-    memcpy(r->thermostat_state, ck.thermostat, sizeof r->thermostat_state);
-    r->nstate = ck.nstate;
-    r->checkpoint_stages_from = ck.stages_from;
-    r->resume = ck.analysis;
+    memcpy(r->thermostat_state, ck->thermostat, sizeof r->thermostat_state); /* the stages move it on */
+    r->nstate = ck->nstate;
+    r->resume = ck->analysis;
     r->append = r->cfg->trajectory[0] && same_file(r->cfg->trajectory, path);
-    if (r->append && ck.last_frame_step != ck.step) { /* before any output is touched */
+    if (r->append && ck->last_frame_step != ck->step) { /* before any output is touched */
         mdl_error("%s: its last frame is step %ld but its checkpoint step %ld; cannot append (restart into "
-                  "another trajectory file)", path, ck.last_frame_step, ck.step);
+                  "another trajectory file)", path, ck->last_frame_step, ck->step);
         return MDL_EINPUT;
     }
     return MDL_OK;

@@ -152,11 +152,5 @@ int run_open_output(run_state *r, const mdl_units *u, const mdl_system *s)
 {
     if (!r->cfg->trajectory[0])
         return MDL_OK;
-    MDL_TRY(traj_open(&r->traj, r->base, u, s, r->append));
-    if (r->append && traj_last_step(r->traj) != r->first_step) {
-        mdl_error("%s: its last frame is step %ld but its checkpoint step %ld; cannot append", r->cfg->trajectory,
-                  traj_last_step(r->traj), r->first_step);
-        return MDL_EINPUT;
-    }
-    return MDL_OK;
+    return traj_open(&r->traj, r->base, u, s, r->append); /* an append's last frame checked by the restart */
 }

@@ -24,8 +24,6 @@ typedef struct run_state {
     mdl_analysis an;        /* the stage's on-the-fly analysis */
     mdl_analysis_out an_out; /* its files (rank 0) */
     mdl_analysis_checkpoint *resume; /* a restart's checkpoint's analysis (NULL: none) */
-    char forces_was[4096];  /* a restart: what the checkpoint's forces were computed from */
-    long checkpoint_stages_from; /* a restart: where the checkpoint's first stage began (-1: none) */
     mdl_checkpoint ck;      /* a restart's checkpoint (its analysis is `resume`, its lists' build kept here) */
     const mdl_units *units;
     mdl_thermo thermo;

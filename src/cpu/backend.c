@@ -82,9 +82,10 @@ static int take_build_positions(cpu_ctx *c, const double *build, long since)
     const size_t n = c->dm.nlocal;
     if (!(c->now = mdl_alloc((n ? n : 1) * 3 * sizeof *c->now, "a restart's positions")))
         return MDL_ERUN;
+    double *now[3] = {c->now, c->now + n, c->now + 2 * n};
     for (size_t i = 0; i < n; i++) {
         const double *b = build + 3 * (size_t)s->id[i];
-        c->now[3 * i] = s->x[i], c->now[3 * i + 1] = s->y[i], c->now[3 * i + 2] = s->z[i];
+        now[0][i] = s->x[i], now[1][i] = s->y[i], now[2][i] = s->z[i];
         s->x[i] = b[0], s->y[i] = b[1], s->z[i] = b[2];
     }
     c->restart_since = since;
@@ -98,8 +99,10 @@ static int forward_ghosts(cpu_ctx *c);
 static int restore_positions(cpu_ctx *c)
 {
     mdl_system *s = &c->s;
-    for (size_t i = 0; i < c->dm.nlocal; i++)
-        s->x[i] = c->now[3 * i], s->y[i] = c->now[3 * i + 1], s->z[i] = c->now[3 * i + 2];
+    const size_t n = c->dm.nlocal;
+    memcpy(s->x, c->now, n * sizeof(double));
+    memcpy(s->y, c->now + n, n * sizeof(double));
+    memcpy(s->z, c->now + 2 * n, n * sizeof(double));
     free(c->now);
     c->now = NULL;
     s->box = c->box_now; /* where a barostat has taken it since the build, as cpu_remap_box moves it */
@@ -180,14 +183,8 @@ static void sort_atoms(cpu_ctx *c)
     for (size_t k = 0; k < sizeof d4 / sizeof d4[0]; k++)
         permute_array(d4[k], c->perm, n, sizeof(int32_t), c->scratch);
     permute_array(s->id, c->perm, n, sizeof(int64_t), c->scratch);
-    if (c->now) /* a restart's positions now, to take back after its first build */
-        for (int d = 0; d < 3; d++) {
-            double *tmp = c->scratch;
-            for (size_t k = 0; k < n; k++)
-                tmp[k] = c->now[3 * (size_t)c->perm[k] + d];
-            for (size_t k = 0; k < n; k++)
-                c->now[3 * k + d] = tmp[k];
-        }
+    for (int d = 0; d < 3 && c->now; d++) /* a restart's positions now, to take back after its first build */
+        permute_array(c->now + (size_t)d * n, c->perm, n, sizeof(double), c->scratch);
 }
 
 /* Time since t0 in exchanges with other ranks (none with one brick: migration is then the wrap). */

@@ -28,7 +28,7 @@ typedef struct {
     double inv_mass[MDL_MAX_SPECIES];
     double *x0, *y0, *z0;     /* positions at the last build */
     double *now;              /* a restart building its checkpoint's lists: the owned atoms' positions to
-                                 take back after that build, 3 per atom (NULL: none) */
+                                 take back after that build, x then y then z (NULL: none) */
     long restart_since;       /* its steps since that build (-1: none) */
     mdl_box box_now;          /* and its box now, to take back after that build */
     int32_t *perm;

@@ -220,15 +220,16 @@ static int read_state(const ck_reader *r, mdl_system *s, const double lo[3], con
     return rc;
 }
 
-/* An optional text attribute of the checkpoint into out ("" where absent): one string, shorter
-   than size, without control characters. */
-static int read_text_attr(const ck_reader *r, const char *name, char *out, size_t size)
+/* An optional text field of the checkpoint (an attribute, or with `dataset` a dataset below it)
+   into out ("" where absent): one string, shorter than size, without control characters. */
+static int read_text(const ck_reader *r, const char *name, int dataset, char *out, size_t size)
 {
     out[0] = '\0';
-    if (H5Aexists(r->group, name) <= 0)
+    if (dataset ? H5Lexists(r->group, name, H5P_DEFAULT) <= 0 : H5Aexists(r->group, name) <= 0)
         return MDL_OK;
-    hid_t a = H5Aopen(r->group, name, H5P_DEFAULT);
-    hid_t t = a < 0 ? -1 : H5Aget_type(a), sp = a < 0 ? -1 : H5Aget_space(a);
+    hid_t o = dataset ? H5Dopen2(r->group, name, H5P_DEFAULT) : H5Aopen(r->group, name, H5P_DEFAULT);
+    hid_t t = o < 0 ? -1 : dataset ? H5Dget_type(o) : H5Aget_type(o);
+    hid_t sp = o < 0 ? -1 : dataset ? H5Dget_space(o) : H5Aget_space(o);
     int ok = t >= 0 && H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0 && sp >= 0 &&
              H5Sget_simple_extent_npoints(sp) == 1;
     char *v = NULL;
@@ -236,7 +237,8 @@ static int read_text_attr(const ck_reader *r, const char *name, char *out, size_
         hid_t str = H5Tcopy(H5T_C_S1);
         H5Tset_size(str, H5T_VARIABLE);
         H5Tset_cset(str, H5Tget_cset(t));
-        ok = H5Aread(a, str, &v) >= 0 && v && strlen(v) < size;
+        ok = (dataset ? H5Dread(o, str, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) : H5Aread(o, str, &v)) >= 0 && v &&
+             strlen(v) < size;
         H5Tclose(str);
     }
     for (const char *c = v; ok && *c; c++)
@@ -248,8 +250,8 @@ static int read_text_attr(const ck_reader *r, const char *name, char *out, size_
         H5Sclose(sp);
     if (t >= 0)
         H5Tclose(t);
-    if (a >= 0)
-        H5Aclose(a);
+    if (o >= 0)
+        dataset ? H5Dclose(o) : H5Aclose(o);
     return ok ? MDL_OK : field_fail(r, name, "is not one line of text");
 }
 
@@ -395,32 +397,10 @@ static int read_result(const ck_reader *r, int ntypes, int k, mdl_analysis_resul
     res->d_rows = (int)h[RES_D_ROWS];
     /* its name: a stage's ("" for a run without stages) */
     snprintf(name, sizeof name, "results/%d/name", k);
-    hid_t d = H5Lexists(r->group, name, H5P_DEFAULT) > 0 ? H5Dopen2(r->group, name, H5P_DEFAULT) : -1;
-    hid_t t = d < 0 ? -1 : H5Dget_type(d);
-    hid_t sp = d < 0 ? -1 : H5Dget_space(d);
-    int ok = t >= 0 && H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0 && sp >= 0 &&
-             H5Sget_simple_extent_npoints(sp) == 1;
-    char *v = NULL;
-    if (ok) { /* one line of text, as dataset_string wrote it */
-        hid_t mem = H5Tcopy(H5T_C_S1);
-        H5Tset_size(mem, H5T_VARIABLE);
-        H5Tset_cset(mem, H5Tget_cset(t));
-        ok = H5Dread(d, mem, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) >= 0 && v && strlen(v) < sizeof res->stage;
-        H5Tclose(mem);
-    }
-    if (ok)
-        mdl_copy(res->stage, sizeof res->stage, v);
-    H5free_memory(v);
-    if (sp >= 0)
-        H5Sclose(sp);
-    if (ok)
-        for (const char *c = res->stage; ok && *c; c++)
-            ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '-';
-    if (t >= 0)
-        H5Tclose(t);
-    if (d >= 0)
-        H5Dclose(d);
-    if (!ok)
+    if (H5Lexists(r->group, name, H5P_DEFAULT) <= 0)
+        return field_fail(r, name, "is missing");
+    MDL_TRY(read_text(r, name, 1, res->stage, sizeof res->stage));
+    if (res->stage[0] && !species_name_valid(res->stage))
         return field_fail(r, name, "is not a stage's name");
     const hssize_t npairs = (hssize_t)ntypes * (ntypes + 1) / 2;
     struct {
@@ -541,9 +521,9 @@ int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, mdl
     if (rc == MDL_OK)
         rc = read_state(&r, s, lo, len);
     if (rc == MDL_OK)
-        rc = read_text_attr(&r, "forces", ck->forces, sizeof ck->forces);
+        rc = read_text(&r, "forces", 0, ck->forces, sizeof ck->forces);
     if (rc == MDL_OK)
-        rc = read_text_attr(&r, "stage_plan", ck->stage_plan, sizeof ck->stage_plan);
+        rc = read_text(&r, "stage_plan", 0, ck->stage_plan, sizeof ck->stage_plan);
     if (rc == MDL_OK)
         rc = read_thermostat_and_stages(&r, ck);
     if (rc == MDL_OK)

@@ -38,7 +38,6 @@ struct h5md_file {
     int32_t *ibuf;
     double *dbuf;
     int units;   /* write unit attributes (metal) */
-    long last_step;
     char force_origin[4096]; /* config_force_origin: the checkpoint's attribute "forces" */
     char stage_plan[8192];   /* config_stage_plan: the checkpoint's attribute "stage_plan" */
 };
@@ -309,17 +308,7 @@ static int open_layout(h5md_file *h)
     hsize_t dims[1] = {0};
     H5Sget_simple_extent_dims(sp, dims, NULL);
     H5Sclose(sp);
-    h->nframes = dims[0];
-    if (h->nframes > 0) {
-        hsize_t start = h->nframes - 1, count = 1;
-        int64_t st = -1;
-        hid_t fs2 = H5Dget_space(first->step), ms = H5Screate_simple(1, &count, NULL);
-        H5Sselect_hyperslab(fs2, H5S_SELECT_SET, &start, NULL, &count, NULL);
-        H5Dread(first->step, H5T_NATIVE_INT64, ms, fs2, H5P_DEFAULT, &st);
-        H5Sclose(ms);
-        H5Sclose(fs2);
-        h->last_step = (long)st;
-    }
+    h->nframes = dims[0]; /* the last is the checkpoint's (the restart's reader checked it) */
     return MDL_OK;
 }
 
@@ -337,7 +326,6 @@ int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const 
     h->checkpoint = cfg->checkpoint;
     h->units = strcmp(u->name, "metal") == 0;
     h->force_factor = h->units ? EV_TO_KJMOL : 1.0;
-    h->last_step = -1;
     config_force_origin(cfg, h->force_origin, sizeof h->force_origin);
     config_stage_plan(cfg, h->stage_plan, sizeof h->stage_plan);
     h->fbuf = malloc(9 * s->n * sizeof(float));
@@ -535,7 +523,6 @@ int h5md_write(h5md_file *h, const mdl_frame *f)
     if (f->checkpoint && write_checkpoint(h, f) != MDL_OK)
         return MDL_ERUN;
     h->nframes++;
-    h->last_step = f->step;
     return MDL_OK;
 }
 
@@ -555,10 +542,6 @@ int h5md_put_table(h5md_file *h, const char *group, const char *name, const doub
     return MDL_OK;
 }
 
-long h5md_last_step(const h5md_file *h)
-{
-    return h->last_step;
-}
 
 int h5md_close(h5md_file *h)
 {

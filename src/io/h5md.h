@@ -10,7 +10,6 @@ int h5md_open(h5md_file **h, const mdl_config *cfg, const mdl_units *u, const md
 int h5md_write(h5md_file *h, const mdl_frame *f);
 int h5md_flush(h5md_file *h);
 int h5md_close(h5md_file *h);
-long h5md_last_step(const h5md_file *h);
 int h5md_put_table(h5md_file *h, const char *group, const char *name, const double *v, size_t rows, size_t cols,
                    const char *unit);
 

@@ -21,7 +21,6 @@ struct mdl_traj {
     off_t whole;                /* extended XYZ: the file's size at the end of its last whole frame */
     char path[MDL_PATH_LEN];
     int fields;
-    long last_step;
     const char *species_column; /* "species" when every name is an element symbol, else "type" */
     double momentum_factor;     /* velocity in the run's units -> ASE's (Angstrom per ASE time unit) */
 };
@@ -43,7 +42,6 @@ int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const m
     *out = t;
     mdl_copy(t->path, sizeof t->path, cfg->trajectory);
     t->fields = cfg->dump_fields;
-    t->last_step = -1;
     t->species_column = "species";
     for (int k = 0; k < s->ntypes; k++)
         if (!mdl_is_element(s->species[k]))
@@ -145,14 +143,9 @@ int traj_write(mdl_traj *t, const mdl_frame *f)
     int rc = t->h5 ? h5md_write(t->h5, f) : f->checkpoint_only ? MDL_OK : write_xyz(t, f);
     if (rc != MDL_OK)
         return rc;
-    t->last_step = f->step;
     return f->flush ? traj_flush(t) : MDL_OK;
 }
 
-long traj_last_step(const mdl_traj *t)
-{
-    return t->h5 ? h5md_last_step(t->h5) : t->last_step;
-}
 
 int traj_close(mdl_traj *t)
 {

@@ -85,7 +85,5 @@ int traj_close(mdl_traj *t);
    written once the frames are (the writer thread stopped); extended XYZ: nothing. */
 int traj_put_table(mdl_traj *t, const char *group, const char *name, const double *v, size_t rows, size_t cols,
                    const char *unit);
-/* The step of the last frame written (for appends), or -1. */
-long traj_last_step(const mdl_traj *t);
 
 #endif

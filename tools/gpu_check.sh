@@ -40,6 +40,8 @@ done
 for bin in "$m" "$md"; do
   echo "=== $(basename "$bin"): observing a run never changes it (the state at step 1,000 bit for bit)"
   python3 tests/e2e/observe.py gpu "$bin" || fails=$((fails + 1))
+  echo "=== $(basename "$bin"): a run stopped and restarted is the run never stopped (bit for bit at step 1,000)"
+  python3 tests/e2e/observe.py restart_gpu "$bin" || fails=$((fails + 1))
   echo "=== $(basename "$bin"): packed against plain lists"
   python3 tests/e2e/gpu.py "$bin" input packed || fails=$((fails + 1))
   echo "=== $(basename "$bin"): kicks chained (double: folded into the force pass) against apart"

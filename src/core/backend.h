@@ -40,11 +40,14 @@ typedef struct {
     enum mdl_gpu_arrays arrays;
     int rebuild_timeline; /* ranks: the rebuild to time stage by stage (0: none) */
     /* a restart's lists: the positions at its checkpoint's last build (N x 3, by id) and the steps
-       since; a backend whose atoms' order depends on their positions alone (the CPU's) builds from
-       them, so that the run goes on as if never stopped (NULL: from the positions given) */
+       since; the backend builds from them, its atoms in the order of that build, so that the run
+       goes on as if never stopped (NULL: from the positions given) */
     const double *build;
     long build_since;
-    const mdl_box *build_box; /* the box they were built in (a barostat's moves it since) */
+    const mdl_box *build_box;  /* the box they were built in (a barostat's moves it since) */
+    const int32_t *build_order; /* N, by id: each atom's place in the order of that build, where the
+                                   backend that wrote it keeps one not of positions alone (one GPU's
+                                   order follows from the builds before; NULL: none) */
 } mdl_setup;
 
 /* The backend set-up of a configured run (method and layout by name). */
@@ -65,7 +68,8 @@ typedef struct {
     long prunes;         /* pruned lists: inner lists made from the outer list, builds not counted */
     double outer_skin;   /* pruned lists: the outer list's skin (0: lists not pruned) */
     const char *cell_sort; /* GPU: how atoms are sorted by cell (NULL: they are not) */
-    mdl_box built;       /* CPU: the box the list was last built in (a checkpoint keeps it with its build) */
+    mdl_box built;       /* the box the list was last built in (a checkpoint keeps it with its build; the
+                            GPU: its box, where its build is kept: a fixed one) */
 } mdl_backend_stats;
 
 /* what compute_forces computes: forces; forces, energy and virial; energy and virial only (the

@@ -313,7 +313,13 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     if (rc == MDL_OK) {
         mdl_setup setup = backend_setup(cfg, &u, &pt);
         if (r.restarted && checkpoint_lists_hold(&r.ck, &s, cfg->skin)) /* the checkpoint's lists again */
-            setup.build = r.ck.build, setup.build_since = r.first_step - r.ck.build_step, setup.build_box = &r.ck.build_box;
+            setup.build = r.ck.build, setup.build_since = r.first_step - r.ck.build_step, setup.build_box = &r.ck.build_box,
+            setup.build_order = r.ck.build_order;
+        else if (r.restarted && r.rank == 0)
+            mdl_warn("%s: the checkpoint keeps no neighbor-list build this run can make again (%s): the lists are "
+                     "built from its positions, and the run goes on exact to rounding, not bit for bit", restart,
+                     r.ck.build ? "its box is not this run's, or its atoms moved past this run's skin"
+                                : "written by a GPU run under a barostat, with an outer list or on several ranks");
         rc = run_choose_grid(cfg, ops->name, r.nranks, &s, &pt, &setup);
         if (rc == MDL_OK)
             rc = run_check_gpu_keys(cfg, ops->name, r.nranks, &s, &pt);

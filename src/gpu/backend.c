@@ -49,33 +49,91 @@ static void gpu_destroy(void *p)
     gpu_free_slots(c);
     gpu_analysis_free(c);
     gpu_drop_graphs(c);
+    gpu_free(c->restart_build);
     gpu_free_state(c);
     halo_destroy(c);
     free(c);
 }
 
-/* The state of s; its forces (a restart's; zero otherwise) are carried through the set-up's sort. */
-static int upload(gpu_ctx *c, const mdl_system *s)
+/* n values of `size` bytes from host (index i) to dev, at slot[i] where slot is given (a restart's
+   order), through tmp (n values). */
+static int put(void *dev, const void *host, size_t n, size_t size, const int32_t *slot, char *tmp)
 {
-    size_t n = s->n, d8 = n * sizeof(double), d4 = n * sizeof(int);
+    if (slot) {
+        for (size_t i = 0; i < n; i++)
+            memcpy(tmp + (size_t)slot[i] * size, (const char *)host + i * size, size);
+        host = tmp;
+    }
+    TRY(gpu_h2d(dev, host, n * size));
+    return MDL_OK;
+}
+
+/* The atoms to the device, atom i into slot[i] where slot is given (else i); their forces (a
+   restart's; zero otherwise) are current, and carried through the set-up's sort. */
+static int upload(gpu_ctx *c, const mdl_system *s, const int32_t *slot)
+{
+    size_t n = s->n;
     void *dev[] = {c->x, c->y, c->z, c->vx, c->vy, c->vz, c->ix, c->iy, c->iz, c->type, c->id};
     const void *host[] = {s->x, s->y, s->z, s->vx, s->vy, s->vz, s->ix, s->iy, s->iz, s->type, s->id};
-    for (int k = 0; k < 11; k++)
-        TRY(gpu_h2d(dev[k], host[k], k < 6 ? d8 : k < 10 ? d4 : n * sizeof(int64_t)));
-    TRY(gpu_memset(c->pe, 0, n * sizeof(mdl_real)));
-    TRY(gpu_memset(c->w, 0, n * sizeof(mdl_real)));
-    TRY(gpu_memset(c->flags, 0, 2 * sizeof(int)));
-    mdl_real *f = mdl_alloc(n * sizeof *f, "forces"), *to[] = {c->fx, c->fy, c->fz};
+    char *tmp = mdl_alloc((n ? n : 1) * sizeof(double), "the atoms' upload");
+    int rc = tmp ? MDL_OK : MDL_ERUN;
+    for (int k = 0; k < 11 && rc == MDL_OK; k++)
+        rc = put(dev[k], host[k], n, k < 6 ? sizeof(double) : k < 10 ? sizeof(int) : sizeof(int64_t), slot, tmp);
+    mdl_real *f = mdl_alloc((n ? n : 1) * sizeof *f, "forces"), *to[] = {c->fx, c->fy, c->fz};
     const double *from[] = {s->fx, s->fy, s->fz};
-    int rc = f ? MDL_OK : MDL_ERUN;
+    rc = rc == MDL_OK && f ? MDL_OK : MDL_ERUN;
     for (int k = 0; k < 3 && rc == MDL_OK; k++) {
         for (size_t i = 0; i < n; i++)
             f[i] = (mdl_real)from[k][i];
-        rc = gpu_h2d(to[k], f, n * sizeof *f) ? MDL_ERUN : MDL_OK;
+        rc = put(to[k], f, n, sizeof *f, slot, tmp);
     }
     free(f);
+    free(tmp);
+    MDL_TRY(rc);
+    TRY(gpu_memset(c->pe, 0, n * sizeof(mdl_real)));
+    TRY(gpu_memset(c->w, 0, n * sizeof(mdl_real)));
+    TRY(gpu_memset(c->flags, 0, 2 * sizeof(int)));
     c->forces_given = 1;
-    return rc;
+    return MDL_OK;
+}
+
+/* One rank restarting from a checkpoint that kept the GPU's order at its last build: each atom's
+   slot (atom i of s by id), and the build's positions in those slots on the device
+   (c->restart_build); NULL where there is none to make again (the set-up builds as usual). */
+static int32_t *restart_slots(gpu_ctx *c, const mdl_setup *setup, const mdl_system *s)
+{
+    if (!setup->build)
+        return NULL;
+    if (!setup->build_order || comm_size() > 1 || setup->outer_skin > 0) {
+        if (comm_rank() == 0)
+            mdl_warn("--restart: the checkpoint's last neighbor-list build cannot be made again on %s: the lists are "
+                     "built from its positions, and the run goes on exact to rounding, not bit for bit",
+                     !setup->build_order ? "the GPU (the checkpoint keeps no GPU order: another backend wrote it)"
+                     : comm_size() > 1   ? "several GPU ranks"
+                                         : "pruned lists ([neighbor] outer_skin)");
+        return NULL;
+    }
+    const size_t n = s->n;
+    int32_t *slot = malloc((n ? n : 1) * sizeof *slot);
+    double *at = malloc((n ? n : 1) * 3 * sizeof *at);
+    int ok = slot && at;
+    for (size_t i = 0; i < n && ok; i++) {
+        const int64_t id = s->id[i];
+        slot[i] = setup->build_order[id];
+        for (int d = 0; d < 3; d++)
+            at[d * n + (size_t)slot[i]] = setup->build[3 * id + d];
+    }
+    ok = ok && gpu_malloc((void **)&c->restart_build, (n ? n : 1) * 3 * sizeof(double), "a restart's build") == 0 &&
+         gpu_h2d(c->restart_build, at, n * 3 * sizeof(double)) == 0;
+    free(at);
+    if (!ok) {
+        free(slot);
+        gpu_free(c->restart_build);
+        c->restart_build = NULL;
+        return NULL;
+    }
+    c->restart_since = setup->build_since;
+    return slot;
 }
 
 static int set_tables(const mdl_pair_table *pt, const double *mass)
@@ -130,9 +188,12 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     c->n = c->nall = own->n;
     c->tight = setup->arrays == MDL_ARRAYS_TIGHT;
     c->cap = gpu_pos_atoms(c->halo && !c->tight ? halo_capacity(c, own->n) : own->n);
-    int rc = gpu_alloc_state(c) != MDL_OK || upload(c, own) != MDL_OK || set_tables(setup->pairs, s->mass) != MDL_OK
-                 ? MDL_ERUN
-                 : MDL_OK;
+    c->restart_since = -1;
+    int rc = gpu_alloc_state(c);
+    int32_t *slot = rc == MDL_OK ? restart_slots(c, setup, own) : NULL;
+    if (rc == MDL_OK && (upload(c, own, slot) != MDL_OK || set_tables(setup->pairs, s->mass) != MDL_OK))
+        rc = MDL_ERUN;
+    free(slot);
     if (own == &mine)
         system_destroy(&mine);
     MDL_TRY(rc);

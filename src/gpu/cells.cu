@@ -64,6 +64,31 @@ extern "C" int gpu_wrap_and_pack(size_t n, mdl_box box, const gpu_grid *moving, 
     return 0;
 }
 
+/* x, y, z packed as they are (no wrap: a restart's, packed as the build or step that made them
+   packed them); with cell, each atom's cell in the grid too. */
+__global__ void pack_kernel(int n, const double *x, const double *y, const double *z, const int *type, pos_t *pos,
+                            const __grid_constant__ gpu_grid grid, int *cell)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    real4 p;
+    p.x = (mdl_real)x[i], p.y = (mdl_real)y[i], p.z = (mdl_real)z[i];
+    p.w = type_to_real(type[i]);
+    pos_put(pos, i, p);
+    if (cell)
+        cell[i] = cell_of(p, grid.region, make_int3(grid.nc[0], grid.nc[1], grid.nc[2]));
+}
+
+extern "C" int gpu_pack_unwrapped(size_t n, const double *x, const double *y, const double *z, const int *type,
+                                  mdl_real *pos4, gpu_grid grid, int *cell)
+{
+    pack_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, x, y, z, type, (pos_t *)pos4, grid,
+                                                                       cell);
+    MDL_LAUNCHED("pack");
+    return 0;
+}
+
 /* Atom i's part of the cell bounds from the sorted cells: where its cell starts or ends. */
 __device__ __forceinline__ void note_cell_bounds(int i, int n, const int *cell, int *start, int *end)
 {

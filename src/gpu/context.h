@@ -101,6 +101,10 @@ typedef struct {
         long samples;
     } an;
     int forces_given;         /* the forces are current and a sort carries them (a restart's at creation; a build between steps) */
+    double *restart_build;    /* device, 3 x n: a restart's positions at its checkpoint's last build, the
+                                 atoms uploaded in that build's order; its first build is that build again
+                                 (gpu_build_at_checkpoint; NULL: none) */
+    long restart_since;       /* the steps from that build to the checkpoint */
     size_t nl_bytes;
     /* asynchronous output: slots of a device staging area and pinned host memory, each holding
        a frame in id order (system_field_arrays' order, forces as double); a copy stream */
@@ -110,6 +114,7 @@ typedef struct {
         void *dev[MDL_FIELD_ARRAYS], *host[MDL_FIELD_ARRAYS]; /* NULL until the slot is first used */
         double *dev_sums, *host_sums; /* the reduction's 3 sums (see gpu_reduce) */
         mdl_box *dev_box, *host_box;  /* a barostat's: the box at the snapshot */
+        int *dev_order, *host_order;  /* a checkpoint's: each atom's place at the last build, by id */
         void *snapped, *copied;     /* events: snapshot on the compute stream, copy on the copy stream */
         int fields;
     } *slots;
@@ -157,6 +162,15 @@ int gpu_queue_rebuild_one(gpu_ctx *c);
 /* The list from atoms in place (several ranks: owned atoms and ghosts, sorted by migrate.c); the
    positions it is built at are copied from pos4 unless `kept` (the permutation wrote them). */
 int gpu_build_list(gpu_ctx *c, bool kept);
+/* A restart's first build (one rank, a fixed box, no outer list): the checkpoint's last build made
+   again from c->restart_build, the atoms in its order (cells from the positions packed as that build
+   packed them, which that order sorts: no wrap, no sort). MDL_EINPUT where the order does not sort
+   them (the caller builds as usual). */
+int gpu_build_at_checkpoint(gpu_ctx *c);
+/* After it: pos4 packed from the positions now, and the skin test's flags at them. */
+int gpu_resume_positions(gpu_ctx *c);
+/* Whether a checkpoint's build can be made again by gpu_build_at_checkpoint (and so is kept). */
+bool gpu_build_repeatable(const gpu_ctx *c);
 int gpu_queue_prune(gpu_ctx *c); /* pruned lists: the inner list from the outer one */
 
 /* ---- halo.c, migrate.c, refresh.c: several ranks ---------------------------------------------- */

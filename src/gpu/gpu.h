@@ -190,6 +190,10 @@ typedef struct {
    instead (the permutation that follows writes pos4). */
 int gpu_wrap_and_pack(size_t n, mdl_box box, const gpu_grid *moving, double *x, double *y, double *z, int *ix,
                       int *iy, int *iz, const int *type, mdl_real *pos4, const gpu_cell_keys *keys);
+/* pos4 = (x, y, z, type) as they are, not wrapped (a restart's positions, as its run packed them);
+   with cell (not NULL), each atom's cell in grid too. */
+int gpu_pack_unwrapped(size_t n, const double *x, const double *y, const double *z, const int *type, mdl_real *pos4,
+                       gpu_grid grid, int *cell);
 /* cell_start/cell_end from sorted cell indices (cells with no atoms get start = end = 0). */
 int gpu_cell_bounds(size_t n, size_t ncells, const int *sorted_cell, int *cell_start, int *cell_end);
 /* The per-atom arrays, in place, in the order of perm (a[k][i] = a[k][perm[i]]) through staging
@@ -421,6 +425,8 @@ int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double
                    double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
                    mdl_real *pos4, const mdl_real *pos0, double skin, double outer_skin, int kicks,
                    gpu_nb_state *st, const double *scale, const gpu_box_state *bx);
+/* gpu_kick_drift's skin test alone (far, unsafe), at the positions pos4 (no outer list). */
+int gpu_skin_test(size_t n, const mdl_real *pos4, const mdl_real *pos0, double skin, gpu_nb_state *st);
 /* rng.h's mdl_normals_fn on the GPU (cuRAND's device API), on the selected device; 1 on failure. */
 int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, double *out);
 int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx, const mdl_real *fy,
@@ -470,6 +476,8 @@ int gpu_nose_hoover_energy(const mdl_nh *nh, const mdl_box *box, double *out);
 int gpu_scatter3_double(size_t n, const int64_t *id, const double *const src[3], double *const dst[3]);
 int gpu_scatter3_real(size_t n, const int64_t *id, const mdl_real *const src[3], double *const dst[3]);
 int gpu_scatter3_int(size_t n, const int64_t *id, const int *const src[3], int *const dst[3]);
+/* A checkpoint's build: dst[d][id[i]] = pos0's coordinate d of atom i (widened), order[id[i]] = i. */
+int gpu_scatter_build(size_t n, const int64_t *id, const mdl_real *pos0, double *const dst[3], int *order);
 
 /* ---- On-the-fly analysis (analysis.cu) ----
    Positions in double, the box a barostat's (moving, device memory) or the fixed one. origin: each

@@ -85,6 +85,23 @@ __global__ void kick_drift_kernel(int n, double dtf, double dt, double *x, doubl
         outer_flag(0xffffffffu, q, d2, outer_half, &st->far_outer);
 }
 
+/* kick_drift's skin test alone, at the positions in pos (a restart's, against its build's). */
+__global__ void skin_test_kernel(int n, const pos_t *pos, const pos_t *pos0, mdl_real half2, mdl_real skin2,
+                                 gpu_nb_state *st)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const mdl_real d2 = i < n ? displacement2(pos_at(pos, i), pos_at(pos0, i)) : 0;
+    skin_flags(0xffffffffu, d2, half2, skin2, &st->far, &st->unsafe);
+}
+
+extern "C" int gpu_skin_test(size_t n, const mdl_real *pos4, const mdl_real *pos0, double skin, gpu_nb_state *st)
+{
+    skin_test_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
+        (int)n, (const pos_t *)pos4, (const pos_t *)pos0, (mdl_real)(0.25 * skin * skin), (mdl_real)(skin * skin), st);
+    MDL_LAUNCHED("skin_test");
+    return 0;
+}
+
 template <int KICKS, bool SCALED, bool REMAP>
 static void launch_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                               double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 
 static size_t ncells(const gpu_ctx *c)
 {
@@ -99,4 +100,38 @@ int gpu_queue_rebuild_one(gpu_ctx *c)
                          c->sort_temp_bytes));
     TRY(gpu_permute_atoms(n, c->perm_sorted, a, c->nl, c->pos4, &also));
     return gpu_build_list(c, true);
+}
+
+bool gpu_build_repeatable(const gpu_ctx *c)
+{
+    return !c->halo && !c->barostat && c->outer <= 0;
+}
+
+int gpu_build_at_checkpoint(gpu_ctx *c)
+{
+    const size_t n = c->n, nc = ncells(c);
+    const double *b = c->restart_build;
+    const gpu_grid grid = gpu_host_grid(c);
+    const bool cells = c->method == MDL_NL_CELL;
+    TRY(gpu_pack_unwrapped(n, b, b + n, b + 2 * n, c->type, c->pos4, grid, cells ? c->cell : NULL));
+    if (cells) {
+        int *cell = malloc((n ? n : 1) * sizeof *cell), sorted = cell != NULL;
+        if (cell && gpu_d2h(cell, c->cell, n * sizeof *cell))
+            sorted = 0;
+        for (size_t i = 1; i < n && sorted; i++)
+            sorted = cell[i - 1] <= cell[i];
+        free(cell);
+        if (!sorted)
+            return MDL_EINPUT;
+        TRY(gpu_cell_bounds(n, nc, c->cell, c->cell_start, c->cell_end));
+    }
+    return gpu_build_list(c, false);
+}
+
+int gpu_resume_positions(gpu_ctx *c)
+{
+    const gpu_grid none = {0};
+    TRY(gpu_pack_unwrapped(c->n, c->x, c->y, c->z, c->type, c->pos4, none, NULL));
+    TRY(gpu_skin_test(c->n, c->pos4, c->pos0, c->skin, c->nbs));
+    return MDL_OK;
 }

@@ -21,6 +21,8 @@ void gpu_free_slots(gpu_ctx *c)
         }
         gpu_free(sl->dev_sums);
         gpu_free(sl->dev_box);
+        gpu_free(sl->dev_order);
+        gpu_host_pin_free(sl->host_order);
         gpu_host_pin_free(sl->host_sums);
         gpu_host_pin_free(sl->host_box);
         gpu_event_destroy(sl->snapped);
@@ -248,7 +250,7 @@ int gpu_stats(void *p, mdl_backend_stats *out)
                                rc == MDL_OK ? (long)st.prunes : 0, c->outer > 0 ? c->skin + c->outer : 0,
                                c->method != MDL_NL_CELL ? NULL
                                : c->count_sort          ? "counting (two kernels)"
-                                                        : "radix (CUB)", {{0}, {0}, {0}}};
+                                                        : "radix (CUB)", c->box};
     if (c->halo)
         halo_stats(c, out);
     return rc;
@@ -262,7 +264,7 @@ int gpu_snapshot_alloc(void *p, int nslots, int max_fields)
     if (!c->slots)
         return MDL_ERUN;
     c->nslots = nslots;
-    c->slot_fields = max_fields & ~MDL_DUMP_BUILD; /* the GPU's order is not one of positions alone */
+    c->slot_fields = c->halo ? max_fields & ~MDL_DUMP_BUILD : max_fields; /* ranks: a restart builds anew */
     TRY(gpu_stream_create(&c->copy_stream));
     return MDL_OK;
 }
@@ -277,6 +279,8 @@ static int fill_slot_device(gpu_ctx *c, struct gpu_slot *sl)
             TRY(gpu_malloc(&sl->dev[a], c->natoms * field_array_bytes(a), "output staging slots"));
     TRY(gpu_malloc((void **)&sl->dev_sums, 3 * sizeof(double), "output staging slots"));
     TRY(gpu_malloc((void **)&sl->dev_box, sizeof(mdl_box), "output staging slots"));
+    if (c->slot_fields & MDL_DUMP_BUILD)
+        TRY(gpu_malloc((void **)&sl->dev_order, c->natoms * sizeof(int), "output staging slots"));
     TRY(gpu_event_create(&sl->snapped));
     TRY(gpu_event_create_blocking(&sl->copied)); /* the writer thread sleeps on it */
     return MDL_OK;
@@ -293,6 +297,8 @@ static int fill_slot_host(gpu_ctx *c, struct gpu_slot *sl)
             TRY(gpu_host_pin_alloc(&sl->host[a], c->natoms * field_array_bytes(a), "pinned output slots"));
     TRY(gpu_host_pin_alloc((void **)&sl->host_sums, 3 * sizeof(double), "pinned output slots"));
     TRY(gpu_host_pin_alloc((void **)&sl->host_box, sizeof(mdl_box), "pinned output slots"));
+    if (c->slot_fields & MDL_DUMP_BUILD)
+        TRY(gpu_host_pin_alloc((void **)&sl->host_order, c->natoms * sizeof(int), "pinned output slots"));
     return MDL_OK;
 }
 
@@ -361,7 +367,8 @@ static int gather_snapshot(gpu_ctx *c, int k, int fields)
 int gpu_snapshot_start(void *p, int k, int fields)
 {
     gpu_ctx *c = p;
-    fields &= ~MDL_DUMP_BUILD; /* a checkpoint without build positions: a restart builds from its own */
+    if (!gpu_build_repeatable(c)) /* a checkpoint without its build: a restart builds from its positions */
+        fields &= ~MDL_DUMP_BUILD;
     if (c->halo)
         return gather_snapshot(c, k, fields);
     struct gpu_slot *sl = &c->slots[k];
@@ -376,6 +383,8 @@ int gpu_snapshot_start(void *p, int k, int fields)
         TRY(gpu_scatter3_real(c->n, c->id, (const mdl_real *const[]){c->fx, c->fy, c->fz}, d + 6));
     if (fields & MDL_DUMP_IMAGE)
         TRY(gpu_scatter3_int(c->n, c->id, (const int *const[]){c->ix, c->iy, c->iz}, (int *const *)sl->dev + 9));
+    if (fields & MDL_DUMP_BUILD) /* the last build's positions and order: a restart makes that build again */
+        TRY(gpu_scatter_build(c->n, c->id, c->pos0, d + 12, sl->dev_order));
     TRY(queue_reduce(c, sl->dev_sums));
     if (c->barostat)
         TRY(gpu_d2d(sl->dev_box, &c->bx->grid.region, sizeof(mdl_box)));
@@ -401,12 +410,15 @@ int gpu_snapshot_finish(void *p, int k, mdl_system *frame, mdl_observables *obs)
     for (int a = 0; a < MDL_FIELD_ARRAYS; a++)
         if (sl->fields & field_of_array(a))
             TRY(gpu_copy_async(sl->host[a], sl->dev[a], c->natoms * field_array_bytes(a), c->copy_stream));
+    if (sl->fields & MDL_DUMP_BUILD)
+        TRY(gpu_copy_async(sl->host_order, sl->dev_order, c->natoms * sizeof(int), c->copy_stream));
     TRY(gpu_copy_async(sl->host_sums, sl->dev_sums, 3 * sizeof(double), c->copy_stream));
     if (c->barostat)
         TRY(gpu_copy_async(sl->host_box, sl->dev_box, sizeof(mdl_box), c->copy_stream));
     TRY(gpu_event_record(sl->copied, c->copy_stream));
     TRY(gpu_event_sync(sl->copied));
     system_point_fields(frame, sl->host, sl->fields);
+    frame->border = sl->fields & MDL_DUMP_BUILD ? sl->host_order : NULL;
     observables_from_sums(c, sl->host_sums, c->barostat ? sl->host_box : NULL, obs);
     return MDL_OK;
 }

@@ -32,11 +32,32 @@ static int queue_rebuild(gpu_ctx *c)
     return gpu_queue_rebuild_one(c);
 }
 
+static void drop_restart_build(gpu_ctx *c)
+{
+    gpu_free(c->restart_build);
+    c->restart_build = NULL;
+    c->restart_since = -1;
+}
+
+/* A restart's first build: its checkpoint's last build made again where it can be (the atoms are
+   in that build's order), else a rebuild from the positions given. */
+static int first_build(gpu_ctx *c)
+{
+    int rc = gpu_build_repeatable(c) ? gpu_build_at_checkpoint(c) : MDL_EINPUT;
+    if (rc != MDL_EINPUT)
+        return rc;
+    mdl_warn("--restart: the checkpoint's last neighbor-list build cannot be made again here (%s); the lists are "
+             "built from its positions, and the run goes on exact to rounding, not bit for bit",
+             gpu_build_repeatable(c) ? "its order of the atoms is not one of cells" : "the box moves");
+    drop_restart_build(c);
+    return queue_rebuild(c);
+}
+
 /* The host's build, queued without waiting (several ranks through NCCL: the ranks agree on the
    longest row later); the device's skin state starts over. */
 int gpu_queue_build(gpu_ctx *c)
 {
-    if (gpu_setup_cells(c) != MDL_OK || queue_rebuild(c) != MDL_OK)
+    if (gpu_setup_cells(c) != MDL_OK || (c->restart_build ? first_build(c) : queue_rebuild(c)) != MDL_OK)
         return MDL_ERUN;
     TRY(gpu_memset(&c->nbs->far_outer, 0, sizeof(int)));
     return gpu_memset(c->nbs, 0, 2 * sizeof(int)) ? MDL_ERUN : MDL_OK; /* far, since */
@@ -75,6 +96,11 @@ int gpu_build_neighbors(void *p)
             break;
         if (gpu_grow_list(c, c->host_flags[1] + c->host_flags[1] / 10 + 4) != MDL_OK || gpu_build_list(c, false) != MDL_OK)
             return MDL_ERUN;
+    }
+    if (c->restart_build) { /* a restart's build made again: the atoms go on from where they are now */
+        MDL_TRY(gpu_resume_positions(c));
+        gpu_free(c->restart_build);
+        c->restart_build = NULL;
     }
     if (c->started && gpu_d2d(&c->nbs->last_build, &c->nbs->step, sizeof c->nbs->step)) /* built at this step */
         return MDL_ERUN;
@@ -174,9 +200,12 @@ int gpu_begin_step(void *p, long step, int kind)
     if (c->halo) /* several ranks: rebuilds go through the host (migrate.c, refresh.c); no graphs */
         kind = -1;
     if (!c->started) {
-        long long at = step - 1; /* the set-up's build */
+        long long at = step - 1, built = at; /* the set-up's build (a restart's: its checkpoint's) */
+        const int since = c->restart_since > 0 ? (int)c->restart_since : 0;
+        built -= since;
         TRY(gpu_h2d(&c->nbs->step, &at, sizeof at));
-        TRY(gpu_h2d(&c->nbs->last_build, &at, sizeof at));
+        TRY(gpu_h2d(&c->nbs->last_build, &built, sizeof built));
+        TRY(gpu_h2d(&c->nbs->since, &since, sizeof since));
         c->started = 1;
     }
     long long need = c->report[1];

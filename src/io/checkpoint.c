@@ -329,6 +329,36 @@ static int read_analysis(const ck_reader *r, const mdl_system *s, mdl_checkpoint
     return MDL_OK;
 }
 
+/* build_order (optional, with build_position): a permutation of 0 .. N-1. */
+static int read_build_order(const ck_reader *r, mdl_checkpoint *ck)
+{
+    const hssize_t n = (hssize_t)r->n;
+    if (H5Lexists(r->group, "build_order", H5P_DEFAULT) <= 0)
+        return MDL_OK;
+    int32_t *order = malloc((r->n ? r->n : 1) * sizeof *order);
+    unsigned char *seen = calloc(r->n ? r->n : 1, 1);
+    int rc = order && seen ? MDL_OK : MDL_ERUN;
+    if (rc == MDL_OK && ck_values(r, "build_order", 1, H5T_INTEGER, H5T_NATIVE_INT32, 0, n, n, 0, order) < 0)
+        rc = MDL_EINPUT;
+    for (size_t i = 0; i < r->n && rc == MDL_OK; i++) {
+        char why[160];
+        const int32_t k = order[i];
+        if (k >= 0 && (size_t)k < r->n && !seen[k]) {
+            seen[k] = 1;
+            continue;
+        }
+        snprintf(why, sizeof why, "value %zu is %d: not a place in an order of %zu atoms, each taken once", i, (int)k,
+                 r->n);
+        rc = field_fail(r, "build_order", why);
+    }
+    free(seen);
+    if (rc == MDL_OK)
+        ck->build_order = order;
+    else
+        free(order);
+    return rc;
+}
+
 /* build_position and build_step: where the lists' last build saw the atoms (a backend that orders
    its atoms by position alone builds the same lists from them). Within the box as positions are,
    and a step not past the checkpoint's. */
@@ -354,7 +384,7 @@ static int read_build(const ck_reader *r, const double lo[3], const double len[3
     ck->build_step = (long)step;
     for (int d = 0; d < 3; d++)
         ck->build_box.lo[d] = blo[d], ck->build_box.len[d] = blen[d], ck->build_box.periodic[d] = 1;
-    return MDL_OK;
+    return read_build_order(r, ck);
 }
 
 int checkpoint_lists_hold(const mdl_checkpoint *ck, const mdl_system *s, double skin)
@@ -499,6 +529,8 @@ void checkpoint_free(mdl_checkpoint *ck)
     ck->results = NULL;
     free(ck->build);
     ck->build = NULL;
+    free(ck->build_order);
+    ck->build_order = NULL;
 }
 
 int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, mdl_checkpoint *ck)

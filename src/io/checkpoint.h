@@ -22,6 +22,8 @@ typedef struct {
     double *build;                   /* N x 3, by id: the positions at the lists' last build (NULL: none) */
     long build_step;                 /* the step of that build */
     mdl_box build_box;               /* the box it was built in */
+    int32_t *build_order;            /* N, by id: each atom's place in the order of the backend that wrote it,
+                                        where its order is not one of positions alone (one GPU; NULL: none) */
     long last_frame_step;            /* the step of the file's last frame (-1: none) */
 } mdl_checkpoint;
 

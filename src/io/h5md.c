@@ -67,6 +67,21 @@ static hid_t checkpoint_dataset(hid_t g, const char *name, hid_t type, size_t n)
     return d;
 }
 
+/* checkpoint/build_order: n int32 values (< 0 on failure). */
+static herr_t write_build_order(h5md_file *h, const int32_t *order, size_t n)
+{
+    hsize_t dims = n;
+    hid_t space = H5Screate_simple(1, &dims, NULL);
+    hid_t d = space < 0 ? -1 : H5Dcreate2(h->ck_group, "build_order", H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT,
+                                          H5P_DEFAULT);
+    herr_t rc = d < 0 ? -1 : H5Dwrite(d, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, order);
+    if (d >= 0)
+        H5Dclose(d);
+    if (space >= 0)
+        H5Sclose(space);
+    return rc;
+}
+
 /* species, mass and id: created with the file, filled by the first frame's write (so that, with
    asynchronous output, the writer thread rather than the set-up pays for them). */
 static int create_static(h5md_file *h, hid_t part, const mdl_system *s)
@@ -431,8 +446,11 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
     for (int k = 0; k < 7; k++)
         if (H5Aexists(h->ck_group, redone[k]) > 0)
             H5TRY(H5Adelete(h->ck_group, redone[k]), "writing the checkpoint");
-    if (H5Lexists(h->ck_group, "build_position", H5P_DEFAULT) > 0)
-        H5TRY(H5Ldelete(h->ck_group, "build_position", H5P_DEFAULT), "writing the checkpoint");
+    for (int k = 0; k < 2; k++) {
+        const char *name = k ? "build_order" : "build_position";
+        if (H5Lexists(h->ck_group, name, H5P_DEFAULT) > 0)
+            H5TRY(H5Ldelete(h->ck_group, name, H5P_DEFAULT), "writing the checkpoint");
+    }
     if (s->bx && f->last_build >= 0 && f->last_build <= f->step) { /* the lists' last build, to build again */
         hid_t d;
         pack3d(h->dbuf, s->bx, s->by, s->bz, n);
@@ -444,6 +462,8 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
         H5TRY(attr_doubles(h->ck_group, "build_step", &built, 0, 1), "writing the checkpoint");
         H5TRY(attr_doubles(h->ck_group, "build_box_lo", f->build_box.lo, 3, 1), "writing the checkpoint");
         H5TRY(attr_doubles(h->ck_group, "build_box_length", f->build_box.len, 3, 1), "writing the checkpoint");
+        if (s->border) /* the backend's order at that build, by id (its order is not the positions' alone) */
+            H5TRY(write_build_order(h, s->border, n), "writing the checkpoint");
     }
     H5TRY(attr_string(h->ck_group, "forces", f->force_origin[0] ? f->force_origin : h->force_origin),
           "writing the checkpoint");

@@ -20,6 +20,9 @@ typedef struct {
     int32_t *ix, *iy, *iz; /* periodic image counters */
     double *bx, *by, *bz;  /* positions at the last neighbor-list build: a checkpoint's frame only (NULL
                               elsewhere; never grown with the others) */
+    int32_t *border;       /* with them, each atom's place (by id) in the order of a backend whose order
+                              is not one of the build's positions alone (one GPU); a view, never freed
+                              here (NULL: the positions say the order) */
     int32_t *type;         /* species index into species[] */
     int64_t *id;           /* global atom id, 0-based, fixed for the whole run */
 

@@ -131,6 +131,36 @@ def tampered(d, field, how):
     return path
 
 
+def with_order(d, order):
+    """good.h5md with a build_order (the GPU's: each atom's place at the last build); its path."""
+    path = f"{d}/bad.h5md"
+    shutil.copy(f"{d}/good.h5md", path)
+    with h5py.File(path, "r+") as f:
+        f["checkpoint"]["build_order"] = order
+    return path
+
+
+def build_orders(binary, d):
+    """A permutation is accepted (the CPU builds from positions alone); anything else is exit 2."""
+    with h5py.File(f"{d}/good.h5md", "r") as f:
+        n = f["checkpoint/position"].shape[0]
+    good = np.random.default_rng(5).permutation(n).astype(np.int32)
+    p = restart(binary, d, with_order(d, good))
+    if p.returncode != 0:
+        fail(f"checkpoint/build_order a permutation: exit {p.returncode}\n{p.stderr}")
+    repeated, past, negative = good.copy(), good.copy(), good.copy()
+    repeated[7] = repeated[8]
+    past[3] = n
+    negative[n // 2] = -1
+    bad = {"a repeated place": repeated, "a place past N": past, "negative": negative,
+           "floating-point": good.astype(np.float64), "N - 1 values": good[:-1], "text": "1", "N x 3": np.zeros((n, 3), np.int32)}
+    for how, order in bad.items():
+        p = restart(binary, d, with_order(d, order))
+        if p.returncode != 2 or "bad.h5md" not in p.stderr or "build_order" not in p.stderr:
+            fail(f"checkpoint/build_order {how}: exit {p.returncode}, expected 2 naming the file and field\n{p.stderr}")
+    return len(bad)
+
+
 def fields(binary, d):
     real_checkpoint(binary, d)
     p = restart(binary, d, "good.h5md")
@@ -156,10 +186,11 @@ def fields(binary, d):
             if not expect_refused and p.returncode not in (0, 2):
                 fail(f"checkpoint/{field} {how} (a value a run may hold): exit {p.returncode}\n{p.stderr}")
             count += 1
+    count += build_orders(binary, d)
     p = restart(binary, d, tampered(d, "forces", "text"))  # other text: the forces recomputed, and said
     if p.returncode != 0 or "recomputed at step 40" not in p.stderr:
         fail(f"checkpoint/forces of other settings: exit {p.returncode}, expected 0 and a word of it\n{p.stderr}")
-    print(f"{os.path.basename(binary)}: {count} tampered checkpoints ({len(FIELDS)} fields: removed, text, integers, "
+    print(f"{os.path.basename(binary)}: {count} tampered checkpoints ({len(FIELDS) + 1} fields: removed, text, integers, "
           f"4,000 values, NaN, infinite, huge, negative): exit 2 naming the file where the value is not one a run "
           f"writes, no crash, no sanitizer report")
 
@@ -171,6 +202,14 @@ def restarts(binary, d):
     if p.returncode != 0 or "chain" not in p.stderr or "at rest" not in p.stderr:
         fail(f"a restart with another chain length: exit {p.returncode}, expected 0 and a word of it\n{p.stderr}")
     print(f"{os.path.basename(binary)}: a restart with another chain length says so and starts the chain at rest")
+    # a checkpoint without its lists' last build (another backend's, an older file): not bit for bit, and said
+    p = restart(binary, d, tampered(d, "build_position", "removed"))
+    if p.returncode != 0 or "exact to rounding, not bit for bit" not in p.stderr:
+        fail(f"a restart without the checkpoint's build: exit {p.returncode}, expected 0 and a word of it\n{p.stderr}")
+    p = restart(binary, d, "good.h5md")
+    if "exact to rounding" in p.stderr:
+        fail(f"a restart from a whole checkpoint says it is not bit for bit\n{p.stderr}")
+    print(f"{os.path.basename(binary)}: a restart that cannot build its checkpoint's lists again says so")
     # a file whose last frame is not its checkpoint's: an appending restart is refused before any output
     # is touched (thermo.csv not cut)
     shutil.copy(f"{d}/good.h5md", f"{d}/traj.h5md")

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config libcriterion-dev libhdf5-dev hdf5-tools python3 lammps
           python3-h5py python3-mdanalysis python3-ase python3-matplotlib clang libclang-rt-dev
-          libopenmpi-dev openmpi-bin)
+          libopenmpi-dev openmpi-bin valgrind)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -15,11 +15,9 @@
 
 double compare_force_scale(const mdl_config *cfg, const double *fx, const double *fy, const double *fz, size_t n)
 {
-    double sum = 0, pair = cfg->epsilon / cfg->sigma;
+    double sum = 0, pair = potential_force_scale(cfg);
     for (size_t i = 0; i < n; i++)
         sum += fx[i] * fx[i] + fy[i] * fy[i] + fz[i] * fz[i];
-    for (int k = 0; k < cfg->npair; k++)
-        pair = fmax(pair, cfg->pair[k].epsilon / cfg->pair[k].sigma);
     return fmax(n ? sqrt(sum / (double)n) : 0.0, pair);
 }
 
@@ -82,7 +80,7 @@ static void report(const mdl_config *cfg, const mdl_system *fc, const mdl_system
     double f0 = compare_force_scale(cfg, fc->fx, fc->fy, fc->fz, n), rms, worst;
     compare_forces(a, b, n, f0, &rms, &worst);
     printf("step 0 forces: rms |F_gpu - F_cpu| / F0 = %.3e, max |dF| / F0 = %.3e (F0 = %.4g, the larger of the "
-           "rms force and the largest epsilon/sigma)\n", rms, worst, f0);
+           "rms force and the largest pair force scale, epsilon/sigma for LJ)\n", rms, worst, f0);
     printf("%10s %12s %12s %12s %12s %12s   (relative differences, GPU vs CPU)\n", "step", "temperature",
            "pot_energy", "kin_energy", "tot_energy", "pressure");
     int row = 0;

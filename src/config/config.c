@@ -9,6 +9,7 @@
 #include "../util/util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -185,8 +186,11 @@ void config_defaults(mdl_config *cfg)
     cfg->mass = 1.0;
     cfg->temperature = -1;
     cfg->seed = 87287;
-    cfg->epsilon = 1.0;
-    cfg->sigma = 1.0;
+    for (int st = 0; st < MDL_PAIR_NSTYLES; st++) { /* lj units' (metal units have none: config_finish) */
+        const mdl_pair_style_info *info = pair_style_info(st);
+        for (int k = 0; k < MDL_PAIR_MAX_PARAMS; k++)
+            cfg->param[st][k] = k < info->nparam ? info->lj_default[k] : NAN;
+    }
     cfg->cutoff = 2.5;
     cfg->skin = -1; /* unit-dependent default */
     cfg->check = 1;
@@ -292,6 +296,27 @@ static int check_pressure_keys(const mdl_config *cfg)
     return ok;
 }
 
+/* [potential] keys of another style than the config's are refused (they would be ignored). */
+static int style_keys_only(const mdl_config *cfg)
+{
+    int ok = 1;
+    for (int st = 0; st < MDL_PAIR_NSTYLES; st++) {
+        const mdl_pair_style_info *info = pair_style_info(st);
+        for (int k = 0; k < info->nparam && st != cfg->style; k++) {
+            const mdl_entry *e = config_find_entry(cfg, "potential", info->key[k]);
+            int mine = 0; /* a key of the config's own style too */
+            const mdl_pair_style_info *own = pair_style_info(cfg->style);
+            for (int q = 0; q < own->nparam; q++)
+                mine |= strcmp(own->key[q], info->key[k]) == 0;
+            if (e && !mine) {
+                config_fail(e, "a key of style %s; this configuration's style is %s", info->name, own->name);
+                ok = 0;
+            }
+        }
+    }
+    return ok;
+}
+
 static int cross_check(mdl_config *cfg, int ncomposition)
 {
     mdl_entry tmp;
@@ -388,15 +413,7 @@ static int cross_check(mdl_config *cfg, int ncomposition)
                      config_origin(cfg, "output", "trajectory"), t);
         }
     }
-    if (strcmp(cfg->units, "metal") == 0) {
-        const char *need[] = {"epsilon", "sigma", "cutoff"};
-        for (int i = 0; i < 3; i++)
-            if (!config_find_entry(cfg, "potential", need[i])) {
-                config_fail(config_entry_or_file(cfg, "potential", need[i], &tmp), "missing: metal units have no default %s",
-                     need[i]);
-                ok = 0;
-            }
-    }
+    ok &= style_keys_only(cfg);
     return ok;
 }
 
@@ -433,17 +450,24 @@ static int check_time_constants(const mdl_config *cfg, int nose_hoover)
 int config_finish(mdl_config *cfg)
 {
     int ok = 1, ncomposition = 0;
-    /* units first: other defaults depend on it */
-    const mdl_entry *u = config_find_entry(cfg, "system", "units");
+    /* units first: other defaults depend on it; then the style, which says what pair.A.B holds */
+    const mdl_entry *u = config_find_entry(cfg, "system", "units"), *st = config_find_entry(cfg, "potential", "style");
     if (u && !config_set_value(cfg, config_find_spec("system", "units"), u))
         return MDL_EINPUT;
+    if (st && !config_set_value(cfg, config_find_spec("potential", "style"), st))
+        return MDL_EINPUT;
+    if (strcmp(cfg->units, "lj") != 0) { /* metal units: no default for the potential's keys */
+        for (int k = 0; k < MDL_PAIR_NSTYLES * MDL_PAIR_MAX_PARAMS; k++)
+            cfg->param[k / MDL_PAIR_MAX_PARAMS][k % MDL_PAIR_MAX_PARAMS] = NAN;
+        cfg->cutoff = NAN;
+    }
     for (int i = 0; i < cfg->nentries; i++) {
         const mdl_entry *e = &cfg->entries[i];
         if (config_stage_name(e->section))
             continue;
         const key_spec *s = config_find_spec(e->section, e->key);
         int r;
-        if (s == config_find_spec("system", "units"))
+        if (s == config_find_spec("system", "units") || s == config_find_spec("potential", "style"))
             continue;
         if (s)
             r = config_set_value(cfg, s, e);
@@ -498,30 +522,6 @@ void config_destroy(mdl_config *cfg)
     memset(cfg, 0, sizeof *cfg);
 }
 
-void config_force_origin(const mdl_config *cfg, char *out, size_t size)
-{
-    size_t k = (size_t)snprintf(out, size, "lj epsilon=%.17g sigma=%.17g cutoff=%.17g", cfg->epsilon, cfg->sigma,
-                                cfg->cutoff);
-    for (int i = 0; i < cfg->npair && k < size; i++) {
-        const mdl_pair_coeff *p = &cfg->pair[i];
-        k += (size_t)snprintf(out + k, size - k, " pair.%s.%s=%.17g,%.17g,%.17g", p->a, p->b, p->epsilon, p->sigma,
-                              p->cutoff);
-    }
-    if (cfg->ensemble == MDL_NVT_LANGEVIN && k < size)
-        snprintf(out + k, size - k, "; langevin target_temperature=%.17g tau=%.17g timestep=%.17g seed=%lu",
-                 cfg->target_temperature, cfg->tau, cfg->timestep, cfg->seed);
-}
-
-void config_stage_plan(const mdl_config *cfg, char *out, size_t size)
-{
-    size_t k = 0;
-    out[0] = '\0';
-    for (int i = 0; i < cfg->nstages && k < size; i++) {
-        const mdl_config *st = &cfg->stages[i];
-        k += (size_t)snprintf(out + k, size - k, "%s%s %s", i ? "; " : "", st->stage_name,
-                              config_ensemble_name(st->ensemble));
-    }
-}
 
 int config_has(const mdl_config *cfg, const char *section, const char *key)
 {

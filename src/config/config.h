@@ -3,6 +3,7 @@
 #define MDL_CONFIG_H
 
 #include "../physics/nose_hoover.h"
+#include "../physics/pair_styles.h"
 #include "../physics/species.h"
 #include "../util/util.h"
 
@@ -32,7 +33,8 @@ typedef struct {
 
 typedef struct {
     char a[MDL_NAME_LEN], b[MDL_NAME_LEN];
-    double epsilon, sigma, cutoff; /* cutoff < 0: use the global cutoff */
+    double param[MDL_PAIR_MAX_PARAMS]; /* the style's keys' values, in its order */
+    double cutoff;                     /* < 0: the global cutoff */
 } mdl_pair_coeff;
 
 typedef struct mdl_config_s {
@@ -59,8 +61,9 @@ typedef struct mdl_config_s {
     double composition[MDL_MAX_SPECIES];
 
     /* [potential] */
-    int style;                /* 0: lj, the only one */
-    double epsilon, sigma, cutoff;
+    int style;                /* enum mdl_pair_style */
+    double param[MDL_PAIR_NSTYLES][MDL_PAIR_MAX_PARAMS]; /* each style's global keys (NaN: not given) */
+    double cutoff;
     int shift;
     int npair;
     mdl_pair_coeff pair[MDL_MAX_SPECIES * (MDL_MAX_SPECIES + 1) / 2];

@@ -32,9 +32,11 @@ static const key_spec SCHEMA[] = {
     {"system", "box", K_DOUBLE3, F(box), 0, BIG, 1, NULL},
     {"system", "species", K_NAMES, F(species), 0, 0, 0, NULL},
     {"system", "composition", K_FRACTIONS, F(composition), 0, 1, 0, NULL},
-    {"potential", "style", K_ENUM, F(style), 0, 0, 0, "lj"},
-    {"potential", "epsilon", K_DOUBLE, F(epsilon), 0, BIG, 0, NULL},
-    {"potential", "sigma", K_DOUBLE, F(sigma), 0, BIG, 1, NULL},
+    {"potential", "style", K_ENUM, F(style), 0, 0, 0, MDL_PAIR_STYLE_CHOICES},
+#define PARAM_KEY(STYLE, key, k, lo, hi, positive, dflt) \
+    {"potential", #key, K_DOUBLE, F(param[MDL_PAIR_##STYLE][k]), lo, hi, positive, NULL},
+#define STYLE_KEYS(ID, name) MDL_##ID##_PARAMS(PARAM_KEY, ID)
+    MDL_PAIR_STYLES(STYLE_KEYS)
     {"potential", "cutoff", K_DOUBLE, F(cutoff), 0, BIG, 1, NULL},
     {"potential", "shift", K_BOOL, F(shift), 0, 0, 0, NULL},
     {"neighbor", "skin", K_AUTO_DOUBLE, F(skin), 0, BIG, 1, NULL}, /* 0 would stop every run at step 1 */
@@ -408,9 +410,10 @@ int config_set_value(mdl_config *cfg, const key_spec *s, const mdl_entry *e)
     return 0;
 }
 
-/* pair.A.B = epsilon sigma [cutoff] */
+/* pair.A.B = the style's keys' values [cutoff] (the style is read before it) */
 int config_set_pair(mdl_config *cfg, const mdl_entry *e)
 {
+    const mdl_pair_style_info *st = pair_style_info(cfg->style);
     const char *a = e->key + 5, *dot = strchr(a, '.');
     char na[MDL_PATH_LEN] = "", nb[MDL_PATH_LEN] = "";
     if (dot) {
@@ -421,16 +424,18 @@ int config_set_pair(mdl_config *cfg, const mdl_entry *e)
         config_fail(e, "expected pair.A.B with species names A and B");
         return 0;
     }
-    char words[4][MDL_PATH_LEN];
-    int ov, n = split_words(e->value, words, 4, &ov);
-    double v[3] = {0, 0, -1};
-    if (ov || n < 2 || n > 3) {
-        config_fail(e, "'%s': expected epsilon sigma [cutoff]", e->value);
+    char words[MDL_PAIR_MAX_PARAMS + 2][MDL_PATH_LEN], expect[128];
+    int ov, n = split_words(e->value, words, MDL_PAIR_MAX_PARAMS + 2, &ov), k = 0;
+    for (int i = 0; i < st->nparam; i++)
+        k += snprintf(expect + k, sizeof expect - (size_t)k, "%s ", st->key[i]);
+    snprintf(expect + k, sizeof expect - (size_t)k, "[cutoff] (style %s)", st->name);
+    if (ov || n < st->nparam || n > st->nparam + 1) {
+        config_fail(e, "'%s': expected %s", e->value, expect);
         return 0;
     }
-    static const char *const coeff[3] = {"epsilon", "sigma", "cutoff"}; /* each within its key's range */
-    for (int i = 0; i < n; i++)
-        if (!read_number(config_find_spec("potential", coeff[i]), e, words[i], &v[i]))
+    double v[MDL_PAIR_MAX_PARAMS + 1];
+    for (int i = 0; i < n; i++) /* each within its key's range */
+        if (!read_number(config_find_spec("potential", i < st->nparam ? st->key[i] : "cutoff"), e, words[i], &v[i]))
             return 0;
     for (int i = 0; i < cfg->npair; i++) {
         mdl_pair_coeff *p = &cfg->pair[i];
@@ -446,9 +451,9 @@ int config_set_pair(mdl_config *cfg, const mdl_entry *e)
     mdl_pair_coeff *p = &cfg->pair[cfg->npair++];
     mdl_copy(p->a, MDL_NAME_LEN, na);
     mdl_copy(p->b, MDL_NAME_LEN, nb);
-    p->epsilon = v[0];
-    p->sigma = v[1];
-    p->cutoff = v[2];
+    for (int i = 0; i < st->nparam; i++)
+        p->param[i] = v[i];
+    p->cutoff = n > st->nparam ? v[st->nparam] : -1;
     return 1;
 }
 

@@ -89,6 +89,13 @@ typedef struct {
 } mdl_analysis_sums;
 
 enum { MDL_FORCES, MDL_FORCES_ENERGY, MDL_ENERGY_ONLY, MDL_FORCES_THEN_KICKS, MDL_FORCES_VIRIAL };
+/* What the force pass of `what` sums besides the forces (physics/pair_styles.h's enum mdl_ev). */
+static inline int mdl_ev_of(int what)
+{
+    return what == MDL_FORCES_VIRIAL ? MDL_EV_VIRIAL
+           : what == MDL_FORCES_ENERGY || what == MDL_ENERGY_ONLY ? MDL_EV_ENERGY
+                                                                  : MDL_EV_NONE;
+}
 enum { MDL_THERMOSTAT_POST_FORCE = 1, MDL_THERMOSTAT_END_OF_STEP = 2 };
 #define MDL_THERMO_SLOTS 8
 #define MDL_STEP_KINDS 16

@@ -125,7 +125,7 @@ static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     }
     *out = c;
     c->u = *setup->units;
-    cpu_lj_table_fill(&c->lj, setup->pairs);
+    cpu_pair_table_fill(&c->pairs, setup->pairs);
     c->dt = setup->timestep;
     c->skin = setup->skin;
     c->check = setup->check;
@@ -299,12 +299,11 @@ static int cpu_compute_forces(void *p, int what)
     mdl_system *s = &c->s;
     const size_t nlocal = c->dm.nlocal;
     if (what != MDL_ENERGY_ONLY)
-        return lj_compute(&c->lj, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy, s->fz,
-                          what == MDL_FORCES_ENERGY ? 1 : what == MDL_FORCES_VIRIAL ? LJ_VIRIAL : 0, &c->pe,
-                          &c->virial, &c->fscratch);
+        return pair_forces(&c->pairs, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy,
+                           s->fz, mdl_ev_of(what), &c->pe, &c->virial, &c->fscratch);
     double *f = mdl_alloc(3 * s->n * sizeof *f, "forces"); /* computed and dropped */
-    int rc = f ? lj_compute(&c->lj, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, f, f + s->n,
-                            f + 2 * s->n, 1, &c->pe, &c->virial, &c->fscratch)
+    int rc = f ? pair_forces(&c->pairs, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, f, f + s->n,
+                             f + 2 * s->n, MDL_EV_ENERGY, &c->pe, &c->virial, &c->fscratch)
                : MDL_ERUN;
     free(f);
     return rc;

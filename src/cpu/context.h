@@ -18,7 +18,7 @@ typedef struct {
     size_t scratch_atoms;     /* room in x0, y0, z0, perm, scratch */
     double comm_seconds;      /* in domain.c's exchanges (a migration's wrap included) */
     mdl_units u;
-    cpu_lj_table lj;
+    cpu_pair_table pairs;
     double dt, skin, rneigh;
     int brute;                /* method = brute */
     int check, since, started; /* steps between skin tests; steps since the last build */

@@ -1,29 +1,25 @@
-/* The CPU LJ kernel: for each atom a vectorisable pass over its neighbors (pair forces; energy and
-   virial as SIMD reductions), then a scalar pass that sums i's force in list order and applies the
-   reactions to j, so that the forces' bits never depend on whether energy and virial are summed. */
+/* The CPU pair kernel, one copy per style (physics/pair_styles.h): for each atom a vectorisable pass
+   over its neighbors (pair forces; energy and virial as SIMD reductions), then a scalar pass that
+   sums i's force in list order and applies the reactions to j, so that the forces' bits never
+   depend on whether energy and virial are summed. */
 #include "force.h"
 
-#include "../physics/lj.h"
 #include "../util/util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <omp.h>
 
 #define MAX_NEIGH_STACK 2048
 
-void cpu_lj_table_fill(cpu_lj_table *t, const mdl_pair_table *pt)
+void cpu_pair_table_fill(cpu_pair_table *t, const mdl_pair_table *pt)
 {
     memset(t, 0, sizeof *t);
     t->ntypes = pt->ntypes;
-    for (int k = 0; k < pt->ntypes * pt->ntypes; k++) {
-        t->lj1[k] = pt->c[k].lj1;
-        t->lj2[k] = pt->c[k].lj2;
-        t->lj3[k] = pt->c[k].lj3;
-        t->lj4[k] = pt->c[k].lj4;
-        t->offset[k] = pt->c[k].offset;
-        t->cutsq[k] = pt->c[k].cutsq;
-    }
+    t->style = pt->style;
+    memcpy(t->coeff, pt->coeff, sizeof t->coeff);
+    memcpy(t->cutsq, pt->cutsq, sizeof t->cutsq);
 }
 
 void force_scratch_init(cpu_force_scratch *s)
@@ -45,10 +41,11 @@ typedef struct {
    virial, or the virial alone (a barostat's steps); with ghosts, a ghost's pair counts half. */
 enum { EV_NONE, EV_BOTH, EV_BOTH_GHOSTS, EV_VIRIAL, EV_VIRIAL_GHOSTS };
 
-/* The vectorised pair pass over list entries [kb, ke): pair forces into bx/by/bz, energy and virial
-   as SIMD reductions (whose order may differ between the copies: no force depends on them). A macro
-   so that the minimum-image flag is a literal in each copy. */
-#define PAIR_LOOP(kb, ke, wrapped)                                                          \
+/* The vectorised pair pass over list entries [kb, ke) with style NAME (NC coefficients): pair
+   forces into bx/by/bz, energy and virial as SIMD reductions (whose order may differ between the
+   copies: no force depends on them). A macro so that the style and the minimum-image flag are
+   literals in each copy. */
+#define PAIR_LOOP(NAME, NC, kb, ke, wrapped)                                                \
     _Pragma("omp simd reduction(+ : e, w)")                                                 \
     for (int k = (kb); k < (ke); k++) {                                                     \
         const int32_t j = l[k];                                                             \
@@ -60,15 +57,17 @@ enum { EV_NONE, EV_BOTH, EV_BOTH_GHOSTS, EV_VIRIAL, EV_VIRIAL_GHOSTS };
         }                                                                                   \
         const double r2 = dx * dx + dy * dy + dz * dz;                                      \
         const int c = single_type ? 0 : row + type[j];                                      \
-        const double r2inv = 1.0 / r2;                                                      \
-        double fp = lj_fpair(r2inv, t->lj1[c], t->lj2[c]);                                  \
+        double cf[NC];                                                                      \
+        for (int q = 0; q < (NC); q++)                                                      \
+            cf[q] = t->coeff[q][c];                                                         \
+        double fp = NAME##_fpair(r2, cf);                                                   \
         const int inside = r2 < t->cutsq[c];                                                \
         fp = inside ? fp : 0.0;                                                             \
         if (energy_virial) { /* a ghost's pair: half here, half on the rank that owns it */ \
             const int ghosts = energy_virial == EV_BOTH_GHOSTS || energy_virial == EV_VIRIAL_GHOSTS; \
             const double share = ghosts && (size_t)j >= nlocal ? 0.5 : 1.0;                 \
             if (energy_virial <= EV_BOTH_GHOSTS) {                                          \
-                const double ev = lj_energy(r2inv, t->lj3[c], t->lj4[c], t->offset[c]);     \
+                const double ev = NAME##_energy(r2, cf);                                    \
                 e += inside ? share * ev : 0.0;                                             \
             }                                                                               \
             w += share * r2 * fp;                                                           \
@@ -78,70 +77,90 @@ enum { EV_NONE, EV_BOTH, EV_BOTH_GHOSTS, EV_VIRIAL, EV_VIRIAL_GHOSTS };
         bz[k] = dz * fp;                                                                    \
     }
 
-/* Forces on the atoms of one segment (and the reactions on their partners, ghosts too: those are
-   dropped); single_type and energy_virial are compile-time constants at each call site so the
-   compiler emits six specialised loops (force_segment). */
-static inline __attribute__((always_inline)) ev_sum
-force_range(const cpu_lj_table *t, const cpu_nlist *nl, const cpu_nlist_segment *seg, size_t nlocal,
-            const double len[3], const double inv[3], const double *x, const double *y, const double *z,
-            const int32_t *type, double *fx, double *fy, double *fz, const int single_type, const int energy_virial)
-{
-    ev_sum acc = {0, 0};
-    double bx[MAX_NEIGH_STACK], by[MAX_NEIGH_STACK], bz[MAX_NEIGH_STACK];
-    const int nt = t->ntypes;
-    for (size_t i = seg->atom_begin; i < seg->atom_end; i++) {
-        const int32_t *list = seg->data + nl->first[i];
-        const int cnt = nl->count[i];
-        const double xi = x[i], yi = y[i], zi = z[i];
-        const int row = single_type ? 0 : type[i] * nt;
-        double fxi = 0, fyi = 0, fzi = 0, e = 0, w = 0;
-        const int inner = nl->inner[i];
-        for (int k0 = 0; k0 < cnt; k0 += MAX_NEIGH_STACK) {
-            const int kn = cnt - k0 < MAX_NEIGH_STACK ? cnt - k0 : MAX_NEIGH_STACK;
-            const int32_t *l = list + k0;
-            /* [0, ki): pairs inside the box, no minimum image; [ki, kn): across the boundary */
-            const int ki = inner - k0 < 0 ? 0 : inner - k0 > kn ? kn : inner - k0;
-            PAIR_LOOP(0, ki, 0)
-            PAIR_LOOP(ki, kn, 1)
-            for (int k = 0; k < kn; k++) { /* in list order, in every copy alike */
-                const int32_t j = l[k];
-                fxi += bx[k];
-                fyi += by[k];
-                fzi += bz[k];
-                fx[j] -= bx[k];
-                fy[j] -= by[k];
-                fz[j] -= bz[k];
-            }
-        }
-        fx[i] += fxi;
-        fy[i] += fyi;
-        fz[i] += fzi;
-        acc.e += e;
-        acc.w += w;
+/* Forces on the atoms of one segment with style NAME (and the reactions on their partners, ghosts
+   too: those are dropped); single_type and energy_virial are compile-time constants at each call
+   site so the compiler emits ten specialised loops per style (force_segment_NAME). */
+#define FORCE_RANGE(ID, NAME)                                                                            \
+    static inline __attribute__((always_inline)) ev_sum force_range_##NAME(                              \
+        const cpu_pair_table *t, const cpu_nlist *nl, const cpu_nlist_segment *seg, size_t nlocal,       \
+        const double len[3], const double inv[3], const double *x, const double *y, const double *z,     \
+        const int32_t *type, double *fx, double *fy, double *fz, const int single_type, const int energy_virial) \
+    {                                                                                                    \
+        ev_sum acc = {0, 0};                                                                             \
+        double bx[MAX_NEIGH_STACK], by[MAX_NEIGH_STACK], bz[MAX_NEIGH_STACK];                            \
+        const int nt = t->ntypes;                                                                        \
+        for (size_t i = seg->atom_begin; i < seg->atom_end; i++) {                                       \
+            const int32_t *list = seg->data + nl->first[i];                                              \
+            const int cnt = nl->count[i];                                                                \
+            const double xi = x[i], yi = y[i], zi = z[i];                                                \
+            const int row = single_type ? 0 : type[i] * nt;                                              \
+            double fxi = 0, fyi = 0, fzi = 0, e = 0, w = 0;                                              \
+            const int inner = nl->inner[i];                                                              \
+            for (int k0 = 0; k0 < cnt; k0 += MAX_NEIGH_STACK) {                                          \
+                const int kn = cnt - k0 < MAX_NEIGH_STACK ? cnt - k0 : MAX_NEIGH_STACK;                  \
+                const int32_t *l = list + k0;                                                            \
+                /* [0, ki): pairs inside the box, no minimum image; [ki, kn): across the boundary */     \
+                const int ki = inner - k0 < 0 ? 0 : inner - k0 > kn ? kn : inner - k0;                   \
+                PAIR_LOOP(NAME, ID##_NCOEFF, 0, ki, 0)                                                   \
+                PAIR_LOOP(NAME, ID##_NCOEFF, ki, kn, 1)                                                  \
+                for (int k = 0; k < kn; k++) { /* in list order, in every copy alike */                  \
+                    const int32_t j = l[k];                                                              \
+                    fxi += bx[k];                                                                        \
+                    fyi += by[k];                                                                        \
+                    fzi += bz[k];                                                                        \
+                    fx[j] -= bx[k];                                                                      \
+                    fy[j] -= by[k];                                                                      \
+                    fz[j] -= bz[k];                                                                      \
+                }                                                                                        \
+            }                                                                                            \
+            fx[i] += fxi;                                                                                \
+            fy[i] += fyi;                                                                                \
+            fz[i] += fzi;                                                                                \
+            acc.e += e;                                                                                  \
+            acc.w += w;                                                                                  \
+        }                                                                                                \
+        return acc;                                                                                      \
     }
-    return acc;
-}
+MDL_PAIR_STYLES(FORCE_RANGE)
 
-/* energy_virial: EV_* */
-static ev_sum force_segment(const cpu_lj_table *t, const cpu_nlist *nl, const cpu_nlist_segment *seg,
+/* energy_virial: EV_*; the style's copy for each mode, one rank's atoms (single: one species) */
+#define FORCE_SEGMENT(ID, NAME)                                                                          \
+    static ev_sum force_segment_##NAME(const cpu_pair_table *t, const cpu_nlist *nl,                     \
+                                       const cpu_nlist_segment *seg, size_t nlocal, const double len[3], \
+                                       const double inv[3], const double *x, const double *y,            \
+                                       const double *z, const int32_t *type, double *fx, double *fy,     \
+                                       double *fz, int energy_virial)                                    \
+    {                                                                                                    \
+        switch (energy_virial * 2 + (t->ntypes == 1)) {                                                  \
+        case EV_BOTH * 2 + 1: return RANGE(NAME, 1, EV_BOTH);                                            \
+        case EV_BOTH * 2: return RANGE(NAME, 0, EV_BOTH);                                                \
+        case EV_BOTH_GHOSTS * 2 + 1: return RANGE(NAME, 1, EV_BOTH_GHOSTS);                              \
+        case EV_BOTH_GHOSTS * 2: return RANGE(NAME, 0, EV_BOTH_GHOSTS);                                  \
+        case EV_VIRIAL * 2 + 1: return RANGE(NAME, 1, EV_VIRIAL);                                        \
+        case EV_VIRIAL * 2: return RANGE(NAME, 0, EV_VIRIAL);                                            \
+        case EV_VIRIAL_GHOSTS * 2 + 1: return RANGE(NAME, 1, EV_VIRIAL_GHOSTS);                          \
+        case EV_VIRIAL_GHOSTS * 2: return RANGE(NAME, 0, EV_VIRIAL_GHOSTS);                              \
+        case EV_NONE * 2 + 1: return RANGE(NAME, 1, EV_NONE);                                            \
+        default: return RANGE(NAME, 0, EV_NONE);                                                         \
+        }                                                                                                \
+    }
+#define RANGE(NAME, single, ev) force_range_##NAME(t, nl, seg, nlocal, len, inv, x, y, z, type, fx, fy, fz, single, ev)
+MDL_PAIR_STYLES(FORCE_SEGMENT)
+#undef RANGE
+
+static ev_sum force_segment(const cpu_pair_table *t, const cpu_nlist *nl, const cpu_nlist_segment *seg,
                             size_t nlocal, const double len[3], const double inv[3], const double *x, const double *y,
                             const double *z, const int32_t *type, double *fx, double *fy, double *fz,
                             int energy_virial)
 {
-#define RANGE(single, ev) force_range(t, nl, seg, nlocal, len, inv, x, y, z, type, fx, fy, fz, single, ev)
-    switch (energy_virial * 2 + (t->ntypes == 1)) {
-    case EV_BOTH * 2 + 1: return RANGE(1, EV_BOTH);
-    case EV_BOTH * 2: return RANGE(0, EV_BOTH);
-    case EV_BOTH_GHOSTS * 2 + 1: return RANGE(1, EV_BOTH_GHOSTS);
-    case EV_BOTH_GHOSTS * 2: return RANGE(0, EV_BOTH_GHOSTS);
-    case EV_VIRIAL * 2 + 1: return RANGE(1, EV_VIRIAL);
-    case EV_VIRIAL * 2: return RANGE(0, EV_VIRIAL);
-    case EV_VIRIAL_GHOSTS * 2 + 1: return RANGE(1, EV_VIRIAL_GHOSTS);
-    case EV_VIRIAL_GHOSTS * 2: return RANGE(0, EV_VIRIAL_GHOSTS);
-    case EV_NONE * 2 + 1: return RANGE(1, EV_NONE);
-    default: return RANGE(0, EV_NONE);
+    switch (t->style) {
+#define STYLE_CASE(ID, NAME)                                                                             \
+    case MDL_PAIR_##ID:                                                                                  \
+        return force_segment_##NAME(t, nl, seg, nlocal, len, inv, x, y, z, type, fx, fy, fz, energy_virial);
+        MDL_PAIR_STYLES(STYLE_CASE)
+#undef STYLE_CASE
     }
-#undef RANGE
+    return (ev_sum){NAN, NAN};
 }
 
 static int scratch_reserve(cpu_force_scratch *s, int nthreads, size_t n)
@@ -162,7 +181,7 @@ static int scratch_reserve(cpu_force_scratch *s, int nthreads, size_t n)
     return MDL_OK;
 }
 
-int lj_compute(const cpu_lj_table *t, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n,
+int pair_forces(const cpu_pair_table *t, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n,
                const double *x, const double *y, const double *z, const int32_t *type, double *fx, double *fy,
                double *fz, int energy_virial, double *pe, double *virial, cpu_force_scratch *scratch)
 {
@@ -184,9 +203,9 @@ int lj_compute(const cpu_lj_table *t, const cpu_nlist *nl, const mdl_box *box, s
         memset(gx, 0, n * sizeof *gx);
         memset(gy, 0, n * sizeof *gy);
         memset(gz, 0, n * sizeof *gz);
-        const int mode = energy_virial == LJ_VIRIAL ? (nlocal < n ? EV_VIRIAL_GHOSTS : EV_VIRIAL)
-                         : energy_virial       ? (nlocal < n ? EV_BOTH_GHOSTS : EV_BOTH)
-                                               : EV_NONE;
+        const int mode = energy_virial == MDL_EV_VIRIAL ? (nlocal < n ? EV_VIRIAL_GHOSTS : EV_VIRIAL)
+                         : energy_virial == MDL_EV_ENERGY ? (nlocal < n ? EV_BOTH_GHOSTS : EV_BOTH)
+                                                          : EV_NONE;
         ev_sum s = force_segment(t, nl, &nl->seg[th], nlocal, len, inv, x, y, z, type, gx, gy, gz, mode);
         esum[th] = s.e;
         wsum[th] = s.w;
@@ -202,13 +221,13 @@ int lj_compute(const cpu_lj_table *t, const cpu_nlist *nl, const mdl_box *box, s
             }
         }
     }
-    if (energy_virial) {
+    if (energy_virial != MDL_EV_NONE) {
         double e = 0, w = 0;
         for (int k = 0; k < T; k++) {
             e += esum[k];
             w += wsum[k];
         }
-        if (energy_virial != LJ_VIRIAL)
+        if (energy_virial == MDL_EV_ENERGY)
             *pe = e;
         *virial = w;
     }

@@ -1,4 +1,4 @@
-/* CPU Lennard-Jones forces over a half neighbor list (Newton's third law), OpenMP-parallel with
+/* CPU pair forces (any style of physics/pair_styles.h) over a half neighbor list (Newton's third law), OpenMP-parallel with
    per-thread force buffers summed in a fixed order, so a thread count gives one result. */
 #ifndef MDL_CPU_FORCE_H
 #define MDL_CPU_FORCE_H
@@ -6,15 +6,14 @@
 #include "../system/potential.h"
 #include "neighbor.h"
 
-/* Split coefficient arrays (c[ti * ntypes + tj]) for vectorised gathers. */
+/* The style and its coefficient arrays (coeff[k][ti * ntypes + tj]) for vectorised gathers. */
 typedef struct {
-    int ntypes;
-    double lj1[MDL_MAX_SPECIES * MDL_MAX_SPECIES], lj2[MDL_MAX_SPECIES * MDL_MAX_SPECIES];
-    double lj3[MDL_MAX_SPECIES * MDL_MAX_SPECIES], lj4[MDL_MAX_SPECIES * MDL_MAX_SPECIES];
-    double offset[MDL_MAX_SPECIES * MDL_MAX_SPECIES], cutsq[MDL_MAX_SPECIES * MDL_MAX_SPECIES];
-} cpu_lj_table;
+    int ntypes, style;
+    double coeff[MDL_PAIR_MAX_COEFF][MDL_MAX_SPECIES * MDL_MAX_SPECIES];
+    double cutsq[MDL_MAX_SPECIES * MDL_MAX_SPECIES];
+} cpu_pair_table;
 
-void cpu_lj_table_fill(cpu_lj_table *t, const mdl_pair_table *pt);
+void cpu_pair_table_fill(cpu_pair_table *t, const mdl_pair_table *pt);
 
 /* Per-thread scratch for the force loop. */
 typedef struct {
@@ -27,11 +26,11 @@ void force_scratch_init(cpu_force_scratch *s);
 void force_scratch_destroy(cpu_force_scratch *s);
 
 /* Forces into fx, fy, fz of the n atoms (overwritten; those of ghosts, [nlocal, n), mean nothing).
-   With energy_virial (1), *pe and *virial get the totals: a pair with a ghost counts half;
-   LJ_VIRIAL: *virial alone (*pe untouched; a barostat's steps, the energy's pass saved). */
-enum { LJ_VIRIAL = 2 };
-int lj_compute(const cpu_lj_table *t, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n,
-               const double *x, const double *y, const double *z, const int32_t *type, double *fx, double *fy,
-               double *fz, int energy_virial, double *pe, double *virial, cpu_force_scratch *scratch);
+   energy_virial (enum mdl_ev): MDL_EV_ENERGY, *pe and *virial get the totals (a pair with a ghost
+   counts half); MDL_EV_VIRIAL, *virial alone (*pe untouched; a barostat's steps, the energy's pass
+   saved). */
+int pair_forces(const cpu_pair_table *t, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n,
+                const double *x, const double *y, const double *z, const int32_t *type, double *fx, double *fy,
+                double *fz, int energy_virial, double *pe, double *virial, cpu_force_scratch *scratch);
 
 #endif

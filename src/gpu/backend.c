@@ -138,12 +138,7 @@ static int32_t *restart_slots(gpu_ctx *c, const mdl_setup *setup, const mdl_syst
 
 static int set_tables(const mdl_pair_table *pt, const double *mass)
 {
-    double t[6][MDL_MAX_SPECIES * MDL_MAX_SPECIES];
-    for (int k = 0; k < pt->ntypes * pt->ntypes; k++) {
-        t[0][k] = pt->c[k].lj1, t[1][k] = pt->c[k].lj2, t[2][k] = pt->c[k].lj3;
-        t[3][k] = pt->c[k].lj4, t[4][k] = pt->c[k].offset, t[5][k] = pt->c[k].cutsq;
-    }
-    TRY(gpu_set_lj_table(pt->ntypes, t[0], t[1], t[2], t[3], t[4], t[5]));
+    TRY(gpu_set_pair_table(pt->ntypes, (const double (*)[MDL_MAX_SPECIES * MDL_MAX_SPECIES])pt->coeff, pt->cutsq));
     TRY(gpu_set_masses(pt->ntypes, mass));
     return MDL_OK;
 }
@@ -169,6 +164,7 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
         return MDL_ERUN;
     *out = c;
     c->ntypes = s->ntypes;
+    c->style = setup->pairs->style;
     memcpy(c->mass, s->mass, sizeof c->mass);
     c->u = *setup->units;
     c->box = c->region = s->box;
@@ -230,7 +226,7 @@ static int forces_then_kicks(gpu_ctx *c)
         ch.inv_mass[t] = 1.0 / c->mass[t]; /* as gpu_set_masses */
     int si, sk;
     gpu_list_strides(c, &si, &sk);
-    TRY(gpu_lj_forces_chained(c->n, c->ntypes, c->pos4, c->nl, gpu_rows_now(c), gpu_list_table(c),
+    TRY(gpu_pair_forces_chained(c->style, c->n, c->ntypes, c->pos4, c->nl, gpu_rows_now(c), gpu_list_table(c),
                               c->count, si, sk, c->capacity, c->fx, c->fy, c->fz, &ch));
     c->forces_given = 0;
     return MDL_OK;
@@ -243,11 +239,11 @@ static int gpu_compute_forces(void *p, int what)
         return forces_then_kicks(c);
     if (c->replaying) /* the step's graph does it */
         return MDL_OK;
-    int si, sk, keep = what == MDL_ENERGY_ONLY, energy = keep || what == MDL_FORCES_ENERGY || what == MDL_FORCES_VIRIAL;
+    int si, sk, keep = what == MDL_ENERGY_ONLY;
     gpu_list_strides(c, &si, &sk);
-    TRY(gpu_lj_forces(c->n, c->nall, c->ntypes, c->pos4, c->nl, gpu_rows_now(c),
-                      gpu_list_table(c), c->count, si, sk, c->capacity, keep ? NULL : c->fx, keep ? NULL : c->fy,
-                      keep ? NULL : c->fz, what == MDL_FORCES_VIRIAL ? 2 : energy, c->pe, c->w, &c->nbs->halt));
+    TRY(gpu_pair_forces(c->style, c->n, c->nall, c->ntypes, c->pos4, c->nl, gpu_rows_now(c), gpu_list_table(c),
+                        c->count, si, sk, c->capacity, keep ? NULL : c->fx, keep ? NULL : c->fy, keep ? NULL : c->fz,
+                        mdl_ev_of(what), c->pe, c->w, &c->nbs->halt));
     c->forces_given = 0;
     return MDL_OK;
 }

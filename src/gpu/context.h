@@ -35,6 +35,7 @@ typedef struct {
                                  (several ranks: this step's, read back at the chains' start) */
     long step_now;            /* the step begun last (gpu_begin_step) */
     int ntypes;
+    int style;                /* the pair style (enum mdl_pair_style) */
     double mass[MDL_MAX_SPECIES];
     mdl_units u;
     mdl_box box;

@@ -1,6 +1,7 @@
-// GPU Lennard-Jones forces: one thread per atom over its full list (no atomics), the species
-// table in constant memory, pair arithmetic in mdl_real (float in mixed precision).
-#include "../physics/lj.h"
+// GPU pair forces, one kernel per style (physics/pair_styles.h): one thread per atom over its full
+// list (no atomics), the species table in constant memory, pair arithmetic in mdl_real (float in
+// mixed precision).
+#include "../physics/pair_styles.h"
 #include "../physics/species.h"
 #include "common.cuh"
 
@@ -8,8 +9,7 @@
 #include <string.h>
 
 #define MAXT MDL_MAX_SPECIES
-__constant__ mdl_real c_lj1[MAXT * MAXT], c_lj2[MAXT * MAXT], c_lj3[MAXT * MAXT], c_lj4[MAXT * MAXT];
-__constant__ mdl_real c_offset[MAXT * MAXT], c_cutsq[MAXT * MAXT];
+__constant__ mdl_real c_coeff[MDL_PAIR_MAX_COEFF][MAXT * MAXT], c_cutsq[MAXT * MAXT];
 __constant__ int c_ntypes;
 /* The minimum image's lengths (the lists' region): set with the grid by the host, or under a
    barostat copied from the device's grid at each step (a graph node). Read from constant memory,
@@ -33,47 +33,57 @@ extern "C" int gpu_copy_image(const gpu_grid *grid)
     return 0;
 }
 
-extern "C" int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2, const double *lj3,
-                                const double *lj4, const double *offset, const double *cutsq)
+extern "C" int gpu_set_pair_table(int ntypes, const double (*coeff)[MAXT * MAXT], const double *cutsq)
 {
-    mdl_real t[6][MAXT * MAXT];
+    mdl_real t[MDL_PAIR_MAX_COEFF][MAXT * MAXT] = {}, cut[MAXT * MAXT] = {};
     for (int k = 0; k < ntypes * ntypes; k++) {
-        t[0][k] = (mdl_real)lj1[k], t[1][k] = (mdl_real)lj2[k], t[2][k] = (mdl_real)lj3[k];
-        t[3][k] = (mdl_real)lj4[k], t[4][k] = (mdl_real)offset[k], t[5][k] = (mdl_real)cutsq[k];
+        for (int q = 0; q < MDL_PAIR_MAX_COEFF; q++)
+            t[q][k] = (mdl_real)coeff[q][k];
+        cut[k] = (mdl_real)cutsq[k];
     }
-    size_t bytes = (size_t)ntypes * ntypes * sizeof(mdl_real);
-    MDL_CUDA(cudaMemcpyToSymbol(c_lj1, t[0], bytes));
-    MDL_CUDA(cudaMemcpyToSymbol(c_lj2, t[1], bytes));
-    MDL_CUDA(cudaMemcpyToSymbol(c_lj3, t[2], bytes));
-    MDL_CUDA(cudaMemcpyToSymbol(c_lj4, t[3], bytes));
-    MDL_CUDA(cudaMemcpyToSymbol(c_offset, t[4], bytes));
-    MDL_CUDA(cudaMemcpyToSymbol(c_cutsq, t[5], bytes));
+    MDL_CUDA(cudaMemcpyToSymbol(c_coeff, t, sizeof t));
+    MDL_CUDA(cudaMemcpyToSymbol(c_cutsq, cut, sizeof cut));
     MDL_CUDA(cudaMemcpyToSymbol(c_ntypes, &ntypes, sizeof(int)));
     return 0;
 }
 
-MDL_LJ_PAIR(mdl_real, _real)
+/* Each style's pair arithmetic in mdl_real, and its coefficients' count: pair_eval<STYLE>. */
+template <int STYLE>
+struct pair_eval;
+#define PAIR_EVAL(ID, NAME)                                                                               \
+    MDL_##ID##_PAIR(mdl_real, _real)                                                                     \
+    template <>                                                                                          \
+    struct pair_eval<MDL_PAIR_##ID> {                                                                    \
+        static constexpr int NC = ID##_NCOEFF;                                                           \
+        __device__ static mdl_real fpair(mdl_real r2, const mdl_real *c) { return NAME##_fpair_real(r2, c); } \
+        __device__ static mdl_real energy(mdl_real r2, const mdl_real *c) { return NAME##_energy_real(r2, c); } \
+    };
+MDL_PAIR_STYLES(PAIR_EVAL)
+#undef PAIR_EVAL
 
-/* Adds the pair (i, j) to i's sums: the force, with EV (EV_ENERGY) the energy and virial too,
-   EV_VIRIAL the virial alone. */
-enum { EV_NONE, EV_ENERGY, EV_VIRIAL };
-template <int EV, bool SINGLE>
+/* Adds the pair (i, j) to i's sums: the force, with EV (MDL_EV_ENERGY) the energy and virial too,
+   MDL_EV_VIRIAL the virial alone. */
+template <int EV, bool SINGLE, int STYLE>
 __device__ __forceinline__ void add_pair(real4 pi, real4 pj, int row, mdl_real cut2, const image_lengths &m,
                                          mdl_real &fxi, mdl_real &fyi, mdl_real &fzi, mdl_real &e, mdl_real &v)
 {
+    using P = pair_eval<STYLE>;
     const mdl_real dx = min_image_real(pi.x - pj.x, m.len[0], m.inv[0]);
     const mdl_real dy = min_image_real(pi.y - pj.y, m.len[1], m.inv[1]);
     const mdl_real dz = min_image_real(pi.z - pj.z, m.len[2], m.inv[2]);
     const mdl_real r2 = dx * dx + dy * dy + dz * dz;
     const int c = SINGLE ? 0 : row + real_to_type(pj.w);
     if (r2 < (SINGLE ? cut2 : c_cutsq[c])) {
-        const mdl_real r2inv = (mdl_real)1 / r2;
-        const mdl_real fp = lj_fpair_real(r2inv, c_lj1[c], c_lj2[c]);
+        mdl_real cf[P::NC];
+#pragma unroll
+        for (int q = 0; q < P::NC; q++)
+            cf[q] = c_coeff[q][c];
+        const mdl_real fp = P::fpair(r2, cf);
         fxi += dx * fp;
         fyi += dy * fp;
         fzi += dz * fp;
-        if (EV == EV_ENERGY)
-            e += lj_energy_real(r2inv, c_lj3[c], c_lj4[c], c_offset[c]);
+        if (EV == MDL_EV_ENERGY)
+            e += P::energy(r2, cf);
         if (EV)
             v += r2 * fp;
     }
@@ -82,14 +92,14 @@ __device__ __forceinline__ void add_pair(real4 pi, real4 pj, int row, mdl_real c
 /* A row the list could not hold (until the host grows it): every atom is a candidate, lane s of
    the atom's T lanes taking j = s, s + T, ... Kept out of line so that the list loop compiles as
    if it were alone. */
-template <int EV, bool SINGLE, int T>
+template <int EV, bool SINGLE, int STYLE, int T>
 __device__ __noinline__ void add_all_pairs(int i, int s, int nall, const pos_t *__restrict__ pos, int row,
                                            mdl_real cut2, image_lengths m, mdl_real *sums)
 {
     const real4 pi = pos_at(pos, i);
     for (int j = s; j < nall; j += T)
         if (j != i)
-            add_pair<EV, SINGLE>(pi, load4(pos, j), row, cut2, m, sums[0], sums[1], sums[2], sums[3], sums[4]);
+            add_pair<EV, SINGLE, STYLE>(pi, load4(pos, j), row, cut2, m, sums[0], sums[1], sums[2], sums[3], sums[4]);
 }
 
 /* How the force kernel reads the list: atom indices through the caches, or loaded to be evicted
@@ -110,8 +120,8 @@ __device__ __forceinline__ unsigned list_load(const unsigned *p)
    list best when there are many. LIST_PACKED: the block first copies the tables of its atoms'
    warps into shared memory; LIST_RELATIVE (one rank: nall = n): entry e of row i is atom
    (i + e) mod n. KICK: the atom's force goes on into the chained kicks and drift (ch). */
-template <int EV, bool SINGLE, int T, int LIST, bool KICK>
-__global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, const pos_t *__restrict__ pos,
+template <int EV, bool SINGLE, int STYLE, int T, int LIST, bool KICK>
+__global__ void __launch_bounds__(MDL_BLOCK) pair_kernel(int n, int nall, const pos_t *__restrict__ pos,
                                                        const int *__restrict__ nl, const int *__restrict__ table,
                                                        const int *__restrict__ count, int si, int sk, int capacity,
                                                        mdl_real *fx, mdl_real *fy, mdl_real *fz, mdl_real *pe,
@@ -140,7 +150,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, const po
     const bool packed_row = REL || (PACKED && tw[GPU_LIST_TABLE - 1] == GPU_LIST_PACKED); /* two entries per int */
     if (cnt > (packed_row ? 2 * capacity : capacity)) {
         mdl_real a[5] = {0, 0, 0, 0, 0};
-        add_all_pairs<EV, SINGLE, T>(i, s, nall, pos, row, cut2, m, a);
+        add_all_pairs<EV, SINGLE, STYLE, T>(i, s, nall, pos, row, cut2, m, a);
         fxi = a[0], fyi = a[1], fzi = a[2], e = a[3], v = a[4];
     } else if (packed_row) {
         /* lane s: the ints w = s, s + T, ... below full (two entries each), two ints at a time so
@@ -156,26 +166,26 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, const po
             const unsigned a = list_load<true>(&words[(size_t)w * sk]);
             const unsigned b = list_load<true>(&words[(size_t)(w + T) * sk]);
             const real4 p0 = neighbor(a), p1 = neighbor(a >> 16), p2 = neighbor(b), p3 = neighbor(b >> 16);
-            add_pair<EV, SINGLE>(pi, p0, row, cut2, m, fxi, fyi, fzi, e, v);
-            add_pair<EV, SINGLE>(pi, p1, row, cut2, m, fxi, fyi, fzi, e, v);
-            add_pair<EV, SINGLE>(pi, p2, row, cut2, m, fxi, fyi, fzi, e, v);
-            add_pair<EV, SINGLE>(pi, p3, row, cut2, m, fxi, fyi, fzi, e, v);
+            add_pair<EV, SINGLE, STYLE>(pi, p0, row, cut2, m, fxi, fyi, fzi, e, v);
+            add_pair<EV, SINGLE, STYLE>(pi, p1, row, cut2, m, fxi, fyi, fzi, e, v);
+            add_pair<EV, SINGLE, STYLE>(pi, p2, row, cut2, m, fxi, fyi, fzi, e, v);
+            add_pair<EV, SINGLE, STYLE>(pi, p3, row, cut2, m, fxi, fyi, fzi, e, v);
         }
         for (; w < full; w += T) {
             const unsigned a = list_load<true>(&words[(size_t)w * sk]);
             const real4 p0 = neighbor(a), p1 = neighbor(a >> 16);
-            add_pair<EV, SINGLE>(pi, p0, row, cut2, m, fxi, fyi, fzi, e, v);
-            add_pair<EV, SINGLE>(pi, p1, row, cut2, m, fxi, fyi, fzi, e, v);
+            add_pair<EV, SINGLE, STYLE>(pi, p0, row, cut2, m, fxi, fyi, fzi, e, v);
+            add_pair<EV, SINGLE, STYLE>(pi, p1, row, cut2, m, fxi, fyi, fzi, e, v);
         }
         if (w == full && (cnt & 1)) {
             const unsigned a = list_load<true>(&words[(size_t)w * sk]);
-            add_pair<EV, SINGLE>(pi, neighbor(a), row, cut2, m, fxi, fyi, fzi, e, v);
+            add_pair<EV, SINGLE, STYLE>(pi, neighbor(a), row, cut2, m, fxi, fyi, fzi, e, v);
         }
     } else {
         const int *list = nl + (size_t)i * si;
         for (int k = s; k < cnt; k += T) {
             const int j = (int)list_load<STREAM>((const unsigned *)&list[(size_t)k * sk]);
-            add_pair<EV, SINGLE>(pi, load4(pos, j), row, cut2, m, fxi, fyi, fzi, e, v);
+            add_pair<EV, SINGLE, STYLE>(pi, load4(pos, j), row, cut2, m, fxi, fyi, fzi, e, v);
         }
     }
     if (T > 1) { /* the group's lanes are consecutive lanes of one warp */
@@ -184,7 +194,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, const po
             fxi += __shfl_xor_sync(mask, fxi, o, T);
             fyi += __shfl_xor_sync(mask, fyi, o, T);
             fzi += __shfl_xor_sync(mask, fzi, o, T);
-            if (EV == EV_ENERGY)
+            if (EV == MDL_EV_ENERGY)
                 e += __shfl_xor_sync(mask, e, o, T);
             if (EV)
                 v += __shfl_xor_sync(mask, v, o, T);
@@ -208,7 +218,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) lj_kernel(int n, int nall, const po
         if (ch.outer_skin > 0)
             outer_flag(__activemask(), q, d2, (mdl_real)(0.5 * ch.outer_skin), &ch.st->far_outer);
     }
-    if (EV == EV_ENERGY) // each pair is seen from both atoms: half to each
+    if (EV == MDL_EV_ENERGY) // each pair is seen from both atoms: half to each
         pe[i] = (mdl_real)0.5 * e;
     if (EV)
         w[i] = (mdl_real)0.5 * v;
@@ -240,77 +250,100 @@ static bool list_streamed(size_t n)
 }
 
 /* ch: the chained kernels (no energy), else the plain ones. */
-template <int T, int LIST>
-static void launch_lj(size_t n, size_t nall, int ntypes, int ev, const pos_t *p, const int *nl,
-                      const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
-                      mdl_real *fz, mdl_real *pe, mdl_real *w, const int *halt, const gpu_chain *ch)
+template <int STYLE, int T, int LIST>
+static void launch_pair(size_t n, size_t nall, int ntypes, int ev, const pos_t *p, const int *nl,
+                        const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
+                        mdl_real *fz, mdl_real *pe, mdl_real *w, const int *halt, const gpu_chain *ch)
 {
     unsigned g = grid_for(n * T, MDL_BLOCK);
     const gpu_chain none = {};
-#define LJ_LAUNCH(EV, SINGLE, KICK)                                                                             \
-    lj_kernel<EV, SINGLE, T, LIST, KICK><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(                                     \
+#define PAIR_LAUNCH(EV, SINGLE, KICK)                                                                    \
+    pair_kernel<EV, SINGLE, STYLE, T, LIST, KICK><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(                     \
         (int)n, (int)nall, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe, w, halt, ch ? *ch : none)
     if (ch && ntypes == 1)
-        LJ_LAUNCH(EV_NONE, true, true);
+        PAIR_LAUNCH(MDL_EV_NONE, true, true);
     else if (ch)
-        LJ_LAUNCH(EV_NONE, false, true);
-    else if (ntypes == 1 && ev == EV_VIRIAL)
-        LJ_LAUNCH(EV_VIRIAL, true, false);
-    else if (ntypes == 1 && ev)
-        LJ_LAUNCH(EV_ENERGY, true, false);
+        PAIR_LAUNCH(MDL_EV_NONE, false, true);
+    else if (ntypes == 1 && ev == MDL_EV_VIRIAL)
+        PAIR_LAUNCH(MDL_EV_VIRIAL, true, false);
+    else if (ntypes == 1 && ev == MDL_EV_ENERGY)
+        PAIR_LAUNCH(MDL_EV_ENERGY, true, false);
     else if (ntypes == 1)
-        LJ_LAUNCH(EV_NONE, true, false);
-    else if (ev == EV_VIRIAL)
-        LJ_LAUNCH(EV_VIRIAL, false, false);
-    else if (ev)
-        LJ_LAUNCH(EV_ENERGY, false, false);
+        PAIR_LAUNCH(MDL_EV_NONE, true, false);
+    else if (ev == MDL_EV_VIRIAL)
+        PAIR_LAUNCH(MDL_EV_VIRIAL, false, false);
+    else if (ev == MDL_EV_ENERGY)
+        PAIR_LAUNCH(MDL_EV_ENERGY, false, false);
     else
-        LJ_LAUNCH(EV_NONE, false, false);
-#undef LJ_LAUNCH
+        PAIR_LAUNCH(MDL_EV_NONE, false, false);
+#undef PAIR_LAUNCH
 }
 
-static int lj_forces(size_t n, size_t nall, int ntypes, const mdl_real *pos4, const int *nl, gpu_rows form,
-                     const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
-                     mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt, const gpu_chain *ch)
+/* The style's kernels for the list's form and the lanes per atom. */
+template <int STYLE>
+static void launch_style(size_t n, size_t nall, int ntypes, const pos_t *p, const int *nl, int list,
+                         const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
+                         mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt,
+                         const gpu_chain *ch)
+{
+#define PAIR_LANES(T, LIST)                                                                                      \
+    launch_pair<STYLE, T, LIST>(n, nall, ntypes, energy_virial, p, nl, table, count, si, sk, capacity, fx, fy, fz, \
+                                pe, w, halt, ch)
+#define PAIR_LISTS(T)                                                                                            \
+    (list == LIST_PACKED     ? PAIR_LANES(T, LIST_PACKED)                                                        \
+     : list == LIST_RELATIVE ? PAIR_LANES(T, LIST_RELATIVE)                                                      \
+     : list == LIST_STREAMED ? PAIR_LANES(T, LIST_STREAMED)                                                      \
+                             : PAIR_LANES(T, LIST_CACHED))
+    const int lanes = lanes_per_atom(n);
+    if (lanes == 8)
+        PAIR_LISTS(8);
+    else if (lanes == 4)
+        PAIR_LISTS(4);
+    else
+        PAIR_LISTS(1);
+#undef PAIR_LISTS
+#undef PAIR_LANES
+}
+
+static int pair_forces(int style, size_t n, size_t nall, int ntypes, const mdl_real *pos4, const int *nl,
+                       gpu_rows form, const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
+                       mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt,
+                       const gpu_chain *ch)
 {
     const pos_t *p = (const pos_t *)pos4;
     const int list = form == GPU_ROWS_TABLE      ? LIST_PACKED
                      : form == GPU_ROWS_RELATIVE ? LIST_RELATIVE
                      : list_streamed(n)          ? LIST_STREAMED
                                                  : LIST_CACHED;
-#define LJ_LANES(T, LIST)                                                                                        \
-    launch_lj<T, LIST>(n, nall, ntypes, energy_virial, p, nl, table, count, si, sk, capacity, fx, fy, fz, pe, w, \
-                       halt, ch)
-#define LJ_LISTS(T)                                                                                              \
-    (list == LIST_PACKED     ? LJ_LANES(T, LIST_PACKED)                                                          \
-     : list == LIST_RELATIVE ? LJ_LANES(T, LIST_RELATIVE)                                                        \
-     : list == LIST_STREAMED ? LJ_LANES(T, LIST_STREAMED)                                                        \
-                             : LJ_LANES(T, LIST_CACHED))
-    const int lanes = lanes_per_atom(n);
-    if (lanes == 8)
-        LJ_LISTS(8);
-    else if (lanes == 4)
-        LJ_LISTS(4);
-    else
-        LJ_LISTS(1);
-#undef LJ_LISTS
-#undef LJ_LANES
-    MDL_LAUNCHED("lj_forces");
+    switch (style) {
+#define STYLE_CASE(ID, NAME)                                                                                     \
+    case MDL_PAIR_##ID:                                                                                          \
+        launch_style<MDL_PAIR_##ID>(n, nall, ntypes, p, nl, list, table, count, si, sk, capacity, fx, fy, fz,   \
+                                    energy_virial, pe, w, halt, ch);                                             \
+        break;
+        MDL_PAIR_STYLES(STYLE_CASE)
+#undef STYLE_CASE
+    default:
+        mdl_error("internal: pair style %d has no GPU kernel", style);
+        return 1;
+    }
+    MDL_LAUNCHED("pair_forces");
     return 0;
 }
 
-extern "C" int gpu_lj_forces(size_t n, size_t nall, int ntypes, const mdl_real *pos4, const int *nl, gpu_rows form,
-                             const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
-                             mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt)
+extern "C" int gpu_pair_forces(int style, size_t n, size_t nall, int ntypes, const mdl_real *pos4, const int *nl,
+                               gpu_rows form, const int *table, const int *count, int si, int sk, int capacity,
+                               mdl_real *fx, mdl_real *fy, mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w,
+                               const int *halt)
 {
-    return lj_forces(n, nall, ntypes, pos4, nl, form, table, count, si, sk, capacity, fx, fy, fz, energy_virial,
-                     pe, w, halt, NULL);
+    return pair_forces(style, n, nall, ntypes, pos4, nl, form, table, count, si, sk, capacity, fx, fy, fz,
+                       energy_virial, pe, w, halt, NULL);
 }
 
-extern "C" int gpu_lj_forces_chained(size_t n, int ntypes, const mdl_real *pos4, const int *nl,
-                                     gpu_rows form, const int *table, const int *count, int si, int sk, int capacity,
-                                     mdl_real *fx, mdl_real *fy, mdl_real *fz, const gpu_chain *c)
+extern "C" int gpu_pair_forces_chained(int style, size_t n, int ntypes, const mdl_real *pos4, const int *nl,
+                                       gpu_rows form, const int *table, const int *count, int si, int sk, int capacity,
+                                       mdl_real *fx, mdl_real *fy, mdl_real *fz, const gpu_chain *c)
 {
-    return lj_forces(n, n, ntypes, pos4, nl, form, table, count, si, sk, capacity, fx, fy, fz, 0, NULL, NULL,
-                     &c->st->halt, c);
+    return pair_forces(style, n, n, ntypes, pos4, nl, form, table, count, si, sk, capacity, fx, fy, fz, MDL_EV_NONE,
+                       NULL, NULL, &c->st->halt, c);
 }

@@ -381,19 +381,21 @@ int gpu_invert(size_t n, const int *perm, int *inv); /* inv[perm[i]] = i */
 int gpu_remap(size_t m, const int *inv, int *idx);   /* idx[k] = inv[idx[k]] */
 
 /* ---- forces (force.cu) ---- */
-int gpu_set_lj_table(int ntypes, const double *lj1, const double *lj2, const double *lj3, const double *lj4,
-                     const double *offset, const double *cutsq);
+/* The style's coefficients per species pair (coeff[k][ti * ntypes + tj], MDL_PAIR_MAX_COEFF rows) and
+   the squared cutoffs, into constant memory. */
+int gpu_set_pair_table(int ntypes, const double (*coeff)[MDL_MAX_SPECIES * MDL_MAX_SPECIES], const double *cutsq);
 /* The force kernels' minimum image: the lengths of the lists' region, set by the host (queued), or
    copied from a barostat's grid on the device (queued: a node of the step's graph). */
 int gpu_set_image(mdl_box region);
 int gpu_copy_image(const gpu_grid *grid);
-/* Forces from a full list (fx = fy = fz = NULL: none written); with energy_virial, per-atom pe[i]
-   and w[i] (half of each pair's share; 2: w alone). A row longer than capacity is replaced by a
-   scan of every atom and ghost (nall of them). form, table: the list's (gpu_build_cell). Nothing
-   is done once *halt is set. */
-int gpu_lj_forces(size_t n, size_t nall, int ntypes, const mdl_real *pos4, const int *nl, gpu_rows form,
-                  const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
-                  mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt);
+/* Forces of pair style `style` (enum mdl_pair_style) from a full list (fx = fy = fz = NULL: none
+   written); with energy_virial (enum mdl_ev) MDL_EV_ENERGY, per-atom pe[i] and w[i] (half of each
+   pair's share), MDL_EV_VIRIAL w alone. A row longer than capacity is replaced by a scan of every
+   atom and ghost (nall of them). form, table: the list's (gpu_build_cell). Nothing is done once
+   *halt is set. */
+int gpu_pair_forces(int style, size_t n, size_t nall, int ntypes, const mdl_real *pos4, const int *nl, gpu_rows form,
+                    const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx, mdl_real *fy,
+                    mdl_real *fz, int energy_virial, mdl_real *pe, mdl_real *w, const int *halt);
 /* The chained step in the force kernel's epilogue: each atom's force, once summed and written,
    goes straight into gpu_kick_drift's update with kicks = 2 (the same arithmetic). Its new packed
    position goes to pos_out, not to the pos4 that its neighbors read in this pass: the caller
@@ -407,9 +409,9 @@ typedef struct {
     gpu_nb_state *st;
     double outer_skin; /* pruned lists: the outer list's skin (pos0's w: see gpu_prune_list); 0: none */
 } gpu_chain;
-int gpu_lj_forces_chained(size_t n, int ntypes, const mdl_real *pos4, const int *nl, gpu_rows form,
-                          const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
-                          mdl_real *fy, mdl_real *fz, const gpu_chain *chain);
+int gpu_pair_forces_chained(int style, size_t n, int ntypes, const mdl_real *pos4, const int *nl, gpu_rows form,
+                            const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
+                            mdl_real *fy, mdl_real *fz, const gpu_chain *chain);
 
 /* ---- integration, thermostats, reductions (integrate.cu) ---- */
 int gpu_set_masses(int ntypes, const double *mass);

@@ -1,47 +1,65 @@
-/* Lennard-Jones pair arithmetic, written once for the CPU and the GPU (MDL_HD). */
+/* The Lennard-Jones pair potential (LAMMPS lj/cut) as a unit: its keys, its coefficients' layout,
+   their builder and mixing, and its pair arithmetic written once for the CPU and the GPU (MDL_HD). */
 #ifndef MDL_LJ_H
 #define MDL_LJ_H
 
 #include "hd.h"
 
-/* Coefficients of one species pair, in LAMMPS's lj/cut form:
-   F(r)/r = r^-2 r^-6 (lj1 r^-6 - lj2),  E(r) = r^-6 (lj3 r^-6 - lj4) - offset. */
-typedef struct {
-    double lj1, lj2, lj3, lj4, offset, cutsq;
-} mdl_lj_coeff;
+#include <math.h>
 
-/* Force over distance F(r)/r, lj_fpair##S, and energy, lj_energy##S, for 1/r^2 = r2inv in type T:
-   written once, made for double here and for the GPU's mdl_real (float in mixed precision) in
-   gpu/force.cu. */
+/* Its keys, X(STYLE, key, index, lowest, highest, positive, default in lj units) (no default in
+   metal units): pair.A.B = epsilon sigma [cutoff]. */
+#define MDL_LJ_PARAMS(X, STYLE)                                                                    \
+    X(STYLE, epsilon, 0, 0, 1e30, 0, 1.0)                                                           \
+    X(STYLE, sigma, 1, 0, 1e30, 1, 1.0)
+enum { LJ_EPSILON, LJ_SIGMA, LJ_NPARAM };
+
+/* Its coefficients, in LAMMPS's lj/cut form:
+   F(r)/r = r^-2 r^-6 (lj1 r^-6 - lj2),  E(r) = r^-6 (lj3 r^-6 - lj4) - offset. */
+enum { LJ_LJ1, LJ_LJ2, LJ_LJ3, LJ_LJ4, LJ_OFFSET, LJ_NCOEFF };
+
+/* Force over distance F(r)/r, lj_fpair##S, and energy, lj_energy##S, at r^2 = r2 from the
+   coefficients c in type T: made for double here and for the GPU's mdl_real (float in mixed
+   precision) in gpu/force.cu. */
 #define MDL_LJ_PAIR(T, S)                                                      \
-    static inline MDL_HD T lj_fpair##S(T r2inv, T lj1, T lj2)                  \
+    static inline MDL_HD T lj_fpair##S(T r2, const T *c)                       \
     {                                                                          \
-        T r6inv = r2inv * r2inv * r2inv;                                       \
-        return r6inv * (lj1 * r6inv - lj2) * r2inv;                            \
+        const T r2inv = (T)1 / r2, r6inv = r2inv * r2inv * r2inv;              \
+        return r6inv * (c[LJ_LJ1] * r6inv - c[LJ_LJ2]) * r2inv;                \
     }                                                                          \
-    static inline MDL_HD T lj_energy##S(T r2inv, T lj3, T lj4, T offset)       \
+    static inline MDL_HD T lj_energy##S(T r2, const T *c)                      \
     {                                                                          \
-        T r6inv = r2inv * r2inv * r2inv;                                       \
-        return r6inv * (lj3 * r6inv - lj4) - offset;                           \
+        const T r2inv = (T)1 / r2, r6inv = r2inv * r2inv * r2inv;              \
+        return r6inv * (c[LJ_LJ3] * r6inv - c[LJ_LJ4]) - c[LJ_OFFSET];         \
     }
 MDL_LJ_PAIR(double, )
 
-/* Coefficients from epsilon, sigma and cutoff; shift = 1 makes E(cutoff) = 0. */
-static inline mdl_lj_coeff lj_coeff(double epsilon, double sigma, double cutoff, int shift)
+/* The coefficients from epsilon and sigma (p) and the cutoff; shift makes E(cutoff) = 0. */
+static inline void lj_coeff(const double *p, double cutoff, int shift, double *c)
 {
-    double s6 = sigma * sigma * sigma * sigma * sigma * sigma;
-    mdl_lj_coeff c;
-    c.lj1 = 48.0 * epsilon * s6 * s6;
-    c.lj2 = 24.0 * epsilon * s6;
-    c.lj3 = 4.0 * epsilon * s6 * s6;
-    c.lj4 = 4.0 * epsilon * s6;
-    c.cutsq = cutoff * cutoff;
-    c.offset = 0.0;
-    if (shift) {
-        double rc2inv = 1.0 / c.cutsq;
-        c.offset = lj_energy(rc2inv, c.lj3, c.lj4, 0.0);
-    }
-    return c;
+    const double s6 = p[LJ_SIGMA] * p[LJ_SIGMA] * p[LJ_SIGMA] * p[LJ_SIGMA] * p[LJ_SIGMA] * p[LJ_SIGMA];
+    c[LJ_LJ1] = 48.0 * p[LJ_EPSILON] * s6 * s6;
+    c[LJ_LJ2] = 24.0 * p[LJ_EPSILON] * s6;
+    c[LJ_LJ3] = 4.0 * p[LJ_EPSILON] * s6 * s6;
+    c[LJ_LJ4] = 4.0 * p[LJ_EPSILON] * s6;
+    c[LJ_OFFSET] = 0.0;
+    if (shift)
+        c[LJ_OFFSET] = lj_energy(cutoff * cutoff, c);
+}
+
+/* An unlisted cross pair from its two species' own (LAMMPS's geometric mixing, lj/cut's default:
+   sqrt(eA eB), (sA + sB) / 2; the cutoff (rcA + rcB) / 2). Returns 1: LJ mixes. */
+static inline int lj_mix(const double *a, const double *b, double *out)
+{
+    out[LJ_EPSILON] = sqrt(a[LJ_EPSILON] * b[LJ_EPSILON]);
+    out[LJ_SIGMA] = 0.5 * (a[LJ_SIGMA] + b[LJ_SIGMA]);
+    return 1;
+}
+
+/* A force of the pair's scale (compare's unit): epsilon / sigma. */
+static inline double lj_force_scale(const double *p)
+{
+    return p[LJ_EPSILON] / p[LJ_SIGMA];
 }
 
 #endif

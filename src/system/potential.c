@@ -1,4 +1,4 @@
-/* Builds the species pair table from [potential], with Lorentz-Berthelot mixing for unlisted pairs. */
+/* Builds the species pair table from [potential] through the style's unit (physics/pair_styles.h). */
 #include "potential.h"
 
 #include "../util/util.h"
@@ -17,12 +17,28 @@ static const mdl_pair_coeff *find_pair(const mdl_config *cfg, const char *a, con
     return NULL;
 }
 
-int potential_build(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *pt)
+/* The global keys for a pair that takes them (A.B, unlisted): each must have a value. */
+static int take_globals(const mdl_config *cfg, const char *a, const char *b, double *param, double *cutoff)
 {
-    int nt = s->ntypes;
-    double eps[MDL_MAX_SPECIES], sig[MDL_MAX_SPECIES], cut[MDL_MAX_SPECIES];
-    memset(pt, 0, sizeof *pt);
-    pt->ntypes = nt;
+    const mdl_pair_style_info *st = pair_style_info(cfg->style);
+    for (int k = 0; k <= st->nparam; k++) {
+        const double v = k < st->nparam ? cfg->param[cfg->style][k] : cfg->cutoff;
+        const char *key = k < st->nparam ? st->key[k] : "cutoff";
+        if (isnan(v)) {
+            mdl_error("%s: [potential] %s: missing (%s units have no default), and pair %s-%s, not listed as pair.%s.%s, "
+                      "takes it", cfg->path, key, cfg->units, a, b, a, b);
+            return MDL_EINPUT;
+        }
+        if (k < st->nparam)
+            param[k] = v;
+        else
+            *cutoff = v;
+    }
+    return MDL_OK;
+}
+
+static int check_species(const mdl_config *cfg, const mdl_system *s)
+{
     for (int i = 0; i < cfg->npair; i++) {
         const mdl_pair_coeff *p = &cfg->pair[i];
         if (system_species_index((mdl_system *)s, p->a, 0) < 0 || system_species_index((mdl_system *)s, p->b, 0) < 0) {
@@ -33,29 +49,86 @@ int potential_build(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *
             return MDL_EINPUT;
         }
     }
-    const mdl_pair_coeff *self[MDL_MAX_SPECIES];
+    return MDL_OK;
+}
+
+/* A cross pair (a, b)'s keys and cutoff: its keys listed, else mixed from the self pairs where the
+   style mixes, else the globals; its cutoff listed, else (rcA + rcB) / 2 where the style mixes,
+   else the global. *from: the listed entry whose cutoff it is (NULL: the global key's). */
+static int cross_values(const mdl_config *cfg, const mdl_system *s, int a, int b,
+                        const double self[][MDL_PAIR_MAX_PARAMS], const double *cut,
+                        const mdl_pair_coeff *const *self_entry, double *param, double *rc,
+                        const mdl_pair_coeff **from)
+{
+    const mdl_pair_style_info *st = pair_style_info(cfg->style);
+    const mdl_pair_coeff *p = find_pair(cfg, s->species[a], s->species[b]);
+    double mixed[MDL_PAIR_MAX_PARAMS] = {0}, globals[MDL_PAIR_MAX_PARAMS] = {0}, global_cut = 0;
+    const int mixes = st->mix(self[a], self[b], mixed);
+    const int need_globals = (!p && !mixes) || (!(p && p->cutoff > 0) && !mixes);
+    if (need_globals)
+        MDL_TRY(take_globals(cfg, s->species[a], s->species[b], globals, &global_cut));
+    memcpy(param, p ? p->param : mixes ? mixed : globals, MDL_PAIR_MAX_PARAMS * sizeof *param);
+    *from = NULL;
+    if (p && p->cutoff > 0) {
+        *rc = p->cutoff, *from = p;
+    } else if (mixes) { /* the longer of the two it mixes names the key */
+        const mdl_pair_coeff *sa = self_entry[a], *sb = self_entry[b], *w = cut[a] >= cut[b] ? sa : sb;
+        *rc = 0.5 * (cut[a] + cut[b]);
+        *from = w && w->cutoff > 0 ? w : NULL;
+    } else {
+        *rc = global_cut;
+    }
+    return MDL_OK;
+}
+
+int potential_build(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *pt)
+{
+    const int nt = s->ntypes;
+    const mdl_pair_style_info *st = pair_style_info(cfg->style);
+    double self[MDL_MAX_SPECIES][MDL_PAIR_MAX_PARAMS] = {{0}}, cut[MDL_MAX_SPECIES];
+    const mdl_pair_coeff *self_entry[MDL_MAX_SPECIES];
+    memset(pt, 0, sizeof *pt);
+    pt->ntypes = nt, pt->style = cfg->style;
+    MDL_TRY(check_species(cfg, s));
     for (int t = 0; t < nt; t++) {
-        const mdl_pair_coeff *p = self[t] = find_pair(cfg, s->species[t], s->species[t]);
-        eps[t] = p ? p->epsilon : cfg->epsilon;
-        sig[t] = p ? p->sigma : cfg->sigma;
-        cut[t] = p && p->cutoff > 0 ? p->cutoff : cfg->cutoff;
+        const mdl_pair_coeff *p = self_entry[t] = find_pair(cfg, s->species[t], s->species[t]);
+        if (!p || !(p->cutoff > 0)) /* a global key it takes */
+            MDL_TRY(take_globals(cfg, s->species[t], s->species[t], self[t], &cut[t]));
+        if (p) {
+            memcpy(self[t], p->param, sizeof p->param);
+            if (p->cutoff > 0)
+                cut[t] = p->cutoff;
+        }
     }
     snprintf(pt->cutmax_key, sizeof pt->cutmax_key, "cutoff");
     for (int a = 0; a < nt; a++)
         for (int b = 0; b < nt; b++) {
-            const mdl_pair_coeff *p = find_pair(cfg, s->species[a], s->species[b]);
-            double e = p ? p->epsilon : sqrt(eps[a] * eps[b]);
-            double sg = p ? p->sigma : 0.5 * (sig[a] + sig[b]);
-            double rc = p && p->cutoff > 0 ? p->cutoff : (a == b ? cut[a] : 0.5 * (cut[a] + cut[b]));
-            pt->c[a * nt + b] = lj_coeff(e, sg, rc, cfg->shift);
+            double param[MDL_PAIR_MAX_PARAMS] = {0}, rc = cut[a], c[MDL_PAIR_MAX_COEFF] = {0};
+            const mdl_pair_coeff *from = a == b && self_entry[a] && self_entry[a]->cutoff > 0 ? self_entry[a] : NULL;
+            if (a == b)
+                memcpy(param, self[a], sizeof param);
+            else
+                MDL_TRY(cross_values(cfg, s, a, b, self, cut, self_entry, param, &rc, &from));
+            st->coeff(param, rc, cfg->shift, c);
+            for (int k = 0; k < st->ncoeff; k++)
+                pt->coeff[k][a * nt + b] = c[k];
+            pt->cutsq[a * nt + b] = rc * rc;
             if (rc > pt->cutmax) { /* whose cutoff: this pair's own, or the longer of the two it mixes */
-                const mdl_pair_coeff *from = p && p->cutoff > 0 ? p : self[cut[a] >= cut[b] ? a : b];
                 pt->cutmax = rc;
-                if (from && from->cutoff > 0)
+                if (from)
                     snprintf(pt->cutmax_key, sizeof pt->cutmax_key, "pair.%s.%s", from->a, from->b);
                 else
                     snprintf(pt->cutmax_key, sizeof pt->cutmax_key, "cutoff");
             }
         }
     return MDL_OK;
+}
+
+double potential_force_scale(const mdl_config *cfg)
+{
+    const mdl_pair_style_info *st = pair_style_info(cfg->style);
+    double scale = isnan(cfg->param[cfg->style][0]) ? 0 : st->force_scale(cfg->param[cfg->style]);
+    for (int k = 0; k < cfg->npair; k++)
+        scale = fmax(scale, st->force_scale(cfg->pair[k].param));
+    return scale;
 }

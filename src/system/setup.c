@@ -73,10 +73,10 @@ static int read_input(const mdl_config *cfg, mdl_system *s)
    machine has available. */
 static int check_memory(const mdl_config *cfg, size_t n, double density, const char *origin)
 {
-    double rl = cfg->cutoff + (cfg->skin > 0 ? cfg->skin : 0);
+    double rc = isnan(cfg->cutoff) ? 0 : cfg->cutoff; /* metal units: no global cutoff where every pair has its own */
     for (int k = 0; k < cfg->npair; k++)
-        if (cfg->pair[k].cutoff > cfg->cutoff)
-            rl = cfg->pair[k].cutoff + cfg->skin;
+        rc = fmax(rc, cfg->pair[k].cutoff);
+    const double rl = rc + (cfg->skin > 0 ? cfg->skin : 0);
     double half_pairs = 0.5 * density * 4.18879020478639 * rl * rl * rl;
     double per_atom = 3 * 96.0 + 64.0 + 6.0 * half_pairs; /* bytes */
     double need = per_atom * (double)n, avail = (double)mdl_memory_available();

@@ -109,6 +109,17 @@ def cases(d):
         # messages name the real source, key and value
         ("pair cutoff by --set", ["run", ini, "--set", "potential.pair.A.A=1 1 3.5"], {ini: good},
          ["--set: [potential] pair.A.A", "cutoff + skin = 3.5 + 0.3"]),
+        # the potential's keys are its style's
+        ("another style's key", ["run", ini, "--set", "potential.d0=1"], {ini: good},
+         ["--set: [potential] d0", "a key of style morse", "style is lj"]),
+        ("unknown style", ["run", ini, "--set", "potential.style=buck"], {ini: good},
+         ["[potential] style", "'buck' is not one of lj|morse"]),
+        ("Morse pair line of LJ's length", ["run", ini, "--set", "potential.style=morse", "--set",
+         "potential.pair.A.A=1 1"], {ini: good}, ["[potential] pair.A.A", "expected d0 alpha r0 [cutoff] (style morse)"]),
+        ("Morse without its keys", ["run", ini, "--set", "potential.style=morse"], {ini: good.replace("epsilon", ";")},
+         ["[potential] d0", "missing", "pair A-A"]),
+        ("Morse alpha of zero", ["run", ini, "--set", "potential.style=morse", "--set", "potential.alpha=0"], {ini: good},
+         ["--set: [potential] alpha", "must be > 0"]),
         ("non-positive Lattice= edge", ["run", ini], with_input("4\n" + XYZ_HEAD.replace('0 0 12"', '0 0 -12"') + f"\n{atoms4}\n"),
          [f"{xyz}:2", "Lattice=", "along z", "-12"]),
         # bytes a reader would drop, frames it would pick silently, names it would pass on

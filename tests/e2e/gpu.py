@@ -97,6 +97,27 @@ def compare(mdlite, inp, d, precision):
         print(f"check {check}: builds cpu {b[0]} ({b[1]} dangerous), gpu {b[2]} ({b[3]} dangerous)")
 
 
+def morse(mdlite, inp, d, precision):
+    """The Morse style on the GPU against the CPU: input/morse_cu.ini at each number of force lanes
+    (4,000, 48,668 and 70,304 atoms) and two species whose three pairs are listed."""
+    from lammps_compare import make_system, write_inputs
+    L, pos, vel = make_system("morse2")
+    write_inputs(d, "morse2", L, pos, vel)
+    ftol, ttol = (1e-4, 1e-4) if precision == "mixed" else (1e-12, 1e-10)
+    cu = os.path.join(inp, "morse_cu.ini")
+    for label, args in (("8 lanes", [cu, "--set", "system.cells=10 10 10"]),
+                        ("4 lanes", [cu, "--set", "system.cells=23 23 23"]),
+                        ("1 lane", [cu, "--set", "system.cells=26 26 26"]),
+                        ("two species", [os.path.join(d, "run.ini")])):
+        out = run([mdlite, "compare", *args, "--steps", "100", *list_sets()]).stdout
+        fnorm = float(re.search(r"step 0 forces: [^=]*= ([0-9.e+-]+)", out).group(1))
+        worst = float(re.search(r"largest thermo difference: ([0-9.e+-]+)", out).group(1))
+        if fnorm > ftol or worst > ttol:
+            fail(f"Morse, {label}: step-0 forces {fnorm:.3g} (< {ftol}?), thermo {worst:.3g} (< {ttol}?) ({precision})"
+                 f"\n{out}")
+        print(f"OK {precision}, Morse, {label}: forces {fnorm:.3g} (< {ftol}), thermo {worst:.3g} (< {ttol})")
+
+
 def read_rows(path):
     with open(path) as f:
         return [line.split() for line in f]

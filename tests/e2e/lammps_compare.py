@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""mdlite and LAMMPS (the Debian `lmp`) run the same 4000-atom LJ system from the same positions and
+"""mdlite and LAMMPS (the Debian `lmp`) run the same 4000-atom system from the same positions and
 velocities for 100 NVE steps; every thermo column at every thermo step must agree to 1e-7 (relative,
-with an absolute floor of 1e-7 for values near zero).
+with an absolute floor of 1e-7 for values near zero). Systems: LJ in lj and metal units; Morse
+(LAMMPS pair_style morse) with one species, and with two whose three pairs are each listed.
 
 Nose-Hoover NVT and NPT: lammps_nose_hoover.py.
 
-usage: lammps_compare.py MDLITE [lj|metal] [--threads N]
+usage: lammps_compare.py MDLITE [lj|metal|morse|morse2] [--threads N] [--backend gpu] [--tol T]
 """
 import math
 import os
@@ -18,16 +19,23 @@ from common import fail, read_thermo, run, workdir, write  # noqa: E402
 
 TOL = 1e-7
 SYSTEMS = {
-    # units: (lattice constant, cells, mass, epsilon, sigma, cutoff, skin, dt, temperature, species)
-    "lj": (1.6795962, 10, 1.0, 1.0, 1.0, 2.5, 0.3, 0.005, 1.44, "A"),
-    "metal": (5.385, 10, 39.948, 0.0104, 3.405, 8.5, 2.0, 0.005, 60.0, "Ar"),
+    # name: (lattice constant, cells, mass, style and its keys, cutoff, skin, dt, temperature, species)
+    "lj": (1.6795962, 10, 1.0, ("lj", 1.0, 1.0), 2.5, 0.3, 0.005, 1.44, "A"),
+    "metal": (5.385, 10, 39.948, ("lj", 0.0104, 3.405), 8.5, 2.0, 0.005, 60.0, "Ar"),
+    # Girifalco-Weizer's Cu Morse (D0 0.3429 eV, alpha 1.3588 / A, r0 2.866 A), fcc Cu at 600 K
+    "morse": (3.615, 10, 63.546, ("morse", 0.3429, 1.3588, 2.866), 6.0, 1.0, 0.002, 600.0, "Cu"),
 }
+# morse2: species A and B (B on every fourth site, mass 58.69), pairs listed as pair.X.Y
+MORSE2 = {("A", "A"): (0.3429, 1.3588, 2.866, 6.0), ("B", "B"): (0.4205, 1.4199, 2.780, 5.5),
+          ("A", "B"): (0.38, 1.39, 2.82, 5.8)}
+UNITS = {"lj": "lj", "metal": "metal", "morse": "metal", "morse2": "metal"}
 BOLTZ = {"lj": 1.0, "metal": 8.617343e-5}
 MVV2E = {"lj": 1.0, "metal": 1.0364269e-4}
 
 
-def make_system(units):
-    a, n, mass, _, _, _, _, _, T, _ = SYSTEMS[units]
+def make_system(name):
+    units = UNITS[name]
+    a, n, mass, _, _, _, _, T, _ = SYSTEMS["morse" if name == "morse2" else name]
     rng = random.Random(2026)
     basis = [(0, 0, 0), (0.5, 0.5, 0), (0.5, 0, 0.5), (0, 0.5, 0.5)]
     L = a * n
@@ -45,21 +53,41 @@ def make_system(units):
     return L, pos, vel
 
 
-def write_inputs(d, units, L, pos, vel):
-    _, _, mass, eps, sigma, rc, skin, dt, _, sp = SYSTEMS[units]
+def potential_lines(name):
+    """The [potential] section and LAMMPS's pair commands; the cutoff."""
+    if name == "morse2":
+        ini = ["style = morse"] + [f"pair.{a}.{b} = {p[0]!r} {p[1]!r} {p[2]!r} {p[3]!r}" for (a, b), p in MORSE2.items()]
+        lmp = [f"pair_style morse {max(p[3] for p in MORSE2.values())!r}"]
+        lmp += [f"pair_coeff {'AB'.index(a) + 1} {'AB'.index(b) + 1} {p[0]!r} {p[1]!r} {p[2]!r} {p[3]!r}"
+                for (a, b), p in MORSE2.items()]
+        return ini, lmp
+    style, *keys = SYSTEMS[name][3]
+    rc = SYSTEMS[name][4]
+    names = {"lj": ("epsilon", "sigma"), "morse": ("d0", "alpha", "r0")}[style]
+    ini = [f"style = {style}"] + [f"{k} = {v!r}" for k, v in zip(names, keys)] + [f"cutoff = {rc!r}"]
+    lmp = [f"pair_style {'lj/cut' if style == 'lj' else 'morse'} {rc!r}",
+           f"pair_coeff 1 1 {' '.join(repr(v) for v in keys)}"]
+    return ini, lmp
+
+
+def write_inputs(d, name, L, pos, vel):
+    units = UNITS[name]
+    _, _, mass, _, _, skin, dt, _, sp = SYSTEMS["morse" if name == "morse2" else name]
+    species = ["B" if name == "morse2" and i % 4 == 3 else ("A" if name == "morse2" else sp) for i in range(len(pos))]
+    masses = {"A": mass, "B": 58.69} if name == "morse2" else {sp: mass}
     lines = [str(len(pos)),
              f'Lattice="{L!r} 0 0 0 {L!r} 0 0 0 {L!r}" Properties=species:S:1:pos:R:3:velo:R:3 pbc="T T T"']
-    lines += [f"{sp} {p[0]!r} {p[1]!r} {p[2]!r} {v[0]!r} {v[1]!r} {v[2]!r}" for p, v in zip(pos, vel)]
+    lines += [f"{t} {p[0]!r} {p[1]!r} {p[2]!r} {v[0]!r} {v[1]!r} {v[2]!r}" for t, p, v in zip(species, pos, vel)]
     write(os.path.join(d, "start.xyz"), "\n".join(lines) + "\n")
+    ini, lmp = potential_lines(name)
+    nl = "\n"
     write(os.path.join(d, "run.ini"), f"""; compared with LAMMPS by tests/e2e/lammps_compare.py
 [system]
 units = {units}
 input = start.xyz
-mass = {mass!r}
+{nl.join(f"mass.{t} = {m!r}" for t, m in masses.items())}
 [potential]
-epsilon = {eps!r}
-sigma = {sigma!r}
-cutoff = {rc!r}
+{nl.join(ini)}
 [neighbor]
 skin = {skin!r}
 [run]
@@ -69,17 +97,18 @@ timestep = {dt!r}
 thermo = 10
 thermo_file = mdlite.csv
 """)
-    data = [f"LAMMPS data written by lammps_compare.py\n\n{len(pos)} atoms\n1 atom types\n",
-            f"0 {L!r} xlo xhi\n0 {L!r} ylo yhi\n0 {L!r} zlo zhi\n", f"Masses\n\n1 {mass!r}\n", "Atoms # atomic\n"]
-    data += [f"{i + 1} 1 {p[0]!r} {p[1]!r} {p[2]!r}" for i, p in enumerate(pos)]
+    types = list(masses)
+    data = [f"LAMMPS data written by lammps_compare.py\n\n{len(pos)} atoms\n{len(types)} atom types\n",
+            f"0 {L!r} xlo xhi\n0 {L!r} ylo yhi\n0 {L!r} zlo zhi\n",
+            "Masses\n\n" + "\n".join(f"{k + 1} {masses[t]!r}" for k, t in enumerate(types)) + "\n", "Atoms # atomic\n"]
+    data += [f"{i + 1} {types.index(t) + 1} {p[0]!r} {p[1]!r} {p[2]!r}" for i, (t, p) in enumerate(zip(species, pos))]
     data += ["\nVelocities\n"]
     data += [f"{i + 1} {v[0]!r} {v[1]!r} {v[2]!r}" for i, v in enumerate(vel)]
     write(os.path.join(d, "start.data"), "\n".join(data) + "\n")
     write(os.path.join(d, "in.compare"), f"""units {units}
 atom_style atomic
 read_data start.data
-pair_style lj/cut {rc!r}
-pair_coeff 1 1 {eps!r} {sigma!r}
+{nl.join(lmp)}
 neighbor {skin!r} bin
 neigh_modify delay 0 every 1 check yes
 timestep {dt!r}
@@ -109,13 +138,16 @@ def main():
     mdlite = os.path.abspath(sys.argv[1])
     units = sys.argv[2] if len(sys.argv) > 2 else "lj"
     threads = sys.argv[sys.argv.index("--threads") + 1] if "--threads" in sys.argv else "1"
+    backend = sys.argv[sys.argv.index("--backend") + 1] if "--backend" in sys.argv else "cpu"
+    tol = float(sys.argv[sys.argv.index("--tol") + 1]) if "--tol" in sys.argv else TOL
     lmp = shutil.which("lmp") or shutil.which("lmp_serial")
     if not lmp:
         fail("LAMMPS (lmp) not found: install the Debian package lammps (tools/setup.sh does)")
     d = workdir(f"lammps-{units}")
     L, pos, vel = make_system(units)
     write_inputs(d, units, L, pos, vel)
-    run([mdlite, "run", "run.ini", "--quiet", "--set", f"run.threads={threads}"], cwd=d)
+    run([mdlite, "run", "run.ini", "--quiet", "--set", f"run.threads={threads}", "--set", f"run.backend={backend}"],
+        cwd=d)
     env = dict(os.environ, OMP_NUM_THREADS="1")
     log = run([lmp, "-in", "in.compare", "-log", "none"], cwd=d, env=env).stdout
     ref = parse_lammps_log(log)
@@ -129,9 +161,9 @@ def main():
             diff = abs(o[c] - r[k]) / max(abs(r[k]), 1.0)
             if diff > worst[0]:
                 worst = (diff, f"step {int(r[0])} {c}: mdlite {o[c]!r} LAMMPS {r[k]!r}")
-            if diff > TOL:
-                fail(f"step {int(r[0])} {c}: mdlite {o[c]!r}, LAMMPS {r[k]!r} (rel diff {diff:.3g} > {TOL})")
-    print(f"{units}: 11 thermo rows x 7 columns agree with LAMMPS; largest relative difference {worst[0]:.3g} "
+            if diff > tol:
+                fail(f"step {int(r[0])} {c}: mdlite {o[c]!r}, LAMMPS {r[k]!r} (rel diff {diff:.3g} > {tol})")
+    print(f"{units} ({backend}): 11 thermo rows x 7 columns agree with LAMMPS; largest relative difference {worst[0]:.3g} "
           f"({worst[1]})")
 
 

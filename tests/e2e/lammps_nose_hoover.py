@@ -55,7 +55,7 @@ def mixture_species(n):
 def write_state(d, units, mixture):
     """The start as extended XYZ (mdlite) and a LAMMPS data file; returns the atom count."""
     L, pos, vel = make_system(units)
-    _, _, mass, _, _, _, _, _, _, sp = SYSTEMS[units]
+    _, _, mass, _, _, _, _, _, sp = SYSTEMS[units]
     names = mixture_species(len(pos)) if mixture else [sp] * len(pos)
     masses = dict(MIX["species"]) if mixture else {sp: mass}
     lines = [str(len(pos)),
@@ -76,7 +76,7 @@ def write_state(d, units, mixture):
 
 def pair_lines(units, mixture):
     """mdlite's [potential] keys and LAMMPS's pair commands."""
-    _, _, mass, eps, sigma, rc, _, _, _, _ = SYSTEMS[units]
+    _, _, mass, (_, eps, sigma), rc, _, _, _, _ = SYSTEMS[units]
     if not mixture:
         return (f"epsilon = {eps!r}\nsigma = {sigma!r}\ncutoff = {rc!r}\n",
                 f"pair_style lj/cut {rc!r}\npair_coeff 1 1 {eps!r} {sigma!r}\n", f"mass = {mass!r}\n")
@@ -100,7 +100,7 @@ VARIANTS = {
 
 def lammps_input(name, variant=None):
     units, mixture, T, tau, chain, P, ptau, pchain = CASES[name]
-    _, _, _, _, _, _, skin, dt, _, _ = SYSTEMS[units]
+    _, _, _, _, _, skin, dt, _, _ = SYSTEMS[units]
     _, pairs, _ = pair_lines(units, mixture)
     if variant == "dt":
         dt *= 1.01
@@ -123,7 +123,7 @@ def lammps_input(name, variant=None):
 
 def mdlite_config(name, sets=()):
     units, mixture, T, tau, chain, P, ptau, pchain = CASES[name]
-    _, _, _, _, _, _, skin, dt, _, _ = SYSTEMS[units]
+    _, _, _, _, _, skin, dt, _, _ = SYSTEMS[units]
     pot, _, masses = pair_lines(units, mixture)
     ens = (f"ensemble = nvt-nose-hoover\n" if P is None else
            f"ensemble = npt-nose-hoover\ntarget_pressure = {P!r}\npressure_tau = {ptau!r}\npressure_chain = {pchain}\n")

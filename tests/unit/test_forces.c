@@ -12,14 +12,15 @@
 typedef struct {
     mdl_system s;
     mdl_pair_table pt;
-    cpu_lj_table lj;
+    cpu_pair_table pairs;
     cpu_nlist nl;
     cpu_force_scratch fs;
     int threads;
 } fixture;
 
-/* A perturbed fcc crystal (no overlaps) with two species mixed by Lorentz-Berthelot. */
-static void make_fixture(fixture *f, int shift, int threads)
+/* A perturbed fcc crystal (no overlaps) with two species: LJ, A.B mixed by Lorentz-Berthelot; or
+   Morse, A.B from the global keys. */
+static void make_fixture_style(fixture *f, int style, int shift, int threads)
 {
     mdl_config cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -32,15 +33,15 @@ static void make_fixture(fixture *f, int shift, int threads)
     cfg.composition[0] = 0.75;
     cfg.composition[1] = 0.25;
     cfg.seed = 5;
-    cfg.epsilon = 1.0;
-    cfg.sigma = 1.0;
+    cfg.style = style;
+    const double globals[2][3] = {{1.0, 1.0}, {1.0, 3.0, 1.1}}, bb[2][3] = {{0.5, 0.88}, {0.5, 4.0, 1.0}};
+    memcpy(cfg.param[style], globals[style], sizeof globals[style]);
     cfg.cutoff = 2.5;
     cfg.shift = shift;
-    cfg.npair = 1; /* B.B listed; A.B mixes */
+    cfg.npair = 1; /* B.B listed; A.B mixes (LJ) or takes the globals (Morse) */
     strcpy(cfg.pair[0].a, "B");
     strcpy(cfg.pair[0].b, "B");
-    cfg.pair[0].epsilon = 0.5;
-    cfg.pair[0].sigma = 0.88;
+    memcpy(cfg.pair[0].param, bb[style], sizeof bb[style]);
     cfg.pair[0].cutoff = 2.2;
     system_init(&f->s, 0);
     cr_assert_eq(lattice_build(&cfg, &f->s), 0);
@@ -51,10 +52,15 @@ static void make_fixture(fixture *f, int shift, int threads)
         f->s.z[i] += 0.15 * (test_uniform(&seed) - 0.5);
     }
     cr_assert_eq(potential_build(&cfg, &f->s, &f->pt), 0);
-    cpu_lj_table_fill(&f->lj, &f->pt);
+    cpu_pair_table_fill(&f->pairs, &f->pt);
     nlist_init(&f->nl);
     force_scratch_init(&f->fs);
     f->threads = threads;
+}
+
+static void make_fixture(fixture *f, int shift, int threads)
+{
+    make_fixture_style(f, MDL_PAIR_LJ, shift, threads);
 }
 
 static void free_fixture(fixture *f)
@@ -70,18 +76,18 @@ static double evaluate(fixture *f, double *virial)
     mdl_system *s = &f->s;
     double pe, w;
     cr_assert_eq(nlist_build_brute(&f->nl, &s->box, f->pt.cutmax + 0.3, s->n, s->n, s->x, s->y, s->z, f->threads), 0);
-    cr_assert_eq(lj_compute(&f->lj, &f->nl, &s->box, s->n, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy, s->fz, 1, &pe,
-                            &w, &f->fs),
+    cr_assert_eq(pair_forces(&f->pairs, &f->nl, &s->box, s->n, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy, s->fz,
+                             MDL_EV_ENERGY, &pe, &w, &f->fs),
                  0);
     if (virial)
         *virial = w;
     return pe;
 }
 
-static void check_finite_differences(int shift, int threads)
+static void check_finite_differences_style(int style, int shift, int threads)
 {
     fixture f;
-    make_fixture(&f, shift, threads);
+    make_fixture_style(&f, style, shift, threads);
     mdl_system *s = &f.s;
     evaluate(&f, NULL);
     size_t n = s->n;
@@ -115,6 +121,11 @@ static void check_finite_differences(int shift, int threads)
     free_fixture(&f);
 }
 
+static void check_finite_differences(int shift, int threads)
+{
+    check_finite_differences_style(MDL_PAIR_LJ, shift, threads);
+}
+
 Test(forces, finite_differences_unshifted)
 {
     check_finite_differences(0, 1);
@@ -125,10 +136,16 @@ Test(forces, finite_differences_shifted_two_threads)
     check_finite_differences(1, 2);
 }
 
-Test(forces, virial_is_minus_volume_derivative)
+Test(forces, morse_finite_differences)
+{
+    check_finite_differences_style(MDL_PAIR_MORSE, 0, 1);
+    check_finite_differences_style(MDL_PAIR_MORSE, 1, 2);
+}
+
+static void check_virial(int style)
 {
     fixture f;
-    make_fixture(&f, 0, 1);
+    make_fixture_style(&f, style, 0, 1);
     mdl_system *s = &f.s;
     double w;
     evaluate(&f, &w);
@@ -137,7 +154,7 @@ Test(forces, virial_is_minus_volume_derivative)
     for (int k = 0; k < 2; k++) {
         double lam = k == 0 ? 1 + h : 1 - h;
         fixture g;
-        make_fixture(&g, 0, 1);
+        make_fixture_style(&g, style, 0, 1);
         for (size_t i = 0; i < g.s.n; i++)
             g.s.x[i] = s->x[i] * lam, g.s.y[i] = s->y[i] * lam, g.s.z[i] = s->z[i] * lam;
         for (int d = 0; d < 3; d++)
@@ -148,6 +165,12 @@ Test(forces, virial_is_minus_volume_derivative)
     double dedl = (e[0] - e[1]) / (2 * h);
     cr_assert(fabs(w + dedl) < 1e-6 * fabs(w), "virial %.12g, -dE/dlambda %.12g", w, -dedl);
     free_fixture(&f);
+}
+
+Test(forces, virial_is_minus_volume_derivative)
+{
+    check_virial(MDL_PAIR_LJ);
+    check_virial(MDL_PAIR_MORSE);
 }
 
 Test(forces, thread_counts_agree)
@@ -172,7 +195,7 @@ Test(forces, compare_against_the_force_scale)
     static double a[3][N], b[3][N];
     mdl_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.epsilon = 2.0, cfg.sigma = 0.5; /* epsilon/sigma = 4 */
+    cfg.param[MDL_PAIR_LJ][LJ_EPSILON] = 2.0, cfg.param[MDL_PAIR_LJ][LJ_SIGMA] = 0.5; /* epsilon/sigma = 4 */
     for (int scale = 0; scale < 2; scale++) {
         double big = scale ? 10.0 : 1e-14;
         for (int k = 0; k < 3; k++)

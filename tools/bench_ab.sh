@@ -8,8 +8,10 @@ cd "$(dirname "$0")/.."
 a=$1 b=$2
 sizes=${3:-"20 40 80"} repeats=${4:-3} cfg=${5:-input/lj_melt.ini}
 shift $(($# < 5 ? $# : 5))
-run_one() {
-  "$1" run "$cfg" --backend gpu --quiet --set "system.cells=$2 $2 $2" --set run.steps=1000 \
+run_one() { # BINARY CELLS [--set ...]
+  local bin=$1 c=$2
+  shift 2
+  "$bin" run "$cfg" --backend gpu --quiet --set "system.cells=$c $c $c" --set run.steps=1000 \
     --set output.thermo=100 --set output.thermo_file= --set output.trajectory= "$@" |
     sed -n 's/^Performance: \([^ ]*\).*/\1/p'
 }

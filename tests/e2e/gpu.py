@@ -103,7 +103,10 @@ def morse(mdlite, inp, d, precision):
     from lammps_compare import make_system, write_inputs
     L, pos, vel = make_system("morse2")
     write_inputs(d, "morse2", L, pos, vel)
-    ftol, ttol = (1e-4, 1e-4) if precision == "mixed" else (1e-12, 1e-10)
+    # mixed: float positions (an ulp is 7.6e-6 A in the 93 A box of 70,304 atoms) and ~230 neighbors
+    # within 9 A (LJ's in.lj has 76): the worst atom's force is off by ~1e-4 of the force scale (H100:
+    # 4.1e-5 / 9.4e-5 / 1.03e-4 at 4,000 / 48,668 / 70,304 atoms), the thermo by 2e-5 to 3e-5
+    ftol, ttol = (3e-4, 1e-4) if precision == "mixed" else (1e-12, 1e-10)
     cu = os.path.join(inp, "morse_cu.ini")
     for label, args in (("8 lanes", [cu, "--set", "system.cells=10 10 10"]),
                         ("4 lanes", [cu, "--set", "system.cells=23 23 23"]),

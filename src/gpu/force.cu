@@ -55,8 +55,14 @@ struct pair_eval;
     template <>                                                                                          \
     struct pair_eval<MDL_PAIR_##ID> {                                                                    \
         static constexpr int NC = ID##_NCOEFF;                                                           \
-        __device__ static mdl_real fpair(mdl_real r2, const mdl_real *c) { return NAME##_fpair_real(r2, c); } \
-        __device__ static mdl_real energy(mdl_real r2, const mdl_real *c) { return NAME##_energy_real(r2, c); } \
+        __device__ static mdl_real fpair(mdl_real r2, const mdl_real *c)                                 \
+        {                                                                                                \
+            return NAME##_fpair_real(r2, c[0], c[1], c[2], c[3], c[4]);                                  \
+        }                                                                                                \
+        __device__ static mdl_real energy(mdl_real r2, const mdl_real *c)                                \
+        {                                                                                                \
+            return NAME##_energy_real(r2, c[0], c[1], c[2], c[3], c[4]);                                 \
+        }                                                                                                \
     };
 MDL_PAIR_STYLES(PAIR_EVAL)
 #undef PAIR_EVAL
@@ -74,7 +80,7 @@ __device__ __forceinline__ void add_pair(real4 pi, real4 pj, int row, mdl_real c
     const mdl_real r2 = dx * dx + dy * dy + dz * dz;
     const int c = SINGLE ? 0 : row + real_to_type(pj.w);
     if (r2 < (SINGLE ? cut2 : c_cutsq[c])) {
-        mdl_real cf[P::NC];
+        mdl_real cf[MDL_PAIR_MAX_COEFF] = {}; /* the style's NC from constant memory (dead loads dropped) */
 #pragma unroll
         for (int q = 0; q < P::NC; q++)
             cf[q] = c_coeff[q][c];

@@ -18,19 +18,22 @@ enum { LJ_EPSILON, LJ_SIGMA, LJ_NPARAM };
    F(r)/r = r^-2 r^-6 (lj1 r^-6 - lj2),  E(r) = r^-6 (lj3 r^-6 - lj4) - offset. */
 enum { LJ_LJ1, LJ_LJ2, LJ_LJ3, LJ_LJ4, LJ_OFFSET, LJ_NCOEFF };
 
-/* Force over distance F(r)/r, lj_fpair##S, and energy, lj_energy##S, at r^2 = r2 from the
-   coefficients c in type T: made for double here and for the GPU's mdl_real (float in mixed
-   precision) in gpu/force.cu. */
-#define MDL_LJ_PAIR(T, S)                                                      \
-    static inline MDL_HD T lj_fpair##S(T r2, const T *c)                       \
-    {                                                                          \
-        const T r2inv = (T)1 / r2, r6inv = r2inv * r2inv * r2inv;              \
-        return r6inv * (c[LJ_LJ1] * r6inv - c[LJ_LJ2]) * r2inv;                \
-    }                                                                          \
-    static inline MDL_HD T lj_energy##S(T r2, const T *c)                      \
-    {                                                                          \
-        const T r2inv = (T)1 / r2, r6inv = r2inv * r2inv * r2inv;              \
-        return r6inv * (c[LJ_LJ3] * r6inv - c[LJ_LJ4]) - c[LJ_OFFSET];         \
+/* Force over distance F(r)/r, lj_fpair##S, and energy, lj_energy##S, at r^2 = r2 from the pair's
+   coefficients (in the layout's order, as every style's arithmetic takes them: MDL_PAIR_MAX_COEFF
+   values, scalars so that vectorised loops keep them in registers) in type T: made for double here
+   and for the GPU's mdl_real (float in mixed precision) in gpu/force.cu. */
+#define MDL_LJ_PAIR(T, S)                                                                      \
+    static inline MDL_HD T lj_fpair##S(T r2, T lj1, T lj2, T lj3, T lj4, T offset)              \
+    {                                                                                          \
+        (void)lj3, (void)lj4, (void)offset;                                                    \
+        const T r2inv = (T)1 / r2, r6inv = r2inv * r2inv * r2inv;                              \
+        return r6inv * (lj1 * r6inv - lj2) * r2inv;                                            \
+    }                                                                                          \
+    static inline MDL_HD T lj_energy##S(T r2, T lj1, T lj2, T lj3, T lj4, T offset)             \
+    {                                                                                          \
+        (void)lj1, (void)lj2;                                                                  \
+        const T r2inv = (T)1 / r2, r6inv = r2inv * r2inv * r2inv;                              \
+        return r6inv * (lj3 * r6inv - lj4) - offset;                                           \
     }
 MDL_LJ_PAIR(double, )
 
@@ -44,7 +47,7 @@ static inline void lj_coeff(const double *p, double cutoff, int shift, double *c
     c[LJ_LJ4] = 4.0 * p[LJ_EPSILON] * s6;
     c[LJ_OFFSET] = 0.0;
     if (shift)
-        c[LJ_OFFSET] = lj_energy(cutoff * cutoff, c);
+        c[LJ_OFFSET] = lj_energy(cutoff * cutoff, c[LJ_LJ1], c[LJ_LJ2], c[LJ_LJ3], c[LJ_LJ4], 0.0);
 }
 
 /* An unlisted cross pair from its two species' own (LAMMPS's geometric mixing, lj/cut's default:

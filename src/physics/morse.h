@@ -19,18 +19,21 @@ enum { MORSE_D0, MORSE_ALPHA, MORSE_R0, MORSE_NPARAM };
    F(r)/r = morse1 (e^{-2 alpha (r - r0)} - e^{-alpha (r - r0)}) / r, morse1 = 2 d0 alpha. */
 enum { MORSE_C_D0, MORSE_C_ALPHA, MORSE_C_R0, MORSE_MORSE1, MORSE_OFFSET, MORSE_NCOEFF };
 
-/* F(r)/r, morse_fpair##S, and the energy, morse_energy##S, at r^2 = r2 in type T (LAMMPS's
-   arithmetic), for double here and the GPU's mdl_real in gpu/force.cu. */
+/* F(r)/r, morse_fpair##S, and the energy, morse_energy##S, at r^2 = r2 from the pair's coefficients
+   in the layout's order, in type T (LAMMPS's arithmetic), for double here and the GPU's mdl_real in
+   gpu/force.cu. */
 #define MDL_MORSE_PAIR(T, S)                                                                       \
-    static inline MDL_HD T morse_fpair##S(T r2, const T *c)                                        \
+    static inline MDL_HD T morse_fpair##S(T r2, T d0, T alpha, T r0, T morse1, T offset)           \
     {                                                                                              \
-        const T r = sqrt(r2), dexp = exp(-c[MORSE_C_ALPHA] * (r - c[MORSE_C_R0]));                 \
-        return c[MORSE_MORSE1] * (dexp * dexp - dexp) / r;                                         \
+        (void)d0, (void)offset;                                                                    \
+        const T r = sqrt(r2), dexp = exp(-alpha * (r - r0));                                       \
+        return morse1 * (dexp * dexp - dexp) / r;                                                  \
     }                                                                                              \
-    static inline MDL_HD T morse_energy##S(T r2, const T *c)                                       \
+    static inline MDL_HD T morse_energy##S(T r2, T d0, T alpha, T r0, T morse1, T offset)          \
     {                                                                                              \
-        const T r = sqrt(r2), dexp = exp(-c[MORSE_C_ALPHA] * (r - c[MORSE_C_R0]));                 \
-        return c[MORSE_C_D0] * (dexp * dexp - (T)2 * dexp) - c[MORSE_OFFSET];                      \
+        (void)morse1;                                                                              \
+        const T r = sqrt(r2), dexp = exp(-alpha * (r - r0));                                       \
+        return d0 * (dexp * dexp - (T)2 * dexp) - offset;                                          \
     }
 MDL_MORSE_PAIR(double, )
 

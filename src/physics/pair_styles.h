@@ -2,8 +2,9 @@
    config's keys and choices, the force origin of a checkpoint, the tables, both backends' kernels)
    is generated from it. A style NAME with id ID is the unit physics/NAME.h, which defines
    MDL_ID_PARAMS (its keys), ID_NPARAM, ID_NCOEFF (its coefficients' layout), MDL_ID_PAIR(T, S)
-   (NAME_fpair##S and NAME_energy##S: the pair arithmetic for the CPU and the GPU), NAME_coeff,
-   NAME_mix and NAME_force_scale (host). */
+   (NAME_fpair##S and NAME_energy##S: the pair arithmetic for the CPU and the GPU, from r^2 and the
+   pair's MDL_PAIR_MAX_COEFF coefficients as scalars), NAME_coeff, NAME_mix and NAME_force_scale
+   (host). */
 #ifndef MDL_PAIR_STYLES_H
 #define MDL_PAIR_STYLES_H
 

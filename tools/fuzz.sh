@@ -2,16 +2,17 @@
 # Builds mdlite's libFuzzer harnesses (tests/fuzz/) with clang, ASan and UBSan, and runs each for
 # SECONDS. Prints one line per harness: executions, crashes. Exit 1 on a crash (the input is kept
 # under OUT/crashes-NAME/), 77 when clang with libFuzzer is not installed.
-# usage: tools/fuzz.sh OUT SECONDS [config|readers|checkpoint|checkpoint_fields ...]
+# usage: tools/fuzz.sh OUT SECONDS [config|readers|checkpoint|checkpoint_fields|eam ...]
 # (checkpoint: files made from the bytes; checkpoint_fields: a real checkpoint, tests/fuzz/checkpoint.h5md,
-# whose fields the bytes remove, retype, reshape or fill with NaN, infinities, huge or arbitrary values)
+# whose fields the bytes remove, retype, reshape or fill with NaN, infinities, huge or arbitrary values;
+# eam: an EAM potential file of the style the first byte picks)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: tools/fuzz.sh OUT SECONDS [harness ...]}
 seconds=${2:?usage: tools/fuzz.sh OUT SECONDS [harness ...]}
 shift 2
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(config readers checkpoint checkpoint_fields)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(config readers checkpoint checkpoint_fields eam)
 cc=$(command -v clang || command -v clang-14 || true)
 if [ -z "$cc" ] || ! echo 'int LLVMFuzzerTestOneInput(const char*d,long n){return 0;}' |
      "$cc" -x c - -fsanitize=fuzzer -o /dev/null 2>/dev/null; then
@@ -23,7 +24,7 @@ hdf5_inc=$(pkg-config --cflags hdf5 2>/dev/null || echo -I/usr/include/hdf5/seri
 hdf5_lib=$(pkg-config --libs hdf5 2>/dev/null || echo -lhdf5_serial)
 flags=(-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow -Isrc $hdf5_inc
        -DMDLITE_VERSION='"fuzz"' -DCHECKPOINT_TEMPLATE="\"$PWD/tests/fuzz/checkpoint.h5md\"")
-core=(src/util/util.c src/config/ini.c src/core/health.c src/parallel/comm.c src/physics/units.c src/config/config.c src/config/config_schema.c src/config/config_load.c src/config/config_text.c src/physics/pair_styles.c src/system/system.c
+core=(src/util/util.c src/config/ini.c src/core/health.c src/parallel/comm.c src/physics/units.c src/config/config.c src/config/config_schema.c src/config/config_load.c src/config/config_text.c src/physics/pair_styles.c src/system/system.c src/system/eam.c
       src/io/readers.c src/io/checkpoint.c src/io/h5md_series.c)
 status=0
 for h in "${harnesses[@]}"; do

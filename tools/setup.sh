@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake pkg-config libcriterion-dev libhdf5-dev hdf5-tools python3 lammps
+packages=(build-essential cmake pkg-config libcriterion-dev libhdf5-dev hdf5-tools python3 lammps lammps-data
           python3-h5py python3-mdanalysis python3-ase python3-matplotlib clang libclang-rt-dev
           libopenmpi-dev openmpi-bin valgrind)
 missing=()

@@ -144,7 +144,7 @@ int compare_main(int argc, char **argv)
     mdl_config cfg;
     mdl_units u;
     mdl_system s, fc, fg;
-    mdl_pair_table pt;
+    mdl_pair_table pt = {0};
     side c, g;
     memset(&c, 0, sizeof c), memset(&g, 0, sizeof g);
     memset(&s, 0, sizeof s), memset(&fc, 0, sizeof fc), memset(&fg, 0, sizeof fg);
@@ -173,6 +173,11 @@ int compare_main(int argc, char **argv)
         rc = potential_build(&cfg, &s, &pt);
     if (rc == MDL_OK)
         rc = check_cutoff_fits(&cfg, &s, &pt);
+    if (rc == MDL_OK && pt.eam) { /* the GPU backend has no EAM kernels yet */
+        mdl_error("%s: [potential] style %s: compare needs both backends, and EAM runs on the CPU backend for now",
+                  config_origin(&cfg, "potential", "style"), config_style_name(cfg.style));
+        rc = MDL_EINPUT;
+    }
     int nrows = (int)(one.thermo > 0 ? one.steps / one.thermo + 2 : 2);
     if (rc == MDL_OK) {
         mdl_setup setup = backend_setup(&one, &u, &pt);
@@ -187,6 +192,7 @@ int compare_main(int argc, char **argv)
     if (g.st.ctx)
         mdl_gpu_backend.destroy(g.st.ctx);
     free(c.obs), free(g.obs), free(sets);
+    potential_destroy(&pt);
     system_destroy(&s);
     if (loaded)
         config_destroy(&cfg);

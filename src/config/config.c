@@ -306,15 +306,43 @@ static int style_keys_only(const mdl_config *cfg)
             const mdl_entry *e = config_find_entry(cfg, "potential", info->key[k]);
             int mine = 0; /* a key of the config's own style too */
             const mdl_pair_style_info *own = pair_style_info(cfg->style);
-            for (int q = 0; q < own->nparam; q++)
+            for (int q = 0; own && q < own->nparam; q++)
                 mine |= strcmp(own->key[q], info->key[k]) == 0;
             if (e && !mine) {
-                config_fail(e, "a key of style %s; this configuration's style is %s", info->name, own->name);
+                config_fail(e, "a key of style %s; this configuration's style is %s", info->name,
+                            config_style_name(cfg->style));
                 ok = 0;
             }
         }
     }
     return ok;
+}
+
+/* EAM: metal units, the file's cutoff and masses; its keys only with its styles. */
+static int eam_keys(const mdl_config *cfg)
+{
+    const int eam = cfg->style >= MDL_EAM_FUNCFL;
+    const char *theirs[] = {"cutoff", "shift"};
+    if (!eam) {
+        if (cfg->eam_file[0] || cfg->nfile || cfg->nelement) {
+            mdl_error("%s: [potential] file / file.X / element.X: keys of the EAM styles; this configuration's style "
+                      "is %s", cfg->path, config_style_name(cfg->style));
+            return 0;
+        }
+        return 1;
+    }
+    if (strcmp(cfg->units, "metal") != 0) {
+        config_fail(config_find_entry(cfg, "potential", "style"), "EAM files are in metal units (eV, A, g/mol); "
+                    "set [system] units = metal");
+        return 0;
+    }
+    for (int k = 0; k < 2; k++)
+        if (config_find_entry(cfg, "potential", theirs[k])) {
+            config_fail(config_find_entry(cfg, "potential", theirs[k]), "not with style %s: the file gives it",
+                        config_style_name(cfg->style));
+            return 0;
+        }
+    return 1;
 }
 
 static int cross_check(mdl_config *cfg, int ncomposition)
@@ -413,7 +441,7 @@ static int cross_check(mdl_config *cfg, int ncomposition)
                      config_origin(cfg, "output", "trajectory"), t);
         }
     }
-    ok &= style_keys_only(cfg);
+    ok &= style_keys_only(cfg) && eam_keys(cfg);
     return ok;
 }
 
@@ -473,6 +501,8 @@ int config_finish(mdl_config *cfg)
             r = config_set_value(cfg, s, e);
         else if (strncmp(e->key, "pair.", 5) == 0)
             r = config_set_pair(cfg, e);
+        else if (strcmp(e->section, "potential") == 0)
+            r = config_set_species_key(cfg, e);
         else
             r = config_set_mass(cfg, e);
         if (s && s->kind == K_FRACTIONS)
@@ -539,12 +569,6 @@ int config_nose_hoover(int ensemble)
     return ensemble == MDL_NVT_NOSE_HOOVER || ensemble == MDL_NPT_NOSE_HOOVER;
 }
 
-const char *config_ensemble_name(int ensemble)
-{
-    static const char *names[] = {"nve", "nvt-rescale", "nvt-berendsen", "nvt-langevin", "nvt-nose-hoover",
-                                  "npt-nose-hoover"};
-    return ensemble >= 0 && ensemble < (int)(sizeof names / sizeof names[0]) ? names[ensemble] : "?";
-}
 
 char *config_effective_text(const mdl_config *cfg)
 {

@@ -67,6 +67,13 @@ typedef struct mdl_config_s {
     int shift;
     int npair;
     mdl_pair_coeff pair[MDL_MAX_SPECIES * (MDL_MAX_SPECIES + 1) / 2];
+    char eam_file[MDL_PATH_LEN];  /* eam/alloy, eam/fs: file (resolved; "" when not given) */
+    int nfile;                    /* eam: file.X, each species' funcfl file */
+    char file_species[MDL_MAX_SPECIES][MDL_NAME_LEN];
+    char file_path[MDL_MAX_SPECIES][MDL_PATH_LEN];
+    int nelement;                 /* eam/alloy, eam/fs: element.X, the file's element species X is */
+    char element_species[MDL_MAX_SPECIES][MDL_NAME_LEN];
+    char element_name[MDL_MAX_SPECIES][MDL_NAME_LEN];
 
     /* [neighbor] */
     double skin;
@@ -153,6 +160,7 @@ char *config_effective_text(const mdl_config *cfg);
 int config_nose_hoover(int ensemble);
 /* The ensemble's name as the config spells it. */
 const char *config_ensemble_name(int ensemble);
+const char *config_style_name(int style); /* [potential] style's name: "lj", "eam/alloy" */
 /* 1 when the key was set (in the file or by --set), 0 when it keeps its default. */
 int config_has(const mdl_config *cfg, const char *section, const char *key);
 /* Where a key was set ("file:line", "--set"), or the file name when it was left at its default. */

@@ -32,7 +32,8 @@ static const key_spec SCHEMA[] = {
     {"system", "box", K_DOUBLE3, F(box), 0, BIG, 1, NULL},
     {"system", "species", K_NAMES, F(species), 0, 0, 0, NULL},
     {"system", "composition", K_FRACTIONS, F(composition), 0, 1, 0, NULL},
-    {"potential", "style", K_ENUM, F(style), 0, 0, 0, MDL_PAIR_STYLE_CHOICES},
+    {"potential", "style", K_ENUM, F(style), 0, 0, 0, MDL_POTENTIAL_STYLE_CHOICES},
+    {"potential", "file", K_PATH, F(eam_file), 0, 0, 0, NULL},
 #define PARAM_KEY(STYLE, key, k, lo, hi, positive, dflt) \
     {"potential", #key, K_DOUBLE, F(param[MDL_PAIR_##STYLE][k]), lo, hi, positive, NULL},
 #define STYLE_KEYS(ID, name) MDL_##ID##_PARAMS(PARAM_KEY, ID)
@@ -126,7 +127,8 @@ const key_spec *config_find_spec(const char *section, const char *key)
 /* Keys with species names in them: [potential] pair.A.B and [system] mass.X. */
 int config_is_pattern_key(const char *section, const char *key)
 {
-    if (strcmp(section, "potential") == 0 && strncmp(key, "pair.", 5) == 0)
+    if (strcmp(section, "potential") == 0 &&
+        (strncmp(key, "pair.", 5) == 0 || strncmp(key, "file.", 5) == 0 || strncmp(key, "element.", 8) == 0))
         return 1;
     if (strcmp(section, "system") == 0 && strncmp(key, "mass.", 5) == 0)
         return 1;
@@ -410,10 +412,49 @@ int config_set_value(mdl_config *cfg, const key_spec *s, const mdl_entry *e)
     return 0;
 }
 
+/* file.X = PATH (eam: species X's funcfl file, relative to the config's folder) and element.X =
+   NAME (eam/alloy, eam/fs: the file's element species X is) */
+int config_set_species_key(mdl_config *cfg, const mdl_entry *e)
+{
+    const int file = strncmp(e->key, "file.", 5) == 0;
+    const char *name = e->key + (file ? 5 : 8);
+    int *n = file ? &cfg->nfile : &cfg->nelement;
+    if (!species_name_valid(name)) {
+        config_fail(e, "expected %s.X with a species name X", file ? "file" : "element");
+        return 0;
+    }
+    if (*n == MDL_MAX_SPECIES) {
+        config_fail(e, "at most %d species", MDL_MAX_SPECIES);
+        return 0;
+    }
+    if (file) { /* read as [potential] file is, into this species' slot */
+        key_spec spec = *config_find_spec("potential", "file");
+        spec.offset = offsetof(mdl_config, file_path) + (size_t)*n * MDL_PATH_LEN;
+        if (!config_set_value(cfg, &spec, e))
+            return 0;
+        mdl_copy(cfg->file_species[*n], MDL_NAME_LEN, name);
+    } else {
+        char words[2][MDL_PATH_LEN];
+        int ov, k = split_words(e->value, words, 2, &ov);
+        if (ov || k != 1 || !species_name_valid(words[0])) {
+            config_fail(e, "'%s': expected one element name (letters, digits, '_' or '-')", e->value);
+            return 0;
+        }
+        mdl_copy(cfg->element_species[*n], MDL_NAME_LEN, name);
+        mdl_copy(cfg->element_name[*n], MDL_NAME_LEN, words[0]);
+    }
+    (*n)++;
+    return 1;
+}
+
 /* pair.A.B = the style's keys' values [cutoff] (the style is read before it) */
 int config_set_pair(mdl_config *cfg, const mdl_entry *e)
 {
     const mdl_pair_style_info *st = pair_style_info(cfg->style);
+    if (!st) {
+        config_fail(e, "style %s has no pair lines (its file gives every pair)", config_style_name(cfg->style));
+        return 0;
+    }
     const char *a = e->key + 5, *dot = strchr(a, '.');
     char na[MDL_PATH_LEN] = "", nb[MDL_PATH_LEN] = "";
     if (dot) {

@@ -32,6 +32,7 @@ void config_fail(const mdl_entry *e, const char *fmt, ...) __attribute__((format
 int config_set_value(mdl_config *cfg, const key_spec *s, const mdl_entry *e);
 int config_set_pair(mdl_config *cfg, const mdl_entry *e);
 int config_set_mass(mdl_config *cfg, const mdl_entry *e);
+int config_set_species_key(mdl_config *cfg, const mdl_entry *e);
 
 /* ---- config.c's, for config_load.c (config_load) ---- */
 mdl_entry *config_find_entry(const mdl_config *cfg, const char *section, const char *key);

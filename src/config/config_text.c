@@ -1,10 +1,52 @@
-/* A configuration as text for the checkpoint: what its forces are computed from (the pair style's keys,
-   generated from the style's unit) and its stages. */
+/* A configuration as text: the names of its style and ensemble, what its forces are computed from
+   (the pair style's keys, generated from the style's unit; an EAM style's files by contents) and
+   its stages, for the checkpoint. */
 #include "config.h"
 
 #include <stdio.h>
 
-void config_force_origin(const mdl_config *cfg, char *out, size_t size)
+const char *config_style_name(int style)
+{
+    static const char *const many[] = {"eam", "eam/alloy", "eam/fs"};
+    const mdl_pair_style_info *st = pair_style_info(style);
+    return st ? st->name : style >= MDL_EAM_FUNCFL && style < MDL_NSTYLES ? many[style - MDL_EAM_FUNCFL] : "?";
+}
+
+const char *config_ensemble_name(int ensemble)
+{
+    static const char *names[] = {"nve", "nvt-rescale", "nvt-berendsen", "nvt-langevin", "nvt-nose-hoover",
+                                  "npt-nose-hoover"};
+    return ensemble >= 0 && ensemble < (int)(sizeof names / sizeof names[0]) ? names[ensemble] : "?";
+}
+
+/* FNV-1a of a file's bytes (0 where it cannot be read: the run's reader says why). */
+static unsigned long long file_checksum(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned long long h = 14695981039346656037ull;
+    if (!f)
+        return 0;
+    for (int c; (c = getc(f)) != EOF;)
+        h = (h ^ (unsigned)c) * 1099511628211ull;
+    fclose(f);
+    return h;
+}
+
+/* "eam/alloy file=PATH#CHECKSUM element.A=Cu": the files by path and contents. */
+static size_t eam_origin(const mdl_config *cfg, char *out, size_t size)
+{
+    size_t k = (size_t)snprintf(out, size, "%s", config_style_name(cfg->style));
+    if (cfg->eam_file[0] && k < size)
+        k += (size_t)snprintf(out + k, size - k, " file=%s#%016llx", cfg->eam_file, file_checksum(cfg->eam_file));
+    for (int i = 0; i < cfg->nfile && k < size; i++)
+        k += (size_t)snprintf(out + k, size - k, " file.%s=%s#%016llx", cfg->file_species[i], cfg->file_path[i],
+                              file_checksum(cfg->file_path[i]));
+    for (int i = 0; i < cfg->nelement && k < size; i++)
+        k += (size_t)snprintf(out + k, size - k, " element.%s=%s", cfg->element_species[i], cfg->element_name[i]);
+    return k < size ? k : size;
+}
+
+static size_t pair_origin(const mdl_config *cfg, char *out, size_t size)
 {
     const mdl_pair_style_info *st = pair_style_info(cfg->style); /* "lj epsilon=1 sigma=1 cutoff=2.5 pair.A.B=..." */
     size_t k = (size_t)snprintf(out, size, "%s", st->name);
@@ -20,6 +62,12 @@ void config_force_origin(const mdl_config *cfg, char *out, size_t size)
         if (k < size)
             k += (size_t)snprintf(out + k, size - k, "%.17g", p->cutoff);
     }
+    return k < size ? k : size;
+}
+
+void config_force_origin(const mdl_config *cfg, char *out, size_t size)
+{
+    size_t k = pair_style_info(cfg->style) ? pair_origin(cfg, out, size) : eam_origin(cfg, out, size);
     if (cfg->ensemble == MDL_NVT_LANGEVIN && k < size)
         snprintf(out + k, size - k, "; langevin target_temperature=%.17g tau=%.17g timestep=%.17g seed=%lu",
                  cfg->target_temperature, cfg->tau, cfg->timestep, cfg->seed);

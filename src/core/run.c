@@ -268,7 +268,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     mdl_profile prof_store;
     mdl_units u;
     mdl_system s;
-    mdl_pair_table pt;
+    mdl_pair_table pt = {0};
     units_lookup(cfg->units, &u);
     stop_signal_catch(); /* before any output file is made: a signal never leaves half a file */
     const mdl_backend_ops *ops = backend_lookup(cfg->backend);
@@ -418,5 +418,6 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     outfile_release(r.fd_rdf);
     outfile_release(r.fd_msd);
     checkpoint_free(&r.ck); /* resume is its analysis */
+    potential_destroy(&pt); /* an EAM style's tables, which the backend read until its end */
     return rc;
 }

@@ -298,13 +298,19 @@ static int cpu_compute_forces(void *p, int what)
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
     const size_t nlocal = c->dm.nlocal;
+    if (c->pairs.eam && what != MDL_ENERGY_ONLY)
+        return eam_forces(c->pairs.eam, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy,
+                          s->fz, mdl_ev_of(what), &c->pe, &c->virial, &c->fscratch);
     if (what != MDL_ENERGY_ONLY)
         return pair_forces(&c->pairs, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy,
                            s->fz, mdl_ev_of(what), &c->pe, &c->virial, &c->fscratch);
     double *f = mdl_alloc(3 * s->n * sizeof *f, "forces"); /* computed and dropped */
-    int rc = f ? pair_forces(&c->pairs, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, f, f + s->n,
-                             f + 2 * s->n, MDL_EV_ENERGY, &c->pe, &c->virial, &c->fscratch)
-               : MDL_ERUN;
+    int rc = !f ? MDL_ERUN
+             : c->pairs.eam
+                 ? eam_forces(c->pairs.eam, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, f, f + s->n,
+                              f + 2 * s->n, MDL_EV_ENERGY, &c->pe, &c->virial, &c->fscratch)
+                 : pair_forces(&c->pairs, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, f, f + s->n,
+                               f + 2 * s->n, MDL_EV_ENERGY, &c->pe, &c->virial, &c->fscratch);
     free(f);
     return rc;
 }

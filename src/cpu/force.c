@@ -20,6 +20,7 @@ void cpu_pair_table_fill(cpu_pair_table *t, const mdl_pair_table *pt)
     t->style = pt->style;
     memcpy(t->coeff, pt->coeff, sizeof t->coeff);
     memcpy(t->cutsq, pt->cutsq, sizeof t->cutsq);
+    t->eam = pt->eam;
 }
 
 void force_scratch_init(cpu_force_scratch *s)
@@ -29,6 +30,7 @@ void force_scratch_init(cpu_force_scratch *s)
 
 void force_scratch_destroy(cpu_force_scratch *s)
 {
+    free(s->eam);
     free(s->fbuf);
     memset(s, 0, sizeof *s);
 }

@@ -11,6 +11,7 @@ typedef struct {
     int ntypes, style;
     double coeff[MDL_PAIR_MAX_COEFF][MDL_MAX_SPECIES * MDL_MAX_SPECIES];
     double cutsq[MDL_MAX_SPECIES * MDL_MAX_SPECIES];
+    const mdl_eam *eam; /* an EAM style's tables (the run's: NULL for a pair style) */
 } cpu_pair_table;
 
 void cpu_pair_table_fill(cpu_pair_table *t, const mdl_pair_table *pt);
@@ -20,6 +21,8 @@ typedef struct {
     double *fbuf;        /* (nthreads - 1) * 3 * capacity: forces of threads 1.. */
     size_t fbuf_atoms;
     int nthreads;
+    double *eam;         /* EAM: each atom's density, then its embedding slope (2 x eam_atoms) */
+    size_t eam_atoms;
 } cpu_force_scratch;
 
 void force_scratch_init(cpu_force_scratch *s);
@@ -32,5 +35,10 @@ void force_scratch_destroy(cpu_force_scratch *s);
 int pair_forces(const cpu_pair_table *t, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n,
                 const double *x, const double *y, const double *z, const int32_t *type, double *fx, double *fy,
                 double *fz, int energy_virial, double *pe, double *virial, cpu_force_scratch *scratch);
+
+/* EAM (eam_force.c): the same contract as pair_forces, one rank (nlocal = n). */
+int eam_forces(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n, const double *x,
+               const double *y, const double *z, const int32_t *type, double *fx, double *fy, double *fz,
+               int energy_virial, double *pe, double *virial, cpu_force_scratch *scratch);
 
 #endif

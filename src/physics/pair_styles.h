@@ -22,9 +22,12 @@ enum mdl_pair_style {
     MDL_PAIR_NSTYLES
 };
 
-/* "lj|morse": [potential] style's choices, in the enum's order */
+/* The many-body styles after the pair styles: EAM (LAMMPS eam, eam/alloy, eam/fs; system/eam.h). */
+enum { MDL_EAM_FUNCFL = MDL_PAIR_NSTYLES, MDL_EAM_ALLOY, MDL_EAM_FS, MDL_NSTYLES };
+
+/* "lj|morse|eam|eam/alloy|eam/fs": [potential] style's choices, in the enums' order */
 #define MDL_STYLE_CHOICE(ID, name) "|" #name
-#define MDL_PAIR_STYLE_CHOICES (MDL_PAIR_STYLES(MDL_STYLE_CHOICE) + 1)
+#define MDL_POTENTIAL_STYLE_CHOICES ((MDL_PAIR_STYLES(MDL_STYLE_CHOICE) "|eam|eam/alloy|eam/fs") + 1)
 
 #define MDL_PAIR_MAX_PARAMS 3 /* a style's keys (besides cutoff) */
 #define MDL_PAIR_MAX_COEFF 5  /* a style's coefficients per species pair (besides cutsq) */

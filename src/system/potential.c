@@ -1,10 +1,12 @@
-/* Builds the species pair table from [potential] through the style's unit (physics/pair_styles.h). */
+/* Builds the species pair table from [potential] through the style's unit (physics/pair_styles.h), or
+   an EAM style's tables from its files (system/eam.c). */
 #include "potential.h"
 
 #include "../util/util.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const mdl_pair_coeff *find_pair(const mdl_config *cfg, const char *a, const char *b)
@@ -81,10 +83,35 @@ static int cross_values(const mdl_config *cfg, const mdl_system *s, int a, int b
     return MDL_OK;
 }
 
+static int build_eam(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *pt)
+{
+    if (!(pt->eam = calloc(1, sizeof *pt->eam))) {
+        mdl_error("out of memory for the EAM tables");
+        return MDL_ERUN;
+    }
+    MDL_TRY(eam_build(cfg, s, pt->eam));
+    pt->cutmax = pt->eam->cut;
+    snprintf(pt->cutmax_key, sizeof pt->cutmax_key, "%s", pt->eam->cut_key);
+    return MDL_OK;
+}
+
+void potential_destroy(mdl_pair_table *pt)
+{
+    if (pt->eam)
+        eam_free(pt->eam);
+    free(pt->eam);
+    pt->eam = NULL;
+}
+
 int potential_build(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *pt)
 {
     const int nt = s->ntypes;
     const mdl_pair_style_info *st = pair_style_info(cfg->style);
+    if (!st) {
+        memset(pt, 0, sizeof *pt);
+        pt->ntypes = nt, pt->style = cfg->style;
+        return build_eam(cfg, s, pt);
+    }
     double self[MDL_MAX_SPECIES][MDL_PAIR_MAX_PARAMS] = {{0}}, cut[MDL_MAX_SPECIES];
     const mdl_pair_coeff *self_entry[MDL_MAX_SPECIES];
     memset(pt, 0, sizeof *pt);
@@ -127,6 +154,8 @@ int potential_build(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *
 double potential_force_scale(const mdl_config *cfg)
 {
     const mdl_pair_style_info *st = pair_style_info(cfg->style);
+    if (!st) /* EAM: the forces' own rms */
+        return 0;
     double scale = isnan(cfg->param[cfg->style][0]) ? 0 : st->force_scale(cfg->param[cfg->style]);
     for (int k = 0; k < cfg->npair; k++)
         scale = fmax(scale, st->force_scale(cfg->pair[k].param));

@@ -1,6 +1,7 @@
 /* Initial system for a run: lattice or file, masses, box, velocities, with input checks. */
 #include "setup.h"
 
+#include "eam.h"
 #include "lattice.h"
 #include "../io/readers.h"
 #include "../util/util.h"
@@ -10,6 +11,14 @@
 
 static int assign_masses(const mdl_config *cfg, mdl_system *s)
 {
+    if (eam_style(cfg)) { /* the files' masses, as LAMMPS's pair_coeff sets them */
+        if (s->has_masses) {
+            mdl_error("%s: [potential] style %s takes the masses from its file(s); %s has masses too",
+                      config_origin(cfg, "potential", "style"), config_style_name(cfg->style), cfg->input);
+            return MDL_EINPUT;
+        }
+        return eam_masses(cfg, s);
+    }
     if (s->has_masses && config_has(cfg, "system", "mass")) { /* every atom's mass is in the file */
         mdl_error("%s: [system] mass: contradicts the masses in %s (they are used as read); remove one",
                   config_origin(cfg, "system", "mass"), cfg->input);

@@ -6,7 +6,8 @@ with an absolute floor of 1e-7 for values near zero). Systems: LJ in lj and meta
 
 Nose-Hoover NVT and NPT: lammps_nose_hoover.py.
 
-usage: lammps_compare.py MDLITE [lj|metal|morse|morse2] [--threads N] [--backend gpu] [--tol T]
+usage: lammps_compare.py MDLITE [lj|metal|morse|morse2|eam|eam2|eam_alloy|eam_alloy_renamed|eam_fs] [--threads N]
+       [--backend gpu] [--tol T]
 """
 import math
 import os
@@ -24,18 +25,32 @@ SYSTEMS = {
     "metal": (5.385, 10, 39.948, ("lj", 0.0104, 3.405), 8.5, 2.0, 0.005, 60.0, "Ar"),
     # Girifalco-Weizer's Cu Morse (D0 0.3429 eV, alpha 1.3588 / A, r0 2.866 A), fcc Cu at 600 K
     "morse": (3.615, 10, 63.546, ("morse", 0.3429, 1.3588, 2.866), 6.0, 1.0, 0.002, 600.0, "Cu"),
+    "eam": (3.615, 10, 63.55, ("eam",), 0, 1.0, 0.005, 1600.0, "Cu"),
 }
+POT = "/usr/share/lammps/potentials"  # Debian's lammps-data
+# EAM, fcc Cu at 1600 K (LAMMPS bench/in.eam's state, perturbed): species on every site (the second
+# species on every fourth), the files' elements by name or through element.X
+EAM = {"eam": ("eam", ["Cu"], None), "eam2": ("eam", ["Cu", "Ni"], None),
+       "eam_alloy": ("eam/alloy", ["Cu", "Ni"], "CuNi.eam.alloy"),
+       "eam_alloy_renamed": ("eam/alloy", ["A", "B"], "CuNi.eam.alloy"),
+       "eam_fs": ("eam/fs", ["Cu", "Zr"], "CuZr_mm.eam.fs")}
+ELEMENT = {"A": "Cu", "B": "Ni"}
 # morse2: species A and B (B on every fourth site, mass 58.69), pairs listed as pair.X.Y
 MORSE2 = {("A", "A"): (0.3429, 1.3588, 2.866, 6.0), ("B", "B"): (0.4205, 1.4199, 2.780, 5.5),
           ("A", "B"): (0.38, 1.39, 2.82, 5.8)}
-UNITS = {"lj": "lj", "metal": "metal", "morse": "metal", "morse2": "metal"}
+UNITS = {"lj": "lj", "metal": "metal", "morse": "metal", "morse2": "metal", **{k: "metal" for k in EAM}}
 BOLTZ = {"lj": 1.0, "metal": 8.617343e-5}
 MVV2E = {"lj": 1.0, "metal": 1.0364269e-4}
 
 
+def base(name):
+    """The SYSTEMS entry a system's lattice, mass, skin, timestep and temperature come from."""
+    return "morse" if name == "morse2" else "eam" if name in EAM else name
+
+
 def make_system(name):
     units = UNITS[name]
-    a, n, mass, _, _, _, _, T, _ = SYSTEMS["morse" if name == "morse2" else name]
+    a, n, mass, _, _, _, _, T, _ = SYSTEMS[base(name)]
     rng = random.Random(2026)
     basis = [(0, 0, 0), (0.5, 0.5, 0), (0.5, 0, 0.5), (0, 0.5, 0.5)]
     L = a * n
@@ -55,6 +70,17 @@ def make_system(name):
 
 def potential_lines(name):
     """The [potential] section and LAMMPS's pair commands; the cutoff."""
+    if name in EAM:
+        style, species, f = EAM[name]
+        if style == "eam":
+            files = {"Cu": "Cu_u3.eam", "Ni": "Ni_u3.eam"}
+            ini = ["style = eam"] + [f"file.{sp} = {POT}/{files[sp]}" for sp in species]
+            lmp = ["pair_style eam"] + [f"pair_coeff {k + 1} {k + 1} {POT}/{files[sp]}" for k, sp in enumerate(species)]
+            return ini, lmp
+        ini = [f"style = {style}", f"file = {POT}/{f}"]
+        ini += [f"element.{sp} = {ELEMENT[sp]}" for sp in species if sp in ELEMENT]
+        lmp = [f"pair_style {style}", f"pair_coeff * * {POT}/{f} {' '.join(ELEMENT.get(sp, sp) for sp in species)}"]
+        return ini, lmp
     if name == "morse2":
         ini = ["style = morse"] + [f"pair.{a}.{b} = {p[0]!r} {p[1]!r} {p[2]!r} {p[3]!r}" for (a, b), p in MORSE2.items()]
         lmp = [f"pair_style morse {max(p[3] for p in MORSE2.values())!r}"]
@@ -72,9 +98,10 @@ def potential_lines(name):
 
 def write_inputs(d, name, L, pos, vel):
     units = UNITS[name]
-    _, _, mass, _, _, skin, dt, _, sp = SYSTEMS["morse" if name == "morse2" else name]
-    species = ["B" if name == "morse2" and i % 4 == 3 else ("A" if name == "morse2" else sp) for i in range(len(pos))]
-    masses = {"A": mass, "B": 58.69} if name == "morse2" else {sp: mass}
+    _, _, mass, _, _, skin, dt, _, sp = SYSTEMS[base(name)]
+    kinds = ["A", "B"] if name == "morse2" else EAM[name][1] if name in EAM else [sp]
+    species = [kinds[1] if len(kinds) > 1 and i % 4 == 3 else kinds[0] for i in range(len(pos))]
+    masses = dict(zip(kinds, [mass, 58.69]))
     lines = [str(len(pos)),
              f'Lattice="{L!r} 0 0 0 {L!r} 0 0 0 {L!r}" Properties=species:S:1:pos:R:3:velo:R:3 pbc="T T T"']
     lines += [f"{t} {p[0]!r} {p[1]!r} {p[2]!r} {v[0]!r} {v[1]!r} {v[2]!r}" for t, p, v in zip(species, pos, vel)]
@@ -85,7 +112,7 @@ def write_inputs(d, name, L, pos, vel):
 [system]
 units = {units}
 input = start.xyz
-{nl.join(f"mass.{t} = {m!r}" for t, m in masses.items())}
+{"" if name in EAM else nl.join(f"mass.{t} = {m!r}" for t, m in masses.items())}
 [potential]
 {nl.join(ini)}
 [neighbor]

@@ -1,0 +1,570 @@
+/* EAM files read and checked value by value, converted to LAMMPS's grids and splined as LAMMPS
+   splines them (pair_eam's file2array and interpolate, one grid for every funcfl file). */
+#include "eam.h"
+
+#include "../util/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- a potential file's lines and numbers --------------------------------------------------- */
+
+typedef struct {
+    FILE *f;
+    const char *path;
+    long line;
+    long bytes;            /* the file's size: no table it claims may hold more values than it could */
+    char buf[4096];
+    char *next;            /* the rest of buf's tokens (NULL: read the next line) */
+    uint64_t *checksum;
+} eam_reader;
+
+static int fail_at(const eam_reader *r, const char *why)
+{
+    mdl_error("%s:%ld: %s", r->path, r->line, why);
+    return MDL_EINPUT;
+}
+
+static void checksum_add(uint64_t *h, const char *s)
+{
+    for (; *s; s++)
+        *h = (*h ^ (unsigned char)*s) * 1099511628211ull; /* FNV-1a */
+}
+
+/* The next line into buf (MDL_EINPUT at the file's end or on a line too long). */
+static int next_line(eam_reader *r, const char *expect)
+{
+    if (!fgets(r->buf, sizeof r->buf, r->f)) {
+        r->line++;
+        char why[160];
+        snprintf(why, sizeof why, "the file ends where %s should be", expect);
+        return fail_at(r, why);
+    }
+    r->line++;
+    if (!strchr(r->buf, '\n') && !feof(r->f))
+        return fail_at(r, "a line longer than 4,095 characters");
+    checksum_add(r->checksum, r->buf);
+    r->next = r->buf;
+    return MDL_OK;
+}
+
+/* The next whitespace-separated token of the current line (NULL: none left). */
+static char *token(eam_reader *r)
+{
+    char *t = r->next ? r->next + strspn(r->next, " \t\r\n\f\v") : NULL;
+    if (!t || !*t) {
+        r->next = NULL;
+        return NULL;
+    }
+    char *end = t + strcspn(t, " \t\r\n\f\v");
+    r->next = *end ? end + 1 : end;
+    *end = '\0';
+    return t;
+}
+
+static int parse_number(const eam_reader *r, const char *t, const char *what, double *v)
+{
+    if (mdl_parse_double(t, v) != 0 || !isfinite(*v)) {
+        char why[200];
+        snprintf(why, sizeof why, "%s: '%.40s' is not a finite number", what, t);
+        return fail_at(r, why);
+    }
+    return MDL_OK;
+}
+
+static int parse_count(const eam_reader *r, const char *t, const char *what, long most, int *n)
+{
+    double v;
+    MDL_TRY(parse_number(r, t, what, &v));
+    if (v != floor(v) || v < 1 || v > (double)most) {
+        char why[200];
+        snprintf(why, sizeof why, "%s = %.40s: not a count from 1 to %ld (what the file's size could hold)", what, t,
+                 most);
+        return fail_at(r, why);
+    }
+    *n = (int)v;
+    return MDL_OK;
+}
+
+/* n numbers into v[1..n] (LAMMPS's 1-based tables), several to a line, the table ending at a
+   line's end. */
+static int read_table(eam_reader *r, int n, double *v, const char *what)
+{
+    for (int i = 1; i <= n;) {
+        MDL_TRY(next_line(r, what));
+        for (char *t; i <= n && (t = token(r)); i++)
+            MDL_TRY(parse_number(r, t, what, &v[i]));
+        if (i > n && token(r))
+            return fail_at(r, "more numbers on the line than the table holds (a count that disagrees with the "
+                              "numbers present?)");
+    }
+    return MDL_OK;
+}
+
+/* The rest of the file holds no number (a count smaller than the numbers present). */
+static int nothing_after(eam_reader *r)
+{
+    while (fgets(r->buf, sizeof r->buf, r->f)) {
+        r->line++;
+        r->next = r->buf;
+        if (token(r))
+            return fail_at(r, "numbers past the last table (a count that disagrees with the numbers present?)");
+    }
+    return MDL_OK;
+}
+
+/* "nrho drho nr dr cut": the grids, each spacing positive and the cutoff within the r grid. */
+typedef struct {
+    int nrho, nr;
+    double drho, dr, cut;
+} eam_grid;
+
+static int read_grid(eam_reader *r, eam_grid *g)
+{
+    MDL_TRY(next_line(r, "the grid line (nrho drho nr dr cutoff)"));
+    const char *t[5];
+    for (int k = 0; k < 5; k++)
+        if (!(t[k] = token(r)))
+            return fail_at(r, "expected nrho drho nr dr cutoff");
+    const long most = r->bytes / 2 + 1;
+    MDL_TRY(parse_count(r, t[0], "nrho", most, &g->nrho));
+    MDL_TRY(parse_number(r, t[1], "drho", &g->drho));
+    MDL_TRY(parse_count(r, t[2], "nr", most, &g->nr));
+    MDL_TRY(parse_number(r, t[3], "dr", &g->dr));
+    MDL_TRY(parse_number(r, t[4], "cutoff", &g->cut));
+    if (g->nrho < 5 || g->nr < 5)
+        return fail_at(r, "nrho and nr must be at least 5 (LAMMPS's splines take 5 points)");
+    if (!(g->drho > 0) || !(g->dr > 0))
+        return fail_at(r, "drho and dr must be positive");
+    if (!(g->cut > 0) || g->cut > g->nr * g->dr * (1 + 1e-12)) /* files often end the table one dr short of it */
+        return fail_at(r, "the cutoff must be positive and within the r table (nr dr)");
+    return MDL_OK;
+}
+
+static int open_reader(eam_reader *r, const char *path, uint64_t *checksum)
+{
+    memset(r, 0, sizeof *r);
+    r->path = path;
+    r->checksum = checksum;
+    MDL_TRY(mdl_check_input_file(path, "potential file"));
+    struct stat st;
+    if (!(r->f = fopen(path, "r")) || fstat(fileno(r->f), &st) != 0) {
+        mdl_error("%s: cannot open the potential file: %s", path, strerror(errno));
+        if (r->f)
+            fclose(r->f);
+        r->f = NULL;
+        return MDL_EINPUT;
+    }
+    r->bytes = (long)st.st_size;
+    return MDL_OK;
+}
+
+/* ---- the files --------------------------------------------------------------------------------- */
+
+/* One element's tables as read (1-based), on the file's grid. */
+typedef struct {
+    char name[MDL_NAME_LEN];
+    double mass;
+    double *frho, *rhor, *zr; /* funcfl: Z(r); setfl/fs: rhor holds nrhor arrays of nr + 1 */
+    eam_grid g;
+} eam_element;
+
+typedef struct {
+    int nelem;
+    eam_element el[MDL_MAX_SPECIES];
+    double *z2r[MDL_MAX_SPECIES][MDL_MAX_SPECIES]; /* setfl/fs: r phi for i >= j */
+    eam_grid g;
+} eam_file;
+
+static void file_free(eam_file *f)
+{
+    for (int i = 0; i < f->nelem; i++) {
+        free(f->el[i].frho), free(f->el[i].rhor), free(f->el[i].zr);
+        for (int j = 0; j <= i; j++)
+            free(f->z2r[i][j]);
+    }
+    memset(f, 0, sizeof *f);
+}
+
+static double *table(int n)
+{
+    return mdl_alloc((size_t)(n + 1) * sizeof(double), "EAM tables");
+}
+
+/* A DYNAMO funcfl file: comment; "Z mass a lattice"; the grid; F(rho), Z(r), rho(r). */
+static int read_funcfl(const char *path, eam_element *e, uint64_t *checksum)
+{
+    eam_reader r;
+    MDL_TRY(open_reader(&r, path, checksum));
+    int rc = next_line(&r, "the comment line");
+    if (rc == MDL_OK)
+        rc = next_line(&r, "the element line (Z mass lattice-constant lattice)");
+    const char *z = rc == MDL_OK ? token(&r) : NULL, *m = z ? token(&r) : NULL;
+    if (rc == MDL_OK && !m)
+        rc = fail_at(&r, "expected Z mass lattice-constant lattice");
+    if (rc == MDL_OK)
+        rc = parse_number(&r, m, "mass", &e->mass);
+    if (rc == MDL_OK && !(e->mass > 0))
+        rc = fail_at(&r, "the mass must be positive");
+    if (rc == MDL_OK)
+        rc = read_grid(&r, &e->g);
+    if (rc == MDL_OK && !((e->frho = table(e->g.nrho)) && (e->zr = table(e->g.nr)) && (e->rhor = table(e->g.nr))))
+        rc = MDL_ERUN;
+    if (rc == MDL_OK)
+        rc = read_table(&r, e->g.nrho, e->frho, "F(rho)");
+    if (rc == MDL_OK)
+        rc = read_table(&r, e->g.nr, e->zr, "Z(r)");
+    if (rc == MDL_OK)
+        rc = read_table(&r, e->g.nr, e->rhor, "rho(r)");
+    if (rc == MDL_OK)
+        rc = nothing_after(&r);
+    fclose(r.f);
+    return rc;
+}
+
+/* A setfl (alloy) or Finnis-Sinclair (fs) file: 3 comment lines; "N el1 .. elN"; the grid; per
+   element "Z mass a lattice", F(rho) and rho(r) (fs: N of them, rho from each element); then r phi
+   for each pair i >= j. */
+static int read_setfl(const char *path, int fs, eam_file *f, uint64_t *checksum)
+{
+    eam_reader r;
+    MDL_TRY(open_reader(&r, path, checksum));
+    int rc = MDL_OK;
+    for (int k = 0; k < 3 && rc == MDL_OK; k++)
+        rc = next_line(&r, "the three comment lines");
+    if (rc == MDL_OK)
+        rc = next_line(&r, "the elements line (N names)");
+    const char *t = rc == MDL_OK ? token(&r) : NULL;
+    if (rc == MDL_OK)
+        rc = t ? parse_count(&r, t, "the number of elements", MDL_MAX_SPECIES, &f->nelem)
+               : fail_at(&r, "expected the number of elements and their names");
+    for (int i = 0; i < f->nelem && rc == MDL_OK; i++) {
+        const char *name = token(&r);
+        if (!name || !species_name_valid(name))
+            rc = fail_at(&r, "expected as many element names (letters, digits, '_' or '-') as the count says");
+        else
+            mdl_copy(f->el[i].name, MDL_NAME_LEN, name);
+    }
+    if (rc == MDL_OK && token(&r))
+        rc = fail_at(&r, "more element names than the count says");
+    if (rc == MDL_OK)
+        rc = read_grid(&r, &f->g);
+    const int nrhor = fs ? f->nelem : 1;
+    for (int i = 0; i < f->nelem && rc == MDL_OK; i++) {
+        eam_element *e = &f->el[i];
+        rc = next_line(&r, "an element's line (Z mass lattice-constant lattice)");
+        const char *z = rc == MDL_OK ? token(&r) : NULL, *m = z ? token(&r) : NULL;
+        if (rc == MDL_OK)
+            rc = m ? parse_number(&r, m, "mass", &e->mass) : fail_at(&r, "expected Z mass lattice-constant lattice");
+        if (rc == MDL_OK && !(e->mass > 0))
+            rc = fail_at(&r, "the mass must be positive");
+        if (rc == MDL_OK && !((e->frho = table(f->g.nrho)) &&
+                              (e->rhor = mdl_alloc((size_t)nrhor * (f->g.nr + 1) * sizeof(double), "EAM tables"))))
+            rc = MDL_ERUN;
+        if (rc == MDL_OK)
+            rc = read_table(&r, f->g.nrho, e->frho, "F(rho)");
+        for (int j = 0; j < nrhor && rc == MDL_OK; j++)
+            rc = read_table(&r, f->g.nr, e->rhor + (size_t)j * (f->g.nr + 1), "rho(r)");
+    }
+    for (int i = 0; i < f->nelem && rc == MDL_OK; i++)
+        for (int j = 0; j <= i && rc == MDL_OK; j++)
+            rc = (f->z2r[i][j] = table(f->g.nr)) ? read_table(&r, f->g.nr, f->z2r[i][j], "r phi(r)") : MDL_ERUN;
+    if (rc == MDL_OK)
+        rc = nothing_after(&r);
+    fclose(r.f);
+    return rc;
+}
+
+/* ---- LAMMPS's grids and splines ---------------------------------------------------------------- */
+
+/* LAMMPS's interpolate: the spline of f[1..n] (spacing delta) into s (point m at m * 7). */
+static void spline(int n, double delta, const double *f, double *s)
+{
+#define S(m, k) s[(size_t)(m) * MDL_EAM_COEFF + (k)]
+    for (int m = 1; m <= n; m++)
+        S(m, 6) = f[m];
+    S(1, 5) = S(2, 6) - S(1, 6);
+    S(2, 5) = 0.5 * (S(3, 6) - S(1, 6));
+    S(n - 1, 5) = 0.5 * (S(n, 6) - S(n - 2, 6));
+    S(n, 5) = S(n, 6) - S(n - 1, 6);
+    for (int m = 3; m <= n - 2; m++)
+        S(m, 5) = ((S(m - 2, 6) - S(m + 2, 6)) + 8.0 * (S(m + 1, 6) - S(m - 1, 6))) / 12.0;
+    for (int m = 1; m <= n - 1; m++) {
+        S(m, 4) = 3.0 * (S(m + 1, 6) - S(m, 6)) - 2.0 * S(m, 5) - S(m + 1, 5);
+        S(m, 3) = S(m, 5) + S(m + 1, 5) - 2.0 * (S(m + 1, 6) - S(m, 6));
+    }
+    S(n, 4) = 0.0;
+    S(n, 3) = 0.0;
+    for (int m = 1; m <= n; m++) {
+        S(m, 2) = S(m, 5) / delta;
+        S(m, 1) = 2.0 * S(m, 4) / delta;
+        S(m, 0) = 3.0 * S(m, 3) / delta;
+    }
+#undef S
+}
+
+/* A funcfl table a[1..n] (spacing d) at x, by LAMMPS's four-point interpolation onto one grid. */
+static double regrid(const double *a, int n, double d, double x)
+{
+    const double sixth = 1.0 / 6.0;
+    double p = x / d + 1.0;
+    int k = (int)p;
+    k = k < n - 2 ? k : n - 2;
+    k = k > 2 ? k : 2;
+    p -= k;
+    p = p < 2.0 ? p : 2.0;
+    const double cof1 = -sixth * p * (p - 1.0) * (p - 2.0), cof2 = 0.5 * (p * p - 1.0) * (p - 2.0);
+    const double cof3 = -0.5 * p * (p + 1.0) * (p - 2.0), cof4 = sixth * p * (p * p - 1.0);
+    return cof1 * a[k - 1] + cof2 * a[k] + cof3 * a[k + 1] + cof4 * a[k + 2];
+}
+
+static int alloc_splines(mdl_eam *e)
+{
+    const size_t c = MDL_EAM_COEFF;
+    e->frho = calloc((size_t)e->nfrho * (e->nrho + 1) * c, sizeof(double));
+    e->rhor = calloc((size_t)e->nrhor * (e->nr + 1) * c, sizeof(double));
+    e->z2r = calloc((size_t)e->nz2r * (e->nr + 1) * c, sizeof(double));
+    if (e->frho && e->rhor && e->z2r)
+        return MDL_OK;
+    mdl_error("out of memory for the EAM tables");
+    return MDL_ERUN;
+}
+
+static double *spline_of(double *base, int k, int n)
+{
+    return base + (size_t)k * (n + 1) * MDL_EAM_COEFF;
+}
+
+/* Pairs (i >= j) of nelem tables in LAMMPS's lower-triangular order. */
+static int z2r_index(int a, int b)
+{
+    const int row = a > b ? a : b, col = a > b ? b : a;
+    return row * (row + 1) / 2 + col;
+}
+
+static void map_types(mdl_eam *e, int ntypes, const int *map, int fs, int nelem)
+{
+    for (int i = 0; i < ntypes; i++) {
+        e->type2frho[i] = map[i];
+        for (int j = 0; j < ntypes; j++) {
+            e->type2rhor[i][j] = fs ? map[i] * nelem + map[j] : map[i];
+            e->type2z2r[i][j] = z2r_index(map[i], map[j]);
+        }
+    }
+}
+
+/* funcfl files (one per distinct file, map: each type's) onto one grid: LAMMPS's file2array. */
+static int funcfl_tables(const eam_element *f, int nf, int ntypes, const int *map, mdl_eam *e)
+{
+    double rmax = 0, rhomax = 0;
+    e->dr = e->drho = e->cut = 0;
+    for (int i = 0; i < nf; i++) {
+        e->dr = fmax(e->dr, f[i].g.dr);
+        e->drho = fmax(e->drho, f[i].g.drho);
+        rmax = fmax(rmax, (f[i].g.nr - 1) * f[i].g.dr);
+        rhomax = fmax(rhomax, (f[i].g.nrho - 1) * f[i].g.drho);
+        e->cut = fmax(e->cut, f[i].g.cut);
+    }
+    e->nr = (int)(rmax / e->dr + 0.5);
+    e->nrho = (int)(rhomax / e->drho + 0.5);
+    e->rhomax = rhomax;
+    e->nfrho = e->nrhor = nf;
+    e->nz2r = nf * (nf + 1) / 2;
+    MDL_TRY(alloc_splines(e));
+    double *a = table(e->nr > e->nrho ? e->nr : e->nrho);
+    if (!a)
+        return MDL_ERUN;
+    for (int i = 0; i < nf; i++) {
+        for (int m = 1; m <= e->nrho; m++)
+            a[m] = regrid(f[i].frho, f[i].g.nrho, f[i].g.drho, (m - 1) * e->drho);
+        spline(e->nrho, e->drho, a, spline_of(e->frho, i, e->nrho));
+        for (int m = 1; m <= e->nr; m++)
+            a[m] = regrid(f[i].rhor, f[i].g.nr, f[i].g.dr, (m - 1) * e->dr);
+        spline(e->nr, e->dr, a, spline_of(e->rhor, i, e->nr));
+    }
+    for (int i = 0; i < nf; i++)
+        for (int j = 0; j <= i; j++) {
+            for (int m = 1; m <= e->nr; m++) {
+                const double r = (m - 1) * e->dr;
+                const double zri = regrid(f[i].zr, f[i].g.nr, f[i].g.dr, r), zrj = regrid(f[j].zr, f[j].g.nr, f[j].g.dr, r);
+                a[m] = 27.2 * 0.529 * zri * zrj; /* Hartree x Bohr: Z in e, r phi in eV A */
+            }
+            spline(e->nr, e->dr, a, spline_of(e->z2r, z2r_index(i, j), e->nr));
+        }
+    free(a);
+    map_types(e, ntypes, map, 0, nf);
+    return MDL_OK;
+}
+
+/* A setfl or fs file's tables as they are (its one grid). */
+static int setfl_tables(const eam_file *f, int fs, int ntypes, const int *map, mdl_eam *e)
+{
+    const int n = f->nelem;
+    e->nrho = f->g.nrho, e->nr = f->g.nr, e->drho = f->g.drho, e->dr = f->g.dr, e->cut = f->g.cut;
+    e->rhomax = (e->nrho - 1) * e->drho;
+    e->nfrho = n, e->nrhor = fs ? n * n : n, e->nz2r = n * (n + 1) / 2;
+    MDL_TRY(alloc_splines(e));
+    for (int i = 0; i < n; i++) {
+        spline(e->nrho, e->drho, f->el[i].frho, spline_of(e->frho, i, e->nrho));
+        for (int j = 0; j < (fs ? n : 1); j++)
+            spline(e->nr, e->dr, f->el[i].rhor + (size_t)j * (e->nr + 1), spline_of(e->rhor, fs ? i * n + j : i, e->nr));
+        for (int j = 0; j <= i; j++)
+            spline(e->nr, e->dr, f->z2r[i][j], spline_of(e->z2r, z2r_index(i, j), e->nr));
+    }
+    map_types(e, ntypes, map, fs, n);
+    return MDL_OK;
+}
+
+/* ---- the configuration's files and species --------------------------------------------------- */
+
+int eam_style(const mdl_config *cfg)
+{
+    return cfg->style >= MDL_EAM_FUNCFL;
+}
+
+/* [potential] file.X of species X (eam), or NULL with a message naming the key. */
+static const char *species_file(const mdl_config *cfg, const char *species)
+{
+    for (int k = 0; k < cfg->nfile; k++)
+        if (strcmp(cfg->file_species[k], species) == 0)
+            return cfg->file_path[k];
+    mdl_error("%s: [potential] file.%s: missing: style eam takes one DYNAMO funcfl file per species", cfg->path,
+              species);
+    return NULL;
+}
+
+/* The element species X stands for: element.X, else its own name. */
+static const char *species_element(const mdl_config *cfg, const char *species)
+{
+    for (int k = 0; k < cfg->nelement; k++)
+        if (strcmp(cfg->element_species[k], species) == 0)
+            return cfg->element_name[k];
+    return species;
+}
+
+static int check_keys_species(const mdl_config *cfg, const mdl_system *s)
+{
+    for (int k = 0; k < cfg->nfile + cfg->nelement; k++) {
+        const int file = k < cfg->nfile;
+        const char *sp = file ? cfg->file_species[k] : cfg->element_species[k - cfg->nfile];
+        char key[64];
+        snprintf(key, sizeof key, "%s.%s", file ? "file" : "element", sp);
+        if (system_species_index((mdl_system *)s, sp, 0) < 0) {
+            mdl_error("%s: [potential] %s: no species '%s' in the system", config_origin(cfg, "potential", key), key,
+                      sp);
+            return MDL_EINPUT;
+        }
+        if (file != (cfg->style == MDL_EAM_FUNCFL)) {
+            mdl_error("%s: [potential] %s: not a key of style %s (%s)", config_origin(cfg, "potential", key), key,
+                      config_style_name(cfg->style),
+                      file ? "its one file is [potential] file" : "each species' element is its funcfl file's");
+            return MDL_EINPUT;
+        }
+    }
+    return MDL_OK;
+}
+
+/* eam: each species' funcfl file, read once per distinct path. */
+static int build_funcfl(const mdl_config *cfg, const mdl_system *s, mdl_eam *e)
+{
+    eam_element f[MDL_MAX_SPECIES];
+    const char *paths[MDL_MAX_SPECIES];
+    int nf = 0, map[MDL_MAX_SPECIES], rc = MDL_OK;
+    memset(f, 0, sizeof f);
+    snprintf(e->cut_key, sizeof e->cut_key, "file.%s", s->species[0]);
+    for (int t = 0; t < s->ntypes && rc == MDL_OK; t++) {
+        const char *path = species_file(cfg, s->species[t]);
+        if (!path) {
+            rc = MDL_EINPUT;
+            break;
+        }
+        int k = 0;
+        while (k < nf && strcmp(paths[k], path) != 0)
+            k++;
+        if (k == nf) {
+            paths[nf] = path;
+            rc = read_funcfl(path, &f[nf++], &e->checksum);
+        }
+        map[t] = k;
+        e->mass[t] = f[k].mass;
+        if (rc == MDL_OK && f[k].g.cut > f[map[0]].g.cut * (1 + 1e-15)) /* the file whose cutoff the run's is */
+            snprintf(e->cut_key, sizeof e->cut_key, "file.%s", s->species[t]);
+    }
+    if (rc == MDL_OK)
+        rc = funcfl_tables(f, nf, s->ntypes, map, e);
+    for (int k = 0; k < nf; k++)
+        free(f[k].frho), free(f[k].rhor), free(f[k].zr);
+    return rc;
+}
+
+/* eam/alloy, eam/fs: one file, each species mapped to an element of it by name. */
+static int build_setfl(const mdl_config *cfg, const mdl_system *s, mdl_eam *e)
+{
+    eam_file f;
+    memset(&f, 0, sizeof f);
+    snprintf(e->cut_key, sizeof e->cut_key, "file");
+    if (!cfg->eam_file[0]) {
+        mdl_error("%s: [potential] file: missing: style %s reads one file", cfg->path, config_style_name(cfg->style));
+        return MDL_EINPUT;
+    }
+    int rc = read_setfl(cfg->eam_file, cfg->style == MDL_EAM_FS, &f, &e->checksum), map[MDL_MAX_SPECIES];
+    for (int t = 0; t < s->ntypes && rc == MDL_OK; t++) {
+        const char *el = species_element(cfg, s->species[t]);
+        map[t] = -1;
+        for (int k = 0; k < f.nelem; k++)
+            if (strcmp(f.el[k].name, el) == 0)
+                map[t] = k;
+        if (map[t] < 0) {
+            mdl_error("%s: species %s: no element %s in the file (it has %d; map a species with [potential] "
+                      "element.%s = NAME)", cfg->eam_file, s->species[t], el, f.nelem, s->species[t]);
+            rc = MDL_EINPUT;
+        } else {
+            e->mass[t] = f.el[map[t]].mass;
+        }
+    }
+    if (rc == MDL_OK)
+        rc = setfl_tables(&f, cfg->style == MDL_EAM_FS, s->ntypes, map, e);
+    file_free(&f);
+    return rc;
+}
+
+int eam_build(const mdl_config *cfg, const mdl_system *s, mdl_eam *out)
+{
+    memset(out, 0, sizeof *out);
+    out->checksum = 14695981039346656037ull;
+    MDL_TRY(check_keys_species(cfg, s));
+    int rc = cfg->style == MDL_EAM_FUNCFL ? build_funcfl(cfg, s, out) : build_setfl(cfg, s, out);
+    if (rc != MDL_OK) {
+        eam_free(out);
+        return rc;
+    }
+    out->rdr = 1.0 / out->dr;
+    out->rdrho = 1.0 / out->drho;
+    return MDL_OK;
+}
+
+void eam_free(mdl_eam *e)
+{
+    free(e->frho), free(e->rhor), free(e->z2r);
+    e->frho = e->rhor = e->z2r = NULL;
+}
+
+int eam_masses(const mdl_config *cfg, mdl_system *s)
+{
+    if (config_has(cfg, "system", "mass") || cfg->nmass > 0) {
+        const char *key = cfg->nmass > 0 ? "mass." : "mass";
+        mdl_error("%s: [system] %s%s: style %s takes the masses from its file(s)",
+                  config_origin(cfg, "system", cfg->nmass > 0 ? "" : "mass"), key, cfg->nmass > 0 ? cfg->mass_species[0] : "",
+                  config_style_name(cfg->style));
+        return MDL_EINPUT;
+    }
+    mdl_eam e;
+    MDL_TRY(eam_build(cfg, s, &e));
+    memcpy(s->mass, e.mass, sizeof e.mass);
+    eam_free(&e);
+    return MDL_OK;
+}

@@ -57,10 +57,9 @@ int run_check_gpu_keys(const mdl_config *cfg, const char *backend, int nranks, c
                        const mdl_pair_table *pt)
 {
     const int gpu = strcmp(backend, "gpu") == 0;
-    if (pt->eam && (gpu || nranks > 1)) { /* EAM's kernels and its slopes' exchange come next */
-        mdl_error("%s: [potential] style %s runs on the CPU backend on one rank for now (this run: %s backend, %d "
-                  "rank%s); use --backend cpu without mpirun", config_origin(cfg, "potential", "style"),
-                  config_style_name(cfg->style), backend, nranks, nranks == 1 ? "" : "s");
+    if (pt->eam && gpu) { /* EAM's kernels come next */
+        mdl_error("%s: [potential] style %s runs on the CPU backend for now; use --backend cpu",
+                  config_origin(cfg, "potential", "style"), config_style_name(cfg->style));
         return MDL_EINPUT;
     }
     if (gpu && cfg->ensemble == MDL_NPT_NOSE_HOOVER && cfg->outer_skin > 0)

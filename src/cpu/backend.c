@@ -300,7 +300,7 @@ static int cpu_compute_forces(void *p, int what)
     const size_t nlocal = c->dm.nlocal;
     if (c->pairs.eam && what != MDL_ENERGY_ONLY)
         return eam_forces(c->pairs.eam, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy,
-                          s->fz, mdl_ev_of(what), &c->pe, &c->virial, &c->fscratch);
+                          s->fz, mdl_ev_of(what), &c->pe, &c->virial, &c->fscratch, &c->dm);
     if (what != MDL_ENERGY_ONLY)
         return pair_forces(&c->pairs, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy,
                            s->fz, mdl_ev_of(what), &c->pe, &c->virial, &c->fscratch);
@@ -308,7 +308,7 @@ static int cpu_compute_forces(void *p, int what)
     int rc = !f ? MDL_ERUN
              : c->pairs.eam
                  ? eam_forces(c->pairs.eam, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, f, f + s->n,
-                              f + 2 * s->n, MDL_EV_ENERGY, &c->pe, &c->virial, &c->fscratch)
+                              f + 2 * s->n, MDL_EV_ENERGY, &c->pe, &c->virial, &c->fscratch, &c->dm)
                  : pair_forces(&c->pairs, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, f, f + s->n,
                                f + 2 * s->n, MDL_EV_ENERGY, &c->pe, &c->virial, &c->fscratch);
     free(f);

@@ -1,7 +1,11 @@
 /* CPU EAM forces over the half list (LAMMPS pair eam's three passes: each atom's density from its
    neighbors' rho(r), the embedding F(rho) and its slope, then the pair forces with both atoms'
-   slopes), one rank: one thread, in list order, so that a thread count changes no bit. */
+   slopes), one thread, in list order, so that a thread count changes no bit. With ranks, a pair
+   with a ghost is in both ranks' lists: it adds to its owned atom's density alone, the ghosts'
+   slopes come from their owners (domain_forward_values), and its energy and virial count half. */
 #include "force.h"
+
+#include "../parallel/domain.h"
 
 #include "../physics/eam.h"
 #include "../util/util.h"
@@ -59,7 +63,8 @@ static void densities(const mdl_eam *e, const cpu_nlist *nl, const double len[3]
     }
 }
 
-/* fp[i] = F'(rho[i]); the embedding energies' sum (linear past the table's end, as LAMMPS). */
+/* fp[i] = F'(rho[i]) of the owned atoms; their embedding energies' sum (linear past the table's
+   end, as LAMMPS). */
 static double embedding(const mdl_eam *e, const int32_t *type, size_t n, const double *rho, double *fp)
 {
     double energy = 0;
@@ -78,17 +83,14 @@ static double embedding(const mdl_eam *e, const int32_t *type, size_t n, const d
 
 int eam_forces(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n, const double *x,
                const double *y, const double *z, const int32_t *type, double *fx, double *fy, double *fz,
-               int energy_virial, double *pe, double *virial, cpu_force_scratch *scratch)
+               int energy_virial, double *pe, double *virial, cpu_force_scratch *scratch, mdl_domain *dm)
 {
-    if (nlocal != n) {
-        mdl_error("internal: EAM on the CPU runs on one rank");
-        return MDL_ERUN;
-    }
     MDL_TRY(reserve(scratch, n));
     double len[3], inv[3], *rho = scratch->eam, *fp = scratch->eam + n;
     box_image_lengths(box, len, inv);
     densities(e, nl, len, inv, x, y, z, type, n, rho);
-    double energy = embedding(e, type, n, rho, fp), w = 0;
+    double energy = embedding(e, type, nlocal, rho, fp), w = 0;
+    MDL_TRY(domain_forward_values(dm, fp)); /* the ghosts' slopes (no ranks: nothing) */
     const double cutsq = e->cut * e->cut;
     for (size_t i = 0; i < n; i++)
         fx[i] = fy[i] = fz[i] = 0;
@@ -111,8 +113,9 @@ int eam_forces(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t
                 const double fpair = -(fp[i] * rhojp + fp[j] * rhoip + phip) * recip;
                 fx[i] += d[0] * fpair, fy[i] += d[1] * fpair, fz[i] += d[2] * fpair;
                 fx[j] -= d[0] * fpair, fy[j] -= d[1] * fpair, fz[j] -= d[2] * fpair;
-                energy += phi;
-                w += r2 * fpair;
+                const double share = (size_t)j < nlocal ? 1.0 : 0.5; /* a ghost's pair: half on each rank */
+                energy += share * phi;
+                w += share * r2 * fpair;
             }
     }
     if (energy_virial == MDL_EV_ENERGY)

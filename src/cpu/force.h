@@ -3,6 +3,7 @@
 #ifndef MDL_CPU_FORCE_H
 #define MDL_CPU_FORCE_H
 
+#include "../parallel/domain.h"
 #include "../system/potential.h"
 #include "neighbor.h"
 
@@ -36,9 +37,10 @@ int pair_forces(const cpu_pair_table *t, const cpu_nlist *nl, const mdl_box *box
                 const double *x, const double *y, const double *z, const int32_t *type, double *fx, double *fy,
                 double *fz, int energy_virial, double *pe, double *virial, cpu_force_scratch *scratch);
 
-/* EAM (eam_force.c): the same contract as pair_forces, one rank (nlocal = n). */
+/* EAM (eam_force.c): the same contract as pair_forces; dm forwards the owned atoms' embedding
+   slopes to their ghosts on other ranks. */
 int eam_forces(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n, const double *x,
                const double *y, const double *z, const int32_t *type, double *fx, double *fy, double *fz,
-               int energy_virial, double *pe, double *virial, cpu_force_scratch *scratch);
+               int energy_virial, double *pe, double *virial, cpu_force_scratch *scratch, mdl_domain *dm);
 
 #endif

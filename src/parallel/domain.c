@@ -435,3 +435,23 @@ int domain_forward(mdl_domain *dm, mdl_system *s)
     }
     return MDL_OK;
 }
+
+int domain_forward_values(mdl_domain *dm, double *v)
+{
+    for (int k = 0; k < dm->nswap; k++) {
+        mdl_swap *w = &dm->swap[k];
+        MDL_TRY(reserve_buffers(dm, w->nsend > w->nrecv ? w->nsend : w->nrecv));
+        for (size_t q = 0; q < w->nsend; q++)
+            dm->buf_out[q] = v[w->send[q]];
+        size_t got = 0;
+        MDL_TRY(comm_exchange(dm->buf_out, w->nsend * sizeof(double), w->to, dm->buf_in, w->nrecv * sizeof(double),
+                              w->from, &got));
+        if (got != w->nrecv * sizeof(double)) {
+            mdl_error("internal: rank %d expected %zu ghost values, got %zu", dm->rank, w->nrecv, got / sizeof(double));
+            return MDL_ERUN;
+        }
+        for (size_t g = 0; g < w->nrecv; g++)
+            v[w->first + g] = dm->buf_in[g];
+    }
+    return MDL_OK;
+}

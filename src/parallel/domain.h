@@ -68,5 +68,8 @@ int domain_migrate(mdl_domain *dm, mdl_system *s);
 int domain_build_ghosts(mdl_domain *dm, mdl_system *s);
 /* Every step between rebuilds: the ghosts' positions from their owners, through the same lists. */
 int domain_forward(mdl_domain *dm, mdl_system *s);
+/* A per-atom value (v[0, s->n)) from the owners to their ghosts, through the same lists (EAM's
+   embedding slopes). */
+int domain_forward_values(mdl_domain *dm, double *v);
 
 #endif

@@ -98,7 +98,7 @@ def keys(binary, d):
     info = subprocess.run([binary, "info"], capture_output=True, text=True).stdout
     if "GPU 0:" in info:  # without a GPU the velocities' draw on it stops the run first (exit 1)
         cases.append(("the GPU backend", config(d, eam).replace("[run]", "[run]\nbackend = gpu"),
-                      ["[potential] style", "CPU backend on one rank"]))
+                      ["[potential] style", "runs on the CPU backend"]))
     for name, ini, want in cases:
         expect_refused(binary, d, name, ini, want)
     print(f"{os.path.basename(binary)}: {len(cases)} EAM configurations that cannot run: exit 2 naming the key")

@@ -6,7 +6,8 @@ with an absolute floor of 1e-7 for values near zero). Systems: LJ in lj and meta
 
 Nose-Hoover NVT and NPT: lammps_nose_hoover.py.
 
-usage: lammps_compare.py MDLITE [lj|metal|morse|morse2|eam|eam2|eam_alloy|eam_alloy_renamed|eam_fs] [--threads N]
+usage: lammps_compare.py MDLITE [lj|metal|morse|morse2|eam|eam2|eam_alloy|eam_alloy_renamed|eam_fs|eam_nvt|eam_npt]
+       [--threads N]
        [--backend gpu] [--tol T]
 """
 import math
@@ -35,6 +36,14 @@ EAM = {"eam": ("eam", ["Cu"], None), "eam2": ("eam", ["Cu", "Ni"], None),
        "eam_alloy_renamed": ("eam/alloy", ["A", "B"], "CuNi.eam.alloy"),
        "eam_fs": ("eam/fs", ["Cu", "Zr"], "CuZr_mm.eam.fs")}
 ELEMENT = {"A": "Cu", "B": "Ni"}
+# EAM under Nose-Hoover (the eam/alloy system): mdlite's keys, LAMMPS's fix
+ENSEMBLE = {"eam_nvt": (["run.ensemble=nvt-nose-hoover", "run.target_temperature=1200", "run.tau=0.1", "run.chain=3"],
+                        "fix 1 all nvt temp 1200 1200 0.1 tchain 3"),
+            "eam_npt": (["run.ensemble=npt-nose-hoover", "run.target_temperature=1200", "run.tau=0.1", "run.chain=3",
+                         "run.target_pressure=5000", "run.pressure_tau=0.5", "run.pressure_chain=3"],
+                        "fix 1 all npt temp 1200 1200 0.1 iso 5000 5000 0.5 tchain 3 pchain 3")}
+for _k in ENSEMBLE:
+    EAM[_k] = EAM["eam_alloy"]
 # morse2: species A and B (B on every fourth site, mass 58.69), pairs listed as pair.X.Y
 MORSE2 = {("A", "A"): (0.3429, 1.3588, 2.866, 6.0), ("B", "B"): (0.4205, 1.4199, 2.780, 5.5),
           ("A", "B"): (0.38, 1.39, 2.82, 5.8)}
@@ -138,8 +147,8 @@ read_data start.data
 {nl.join(lmp)}
 neighbor {skin!r} bin
 neigh_modify delay 0 every 1 check yes
+{ENSEMBLE[name][1] if name in ENSEMBLE else "fix 1 all nve"}
 timestep {dt!r}
-fix 1 all nve
 thermo_style custom step time temp pe ke etotal press
 thermo_modify norm yes format float %.17g
 thermo 10
@@ -173,8 +182,9 @@ def main():
     d = workdir(f"lammps-{units}")
     L, pos, vel = make_system(units)
     write_inputs(d, units, L, pos, vel)
-    run([mdlite, "run", "run.ini", "--quiet", "--set", f"run.threads={threads}", "--set", f"run.backend={backend}"],
-        cwd=d)
+    sets = sum((["--set", x] for x in ENSEMBLE.get(units, ([], ""))[0]), [])
+    run([mdlite, "run", "run.ini", "--quiet", "--set", f"run.threads={threads}", "--set", f"run.backend={backend}",
+         *sets], cwd=d)
     env = dict(os.environ, OMP_NUM_THREADS="1")
     log = run([lmp, "-in", "in.compare", "-log", "none"], cwd=d, env=env).stdout
     ref = parse_lammps_log(log)

@@ -7,7 +7,7 @@ cases: thermo (1/2/3/4/8 ranks and grids, brute lists, 2 ranks x 1 thread vs 1 r
        gathered in id order), restart (4 ranks -> 1 and 1 -> 4 against a straight run), refused
        (grids that do not fit: exit 2, one message naming the key), analysis (stages nvt -> npt -> nve
        with g(r) and the MSD: 2 and 4 ranks against one), stops (an unstable run: exit 1,
-       one message, the frames before it complete); gpu (CTest label gpu, exit 77 without a GPU): the
+       one message, the frames before it complete), eam (EAM on 2, 3, 4 ranks); gpu (CTest label gpu, exit 77 without a GPU): the
        GPU backend on 2 and 4 ranks against one GPU (mixed precision: 1e-4), direct writes against
        NCCL against the staged path (where each rank has a GPU), lists too short (grown, or fixed), per-atom arrays
        with no room to spare (grown mid-run), thermostats, frames, a restart across rank counts,
@@ -101,6 +101,37 @@ def thermo(mdlite, mpiexec, d):
     print(f"1 rank x 2 threads vs 2 ranks x 1 thread: {w:.3g}")
     if w > TOL:
         fail(f"1 rank x 2 threads vs 2 ranks x 1 thread differ by {w:.3g}")
+
+
+EAM_CONFIG = """[system]
+units = metal
+lattice = fcc
+lattice_constant = 3.615
+cells = 8 8 8
+species = Cu
+temperature = 1600
+[potential]
+style = eam
+file.Cu = /usr/share/lammps/potentials/Cu_u3.eam
+[neighbor]
+skin = 1.0
+[run]
+steps = 100
+timestep = 0.005
+threads = 1
+[output]
+thermo = 10
+"""
+
+
+def eam(mdlite, mpiexec, d):
+    """EAM (Cu_u3.eam, 2,048 atoms at 1600 K) on 2, 3 and 4 ranks against one: the ghosts' embedding
+    slopes travel after the densities."""
+    if not os.path.exists("/usr/share/lammps/potentials/Cu_u3.eam"):
+        print("SKIP: no Cu_u3.eam (Debian's lammps-data: tools/setup.sh)")
+        sys.exit(SKIP)
+    write(f"{d}/in.ini", EAM_CONFIG)
+    same_as_one_rank(mdlite, mpiexec, d, [(2,), (3,), (4,), (4, "run.processors=1 2 2")])
 
 
 def squeezed_bricks(mdlite, mpiexec, d, *sets):
@@ -469,7 +500,7 @@ def main():
     write(f"{d}/in.ini", CONFIG)
     os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     {"thermo": thermo, "thermostats": thermostats, "frames": frames, "restart": restart, "refused": refused,
-     "stops": stops, "gpu": gpu, "analysis": analysis, "gpu_analysis": gpu_analysis}[case](
+     "stops": stops, "gpu": gpu, "analysis": analysis, "gpu_analysis": gpu_analysis, "eam": eam}[case](
         mdlite, mpiexec, d)
     print(f"mpi {case}: ok")
 

@@ -8,7 +8,8 @@ Nose-Hoover NVT and NPT: lammps_nose_hoover.py.
 
 usage: lammps_compare.py MDLITE [lj|metal|morse|morse2|eam|eam2|eam_alloy|eam_alloy_renamed|eam_fs|eam_nvt|eam_npt]
        [--threads N]
-       [--backend gpu] [--tol T]
+       [--backend gpu] [--tol T] [--wrong timestep|truncated|coarse|no_embedding]
+--wrong runs LAMMPS slightly wrong (the test of the test): mdlite must then differ by > 100 x the tolerance.
 """
 import math
 import os
@@ -156,6 +157,68 @@ run 100
 """)
 
 
+def funcfl_changed(src, dst, how):
+    """A copy of funcfl file src: its cutoff 0.05 A short ("truncated"), or every second point of
+    each table on a grid twice as coarse ("coarse": another interpolation's size of error)."""
+    lines = open(src).read().split("\n")
+    nrho, drho, nr, dr, cut = lines[2].split()
+    values = " ".join(lines[3:]).split()
+    if how == "truncated":
+        lines[2] = f"{nrho} {drho} {nr} {dr} {float(cut) - 0.05!r}"
+        open(dst, "w").write("\n".join(lines))
+        return
+    nrho, nr = int(nrho), int(nr)
+    f, z, rho = values[:nrho], values[nrho:nrho + nr], values[nrho + nr:nrho + 2 * nr]
+    head = f"{(nrho + 1) // 2} {2 * float(drho)!r} {(nr + 1) // 2} {2 * float(dr)!r} {cut}"
+    body = [" ".join(t[::2][k:k + 5]) for t in (f, z, rho) for k in range(0, len(t[::2]), 5)]
+    open(dst, "w").write("\n".join(lines[:2] + [head] + body) + "\n")
+
+
+def setfl_without_embedding(src, dst, element):
+    """A copy of setfl file src whose element's F(rho) is zero (its embedding term missed)."""
+    lines = open(src).read().split("\n")
+    names = lines[3].split()[1:]
+    nrho, nr = int(lines[4].split()[0]), int(lines[4].split()[2])
+    tokens = [ln.split() for ln in lines[5:]]
+    out, k = lines[:5], 0  # walk the element blocks: a header line, nrho values of F, nr of rho
+    for name in names:
+        out.append(" ".join(tokens[k]))
+        k += 1
+        got = 0
+        while got < nrho:
+            vals = tokens[k]
+            out.append(" ".join("0" if name == element else v for v in vals))
+            got += len(vals)
+            k += 1
+        got = 0
+        while got < nr:
+            out.append(" ".join(tokens[k]))
+            got += len(tokens[k])
+            k += 1
+    out += [" ".join(t) for t in tokens[k:]]
+    open(dst, "w").write("\n".join(out) + "\n")
+
+
+# the test of the test: LAMMPS run slightly wrong, which the comparison must see (case, how)
+WRONG = {"timestep": "a timestep 1% long", "truncated": "the funcfl tables cut 0.05 A early",
+         "coarse": "the funcfl tables on a grid twice as coarse (another interpolation's error)",
+         "no_embedding": "Ni's embedding term missed (eam/alloy)"}
+
+
+def make_wrong(d, how):
+    text = open(os.path.join(d, "in.compare")).read()
+    if how == "timestep":
+        dt = float(text.split("timestep ")[1].split()[0])
+        text = text.replace(f"timestep {dt!r}", f"timestep {1.01 * dt!r}")
+    elif how in ("truncated", "coarse"):
+        funcfl_changed(f"{POT}/Cu_u3.eam", os.path.join(d, "wrong.eam"), how)
+        text = text.replace(f"{POT}/Cu_u3.eam", os.path.join(d, "wrong.eam"))
+    else:
+        setfl_without_embedding(f"{POT}/CuNi.eam.alloy", os.path.join(d, "wrong.alloy"), "Ni")
+        text = text.replace(f"{POT}/CuNi.eam.alloy", os.path.join(d, "wrong.alloy"))
+    write(os.path.join(d, "in.compare"), text)
+
+
 def parse_lammps_log(text, columns=7):
     rows, inside = [], False
     for line in text.splitlines():
@@ -185,6 +248,9 @@ def main():
     sets = sum((["--set", x] for x in ENSEMBLE.get(units, ([], ""))[0]), [])
     run([mdlite, "run", "run.ini", "--quiet", "--set", f"run.threads={threads}", "--set", f"run.backend={backend}",
          *sets], cwd=d)
+    how = sys.argv[sys.argv.index("--wrong") + 1] if "--wrong" in sys.argv else None
+    if how:
+        make_wrong(d, how)
     env = dict(os.environ, OMP_NUM_THREADS="1")
     log = run([lmp, "-in", "in.compare", "-log", "none"], cwd=d, env=env).stdout
     ref = parse_lammps_log(log)
@@ -195,11 +261,18 @@ def main():
     worst = (0.0, "")
     for r, o in zip(ref, ours):
         for k, c in enumerate(cols):
+            if how and c in ("step", "time"):
+                continue  # the physics' columns alone
             diff = abs(o[c] - r[k]) / max(abs(r[k]), 1.0)
             if diff > worst[0]:
                 worst = (diff, f"step {int(r[0])} {c}: mdlite {o[c]!r} LAMMPS {r[k]!r}")
-            if diff > tol:
+            if diff > tol and not how:
                 fail(f"step {int(r[0])} {c}: mdlite {o[c]!r}, LAMMPS {r[k]!r} (rel diff {diff:.3g} > {tol})")
+    if how:  # a wrong LAMMPS must miss by orders of magnitude more than the tolerance
+        if worst[0] < 100 * tol:
+            fail(f"{units}, LAMMPS with {WRONG[how]}: only {worst[0]:.3g} from mdlite (tolerance {tol})")
+        print(f"{units}, LAMMPS with {WRONG[how]}: {worst[0]:.3g} from mdlite ({worst[1]}), the test's tolerance {tol}")
+        return
     print(f"{units} ({backend}): 11 thermo rows x 7 columns agree with LAMMPS; largest relative difference {worst[0]:.3g} "
           f"({worst[1]})")
 

@@ -167,7 +167,7 @@ static ev_sum force_segment(const cpu_pair_table *t, const cpu_nlist *nl, const 
     return (ev_sum){NAN, NAN};
 }
 
-static int scratch_reserve(cpu_force_scratch *s, int nthreads, size_t n)
+int force_scratch_reserve(cpu_force_scratch *s, int nthreads, size_t n)
 {
     if (nthreads <= s->nthreads && n <= s->fbuf_atoms)
         return MDL_OK;
@@ -192,7 +192,7 @@ int pair_forces(const cpu_pair_table *t, const cpu_nlist *nl, const mdl_box *box
     const int T = nl->nseg;
     double len[3], inv[3];
     box_image_lengths(box, len, inv);
-    if (scratch_reserve(scratch, T, n) != MDL_OK)
+    if (force_scratch_reserve(scratch, T, n) != MDL_OK)
         return MDL_ERUN;
     double esum[MDL_MAX_THREADS], wsum[MDL_MAX_THREADS];
 #pragma omp parallel num_threads(T)

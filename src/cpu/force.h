@@ -22,12 +22,15 @@ typedef struct {
     double *fbuf;        /* (nthreads - 1) * 3 * capacity: forces of threads 1.. */
     size_t fbuf_atoms;
     int nthreads;
-    double *eam;         /* EAM: each atom's density, then its embedding slope (2 x eam_atoms) */
+    double *eam;         /* EAM: each atom's density, its embedding slope, then threads 1..'s densities
+                            (nthreads + 1 arrays of eam_atoms) */
     size_t eam_atoms;
 } cpu_force_scratch;
 
 void force_scratch_init(cpu_force_scratch *s);
 void force_scratch_destroy(cpu_force_scratch *s);
+/* Room for the forces of threads 1 .. nthreads - 1 (thread 0 writes the output). */
+int force_scratch_reserve(cpu_force_scratch *s, int nthreads, size_t n);
 
 /* Forces into fx, fy, fz of the n atoms (overwritten; those of ghosts, [nlocal, n), mean nothing).
    energy_virial (enum mdl_ev): MDL_EV_ENERGY, *pe and *virial get the totals (a pair with a ghost

@@ -10,8 +10,11 @@ m=.gpu/bin/mdlite
 md=.gpu/bin/mdlite-double
 part=all
 case "${1:-}" in tests|sanitizers) part=$1; shift ;; esac
-cases=${*:-"compare morse neighbors determinism thermostats barostat trajectory drift overflow analysis"}
+cases=${*:-"compare morse eam neighbors determinism thermostats barostat trajectory drift overflow analysis"}
 fails=0
+if [ -d .gpu/potentials ] && [ ! -d /usr/share/lammps/potentials ]; then # the EAM cases' files (gpu_bundle.sh)
+  mkdir -p /usr/share/lammps/potentials && cp .gpu/potentials/* /usr/share/lammps/potentials/
+fi
 "$m" info
 if [ "$part" != sanitizers ]; then
 echo "=== cuRAND on the device vs the host replica"
@@ -27,7 +30,7 @@ for c in identical throttled timeline; do
   python3 tests/e2e/output.py "$m" input "$c" gpu || fails=$((fails + 1))
 done
 # double precision packs its rows: below 65,536 atoms relative to each row's atom (the staged builder)
-for c in compare morse thermostats barostat drift overflow neighbors analysis; do
+for c in compare morse eam thermostats barostat drift overflow neighbors analysis; do
   echo "=== double: $c"
   python3 tests/e2e/gpu.py "$md" input "$c" .gpu/ref || fails=$((fails + 1))
 done
@@ -42,6 +45,8 @@ for bin in "$m" "$md"; do
   python3 tests/e2e/observe.py gpu "$bin" || fails=$((fails + 1))
   echo "=== $(basename "$bin"): a run stopped and restarted is the run never stopped (bit for bit at step 1,000)"
   python3 tests/e2e/observe.py restart_gpu "$bin" || fails=$((fails + 1))
+  echo "=== $(basename "$bin"): EAM: observing never changes it, a restart is the run never stopped"
+  python3 tests/e2e/observe.py eam_gpu "$bin" || fails=$((fails + 1))
   echo "=== $(basename "$bin"): packed against plain lists"
   python3 tests/e2e/gpu.py "$bin" input packed || fails=$((fails + 1))
   echo "=== $(basename "$bin"): kicks chained (double: folded into the force pass) against apart"

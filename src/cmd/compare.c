@@ -173,11 +173,6 @@ int compare_main(int argc, char **argv)
         rc = potential_build(&cfg, &s, &pt);
     if (rc == MDL_OK)
         rc = check_cutoff_fits(&cfg, &s, &pt);
-    if (rc == MDL_OK && pt.eam) { /* the GPU backend has no EAM kernels yet */
-        mdl_error("%s: [potential] style %s: compare needs both backends, and EAM runs on the CPU backend for now",
-                  config_origin(&cfg, "potential", "style"), config_style_name(cfg.style));
-        rc = MDL_EINPUT;
-    }
     int nrows = (int)(one.thermo > 0 ? one.steps / one.thermo + 2 : 2);
     if (rc == MDL_OK) {
         mdl_setup setup = backend_setup(&one, &u, &pt);

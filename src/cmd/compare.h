@@ -9,7 +9,7 @@
 int compare_main(int argc, char **argv);
 
 /* The system's force scale: the larger of the reference's rms force and the pairs' largest force
-   scale (the style's: LJ epsilon / sigma, Morse d0 alpha). On a perfect lattice the forces vanish
+   scale (the style's: LJ epsilon / sigma, Morse d0 alpha; EAM 1 eV/A). On a perfect lattice the forces vanish
    by symmetry (~1e-14): measured against them, rounding noise would read as a difference of 1e+8
    or more. */
 double compare_force_scale(const mdl_config *cfg, const double *fx, const double *fy, const double *fz, size_t n);

@@ -49,6 +49,7 @@ static void gpu_destroy(void *p)
     gpu_free_slots(c);
     gpu_analysis_free(c);
     gpu_drop_graphs(c);
+    gpu_free(c->eam_fp);
     gpu_free(c->restart_build);
     gpu_free_state(c);
     halo_destroy(c);
@@ -136,6 +137,35 @@ static int32_t *restart_slots(gpu_ctx *c, const mdl_setup *setup, const mdl_syst
     return slot;
 }
 
+/* EAM's splines to the device as mdl_real, after the atoms' F'(rho) in one allocation. */
+static int set_eam(gpu_ctx *c, const mdl_eam *e)
+{
+    const size_t per = MDL_EAM_COEFF, nf = (size_t)e->nfrho * (e->nrho + 1) * per;
+    const size_t nr = (size_t)e->nrhor * (e->nr + 1) * per, nz = (size_t)e->nz2r * (e->nr + 1) * per;
+    const size_t total = c->cap + nf + nr + nz;
+    mdl_real *host = mdl_alloc(total * sizeof *host, "EAM tables");
+    if (!host || gpu_malloc((void **)&c->eam_fp, total * sizeof(mdl_real), "EAM tables")) {
+        free(host);
+        return MDL_ERUN;
+    }
+    c->eam_atoms = c->cap;
+    const double *src[3] = {e->frho, e->rhor, e->z2r};
+    const size_t len[3] = {nf, nr, nz};
+    for (size_t k = 0, at = c->cap; k < 3; at += len[k], k++)
+        for (size_t q = 0; q < len[k]; q++)
+            host[at + q] = (mdl_real)src[k][q];
+    int rc = gpu_h2d(c->eam_fp + c->cap, host + c->cap, (total - c->cap) * sizeof(mdl_real)) ? MDL_ERUN : MDL_OK;
+    free(host);
+    gpu_eam g = {c->eam_fp + c->cap, c->eam_fp + c->cap + nf, c->eam_fp + c->cap + nf + nr, e->nrho, e->nr,
+                 e->rdr, e->rdrho, e->rhomax, e->cut, {0}, {0}, {0}};
+    for (int i = 0; i < MDL_MAX_SPECIES; i++) {
+        g.type2frho[i] = e->type2frho[i];
+        for (int j = 0; j < MDL_MAX_SPECIES; j++)
+            g.type2rhor[i * MDL_MAX_SPECIES + j] = e->type2rhor[i][j], g.type2z2r[i * MDL_MAX_SPECIES + j] = e->type2z2r[i][j];
+    }
+    return rc == MDL_OK && gpu_set_eam(&g) == 0 ? MDL_OK : MDL_ERUN;
+}
+
 static int set_tables(const mdl_pair_table *pt, const double *mass)
 {
     TRY(gpu_set_pair_table(pt->ntypes, (const double (*)[MDL_MAX_SPECIES * MDL_MAX_SPECIES])pt->coeff, pt->cutsq));
@@ -193,10 +223,13 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     if (own == &mine)
         system_destroy(&mine);
     MDL_TRY(rc);
+    if (rc == MDL_OK && setup->pairs->eam) /* EAM reads plain rows */
+        rc = set_eam(c, setup->pairs->eam);
+    MDL_TRY(rc);
     c->list_fixed = !setup->grow;
     _Static_assert((int)MDL_LIST_PACKED == (int)GPU_LIST_WANT_PACKED && (int)MDL_LIST_PLAIN == (int)GPU_LIST_WANT_PLAIN,
                    "list forms in one order");
-    c->list_form = (enum gpu_list_want)setup->list_form;
+    c->list_form = c->eam_fp ? GPU_LIST_WANT_PLAIN : (enum gpu_list_want)setup->list_form;
     MDL_TRY(use_outer_list(c, setup->outer_skin));
     /* entries per row; packed rows hold two in each int (a row left unpacked that does not fit
        grows the list at the set-up's build) */
@@ -235,12 +268,18 @@ static int forces_then_kicks(gpu_ctx *c)
 static int gpu_compute_forces(void *p, int what)
 {
     gpu_ctx *c = p;
-    if (what == MDL_FORCES_THEN_KICKS && c->pos4_next && !c->nh) /* Nose-Hoover's chains go between the kicks */
+    if (what == MDL_FORCES_THEN_KICKS && c->pos4_next && !c->nh && !c->eam_fp) /* Nose-Hoover's chains go between the kicks */
         return forces_then_kicks(c);
     if (c->replaying) /* the step's graph does it */
         return MDL_OK;
     int si, sk, keep = what == MDL_ENERGY_ONLY;
     gpu_list_strides(c, &si, &sk);
+    if (c->eam_fp) {
+        TRY(gpu_eam_forces(c->n, c->nall, c->pos4, c->nl, c->count, si, sk, c->capacity, c->eam_fp, keep ? NULL : c->fx,
+                           keep ? NULL : c->fy, keep ? NULL : c->fz, mdl_ev_of(what), c->pe, c->w, &c->nbs->halt));
+        c->forces_given = 0;
+        return MDL_OK;
+    }
     TRY(gpu_pair_forces(c->style, c->n, c->nall, c->ntypes, c->pos4, c->nl, gpu_rows_now(c), gpu_list_table(c),
                         c->count, si, sk, c->capacity, keep ? NULL : c->fx, keep ? NULL : c->fy, keep ? NULL : c->fz,
                         mdl_ev_of(what), c->pe, c->w, &c->nbs->halt));

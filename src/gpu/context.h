@@ -35,7 +35,9 @@ typedef struct {
                                  (several ranks: this step's, read back at the chains' start) */
     long step_now;            /* the step begun last (gpu_begin_step) */
     int ntypes;
-    int style;                /* the pair style (enum mdl_pair_style) */
+    int style;                /* the pair style (enum mdl_pair_style; an EAM style: eam_fp is set) */
+    mdl_real *eam_fp;         /* EAM: each atom's F'(rho) (cap atoms), then its tables (gpu_eam) */
+    size_t eam_atoms;
     double mass[MDL_MAX_SPECIES];
     mdl_units u;
     mdl_box box;

@@ -1,6 +1,7 @@
 // GPU pair forces, one kernel per style (physics/pair_styles.h): one thread per atom over its full
 // list (no atomics), the species table in constant memory, pair arithmetic in mdl_real (float in
 // mixed precision).
+#include "../physics/eam.h"
 #include "../physics/pair_styles.h"
 #include "../physics/species.h"
 #include "common.cuh"
@@ -356,4 +357,141 @@ extern "C" int gpu_pair_forces_chained(int style, size_t n, int ntypes, const md
 {
     return pair_forces(style, n, n, ntypes, pos4, nl, form, table, count, si, sk, capacity, fx, fy, fz, MDL_EV_NONE,
                        NULL, NULL, &c->st->halt, c);
+}
+
+// ---- EAM: a density kernel that also takes F'(rho), then the force kernel (full lists: plain rows) ----
+
+MDL_EAM_SPLINE(mdl_real, _real)
+
+/* The tables (device memory, mdl_real) and grids; the species' maps into them. */
+struct eam_tables {
+    const mdl_real *frho, *rhor, *z2r;
+    int nrho, nr;
+    mdl_real rdr, rdrho, rhomax, cutsq;
+};
+__constant__ eam_tables c_eam;
+__constant__ int c_t2frho[MAXT], c_t2rhor[MAXT * MAXT], c_t2z2r[MAXT * MAXT];
+
+extern "C" int gpu_set_eam(const gpu_eam *e)
+{
+    const eam_tables t = {e->frho, e->rhor, e->z2r, e->nrho, e->nr, (mdl_real)e->rdr, (mdl_real)e->rdrho,
+                          (mdl_real)e->rhomax, (mdl_real)(e->cut * e->cut)};
+    MDL_CUDA(cudaMemcpyToSymbol(c_eam, &t, sizeof t));
+    MDL_CUDA(cudaMemcpyToSymbol(c_t2frho, e->type2frho, sizeof c_t2frho));
+    MDL_CUDA(cudaMemcpyToSymbol(c_t2rhor, e->type2rhor, sizeof c_t2rhor));
+    MDL_CUDA(cudaMemcpyToSymbol(c_t2z2r, e->type2z2r, sizeof c_t2z2r));
+    return 0;
+}
+
+__device__ __forceinline__ const mdl_real *eam_coeffs(const mdl_real *base, int table, int n, int m)
+{
+    return base + ((size_t)table * (n + 1) + m) * MDL_EAM_COEFF;
+}
+
+/* Neighbor k of atom i (a row past the list's capacity: every atom, as the pair kernel does). */
+__device__ __forceinline__ int eam_neighbor(int i, int k, bool all, const int *nl, int si, int sk)
+{
+    return all ? (k < i ? k : k + 1) : __ldg(&nl[(size_t)i * si + (size_t)k * sk]);
+}
+
+/* rho_i from its full row, then fp[i] = F'(rho_i); with `energy`, pe[i] = F(rho_i) (linear past
+   the table, as LAMMPS). */
+__global__ void eam_density_kernel(int n, int nall, const pos_t *__restrict__ pos, const int *__restrict__ nl,
+                                   const int *__restrict__ count, int si, int sk, int capacity, mdl_real *fp,
+                                   mdl_real *pe, int energy, const int *halt)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n || *halt)
+        return;
+    const image_lengths &m = c_image;
+    const real4 pi = pos_at(pos, i);
+    const int ti = real_to_type(pi.w), cnt = count[i];
+    const bool all = cnt > capacity;
+    mdl_real rho = 0;
+    for (int k = 0; k < (all ? nall - 1 : cnt); k++) {
+        const real4 pj = load4(pos, eam_neighbor(i, k, all, nl, si, sk));
+        const mdl_real dx = min_image_real(pi.x - pj.x, m.len[0], m.inv[0]);
+        const mdl_real dy = min_image_real(pi.y - pj.y, m.len[1], m.inv[1]);
+        const mdl_real dz = min_image_real(pi.z - pj.z, m.len[2], m.inv[2]);
+        const mdl_real r2 = dx * dx + dy * dy + dz * dz;
+        if (r2 < c_eam.cutsq) {
+            mdl_real p;
+            const int g = eam_point_real(sqrt(r2), c_eam.rdr, c_eam.nr, 0, &p);
+            rho += eam_value_real(eam_coeffs(c_eam.rhor, c_t2rhor[real_to_type(pj.w) * MAXT + ti], c_eam.nr, g), p);
+        }
+    }
+    mdl_real p;
+    const int g = eam_point_real(rho, c_eam.rdrho, c_eam.nrho, 1, &p);
+    const mdl_real *c = eam_coeffs(c_eam.frho, c_t2frho[ti], c_eam.nrho, g);
+    fp[i] = eam_slope_real(c, p);
+    if (energy)
+        pe[i] = eam_value_real(c, p) + (rho > c_eam.rhomax ? fp[i] * (rho - c_eam.rhomax) : (mdl_real)0);
+}
+
+/* The pair forces from the full row and both atoms' slopes; EV (mdl_ev) adds half of each pair's
+   energy to pe[i] (which holds F(rho_i)) and half its virial to w[i]. fx NULL: no forces written. */
+template <int EV>
+__global__ void eam_force_kernel(int n, int nall, const pos_t *__restrict__ pos, const int *__restrict__ nl,
+                                 const int *__restrict__ count, int si, int sk, int capacity,
+                                 const mdl_real *__restrict__ fp, mdl_real *fx, mdl_real *fy, mdl_real *fz,
+                                 mdl_real *pe, mdl_real *w, const int *halt)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n || *halt)
+        return;
+    const image_lengths &m = c_image;
+    const real4 pi = pos_at(pos, i);
+    const int ti = real_to_type(pi.w), cnt = count[i];
+    const bool all = cnt > capacity;
+    const mdl_real fpi = fp[i];
+    mdl_real fxi = 0, fyi = 0, fzi = 0, e = 0, v = 0;
+    for (int k = 0; k < (all ? nall - 1 : cnt); k++) {
+        const int j = eam_neighbor(i, k, all, nl, si, sk);
+        const real4 pj = load4(pos, j);
+        const mdl_real dx = min_image_real(pi.x - pj.x, m.len[0], m.inv[0]);
+        const mdl_real dy = min_image_real(pi.y - pj.y, m.len[1], m.inv[1]);
+        const mdl_real dz = min_image_real(pi.z - pj.z, m.len[2], m.inv[2]);
+        const mdl_real r2 = dx * dx + dy * dy + dz * dz;
+        if (!(r2 < c_eam.cutsq))
+            continue;
+        const int tj = real_to_type(pj.w);
+        const mdl_real r = sqrt(r2);
+        mdl_real p;
+        const int g = eam_point_real(r, c_eam.rdr, c_eam.nr, 0, &p);
+        const mdl_real rhoip = eam_slope_real(eam_coeffs(c_eam.rhor, c_t2rhor[ti * MAXT + tj], c_eam.nr, g), p);
+        const mdl_real rhojp = eam_slope_real(eam_coeffs(c_eam.rhor, c_t2rhor[tj * MAXT + ti], c_eam.nr, g), p);
+        const mdl_real *c = eam_coeffs(c_eam.z2r, c_t2z2r[ti * MAXT + tj], c_eam.nr, g);
+        const mdl_real z2p = eam_slope_real(c, p), z2 = eam_value_real(c, p);
+        const mdl_real recip = (mdl_real)1 / r, phi = z2 * recip, phip = z2p * recip - phi * recip;
+        const mdl_real fpair = -(fpi * rhojp + __ldg(&fp[j]) * rhoip + phip) * recip;
+        fxi += dx * fpair, fyi += dy * fpair, fzi += dz * fpair;
+        if (EV == MDL_EV_ENERGY)
+            e += phi;
+        if (EV)
+            v += r2 * fpair;
+    }
+    if (fx)
+        fx[i] = fxi, fy[i] = fyi, fz[i] = fzi;
+    if (EV == MDL_EV_ENERGY) /* each pair is seen from both atoms: half to each */
+        pe[i] += (mdl_real)0.5 * e;
+    if (EV)
+        w[i] = (mdl_real)0.5 * v;
+}
+
+extern "C" int gpu_eam_forces(size_t n, size_t nall, const mdl_real *pos4, const int *nl, const int *count, int si,
+                              int sk, int capacity, mdl_real *fp, mdl_real *fx, mdl_real *fy, mdl_real *fz,
+                              int energy_virial, mdl_real *pe, mdl_real *w, const int *halt)
+{
+    const pos_t *p = (const pos_t *)pos4;
+    const unsigned g = grid_for(n, MDL_BLOCK);
+    eam_density_kernel<<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, (int)nall, p, nl, count, si, sk, capacity, fp, pe,
+                                                           energy_virial == MDL_EV_ENERGY, halt);
+    MDL_LAUNCHED("eam_density");
+    auto kernel = energy_virial == MDL_EV_ENERGY   ? eam_force_kernel<MDL_EV_ENERGY>
+                  : energy_virial == MDL_EV_VIRIAL ? eam_force_kernel<MDL_EV_VIRIAL>
+                                                   : eam_force_kernel<MDL_EV_NONE>;
+    kernel<<<g, MDL_BLOCK, 0, g_mdl_stream>>>((int)n, (int)nall, p, nl, count, si, sk, capacity, fp, fx, fy, fz, pe, w,
+                                             halt);
+    MDL_LAUNCHED("eam_forces");
+    return 0;
 }

@@ -413,6 +413,23 @@ int gpu_pair_forces_chained(int style, size_t n, int ntypes, const mdl_real *pos
                             const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
                             mdl_real *fy, mdl_real *fz, const gpu_chain *chain);
 
+/* EAM (one rank, plain rows): the splines in device memory (table k, point m at (k (n + 1) + m) 7,
+   as system/eam.h's) and the species' maps ([i * MDL_MAX_SPECIES + j]). */
+typedef struct {
+    const mdl_real *frho, *rhor, *z2r;
+    int nrho, nr;
+    double rdr, rdrho, rhomax, cut;
+    int type2frho[MDL_MAX_SPECIES], type2rhor[MDL_MAX_SPECIES * MDL_MAX_SPECIES];
+    int type2z2r[MDL_MAX_SPECIES * MDL_MAX_SPECIES];
+} gpu_eam;
+int gpu_set_eam(const gpu_eam *e);
+/* The density kernel (fp[i] = F'(rho_i); with MDL_EV_ENERGY pe[i] = F(rho_i)), then the forces (fx
+   NULL: none written) with half of each pair's energy added to pe[i] and half its virial in w[i]
+   (energy_virial: enum mdl_ev). A row past capacity: every atom. */
+int gpu_eam_forces(size_t n, size_t nall, const mdl_real *pos4, const int *nl, const int *count, int si, int sk,
+                   int capacity, mdl_real *fp, mdl_real *fx, mdl_real *fy, mdl_real *fz, int energy_virial,
+                   mdl_real *pe, mdl_real *w, const int *halt);
+
 /* ---- integration, thermostats, reductions (integrate.cu) ---- */
 int gpu_set_masses(int ntypes, const double *mass);
 /* v += dtf f/m (kicks times, one addition each: the last step's second half kick, then this

@@ -9,29 +9,31 @@
 
 #define MDL_EAM_COEFF 7
 
-/* Point m and fraction *p of x on a grid of n points with inverse spacing rdx, clamped as LAMMPS
-   clamps (m at most n - 1, at least `lowest`; p at most 1). */
-static inline MDL_HD int eam_point(double x, double rdx, int n, int lowest, double *p)
-{
-    double q = x * rdx + 1.0;
-    if (!(q < (double)n)) /* past the table (and NaN): its last point; the cast stays defined */
-        q = (double)n;
-    int m = (int)q;
-    m = m < n - 1 ? m : n - 1;
-    m = m > lowest ? m : lowest;
-    q -= m;
-    *p = q < 1.0 ? q : 1.0;
-    return m;
-}
-
-static inline MDL_HD double eam_value(const double *c, double p)
-{
-    return ((c[3] * p + c[4]) * p + c[5]) * p + c[6];
-}
-
-static inline MDL_HD double eam_slope(const double *c, double p)
-{
-    return (c[0] * p + c[1]) * p + c[2];
-}
+/* eam_point##S: point m and fraction *p of x on a grid of n points with inverse spacing rdx,
+   clamped as LAMMPS clamps (m at most n - 1, at least `lowest`; p at most 1); eam_value##S and
+   eam_slope##S: a spline's value and derivative there. In type T: double here, the GPU's mdl_real
+   in gpu/force.cu. */
+#define MDL_EAM_SPLINE(T, S)                                                                        \
+    static inline MDL_HD int eam_point##S(T x, T rdx, int n, int lowest, T *p)                      \
+    {                                                                                               \
+        T q = x * rdx + (T)1;                                                                       \
+        if (!(q < (T)n)) /* past the table (and NaN): its last point; the cast stays defined */      \
+            q = (T)n;                                                                               \
+        int m = (int)q;                                                                             \
+        m = m < n - 1 ? m : n - 1;                                                                  \
+        m = m > lowest ? m : lowest;                                                                \
+        q -= (T)m;                                                                                  \
+        *p = q < (T)1 ? q : (T)1;                                                                   \
+        return m;                                                                                   \
+    }                                                                                               \
+    static inline MDL_HD T eam_value##S(const T *c, T p)                                            \
+    {                                                                                               \
+        return ((c[3] * p + c[4]) * p + c[5]) * p + c[6];                                           \
+    }                                                                                               \
+    static inline MDL_HD T eam_slope##S(const T *c, T p)                                            \
+    {                                                                                               \
+        return (c[0] * p + c[1]) * p + c[2];                                                        \
+    }
+MDL_EAM_SPLINE(double, )
 
 #endif

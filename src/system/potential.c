@@ -154,8 +154,8 @@ int potential_build(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *
 double potential_force_scale(const mdl_config *cfg)
 {
     const mdl_pair_style_info *st = pair_style_info(cfg->style);
-    if (!st) /* EAM: the forces' own rms */
-        return 0;
+    if (!st) /* EAM (metal units): 1 eV/A, the size of a metal's forces near melting */
+        return 1.0;
     double scale = isnan(cfg->param[cfg->style][0]) ? 0 : st->force_scale(cfg->param[cfg->style]);
     for (int k = 0; k < cfg->npair; k++)
         scale = fmax(scale, st->force_scale(cfg->pair[k].param));

@@ -23,7 +23,8 @@ typedef struct {
    An EAM style reads its file(s) (system/eam.h); potential_destroy frees its tables. */
 int potential_build(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *pt);
 void potential_destroy(mdl_pair_table *pt);
-/* The largest force scale of the pairs the configuration gives (compare's unit: LJ epsilon/sigma). */
+/* The largest force scale of the pairs the configuration gives (compare's unit: LJ epsilon/sigma;
+   EAM: 1 eV/A). */
 double potential_force_scale(const mdl_config *cfg);
 
 #endif

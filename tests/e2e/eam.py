@@ -95,10 +95,6 @@ def keys(binary, d):
              ("an LJ key", config(d, eam + "\nepsilon = 1"), ["[potential] epsilon", "a key of style lj"]),
              ("EAM's keys with lj", config(d, f"style = lj\nepsilon = 1\nsigma = 2.3\ncutoff = 5\nfile = {src}"),
               ["file", "keys of the EAM styles"])]
-    info = subprocess.run([binary, "info"], capture_output=True, text=True).stdout
-    if "GPU 0:" in info:  # without a GPU the velocities' draw on it stops the run first (exit 1)
-        cases.append(("the GPU backend", config(d, eam).replace("[run]", "[run]\nbackend = gpu"),
-                      ["[potential] style", "runs on the CPU backend"]))
     for name, ini, want in cases:
         expect_refused(binary, d, name, ini, want)
     print(f"{os.path.basename(binary)}: {len(cases)} EAM configurations that cannot run: exit 2 naming the key")

@@ -121,6 +121,32 @@ def morse(mdlite, inp, d, precision):
         print(f"OK {precision}, Morse, {label}: forces {fnorm:.3g} (< {ftol}), thermo {worst:.3g} (< {ttol})")
 
 
+def eam(mdlite, inp, d, precision):
+    """EAM on the GPU against the CPU (mdlite compare): input/eam_cu.ini (funcfl) at 4,000 and 32,000
+    atoms, eam/alloy (two species) and eam/fs from lammps_compare's perturbed states."""
+    from lammps_compare import POT, make_system, write_inputs
+    if not os.path.exists(f"{POT}/Cu_u3.eam"):
+        print(f"SKIP: no {POT}/Cu_u3.eam (Debian's lammps-data)")
+        return
+    ftol, ttol = (3e-4, 1e-4) if precision == "mixed" else (1e-12, 1e-10)
+    cases = [("funcfl, 4,000 atoms", [os.path.join(inp, "eam_cu.ini"), "--set", "system.cells=10 10 10"]),
+             ("funcfl, 32,000 atoms", [os.path.join(inp, "eam_cu.ini")])]
+    for name in ("eam_alloy", "eam_fs"):
+        sub = os.path.join(d, name)
+        os.makedirs(sub, exist_ok=True)
+        L, pos, vel = make_system(name)
+        write_inputs(sub, name, L, pos, vel)
+        cases.append((name, [os.path.join(sub, "run.ini")]))
+    for label, args in cases:
+        out = run([mdlite, "compare", *args, "--steps", "100", *list_sets()]).stdout
+        fnorm = float(re.search(r"step 0 forces: [^=]*= ([0-9.e+-]+)", out).group(1))
+        worst = float(re.search(r"largest thermo difference: ([0-9.e+-]+)", out).group(1))
+        if fnorm > ftol or worst > ttol:
+            fail(f"EAM, {label}: step-0 forces {fnorm:.3g} (< {ftol}?), thermo {worst:.3g} (< {ttol}?) ({precision})"
+                 f"\n{out}")
+        print(f"OK {precision}, EAM, {label}: forces {fnorm:.3g} (< {ftol}), thermo {worst:.3g} (< {ttol})")
+
+
 def read_rows(path):
     with open(path) as f:
         return [line.split() for line in f]

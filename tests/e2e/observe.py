@@ -7,7 +7,8 @@ Nose-Hoover NVT and NPT, a check every 5 steps; one GPU: all but NPT).
 
 usage: observe.py CASE MDLITE [MPIEXEC]   (a python3 with h5py and numpy)
 cases: cpu (1 and 2 threads), mpi (2 CPU ranks), gpu (the GPU backend; 77 without a GPU),
-       restart_cpu (1 and 2 threads), restart_mpi (2 CPU ranks), restart_gpu (77 without a GPU).
+       restart_cpu (1 and 2 threads), restart_mpi (2 CPU ranks), restart_gpu (77 without a GPU),
+       eam_cpu, eam_gpu (both for EAM, input/eam_cu.ini at 4,000 atoms; the GPU's without NPT).
 """
 import os
 import subprocess
@@ -91,6 +92,24 @@ def restart(cmd, d, label, extra=(), skip=()):
               f"the run never stopped's")
 
 
+EAM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "input", "eam_cu.ini")
+
+
+def eam(cmd, d, label, extra):
+    """The same for EAM (input/eam_cu.ini at 4,000 atoms, 2 fs steps; no NPT restart on the GPU)."""
+    global MELT
+    if not os.path.exists("/usr/share/lammps/potentials/Cu_u3.eam"):
+        print("SKIP: no Cu_u3.eam (Debian's lammps-data: tools/setup.sh)")
+        sys.exit(SKIP)
+    MELT = EAM
+    for name in list(RESTARTS):
+        RESTARTS[name] = [s.replace("target_temperature=1.0", "target_temperature=1200").replace(
+            "target_pressure=1.0", "target_pressure=1000") for s in RESTARTS[name]]
+    compare(cmd, d, f"{label}, EAM", [*extra, "run.timestep=0.002"])
+    restart(cmd, d, f"{label}, EAM", [*extra, "run.timestep=0.002"],
+            skip=[k for k in RESTARTS if "NPT" in k and "gpu" in " ".join(extra)])
+
+
 def main():
     case, mdlite = sys.argv[1], os.path.abspath(sys.argv[2])  # the runs' folder is another
     d = workdir(f"observe-{case}")
@@ -112,6 +131,12 @@ def main():
             print("SKIP: no GPU found (mdlite info)")
             sys.exit(SKIP)
         restart([mdlite], d, "GPU", ["run.backend=gpu"], skip=[k for k in RESTARTS if "NPT" in k])
+    elif case in ("eam_cpu", "eam_gpu"):
+        gpu = case == "eam_gpu"
+        if gpu and "GPU 0:" not in subprocess.run([mdlite, "info"], capture_output=True, text=True).stdout:
+            print("SKIP: no GPU found (mdlite info)")
+            sys.exit(SKIP)
+        eam([mdlite], d, "GPU" if gpu else "CPU, 1 thread", ["run.backend=gpu"] if gpu else ["run.threads=1"])
     elif case == "restart_cpu":
         for threads in (1, 2):
             restart([mdlite], d, f"CPU, {threads} thread{'s' if threads > 1 else ''}", [f"run.threads={threads}"])

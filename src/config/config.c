@@ -552,7 +552,6 @@ void config_destroy(mdl_config *cfg)
     memset(cfg, 0, sizeof *cfg);
 }
 
-
 int config_has(const mdl_config *cfg, const char *section, const char *key)
 {
     return config_find_entry(cfg, section, key) != NULL;
@@ -568,7 +567,6 @@ int config_nose_hoover(int ensemble)
 {
     return ensemble == MDL_NVT_NOSE_HOOVER || ensemble == MDL_NPT_NOSE_HOOVER;
 }
-
 
 char *config_effective_text(const mdl_config *cfg)
 {

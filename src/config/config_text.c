@@ -7,7 +7,9 @@
 
 const char *config_style_name(int style)
 {
-    static const char *const many[] = {"eam", "eam/alloy", "eam/fs"};
+#define MANY_NAME(ID, name) name,
+    static const char *const many[] = {MDL_EAM_STYLES(MANY_NAME)};
+#undef MANY_NAME
     const mdl_pair_style_info *st = pair_style_info(style);
     return st ? st->name : style >= MDL_EAM_FUNCFL && style < MDL_NSTYLES ? many[style - MDL_EAM_FUNCFL] : "?";
 }
@@ -26,8 +28,10 @@ static unsigned long long file_checksum(const char *path)
     unsigned long long h = 14695981039346656037ull;
     if (!f)
         return 0;
-    for (int c; (c = getc(f)) != EOF;)
-        h = (h ^ (unsigned)c) * 1099511628211ull;
+    unsigned char buf[65536];
+    for (size_t got; (got = fread(buf, 1, sizeof buf, f)) > 0;)
+        for (size_t k = 0; k < got; k++)
+            h = (h ^ buf[k]) * 1099511628211ull;
     fclose(f);
     return h;
 }

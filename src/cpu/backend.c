@@ -293,24 +293,26 @@ static int cpu_health(void *p, long *unsafe_step)
     return MDL_OK;
 }
 
+/* The style's forces into fx, fy, fz (an EAM style's or a pair style's), energy and virial as ev
+   (enum mdl_ev) says. */
+static int forces_into(cpu_ctx *c, double *fx, double *fy, double *fz, int ev)
+{
+    mdl_system *s = &c->s;
+    const size_t nlocal = c->dm.nlocal;
+    return c->pairs.eam ? eam_forces(c->pairs.eam, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, fx, fy,
+                                     fz, ev, &c->pe, &c->virial, &c->fscratch, &c->dm)
+                        : pair_forces(&c->pairs, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, fx, fy,
+                                      fz, ev, &c->pe, &c->virial, &c->fscratch);
+}
+
 static int cpu_compute_forces(void *p, int what)
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
-    const size_t nlocal = c->dm.nlocal;
-    if (c->pairs.eam && what != MDL_ENERGY_ONLY)
-        return eam_forces(c->pairs.eam, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy,
-                          s->fz, mdl_ev_of(what), &c->pe, &c->virial, &c->fscratch, &c->dm);
     if (what != MDL_ENERGY_ONLY)
-        return pair_forces(&c->pairs, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, s->fx, s->fy,
-                           s->fz, mdl_ev_of(what), &c->pe, &c->virial, &c->fscratch);
+        return forces_into(c, s->fx, s->fy, s->fz, mdl_ev_of(what));
     double *f = mdl_alloc(3 * s->n * sizeof *f, "forces"); /* computed and dropped */
-    int rc = !f ? MDL_ERUN
-             : c->pairs.eam
-                 ? eam_forces(c->pairs.eam, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, f, f + s->n,
-                              f + 2 * s->n, MDL_EV_ENERGY, &c->pe, &c->virial, &c->fscratch, &c->dm)
-                 : pair_forces(&c->pairs, &c->nl, &c->region, nlocal, s->n, s->x, s->y, s->z, s->type, f, f + s->n,
-                               f + 2 * s->n, MDL_EV_ENERGY, &c->pe, &c->virial, &c->fscratch);
+    int rc = f ? forces_into(c, f, f + s->n, f + 2 * s->n, MDL_EV_ENERGY) : MDL_ERUN;
     free(f);
     return rc;
 }

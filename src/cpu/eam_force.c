@@ -145,23 +145,11 @@ int eam_forces(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t
 #pragma omp parallel num_threads(T)
     {
         const int th = omp_get_thread_num();
-        double *gx = fx, *gy = fy, *gz = fz;
-        if (th > 0) {
-            gx = scratch->fbuf + (size_t)(th - 1) * 3 * n;
-            gy = gx + n;
-            gz = gy + n;
-        }
-        memset(gx, 0, n * sizeof *gx);
-        memset(gy, 0, n * sizeof *gy);
-        memset(gz, 0, n * sizeof *gz);
-        sums[th] = pair_pass(e, nl, &nl->seg[th], nlocal, len, inv, x, y, z, type, fp, gx, gy, gz);
+        double *g[3];
+        force_buffers(scratch, th, n, fx, fy, fz, g);
+        sums[th] = pair_pass(e, nl, &nl->seg[th], nlocal, len, inv, x, y, z, type, fp, g[0], g[1], g[2]);
 #pragma omp barrier
-#pragma omp for schedule(static)
-        for (size_t i = 0; i < n; i++) /* in thread order */
-            for (int k = 1; k < T; k++) {
-                const double *b = scratch->fbuf + (size_t)(k - 1) * 3 * n;
-                fx[i] += b[i], fy[i] += b[n + i], fz[i] += b[2 * n + i];
-            }
+        force_buffers_sum(scratch, T, n, fx, fy, fz);
     }
     double w = 0;
     for (int k = 0; k < T; k++)

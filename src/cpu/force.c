@@ -185,6 +185,29 @@ int force_scratch_reserve(cpu_force_scratch *s, int nthreads, size_t n)
     return MDL_OK;
 }
 
+void force_buffers(const cpu_force_scratch *s, int th, size_t n, double *fx, double *fy, double *fz, double *g[3])
+{
+    g[0] = fx, g[1] = fy, g[2] = fz;
+    if (th > 0)
+        for (int d = 0; d < 3; d++)
+            g[d] = s->fbuf + ((size_t)(th - 1) * 3 + (size_t)d) * n;
+    for (int d = 0; d < 3; d++)
+        memset(g[d], 0, n * sizeof *g[d]);
+}
+
+void force_buffers_sum(const cpu_force_scratch *s, int nthreads, size_t n, double *fx, double *fy, double *fz)
+{
+#pragma omp for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        for (int k = 1; k < nthreads; k++) {
+            const double *b = s->fbuf + (size_t)(k - 1) * 3 * n;
+            fx[i] += b[i];
+            fy[i] += b[n + i];
+            fz[i] += b[2 * n + i];
+        }
+    }
+}
+
 int pair_forces(const cpu_pair_table *t, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n,
                const double *x, const double *y, const double *z, const int32_t *type, double *fx, double *fy,
                double *fz, int energy_virial, double *pe, double *virial, cpu_force_scratch *scratch)
@@ -198,32 +221,16 @@ int pair_forces(const cpu_pair_table *t, const cpu_nlist *nl, const mdl_box *box
 #pragma omp parallel num_threads(T)
     {
         int th = omp_get_thread_num();
-        double *gx = fx, *gy = fy, *gz = fz;
-        if (th > 0) {
-            gx = scratch->fbuf + (size_t)(th - 1) * 3 * n;
-            gy = gx + n;
-            gz = gy + n;
-        }
-        memset(gx, 0, n * sizeof *gx);
-        memset(gy, 0, n * sizeof *gy);
-        memset(gz, 0, n * sizeof *gz);
+        double *g[3];
+        force_buffers(scratch, th, n, fx, fy, fz, g);
         const int mode = energy_virial == MDL_EV_VIRIAL ? (nlocal < n ? EV_VIRIAL_GHOSTS : EV_VIRIAL)
                          : energy_virial == MDL_EV_ENERGY ? (nlocal < n ? EV_BOTH_GHOSTS : EV_BOTH)
                                                           : EV_NONE;
-        ev_sum s = force_segment(t, nl, &nl->seg[th], nlocal, len, inv, x, y, z, type, gx, gy, gz, mode);
+        ev_sum s = force_segment(t, nl, &nl->seg[th], nlocal, len, inv, x, y, z, type, g[0], g[1], g[2], mode);
         esum[th] = s.e;
         wsum[th] = s.w;
 #pragma omp barrier
-        /* fixed-order sum of the per-thread buffers into thread 0's (the output) */
-#pragma omp for schedule(static)
-        for (size_t i = 0; i < n; i++) {
-            for (int k = 1; k < T; k++) {
-                const double *b = scratch->fbuf + (size_t)(k - 1) * 3 * n;
-                fx[i] += b[i];
-                fy[i] += b[n + i];
-                fz[i] += b[2 * n + i];
-            }
-        }
+        force_buffers_sum(scratch, T, n, fx, fy, fz);
     }
     if (energy_virial != MDL_EV_NONE) {
         double e = 0, w = 0;

@@ -31,6 +31,11 @@ void force_scratch_init(cpu_force_scratch *s);
 void force_scratch_destroy(cpu_force_scratch *s);
 /* Room for the forces of threads 1 .. nthreads - 1 (thread 0 writes the output). */
 int force_scratch_reserve(cpu_force_scratch *s, int nthreads, size_t n);
+/* In a parallel region: thread th's force arrays (thread 0's are fx, fy, fz), zeroed, into g; then,
+   after a barrier, every thread's added into fx, fy, fz in thread order (a work-shared loop), so
+   that a thread count gives one result. */
+void force_buffers(const cpu_force_scratch *s, int th, size_t n, double *fx, double *fy, double *fz, double *g[3]);
+void force_buffers_sum(const cpu_force_scratch *s, int nthreads, size_t n, double *fx, double *fy, double *fz);
 
 /* Forces into fx, fy, fz of the n atoms (overwritten; those of ghosts, [nlocal, n), mean nothing).
    energy_virial (enum mdl_ev): MDL_EV_ENERGY, *pe and *virial get the totals (a pair with a ghost

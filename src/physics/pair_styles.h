@@ -22,12 +22,24 @@ enum mdl_pair_style {
     MDL_PAIR_NSTYLES
 };
 
-/* The many-body styles after the pair styles: EAM (LAMMPS eam, eam/alloy, eam/fs; system/eam.h). */
-enum { MDL_EAM_FUNCFL = MDL_PAIR_NSTYLES, MDL_EAM_ALLOY, MDL_EAM_FS, MDL_NSTYLES };
+/* The many-body styles after the pair styles, X(ID, "name"): EAM (LAMMPS eam, eam/alloy, eam/fs;
+   system/eam.h). */
+#define MDL_EAM_STYLES(X)     \
+    X(EAM_FUNCFL, "eam")      \
+    X(EAM_ALLOY, "eam/alloy") \
+    X(EAM_FS, "eam/fs")
+enum {
+    MDL_EAM_BEFORE_FIRST = MDL_PAIR_NSTYLES - 1,
+#define MDL_MANY_ENUM(ID, name) MDL_##ID,
+    MDL_EAM_STYLES(MDL_MANY_ENUM)
+#undef MDL_MANY_ENUM
+    MDL_NSTYLES
+};
 
 /* "lj|morse|eam|eam/alloy|eam/fs": [potential] style's choices, in the enums' order */
 #define MDL_STYLE_CHOICE(ID, name) "|" #name
-#define MDL_POTENTIAL_STYLE_CHOICES ((MDL_PAIR_STYLES(MDL_STYLE_CHOICE) "|eam|eam/alloy|eam/fs") + 1)
+#define MDL_MANY_CHOICE(ID, name) "|" name
+#define MDL_POTENTIAL_STYLE_CHOICES ((MDL_PAIR_STYLES(MDL_STYLE_CHOICE) MDL_EAM_STYLES(MDL_MANY_CHOICE)) + 1)
 
 #define MDL_PAIR_MAX_PARAMS 3 /* a style's keys (besides cutoff) */
 #define MDL_PAIR_MAX_COEFF 5  /* a style's coefficients per species pair (besides cutsq) */

@@ -20,19 +20,12 @@ typedef struct {
     long bytes;            /* the file's size: no table it claims may hold more values than it could */
     char buf[4096];
     char *next;            /* the rest of buf's tokens (NULL: read the next line) */
-    uint64_t *checksum;
 } eam_reader;
 
 static int fail_at(const eam_reader *r, const char *why)
 {
     mdl_error("%s:%ld: %s", r->path, r->line, why);
     return MDL_EINPUT;
-}
-
-static void checksum_add(uint64_t *h, const char *s)
-{
-    for (; *s; s++)
-        *h = (*h ^ (unsigned char)*s) * 1099511628211ull; /* FNV-1a */
 }
 
 /* The next line into buf (MDL_EINPUT at the file's end or on a line too long). */
@@ -47,7 +40,6 @@ static int next_line(eam_reader *r, const char *expect)
     r->line++;
     if (!strchr(r->buf, '\n') && !feof(r->f))
         return fail_at(r, "a line longer than 4,095 characters");
-    checksum_add(r->checksum, r->buf);
     r->next = r->buf;
     return MDL_OK;
 }
@@ -145,11 +137,10 @@ static int read_grid(eam_reader *r, eam_grid *g)
     return MDL_OK;
 }
 
-static int open_reader(eam_reader *r, const char *path, uint64_t *checksum)
+static int open_reader(eam_reader *r, const char *path)
 {
     memset(r, 0, sizeof *r);
     r->path = path;
-    r->checksum = checksum;
     MDL_TRY(mdl_check_input_file(path, "potential file"));
     struct stat st;
     if (!(r->f = fopen(path, "r")) || fstat(fileno(r->f), &st) != 0) {
@@ -196,10 +187,10 @@ static double *table(int n)
 }
 
 /* A DYNAMO funcfl file: comment; "Z mass a lattice"; the grid; F(rho), Z(r), rho(r). */
-static int read_funcfl(const char *path, eam_element *e, uint64_t *checksum)
+static int read_funcfl(const char *path, eam_element *e)
 {
     eam_reader r;
-    MDL_TRY(open_reader(&r, path, checksum));
+    MDL_TRY(open_reader(&r, path));
     int rc = next_line(&r, "the comment line");
     if (rc == MDL_OK)
         rc = next_line(&r, "the element line (Z mass lattice-constant lattice)");
@@ -229,10 +220,10 @@ static int read_funcfl(const char *path, eam_element *e, uint64_t *checksum)
 /* A setfl (alloy) or Finnis-Sinclair (fs) file: 3 comment lines; "N el1 .. elN"; the grid; per
    element "Z mass a lattice", F(rho) and rho(r) (fs: N of them, rho from each element); then r phi
    for each pair i >= j. */
-static int read_setfl(const char *path, int fs, eam_file *f, uint64_t *checksum)
+static int read_setfl(const char *path, int fs, eam_file *f)
 {
     eam_reader r;
-    MDL_TRY(open_reader(&r, path, checksum));
+    MDL_TRY(open_reader(&r, path));
     int rc = MDL_OK;
     for (int k = 0; k < 3 && rc == MDL_OK; k++)
         rc = next_line(&r, "the three comment lines");
@@ -468,8 +459,8 @@ static int check_keys_species(const mdl_config *cfg, const mdl_system *s)
     return MDL_OK;
 }
 
-/* eam: each species' funcfl file, read once per distinct path. */
-static int build_funcfl(const mdl_config *cfg, const mdl_system *s, mdl_eam *e)
+/* eam: each species' funcfl file, read once per distinct path; with `tables`, the splines too. */
+static int build_funcfl(const mdl_config *cfg, const mdl_system *s, int tables, mdl_eam *e)
 {
     eam_element f[MDL_MAX_SPECIES];
     const char *paths[MDL_MAX_SPECIES];
@@ -487,22 +478,23 @@ static int build_funcfl(const mdl_config *cfg, const mdl_system *s, mdl_eam *e)
             k++;
         if (k == nf) {
             paths[nf] = path;
-            rc = read_funcfl(path, &f[nf++], &e->checksum);
+            rc = read_funcfl(path, &f[nf++]);
         }
         map[t] = k;
         e->mass[t] = f[k].mass;
         if (rc == MDL_OK && f[k].g.cut > f[map[0]].g.cut * (1 + 1e-15)) /* the file whose cutoff the run's is */
             snprintf(e->cut_key, sizeof e->cut_key, "file.%s", s->species[t]);
     }
-    if (rc == MDL_OK)
+    if (rc == MDL_OK && tables)
         rc = funcfl_tables(f, nf, s->ntypes, map, e);
     for (int k = 0; k < nf; k++)
         free(f[k].frho), free(f[k].rhor), free(f[k].zr);
     return rc;
 }
 
-/* eam/alloy, eam/fs: one file, each species mapped to an element of it by name. */
-static int build_setfl(const mdl_config *cfg, const mdl_system *s, mdl_eam *e)
+/* eam/alloy, eam/fs: one file, each species mapped to an element of it by name; with `tables`, the
+   splines too. */
+static int build_setfl(const mdl_config *cfg, const mdl_system *s, int tables, mdl_eam *e)
 {
     eam_file f;
     memset(&f, 0, sizeof f);
@@ -511,7 +503,7 @@ static int build_setfl(const mdl_config *cfg, const mdl_system *s, mdl_eam *e)
         mdl_error("%s: [potential] file: missing: style %s reads one file", cfg->path, config_style_name(cfg->style));
         return MDL_EINPUT;
     }
-    int rc = read_setfl(cfg->eam_file, cfg->style == MDL_EAM_FS, &f, &e->checksum), map[MDL_MAX_SPECIES];
+    int rc = read_setfl(cfg->eam_file, cfg->style == MDL_EAM_FS, &f), map[MDL_MAX_SPECIES];
     for (int t = 0; t < s->ntypes && rc == MDL_OK; t++) {
         const char *el = species_element(cfg, s->species[t]);
         map[t] = -1;
@@ -526,25 +518,30 @@ static int build_setfl(const mdl_config *cfg, const mdl_system *s, mdl_eam *e)
             e->mass[t] = f.el[map[t]].mass;
         }
     }
-    if (rc == MDL_OK)
+    if (rc == MDL_OK && tables)
         rc = setfl_tables(&f, cfg->style == MDL_EAM_FS, s->ntypes, map, e);
     file_free(&f);
     return rc;
 }
 
-int eam_build(const mdl_config *cfg, const mdl_system *s, mdl_eam *out)
+/* The files read and checked, the masses taken; with `tables`, the splines built. */
+static int build(const mdl_config *cfg, const mdl_system *s, int tables, mdl_eam *out)
 {
     memset(out, 0, sizeof *out);
-    out->checksum = 14695981039346656037ull;
     MDL_TRY(check_keys_species(cfg, s));
-    int rc = cfg->style == MDL_EAM_FUNCFL ? build_funcfl(cfg, s, out) : build_setfl(cfg, s, out);
+    int rc = cfg->style == MDL_EAM_FUNCFL ? build_funcfl(cfg, s, tables, out) : build_setfl(cfg, s, tables, out);
     if (rc != MDL_OK) {
         eam_free(out);
         return rc;
     }
-    out->rdr = 1.0 / out->dr;
-    out->rdrho = 1.0 / out->drho;
+    if (tables)
+        out->rdr = 1.0 / out->dr, out->rdrho = 1.0 / out->drho;
     return MDL_OK;
+}
+
+int eam_build(const mdl_config *cfg, const mdl_system *s, mdl_eam *out)
+{
+    return build(cfg, s, 1, out);
 }
 
 void eam_free(mdl_eam *e)
@@ -556,14 +553,15 @@ void eam_free(mdl_eam *e)
 int eam_masses(const mdl_config *cfg, mdl_system *s)
 {
     if (config_has(cfg, "system", "mass") || cfg->nmass > 0) {
-        const char *key = cfg->nmass > 0 ? "mass." : "mass";
-        mdl_error("%s: [system] %s%s: style %s takes the masses from its file(s)",
-                  config_origin(cfg, "system", cfg->nmass > 0 ? "" : "mass"), key, cfg->nmass > 0 ? cfg->mass_species[0] : "",
-                  config_style_name(cfg->style));
+        char key[MDL_NAME_LEN + 8] = "mass";
+        if (cfg->nmass > 0)
+            snprintf(key, sizeof key, "mass.%s", cfg->mass_species[0]);
+        mdl_error("%s: [system] %s: style %s takes the masses from its file(s)", config_origin(cfg, "system", key),
+                  key, config_style_name(cfg->style));
         return MDL_EINPUT;
     }
     mdl_eam e;
-    MDL_TRY(eam_build(cfg, s, &e));
+    MDL_TRY(build(cfg, s, 0, &e)); /* the files alone: the run's potential_build makes the tables */
     memcpy(s->mass, e.mass, sizeof e.mass);
     eam_free(&e);
     return MDL_OK;

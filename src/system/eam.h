@@ -8,8 +8,6 @@
 #include "../physics/eam.h"
 #include "system.h"
 
-#include <stdint.h>
-
 typedef struct {
     int nrho, nr;                 /* grid points of F(rho) and of rho(r), r phi(r) */
     double drho, dr, rdrho, rdr;  /* spacings and their inverses */
@@ -20,7 +18,6 @@ typedef struct {
     int type2rhor[MDL_MAX_SPECIES][MDL_MAX_SPECIES]; /* [i][j]: the density at j from i (LAMMPS's order) */
     int type2z2r[MDL_MAX_SPECIES][MDL_MAX_SPECIES];
     double mass[MDL_MAX_SPECIES]; /* from the files */
-    uint64_t checksum;            /* of the files' contents (the checkpoint's force origin) */
     char cut_key[MDL_NAME_LEN + 8]; /* the [potential] key of the file whose cutoff it is */
 } mdl_eam;
 

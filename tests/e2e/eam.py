@@ -70,11 +70,16 @@ def files(binary, d):
         write(f"{d}/Cu.eam", bad)
         expect_refused(binary, d, name, config(d, f"style = eam\nfile.Cu = {d}/Cu.eam"), [f"{d}/Cu.eam", *want])
     expect_refused(binary, d, "missing file", config(d, f"style = eam\nfile.Cu = {d}/none.eam"), [f"{d}/none.eam"])
+    expect_refused(binary, d, "a directory", config(d, f"style = eam\nfile.Cu = {d}"), [d, "directory"])
+    expect_refused(binary, d, "a device", config(d, "style = eam\nfile.Cu = /dev/zero"), ["/dev/zero", "not a regular file"])
+    write(f"{d}/empty.eam", "")
+    expect_refused(binary, d, "an empty file", config(d, f"style = eam\nfile.Cu = {d}/empty.eam"),
+                   [f"{d}/empty.eam:1:", "the file ends where the comment line should be"])
     expect_refused(binary, d, "funcfl file as setfl", config(d, f"style = eam/alloy\nfile = {src}"),
                    [f"{src}:4:", "not a count from 1 to 8"])
     expect_refused(binary, d, "no such element", config(d, f"style = eam/alloy\nfile = {POT}/CuNi.eam.alloy\n"
                                                            "element.Cu = Al"), ["no element Al in the file"])
-    print(f"{os.path.basename(binary)}: {len(damaged(text)) + 3} damaged or mismatched potential files: exit 2 "
+    print(f"{os.path.basename(binary)}: {len(damaged(text)) + 6} damaged or mismatched potential files: exit 2 "
           f"naming the file and line")
 
 

@@ -18,6 +18,6 @@ if [ -d ../shared/reference ]; then cp ../shared/reference/xy.txt ../shared/refe
 # the EAM tests' potential files (Debian's lammps-data); on the GPU machine: mkdir -p
 # /usr/share/lammps/potentials && cp .gpu/potentials/* /usr/share/lammps/potentials/
 mkdir -p .gpu/potentials
-for f in Cu_u3.eam Ni_u3.eam CuNi.eam.alloy CuZr_mm.eam.fs; do
+for f in Cu_u3.eam Ni_u3.eam CuNi.eam.alloy CuZr_mm.eam.fs CuTa.eam.alloy; do
   [ -f /usr/share/lammps/potentials/$f ] && cp /usr/share/lammps/potentials/$f .gpu/potentials/
 done

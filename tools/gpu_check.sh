@@ -3,20 +3,21 @@
 # builds, compute-sanitizer on small cases. Run from the repo root on the GPU machine after
 # `source .gpu/env.sh`; expects .gpu/bin/mdlite, .gpu/bin/mdlite-double and .gpu/ref/ (copies of
 # ../shared/reference made by tools/gpu_bundle.sh). Usage: tools/gpu_check.sh [tests|sanitizers] [CASES...]
-# (tests: the tests alone, sanitizers: compute-sanitizer alone; each fits one 10-minute device call)
+# (tests: the tests alone, sanitizers: compute-sanitizer alone but EAM's, eam-sanitizers: EAM's alone;
+# each fits one 10-minute device call)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 m=.gpu/bin/mdlite
 md=.gpu/bin/mdlite-double
 part=all
-case "${1:-}" in tests|sanitizers) part=$1; shift ;; esac
+case "${1:-}" in tests|sanitizers|eam-sanitizers) part=$1; shift ;; esac
 cases=${*:-"compare morse eam neighbors determinism thermostats barostat trajectory drift overflow analysis"}
 fails=0
 if [ -d .gpu/potentials ] && [ ! -d /usr/share/lammps/potentials ]; then # the EAM cases' files (gpu_bundle.sh)
   mkdir -p /usr/share/lammps/potentials && cp .gpu/potentials/* /usr/share/lammps/potentials/
 fi
 "$m" info
-if [ "$part" != sanitizers ]; then
+if [ "$part" = all ] || [ "$part" = tests ]; then
 echo "=== cuRAND on the device vs the host replica"
 .gpu/bin/test_rng_gpu || fails=$((fails + 1))
 echo "=== both backends through the table"
@@ -69,7 +70,7 @@ sanitize() {
   echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|rror" | head -5
   [ "$rc" -eq 0 ] || { echo "exit $rc"; fails=$((fails + 1)); }
 }
-if [ "$part" != tests ] && command -v compute-sanitizer >/dev/null; then
+if { [ "$part" = all ] || [ "$part" = sanitizers ]; } && command -v compute-sanitizer >/dev/null; then
   tmp=$(mktemp -d)
   head -n 3000 examples/xy.txt > "$tmp/small.xy"
   run=("$m" run input/lj_melt.ini --backend gpu --quiet --set system.cells="5 5 5" --set output.thermo_file=)
@@ -193,6 +194,23 @@ for _ in range(n): print('A', *(round(34 * r.random(), 6) for _ in range(3)))" >
     sanitize "racecheck, neighbors, double, staged builder, $layout" racecheck "$md" neighbors "$tmp/small.xy" \
       --cutoff 1.9 --backend gpu --method cell --layout $layout --output "$tmp/nb.txt" --overwrite
   done
+fi
+if [ "$part" != tests ] && command -v compute-sanitizer >/dev/null; then
+  # EAM (no shared memory in its kernels; graphed steps): 8 lanes per atom (4,000 atoms), 4 (37,044,
+  # mixed), one (70,304; double: the kicks folded into the force pass), every row past a fixed
+  # 8-slot list, two species (eam/alloy Cu-Ni), energies and virials each 7 steps
+  eam=("$m" run input/eam_cu.ini --backend gpu --quiet --set output.thermo_file= --set output.thermo=7)
+  for tool in memcheck synccheck initcheck; do
+    sanitize "$tool, EAM, 4,000 atoms" $tool "${eam[@]}" --set system.cells="10 10 10" --set run.steps=30
+    sanitize "$tool, EAM, double, 4,000 atoms, fixed 8-slot list" $tool "$md" "${eam[@]:1}" \
+      --set system.cells="10 10 10" --set run.steps=15 --set neighbor.max_neighbors=8 --set neighbor.grow=no
+    sanitize "$tool, EAM, 37,044 atoms" $tool "${eam[@]}" --set system.cells="21 21 21" --set run.steps=10
+    sanitize "$tool, EAM, double, 70,304 atoms" $tool "$md" "${eam[@]:1}" --set system.cells="26 26 26" \
+      --set run.steps=10
+    sanitize "$tool, EAM, eam/alloy Cu-Ni" $tool "$m" run input/eam_cuni.ini --backend gpu --quiet \
+      --set output.thermo_file= --set system.cells="10 10 10" --set run.steps=20 --set output.thermo=7
+  done
+  sanitize "racecheck, EAM set-up" racecheck "${eam[@]}" --set system.cells="10 10 10" --set run.steps=0
 fi
 echo "gpu_check: $fails failed"
 [ "$fails" -eq 0 ]

@@ -57,11 +57,6 @@ int run_check_gpu_keys(const mdl_config *cfg, const char *backend, int nranks, c
                        const mdl_pair_table *pt)
 {
     const int gpu = strcmp(backend, "gpu") == 0;
-    if (pt->eam && gpu && nranks > 1) { /* the ghosts' slopes between GPU ranks come next */
-        mdl_error("%s: [potential] style %s runs on one GPU or on CPU ranks for now (this run: %d GPU ranks)",
-                  config_origin(cfg, "potential", "style"), config_style_name(cfg->style), nranks);
-        return MDL_EINPUT;
-    }
     if (gpu && cfg->ensemble == MDL_NPT_NOSE_HOOVER && cfg->outer_skin > 0)
         mdl_warn("%s: [neighbor] outer_skin: not used by this run (the box moves: one list, rebuilt by the skin "
                  "test)", config_origin(cfg, "neighbor", "outer_skin"));

@@ -49,7 +49,7 @@ static void gpu_destroy(void *p)
     gpu_free_slots(c);
     gpu_analysis_free(c);
     gpu_drop_graphs(c);
-    gpu_free(c->eam_fp);
+    gpu_free(c->eam_tables);
     gpu_free(c->restart_build);
     gpu_free_state(c);
     halo_destroy(c);
@@ -137,27 +137,32 @@ static int32_t *restart_slots(gpu_ctx *c, const mdl_setup *setup, const mdl_syst
     return slot;
 }
 
-/* EAM's splines to the device as mdl_real, after the atoms' F'(rho) in one allocation. */
+/* EAM's splines to the device as mdl_real, GPU_EAM_STRIDE reals a point. */
 static int set_eam(gpu_ctx *c, const mdl_eam *e)
 {
-    const size_t per = MDL_EAM_COEFF, nf = (size_t)e->nfrho * (e->nrho + 1) * per;
-    const size_t nr = (size_t)e->nrhor * (e->nr + 1) * per, nz = (size_t)e->nz2r * (e->nr + 1) * per;
-    const size_t total = c->cap + nf + nr + nz;
+    const size_t per = GPU_EAM_STRIDE, nf = (size_t)e->nfrho * (e->nrho + 1), nr = (size_t)e->nrhor * (e->nr + 1);
+    const size_t nz = (size_t)e->nz2r * (e->nr + 1), total = (nf + nr + nz) * per;
     mdl_real *host = mdl_alloc(total * sizeof *host, "EAM tables");
-    if (!host || gpu_malloc((void **)&c->eam_fp, total * sizeof(mdl_real), "EAM tables")) {
+    if (!host || gpu_malloc((void **)&c->eam_tables, total * sizeof(mdl_real), "EAM tables")) {
         free(host);
         return MDL_ERUN;
     }
-    c->eam_atoms = c->cap;
     const double *src[3] = {e->frho, e->rhor, e->z2r};
-    const size_t len[3] = {nf, nr, nz};
-    for (size_t k = 0, at = c->cap; k < 3; at += len[k], k++)
-        for (size_t q = 0; q < len[k]; q++)
-            host[at + q] = (mdl_real)src[k][q];
-    int rc = gpu_h2d(c->eam_fp + c->cap, host + c->cap, (total - c->cap) * sizeof(mdl_real)) ? MDL_ERUN : MDL_OK;
+    const size_t points[3] = {nf, nr, nz};
+    const mdl_real *table[3];
+    for (size_t k = 0, at = 0; k < 3; at += points[k] * per, k++) {
+        table[k] = c->eam_tables + at;
+        for (size_t q = 0; q < points[k]; q++) {
+            const double *from = src[k] + q * MDL_EAM_COEFF;
+            mdl_real *to = host + at + q * per;
+            to[0] = (mdl_real)from[0], to[1] = (mdl_real)from[1], to[2] = (mdl_real)from[2], to[3] = 0;
+            for (int v = 3; v < MDL_EAM_COEFF; v++)
+                to[v + 1] = (mdl_real)from[v];
+        }
+    }
+    int rc = gpu_h2d(c->eam_tables, host, total * sizeof(mdl_real)) ? MDL_ERUN : MDL_OK;
     free(host);
-    gpu_eam g = {c->eam_fp + c->cap, c->eam_fp + c->cap + nf, c->eam_fp + c->cap + nf + nr, e->nrho, e->nr,
-                 e->rdr, e->rdrho, e->rhomax, e->cut, {0}, {0}, {0}};
+    gpu_eam g = {table[0], table[1], table[2], e->nrho, e->nr, e->nrhor, e->nz2r, e->rdr, e->rdrho, e->rhomax, e->cut, {0}, {0}, {0}};
     for (int i = 0; i < MDL_MAX_SPECIES; i++) {
         g.type2frho[i] = e->type2frho[i];
         for (int j = 0; j < MDL_MAX_SPECIES; j++)
@@ -195,6 +200,7 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     *out = c;
     c->ntypes = s->ntypes;
     c->style = setup->pairs->style;
+    c->eam = setup->pairs->eam != NULL;
     memcpy(c->mass, s->mass, sizeof c->mass);
     c->u = *setup->units;
     c->box = c->region = s->box;
@@ -229,7 +235,7 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     c->list_fixed = !setup->grow;
     _Static_assert((int)MDL_LIST_PACKED == (int)GPU_LIST_WANT_PACKED && (int)MDL_LIST_PLAIN == (int)GPU_LIST_WANT_PLAIN,
                    "list forms in one order");
-    c->list_form = c->eam_fp ? GPU_LIST_WANT_PLAIN : (enum gpu_list_want)setup->list_form;
+    c->list_form = c->eam ? GPU_LIST_WANT_PLAIN : (enum gpu_list_want)setup->list_form;
     MDL_TRY(use_outer_list(c, setup->outer_skin));
     /* entries per row; packed rows hold two in each int (a row left unpacked that does not fit
        grows the list at the set-up's build) */
@@ -245,45 +251,53 @@ static int gpu_draw_normals(uint64_t key, size_t n, const int64_t *id, double *o
     return gpu_velocity_normals(key, n, id, out) == 0 ? MDL_OK : MDL_ERUN;
 }
 
-/* Forces, then the chained kicks and drift in the same pass (one rank): the new packed positions
-   go to pos4_next, and integrate_second swaps the buffers. */
-static int forces_then_kicks(gpu_ctx *c)
+/* The chained kicks and drift's parameters (forces_then_kicks): the new packed positions go to
+   pos4_next, and integrate_second swaps the buffers. */
+static gpu_chain chain_of(const gpu_ctx *c)
 {
-    c->kicked = 1;
-    c->folded++;
-    if (c->replaying)
-        return MDL_OK;
     gpu_chain ch = {0.5 * c->dt * c->u.ftm2v, c->dt, c->skin, {0}, c->x, c->y, c->z, c->vx, c->vy, c->vz,
                     c->pos4_next, c->pos0, c->nbs, c->outer > 0 ? c->skin + c->outer : 0};
     for (int t = 0; t < c->ntypes; t++)
         ch.inv_mass[t] = 1.0 / c->mass[t]; /* as gpu_set_masses */
-    int si, sk;
-    gpu_list_strides(c, &si, &sk);
-    TRY(gpu_pair_forces_chained(c->style, c->n, c->ntypes, c->pos4, c->nl, gpu_rows_now(c), gpu_list_table(c),
-                              c->count, si, sk, c->capacity, c->fx, c->fy, c->fz, &ch));
-    c->forces_given = 0;
+    return ch;
+}
+
+/* EAM's two passes; on several ranks the ghosts' F'(rho) from their owners between them. */
+static int eam_forces(gpu_ctx *c, int si, int sk, int keep, int ev, const gpu_chain *ch)
+{
+    TRY(gpu_eam_density(c->n, c->nall, c->ntypes, c->pos4, c->nl, c->count, si, sk, c->capacity, c->eam_fp,
+                        ev == MDL_EV_ENERGY, c->pe, &c->nbs->halt));
+    if (c->halo)
+        MDL_TRY(halo_forward_values(c, c->eam_fp));
+    TRY(gpu_eam_forces(c->n, c->nall, c->ntypes, c->pos4, c->nl, c->count, si, sk, c->capacity, c->eam_fp,
+                       keep ? NULL : c->fx, keep ? NULL : c->fy, keep ? NULL : c->fz, ev, c->pe, c->w, &c->nbs->halt,
+                       ch));
     return MDL_OK;
 }
 
+/* The forces; MDL_FORCES_THEN_KICKS on one rank (not under Nose-Hoover, whose chains go between
+   the kicks): the chained kicks and drift in the same pass. */
 static int gpu_compute_forces(void *p, int what)
 {
     gpu_ctx *c = p;
-    if (what == MDL_FORCES_THEN_KICKS && c->pos4_next && !c->nh && !c->eam_fp) /* Nose-Hoover's chains go between the kicks */
-        return forces_then_kicks(c);
+    const int chained = what == MDL_FORCES_THEN_KICKS && c->pos4_next && !c->nh;
+    if (chained)
+        c->kicked = 1, c->folded++;
     if (c->replaying) /* the step's graph does it */
         return MDL_OK;
     int si, sk, keep = what == MDL_ENERGY_ONLY;
     gpu_list_strides(c, &si, &sk);
-    if (c->eam_fp) {
-        TRY(gpu_eam_forces(c->n, c->nall, c->pos4, c->nl, c->count, si, sk, c->capacity, c->eam_fp, keep ? NULL : c->fx,
-                           keep ? NULL : c->fy, keep ? NULL : c->fz, mdl_ev_of(what), c->pe, c->w, &c->nbs->halt));
-        c->forces_given = 0;
-        return MDL_OK;
-    }
-    TRY(gpu_pair_forces(c->style, c->n, c->nall, c->ntypes, c->pos4, c->nl, gpu_rows_now(c), gpu_list_table(c),
-                        c->count, si, sk, c->capacity, keep ? NULL : c->fx, keep ? NULL : c->fy, keep ? NULL : c->fz,
-                        mdl_ev_of(what), c->pe, c->w, &c->nbs->halt));
+    const gpu_chain ch = chained ? chain_of(c) : (gpu_chain){0};
     c->forces_given = 0;
+    if (c->eam)
+        return eam_forces(c, si, sk, keep, mdl_ev_of(what), chained ? &ch : NULL);
+    if (chained)
+        TRY(gpu_pair_forces_chained(c->style, c->n, c->ntypes, c->pos4, c->nl, gpu_rows_now(c), gpu_list_table(c),
+                                    c->count, si, sk, c->capacity, c->fx, c->fy, c->fz, &ch));
+    else
+        TRY(gpu_pair_forces(c->style, c->n, c->nall, c->ntypes, c->pos4, c->nl, gpu_rows_now(c), gpu_list_table(c),
+                            c->count, si, sk, c->capacity, keep ? NULL : c->fx, keep ? NULL : c->fy,
+                            keep ? NULL : c->fz, mdl_ev_of(what), c->pe, c->w, &c->nbs->halt));
     return MDL_OK;
 }
 

@@ -36,8 +36,8 @@ typedef struct {
     long step_now;            /* the step begun last (gpu_begin_step) */
     int ntypes;
     int style;                /* the pair style (enum mdl_pair_style; an EAM style: eam_fp is set) */
-    mdl_real *eam_fp;         /* EAM: each atom's F'(rho) (cap atoms), then its tables (gpu_eam) */
-    size_t eam_atoms;
+    int eam;                  /* an EAM style: eam_fp is a per-atom array, eam_tables the splines (gpu_eam) */
+    mdl_real *eam_fp, *eam_tables;
     double mass[MDL_MAX_SPECIES];
     mdl_units u;
     mdl_box box;
@@ -190,6 +190,8 @@ size_t halo_capacity(const gpu_ctx *c, size_t owned); /* atoms and ghosts expect
 const char *halo_set_box(gpu_ctx *c, const mdl_box *b);
 int halo_rebuild(gpu_ctx *c);
 int halo_update(gpu_ctx *c, long step, int *rebuild);
+/* One real per ghost (v[ghost]) from its owner's v, through the last build's lists (EAM's F'(rho)). */
+int halo_forward_values(gpu_ctx *c, mdl_real *v);
 int halo_confirm(gpu_ctx *c, int *redo); /* end of a step: a rebuild agreed, the step made again? */
 int halo_build_waits(const gpu_ctx *c);  /* staged: a rebuild's list is waited for */
 int halo_build_queued(gpu_ctx *c);       /* NCCL: after a rebuild queued without waiting */

@@ -365,6 +365,10 @@ int gpu_pack_positions(size_t m0, size_t m1, const int *idx, const double *x, co
 int gpu_unpack_positions(size_t m, const void *buf, const int *slot, double *x, double *y, double *z,
                          mdl_real *pos4, int wide, const gpu_peer_in *in, const gpu_peer_vote *vote,
                          gpu_nb_state *wish);
+/* One real per atom: out[k] = v[idx[k]] for k < m; and v[slot[k]] = in[k] (EAM's F'(rho) to the
+   ghosts). */
+int gpu_gather_values(size_t m, const int *idx, const mdl_real *v, mdl_real *out);
+int gpu_scatter_values(size_t m, const mdl_real *in, const int *slot, mdl_real *v);
 /* Memory one process exports and another maps into its address space (CUDA IPC, one node);
    gpu_ipc_open returns 1 with the reason in *why where it cannot. */
 typedef struct {
@@ -413,22 +417,28 @@ int gpu_pair_forces_chained(int style, size_t n, int ntypes, const mdl_real *pos
                             const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
                             mdl_real *fy, mdl_real *fz, const gpu_chain *chain);
 
-/* EAM (one rank, plain rows): the splines in device memory (table k, point m at (k (n + 1) + m) 7,
-   as system/eam.h's) and the species' maps ([i * MDL_MAX_SPECIES + j]). */
+/* EAM (plain rows): the splines in device memory, GPU_EAM_STRIDE reals a point, [c0 c1 c2 0 | c3 c4
+   c5 c6] (physics/eam.h's seven coefficients; table k, point m at (k (n + 1) + m) GPU_EAM_STRIDE,
+   16-byte aligned) and the species' maps ([i * MDL_MAX_SPECIES + j]). */
+#define GPU_EAM_STRIDE 8
 typedef struct {
     const mdl_real *frho, *rhor, *z2r;
-    int nrho, nr;
+    int nrho, nr, nrhor, nz2r; /* points; tables of each kind */
     double rdr, rdrho, rhomax, cut;
     int type2frho[MDL_MAX_SPECIES], type2rhor[MDL_MAX_SPECIES * MDL_MAX_SPECIES];
     int type2z2r[MDL_MAX_SPECIES * MDL_MAX_SPECIES];
 } gpu_eam;
 int gpu_set_eam(const gpu_eam *e);
-/* The density kernel (fp[i] = F'(rho_i); with MDL_EV_ENERGY pe[i] = F(rho_i)), then the forces (fx
-   NULL: none written) with half of each pair's energy added to pe[i] and half its virial in w[i]
-   (energy_virial: enum mdl_ev). A row past capacity: every atom. */
-int gpu_eam_forces(size_t n, size_t nall, const mdl_real *pos4, const int *nl, const int *count, int si, int sk,
-                   int capacity, mdl_real *fp, mdl_real *fx, mdl_real *fy, mdl_real *fz, int energy_virial,
-                   mdl_real *pe, mdl_real *w, const int *halt);
+/* The density kernel: fp[i] = F'(rho_i), with `energy` pe[i] = F(rho_i). Then (once the ghosts'
+   fp are in place, on several ranks) the forces (fx NULL: none written) with half of each pair's
+   energy added to pe[i] and half its virial in w[i] (energy_virial: enum mdl_ev), or with `chain`
+   the forces going on into the kicks and drift as gpu_pair_forces_chained's. A row past capacity:
+   every atom. */
+int gpu_eam_density(size_t n, size_t nall, int ntypes, const mdl_real *pos4, const int *nl, const int *count, int si,
+                    int sk, int capacity, mdl_real *fp, int energy, mdl_real *pe, const int *halt);
+int gpu_eam_forces(size_t n, size_t nall, int ntypes, const mdl_real *pos4, const int *nl, const int *count, int si,
+                   int sk, int capacity, const mdl_real *fp, mdl_real *fx, mdl_real *fy, mdl_real *fz,
+                   int energy_virial, mdl_real *pe, mdl_real *w, const int *halt, const gpu_chain *chain);
 
 /* ---- integration, thermostats, reductions (integrate.cu) ---- */
 int gpu_set_masses(int ntypes, const double *mass);

@@ -370,6 +370,38 @@ extern "C" int gpu_unpack_positions(size_t m, const void *buf, const int *slot, 
     return 0;
 }
 
+__global__ void gather_values_kernel(int m, const int *idx, const mdl_real *v, mdl_real *out)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < m)
+        out[k] = v[idx[k]];
+}
+
+__global__ void scatter_values_kernel(int m, const mdl_real *in, const int *slot, mdl_real *v)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < m)
+        v[slot[k]] = in[k];
+}
+
+extern "C" int gpu_gather_values(size_t m, const int *idx, const mdl_real *v, mdl_real *out)
+{
+    if (m == 0)
+        return 0;
+    gather_values_kernel<<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)m, idx, v, out);
+    MDL_LAUNCHED("gather_values");
+    return 0;
+}
+
+extern "C" int gpu_scatter_values(size_t m, const mdl_real *in, const int *slot, mdl_real *v)
+{
+    if (m == 0)
+        return 0;
+    scatter_values_kernel<<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)m, in, slot, v);
+    MDL_LAUNCHED("scatter_values");
+    return 0;
+}
+
 /* Sort keys: owned atoms [0, nown) by cell, ghosts after them by cell (ncells + cell), gone
    atoms last (2 ncells); perm = 0..n-1. */
 __global__ void halo_keys_kernel(int n, int nown, mdl_box b, int3 nc, int ncells, const pos_t *pos, const int *gone,

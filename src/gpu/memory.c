@@ -37,6 +37,8 @@ static int atom_arrays(gpu_ctx *c, atom_array a[40])
     int m = (int)(sizeof all / sizeof all[0]) - (c->halo ? 0 : 4);
     for (int k = 0; k < m; k++)
         a[k] = all[k];
+    if (c->eam) /* each atom's F'(rho), ghosts' too */
+        a[m++] = (atom_array){(void **)&c->eam_fp, dr, "EAM densities"};
     return m;
 }
 

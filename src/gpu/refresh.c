@@ -105,6 +105,29 @@ static int refresh_ghosts(gpu_ctx *c, int agree)
     return MDL_OK;
 }
 
+/* One real per ghost from its owner (EAM's F'(rho) after the density pass), stage by stage through
+   the last build's lists as the positions go, as messages (NCCL on the stream, or staged): the
+   ghosts a later stage forwards have theirs by then. */
+int halo_forward_values(gpu_ctx *c, mdl_real *v)
+{
+    gpu_halo *h = c->halo;
+    const mdl_domain *dm = &h->dm;
+    const size_t b = sizeof(mdl_real);
+    for (int k = 0; k < dm->nswap; k += 2) { /* both ways of a stage: their lists are adjacent */
+        const halo_swap *hs = &h->swap[k];
+        MDL_TRY(halo_reserve_messages(h, (hs[0].nsend + hs[1].nsend) * b, (hs[0].nrecv + hs[1].nrecv) * b));
+        halo_msg m[2];
+        for (int w = 0; w < 2; w++)
+            m[w] = (halo_msg){w ? hs[0].nsend * b : 0, hs[w].nsend * b, dm->swap[k + w].to,
+                              w ? hs[0].nrecv * b : 0, hs[w].nrecv * b, dm->swap[k + w].from};
+        TRY(gpu_gather_values(hs[0].nsend + hs[1].nsend, h->sendlist + hs[0].send_at, v, (mdl_real *)h->out));
+        MDL_TRY(halo_send_messages(h, m, 2, NULL));
+        TRY(gpu_scatter_values(hs[0].nrecv + hs[1].nrecv, (const mdl_real *)h->in,
+                               c->inv + h->ghost_base + hs[0].first, v));
+    }
+    return MDL_OK;
+}
+
 /* A rebuild the ranks agreed on at `step`, counted; the caller (rebuild.c) makes it. Staged, the
    host waits for the list's longest row and grows the list before the step; with NCCL the build is
    only queued (then halo_build_queued), its row length is agreed at the next check (halo_confirm)

@@ -130,7 +130,9 @@ def eam(mdlite, inp, d, precision):
         return
     ftol, ttol = (3e-4, 1e-4) if precision == "mixed" else (1e-12, 1e-10)
     cases = [("funcfl, 4,000 atoms", [os.path.join(inp, "eam_cu.ini"), "--set", "system.cells=10 10 10"]),
-             ("funcfl, 32,000 atoms", [os.path.join(inp, "eam_cu.ini")])]
+             ("funcfl, 32,000 atoms", [os.path.join(inp, "eam_cu.ini")]),
+             ("funcfl, 108,000 atoms (one lane per atom)", [os.path.join(inp, "eam_cu.ini"), "--set",
+                                                           "system.cells=30 30 30"])]
     for name in ("eam_alloy", "eam_fs"):
         sub = os.path.join(d, name)
         os.makedirs(sub, exist_ok=True)

@@ -11,7 +11,8 @@ cases: thermo (1/2/3/4/8 ranks and grids, brute lists, 2 ranks x 1 thread vs 1 r
        GPU backend on 2 and 4 ranks against one GPU (mixed precision: 1e-4), direct writes against
        NCCL against the staged path (where each rank has a GPU), lists too short (grown, or fixed), per-atom arrays
        with no room to spare (grown mid-run), thermostats, frames, a restart across rank counts,
-       an unstable run; gpu_analysis (label gpu): stages with g(r) and the MSD on 2 and 4 GPU ranks
+       an unstable run; gpu_eam (label gpu): EAM on 2, 3 and 4 GPU ranks against one GPU, each
+       transport, NPT; gpu_analysis (label gpu): stages with g(r) and the MSD on 2 and 4 GPU ranks
        against one GPU.
 """
 import os
@@ -132,6 +133,22 @@ def eam(mdlite, mpiexec, d):
         sys.exit(SKIP)
     write(f"{d}/in.ini", EAM_CONFIG)
     same_as_one_rank(mdlite, mpiexec, d, [(2,), (3,), (4,), (4, "run.processors=1 2 2")])
+
+
+def gpu_eam(mdlite, mpiexec, d):
+    """EAM on GPU ranks against one GPU: the ghosts' F'(rho) sent after the density pass (NCCL, with
+    or without the direct writes of positions, or staged through MPI); ghosts of ghosts (1 2 2);
+    Nose-Hoover NPT (the bricks follow the box). 6,912 atoms at 1600 K."""
+    gpu_info(mdlite)
+    if not os.path.exists("/usr/share/lammps/potentials/Cu_u3.eam"):
+        print("SKIP: no Cu_u3.eam (Debian's lammps-data: tools/setup.sh)")
+        sys.exit(SKIP)
+    write(f"{d}/in.ini", EAM_CONFIG)
+    g = ["run.backend=gpu", "system.cells=12 12 12"]
+    same_as_one_rank(mdlite, mpiexec, d, [(2,), (3,), (4, "run.processors=1 2 2"), (2, "run.gpu_comm=nccl"),
+                                          (2, "run.gpu_comm=mpi")], *g, tol=GPU_TOL)
+    same_as_one_rank(mdlite, mpiexec, d, [(2,)], *g, "run.ensemble=npt-nose-hoover", "run.target_temperature=1600",
+                     "run.tau=0.1", "run.target_pressure=5000", "run.pressure_tau=0.5", tol=GPU_TOL, pairs_tol=1e-4)
 
 
 def squeezed_bricks(mdlite, mpiexec, d, *sets):
@@ -500,7 +517,8 @@ def main():
     write(f"{d}/in.ini", CONFIG)
     os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     {"thermo": thermo, "thermostats": thermostats, "frames": frames, "restart": restart, "refused": refused,
-     "stops": stops, "gpu": gpu, "analysis": analysis, "gpu_analysis": gpu_analysis, "eam": eam}[case](
+     "stops": stops, "gpu": gpu, "analysis": analysis, "gpu_analysis": gpu_analysis, "eam": eam,
+     "gpu_eam": gpu_eam}[case](
         mdlite, mpiexec, d)
     print(f"mpi {case}: ok")
 

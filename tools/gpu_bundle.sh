@@ -15,9 +15,9 @@ cp build-gpu-double/mdlite build-gpu-double/mdlite-double
 ../shared/tools/bundle.sh .gpu build-gpu/mdlite build-gpu-double/mdlite-double build-gpu/tests/test_rng_gpu build-gpu/tests/test_backends
 rm build-gpu-double/mdlite-double
 if [ -d ../shared/reference ]; then cp ../shared/reference/xy.txt ../shared/reference/neighbor.txt .gpu/ref/; fi
-# the EAM tests' potential files (Debian's lammps-data); on the GPU machine: mkdir -p
-# /usr/share/lammps/potentials && cp .gpu/potentials/* /usr/share/lammps/potentials/
+# the EAM tests' potential files (Debian's lammps-data), compressed: the carry has 64 MiB;
+# tools/gpu_check.sh unpacks them into /usr/share/lammps/potentials on the GPU machine
 mkdir -p .gpu/potentials
 for f in Cu_u3.eam Ni_u3.eam CuNi.eam.alloy CuZr_mm.eam.fs CuTa.eam.alloy; do
-  [ -f /usr/share/lammps/potentials/$f ] && cp /usr/share/lammps/potentials/$f .gpu/potentials/
+  [ -f /usr/share/lammps/potentials/$f ] && gzip -c /usr/share/lammps/potentials/$f > .gpu/potentials/$f.gz
 done

@@ -14,7 +14,8 @@ case "${1:-}" in tests|sanitizers|eam-sanitizers) part=$1; shift ;; esac
 cases=${*:-"compare morse eam neighbors determinism thermostats barostat trajectory drift overflow analysis"}
 fails=0
 if [ -d .gpu/potentials ] && [ ! -d /usr/share/lammps/potentials ]; then # the EAM cases' files (gpu_bundle.sh)
-  mkdir -p /usr/share/lammps/potentials && cp .gpu/potentials/* /usr/share/lammps/potentials/
+  mkdir -p /usr/share/lammps/potentials
+  for f in .gpu/potentials/*.gz; do gunzip -c "$f" > "/usr/share/lammps/potentials/$(basename "$f" .gz)"; done
 fi
 "$m" info
 if [ "$part" = all ] || [ "$part" = tests ]; then

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Driver for tools/bench_cpu.sh: times LAMMPS (`lmp`) and mdlite alternately on the same LJ melt.
+"""Driver for tools/bench_cpu.sh: times LAMMPS (`lmp`) and mdlite alternately on the same LJ melt,
+or with --eam on LAMMPS's bench/in.eam (copper, Cu_u3.eam, 32,000 atoms).
 
 LAMMPS runs bench/in.lj exactly as distributed (neighbor 0.3 bin, rebuild every 20 steps without
 checking). mdlite runs input/lj_melt.ini (skin 0.3, displacement check every step, so it builds
-its list more often). Both single-threaded; whole-command wall time, median of --repeat runs.
+its list more often). With --eam LAMMPS runs bench/in.eam as distributed (neighbor 1.0 bin, every 1
+delay 5 check yes) with `pair_style eam` and with `eam/opt`, mdlite input/eam_cu.ini (the check
+every step). All single-threaded; whole-command wall time, median of --repeat runs.
 """
 import argparse
 import os
@@ -39,6 +42,31 @@ run 100
 """
 
 
+IN_EAM = """# bulk Cu lattice (LAMMPS bench/in.eam)
+variable x index 1
+variable y index 1
+variable z index 1
+variable xx equal 20*$x
+variable yy equal 20*$y
+variable zz equal 20*$z
+units metal
+atom_style atomic
+lattice fcc 3.615
+region box block 0 ${{xx}} 0 ${{yy}} 0 ${{zz}}
+create_box 1 box
+create_atoms 1 box
+pair_style {style}
+pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam
+velocity all create 1600.0 376847 loop geom
+neighbor 1.0 bin
+neigh_modify every 1 delay 5 check yes
+fix 1 all nve
+timestep 0.005
+thermo 50
+run 100
+"""
+
+
 def timed(cmd, env, cwd):
     """Wall time, peak RSS (bytes) and stdout of one command."""
     t0 = time.perf_counter()
@@ -57,15 +85,45 @@ def loop_time(out):
     return float(m.group(1)) if m else float("nan")
 
 
+def eam(lmp, mdlite, repeat):
+    """bench/in.eam: LAMMPS eam and eam/opt against mdlite, alternated."""
+    d = tempfile.mkdtemp(prefix="mdlite-bench-")
+    env1 = dict(os.environ, OMP_NUM_THREADS="1")
+    cmds = {}
+    for style in ("eam", "eam/opt"):
+        name = "in.eam." + style.replace("/", "_")
+        with open(os.path.join(d, name), "w") as f:
+            f.write(IN_EAM.format(style=style))
+        cmds["LAMMPS " + style] = [lmp, "-in", name, "-log", "none"]
+    cmds["mdlite"] = [mdlite, "run", os.path.abspath("input/eam_cu.ini"), "--quiet", "--set", "output.thermo_file=",
+                      "--set", "run.threads=1"]
+    wall = {k: [] for k in cmds}
+    loop = {k: [] for k in cmds}
+    for _ in range(repeat):
+        for k, cmd in cmds.items():
+            w, _, out = timed(cmd, env1, d)
+            wall[k].append(w), loop[k].append(loop_time(out))
+    med = {k: (statistics.median(wall[k]), statistics.median(loop[k])) for k in cmds}
+    print(f"\nbench/in.eam (Cu_u3.eam, 32,000 atoms), 100 steps, median of {repeat} alternating runs, 1 thread")
+    print(f"{'code':>15} | {'wall s':>7} | {'loop s':>7} | {'runs (wall)':<40}")
+    for k in cmds:
+        print(f"{k:>15} | {med[k][0]:>7.3f} | {med[k][1]:>7.3f} | {' '.join(f'{x:.3f}' for x in wall[k]):<40}")
+    for k in ("LAMMPS eam", "LAMMPS eam/opt"):
+        print(f"mdlite against {k}: {med[k][0] / med['mdlite'][0]:.2f}x (wall), {med[k][1] / med['mdlite'][1]:.2f}x (loop)")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--mdlite", default="build/mdlite")
+    ap.add_argument("--eam", action="store_true", help="bench/in.eam instead of the LJ melt")
     args = ap.parse_args()
     lmp = shutil.which("lmp")
     if not lmp:
         sys.exit("lmp (Debian package lammps) not found")
     mdlite = os.path.abspath(args.mdlite)
+    if args.eam:
+        return eam(lmp, mdlite, args.repeat)
     cfg = os.path.abspath("input/lj_melt.ini")
     d = tempfile.mkdtemp(prefix="mdlite-bench-")
     env1 = dict(os.environ, OMP_NUM_THREADS="1")

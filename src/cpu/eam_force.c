@@ -17,18 +17,62 @@
 #include <string.h>
 
 #define COEFFS(base, k, n, m) ((base) + ((size_t)(k) * ((n) + 1) + (m)) * MDL_EAM_COEFF)
+#define CHUNK 128 /* list entries a row is taken in at a time */
 
-/* Atom i's neighbor k: the separation (minimum image past the row's inner count) and its square. */
-static inline double separation(const cpu_nlist_segment *sg, const cpu_nlist *nl, size_t i, int k,
-                                const double len[3], const double inv[3], const double *x, const double *y,
-                                const double *z, double d[3])
+/* A chunk of a row's pairs within the cutoff, in list order: neighbor, separation, its square,
+   the distance and its grid point and fraction (physics/eam.h). */
+typedef struct {
+    int n;
+    int32_t j[CHUNK];
+    int m[CHUNK];
+    double dx[CHUNK], dy[CHUNK], dz[CHUNK], r2[CHUNK], r[CHUNK], p[CHUNK];
+} eam_chunk;
+
+/* Separations of entries [k0, k1) of a row l for atom (xi, yi, zi) into d*, r2 from index `at`,
+   with the minimum image when `wrapped`; vectorised. */
+static inline void separations(const int32_t *l, int k0, int k1, int at, double xi, double yi, double zi,
+                               const double *x, const double *y, const double *z, const double len[3],
+                               const double inv[3], int wrapped, double *dx, double *dy, double *dz, double *r2)
 {
-    const int32_t j = sg->data[nl->first[i] + k];
-    d[0] = x[i] - x[j], d[1] = y[i] - y[j], d[2] = z[i] - z[j];
-    if (k >= nl->inner[i])
-        for (int q = 0; q < 3; q++)
-            d[q] = min_image(d[q], len[q], inv[q]);
-    return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+#pragma omp simd
+    for (int k = k0; k < k1; k++) {
+        const int32_t j = l[k];
+        double ax = xi - x[j], ay = yi - y[j], az = zi - z[j];
+        if (wrapped) {
+            ax = min_image(ax, len[0], inv[0]);
+            ay = min_image(ay, len[1], inv[1]);
+            az = min_image(az, len[2], inv[2]);
+        }
+        const int q = at + k - k0;
+        dx[q] = ax, dy[q] = ay, dz[q] = az, r2[q] = ax * ax + ay * ay + az * az;
+    }
+}
+
+/* Entries [k0, k1) of atom i's row into c: the separations (the minimum image from the row's inner
+   count on), those within the cutoff kept in order (branch-free), then their grid points. */
+static inline void chunk_pairs(const mdl_eam *e, const cpu_nlist *nl, const cpu_nlist_segment *sg, size_t i, int k0,
+                               int k1, const double len[3], const double inv[3], const double *x, const double *y,
+                               const double *z, eam_chunk *c)
+{
+    const int32_t *l = sg->data + nl->first[i];
+    const int inner = nl->inner[i] < k0 ? k0 : nl->inner[i] > k1 ? k1 : nl->inner[i];
+    double dx[CHUNK], dy[CHUNK], dz[CHUNK], r2[CHUNK];
+    separations(l, k0, inner, 0, x[i], y[i], z[i], x, y, z, len, inv, 0, dx, dy, dz, r2);
+    separations(l, inner, k1, inner - k0, x[i], y[i], z[i], x, y, z, len, inv, 1, dx, dy, dz, r2);
+    const double cutsq = e->cut * e->cut;
+    int n = 0;
+    for (int q = 0; q < k1 - k0; q++) {
+        c->j[n] = l[k0 + q], c->dx[n] = dx[q], c->dy[n] = dy[q], c->dz[n] = dz[q], c->r2[n] = r2[q];
+        n += r2[q] < cutsq;
+    }
+    c->n = n;
+#pragma omp simd
+    for (int q = 0; q < n; q++) {
+        double p;
+        c->r[q] = sqrt(c->r2[q]);
+        c->m[q] = eam_point(c->r[q], e->rdr, e->nr, 0, &p);
+        c->p[q] = p;
+    }
 }
 
 static int reserve(cpu_force_scratch *s, int threads, size_t n)
@@ -44,23 +88,40 @@ static int reserve(cpu_force_scratch *s, int threads, size_t n)
     return MDL_OK;
 }
 
+/* Each pair's rho(r) as atom i sees its neighbor (vi: j's function at i) and as j sees i (vj);
+   single: one species, one function. */
+static inline void pair_densities(const mdl_eam *e, const eam_chunk *c, const int32_t *type, int32_t ti, int single,
+                                  double *vi, double *vj)
+{
+    if (single) {
+        const double *t = COEFFS(e->rhor, e->type2rhor[ti][ti], e->nr, 0);
+#pragma omp simd
+        for (int q = 0; q < c->n; q++)
+            vi[q] = vj[q] = eam_value(t + (size_t)c->m[q] * MDL_EAM_COEFF, c->p[q]);
+        return;
+    }
+    for (int q = 0; q < c->n; q++) {
+        const int32_t tj = type[c->j[q]];
+        vi[q] = eam_value(COEFFS(e->rhor, e->type2rhor[tj][ti], e->nr, c->m[q]), c->p[q]);
+        vj[q] = eam_value(COEFFS(e->rhor, e->type2rhor[ti][tj], e->nr, c->m[q]), c->p[q]);
+    }
+}
+
 /* rho: the densities from one segment's rows (a pair adds to both atoms, each the other's rho(r)),
-   added to what rho holds. */
+   added to what rho holds, pair by pair in list order. */
 static void densities(const mdl_eam *e, const cpu_nlist *nl, const cpu_nlist_segment *sg, const double len[3],
                       const double inv[3], const double *x, const double *y, const double *z, const int32_t *type,
-                      double *rho)
+                      int single, double *rho)
 {
-    const double cutsq = e->cut * e->cut;
+    eam_chunk c;
+    double vi[CHUNK], vj[CHUNK];
     for (size_t i = sg->atom_begin; i < sg->atom_end; i++)
-        for (int k = 0; k < nl->count[i]; k++) {
-            double d[3], p;
-            const double r2 = separation(sg, nl, i, k, len, inv, x, y, z, d);
-            if (!(r2 < cutsq))
-                continue;
-            const int32_t j = sg->data[nl->first[i] + k], ti = type[i], tj = type[j];
-            const int m = eam_point(sqrt(r2), e->rdr, e->nr, 0, &p);
-            rho[i] += eam_value(COEFFS(e->rhor, e->type2rhor[tj][ti], e->nr, m), p);
-            rho[j] += eam_value(COEFFS(e->rhor, e->type2rhor[ti][tj], e->nr, m), p);
+        for (int k0 = 0; k0 < nl->count[i]; k0 += CHUNK) {
+            const int k1 = k0 + CHUNK < nl->count[i] ? k0 + CHUNK : nl->count[i];
+            chunk_pairs(e, nl, sg, i, k0, k1, len, inv, x, y, z, &c);
+            pair_densities(e, &c, type, type[i], single, vi, vj);
+            for (int q = 0; q < c.n; q++)
+                rho[i] += vi[q], rho[c.j[q]] += vj[q];
         }
 }
 
@@ -68,34 +129,54 @@ typedef struct {
     double e, w;
 } eam_sums;
 
-/* The pair forces of one segment's rows into f (reactions included), their energy and virial (a
-   ghost's pair half). */
+/* Each pair's force over its separation (the force on i is f d) from both atoms' slopes; the
+   pairs' energy and virial added to *s (a ghost's pair half). */
+static inline void pair_scalars(const mdl_eam *e, const eam_chunk *c, const int32_t *type, int32_t ti, int single,
+                                double fpi, const double *fp, size_t nlocal, double *fpair, eam_sums *s)
+{
+    double en = 0, w = 0;
+    const double *rt = COEFFS(e->rhor, e->type2rhor[ti][ti], e->nr, 0);
+    const double *zt = COEFFS(e->z2r, e->type2z2r[ti][ti], e->nr, 0);
+#pragma omp simd reduction(+ : en, w)
+    for (int q = 0; q < c->n; q++) {
+        const int32_t j = c->j[q], tj = single ? ti : type[j];
+        const int m = c->m[q];
+        const double p = c->p[q];
+        const double *ci = single ? rt + (size_t)m * MDL_EAM_COEFF : COEFFS(e->rhor, e->type2rhor[ti][tj], e->nr, m);
+        const double *cj = single ? ci : COEFFS(e->rhor, e->type2rhor[tj][ti], e->nr, m);
+        const double *cz = single ? zt + (size_t)m * MDL_EAM_COEFF : COEFFS(e->z2r, e->type2z2r[ti][tj], e->nr, m);
+        const double rhoip = eam_slope(ci, p), rhojp = eam_slope(cj, p);
+        const double z2p = eam_slope(cz, p), z2 = eam_value(cz, p);
+        const double recip = 1.0 / c->r[q], phi = z2 * recip, phip = z2p * recip - phi * recip;
+        const double f = -(fpi * rhojp + fp[j] * rhoip + phip) * recip;
+        fpair[q] = f;
+        const double share = (size_t)j < nlocal ? 1.0 : 0.5; /* a ghost's pair: half on each rank */
+        en += share * phi;
+        w += share * c->r2[q] * f;
+    }
+    s->e += en, s->w += w;
+}
+
+/* The pair forces of one segment's rows into f (reactions included, pair by pair in list order),
+   their energy and virial. */
 static eam_sums pair_pass(const mdl_eam *e, const cpu_nlist *nl, const cpu_nlist_segment *sg, size_t nlocal,
                           const double len[3], const double inv[3], const double *x, const double *y, const double *z,
-                          const int32_t *type, const double *fp, double *fx, double *fy, double *fz)
+                          const int32_t *type, int single, const double *fp, double *fx, double *fy, double *fz)
 {
-    const double cutsq = e->cut * e->cut;
     eam_sums acc = {0, 0};
+    eam_chunk c;
+    double fpair[CHUNK];
     for (size_t i = sg->atom_begin; i < sg->atom_end; i++)
-        for (int k = 0; k < nl->count[i]; k++) {
-            double d[3], p;
-            const double r2 = separation(sg, nl, i, k, len, inv, x, y, z, d);
-            if (!(r2 < cutsq))
-                continue;
-            const int32_t j = sg->data[nl->first[i] + k], ti = type[i], tj = type[j];
-            const double r = sqrt(r2);
-            const int m = eam_point(r, e->rdr, e->nr, 0, &p);
-            const double rhoip = eam_slope(COEFFS(e->rhor, e->type2rhor[ti][tj], e->nr, m), p);
-            const double rhojp = eam_slope(COEFFS(e->rhor, e->type2rhor[tj][ti], e->nr, m), p);
-            const double *c = COEFFS(e->z2r, e->type2z2r[ti][tj], e->nr, m);
-            const double z2p = eam_slope(c, p), z2 = eam_value(c, p);
-            const double recip = 1.0 / r, phi = z2 * recip, phip = z2p * recip - phi * recip;
-            const double fpair = -(fp[i] * rhojp + fp[j] * rhoip + phip) * recip;
-            fx[i] += d[0] * fpair, fy[i] += d[1] * fpair, fz[i] += d[2] * fpair;
-            fx[j] -= d[0] * fpair, fy[j] -= d[1] * fpair, fz[j] -= d[2] * fpair;
-            const double share = (size_t)j < nlocal ? 1.0 : 0.5; /* a ghost's pair: half on each rank */
-            acc.e += share * phi;
-            acc.w += share * r2 * fpair;
+        for (int k0 = 0; k0 < nl->count[i]; k0 += CHUNK) {
+            const int k1 = k0 + CHUNK < nl->count[i] ? k0 + CHUNK : nl->count[i];
+            chunk_pairs(e, nl, sg, i, k0, k1, len, inv, x, y, z, &c);
+            pair_scalars(e, &c, type, type[i], single, fp[i], fp, nlocal, fpair, &acc);
+            for (int q = 0; q < c.n; q++) {
+                const int32_t j = c.j[q];
+                const double gx = c.dx[q] * fpair[q], gy = c.dy[q] * fpair[q], gz = c.dz[q] * fpair[q];
+                fx[i] += gx, fy[i] += gy, fz[i] += gz;
+                fx[j] -= gx, fy[j] -= gy, fz[j] -= gz;
+            }
         }
     return acc;
 }
@@ -127,12 +208,15 @@ int eam_forces(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t
     MDL_TRY(force_scratch_reserve(scratch, T, n));
     double len[3], inv[3], *rho = scratch->eam, *fp = scratch->eam + n;
     box_image_lengths(box, len, inv);
+    int single = 1; /* one species among these atoms: one function of each kind */
+    for (size_t i = 1; i < n && single; i++)
+        single = type[i] == type[0];
 #pragma omp parallel num_threads(T)
     {
         const int th = omp_get_thread_num();
         double *mine = th == 0 ? rho : scratch->eam + (size_t)(th + 1) * n;
         memset(mine, 0, n * sizeof *mine);
-        densities(e, nl, &nl->seg[th], len, inv, x, y, z, type, mine);
+        densities(e, nl, &nl->seg[th], len, inv, x, y, z, type, single, mine);
 #pragma omp barrier
 #pragma omp for schedule(static)
         for (size_t i = 0; i < n; i++) /* in thread order */
@@ -147,7 +231,7 @@ int eam_forces(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t
         const int th = omp_get_thread_num();
         double *g[3];
         force_buffers(scratch, th, n, fx, fy, fz, g);
-        sums[th] = pair_pass(e, nl, &nl->seg[th], nlocal, len, inv, x, y, z, type, fp, g[0], g[1], g[2]);
+        sums[th] = pair_pass(e, nl, &nl->seg[th], nlocal, len, inv, x, y, z, type, single, fp, g[0], g[1], g[2]);
 #pragma omp barrier
         force_buffers_sum(scratch, T, n, fx, fy, fz);
     }

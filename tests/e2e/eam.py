@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """EAM input that cannot run is refused before the run: damaged potential files (exit 2 naming the
 file and line and what is wrong, before any allocation a wild count could make) and keys that do
-not fit the style (exit 2 naming the key). Files from Debian's lammps-data (tools/setup.sh).
+not fit the style (exit 2 naming the key); under valgrind (valgrind MDLITE-PORTABLE), the reader on
+damaged files and short runs of every style on one and two threads with no error and no block lost.
+Files from Debian's lammps-data (tools/setup.sh).
 
-usage: eam.py CASE MDLITE...   cases: files, keys
+usage: eam.py CASE MDLITE...   cases: files, keys, valgrind
 """
 import os
+import shutil
 import subprocess
 import sys
 
@@ -103,6 +106,41 @@ def keys(binary, d):
     for name, ini, want in cases:
         expect_refused(binary, d, name, ini, want)
     print(f"{os.path.basename(binary)}: {len(cases)} EAM configurations that cannot run: exit 2 naming the key")
+
+
+def valgrind(binary, d):
+    """memcheck on the reader (a truncated and a non-numeric file: exit 2) and on 20-step runs of eam
+    (two funcfl files), eam/alloy and eam/fs (two species each) with 1 and 2 threads, energies every
+    5 steps: no error, nothing definitely or indirectly lost. Run on the build without AVX-512."""
+    vg = shutil.which("valgrind")
+    if not vg or not all(os.path.exists(f"{POT}/{f}") for f in ("Cu_u3.eam", "Ni_u3.eam", "CuNi.eam.alloy",
+                                                                "CuZr_mm.eam.fs")):
+        print("SKIP: no valgrind or no potential files (tools/setup.sh)")
+        sys.exit(SKIP)
+    text = open(f"{POT}/Cu_u3.eam").read()
+    runs = [("eam, two funcfl files", f"style = eam\nfile.Cu = {POT}/Cu_u3.eam\nfile.Ni = {POT}/Ni_u3.eam", "Ni"),
+            ("eam/alloy", f"style = eam/alloy\nfile = {POT}/CuNi.eam.alloy", "Ni"),
+            ("eam/fs", f"style = eam/fs\nfile = {POT}/CuZr_mm.eam.fs", "Zr")]
+    checks = []
+    for name, bad, _ in [c for c in damaged(text) if c[0] in ("truncated", "non-numeric")]:
+        write(f"{d}/Cu.eam", bad)
+        checks.append((f"reader, {name} file", config(d, f"style = eam\nfile.Cu = {d}/Cu.eam"), [], 2))
+    for name, pot, other in runs:
+        for threads in (1, 2):  # 500 atoms, half of them the other species, 20 steps
+            ini = config(d, pot, extra="composition = 0.5 0.5\nseed = 7\n").replace(
+                "species = Cu", f"species = Cu {other}").replace("cells = 3 3 3", "cells = 5 5 5").replace(
+                "steps = 2", "steps = 20").replace("[output]", f"threads = {threads}\n[output]\nthermo = 5").replace(
+                "[run]", "[neighbor]\nskin = 1.0\n[run]")
+            checks.append((f"{name}, {threads} thread(s)", ini, [], 0))
+    for name, ini, argv, want in checks:
+        write(f"{d}/in.ini", ini)
+        p = subprocess.run([vg, "--error-exitcode=99", "--leak-check=full", "--errors-for-leak-kinds=definite,indirect",
+                            binary, "run", f"{d}/in.ini", "--quiet", "--overwrite", *argv], capture_output=True,
+                           text=True, cwd=d, timeout=900, env=dict(os.environ, OMP_WAIT_POLICY="passive"))
+        errors = [line for line in p.stderr.splitlines() if "ERROR SUMMARY" in line]
+        if p.returncode != want or not errors or " 0 errors" not in errors[-1]:
+            fail(f"valgrind, {name}: exit {p.returncode} (expected {want}), {errors}\n{p.stderr[-3000:]}")
+        print(f"valgrind, {name}: exit {p.returncode}, {errors[-1].split('==')[-1].strip()}")
 
 
 def main():

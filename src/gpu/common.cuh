@@ -212,4 +212,43 @@ __device__ __forceinline__ double3 block_sum3(double a, double b, double c)
     return r;
 }
 
+/* How a force kernel reads atom indices from its list: through the caches, or (STREAM) loaded to be
+   evicted first (each int is read once per step; the caches are left to the neighbors'
+   positions). */
+template <bool STREAM>
+__device__ __forceinline__ unsigned list_load(const unsigned *p)
+{
+    return STREAM ? __ldcs(p) : __ldg(p);
+}
+
+/* Atom indices loaded to be evicted first below 1,000,000 atoms, where it pays (H100, mixed,
+   atom-steps/s): 131,072 atoms 1.47e9 -> 1.62e9, 256,000 1.98e9 -> 2.14e9, 500,000 2.21e9 ->
+   2.26e9; 1,048,576 2.44e9 -> 2.43e9 and 2,048,000 2.54e9 -> 2.52e9 lose. */
+static inline bool list_streamed(size_t n)
+{
+    return n < 1000000;
+}
+
+/* The force kernels' chained epilogue: atom i's kicks and drift from its force, the new position
+   into ch.pos_out (nobody reads pos[i] from there in this pass) and the skin test (its squares as
+   gpu_kick_drift's). */
+template <bool SINGLE>
+__device__ __forceinline__ void chained_kicks(int i, real4 pi, mdl_real fxi, mdl_real fyi, mdl_real fzi,
+                                              const gpu_chain &ch)
+{
+    const real4 p = kick_drift_of<2>(i, ch.dtf * ch.inv_mass[SINGLE ? 0 : real_to_type(pi.w)], ch.dt, fxi, fyi, fzi,
+                                     pi.w, ch.x, ch.y, ch.z, ch.vx, ch.vy, ch.vz);
+    pos_put((pos_t *)ch.pos_out, i, p);
+    const mdl_real half2 = (mdl_real)(0.25 * ch.skin * ch.skin), skin2 = (mdl_real)(ch.skin * ch.skin);
+    const real4 q = pos_at((const pos_t *)ch.pos0, i);
+    const mdl_real d2 = displacement2(p, q);
+    skin_flags(__activemask(), d2, half2, skin2, &ch.st->far, &ch.st->unsafe);
+    if (ch.outer_skin > 0)
+        outer_flag(__activemask(), q, d2, (mdl_real)(0.5 * ch.outer_skin), &ch.st->far_outer);
+}
+
+/* The minimum image's lengths in EAM's constant memory (eam_force.cu) follow the pair kernels'
+   (gpu_set_image from the host, gpu_copy_image from the device's grid), while an EAM style runs. */
+int eam_follow_image(const void *lengths, bool on_device);
+
 #endif

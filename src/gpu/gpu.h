@@ -428,7 +428,7 @@ typedef struct {
     int type2frho[MDL_MAX_SPECIES], type2rhor[MDL_MAX_SPECIES * MDL_MAX_SPECIES];
     int type2z2r[MDL_MAX_SPECIES * MDL_MAX_SPECIES];
 } gpu_eam;
-int gpu_set_eam(const gpu_eam *e);
+int gpu_set_eam(const gpu_eam *e); /* before the minimum image is set (gpu_set_image): EAM follows it from then */
 /* The density kernel: fp[i] = F'(rho_i), with `energy` pe[i] = F(rho_i). Then (once the ghosts'
    fp are in place, on several ranks) the forces (fx NULL: none written) with half of each pair's
    energy added to pe[i] and half its virial in w[i] (energy_virial: enum mdl_ev), or with `chain`

@@ -370,36 +370,31 @@ extern "C" int gpu_unpack_positions(size_t m, const void *buf, const int *slot, 
     return 0;
 }
 
-__global__ void gather_values_kernel(int m, const int *idx, const mdl_real *v, mdl_real *out)
+/* to[to_idx ? to_idx[k] : k] = from[from_idx ? from_idx[k] : k] for k < m. */
+__global__ void move_values_kernel(int m, const mdl_real *from, const int *from_idx, mdl_real *to, const int *to_idx)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k < m)
-        out[k] = v[idx[k]];
+        to[to_idx ? to_idx[k] : k] = from[from_idx ? from_idx[k] : k];
 }
 
-__global__ void scatter_values_kernel(int m, const mdl_real *in, const int *slot, mdl_real *v)
+static int move_values(size_t m, const mdl_real *from, const int *from_idx, mdl_real *to, const int *to_idx)
 {
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < m)
-        v[slot[k]] = in[k];
+    if (m == 0)
+        return 0;
+    move_values_kernel<<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)m, from, from_idx, to, to_idx);
+    MDL_LAUNCHED("move_values");
+    return 0;
 }
 
 extern "C" int gpu_gather_values(size_t m, const int *idx, const mdl_real *v, mdl_real *out)
 {
-    if (m == 0)
-        return 0;
-    gather_values_kernel<<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)m, idx, v, out);
-    MDL_LAUNCHED("gather_values");
-    return 0;
+    return move_values(m, v, idx, out, NULL);
 }
 
 extern "C" int gpu_scatter_values(size_t m, const mdl_real *in, const int *slot, mdl_real *v)
 {
-    if (m == 0)
-        return 0;
-    scatter_values_kernel<<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)m, in, slot, v);
-    MDL_LAUNCHED("scatter_values");
-    return 0;
+    return move_values(m, in, NULL, v, slot);
 }
 
 /* Sort keys: owned atoms [0, nown) by cell, ghosts after them by cell (ncells + cell), gone

@@ -122,8 +122,9 @@ def morse(mdlite, inp, d, precision):
 
 
 def eam(mdlite, inp, d, precision):
-    """EAM on the GPU against the CPU (mdlite compare): input/eam_cu.ini (funcfl) at 4,000 and 32,000
-    atoms, eam/alloy (two species) and eam/fs from lammps_compare's perturbed states."""
+    """EAM on the GPU against the CPU (mdlite compare): input/eam_cu.ini (funcfl) at 4,000, 32,000 and
+    108,000 atoms and under Nose-Hoover NPT, eam/alloy (two species) and eam/fs from lammps_compare's
+    perturbed states."""
     from lammps_compare import POT, make_system, write_inputs
     if not os.path.exists(f"{POT}/Cu_u3.eam"):
         print(f"SKIP: no {POT}/Cu_u3.eam (Debian's lammps-data)")
@@ -132,7 +133,11 @@ def eam(mdlite, inp, d, precision):
     cases = [("funcfl, 4,000 atoms", [os.path.join(inp, "eam_cu.ini"), "--set", "system.cells=10 10 10"]),
              ("funcfl, 32,000 atoms", [os.path.join(inp, "eam_cu.ini")]),
              ("funcfl, 108,000 atoms (one lane per atom)", [os.path.join(inp, "eam_cu.ini"), "--set",
-                                                           "system.cells=30 30 30"])]
+                                                           "system.cells=30 30 30"]),
+             ("funcfl, 4,000 atoms, Nose-Hoover NPT (the box moves)",
+              [os.path.join(inp, "eam_cu.ini"), "--set", "system.cells=10 10 10", "--set",
+               "run.ensemble=npt-nose-hoover", "--set", "run.target_temperature=1600", "--set", "run.tau=0.1",
+               "--set", "run.target_pressure=5000", "--set", "run.pressure_tau=0.5"])]
     for name in ("eam_alloy", "eam_fs"):
         sub = os.path.join(d, name)
         os.makedirs(sub, exist_ok=True)

@@ -123,7 +123,8 @@ def morse(mdlite, inp, d, precision):
 
 def eam(mdlite, inp, d, precision):
     """EAM on the GPU against the CPU (mdlite compare): input/eam_cu.ini (funcfl) at 4,000, 32,000 and
-    108,000 atoms and under Nose-Hoover NPT, eam/alloy (two species) and eam/fs from lammps_compare's
+    108,000 atoms (the cell, staged and warp builders), with the brute-force builders and the row
+    layout, and under Nose-Hoover NPT, eam/alloy (two species) and eam/fs from lammps_compare's
     perturbed states."""
     from lammps_compare import POT, make_system, write_inputs
     if not os.path.exists(f"{POT}/Cu_u3.eam"):
@@ -134,6 +135,12 @@ def eam(mdlite, inp, d, precision):
              ("funcfl, 32,000 atoms", [os.path.join(inp, "eam_cu.ini")]),
              ("funcfl, 108,000 atoms (one lane per atom)", [os.path.join(inp, "eam_cu.ini"), "--set",
                                                            "system.cells=30 30 30"]),
+             ("funcfl, 4,000 atoms, brute-force list, rows laid out atom by atom",
+              [os.path.join(inp, "eam_cu.ini"), "--set", "system.cells=10 10 10", "--set", "neighbor.method=brute",
+               "--set", "neighbor.layout=row"]),
+             ("funcfl, 4,000 atoms, brute-force list with atomics",
+              [os.path.join(inp, "eam_cu.ini"), "--set", "system.cells=10 10 10", "--set",
+               "neighbor.method=brute-atomic"]),
              ("funcfl, 4,000 atoms, Nose-Hoover NPT (the box moves)",
               [os.path.join(inp, "eam_cu.ini"), "--set", "system.cells=10 10 10", "--set",
                "run.ensemble=npt-nose-hoover", "--set", "run.target_temperature=1600", "--set", "run.tau=0.1",

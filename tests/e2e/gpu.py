@@ -123,8 +123,8 @@ def morse(mdlite, inp, d, precision):
 
 def eam(mdlite, inp, d, precision):
     """EAM on the GPU against the CPU (mdlite compare): input/eam_cu.ini (funcfl) at 4,000, 32,000 and
-    108,000 atoms (the cell, staged and warp builders), with the brute-force builders and the row
-    layout, and under Nose-Hoover NPT, eam/alloy (two species) and eam/fs from lammps_compare's
+    108,000 atoms (the cell, staged and warp builders), with the brute-force builder and the row
+    layout (`compare` takes a method both backends have), and under Nose-Hoover NPT, eam/alloy (two species) and eam/fs from lammps_compare's
     perturbed states."""
     from lammps_compare import POT, make_system, write_inputs
     if not os.path.exists(f"{POT}/Cu_u3.eam"):
@@ -138,9 +138,6 @@ def eam(mdlite, inp, d, precision):
              ("funcfl, 4,000 atoms, brute-force list, rows laid out atom by atom",
               [os.path.join(inp, "eam_cu.ini"), "--set", "system.cells=10 10 10", "--set", "neighbor.method=brute",
                "--set", "neighbor.layout=row"]),
-             ("funcfl, 4,000 atoms, brute-force list with atomics",
-              [os.path.join(inp, "eam_cu.ini"), "--set", "system.cells=10 10 10", "--set",
-               "neighbor.method=brute-atomic"]),
              ("funcfl, 4,000 atoms, Nose-Hoover NPT (the box moves)",
               [os.path.join(inp, "eam_cu.ini"), "--set", "system.cells=10 10 10", "--set",
                "run.ensemble=npt-nose-hoover", "--set", "run.target_temperature=1600", "--set", "run.tau=0.1",

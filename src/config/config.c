@@ -528,6 +528,11 @@ int config_finish(mdl_config *cfg)
                  cfg->pressure_tau, 10 * cfg->timestep);
     warn_unused_run_keys(cfg);
     config_warn_unused_analysis(cfg);
+    if (cfg->unwrapped && (cfg->dump_fields & MDL_DUMP_IMAGE) && config_has(cfg, "output", "dump_fields"))
+        return config_fail(config_find_entry(cfg, "output", "dump_fields"), "image with positions = unwrapped (%s): "
+                           "unwrapped positions have no image to add", config_origin(cfg, "output", "positions")),
+               MDL_EINPUT;
+    cfg->dump_fields |= cfg->unwrapped ? MDL_DUMP_IMAGE : 0; /* fetched to unwrap; the writers leave them out */
     cfg->skin_auto = cfg->skin == MDL_AUTO;
     if (cfg->skin < 0)
         cfg->skin = un.skin;

@@ -109,6 +109,7 @@ typedef struct mdl_config_s {
     char trajectory[MDL_PATH_LEN];
     int dump_every;
     int dump_fields;
+    int unwrapped;            /* [output] positions = unwrapped: frames hold x + image x edge (no image) */
     int compress;             /* deflate H5MD per-atom data */
     int flush_every;          /* flush the trajectory (and write the checkpoint) every N frames */
     int checkpoint;           /* H5MD: write the restart checkpoint at flushes and the last frame */

@@ -72,6 +72,21 @@ static int apply_stage(mdl_config *st, const mdl_config *cfg, const char *sectio
 }
 
 /* Each stage's whole configuration (config.h), checked as the configuration is. */
+/* Stages that write frames at another spacing than the first: an H5MD file stores one frame
+   spacing (observables/dt, the first stage's), which is all MDAnalysis reads. */
+static void warn_frame_spacing(const mdl_config *cfg)
+{
+    const mdl_config *first = &cfg->stages[0];
+    for (int k = 1; k < cfg->nstages && cfg->trajectory[0]; k++) {
+        const mdl_config *st = &cfg->stages[k];
+        if (st->dump_every * st->timestep != first->dump_every * first->timestep)
+            mdl_warn("%s: [stage:%s] dump_every = %d: frames %g apart here, %g in stage %s; the trajectory stores "
+                     "one spacing (the first stage's), and MDAnalysis reads its frames as if all were that far apart",
+                     st->stage_origin, st->stage_name, st->dump_every, st->dump_every * st->timestep,
+                     first->dump_every * first->timestep, first->stage_name);
+    }
+}
+
 static int build_stages(mdl_config *cfg)
 {
     char names[MDL_MAX_STAGES][32];
@@ -112,6 +127,7 @@ static int build_stages(mdl_config *cfg)
         }
         MDL_TRY(config_finish(st));
     }
+    warn_frame_spacing(cfg);
     int rdf = 0, msd = 0;
     for (int k = 0; k < n; k++)
         rdf |= cfg->stages[k].rdf_every > 0, msd |= cfg->stages[k].msd_every > 0;

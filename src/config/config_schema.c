@@ -68,6 +68,7 @@ static const key_spec SCHEMA[] = {
     {"output", "trajectory", K_STRING, F(trajectory), 0, 0, 0, NULL},
     {"output", "dump_every", K_INT, F(dump_every), 1, 2e9, 0, NULL},
     {"output", "dump_fields", K_FIELDS, F(dump_fields), 0, 0, 0, NULL},
+    {"output", "positions", K_ENUM, F(unwrapped), 0, 0, 0, "wrapped|unwrapped"},
     {"output", "compress", K_BOOL, F(compress), 0, 0, 0, NULL},
     {"output", "flush_every", K_INT, F(flush_every), 1, 2e9, 0, NULL},
     {"output", "checkpoint", K_BOOL, F(checkpoint), 0, 0, 0, NULL},

@@ -336,7 +336,7 @@ int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const 
     *out = h;
     mdl_copy(h->path, sizeof h->path, cfg->trajectory);
     h->n = s->n;
-    h->fields = cfg->dump_fields;
+    h->fields = traj_fields_written(cfg);
     h->frame_dt = cfg->dump_every * cfg->timestep;
     h->checkpoint = cfg->checkpoint;
     h->units = strcmp(u->name, "metal") == 0;
@@ -490,7 +490,8 @@ static int pack_frame(h5md_file *h, const mdl_frame *f)
         const double *x, *y, *z;
         double factor;
         const char *name;
-    } fs[3] = {{MDL_DUMP_POSITION, s->x, s->y, s->z, 1.0, "position"},
+    } fs[3] = {{MDL_DUMP_POSITION, f->at[0] ? f->at[0] : s->x, f->at[0] ? f->at[1] : s->y, f->at[0] ? f->at[2] : s->z,
+                1.0, "position"},
                {MDL_DUMP_VELOCITY, s->vx, s->vy, s->vz, 1.0, "velocity"},
                {MDL_DUMP_FORCE, s->fx, s->fy, s->fz, h->force_factor, "force"}};
     for (int k = 0; k < 3; k++) {

@@ -23,7 +23,12 @@ struct mdl_traj {
     int fields;
     const char *species_column; /* "species" when every name is an element symbol, else "type" */
     double momentum_factor;     /* velocity in the run's units -> ASE's (Angstrom per ASE time unit) */
+    int unwrapped;              /* [output] positions = unwrapped */
+    double *u;                  /* the unwrapped positions, x then y then z (3 ucap) */
+    size_t ucap;
+    mdl_frame unwrapped_frame;  /* the frame being written, with them */
 };
+
 
 /* 1 ps in ASE's time unit, Angstrom sqrt(amu / eV) (ase.units.fs * 1000). */
 #define ASE_PS 98.22694788464064
@@ -41,7 +46,9 @@ int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const m
         return MDL_ERUN;
     *out = t;
     mdl_copy(t->path, sizeof t->path, cfg->trajectory);
-    t->fields = cfg->dump_fields;
+    t->fields = traj_fields_written(cfg);
+    t->unwrapped = cfg->unwrapped;
+
     t->species_column = "species";
     for (int k = 0; k < s->ntypes; k++)
         if (!mdl_is_element(s->species[k]))
@@ -103,8 +110,9 @@ static int write_xyz(mdl_traj *t, const mdl_frame *f)
             t->species_column, t->fields & MDL_DUMP_VELOCITY ? ":velo:R:3:masses:R:1:momenta:R:3" : "",
             t->fields & MDL_DUMP_FORCE ? ":forces:R:3" : "", t->fields & MDL_DUMP_IMAGE ? ":image:I:3" : "", f->step,
             f->time);
+    const double *x = f->at[0] ? f->at[0] : s->x, *y = f->at[0] ? f->at[1] : s->y, *z = f->at[0] ? f->at[2] : s->z;
     for (size_t i = 0; i < s->n; i++) {
-        fprintf(o, "%s %.10g %.10g %.10g", s->species[s->type[i]], s->x[i], s->y[i], s->z[i]);
+        fprintf(o, "%s %.10g %.10g %.10g", s->species[s->type[i]], x[i], y[i], z[i]);
         if (t->fields & MDL_DUMP_VELOCITY) {
             double m = s->mass[s->type[i]], p = m * t->momentum_factor;
             fprintf(o, " %.10g %.10g %.10g %.10g %.10g %.10g %.10g", s->vx[i], s->vy[i], s->vz[i], m, p * s->vx[i],
@@ -138,8 +146,36 @@ int traj_flush(mdl_traj *t)
     return MDL_OK;
 }
 
+/* The frame's positions unwrapped by their images (x + image x edge) into t->u; *g the frame
+   writing them. */
+static int unwrap(mdl_traj *t, const mdl_frame *f, mdl_frame *g)
+{
+    const mdl_system *s = f->s;
+    if (s->n > t->ucap) {
+        free(t->u);
+        t->ucap = 0;
+        if (!(t->u = mdl_alloc(3 * s->n * sizeof *t->u, "unwrapped positions")))
+            return MDL_ERUN;
+        t->ucap = s->n;
+    }
+    const double *x[3] = {s->x, s->y, s->z};
+    const int32_t *img[3] = {s->ix, s->iy, s->iz};
+    *g = *f;
+    for (int d = 0; d < 3; d++) {
+        double *u = t->u + (size_t)d * s->n;
+        for (size_t i = 0; i < s->n; i++)
+            u[i] = x[d][i] + img[d][i] * s->box.len[d];
+        g->at[d] = u;
+    }
+    return MDL_OK;
+}
+
 int traj_write(mdl_traj *t, const mdl_frame *f)
 {
+    if (t->unwrapped && !f->checkpoint_only) {
+        MDL_TRY(unwrap(t, f, &t->unwrapped_frame));
+        f = &t->unwrapped_frame;
+    }
     int rc = t->h5 ? h5md_write(t->h5, f) : f->checkpoint_only ? MDL_OK : write_xyz(t, f);
     if (rc != MDL_OK)
         return rc;
@@ -161,6 +197,7 @@ int traj_close(mdl_traj *t)
             rc = MDL_ERUN;
         }
     }
+    free(t->u);
     free(t);
     return rc;
 }

@@ -68,7 +68,15 @@ typedef struct {
     mdl_analysis_results *results; /* with the checkpoint: the ended stages' results; owned by the frame */
     char force_origin[4096];    /* with the checkpoint: what the stage computes its forces from ("": the
                                    configuration's) */
+    const double *at[3];        /* the positions the frame writes, when not s's (traj_write: unwrapped) */
 } mdl_frame;
+
+/* The fields a trajectory writes: [output] dump_fields, without the images where positions are
+   written unwrapped ([output] positions = unwrapped: x + image x edge). */
+static inline int traj_fields_written(const mdl_config *cfg)
+{
+    return cfg->unwrapped ? cfg->dump_fields & ~MDL_DUMP_IMAGE : cfg->dump_fields;
+}
 
 /* Opens (creates, or with append = 1 continues) the trajectory named by cfg->trajectory.
    Errors name the file: MDL_EINPUT when it cannot be created. */

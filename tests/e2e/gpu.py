@@ -729,6 +729,33 @@ def trajectory(mdlite, inp, d, precision):
     if p.returncode != 0:
         fail("GPU trajectory fails h5md_check")
     print(f"GPU frames in id order (step 0 equal to the CPU's, {worst:.2g}); GPU restart appends: OK")
+    unwrapped_frames(mdlite, inp, d)
+
+
+def unwrapped_frames(mdlite, inp, d):
+    """[output] positions = unwrapped on the GPU: each frame's positions are the wrapped run's plus
+    image x edge (a liquid, 600 steps: atoms cross the faces), and no image column is written."""
+    cfg = os.path.join(inp, "lj_melt.ini")
+    common = ["--set", "system.cells=6 6 6", "--set", "run.steps=600", "--set", "output.dump_every=200", "--set",
+              "output.thermo_file="]
+    run([mdlite, "run", cfg, "--quiet", "--backend", "gpu", *common, "--set", f"output.trajectory={d}/w.xyz"])
+    run([mdlite, "run", cfg, "--quiet", "--backend", "gpu", *common, "--set", f"output.trajectory={d}/u.xyz", "--set",
+         "output.positions=unwrapped"])
+    w, u = (open(f"{d}/{n}.xyz").read().split("\n") for n in ("w", "u"))
+    n, worst, crossed = int(w[0]), 0.0, 0
+    for f in range(4):
+        head = w[f * (n + 2) + 1]
+        edge = [float(v) for v in head.split('Lattice="')[1].split('"')[0].split()[0::4]]
+        if "image" in u[f * (n + 2) + 1]:
+            fail(f"unwrapped frame {f}: an image column ({u[f * (n + 2) + 1]})")
+        for a, b in zip(w[f * (n + 2) + 2:(f + 1) * (n + 2)], u[f * (n + 2) + 2:(f + 1) * (n + 2)]):
+            a, b = a.split(), b.split()
+            img = [int(v) for v in a[-3:]]
+            crossed += any(img)
+            worst = max(worst, max(abs(float(a[1 + k]) + img[k] * edge[k] - float(b[1 + k])) for k in range(3)))
+    if worst > 1e-6 or crossed == 0:
+        fail(f"GPU unwrapped frames: {worst:.3g} from wrapped + image x edge ({crossed} atoms had crossed)")
+    print(f"GPU unwrapped frames: within {worst:.2g} of wrapped + image x edge ({crossed} atom-frames across a face)")
 
 
 def drift(mdlite, inp, d, precision):

@@ -3,7 +3,8 @@
 exact restart, SIGTERM/SIGKILL, unwritable paths and a full disk.
 
 usage: trajectory.py MDLITE INPUT_DIR CASE   (run with a python3 that has h5py, MDAnalysis, ASE)
-cases: formats, checker, restart, signals, unwritable, full_disk
+cases: formats, npt_box, provenance, msd_recipe, unwrapped, analysis, checker, plots, restart, signals,
+       unwritable, full_disk
 """
 import os
 import signal
@@ -135,6 +136,57 @@ def msd_recipe(mdlite, inp, d):
     print(f"MSD over {len(ref)} frames of 864 liquid atoms (last lag {ref[-1]:.6g}): MDAnalysis recipe within "
           f"{mda_err:.2g}, ASE recipe within {ase_err:.2g} of it (of the last lag's); dt {u.trajectory.dt} read, "
           f"{plain_dt} by plain MDAnalysis; plain MDAnalysis (wrapped positions) {trap:.3g} times it")
+
+
+def unwrapped(mdlite, inp, d):
+    """[output] positions = unwrapped: the frames' positions are the wrapped run's plus image x edge
+    (float32 rounding), without an image dataset or column; plain MDAnalysis EinsteinMSD on the H5MD
+    file and ASE on the extended XYZ give the MSD of the unwrapped positions (no recipe needed),
+    and MDAnalysis reads the frame spacing. An image field beside them is refused (exit 2), and a
+    stage writing frames at another spacing is warned about."""
+    import MDAnalysis as mda
+    import ase.io
+    from MDAnalysis.analysis.msd import EinsteinMSD
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+    import mdlite_analysis as ma
+    cfg = os.path.join(inp, "lj_melt.ini")  # a liquid: atoms cross the faces
+    common = ["system.cells=6 6 6", "run.steps=2100", "output.dump_every=150"]
+    mdrun(mdlite, cfg, d, *common, f"output.trajectory={d}/w.h5md")
+    for name in ("u.h5md", "u.xyz"):
+        mdrun(mdlite, cfg, d, *common, f"output.trajectory={d}/{name}", "output.positions=unwrapped")
+    images, edges, times = ma.h5md_images_and_edges(f"{d}/w.h5md")
+    with h5py.File(f"{d}/w.h5md", "r") as f:
+        ref_pos = f["particles/trajectory/position/value"][()].astype(np.float64) + images * edges[:, None, :]
+    with h5py.File(f"{d}/u.h5md", "r") as f:
+        t = f["particles/trajectory"]
+        got_pos, has_image = t["position/value"][()].astype(np.float64), "image" in t
+    pos_err = np.max(np.abs(got_pos - ref_pos))
+    ref = ma.msd_all_origins(ref_pos)
+    u = mda.Universe(f"{d}/u.h5md", convert_units=False, n_atoms=ref_pos.shape[1])
+    got = EinsteinMSD(u, select="all", msd_type="xyz", fft=False).run().results.timeseries
+    mda_err = np.max(np.abs(got - ref)) / ref[-1]
+    frames = ase.io.read(f"{d}/u.xyz", index=":")
+    ase_err = np.max(np.abs(ma.msd_all_origins(np.array([a.get_positions() for a in frames])) - ref)) / ref[-1]
+    xyz_image = "image" in open(f"{d}/u.xyz").readline() + open(f"{d}/u.xyz").readlines()[1]
+    if pos_err > 2e-5 or has_image or xyz_image or mda_err > 1e-5 or ase_err > 1e-5 or \
+            abs(u.trajectory.dt - (times[1] - times[0])) > 1e-12:
+        fail(f"unwrapped: positions {pos_err:.3g} from wrapped + image x edge, image dataset {has_image}, XYZ image "
+             f"column {xyz_image}; plain MDAnalysis MSD {mda_err:.3g}, ASE {ase_err:.3g} of the last lag; dt "
+             f"{u.trajectory.dt}")
+    bad = mdrun(mdlite, cfg, d, *common, f"output.trajectory={d}/x.h5md", "output.positions=unwrapped",
+                "output.dump_fields=position image", check=False)
+    if bad.returncode != 2 or "[output] dump_fields" not in bad.stderr or "positions" not in bad.stderr:
+        fail(f"image with unwrapped positions: exit {bad.returncode}, expected 2 naming the keys: {bad.stderr}")
+    wf = os.path.join(inp, "lj_liquid_workflow.ini")
+    short = [f"stage:{s}.steps=20" for s in ("equilibrate", "settle", "produce")] + [
+        f"output.trajectory={d}/s.h5md", f"analysis.rdf_file={d}/rdf.csv", f"analysis.msd_file={d}/msd.csv"]
+    same = mdrun(mdlite, wf, d, *short).stderr
+    other = mdrun(mdlite, wf, d, *short, "stage:produce.dump_every=10").stderr
+    if "MDAnalysis" in same or "[stage:produce] dump_every = 10" not in other:
+        fail(f"a stage's frame spacing: warned without a change ({same!r}) or not with one ({other!r})")
+    print(f"unwrapped positions: within {pos_err:.2g} of wrapped + image x edge, no image stored; plain MDAnalysis "
+          f"EinsteinMSD within {mda_err:.2g}, ASE within {ase_err:.2g} of the last lag ({ref[-1]:.5g}); image "
+          f"beside them: exit 2; a stage's other frame spacing: warned")
 
 
 def analysis(mdlite, inp, d):

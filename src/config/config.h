@@ -65,6 +65,7 @@ typedef struct mdl_config_s {
     double param[MDL_PAIR_NSTYLES][MDL_PAIR_MAX_PARAMS]; /* each style's global keys (NaN: not given) */
     double cutoff;
     int shift;
+    int tail;                 /* [potential] tail: LAMMPS's pair_modify tail yes (energy and pressure) */
     int npair;
     mdl_pair_coeff pair[MDL_MAX_SPECIES * (MDL_MAX_SPECIES + 1) / 2];
     char eam_file[MDL_PATH_LEN];  /* eam/alloy, eam/fs: file (resolved; "" when not given) */

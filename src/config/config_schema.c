@@ -40,6 +40,7 @@ static const key_spec SCHEMA[] = {
     MDL_PAIR_STYLES(STYLE_KEYS)
     {"potential", "cutoff", K_DOUBLE, F(cutoff), 0, BIG, 1, NULL},
     {"potential", "shift", K_BOOL, F(shift), 0, 0, 0, NULL},
+    {"potential", "tail", K_BOOL, F(tail), 0, 0, 0, NULL},
     {"neighbor", "skin", K_AUTO_DOUBLE, F(skin), 0, BIG, 1, NULL}, /* 0 would stop every run at step 1 */
     {"neighbor", "check", K_INT, F(check), 1, 1000000, 0, NULL},
     {"neighbor", "method", K_CHOICE, F(method), 0, 0, 0, "cell|brute|brute-atomic"},

@@ -126,6 +126,7 @@ static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     *out = c;
     c->u = *setup->units;
     cpu_pair_table_fill(&c->pairs, setup->pairs);
+    c->tail[0] = setup->pairs->tail[0], c->tail[1] = setup->pairs->tail[1];
     c->dt = setup->timestep;
     c->skin = setup->skin;
     c->check = setup->check;
@@ -373,7 +374,7 @@ static int cpu_reduce(void *p, mdl_observables *o)
     o->kinetic = sums[0];
     o->potential = sums[1];
     o->virial = sums[2];
-    mdl_finish_observables(o, c->natoms, &c->s.box, &c->u);
+    mdl_finish_observables(o, c->natoms, &c->s.box, &c->u, c->tail);
     o->ecouple = c->nose_hoover ? nh_energy(&c->nh, o->volume) : 0.0;
     return MDL_OK;
 }

@@ -18,6 +18,7 @@ typedef struct {
     size_t scratch_atoms;     /* room in x0, y0, z0, perm, scratch */
     double comm_seconds;      /* in domain.c's exchanges (a migration's wrap included) */
     mdl_units u;
+    double tail[2];           /* the pair potential's tail correction (mdl_pair_table.tail) */
     cpu_pair_table pairs;
     double dt, skin, rneigh;
     int brute;                /* method = brute */

@@ -42,6 +42,7 @@ int cpu_nose_hoover_init(void *p, const mdl_nh *nh)
     if (!nh) /* the chains stop (a stage of another ensemble follows); the box stays where it is */
         return MDL_OK;
     c->nh = *nh;
+    c->nh.ptail = c->tail[1];
     if (c->nh.vol0 == 0) /* a checkpoint's is the volume its run began with */
         c->nh.vol0 = box_volume(b);
     c->volume0 = c->nh.vol0; /* the runaway limits count from there, restarted or not */

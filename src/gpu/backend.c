@@ -201,6 +201,7 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     c->ntypes = s->ntypes;
     c->style = setup->pairs->style;
     c->eam = setup->pairs->eam != NULL;
+    c->tail[0] = setup->pairs->tail[0], c->tail[1] = setup->pairs->tail[1];
     memcpy(c->mass, s->mass, sizeof c->mass);
     c->u = *setup->units;
     c->box = c->region = s->box;
@@ -492,6 +493,7 @@ static int gpu_nose_hoover_init(void *p, const mdl_nh *nh)
     if (start.vol0 == 0)
         start.vol0 = o.volume;
     start.virial = o.virial;
+    start.ptail = c->tail[1];
     nh_setup(&start, o.temperature);
     TRY(gpu_h2d(c->nh, &start, sizeof start));
     return MDL_OK;

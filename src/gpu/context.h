@@ -40,6 +40,7 @@ typedef struct {
     mdl_real *eam_fp, *eam_tables;
     double mass[MDL_MAX_SPECIES];
     mdl_units u;
+    double tail[2];           /* the pair potential's tail correction (mdl_pair_table.tail) */
     mdl_box box;
     double dt, skin, rlist;   /* rlist: the builds' radius (pruned lists: the outer list's) */
     double outer;             /* pruned lists (one rank): the outer list's skin beyond `skin` (0: none) */

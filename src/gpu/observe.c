@@ -112,7 +112,7 @@ static int queue_reduce(gpu_ctx *c, double *sums)
 static void observables_from_sums(const gpu_ctx *c, const double *sums, const mdl_box *box, mdl_observables *o)
 {
     *o = (mdl_observables){.kinetic = 0.5 * c->u.mvv2e * sums[0], .potential = sums[1], .virial = sums[2]};
-    mdl_finish_observables(o, c->natoms, box ? box : &c->box, &c->u);
+    mdl_finish_observables(o, c->natoms, box ? box : &c->box, &c->u, c->tail);
 }
 
 /* This rank's sums, then every rank's added in rank order (the host waits). */

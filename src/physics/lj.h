@@ -59,6 +59,19 @@ static inline int lj_mix(const double *a, const double *b, double *out)
     return 1;
 }
 
+/* LAMMPS's tail correction (pair_modify tail yes) for one ordered species pair, per pair of atoms
+   (the table multiplies by the two species' counts): the energy *e and the pressure term *w, which
+   come to E += sum e / V and P += sum w / V^2 (in pressure units: times nktv2p). Returns 1. */
+static inline int lj_tail(const double *p, double rc, double *e, double *w)
+{
+    const double sig2 = p[LJ_SIGMA] * p[LJ_SIGMA], sig6 = sig2 * sig2 * sig2;
+    const double rc3 = rc * rc * rc, rc6 = rc3 * rc3, rc9 = rc3 * rc6;
+    const double prefactor = 8.0 * 3.14159265358979323846 * p[LJ_EPSILON] * sig6 / (9.0 * rc9);
+    *e = prefactor * (sig6 - 3.0 * rc6);
+    *w = 2.0 * prefactor * (2.0 * sig6 - 3.0 * rc6);
+    return 1;
+}
+
 /* A force of the pair's scale (compare's unit): epsilon / sigma. */
 static inline double lj_force_scale(const double *p)
 {

@@ -60,6 +60,14 @@ static inline int morse_mix(const double *a, const double *b, double *out)
 }
 
 /* A force of the pair's scale (compare's unit): d0 alpha, the force's size at r0 +- 1/alpha. */
+/* No tail correction: LAMMPS's morse has none (its pair_modify tail adds nothing). Returns 0. */
+static inline int morse_tail(const double *p, double rc, double *e, double *w)
+{
+    (void)p, (void)rc;
+    *e = *w = 0.0;
+    return 0;
+}
+
 static inline double morse_force_scale(const double *p)
 {
     return p[MORSE_D0] * p[MORSE_ALPHA];

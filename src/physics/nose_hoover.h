@@ -30,6 +30,7 @@ typedef struct {
     double etap[MDL_MAX_CHAIN], etap_dot[MDL_MAX_CHAIN + 1], etap_dotdot[MDL_MAX_CHAIN], etap_mass[MDL_MAX_CHAIN];
     double t_current;    /* the temperature the chain last saw, scaled with the velocities */
     double virial;       /* sum r.f of the last force call (the pressure's) */
+    double ptail;        /* the pair potential's tail correction: P += ptail / V^2 (mdl_finish_observables) */
     /* the box's upper faces and the dilation's fixed point as the barostat keeps them (LAMMPS's boxhi
        and fixedpoint; from lo + len they round otherwise), where box_hi_set: a restart's, the CPU's */
     double box_hi[3], box_centre[3];
@@ -120,7 +121,8 @@ static inline MDL_HD void nh_press_half(mdl_nh *nh)
 /* The pressure of temperature t and the stored virial in volume v (LAMMPS's compute pressure). */
 static inline MDL_HD double nh_pressure(const mdl_nh *nh, double t, double volume)
 {
-    return (nh->tdof * nh->boltz * t + nh->virial) / 3.0 * (1.0 / volume) * nh->nktv2p;
+    return ((nh->tdof * nh->boltz * t + nh->virial) / 3.0 * (1.0 / volume) + nh->ptail / (volume * volume)) *
+           nh->nktv2p;
 }
 
 /* Half a step of the barostat's velocity (LAMMPS's nh_omega_dot, iso, mtk yes), and the MTK term

@@ -25,11 +25,15 @@ static inline double mdl_temperature(double kinetic, size_t n, const mdl_units *
     return dof > 0 ? 2.0 * kinetic / (dof * u->boltz) : 0.0;
 }
 
-static inline void mdl_finish_observables(mdl_observables *o, size_t n, const mdl_box *b, const mdl_units *u)
+/* tail: the pair potential's tail correction (LAMMPS's pair_modify tail: E += tail[0] / V, P +=
+   tail[1] / V^2; zeros: none). */
+static inline void mdl_finish_observables(mdl_observables *o, size_t n, const mdl_box *b, const mdl_units *u,
+                                          const double tail[2])
 {
     const double volume = box_volume(b);
     o->temperature = mdl_temperature(o->kinetic, n, u);
-    o->pressure = (2.0 * o->kinetic + o->virial) / (3.0 * volume) * u->nktv2p;
+    o->potential += tail[0] / volume;
+    o->pressure = ((2.0 * o->kinetic + o->virial) / (3.0 * volume) + tail[1] / (volume * volume)) * u->nktv2p;
     o->volume = volume;
     for (int d = 0; d < 3; d++)
         o->box_lo[d] = b->lo[d], o->box_len[d] = b->len[d];

@@ -7,7 +7,7 @@
 #define KEY_DEFAULT(STYLE, key, k, lo, hi, positive, dflt) [k] = dflt,
 #define STYLE_INFO(ID, name)                                                                            \
     {#name, ID##_NPARAM, ID##_NCOEFF, {MDL_##ID##_PARAMS(KEY_NAME, ID)}, {MDL_##ID##_PARAMS(KEY_DEFAULT, ID)}, \
-     name##_coeff, name##_mix, name##_force_scale},
+     name##_coeff, name##_mix, name##_force_scale, name##_tail},
 static const mdl_pair_style_info STYLES[] = {MDL_PAIR_STYLES(STYLE_INFO)};
 
 #define STYLE_FITS(ID, name)                                                                            \

@@ -3,8 +3,8 @@
    is generated from it. A style NAME with id ID is the unit physics/NAME.h, which defines
    MDL_ID_PARAMS (its keys), ID_NPARAM, ID_NCOEFF (its coefficients' layout), MDL_ID_PAIR(T, S)
    (NAME_fpair##S and NAME_energy##S: the pair arithmetic for the CPU and the GPU, from r^2 and the
-   pair's MDL_PAIR_MAX_COEFF coefficients as scalars), NAME_coeff, NAME_mix and NAME_force_scale
-   (host). */
+   pair's MDL_PAIR_MAX_COEFF coefficients as scalars), NAME_coeff, NAME_mix, NAME_force_scale and
+   NAME_tail (host). */
 #ifndef MDL_PAIR_STYLES_H
 #define MDL_PAIR_STYLES_H
 
@@ -57,6 +57,7 @@ typedef struct {
     void (*coeff)(const double *param, double cutoff, int shift, double *coeff);
     int (*mix)(const double *a, const double *b, double *out); /* 0: the style does not mix */
     double (*force_scale)(const double *param);
+    int (*tail)(const double *param, double cutoff, double *e, double *w); /* 0: the style has none */
 } mdl_pair_style_info;
 
 /* The style's description (NULL for an index out of range). */

@@ -110,6 +110,11 @@ int potential_build(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *
     if (!st) {
         memset(pt, 0, sizeof *pt);
         pt->ntypes = nt, pt->style = cfg->style;
+        if (cfg->tail) {
+            mdl_error("%s: [potential] tail = yes: style %s has no tail correction (EAM's functions end at the "
+                      "cutoff)", config_origin(cfg, "potential", "tail"), config_style_name(cfg->style));
+            return MDL_EINPUT;
+        }
         return build_eam(cfg, s, pt);
     }
     double self[MDL_MAX_SPECIES][MDL_PAIR_MAX_PARAMS] = {{0}}, cut[MDL_MAX_SPECIES];
@@ -117,6 +122,14 @@ int potential_build(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *
     memset(pt, 0, sizeof *pt);
     pt->ntypes = nt, pt->style = cfg->style;
     MDL_TRY(check_species(cfg, s));
+    double count[MDL_MAX_SPECIES] = {0}, e, w;
+    for (size_t i = 0; i < s->n; i++)
+        count[s->type[i]] += 1.0;
+    if (cfg->tail && !st->tail(self[0], 1.0, &e, &w)) {
+        mdl_error("%s: [potential] tail = yes: style %s has no tail correction (LAMMPS's has none either)",
+                  config_origin(cfg, "potential", "tail"), st->name);
+        return MDL_EINPUT;
+    }
     for (int t = 0; t < nt; t++) {
         const mdl_pair_coeff *p = self_entry[t] = find_pair(cfg, s->species[t], s->species[t]);
         if (!p || !(p->cutoff > 0)) /* a global key it takes */
@@ -139,6 +152,9 @@ int potential_build(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *
             st->coeff(param, rc, cfg->shift, c);
             for (int k = 0; k < st->ncoeff; k++)
                 pt->coeff[k][a * nt + b] = c[k];
+            double e, w; /* the tail over the ordered pair's N_a N_b pairs of atoms (LAMMPS's etail, ptail) */
+            if (cfg->tail && st->tail(param, rc, &e, &w))
+                pt->tail[0] += count[a] * count[b] * e, pt->tail[1] += count[a] * count[b] * w;
             pt->cutsq[a * nt + b] = rc * rc;
             if (rc > pt->cutmax) { /* whose cutoff: this pair's own, or the longer of the two it mixes */
                 pt->cutmax = rc;

@@ -15,6 +15,7 @@ typedef struct {
     double cutmax;                         /* largest pair cutoff */
     char cutmax_key[2 * MDL_NAME_LEN + 8]; /* the [potential] key it comes from: cutoff, pair.A.B, file */
     mdl_eam *eam;                          /* an EAM style's tables (NULL: a pair style) */
+    double tail[2];                        /* [potential] tail: E += tail[0] / V, P += tail[1] / V^2 (0: none) */
 } mdl_pair_table;
 
 /* Self pairs take pair.A.A or the style's global keys and cutoff; unlisted cross pairs mix where

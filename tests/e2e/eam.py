@@ -102,7 +102,11 @@ def keys(binary, d):
              ("a pair line", config(d, eam + "\npair.Cu.Cu = 1 1"), ["pair.Cu.Cu", "no pair lines"]),
              ("an LJ key", config(d, eam + "\nepsilon = 1"), ["[potential] epsilon", "a key of style lj"]),
              ("EAM's keys with lj", config(d, f"style = lj\nepsilon = 1\nsigma = 2.3\ncutoff = 5\nfile = {src}"),
-              ["file", "keys of the EAM styles"])]
+              ["file", "keys of the EAM styles"]),
+             ("a tail correction with eam", config(d, eam + "\ntail = yes"), ["[potential] tail", "no tail correction"]),
+             ("a tail correction with morse", config(d, "style = morse\nd0 = 0.3429\nalpha = 1.3588\nr0 = 2.866\n"
+                                                     "cutoff = 5\ntail = yes"),
+              ["[potential] tail", "style morse has no tail correction"])]
     for name, ini, want in cases:
         expect_refused(binary, d, name, ini, want)
     print(f"{os.path.basename(binary)}: {len(cases)} EAM configurations that cannot run: exit 2 naming the key")

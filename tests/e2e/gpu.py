@@ -83,6 +83,18 @@ def compare(mdlite, inp, d, precision):
     if fnorm > ftol:
         fail(f"perfect lattice: step-0 force difference {fnorm:.3g} > {ftol} against the force scale ({precision})")
     print(f"OK perfect lattice: step-0 forces {fnorm:.3g} of the force scale (< {ftol})")
+    # the tail correction ([potential] tail = yes): the energy and pressure both backends report, and
+    # under Nose-Hoover NPT the pressure the device's barostat follows
+    for label, extra in (("NVE", []), ("Nose-Hoover NPT", ["--set", "run.ensemble=npt-nose-hoover", "--set",
+                                                            "run.target_temperature=1.44", "--set", "run.tau=0.5",
+                                                            "--set", "run.target_pressure=5", "--set",
+                                                            "run.pressure_tau=2"])):
+        out = run([mdlite, "compare", os.path.join(d, "run.ini"), "--steps", "100", "--set", "potential.tail=yes",
+                   *extra]).stdout
+        worst = float(re.search(r"largest thermo difference: ([0-9.e+-]+)", out).group(1))
+        if worst > ttol:
+            fail(f"tail correction, {label}: thermo difference {worst:.3g} > {ttol} ({precision})")
+        print(f"OK {precision}, tail correction, {label}: thermo {worst:.3g} (< {ttol})")
     # the rebuilds the device decides are the ones the CPU decides (check every 1, 3 and 10 steps;
     # at 10 the builds are all "dangerous": due at the first step they were allowed); lists built
     # directly (pruned lists are rebuilt when the outer list is due as well: `prune` checks them)

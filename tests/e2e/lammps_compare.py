@@ -46,17 +46,23 @@ ENSEMBLE = {"eam_nvt": (["run.ensemble=nvt-nose-hoover", "run.target_temperature
                         "fix 1 all npt temp 1200 1200 0.1 iso 5000 5000 0.5 tchain 3 pchain 3")}
 for _k in ENSEMBLE:
     EAM[_k] = EAM["eam_alloy"]
+# LJ with LAMMPS's tail correction (pair_modify tail yes, [potential] tail = yes): NVE, and Nose-Hoover
+# NPT, whose barostat sees the tail's pressure
+TAIL = ("lj_tail", "lj_tail_npt")
+ENSEMBLE["lj_tail_npt"] = (["run.ensemble=npt-nose-hoover", "run.target_temperature=1.44", "run.tau=0.5",
+                            "run.chain=3", "run.target_pressure=5.0", "run.pressure_tau=2.0", "run.pressure_chain=3"],
+                           "fix 1 all npt temp 1.44 1.44 0.5 iso 5.0 5.0 2.0 tchain 3 pchain 3")
 # morse2: species A and B (B on every fourth site, mass 58.69), pairs listed as pair.X.Y
 MORSE2 = {("A", "A"): (0.3429, 1.3588, 2.866, 6.0), ("B", "B"): (0.4205, 1.4199, 2.780, 5.5),
           ("A", "B"): (0.38, 1.39, 2.82, 5.8)}
-UNITS = {"lj": "lj", "metal": "metal", "morse": "metal", "morse2": "metal", **{k: "metal" for k in EAM}}
+UNITS = {"lj": "lj", "lj_tail": "lj", "lj_tail_npt": "lj", "metal": "metal", "morse": "metal", "morse2": "metal", **{k: "metal" for k in EAM}}
 BOLTZ = {"lj": 1.0, "metal": 8.617343e-5}
 MVV2E = {"lj": 1.0, "metal": 1.0364269e-4}
 
 
 def base(name):
     """The SYSTEMS entry a system's lattice, mass, skin, timestep and temperature come from."""
-    return "morse" if name == "morse2" else "eam" if name in EAM else name
+    return "morse" if name == "morse2" else "eam" if name in EAM else "lj" if name in TAIL else name
 
 
 def make_system(name):
@@ -98,12 +104,15 @@ def potential_lines(name):
         lmp += [f"pair_coeff {'AB'.index(a) + 1} {'AB'.index(b) + 1} {p[0]!r} {p[1]!r} {p[2]!r} {p[3]!r}"
                 for (a, b), p in MORSE2.items()]
         return ini, lmp
-    style, *keys = SYSTEMS[name][3]
-    rc = SYSTEMS[name][4]
+    style, *keys = SYSTEMS[base(name)][3]
+    rc = SYSTEMS[base(name)][4]
     names = {"lj": ("epsilon", "sigma"), "morse": ("d0", "alpha", "r0")}[style]
     ini = [f"style = {style}"] + [f"{k} = {v!r}" for k, v in zip(names, keys)] + [f"cutoff = {rc!r}"]
     lmp = [f"pair_style {'lj/cut' if style == 'lj' else 'morse'} {rc!r}",
            f"pair_coeff 1 1 {' '.join(repr(v) for v in keys)}"]
+    if name in TAIL:
+        ini.append("tail = yes")
+        lmp.append("pair_modify tail yes")
     return ini, lmp
 
 
@@ -208,7 +217,8 @@ def setfl_without_embedding(src, dst, element):
 # the test of the test: LAMMPS run slightly wrong, which the comparison must see (case, how)
 WRONG = {"timestep": "a timestep 1% long", "truncated": "the funcfl tables cut 0.05 A early",
          "coarse": "the funcfl tables on a grid twice as coarse (another interpolation's error)",
-         "no_embedding": "Ni's embedding term missed (eam/alloy)"}
+         "no_embedding": "Ni's embedding term missed (eam/alloy)",
+         "no_tail": "no tail correction (pair_modify tail no)"}
 
 
 def make_wrong(d, how):
@@ -216,6 +226,8 @@ def make_wrong(d, how):
     if how == "timestep":
         dt = float(text.split("timestep ")[1].split()[0])
         text = text.replace(f"timestep {dt!r}", f"timestep {1.01 * dt!r}")
+    elif how == "no_tail":
+        text = text.replace("pair_modify tail yes", "pair_modify tail no")
     elif how in ("truncated", "coarse"):
         funcfl_changed(f"{POT}/Cu_u3.eam", os.path.join(d, "wrong.eam"), how)
         text = text.replace(f"{POT}/Cu_u3.eam", os.path.join(d, "wrong.eam"))

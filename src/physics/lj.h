@@ -50,8 +50,9 @@ static inline void lj_coeff(const double *p, double cutoff, int shift, double *c
         c[LJ_OFFSET] = lj_energy(cutoff * cutoff, c[LJ_LJ1], c[LJ_LJ2], c[LJ_LJ3], c[LJ_LJ4], 0.0);
 }
 
-/* An unlisted cross pair from its two species' own (LAMMPS's geometric mixing, lj/cut's default:
-   sqrt(eA eB), (sA + sB) / 2; the cutoff (rcA + rcB) / 2). Returns 1: LJ mixes. */
+/* An unlisted cross pair from its two species' own, by Lorentz-Berthelot: sqrt(eA eB), (sA + sB) / 2,
+   the cutoff (rcA + rcB) / 2 (LAMMPS's pair_modify mix arithmetic; lj/cut's default is geometric,
+   sqrt(sA sB)). Returns 1: LJ mixes. */
 static inline int lj_mix(const double *a, const double *b, double *out)
 {
     out[LJ_EPSILON] = sqrt(a[LJ_EPSILON] * b[LJ_EPSILON]);

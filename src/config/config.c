@@ -208,7 +208,7 @@ void config_defaults(mdl_config *cfg)
     cfg->pressure_chain = 3;
     cfg->thermo = 10;
     snprintf(cfg->thermo_file, sizeof cfg->thermo_file, "thermo.csv");
-    cfg->dump_every = 100;
+    cfg->dump_every = 100, cfg->thermo_norm = 1;
     cfg->dump_fields = MDL_DUMP_POSITION | MDL_DUMP_VELOCITY | MDL_DUMP_IMAGE; /* images: unwrapped positions, MSD */
     cfg->flush_every = 10;
     cfg->checkpoint = 1;

@@ -107,6 +107,8 @@ typedef struct mdl_config_s {
     /* [output] */
     int thermo;
     char thermo_file[MDL_PATH_LEN];
+    char thermo_columns[MDL_PATH_LEN]; /* LAMMPS's thermo_style custom names ("": mdlite's columns) */
+    int thermo_norm;          /* energies per atom (LAMMPS's thermo_modify norm yes) or totals */
     char trajectory[MDL_PATH_LEN];
     int dump_every;
     int dump_fields;

@@ -66,6 +66,8 @@ static const key_spec SCHEMA[] = {
     {"run", "gpu_arrays", K_ENUM, F(gpu_arrays), 0, 0, 0, "spare|tight"},
     {"output", "thermo", K_INT, F(thermo), 0, 2e9, 0, NULL},
     {"output", "thermo_file", K_STRING, F(thermo_file), 0, 0, 0, NULL},
+    {"output", "thermo_columns", K_WORDS, F(thermo_columns), 0, 0, 0, NULL},
+    {"output", "thermo_norm", K_BOOL, F(thermo_norm), 0, 0, 0, NULL},
     {"output", "trajectory", K_STRING, F(trajectory), 0, 0, 0, NULL},
     {"output", "dump_every", K_INT, F(dump_every), 1, 2e9, 0, NULL},
     {"output", "dump_fields", K_FIELDS, F(dump_fields), 0, 0, 0, NULL},
@@ -328,6 +330,13 @@ int config_set_value(mdl_config *cfg, const key_spec *s, const mdl_entry *e)
             mdl_copy((char *)field, 16, words[0]);
         return 1;
     }
+    case K_WORDS: /* words, kept as written (the reader that takes them checks them) */
+        if (strlen(e->value) >= MDL_PATH_LEN - 1) {
+            config_fail(e, "too long");
+            return 0;
+        }
+        mdl_copy((char *)field, MDL_PATH_LEN, e->value);
+        return 1;
     case K_STRING:
     case K_PATH: {
         n = split_words(e->value, words, 1, &ov);

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-enum kind { K_DOUBLE, K_INT, K_LONG, K_CHOICE, K_ENUM, K_PATH, K_STRING, K_INT3, K_DOUBLE3, K_BOOL, K_SEED,
+enum kind { K_DOUBLE, K_INT, K_LONG, K_CHOICE, K_ENUM, K_PATH, K_STRING, K_WORDS, K_INT3, K_DOUBLE3, K_BOOL, K_SEED,
             K_NAMES, K_FRACTIONS, K_FIELDS, K_AUTO_INT, K_AUTO_DOUBLE, K_AUTO_INT3 };
 
 typedef struct {

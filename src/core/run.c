@@ -346,11 +346,18 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
                     stop_signal_name(stop_signal()));
         rc = 128 + stop_signal();
     }
+    double mass = 0; /* the atoms' (thermo's density) */
+    for (size_t i = 0; i < s.n; i++)
+        mass += s.mass[s.type[i]];
+    const mdl_thermo_style style = {cfg->thermo_columns, config_origin(cfg, "output", "thermo_columns"),
+                                    cfg->thermo_norm, mass, &u};
+    if (rc == MDL_OK) /* before any file is claimed */
+        rc = thermo_check_style(&style);
     if (rc == MDL_OK && r.rank == 0)
         rc = run_claim_outputs(&r, opt);
     if (rc == MDL_OK)
         rc = thermo_open_rc = thermo_open(&r.thermo, r.rank == 0 ? cfg->thermo_file : "", r.natoms, quiet,
-                                          r.append ? r.first_step : -1);
+                                          r.append ? r.first_step : -1, &style);
     if (rc == MDL_OK && r.rank == 0)
         rc = run_open_output(&r, &u, &s);
     if (rc == MDL_OK)

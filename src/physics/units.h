@@ -10,6 +10,7 @@ typedef struct {
     double nktv2p;  /* energy/volume -> pressure */
     double dt;      /* default timestep */
     double skin;    /* default neighbor skin */
+    double mv2d;    /* mass/volume -> density (metal: amu/A^3 -> g/cm^3, LAMMPS's) */
 } mdl_units;
 
 /* Fills *u for "lj" or "metal"; returns 0, or -1 for an unknown name. */

@@ -49,20 +49,28 @@ for _k in ENSEMBLE:
 # LJ with LAMMPS's tail correction (pair_modify tail yes, [potential] tail = yes): NVE, and Nose-Hoover
 # NPT, whose barostat sees the tail's pressure
 TAIL = ("lj_tail", "lj_tail_npt")
+# thermo as LAMMPS prints it: LAMMPS's column names and thermo_modify norm no (totals), argon in metal
+# units under Nose-Hoover NPT (the box and density move)
+COLUMNS = "step temp pe ke etotal press vol density lx ly lz enthalpy econserve"
+ENSEMBLE["thermo_columns"] = (["run.ensemble=npt-nose-hoover", "run.target_temperature=60", "run.tau=0.5",
+                               "run.target_pressure=500", "run.pressure_tau=2.0", f"output.thermo_columns={COLUMNS}",
+                               "output.thermo_norm=no"],
+                              "fix 1 all npt temp 60 60 0.5 iso 500 500 2.0")
 ENSEMBLE["lj_tail_npt"] = (["run.ensemble=npt-nose-hoover", "run.target_temperature=1.44", "run.tau=0.5",
                             "run.chain=3", "run.target_pressure=5.0", "run.pressure_tau=2.0", "run.pressure_chain=3"],
                            "fix 1 all npt temp 1.44 1.44 0.5 iso 5.0 5.0 2.0 tchain 3 pchain 3")
 # morse2: species A and B (B on every fourth site, mass 58.69), pairs listed as pair.X.Y
 MORSE2 = {("A", "A"): (0.3429, 1.3588, 2.866, 6.0), ("B", "B"): (0.4205, 1.4199, 2.780, 5.5),
           ("A", "B"): (0.38, 1.39, 2.82, 5.8)}
-UNITS = {"lj": "lj", "lj_tail": "lj", "lj_tail_npt": "lj", "metal": "metal", "morse": "metal", "morse2": "metal", **{k: "metal" for k in EAM}}
+UNITS = {"lj": "lj", "lj_tail": "lj", "lj_tail_npt": "lj", "thermo_columns": "metal", "metal": "metal", "morse": "metal", "morse2": "metal", **{k: "metal" for k in EAM}}
 BOLTZ = {"lj": 1.0, "metal": 8.617343e-5}
 MVV2E = {"lj": 1.0, "metal": 1.0364269e-4}
 
 
 def base(name):
     """The SYSTEMS entry a system's lattice, mass, skin, timestep and temperature come from."""
-    return "morse" if name == "morse2" else "eam" if name in EAM else "lj" if name in TAIL else name
+    return ("morse" if name == "morse2" else "eam" if name in EAM else "lj" if name in TAIL
+            else "metal" if name == "thermo_columns" else name)
 
 
 def make_system(name):
@@ -165,8 +173,8 @@ neighbor {skin!r} bin
 neigh_modify delay 0 every 1 check yes
 {ENSEMBLE[name][1] if name in ENSEMBLE else "fix 1 all nve"}
 timestep {dt!r}
-thermo_style custom step time temp pe ke etotal press vol
-thermo_modify norm yes format float %.17g
+{"thermo_style custom " + COLUMNS if name == "thermo_columns" else "thermo_style custom step time temp pe ke etotal press vol"}
+thermo_modify norm {"no" if name == "thermo_columns" else "yes"} format float %.17g
 thermo 10
 run {steps_of(name)}
 """)
@@ -251,6 +259,33 @@ def parse_lammps_log(text, columns=8):
     return rows
 
 
+def compare_columns(log, ours, tol):
+    """mdlite's CSV with [output] thermo_columns = COLUMNS against LAMMPS's log, column by column."""
+    names, ref, inside = COLUMNS.split(), [], False
+    for line in log.splitlines():
+        f = line.split()
+        if f[:2] == ["Step", "Temp"]:
+            inside = True
+        elif inside and f and f[0] == "Loop":
+            break
+        elif inside and len(f) == len(names):
+            ref.append([float(x) for x in f])
+    if len(ref) != 21 or len(ours) != 21 or list(ours[0]) != names:
+        fail(f"thermo_columns: LAMMPS {len(ref)} rows, mdlite {len(ours)} with columns {list(ours[0]) if ours else []}")
+    worst = (0.0, "")
+    for r, o in zip(ref, ours):
+        for k, c in enumerate(names):
+            if c == "econserve":  # LAMMPS 29Sep2021's npt iso counts its barostat chain's ecouple otherwise (FORMATS.md)
+                continue
+            diff = abs(o[c] - r[k]) / max(abs(r[k]), 1.0)
+            if diff > worst[0]:
+                worst = (diff, f"step {int(r[0])} {c}: mdlite {o[c]!r} LAMMPS {r[k]!r}")
+    if worst[0] > tol:
+        fail(f"thermo_columns: {worst[1]} (rel diff {worst[0]:.3g} > {tol})")
+    print(f"thermo_columns: 21 rows x {len(names) - 1} LAMMPS columns (norm no) agree with LAMMPS to {tol:g}; largest "
+          f"relative difference {worst[0]:.3g} ({worst[1]})")
+
+
 def main():
     mdlite = os.path.abspath(sys.argv[1])
     units = sys.argv[2] if len(sys.argv) > 2 else "lj"
@@ -271,6 +306,12 @@ def main():
         make_wrong(d, how)
     env = dict(os.environ, OMP_NUM_THREADS="1")
     log = run([lmp, "-in", "in.compare", "-log", "none"], cwd=d, env=env).stdout
+    if units == "thermo_columns":
+        for bad, words in (("step temp cpu", "'cpu' is not one of"), ("temp step", "the first column must be step")):
+            p = run([mdlite, "run", "run.ini", "--quiet", "--set", f"output.thermo_columns={bad}"], cwd=d, check=False)
+            if p.returncode != 2 or "[output] thermo_columns" not in p.stderr or words not in p.stderr:
+                fail(f"thermo_columns = {bad}: exit {p.returncode}, expected 2 naming the key: {p.stderr}")
+        return compare_columns(log, read_thermo(os.path.join(d, "mdlite.csv")), tol)
     ref = parse_lammps_log(log)
     ours = read_thermo(os.path.join(d, "mdlite.csv"))
     rows = steps_of(units) // 10 + 1

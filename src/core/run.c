@@ -143,7 +143,7 @@ static int run_stage(run_state *r, int continued)
     r->stats.folded -= before.folded, r->stats.grown -= before.grown, r->stats.comm_seconds -= before.comm_seconds;
     run_clear_progress(r);
     mdl_summary m = {cfg, r->ops->name, r->natoms, r->nranks, {r->grid[0], r->grid[1], r->grid[2]}, &r->st.timers,
-                     &r->stats, r->species_counts, r->volume_sum, r->volume_rows, r->cpu,
+                     &r->stats, r->species_counts, r->volume_sum, r->volume_rows, r->final_step, r->cpu,
                      cfg->threads > 0 ? cfg->threads : omp_get_max_threads(), r->st.sync_phases};
     if (r->final_step == r->first_step && cfg->steps > 0) { /* a restart at its last step */
         if (r->rank == 0)

@@ -33,8 +33,10 @@ int run_write_thermo_row(run_state *r, long step, const mdl_observables *o)
     const char *bad = nonfinite_observable(o);
     if (bad)
         return stepper_unhealthy(&r->st, step, bad);
-    r->volume_sum += o->volume;
-    r->volume_rows++;
+    if (step >= r->final_step - r->cfg->steps / 2) { /* the stage's last half: a barostat's average */
+        r->volume_sum += o->volume;
+        r->volume_rows++;
+    }
     return thermo_write(&r->thermo, step, step_time(r, step), o);
 }
 

@@ -56,7 +56,7 @@ typedef struct run_state {
     double next_progress;
     int rank, nranks;
     int grid[3];             /* bricks along x, y, z */
-    double volume_sum;       /* over the thermo rows (a barostat's average volume) */
+    double volume_sum;       /* over the thermo rows of the stage's last half (a barostat's average volume) */
     char species_counts[MDL_MAX_SPECIES * (MDL_NAME_LEN + 24)]; /* "A 3200, B 800" */
     long volume_rows;
 } run_state;

@@ -87,8 +87,9 @@ static void print_summary(const mdl_summary *r, double loop, const double *all)
     printf("Species = %s; ensemble = %s", r->species_counts, config_ensemble_name(cfg->ensemble));
     if (cfg->ensemble == MDL_NPT_NOSE_HOOVER && r->volume_rows > 0) {
         const double v = r->volume_sum / (double)r->volume_rows;
-        printf(": average volume %.6g, density %.6g atoms per unit volume (%ld thermo rows)", v,
-               (double)r->natoms / v, r->volume_rows);
+        printf(": average volume %.6g, density %.6g atoms per unit volume over the stage's last half (steps %ld "
+               "to %ld, %ld thermo rows)", v, (double)r->natoms / v, r->final_step - cfg->steps / 2, r->final_step,
+               r->volume_rows);
     }
     printf("\n");
     print_phases(r, all, loop);

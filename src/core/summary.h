@@ -15,8 +15,9 @@ typedef struct {
     const phase_timers *timers;
     const mdl_backend_stats *stats;
     const char *species_counts; /* "A 3200, B 800" */
-    double volume_sum;          /* over the thermo rows (a barostat's average volume) */
+    double volume_sum;          /* over the thermo rows of the stage's last half (a barostat's average volume) */
     long volume_rows;
+    long final_step;            /* the stage's last step */
     double cpu;                 /* CPU seconds of the loop */
     int threads, sync_phases;
 } mdl_summary;

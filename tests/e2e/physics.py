@@ -223,8 +223,14 @@ def nose_hoover_npt(mdlite, inp, d):
     mean = sum(rho) / len(rho)
     if abs(mean - 0.8442) > 0.005:
         fail(f"NPT at T 1.2, P {p0:.5g} (NVT's mean at density 0.8442): mean density {mean:.5g}")
-    if "average volume" not in out or "density" not in out:
-        fail(f"NPT: the summary does not state the average volume and density:\n{out}")
+    # the summary's average: over the last half of the run (steps 15,000 to 30,000), the rows' own mean there
+    summary = re.search(r"average volume ([0-9.e+-]+), density ([0-9.e+-]+) atoms per unit volume over the stage's "
+                        r"last half \(steps 15000 to 30000, (\d+) thermo rows\)", out)
+    late = [r["volume"] for r in rows if r["step"] >= 15000]
+    if not summary or int(summary.group(3)) != len(late) or \
+            abs(float(summary.group(1)) - sum(late) / len(late)) > 1e-6 * float(summary.group(1)):
+        fail(f"NPT: the summary's average volume is not the mean of the last half's {len(late)} rows "
+             f"({sum(late) / len(late):.8g}):\n{out}")
     nve, _ = mdlite_run(mdlite, cfg, d, "system.cells=10 10 10", "potential.shift=yes", "run.threads=2",
                         "run.steps=15000", "output.thermo=20", csv="nve.csv")
     drift, floor = check_conserved("NPT", rows, nve)

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs what mdlite needs on Debian 12 (apt-get, through sudo when not root), then configures
 # and builds it in build/. Safe to run again: it installs only what is missing.
+# tools/setup.sh run: builds the mdlite program alone (what `build/mdlite run` needs), and without
+# the GPU backend where no GPU is visible (nvidia-smi lists none); plain tools/setup.sh builds
+# everything, the GPU backend wherever nvcc is found (the tests compile it, and skip where no GPU is).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,5 +22,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+if [ "${1:-}" = run ]; then
+  cuda=AUTO
+  nvidia-smi -L 2>/dev/null | grep -q "^GPU" || cuda=OFF
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMDLITE_CUDA=$cuda >/dev/null
+  cmake --build build -j"$(nproc)" --target mdlite
+  exit 0
+fi
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMDLITE_CUDA=AUTO >/dev/null
 cmake --build build -j"$(nproc)"

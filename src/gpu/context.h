@@ -35,7 +35,7 @@ typedef struct {
                                  (several ranks: this step's, read back at the chains' start) */
     long step_now;            /* the step begun last (gpu_begin_step) */
     int ntypes;
-    int style;                /* the pair style (enum mdl_pair_style; an EAM style: eam_fp is set) */
+    int style;                /* the pair style (enum mdl_pair_style, or an EAM style) */
     int eam;                  /* an EAM style: eam_fp is a per-atom array, eam_tables the splines (gpu_eam) */
     mdl_real *eam_fp, *eam_tables;
     double mass[MDL_MAX_SPECIES];

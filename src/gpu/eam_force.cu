@@ -113,8 +113,9 @@ __device__ __forceinline__ void load_planes(eam_quad *planes, bool density, bool
     __syncthreads();
 }
 
-/* r and 1 / r from r^2: in mixed precision from the hardware's reciprocal square root (2 ulp,
-   against IEEE sqrt and division's longer sequences), in double exactly as the CPU does. */
+/* r and 1 / r from r^2: in mixed precision both from one reciprocal square root (the fast-math
+   build's sqrt and division are approximations as well: one instruction instead of two), in
+   double exactly as the CPU does. */
 __device__ __forceinline__ mdl_real distance_of(mdl_real r2, mdl_real *recip)
 {
 #ifdef MDLITE_GPU_DOUBLE

@@ -29,7 +29,6 @@ struct mdl_traj {
     mdl_frame unwrapped_frame;  /* the frame being written, with them */
 };
 
-
 /* 1 ps in ASE's time unit, Angstrom sqrt(amu / eV) (ase.units.fs * 1000). */
 #define ASE_PS 98.22694788464064
 
@@ -48,7 +47,6 @@ int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const m
     mdl_copy(t->path, sizeof t->path, cfg->trajectory);
     t->fields = traj_fields_written(cfg);
     t->unwrapped = cfg->unwrapped;
-
     t->species_column = "species";
     for (int k = 0; k < s->ntypes; k++)
         if (!mdl_is_element(s->species[k]))

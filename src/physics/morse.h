@@ -59,7 +59,6 @@ static inline int morse_mix(const double *a, const double *b, double *out)
     return 0;
 }
 
-/* A force of the pair's scale (compare's unit): d0 alpha, the force's size at r0 +- 1/alpha. */
 /* No tail correction: LAMMPS's morse has none (its pair_modify tail adds nothing). Returns 0. */
 static inline int morse_tail(const double *p, double rc, double *e, double *w)
 {
@@ -68,6 +67,7 @@ static inline int morse_tail(const double *p, double rc, double *e, double *w)
     return 0;
 }
 
+/* A force of the pair's scale (compare's unit): d0 alpha, the force's size at r0 +- 1/alpha. */
 static inline double morse_force_scale(const double *p)
 {
     return p[MORSE_D0] * p[MORSE_ALPHA];

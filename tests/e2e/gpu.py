@@ -109,6 +109,17 @@ def compare(mdlite, inp, d, precision):
         print(f"check {check}: builds cpu {b[0]} ({b[1]} dangerous), gpu {b[2]} ({b[3]} dangerous)")
 
 
+def compare_within(mdlite, what, args, ftol, ttol, precision):
+    """`mdlite compare` of args over 100 steps: the step-0 forces within ftol of the force scale, the
+    thermo within ttol."""
+    out = run([mdlite, "compare", *args, "--steps", "100", *list_sets()]).stdout
+    fnorm = float(re.search(r"step 0 forces: [^=]*= ([0-9.e+-]+)", out).group(1))
+    worst = float(re.search(r"largest thermo difference: ([0-9.e+-]+)", out).group(1))
+    if fnorm > ftol or worst > ttol:
+        fail(f"{what}: step-0 forces {fnorm:.3g} (< {ftol}?), thermo {worst:.3g} (< {ttol}?) ({precision})\n{out}")
+    print(f"OK {precision}, {what}: forces {fnorm:.3g} (< {ftol}), thermo {worst:.3g} (< {ttol})")
+
+
 def morse(mdlite, inp, d, precision):
     """The Morse style on the GPU against the CPU: input/morse_cu.ini at each number of force lanes
     (4,000, 48,668 and 70,304 atoms) and two species whose three pairs are listed."""
@@ -124,20 +135,14 @@ def morse(mdlite, inp, d, precision):
                         ("4 lanes", [cu, "--set", "system.cells=23 23 23"]),
                         ("1 lane", [cu, "--set", "system.cells=26 26 26"]),
                         ("two species", [os.path.join(d, "run.ini")])):
-        out = run([mdlite, "compare", *args, "--steps", "100", *list_sets()]).stdout
-        fnorm = float(re.search(r"step 0 forces: [^=]*= ([0-9.e+-]+)", out).group(1))
-        worst = float(re.search(r"largest thermo difference: ([0-9.e+-]+)", out).group(1))
-        if fnorm > ftol or worst > ttol:
-            fail(f"Morse, {label}: step-0 forces {fnorm:.3g} (< {ftol}?), thermo {worst:.3g} (< {ttol}?) ({precision})"
-                 f"\n{out}")
-        print(f"OK {precision}, Morse, {label}: forces {fnorm:.3g} (< {ftol}), thermo {worst:.3g} (< {ttol})")
+        compare_within(mdlite, f"Morse, {label}", args, ftol, ttol, precision)
 
 
 def eam(mdlite, inp, d, precision):
     """EAM on the GPU against the CPU (mdlite compare): input/eam_cu.ini (funcfl) at 4,000, 32,000 and
     108,000 atoms (the cell, staged and warp builders), with the brute-force builder and the row
-    layout (`compare` takes a method both backends have), and under Nose-Hoover NPT, eam/alloy (two species) and eam/fs from lammps_compare's
-    perturbed states."""
+    layout (`compare` takes a method both backends have), and under Nose-Hoover NPT; eam/alloy (two
+    species) and eam/fs from lammps_compare's perturbed states."""
     from lammps_compare import POT, make_system, write_inputs
     if not os.path.exists(f"{POT}/Cu_u3.eam"):
         print(f"SKIP: no {POT}/Cu_u3.eam (Debian's lammps-data)")
@@ -161,13 +166,7 @@ def eam(mdlite, inp, d, precision):
         write_inputs(sub, name, L, pos, vel)
         cases.append((name, [os.path.join(sub, "run.ini")]))
     for label, args in cases:
-        out = run([mdlite, "compare", *args, "--steps", "100", *list_sets()]).stdout
-        fnorm = float(re.search(r"step 0 forces: [^=]*= ([0-9.e+-]+)", out).group(1))
-        worst = float(re.search(r"largest thermo difference: ([0-9.e+-]+)", out).group(1))
-        if fnorm > ftol or worst > ttol:
-            fail(f"EAM, {label}: step-0 forces {fnorm:.3g} (< {ftol}?), thermo {worst:.3g} (< {ttol}?) ({precision})"
-                 f"\n{out}")
-        print(f"OK {precision}, EAM, {label}: forces {fnorm:.3g} (< {ftol}), thermo {worst:.3g} (< {ttol})")
+        compare_within(mdlite, f"EAM, {label}", args, ftol, ttol, precision)
 
 
 def read_rows(path):

@@ -10,19 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Stage k's two messages (both ways; their lists are adjacent) of `bytes` an atom, the buffers
-   made large enough. */
-static int stage_messages(gpu_halo *h, int k, size_t bytes, halo_msg m[2])
-{
-    const mdl_domain *dm = &h->dm;
-    const halo_swap *hs = &h->swap[k];
-    MDL_TRY(halo_reserve_messages(h, (hs[0].nsend + hs[1].nsend) * bytes, (hs[0].nrecv + hs[1].nrecv) * bytes));
-    for (int w = 0; w < 2; w++)
-        m[w] = (halo_msg){w ? hs[0].nsend * bytes : 0, hs[w].nsend * bytes, dm->swap[k + w].to,
-                          w ? hs[0].nrecv * bytes : 0, hs[w].nrecv * bytes, dm->swap[k + w].from};
-    return MDL_OK;
-}
-
 /* Refresh stage k (both ways) through messages (NCCL or the host); with *decision (NCCL, the first
    stage of a check) the ranks' maximum of the wish packing sets goes with them. */
 static int refresh_by_messages(gpu_ctx *c, int k, int **decision)
@@ -32,8 +19,11 @@ static int refresh_by_messages(gpu_ctx *c, int k, int **decision)
     const halo_swap *hs = &h->swap[k];
     const size_t bytes = halo_refresh_bytes(dm, k);
     const double shift[2] = {dm->swap[k].shift, dm->swap[k + 1].shift};
+    MDL_TRY(halo_reserve_messages(h, (hs[0].nsend + hs[1].nsend) * bytes, (hs[0].nrecv + hs[1].nrecv) * bytes));
     halo_msg m[2];
-    MDL_TRY(stage_messages(h, k, bytes, m));
+    for (int w = 0; w < 2; w++)
+        m[w] = (halo_msg){w ? hs[0].nsend * bytes : 0, hs[w].nsend * bytes, dm->swap[k + w].to,
+                          w ? hs[0].nrecv * bytes : 0, hs[w].nrecv * bytes, dm->swap[k + w].from};
     void *dest[2] = {h->out, h->out + m[1].out_at};
     TRY(gpu_pack_positions(hs[0].nsend, hs[1].nsend, h->sendlist + hs[0].send_at, c->x, c->y, c->z,
                            dm->swap[k].dim, shift, dest, bytes == 3 * sizeof(double), *decision ? c->nbs : NULL,
@@ -121,10 +111,15 @@ static int refresh_ghosts(gpu_ctx *c, int agree)
 int halo_forward_values(gpu_ctx *c, mdl_real *v)
 {
     gpu_halo *h = c->halo;
-    for (int k = 0; k < h->dm.nswap; k += 2) {
+    const mdl_domain *dm = &h->dm;
+    const size_t b = sizeof(mdl_real);
+    for (int k = 0; k < dm->nswap; k += 2) { /* both ways of a stage: their lists are adjacent */
         const halo_swap *hs = &h->swap[k];
+        MDL_TRY(halo_reserve_messages(h, (hs[0].nsend + hs[1].nsend) * b, (hs[0].nrecv + hs[1].nrecv) * b));
         halo_msg m[2];
-        MDL_TRY(stage_messages(h, k, sizeof(mdl_real), m));
+        for (int w = 0; w < 2; w++)
+            m[w] = (halo_msg){w ? hs[0].nsend * b : 0, hs[w].nsend * b, dm->swap[k + w].to,
+                              w ? hs[0].nrecv * b : 0, hs[w].nrecv * b, dm->swap[k + w].from};
         TRY(gpu_gather_values(hs[0].nsend + hs[1].nsend, h->sendlist + hs[0].send_at, v, (mdl_real *)h->out));
         MDL_TRY(halo_send_messages(h, m, 2, NULL));
         TRY(gpu_scatter_values(hs[0].nrecv + hs[1].nrecv, (const mdl_real *)h->in,

@@ -178,7 +178,7 @@ static int build_timed(const nb_args *a, const mdl_backend_ops *ops, const mdl_s
     enum mdl_nl_method method = strcmp(a->method, "cell") == 0    ? MDL_NL_CELL
                                 : strcmp(a->method, "brute") == 0 ? MDL_NL_BRUTE
                                                                   : MDL_NL_BRUTE_ATOMIC;
-    mdl_setup setup = {.units = &u, .pairs = &pt, .timestep = 1.0, .check = 1, .method = method,
+    mdl_setup setup = {.units = &u, .pairs = &pt, .timestep = 1.0, .check = 1, .distance_check = 1, .method = method,
                        .layout = strcmp(a->layout, "row") ? MDL_NL_TRANSPOSED : MDL_NL_ROW, .grow = 1,
                        .outer_skin = a->outer_skin, .list_form = a->list};
     void *ctx = NULL;

@@ -193,7 +193,7 @@ void config_defaults(mdl_config *cfg)
     }
     cfg->cutoff = 2.5;
     cfg->skin = -1; /* unit-dependent default */
-    cfg->check = 1;
+    cfg->check = 1, cfg->distance_check = 1;
     snprintf(cfg->method, sizeof cfg->method, "cell");
     snprintf(cfg->layout, sizeof cfg->layout, "transposed");
     snprintf(cfg->backend, sizeof cfg->backend, "cpu");

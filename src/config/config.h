@@ -55,6 +55,8 @@ typedef struct mdl_config_s {
     double mass_value[MDL_MAX_SPECIES];
     double temperature;       /* < 0: not given */
     unsigned long seed;
+    int velocities;           /* 0 maxwell (mdlite's), 1 lammps-all, 2 lammps-geom (LAMMPS's velocity create) */
+    int velocity_dist;        /* lammps-*: 0 uniform, 1 gaussian */
     double box[3];            /* all 0: not given */
     int nspecies;             /* lattice species and their fractions */
     char species[MDL_MAX_SPECIES][MDL_NAME_LEN];
@@ -79,7 +81,9 @@ typedef struct mdl_config_s {
     /* [neighbor] */
     double skin;
     int skin_auto;            /* skin = auto: tuned by the run (skin_tuner.c) from the default */
-    int check;
+    int check;                /* steps between skin tests (LAMMPS's every) */
+    int delay;                /* no test before this many steps after a build (LAMMPS's delay) */
+    int distance_check;       /* 0: rebuild when due, without the skin test (LAMMPS's check no) */
     char method[16];
     char layout[16];
     int max_neighbors;        /* 0: auto */

@@ -32,6 +32,8 @@ static const key_spec SCHEMA[] = {
     {"system", "box", K_DOUBLE3, F(box), 0, BIG, 1, NULL},
     {"system", "species", K_NAMES, F(species), 0, 0, 0, NULL},
     {"system", "composition", K_FRACTIONS, F(composition), 0, 1, 0, NULL},
+    {"system", "velocities", K_ENUM, F(velocities), 0, 0, 0, "maxwell|lammps-all|lammps-geom"},
+    {"system", "velocity_dist", K_ENUM, F(velocity_dist), 0, 0, 0, "uniform|gaussian"},
     {"potential", "style", K_ENUM, F(style), 0, 0, 0, MDL_POTENTIAL_STYLE_CHOICES},
     {"potential", "file", K_PATH, F(eam_file), 0, 0, 0, NULL},
 #define PARAM_KEY(STYLE, key, k, lo, hi, positive, dflt) \
@@ -43,6 +45,8 @@ static const key_spec SCHEMA[] = {
     {"potential", "tail", K_BOOL, F(tail), 0, 0, 0, NULL},
     {"neighbor", "skin", K_AUTO_DOUBLE, F(skin), 0, BIG, 1, NULL}, /* 0 would stop every run at step 1 */
     {"neighbor", "check", K_INT, F(check), 1, 1000000, 0, NULL},
+    {"neighbor", "delay", K_INT, F(delay), 0, 1000000, 0, NULL},
+    {"neighbor", "distance_check", K_BOOL, F(distance_check), 0, 0, 0, NULL},
     {"neighbor", "method", K_CHOICE, F(method), 0, 0, 0, "cell|brute|brute-atomic"},
     {"neighbor", "layout", K_CHOICE, F(layout), 0, 0, 0, "transposed|row"},
     {"neighbor", "max_neighbors", K_AUTO_INT, F(max_neighbors), 1, 100000, 0, NULL},

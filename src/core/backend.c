@@ -25,7 +25,7 @@ const mdl_backend_ops *backend_lookup(const char *name)
 mdl_setup backend_setup(const mdl_config *cfg, const mdl_units *u, const mdl_pair_table *pt)
 {
     mdl_setup setup = {.units = u, .pairs = pt, .timestep = cfg->timestep, .skin = cfg->skin,
-                       .check = cfg->check, .method = MDL_NL_CELL, .layout = MDL_NL_TRANSPOSED,
+                       .check = cfg->check, .delay = cfg->delay, .distance_check = cfg->distance_check, .method = MDL_NL_CELL, .layout = MDL_NL_TRANSPOSED,
                        .max_neighbors = cfg->max_neighbors, .threads = cfg->threads,
                        .outer_skin = cfg->outer_skin, .list_form = (enum mdl_list_form)cfg->list_form,
                        .grow = cfg->grow, .comm = (enum mdl_gpu_comm)cfg->gpu_comm,

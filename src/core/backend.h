@@ -24,7 +24,9 @@ typedef struct {
     const mdl_units *units;
     const mdl_pair_table *pairs;
     double timestep, skin;
-    int check;         /* steps between skin tests */
+    int check;         /* steps between skin tests (physics/rebuild.h: LAMMPS's every) */
+    int delay;         /* no test before this many steps after a build */
+    int distance_check; /* 0: rebuild when due, without the skin test */
     enum mdl_nl_method method;
     enum mdl_nl_layout layout;
     int max_neighbors; /* GPU list capacity per atom at the start; 0: from the density */
@@ -57,7 +59,8 @@ typedef struct {
     double pairs;        /* in the neighbor list at the last build */
     size_t device_bytes; /* device memory held (0 on the CPU) */
     long builds;         /* neighbor list builds after the set-up build */
-    long dangerous;      /* builds on the first step a check was allowed (as LAMMPS counts them) */
+    long dangerous;      /* builds on the first step a check was allowed (as LAMMPS counts them); without
+                            the distance check, builds that found an atom past half the skin */
     long last_build;     /* the step of the last build */
     int capacity;        /* GPU: list entries per atom (0 on the CPU) */
     double comm_seconds; /* this rank's time in exchanges with other ranks */

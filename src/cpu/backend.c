@@ -5,6 +5,7 @@
 
 #include "../parallel/comm.h"
 #include "../parallel/domain.h"
+#include "../physics/rebuild.h"
 #include "../physics/thermostat.h"
 #include "../util/util.h"
 #include "force.h"
@@ -129,7 +130,7 @@ static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     c->tail[0] = setup->pairs->tail[0], c->tail[1] = setup->pairs->tail[1];
     c->dt = setup->timestep;
     c->skin = setup->skin;
-    c->check = setup->check;
+    c->check = setup->check, c->delay = setup->delay, c->distance_check = setup->distance_check;
     c->unsafe_step = -1;
     c->rneigh = setup->pairs->cutmax + setup->skin;
     c->brute = setup->method == MDL_NL_BRUTE;
@@ -266,22 +267,24 @@ static int cpu_update_neighbors(void *p, long step)
         c->started = 1, c->since = c->restart_since > 0 ? (int)c->restart_since : 0,
         c->last_build = step - 1 - c->since;
     c->step = step;
-    if (c->unsafe_step >= 0 || ++c->since % c->check != 0)
+    if (c->unsafe_step >= 0 || !rebuild_due(++c->since, c->check, c->delay))
         return forward_ghosts(c);
     /* a moving box moves pairs across its faces by up to its faces' motion, bd (LAMMPS's boxcheck):
        a rebuild when 2 d + bd passes the skin, unsafe past twice that */
     const double bd = box_faces_moved(&s->box, &c->built), unsafe = c->skin - 0.5 * bd, rebuild = 0.5 * (c->skin - bd);
     double d2 = max_displacement_sq(c->dm.nlocal, s->x, s->y, s->z, c->x0, c->y0, c->z0);
     MDL_TRY(comm_max_double(&d2));
-    if (unsafe <= 0 || d2 > unsafe * unsafe) {
+    /* without the distance check (LAMMPS's check no) only a position that is not finite stops the run */
+    if (unsafe <= 0 || (c->distance_check ? d2 > unsafe * unsafe : !isfinite(d2))) {
         c->unsafe_step = step;
         c->box_moved = unsafe <= 0 || d2 <= c->skin * c->skin ? bd : 0; /* no atom past the skin: the box */
         return forward_ghosts(c);
     }
-    if (rebuild > 0 && d2 <= rebuild * rebuild)
+    if (c->distance_check && rebuild > 0 && d2 <= rebuild * rebuild)
         return forward_ghosts(c);
     c->builds++;
-    c->dangerous += c->since == c->check;
+    /* unchecked: the builds that found an atom past half the skin (pairs may have been missed) */
+    c->dangerous += c->distance_check ? rebuild_dangerous(c->since, c->check, c->delay) : !(d2 <= rebuild * rebuild);
     c->last_build = step;
     c->since = 0;
     return cpu_build_neighbors(c);

@@ -22,7 +22,7 @@ typedef struct {
     cpu_pair_table pairs;
     double dt, skin, rneigh;
     int brute;                /* method = brute */
-    int check, since, started; /* steps between skin tests; steps since the last build */
+    int check, delay, distance_check, since, started; /* steps between skin tests; steps since the last build */
     long builds, dangerous, last_build, unsafe_step; /* unsafe_step: -1 while healthy */
     long step;                /* the last step update_neighbors saw */
     int threads;

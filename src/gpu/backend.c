@@ -211,7 +211,7 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     c->rlist = setup->pairs->cutmax + setup->skin;
     c->method = setup->method;
     c->transposed = setup->layout == MDL_NL_TRANSPOSED;
-    c->check = setup->check;
+    c->check = setup->check, c->delay = setup->delay, c->distance_check = setup->distance_check;
     mdl_system mine;
     const mdl_system *own = s;
     if (comm_size() > 1) { /* this rank's brick: its atoms, and room for ghosts */

@@ -63,7 +63,8 @@ typedef struct {
     mdl_real *pos_outer;      /* and the packed positions at its build: one allocation, at onl */
     int capacity;             /* neighbor slots per atom (nl holds at least GPU_STAGING_BYTES per atom:
                                  the rebuild's staging area) */
-    int check;                /* steps between skin tests */
+    int check;                /* steps between skin tests (physics/rebuild.h) */
+    int delay, distance_check; /* no test before `delay` steps; 0: rebuild when due, untested */
     gpu_nb_state *nbs;        /* the list's state on the device (gpu.h) */
     volatile long long *report; /* mapped: [0] the step found unsafe (-1: none), [1] longest row asked,
                                    [2..4] a barostat's box lengths at the last rebuild (doubles' bits) */

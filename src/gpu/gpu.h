@@ -115,6 +115,10 @@ typedef struct {
     int far_outer;     /* pruned lists: an atom moved past half the outer list's skin since its build */
     long long prunes;  /* pruned lists: inner lists made from the outer one (builds not counted) */
 } gpu_nb_state;
+/* When the skin test is made (physics/rebuild.h) and whether a due step rebuilds without it. */
+typedef struct {
+    int every, delay, distance_check;
+} gpu_rebuild_rule;
 /* The cell grid the kernels work in: the region the cells divide, their number along each
    dimension, and the minimum image's lengths and inverses in the pair kernels' precision (0 along
    open dimensions). The builders and the wrap take it by value (a fixed box) or, under a
@@ -169,8 +173,9 @@ void gpu_graph_destroy(gpu_graph *g);
    rebuild's body and starts the prune's. With bx (a barostat's box; NULL: a fixed one), a rebuild
    first fits the cells to the box (as many of the host's as it holds; fewer than 3 along an edge of
    3 or more halts the step) and reports its lengths in report_dev[2..4] (doubles' bits), from which
-   the host decides a grid that grew. */
-int gpu_rebuild_node_begin(gpu_nb_state *st, int check, const int *flags, long long *report_dev, int pruned,
+   the host decides a grid that grew. The rule: when the test is made (physics/rebuild.h), and
+   whether a due step rebuilds without it. */
+int gpu_rebuild_node_begin(gpu_nb_state *st, gpu_rebuild_rule rule, const int *flags, long long *report_dev, int pruned,
                            gpu_box_state *bx);
 int gpu_switch_nodes(void); /* whether the runtime and driver have switch nodes (CUDA 12.8+), which pruning needs */
 int gpu_prune_node_begin(void);

@@ -4,6 +4,7 @@
 // pruned lists a switch node, CUDA 12.8+: the rebuild, or the prune) -- so the host never waits
 // for the answer.
 #include "common.cuh"
+#include "../physics/rebuild.h"
 
 #include <stdlib.h>
 
@@ -39,18 +40,19 @@ __device__ bool grid_at_rebuild(gpu_box_state *bx, gpu_nb_state *st, long long *
     return true;
 }
 
-/* One thread: the step count, the skin test every `check` steps, the reports to the host; the
+/* One thread: the step count, the skin test when the rule says (without the distance check a due
+   step rebuilds unless an atom moved past the skin), the reports to the host; the
    node's value: 1 to rebuild, else 0. With `pruned` (a switch node): 0 to rebuild (only when the
    outer list is out of date too), 1 to prune, 2 for neither. With bx (a barostat; NULL: a fixed
    box), a rebuild first fits the cells to the box (grid_at_rebuild). */
-__global__ void rebuild_test_kernel(gpu_nb_state *st, int check, const int *flags, long long *report, int pruned,
+__global__ void rebuild_test_kernel(gpu_nb_state *st, gpu_rebuild_rule rule, const int *flags, long long *report, int pruned,
                                     gpu_box_state *bx, cudaGraphConditionalHandle node)
 {
     unsigned go = 0, cut = 0;
     bool told = false;
     st->step++;
     st->since++;
-    if (st->since % check == 0) {
+    if (rebuild_due(st->since, rule.every, rule.delay)) {
         if (st->unsafe) {
             st->halt = 1;
             if (!st->reported) {
@@ -58,12 +60,13 @@ __global__ void rebuild_test_kernel(gpu_nb_state *st, int check, const int *flag
                 report[0] = st->step;
                 told = true;
             }
-        } else if (st->far || st->far_outer) {
-            go = !pruned || st->far_outer;
+        } else if (st->far || st->far_outer || !rule.distance_check) {
+            go = !pruned || st->far_outer || !rule.distance_check;
             cut = !go;
             st->builds += go;
             st->prunes += cut;
-            st->dangerous += st->since == check && st->far; /* the outer test alone: its list was fine a step ago */
+            /* the outer test alone: its list was fine a step ago */
+            st->dangerous += rule.distance_check && rebuild_dangerous(st->since, rule.every, rule.delay) && st->far;
             st->last_build = st->step;
             st->since = 0;
             st->far = st->far_outer = 0;
@@ -151,7 +154,7 @@ static int conditional_node_begin(cudaGraphConditionalHandle h, int bodies)
     return 0;
 }
 
-extern "C" int gpu_rebuild_node_begin(gpu_nb_state *st, int check, const int *flags, long long *report_dev,
+extern "C" int gpu_rebuild_node_begin(gpu_nb_state *st, gpu_rebuild_rule rule, const int *flags, long long *report_dev,
                                       int pruned, gpu_box_state *bx)
 {
     cudaStreamCaptureStatus status;
@@ -160,7 +163,7 @@ extern "C" int gpu_rebuild_node_begin(gpu_nb_state *st, int check, const int *fl
     s_outer = g_mdl_stream;
     MDL_CUDA(cudaStreamGetCaptureInfo(s_outer, &status, NULL, &graph, NULL, NULL, NULL));
     MDL_CUDA(cudaGraphConditionalHandleCreate(&h, graph, 0, 0));
-    rebuild_test_kernel<<<1, 1, 0, s_outer>>>(st, check, flags, report_dev, pruned, bx, h);
+    rebuild_test_kernel<<<1, 1, 0, s_outer>>>(st, rule, flags, report_dev, pruned, bx, h);
     MDL_LAUNCHED("rebuild_test");
     return conditional_node_begin(h, pruned ? 2 : 1);
 }

@@ -247,7 +247,7 @@ int gpu_end_step(void *p, int *redo)
    into a recording. */
 static int queue_update(gpu_ctx *c)
 {
-    TRY(gpu_rebuild_node_begin(c->nbs, c->check, c->flags, c->report_dev, c->outer > 0, c->barostat ? c->bx : NULL));
+    TRY(gpu_rebuild_node_begin(c->nbs, (gpu_rebuild_rule){c->check, c->delay, c->distance_check}, c->flags, c->report_dev, c->outer > 0, c->barostat ? c->bx : NULL));
     int rc = queue_rebuild(c);
     if (rc == MDL_OK && c->outer > 0)
         rc = gpu_prune_node_begin() == 0 ? gpu_queue_prune(c) : MDL_ERUN;

@@ -5,6 +5,7 @@
 #include "halo.h"
 
 #include "../parallel/comm.h"
+#include "../physics/rebuild.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
@@ -137,7 +138,7 @@ static void count_build(gpu_ctx *c, long step)
 {
     gpu_halo *h = c->halo;
     h->builds++;
-    h->dangerous += h->since == c->check;
+    h->dangerous += c->distance_check && rebuild_dangerous(h->since, c->check, c->delay);
     h->last_build = step;
     h->since = 0;
 }
@@ -165,7 +166,7 @@ int halo_update(gpu_ctx *c, long step, int *rebuild)
     *rebuild = 0;
     if (!h->started) /* the set-up's build was the step before */
         h->started = 1, h->last_build = step - 1;
-    if (h->unsafe_step >= 0 || ++h->since % c->check != 0)
+    if (h->unsafe_step >= 0 || !rebuild_due(++h->since, c->check, c->delay))
         return refresh_ghosts(c, 0);
     if (h->nccl) {
         h->pending = step;

@@ -4,6 +4,7 @@
 #include "eam.h"
 #include "lattice.h"
 #include "../io/readers.h"
+#include "lammps_velocity.h"
 #include "../util/util.h"
 
 #include <math.h>
@@ -109,6 +110,25 @@ static int build_lattice(const mdl_config *cfg, mdl_system *s)
     return lattice_build(cfg, s);
 }
 
+/* [system] velocities: mdlite's Maxwell-Boltzmann draw, or LAMMPS's velocity create. */
+static int create_velocities(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_normals_fn draw)
+{
+    if (cfg->velocities == 0) {
+        if (config_has(cfg, "system", "velocity_dist"))
+            mdl_warn("%s: [system] velocity_dist: not used by velocities = maxwell",
+                     config_origin(cfg, "system", "velocity_dist"));
+        return velocities_create(s, u, cfg->temperature, cfg->seed, draw);
+    }
+    if (cfg->seed > 2147483647UL) {
+        mdl_error("%s: [system] seed: %lu: LAMMPS's velocity create takes seeds 1 .. 2147483647",
+                  config_origin(cfg, "system", "seed"), cfg->seed);
+        return MDL_EINPUT;
+    }
+    velocities_lammps(s, u, cfg->temperature, (int)cfg->seed, cfg->velocities == 1 ? MDL_VEL_LOOP_ALL : MDL_VEL_LOOP_GEOM,
+                      cfg->velocity_dist == 1);
+    return MDL_OK;
+}
+
 int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_normals_fn draw)
 {
     int rc = cfg->input[0] ? read_input(cfg, s) : build_lattice(cfg, s);
@@ -136,7 +156,7 @@ int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_n
                   config_origin(cfg, "system", "temperature"));
         return MDL_EINPUT;
     }
-    return velocities_create(s, u, cfg->temperature, cfg->seed, draw);
+    return create_velocities(cfg, u, s, draw);
 }
 
 int check_cutoff_fits(const mdl_config *cfg, const mdl_system *s, const mdl_pair_table *pt)

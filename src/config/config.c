@@ -53,8 +53,8 @@ static int check_known(const char *origin, const char *section, const char *key)
         return 0;
     }
     if (stage && !config_stage_key_section(key)) {
-        mdl_error("%s: [%s] %s: not a key a stage sets (steps, the ensemble's keys, thermo, dump_every and "
-                  "[analysis]'s rdf_every, rdf_bins, rdf_max, msd_every)", origin, section, key);
+        mdl_error("%s: [%s] %s: not a key a stage sets (steps, the ensemble's keys, thermo, dump_every, "
+                  "data_file and [analysis]'s rdf_every, rdf_bins, rdf_max, msd_every)", origin, section, key);
         return 0;
     }
     if (!stage && !config_known_section(section)) {

@@ -114,6 +114,7 @@ typedef struct mdl_config_s {
     char thermo_columns[MDL_PATH_LEN]; /* LAMMPS's thermo_style custom names ("": mdlite's columns) */
     int thermo_norm;          /* energies per atom (LAMMPS's thermo_modify norm yes) or totals */
     char trajectory[MDL_PATH_LEN];
+    char data_file[MDL_PATH_LEN]; /* a LAMMPS data file written at the end of the run or stage ("": none) */
     int dump_every;
     int dump_fields;
     int unwrapped;            /* [output] positions = unwrapped: frames hold x + image x edge (no image) */

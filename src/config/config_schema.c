@@ -73,6 +73,7 @@ static const key_spec SCHEMA[] = {
     {"output", "thermo_columns", K_WORDS, F(thermo_columns), 0, 0, 0, NULL},
     {"output", "thermo_norm", K_BOOL, F(thermo_norm), 0, 0, 0, NULL},
     {"output", "trajectory", K_STRING, F(trajectory), 0, 0, 0, NULL},
+    {"output", "data_file", K_STRING, F(data_file), 0, 0, 0, NULL},
     {"output", "dump_every", K_INT, F(dump_every), 1, 2e9, 0, NULL},
     {"output", "dump_fields", K_FIELDS, F(dump_fields), 0, 0, 0, NULL},
     {"output", "positions", K_ENUM, F(unwrapped), 0, 0, 0, "wrapped|unwrapped"},
@@ -101,7 +102,7 @@ static const char *const STAGE_KEYS[][2] = {
     {"run", "steps"},          {"run", "ensemble"},      {"run", "target_temperature"}, {"run", "tau"},
     {"run", "every"},          {"run", "chain"},         {"run", "target_pressure"},    {"run", "pressure_tau"},
     {"run", "pressure_chain"}, {"output", "thermo"},     {"output", "dump_every"},      {"analysis", "rdf_every"},
-    {"analysis", "rdf_bins"},  {"analysis", "rdf_max"},  {"analysis", "msd_every"}};
+    {"analysis", "rdf_bins"},  {"analysis", "rdf_max"},  {"analysis", "msd_every"}, {"output", "data_file"}};
 
 const char *config_stage_key_section(const char *key)
 {

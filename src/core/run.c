@@ -150,6 +150,7 @@ static int run_stage(run_state *r, int continued)
             printf("mdlite: stage %s ended at step %ld, before the restart\n", cfg->stage_name, r->final_step);
     } else
         MDL_TRY(summary_print(&m, loop));
+    MDL_TRY(run_write_data(r, r->final_step));
     return analysis_end(&r->an, &r->an_out, r->quiet);
 }
 
@@ -180,6 +181,15 @@ static void stage_banner(const run_state *r)
     if (r->base->nstages && !r->quiet)
         printf("\nmdlite: stage %s (%d of %d): %s, steps %ld to %ld\n", r->cfg->stage_name, r->stage + 1,
                r->base->nstages, config_ensemble_name(r->cfg->ensemble), r->first_step, r->final_step);
+}
+
+/* Whether the run or any stage writes a data file. */
+static int writes_data(const mdl_config *base)
+{
+    for (int k = 0; k < (base->nstages ? base->nstages : 1); k++)
+        if (run_data_file(base, k)[0])
+            return 1;
+    return 0;
 }
 
 /* The stages in order from the one the run starts in (a stage of no steps is passed over). */
@@ -279,6 +289,8 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     run_state r;
     memset(&r, 0, sizeof r);
     r.fd_thermo = r.fd_traj = r.fd_profile = r.fd_rdf = r.fd_msd = -1;
+    for (int k = 0; k < MDL_MAX_STAGES; k++)
+        r.fd_data[k] = -1;
     r.ops = ops;
     r.cfg = r.base = cfg;
     r.units = &u;
@@ -370,14 +382,17 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     profile_phase(r.prof, "open output", t);
     t = mdl_wtime();
     /* the backend holds the state from here on; s lives on as the frames' metadata */
-    if (r.traj)
+    const int data = writes_data(cfg), data_fields = data ? MDL_DUMP_POSITION | MDL_DUMP_VELOCITY | MDL_DUMP_IMAGE : 0;
+    if (r.traj || data)
         r.snap = s;
     else
         system_destroy(&s);
     if (rc == MDL_OK && r.traj)
         rc = writer_start(&r.writer, r.traj, ops, r.ctx, &r.snap, cfg->async ? cfg->buffers : 0,
-                          cfg->checkpoint ? MDL_DUMP_ALL | MDL_DUMP_BUILD : cfg->dump_fields, cfg->throttle_ms,
-                          r.prof);
+                          (cfg->checkpoint ? MDL_DUMP_ALL | MDL_DUMP_BUILD : cfg->dump_fields) | data_fields,
+                          cfg->throttle_ms, r.prof);
+    if (rc == MDL_OK && data && r.rank == 0) /* the data files' snapshots: the writer's spare slot, or one */
+        rc = r.writer ? (r.data_slot = writer_spare_slot(r.writer), MDL_OK) : ops->snapshot_alloc(r.ctx, 1, data_fields);
     profile_phase(r.prof, "writer start", t);
     t = mdl_wtime();
     if (rc == MDL_OK)
@@ -424,6 +439,8 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     outfile_release(r.fd_profile);
     outfile_release(r.fd_rdf);
     outfile_release(r.fd_msd);
+    for (int k = 0; k < MDL_MAX_STAGES; k++)
+        outfile_release(r.fd_data[k]);
     checkpoint_free(&r.ck); /* resume is its analysis */
     potential_destroy(&pt); /* an EAM style's tables, which the backend read until its end */
     return rc;

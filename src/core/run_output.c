@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "run_state.h"
 
+#include "../io/data_file.h"
 #include "../io/outfile.h"
 #include "../parallel/comm.h"
 #include "../util/util.h"
@@ -116,17 +117,41 @@ int run_queue_thermo(run_state *r, long step)
     return MDL_OK;
 }
 
+const char *run_data_file(const mdl_config *base, int stage)
+{
+    if (!base->nstages)
+        return base->data_file;
+    const char *path = base->stages[stage].data_file;
+    return stage + 1 < base->nstages && strcmp(base->stages[stage + 1].data_file, path) == 0 ? "" : path;
+}
+
+/* The data files the stages write (each once) after the outputs in out[5 ..]; their count. */
+static int data_file_outputs(const mdl_config *base, mdl_named_path *out)
+{
+    int n = 0;
+    for (int k = 0; k < (base->nstages ? base->nstages : 1); k++) {
+        const char *path = run_data_file(base, k);
+        int seen = !path[0];
+        for (int j = 0; j < n && !seen; j++)
+            seen = strcmp(out[5 + j].path, path) == 0;
+        if (!seen)
+            out[5 + n++] = (mdl_named_path){path, "[output] data_file"};
+    }
+    return n;
+}
+
 /* Every output checked against the inputs and each other, then claimed (locked; an existing
    file kept as a backup unless appending or --overwrite). */
 int run_claim_outputs(run_state *r, const mdl_run_options *opt)
 {
     const mdl_config *cfg = r->cfg;
     mdl_named_path in[] = {{cfg->path, "config file"}, {cfg->input, "[system] input"}, {opt->restart, "--restart file"}};
-    mdl_named_path out[] = {{cfg->thermo_file, "[output] thermo_file"}, {cfg->trajectory, "[output] trajectory"},
+    mdl_named_path out[5 + MDL_MAX_STAGES] = {{cfg->thermo_file, "[output] thermo_file"}, {cfg->trajectory, "[output] trajectory"},
                             {opt->profile, "--profile file"},
                             {analysis_wanted(cfg, 1) ? cfg->rdf_file : NULL, "[analysis] rdf_file"},
                             {analysis_wanted(cfg, 0) ? cfg->msd_file : NULL, "[analysis] msd_file"}};
-    MDL_TRY(outputs_check(in, 3, out, 5, r->append ? 1 : -1, r->append ? 2 : -1));
+    const int ndata = data_file_outputs(r->base, out);
+    MDL_TRY(outputs_check(in, 3, out, 5 + ndata, r->append ? 1 : -1, r->append ? 2 : -1));
     int rc = MDL_OK;
     if (opt->profile)
         rc = outfile_claim(opt->profile, out[2].role, 0, opt->overwrite, &r->fd_profile);
@@ -138,6 +163,8 @@ int run_claim_outputs(run_state *r, const mdl_run_options *opt)
         rc = outfile_claim(out[3].path, out[3].role, 0, opt->overwrite, &r->fd_rdf);
     if (rc == MDL_OK && out[4].path)
         rc = outfile_claim(out[4].path, out[4].role, 0, opt->overwrite, &r->fd_msd);
+    for (int k = 0; k < ndata && rc == MDL_OK; k++)
+        rc = outfile_claim(out[5 + k].path, out[5 + k].role, 0, opt->overwrite, &r->fd_data[k]);
     if (rc != MDL_OK) { /* no empty file left behind by the claims that went through */
         outfile_abandon(opt->profile, r->fd_profile);
         r->fd_profile = -1;
@@ -155,4 +182,26 @@ int run_open_output(run_state *r, const mdl_units *u, const mdl_system *s)
     if (!r->cfg->trajectory[0])
         return MDL_OK;
     return traj_open(&r->traj, r->base, u, s, r->append); /* an append's last frame checked by the restart */
+}
+
+/* The state now as a LAMMPS data file (every rank gathers to rank 0, which writes it), where the
+   stage writes one. */
+int run_write_data(run_state *r, long step)
+{
+    const char *path = run_data_file(r->base, r->stage);
+    if (!path[0])
+        return MDL_OK;
+    const int fields = MDL_DUMP_POSITION | MDL_DUMP_VELOCITY | MDL_DUMP_IMAGE;
+    MDL_TRY(r->ops->snapshot_start(r->ctx, r->data_slot, fields));
+    if (r->rank != 0)
+        return MDL_OK;
+    mdl_system frame = r->snap; /* a view: the per-atom arrays are pointed into the slot */
+    mdl_observables obs;
+    MDL_TRY(r->ops->snapshot_finish(r->ctx, r->data_slot, &frame, &obs));
+    for (int d = 0; d < 3 && obs.volume > 0; d++) /* the box now (a barostat moves it) */
+        frame.box.lo[d] = obs.box_lo[d], frame.box.len[d] = obs.box_len[d];
+    MDL_TRY(write_data_file(path, &frame, r->units->name, step));
+    if (!r->quiet)
+        printf("mdlite: data file %s written (step %ld)\n", path, step);
+    return MDL_OK;
 }

@@ -46,6 +46,8 @@ typedef struct run_state {
     int nstate;
     int append;         /* continuing the restart file itself: its last frame is our first */
     int fd_thermo, fd_traj, fd_profile, fd_rdf, fd_msd; /* locks on the output files (outfile_claim), -1: none */
+    int fd_data[MDL_MAX_STAGES]; /* the data files' locks */
+    int data_slot;               /* the snapshot slot of the data files */
     size_t natoms;
     int progress;       /* draw a progress line (stdout is a terminal) */
     double cpu;         /* CPU seconds of the loop */
@@ -67,6 +69,11 @@ static inline double step_time(const run_state *r, long step)
 }
 
 
+/* The data file stage `stage` writes at its end ("": none): its data_file, unless the next stage
+   writes the same file (which then holds the later state). */
+const char *run_data_file(const mdl_config *base, int stage);
+/* The state at `step` as stage r->stage's data file, if it writes one. */
+int run_write_data(run_state *r, long step);
 /* A progress line, cleared before other output (rank 0, a terminal). */
 void run_clear_progress(run_state *r);
 /* The row of `step` (observables o) on stdout and in thermo.csv, after the health check. */

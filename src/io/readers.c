@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "readers.h"
 
+#include "data_file.h"
+#include "text_lines.h"
 #include "../util/util.h"
 
 #include <ctype.h>
@@ -12,84 +14,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-
-typedef struct {
-    const char *path;
-    size_t size; /* of the file, in bytes */
-    FILE *fp;
-    char *buf;
-    size_t cap;
-    int line;
-    int bad; /* a line held a NUL byte: refused, with its message */
-} line_reader;
-
-/* The next line without its end; NULL at the end of the file, or (r->bad, with a message) at a
-   line holding a NUL byte, which would cut the line short without a word. */
-static char *next_line(line_reader *r)
-{
-    ssize_t n = getline(&r->buf, &r->cap, r->fp);
-    if (n < 0)
-        return NULL;
-    r->line++;
-    const char *nul = memchr(r->buf, '\0', (size_t)n);
-    if (nul) {
-        mdl_error("%s:%d: column %ld: a NUL byte (not a text file?)", r->path, r->line, (long)(nul - r->buf) + 1);
-        r->bad = 1;
-        return NULL;
-    }
-    while (n > 0 && (r->buf[n - 1] == '\n' || r->buf[n - 1] == '\r'))
-        r->buf[--n] = '\0';
-    return r->buf;
-}
-
-/* s for a message: bytes outside printable ASCII as \xNN, cut to fit (with "..."). */
-static const char *escaped(const char *s, char *out, size_t size)
-{
-    size_t k = 0;
-    for (; *s && k + 8 < size; s++) {
-        unsigned char c = (unsigned char)*s;
-        k += (size_t)snprintf(out + k, size - k, c >= 32 && c < 127 ? "%c" : "\\x%02x", c);
-    }
-    snprintf(out + k, size - k, "%s", *s ? "..." : "");
-    return out;
-}
-
-static int is_blank(const char *s)
-{
-    while (*s && isspace((unsigned char)*s))
-        s++;
-    return *s == '\0';
-}
-
-/* Splits s in place on blanks; returns the number of fields (at most max). */
-static int split_fields(char *s, char **fields, int max)
-{
-    int n = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(s, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-        if (n == max)
-            return max + 1;
-        fields[n++] = tok;
-    }
-    return n;
-}
-
-static int parse_coord(line_reader *r, const char *field, int column, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(field, &end);
-    if (end == field || *end != '\0') {
-        mdl_error("%s:%d: column %d: '%s' is not a number", r->path, r->line, column, field);
-        return MDL_EINPUT;
-    }
-    if (!isfinite(v) || errno == ERANGE) {
-        mdl_error("%s:%d: column %d: '%s' is not a finite number", r->path, r->line, column, field);
-        return MDL_EINPUT;
-    }
-    *out = v;
-    return MDL_OK;
-}
 
 static int has_suffix(const char *path, const char *suffix)
 {
@@ -452,13 +376,16 @@ int read_coordinates(const char *path, mdl_system *s, int *has_box)
         mdl_error("%s: cannot open coordinate file: %s", path, strerror(errno));
         return MDL_EINPUT;
     }
-    int rc, fmt = sniff_format(path, r.fp);
-    if (fmt == '2')
+    int rc, fmt = is_data_file(path) ? 'd' : sniff_format(path, r.fp);
+    if (fmt == 'd')
+        rc = read_data_file(&r, s), *has_box = rc == MDL_OK;
+    else if (fmt == '2')
         rc = read_xy(&r, s);
     else if (fmt == 'x')
         rc = read_xyz(&r, s, has_box);
     else {
-        mdl_error("%s: unknown coordinate format (expected .xyz/.extxyz, or two columns x y)", path);
+        mdl_error("%s: unknown coordinate format (expected .xyz/.extxyz, a LAMMPS data file NAME.data, NAME.lmp or "
+                  "data.NAME, or two columns x y)", path);
         rc = MDL_EINPUT;
     }
     if (rc == MDL_OK && ferror(r.fp)) {

@@ -1,4 +1,5 @@
-/* Coordinate file readers: xyz, extended XYZ (Lattice=, Properties=, pbc=) and the 2-column .xy format. */
+/* Coordinate file readers: xyz, extended XYZ (Lattice=, Properties=, pbc=), LAMMPS data files
+   (data_file.h) and the 2-column .xy format. */
 #ifndef MDL_READERS_H
 #define MDL_READERS_H
 

@@ -112,7 +112,8 @@ int writer_start(mdl_writer **out, mdl_traj *traj, const mdl_backend_ops *ops, v
     w->prof = prof;
     w->slots = calloc((size_t)nslots, sizeof *w->slots);
     w->queue = calloc((size_t)nslots, sizeof *w->queue);
-    if (!w->slots || !w->queue || ops->snapshot_alloc(ctx, nslots, max_fields) != MDL_OK)
+    /* one slot more than the writer's: writer_spare_slot's */
+    if (!w->slots || !w->queue || ops->snapshot_alloc(ctx, nslots + 1, max_fields) != MDL_OK)
         return MDL_ERUN;
     if (!w->threaded)
         return MDL_OK;
@@ -190,4 +191,9 @@ int writer_stop(mdl_writer *w)
     free(w->slots);
     free(w);
     return rc;
+}
+
+int writer_spare_slot(const mdl_writer *w)
+{
+    return w->nslots;
 }

@@ -23,6 +23,9 @@ int writer_start(mdl_writer **w, mdl_traj *traj, const mdl_backend_ops *ops, voi
    nslots are in flight, then snapshots the state into it (GPU: queued, no wait) and returns.
    Frames are written in the order submitted. Returns the writer's error, if it failed. */
 int writer_submit(mdl_writer *w, const mdl_frame *f, int fields);
+/* A snapshot slot the writer never takes (a backend slot allocated with the writer's, with room
+   for max_fields): the caller's own snapshots (a data file's) go there. */
+int writer_spare_slot(const mdl_writer *w);
 /* Writes every queued frame and stops the thread; returns the first write error. (The backend
    keeps the slots' memory until it is destroyed.) */
 int writer_stop(mdl_writer *w);

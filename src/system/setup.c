@@ -12,13 +12,18 @@
 
 static int assign_masses(const mdl_config *cfg, mdl_system *s)
 {
-    if (eam_style(cfg)) { /* the files' masses, as LAMMPS's pair_coeff sets them */
-        if (s->has_masses) {
-            mdl_error("%s: [potential] style %s takes the masses from its file(s); %s has masses too",
-                      config_origin(cfg, "potential", "style"), config_style_name(cfg->style), cfg->input);
-            return MDL_EINPUT;
-        }
-        return eam_masses(cfg, s);
+    if (eam_style(cfg)) { /* the files' masses, as LAMMPS's pair_coeff sets them; an input's must agree */
+        double given[MDL_MAX_SPECIES];
+        memcpy(given, s->mass, sizeof given);
+        MDL_TRY(eam_masses(cfg, s));
+        for (int t = 0; t < s->ntypes && s->has_masses; t++)
+            if (fabs(given[t] - s->mass[t]) > 1e-12 * s->mass[t]) {
+                mdl_error("%s: [potential] style %s takes the masses from its file(s): species %s's is %.17g there and "
+                          "%.17g in %s", config_origin(cfg, "potential", "style"), config_style_name(cfg->style),
+                          s->species[t], s->mass[t], given[t], cfg->input);
+                return MDL_EINPUT;
+            }
+        return MDL_OK;
     }
     if (s->has_masses && config_has(cfg, "system", "mass")) { /* every atom's mass is in the file */
         mdl_error("%s: [system] mass: contradicts the masses in %s (they are used as read); remove one",
@@ -55,7 +60,8 @@ static int read_input(const mdl_config *cfg, mdl_system *s)
         return rc;
     int given = cfg->box[0] > 0;
     if (has_box && given) {
-        mdl_error("%s: [system] box: contradicts the Lattice= of %s; give the box in one place",
+        mdl_error("%s: [system] box: contradicts the box of %s (its Lattice=, or a data file's header); give the "
+                  "box in one place",
                   config_origin(cfg, "system", "box"), cfg->input);
         return MDL_EINPUT;
     }

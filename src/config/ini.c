@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "ini.h"
 
+#include "lammps_script.h"
 #include "../util/util.h"
 
 #include <errno.h>
@@ -129,9 +130,19 @@ int ini_parse(const char *path, char **text_out, ini_handler on_key, void *user)
         free(text);
         return MDL_EINPUT;
     }
+    int *line_of = NULL; /* a LAMMPS script: its INI, each line's script line */
+    if (lammps_script_detect(text)) {
+        char *ini;
+        int rc = lammps_script_convert(path, text, &ini, &line_of);
+        free(text);
+        if (rc != MDL_OK)
+            return rc;
+        text = ini;
+    }
     char *copy = strdup(text), section[64] = "";
     if (!copy) {
         free(text);
+        free(line_of);
         return MDL_ERUN;
     }
     char *s = copy;
@@ -146,12 +157,13 @@ int ini_parse(const char *path, char **text_out, ini_handler on_key, void *user)
         char *next = strchr(s, '\n');
         if (next)
             *next++ = '\0';
-        nerr += parse_line(path, line, s, section, sizeof section, on_key, user, &stop);
+        nerr += parse_line(path, line_of ? line_of[line - 1] : line, s, section, sizeof section, on_key, user, &stop);
         s = next;
     }
     if (!stop && nerr < 20)
         nerr += on_key(user, NULL, NULL, NULL, 0) != 0;
     free(copy);
+    free(line_of);
     if (stop)
         nerr++;
     if (nerr || !text_out)

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "run_state.h"
 
+#include "../config/config_schema.h"
 #include "../io/data_file.h"
 #include "../io/outfile.h"
 #include "../parallel/comm.h"
@@ -121,8 +122,11 @@ const char *run_data_file(const mdl_config *base, int stage)
 {
     if (!base->nstages)
         return base->data_file;
-    const char *path = base->stages[stage].data_file;
-    return stage + 1 < base->nstages && strcmp(base->stages[stage + 1].data_file, path) == 0 ? "" : path;
+    char section[48];
+    snprintf(section, sizeof section, "stage:%s", base->stages[stage].stage_name);
+    if (config_find_entry(base, section, "data_file")) /* the stage's own */
+        return base->stages[stage].data_file;
+    return stage == base->nstages - 1 ? base->data_file : ""; /* [output]'s: at the run's end */
 }
 
 /* The data files the stages write (each once) after the outputs in out[5 ..]; their count. */

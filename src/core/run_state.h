@@ -69,8 +69,8 @@ static inline double step_time(const run_state *r, long step)
 }
 
 
-/* The data file stage `stage` writes at its end ("": none): its data_file, unless the next stage
-   writes the same file (which then holds the later state). */
+/* The data file stage `stage` writes at its end ("": none): the one its own section names, or, at
+   the last stage, [output]'s. */
 const char *run_data_file(const mdl_config *base, int stage);
 /* The state at `step` as stage r->stage's data file, if it writes one. */
 int run_write_data(run_state *r, long step);

@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""LAMMPS input scripts run by mdlite (`mdlite run in.X`) against the Debian `lmp` on the same script:
+every thermo row both print agrees to 1e-10 (relative, with that absolute floor), and the data
+files both write (write_data) hold the same atoms to 1e-8. Cases: LAMMPS's bench/in.lj and
+bench/in.eam as they are; a script of three runs (Nose-Hoover NVT, NVE, NPT) with variables, a
+continued command and write_data after two of them; a script that reads LAMMPS's data file and
+writes its own; scripts and data files mdlite must refuse (exit 2, naming file and line).
+
+usage: lammps_script.py MDLITE [lj|eam|stages|bad|data_bad]
+"""
+import math
+import os
+import re
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+from common import SKIP, fail, read_thermo, run, workdir, write  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.join(HERE, "..", "lammps", "scripts")
+POT = "/usr/share/lammps/potentials"
+TOL = 1e-10
+# LAMMPS's log headers against mdlite's thermo_columns names
+NAMES = {"Step": "step", "Temp": "temp", "PotEng": "pe", "E_pair": "pe", "KinEng": "ke", "TotEng": "etotal",
+         "Press": "press", "Volume": "vol"}
+
+
+def lammps_rows(log):
+    """Every thermo row of a LAMMPS log by step (a step printed twice, at a run's end and the next
+    one's start, must print the same numbers)."""
+    rows, hdr = {}, None
+    for line in open(log):
+        w = line.split()
+        if w and w[0] == "Step":
+            hdr = [NAMES.get(h, h) for h in w]
+        elif hdr and w and re.fullmatch(r"-?\d+", w[0]) and len(w) == len(hdr):
+            row = dict(zip(hdr, map(float, w)))
+            rows[int(w[0])] = row
+        elif w and w[0] == "Loop":
+            hdr = None
+    return rows
+
+
+def run_lammps(script, cwd):
+    """The script through lmp with thermo printed to 17 digits (the format set before every run, as
+    thermo_style resets it); its log's rows."""
+    text = re.sub(r"^(\s*run\s)", r"thermo_modify format float %.17g\n\1", open(script).read(), flags=re.M)
+    path = write(os.path.join(cwd, os.path.basename(script)), text)
+    run(["lmp", "-in", os.path.basename(path), "-log", "lmp.log", "-screen", "none"], cwd=cwd)
+    return lammps_rows(os.path.join(cwd, "lmp.log"))
+
+
+def compare_thermo(ours, theirs, what):
+    worst, n = 0.0, 0
+    for row in ours:
+        ref = theirs.get(row["step"])
+        if ref is None:
+            fail(f"{what}: step {row['step']} is in mdlite's thermo.csv, not in LAMMPS's log")
+        for k, v in row.items():
+            if k == "step":
+                continue
+            d = abs(v - ref[k]) / max(abs(ref[k]), 1.0)
+            worst = max(worst, d)
+            n += 1
+            if not d <= TOL:
+                fail(f"{what}: step {row['step']} {k}: mdlite {v!r}, LAMMPS {ref[k]!r} (relative {d:.3g})")
+    if set(theirs) - {r["step"] for r in ours}:
+        fail(f"{what}: LAMMPS printed steps {sorted(set(theirs) - {r['step'] for r in ours})} that mdlite did not")
+    print(f"{what}: {len(ours)} rows, {n} values, worst relative difference {worst:.3g} (tolerance {TOL:g})")
+
+
+def read_data(path):
+    """A data file's box, and each atom's unwrapped position and velocity by id."""
+    lines = open(path).read().split("\n")
+    box, atoms, vel, section = [], {}, {}, None
+    for line in lines:
+        w = line.split("#")[0].split()
+        if len(w) == 4 and w[2].endswith("lo"):
+            box.append((float(w[0]), float(w[1])))
+        elif len(w) in (1, 2) and w[0] in ("Atoms", "Velocities", "Masses", "Pair", "PairIJ"):
+            section = w[0]
+        elif section == "Atoms" and len(w) == 8:
+            img = [int(x) for x in w[5:8]]
+            atoms[int(w[0])] = [float(w[2 + d]) + img[d] * (box[d][1] - box[d][0]) for d in range(3)]
+        elif section == "Velocities" and len(w) == 4:
+            vel[int(w[0])] = [float(x) for x in w[1:]]
+    return box, atoms, vel
+
+
+def compare_data(ours, theirs, what):
+    b1, a1, v1 = read_data(ours)
+    b2, a2, v2 = read_data(theirs)
+    if sorted(a1) != sorted(a2) or sorted(v1) != sorted(v2) or not a1:
+        fail(f"{what}: the files hold different atoms ({len(a1)} / {len(a2)})")
+    worst = max(abs(x - y) for i in a1 for x, y in zip(a1[i] + v1[i], a2[i] + v2[i]))
+    worst = max([worst] + [abs(x - y) for p, q in zip(b1, b2) for x, y in zip(p, q)])
+    if not worst <= 1e-8:
+        fail(f"{what}: positions, velocities or box differ by {worst:.3g}")
+    print(f"{what}: {len(a1)} atoms, box, positions and velocities within {worst:.3g} of LAMMPS's write_data")
+
+
+def case_run(mdlite, names, extra=()):
+    """Copies the scripts (and extra files) to a folder for mdlite and one for LAMMPS; runs them in turn."""
+    d = workdir("script")
+    for sub in ("mdlite", "lammps"):
+        os.makedirs(os.path.join(d, sub))
+        for f in list(names) + list(extra):
+            shutil.copy(f if os.path.isabs(f) else os.path.join(SCRIPTS, f), os.path.join(d, sub))
+    return d
+
+
+def main():
+    mdlite, case = sys.argv[1], sys.argv[2]
+    if case in ("lj", "eam", "stages") and not shutil.which("lmp"):
+        print("no lmp (LAMMPS): skipped")
+        sys.exit(SKIP)
+    if case in ("lj", "eam"):
+        script = "in." + case
+        d = case_run(mdlite, [script], [os.path.join(POT, "Cu_u3.eam")] if case == "eam" else [])
+        p = run([mdlite, "run", os.path.join(d, "mdlite", script)], cwd=d)
+        if "LAMMPS" in p.stderr or "not used" in p.stderr:
+            fail(f"{script}: unexpected warnings:\n{p.stderr}")
+        theirs = run_lammps(os.path.join(d, "lammps", script), os.path.join(d, "lammps"))
+        compare_thermo(read_thermo(os.path.join(d, "mdlite", "thermo.csv")), theirs, f"bench/{script}")
+    elif case == "stages":
+        d = case_run(mdlite, ["in.stages", "in.read"])
+        run([mdlite, "run", os.path.join(d, "mdlite", "in.stages")], cwd=d)
+        theirs = run_lammps(os.path.join(d, "lammps", "in.stages"), os.path.join(d, "lammps"))
+        compare_thermo(read_thermo(os.path.join(d, "mdlite", "thermo.csv")), theirs, "in.stages (3 runs)")
+        for f in ("nvt.data", "final.data"):
+            compare_data(os.path.join(d, "mdlite", f), os.path.join(d, "lammps", f), f"in.stages {f}")
+        # both continue from LAMMPS's data file (its Pair Coeffs section is skipped, with a warning)
+        shutil.copy(os.path.join(d, "lammps", "nvt.data"), os.path.join(d, "mdlite", "nvt.data"))
+        p = run([mdlite, "run", os.path.join(d, "mdlite", "in.read"), "--overwrite"], cwd=d)
+        if "Pair Coeffs: not read" not in p.stderr:
+            fail(f"in.read: no warning for LAMMPS's Pair Coeffs:\n{p.stderr}")
+        theirs = run_lammps(os.path.join(d, "lammps", "in.read"), os.path.join(d, "lammps"))
+        compare_thermo(read_thermo(os.path.join(d, "mdlite", "thermo.csv")), theirs, "in.read (read_data)")
+        compare_data(os.path.join(d, "mdlite", "read.data"), os.path.join(d, "lammps", "read.data"), "in.read read.data")
+        # the test of the test: LAMMPS from another seed is far from mdlite
+        text = open(os.path.join(SCRIPTS, "in.stages")).read().replace("4928459", "4928460")
+        wrong = write(os.path.join(d, "lammps", "in.wrong"), text)
+        theirs = run_lammps(wrong, os.path.join(d, "lammps"))
+        run([mdlite, "run", os.path.join(d, "mdlite", "in.stages"), "--overwrite"], cwd=d)
+        ours = read_thermo(os.path.join(d, "mdlite", "thermo.csv"))
+        miss = max(abs(r["temp"] - theirs[r["step"]]["temp"]) for r in ours if r["step"] > 0)
+        if not miss > 100 * TOL:
+            fail(f"test of the test: LAMMPS from another seed is only {miss:.3g} away")
+        print(f"test of the test: LAMMPS from another velocity seed misses by {miss:.3g}")
+    elif case == "bad":
+        bad_scripts(mdlite)
+    elif case == "data_bad":
+        bad_data(mdlite)
+    else:
+        fail(f"unknown case {case}")
+
+
+BASE = "units lj\natom_style atomic\nlattice fcc 0.8442\nregion box block 0 4 0 4 0 4\ncreate_box 1 box\n" \
+       "create_atoms 1 box\nmass 1 1.0\nvelocity all create 1.0 1234 loop geom\npair_style lj/cut 2.5\n" \
+       "pair_coeff 1 1 1.0 1.0\nfix 1 all nve\n"
+
+
+def refused(mdlite, d, name, text, expect):
+    path = write(os.path.join(d, name), text)
+    p = run([mdlite, "run", path], check=False, cwd=d)
+    if p.returncode != 2 or any(e not in p.stderr for e in expect):
+        fail(f"{name}: expected exit 2 naming {expect}, got {p.returncode}:\n{p.stdout}{p.stderr}")
+    print(f"{name}: refused: {p.stderr.strip().splitlines()[-1]}")
+
+
+def bad_scripts(mdlite):
+    d = workdir("script-bad")
+    n = BASE.count("\n")
+    refused(mdlite, d, "in.coul", BASE.replace("lj/cut 2.5", "lj/cut/coul/long 10"), ["in.coul:9:", "pair_style"])
+    refused(mdlite, d, "in.min", BASE + "minimize 1e-4 1e-6 100 1000\n", [f"in.min:{n + 1}:", "minimize"])
+    refused(mdlite, d, "in.kspace", BASE + "kspace_style pppm 1e-4\nrun 10\n", [f"in.kspace:{n + 1}:", "kspace_style"])
+    refused(mdlite, d, "in.var", BASE + "run ${steps}\n", [f"in.var:{n + 1}:", "variable steps"])
+    refused(mdlite, d, "in.expr", BASE + "variable s equal sqrt(4)\nrun ${s}\n", [f"in.expr:{n + 2}:", "sqrt(4)"])
+    refused(mdlite, d, "in.dt", BASE + "run 10\ntimestep 0.002\nrun 10\n", ["in.dt:", "timestep changes between runs"])
+    refused(mdlite, d, "in.norun", BASE, ["in.norun:", "no run"])
+    refused(mdlite, d, "in.fix", BASE + "fix 2 all nvt temp 1 1 0.5\nrun 10\n", ["fix nve and fix nvt together"])
+    refused(mdlite, d, "in.velocity", BASE + "run 10\nvelocity all create 1.0 5 loop geom\nrun 10\n",
+            [f"in.velocity:{n + 2}:", "velocities made again"])
+    refused(mdlite, d, "in.mix", BASE.replace("create_box 1 box", "create_box 2 box"), ["create_atoms"])
+    # a key the script sets reaches the configuration with its script line
+    refused(mdlite, d, "in.skin", BASE + "neighbor -0.3 bin\nrun 10\n", [f"in.skin:{n + 1}:", "skin"])
+
+
+def bad_data(mdlite):
+    d = workdir("data-bad")
+    good = ("title\n\n4 atoms\n1 atom types\n0 10 xlo xhi\n0 10 ylo yhi\n0 10 zlo zhi\n\nMasses\n\n1 1.0\n\n"
+            "Atoms # atomic\n\n1 1 1 1 1\n2 1 2 2 2\n3 1 3 3 3\n4 1 14 4 4 0 0 0\n")
+    ini = "[system]\ninput = {f}\ntemperature = 1.0\n[run]\nsteps = 0\n[output]\nthermo_file =\n"
+    # the good file reads; the atom at x = 14 is mapped into the box with its image
+    write(os.path.join(d, "good.data"), good)
+    cfg = write(os.path.join(d, "good.ini"), ini.format(f="good.data") + "data_file = out.data\n")
+    run([mdlite, "run", cfg], cwd=d)
+    _, atoms, _ = read_data(os.path.join(d, "out.data"))
+    if abs(atoms[4][0] - 14) > 1e-12 or "4 1 4 4 4 1 0 0" not in open(os.path.join(d, "out.data")).read():
+        fail(f"good.data: atom 4 not mapped into the box with image 1:\n{open(os.path.join(d, 'out.data')).read()}")
+    print("good.data: read, atom 4 (x = 14 in a box of 10) written as x = 4 with image 1")
+    cases = [("dup", good.replace("3 1 3 3 3", "2 1 3 3 3"), ":17:", "atom id 2 given twice"),
+             ("missing", good.replace("4 1 14 4 4 0 0 0\n", ""), ":", "the file ends inside its Atoms section"),
+             ("tri", good.replace("0 10 zlo zhi\n", "0 10 zlo zhi\n0 0 0 xy xz yz\n"), ":8:", "triclinic"),
+             ("type", good.replace("2 1 2 2 2", "2 3 2 2 2"), ":16:", "atom type from 1 to 1"),
+             ("number", good.replace("3 1 3 3 3", "3 1 3 x 3"), ":17:", "'x' is not a number"),
+             ("bonds", good.replace("1 atom types", "1 atom types\n3 bonds"), ":5:", "atom_style atomic"),
+             ("style", good.replace("Atoms # atomic", "Atoms # full"), ":13:", "atom_style atomic only"),
+             ("box", good.replace("0 10 ylo yhi", "10 0 ylo yhi"), ":6:", "yhi must be above ylo"),
+             ("mass", good.replace("1 1.0\n\nAtoms", "1 -1.0\n\nAtoms"), ":11:", "needs a mass above 0"),
+             ("section", good + "\nBonds\n\n1 1 1 2\n", ":", "not a section"),
+             ("huge", good.replace("4 atoms", "400000000 atoms"), "", "more than the file's")]
+    for name, text, line, message in cases:
+        write(os.path.join(d, f"{name}.data"), text)
+        cfg = write(os.path.join(d, f"{name}.ini"), ini.format(f=f"{name}.data"))
+        p = run([mdlite, "run", cfg], check=False, cwd=d)
+        want = f"{name}.data{line}"
+        if p.returncode != 2 or want not in p.stderr or message not in p.stderr:
+            fail(f"{name}.data: expected exit 2 with '{want}' and '{message}', got {p.returncode}:\n{p.stderr}")
+        print(f"{name}.data: refused: {p.stderr.strip().splitlines()[-1]}")
+
+
+if __name__ == "__main__":
+    main()

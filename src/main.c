@@ -1,9 +1,11 @@
-/* mdlite's command line: run, neighbors, compare, info, --help, --version. */
+/* mdlite's command line: run, neighbors, compare, convert, info, --help, --version. */
 #define _POSIX_C_SOURCE 200809L
 #include "parallel/comm.h"
 #include "config/config.h"
 #include "cmd/neighbors_cmd.h"
 #include "cmd/compare.h"
+#include "config/ini.h"
+#include "config/lammps_script.h"
 #include "core/run.h"
 #include "util/util.h"
 #ifdef MDLITE_HAVE_GPU
@@ -29,12 +31,13 @@ static const char *USAGE =
     "                   [--layout transposed|row] [--list auto|plain|packed] [--outer-skin S]\n"
     "                   [--box LX LY [LZ]] [--output FILE [--overwrite]] [--repeat N]\n"
     "  mdlite compare CONFIG [--steps N]\n"
+    "  mdlite convert SCRIPT    (a LAMMPS input script as mdlite's INI, on stdout)\n"
     "  mdlite info\n"
     "  mdlite --help | --version\n"
     "\n"
     "compare runs CONFIG's initial state on both backends and prints the differences.\n"
-    "CONFIG is an INI file ([system], [potential], [neighbor], [run], [output]); see input/ and\n"
-    "docs/ for the keys. An output file that exists is kept as #name.N# (--overwrite replaces it).\n"
+    "CONFIG is an INI file ([system], [potential], [neighbor], [run], [output]; see input/ and\n"
+    "docs/ for the keys) or a LAMMPS input script (docs/LAMMPS.md: the commands mdlite runs). An output file that exists is kept as #name.N# (--overwrite replaces it).\n"
     "Exit status: 0 success, 1 run-time failure, 2 bad usage or input.\n";
 
 /* "mdlite run CONFIG --set ..." from argv (arguments with spaces quoted), cut to size. */
@@ -158,6 +161,38 @@ static void wait_passively_when_busy(char **argv)
     execv("/proc/self/exe", argv); /* only returns on failure: then go on spinning */
 }
 
+/* mdlite convert SCRIPT: the INI that `mdlite run SCRIPT` runs, its paths as the script's folder
+   sees them (save it beside the script). */
+static int convert_main(int argc, char **argv)
+{
+    if (argc != 1) {
+        mdl_error("usage: mdlite convert SCRIPT");
+        return MDL_EINPUT;
+    }
+    char *text, *ini;
+    int *line_of, nlines;
+    size_t len;
+    MDL_TRY(ini_read_text(argv[0], "script", (size_t)16 << 20, &text, &len));
+    if (!lammps_script_detect(text) || memchr(text, '\0', len)) {
+        mdl_error("%s: not a LAMMPS input script (an INI file, or not text)", argv[0]);
+        free(text);
+        return MDL_EINPUT;
+    }
+    char dir[4096];
+    const char *slash = strrchr(argv[0], '/'), *name = slash ? slash + 1 : argv[0];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - argv[0]) : 1, slash ? argv[0] : ".");
+    int rc = chdir(slash && slash == argv[0] ? "/" : dir) == 0 ? MDL_OK : MDL_EINPUT;
+    if (rc != MDL_OK)
+        mdl_error("%s: cannot enter its folder", argv[0]);
+    if (rc == MDL_OK && (rc = lammps_script_convert(name, text, &ini, &line_of, &nlines)) == MDL_OK) {
+        fputs(ini, stdout);
+        free(ini);
+        free(line_of);
+    }
+    free(text);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "run") == 0)
@@ -193,6 +228,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "info") == 0)
         return info_main();
+    if (strcmp(cmd, "convert") == 0)
+        return convert_main(argc - 2, argv + 2);
     mdl_error("unknown command '%s'\n%s", cmd, USAGE);
     return MDL_EINPUT;
 }

@@ -130,10 +130,10 @@ int ini_parse(const char *path, char **text_out, ini_handler on_key, void *user)
         free(text);
         return MDL_EINPUT;
     }
-    int *line_of = NULL; /* a LAMMPS script: its INI, each line's script line */
+    int *line_of = NULL, nlines = 0; /* a LAMMPS script: its INI, each line's script line */
     if (lammps_script_detect(text)) {
         char *ini;
-        int rc = lammps_script_convert(path, text, &ini, &line_of);
+        int rc = lammps_script_convert(path, text, &ini, &line_of, &nlines);
         free(text);
         if (rc != MDL_OK)
             return rc;
@@ -157,7 +157,8 @@ int ini_parse(const char *path, char **text_out, ini_handler on_key, void *user)
         char *next = strchr(s, '\n');
         if (next)
             *next++ = '\0';
-        nerr += parse_line(path, line_of ? line_of[line - 1] : line, s, section, sizeof section, on_key, user, &stop);
+        const int at = !line_of ? line : line_of[line <= nlines ? line - 1 : nlines - 1];
+        nerr += parse_line(path, at, s, section, sizeof section, on_key, user, &stop);
         s = next;
     }
     if (!stop && nerr < 20)

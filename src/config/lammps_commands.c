@@ -39,9 +39,7 @@ static int cmd_variable(script *sc, char **w, int nw)
         k = sc->nvar++;
     }
     snprintf(sc->var[k].name, sizeof sc->var[k].name, "%s", w[1]);
-    size_t n = 0;
-    for (int i = 3; i < (equal ? nw : 4); i++) /* equal: the formula may hold blanks */
-        n += (size_t)snprintf(sc->var[k].value + n, sizeof sc->var[k].value - n, "%s%s", i > 3 ? " " : "", w[i]);
+    join_words(sc->var[k].value, sizeof sc->var[k].value, w, 3, equal ? nw : 4); /* equal: blanks allowed */
     sc->var[k].equal = equal;
     return MDL_OK;
 }
@@ -267,10 +265,8 @@ static int cmd_pair_coeff(script *sc, char **w, int nw)
     const int np = !strcmp(style, "lj") ? 2 : 3;
     if (nw < 3 + np || nw > 4 + np)
         return fail(sc, "%s: expected I J and %d coefficients, then an optional cutoff", style, np);
-    char value[512] = "";
-    size_t n = 0;
-    for (int k = 3; k < nw; k++)
-        n += (size_t)snprintf(value + n, sizeof value - n, "%s%s", k > 3 ? " " : "", w[k]);
+    char value[512];
+    join_words(value, sizeof value, w, 3, nw);
     if (stars) { /* every pair: the global keys */
         static const char *const keys[2][3] = {{"epsilon", "sigma", ""}, {"d0", "alpha", "r0"}};
         for (int k = 0; k < np; k++)
@@ -450,10 +446,8 @@ static int cmd_output(script *sc, char **w, int nw)
         }
         if (nw < 3 || strcmp(w[1], "custom") != 0)
             return fail(sc, "mdlite takes 'thermo_style one' and 'thermo_style custom NAMES'");
-        char v[1024] = "";
-        size_t n = 0;
-        for (int k = 2; k < nw; k++)
-            n += (size_t)snprintf(v + n, sizeof v - n, "%s%s", k > 2 ? " " : "", w[k]);
+        char v[1024];
+        join_words(v, sizeof v, w, 2, nw);
         setf(sc, "output", "thermo_columns", "%s", v);
         return MDL_OK;
     }
@@ -473,10 +467,8 @@ static int cmd_output(script *sc, char **w, int nw)
     setf(sc, "output", "trajectory", "%s%s", w[5][0] == '/' ? "" : sc->dir, w[5]);
     setf(sc, "output", "dump_every", "%s", w[4]);
     if (!strcmp(w[3], "h5md") && nw > 6) {
-        char v[256] = "";
-        size_t n = 0;
-        for (int k = 6; k < nw; k++)
-            n += (size_t)snprintf(v + n, sizeof v - n, "%s%s", k > 6 ? " " : "", w[k]);
+        char v[256];
+        join_words(v, sizeof v, w, 6, nw);
         setf(sc, "output", "dump_fields", "%s", v);
     } else if (nw > 6)
         return fail(sc, "an xyz dump takes no fields");

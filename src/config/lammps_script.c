@@ -146,7 +146,8 @@ static int substitute(script *sc, const char *line, char *out, size_t size)
             name[0] = *++p;
         }
         MDL_TRY(var_text(sc, name, val, sizeof val));
-        n += (size_t)snprintf(out + n, n < size ? size - n : 0, "%s", val);
+        int m = snprintf(out + n, n < size ? size - n : 0, "%s", val);
+        n += m > 0 ? (size_t)m : 0;
     }
     if (n >= size)
         return fail(sc, "the line is too long once its variables are substituted");
@@ -296,7 +297,7 @@ static int script_line(script *sc, char *line)
     return nw ? lammps_command(sc, w, nw) : MDL_OK;
 }
 
-int lammps_script_convert(const char *path, const char *text, char **ini, int **line_of)
+int lammps_script_convert(const char *path, const char *text, char **ini, int **line_of, int *nlines)
 {
     script *sc = calloc(1, sizeof *sc);
     char *copy = strdup(text);
@@ -351,6 +352,6 @@ int lammps_script_convert(const char *path, const char *text, char **ini, int **
         free(o.line_of);
         return rc;
     }
-    *ini = o.text, *line_of = o.line_of;
+    *ini = o.text, *line_of = o.line_of, *nlines = o.lines;
     return MDL_OK;
 }

@@ -119,6 +119,17 @@ static inline int find_var(const script *sc, const char *name)
     return -1;
 }
 
+/* Words [from, to) joined by blanks into out, cut to fit. */
+static inline void join_words(char *out, size_t size, char **w, int from, int to)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int k = from; k < to && n + 1 < size; k++) {
+        int m = snprintf(out + n, size - n, "%s%s", k > from ? " " : "", w[k]);
+        n = m < 0 ? size : n + (size_t)m;
+    }
+}
+
 /* One command (its words, variables substituted) into sc's keys: MDL_OK, or a message and
    MDL_EINPUT (MDL_ERUN: out of memory). */
 int lammps_command(script *sc, char **w, int nw);

@@ -1,4 +1,5 @@
-/* libFuzzer harness: any bytes as a coordinate file (.xyz, .xy, or sniffed), read and checked; a
+/* libFuzzer harness: any bytes as a coordinate file (.xyz, .xy, a LAMMPS .data file, or sniffed; the
+   first byte picks), read and checked; a
    file that reads gets the cell grid of a list cutoff from 1e-9 to 1e3 (the first byte / 3), whose
    every count and product must stay in bounds however huge the box. */
 #define _GNU_SOURCE
@@ -13,17 +14,17 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char paths[3][64];
+    static char paths[4][64];
     static int ready = 0;
-    static const char *suffix[3] = {".xyz", ".xy", ".dat"};
+    static const char *suffix[4] = {".xyz", ".xy", ".dat", ".data"}; /* .data: a LAMMPS data file */
     if (!ready) {
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < 4; k++)
             snprintf(paths[k], sizeof paths[k], "/tmp/mdlite-fuzz-%d%s", (int)getpid(), suffix[k]);
         ready = 1;
     }
     if (size == 0)
         return 0;
-    const char *path = paths[data[0] % 3];
+    const char *path = paths[data[0] % 4];
     FILE *fp = fopen(path, "wb");
     if (!fp)
         return 0;

@@ -72,9 +72,9 @@ int run_check_gpu_keys(const mdl_config *cfg, const char *backend, int nranks, c
         if (keys[k].set && (!gpu || (keys[k].ranks_only && nranks == 1)))
             mdl_warn("%s: [%s] %s: not used by this run (%s)", config_origin(cfg, keys[k].section, keys[k].key),
                      keys[k].section, keys[k].key, !gpu ? "a GPU key, and the backend is cpu" : "it acts between GPU ranks");
-    if (gpu && !cfg->distance_check) {
-        mdl_error("%s: [neighbor] distance_check = no: the GPU backend rebuilds on the skin test only (the CPU "
-                  "backend takes it)", config_origin(cfg, "neighbor", "distance_check"));
+    if (gpu && nranks > 1 && !cfg->distance_check) {
+        mdl_error("%s: [neighbor] distance_check = no: GPU ranks rebuild on the skin test only (one GPU, the CPU "
+                  "backend and CPU ranks take it)", config_origin(cfg, "neighbor", "distance_check"));
         return MDL_EINPUT;
     }
     if (!gpu || cfg->outer_skin <= 0)

@@ -257,7 +257,7 @@ static int gpu_draw_normals(uint64_t key, size_t n, const int64_t *id, double *o
 static gpu_chain chain_of(const gpu_ctx *c)
 {
     gpu_chain ch = {0.5 * c->dt * c->u.ftm2v, c->dt, c->skin, {0}, c->x, c->y, c->z, c->vx, c->vy, c->vz,
-                    c->pos4_next, c->pos0, c->nbs, c->outer > 0 ? c->skin + c->outer : 0};
+                    c->pos4_next, c->pos0, c->nbs, c->outer > 0 ? c->skin + c->outer : 0, gpu_unsafe_skin(c)};
     for (int t = 0; t < c->ntypes; t++)
         ch.inv_mass[t] = 1.0 / c->mass[t]; /* as gpu_set_masses */
     return ch;
@@ -310,7 +310,7 @@ static int kick_drift(gpu_ctx *c, int kicks)
     if (c->replaying)
         return MDL_OK;
     TRY(gpu_kick_drift(c->n, 0.5 * c->dt * c->u.ftm2v, c->dt, c->x, c->y, c->z, c->vx, c->vy, c->vz, c->fx, c->fy,
-                       c->fz, c->type, c->pos4, c->pos0, c->skin, c->outer > 0 ? c->skin + c->outer : 0, kicks,
+                       c->fz, c->type, c->pos4, c->pos0, c->skin, gpu_unsafe_skin(c), c->outer > 0 ? c->skin + c->outer : 0, kicks,
                        c->nbs, c->nh ? c->nh_factor : NULL, c->barostat ? c->bx : NULL));
     return MDL_OK;
 }
@@ -443,7 +443,7 @@ static int gpu_scale_velocities(void *p, double target, double coupling)
    outer list: its skin test knows no moving box), and the thermo slots' boxes. */
 static int barostat_init(gpu_ctx *c, double vol0)
 {
-    gpu_box_state b = {.skin = c->skin, .volume0 = vol0 > 0 ? vol0 : box_volume(&c->box), .built = c->box};
+    gpu_box_state b = {.skin = c->skin, .unsafe_skin = gpu_unsafe_skin(c), .volume0 = vol0 > 0 ? vol0 : box_volume(&c->box), .built = c->box};
     gpu_grid_set_box(&b.grid, &c->box);
     for (int d = 0; d < 3; d++)
         b.hi[d] = c->box.lo[d] + c->box.len[d], b.centre[d] = 0.5 * (c->box.lo[d] + b.hi[d]);

@@ -239,7 +239,7 @@ __device__ __forceinline__ void chained_kicks(int i, real4 pi, mdl_real fxi, mdl
     const real4 p = kick_drift_of<2>(i, ch.dtf * ch.inv_mass[SINGLE ? 0 : real_to_type(pi.w)], ch.dt, fxi, fyi, fzi,
                                      pi.w, ch.x, ch.y, ch.z, ch.vx, ch.vy, ch.vz);
     pos_put((pos_t *)ch.pos_out, i, p);
-    const mdl_real half2 = (mdl_real)(0.25 * ch.skin * ch.skin), skin2 = (mdl_real)(ch.skin * ch.skin);
+    const mdl_real half2 = (mdl_real)(0.25 * ch.skin * ch.skin), skin2 = (mdl_real)(ch.unsafe_skin * ch.unsafe_skin);
     const real4 q = pos_at((const pos_t *)ch.pos0, i);
     const mdl_real d2 = displacement2(p, q);
     skin_flags(__activemask(), d2, half2, skin2, &ch.st->far, &ch.st->unsafe);

@@ -233,4 +233,11 @@ int gpu_snapshot_alloc(void *p, int nslots, int max_fields);
 int gpu_snapshot_start(void *p, int k, int fields);
 int gpu_snapshot_finish(void *p, int k, mdl_system *frame, mdl_observables *obs);
 
+/* A move past this is unsafe (the run stops): the skin, or, without the distance check (LAMMPS's
+   check no), infinity: only a position that is not finite. */
+static inline double gpu_unsafe_skin(const gpu_ctx *c)
+{
+    return c->distance_check ? c->skin : INFINITY;
+}
+
 #endif

@@ -151,7 +151,8 @@ typedef struct gpu_box_state {
     double hi[3], centre[3];         /* the faces lo + len as the barostat keeps them; the fixed point */
     double lo0[3], inv0[3];          /* this step's remap: from the box before it (1 / len), */
     double lo1[3], len1[3], inv1[3]; /* through the box after its first half, to the box now */
-    double skin, rlist, volume0;     /* the list's skin and cutoff; the set-up's volume */
+    double skin, rlist, unsafe_skin; /* the list's skin and cutoff; a move past unsafe_skin is unsafe */
+    double volume0;                  /* the set-up's volume */
     double half2, skin2;             /* this step's skin test, squared (< 0: at once) */
     mdl_box built;                   /* the box at the list's last build */
     int runaway;                     /* GPU_BOX_RUNAWAY or GPU_BOX_UNDER_GRID: the run stops */
@@ -417,6 +418,7 @@ typedef struct {
     const mdl_real *pos0;
     gpu_nb_state *st;
     double outer_skin; /* pruned lists: the outer list's skin (pos0's w: see gpu_prune_list); 0: none */
+    double unsafe_skin; /* a move past it is unsafe: the skin, or infinity without the distance check */
 } gpu_chain;
 int gpu_pair_forces_chained(int style, size_t n, int ntypes, const mdl_real *pos4, const int *nl, gpu_rows form,
                             const int *table, const int *count, int si, int sk, int capacity, mdl_real *fx,
@@ -457,10 +459,11 @@ int gpu_set_masses(int ntypes, const double *mass);
    barostat; NULL: none), the drift between the box's two remaps, and bx's skin thresholds. */
 int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                    double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
-                   mdl_real *pos4, const mdl_real *pos0, double skin, double outer_skin, int kicks,
-                   gpu_nb_state *st, const double *scale, const gpu_box_state *bx);
+                   mdl_real *pos4, const mdl_real *pos0, double skin, double unsafe_skin, double outer_skin,
+                   int kicks, gpu_nb_state *st, const double *scale, const gpu_box_state *bx);
 /* gpu_kick_drift's skin test alone (far, unsafe), at the positions pos4 (no outer list). */
-int gpu_skin_test(size_t n, const mdl_real *pos4, const mdl_real *pos0, double skin, gpu_nb_state *st);
+int gpu_skin_test(size_t n, const mdl_real *pos4, const mdl_real *pos0, double skin, double unsafe_skin,
+                  gpu_nb_state *st);
 /* rng.h's mdl_normals_fn on the GPU (cuRAND's device API), on the selected device; 1 on failure. */
 int gpu_velocity_normals(uint64_t key, size_t n, const int64_t *id, double *out);
 int gpu_kick(size_t n, double dtf, double *vx, double *vy, double *vz, const mdl_real *fx, const mdl_real *fy,

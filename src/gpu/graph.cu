@@ -65,8 +65,9 @@ __global__ void rebuild_test_kernel(gpu_nb_state *st, gpu_rebuild_rule rule, con
             cut = !go;
             st->builds += go;
             st->prunes += cut;
-            /* the outer test alone: its list was fine a step ago */
-            st->dangerous += rule.distance_check && rebuild_dangerous(st->since, rule.every, rule.delay) && st->far;
+            /* the outer test alone: its list was fine a step ago; without the distance check, the
+               builds that found an atom past half the skin */
+            st->dangerous += (!rule.distance_check || rebuild_dangerous(st->since, rule.every, rule.delay)) && st->far;
             st->last_build = st->step;
             st->since = 0;
             st->far = st->far_outer = 0;

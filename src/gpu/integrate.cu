@@ -94,10 +94,12 @@ __global__ void skin_test_kernel(int n, const pos_t *pos, const pos_t *pos0, mdl
     skin_flags(0xffffffffu, d2, half2, skin2, &st->far, &st->unsafe);
 }
 
-extern "C" int gpu_skin_test(size_t n, const mdl_real *pos4, const mdl_real *pos0, double skin, gpu_nb_state *st)
+extern "C" int gpu_skin_test(size_t n, const mdl_real *pos4, const mdl_real *pos0, double skin, double unsafe_skin,
+                             gpu_nb_state *st)
 {
     skin_test_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
-        (int)n, (const pos_t *)pos4, (const pos_t *)pos0, (mdl_real)(0.25 * skin * skin), (mdl_real)(skin * skin), st);
+        (int)n, (const pos_t *)pos4, (const pos_t *)pos0, (mdl_real)(0.25 * skin * skin),
+        (mdl_real)(unsafe_skin * unsafe_skin), st);
     MDL_LAUNCHED("skin_test");
     return 0;
 }
@@ -115,10 +117,10 @@ static void launch_kick_drift(size_t n, double dtf, double dt, double *x, double
 
 extern "C" int gpu_kick_drift(size_t n, double dtf, double dt, double *x, double *y, double *z, double *vx, double *vy,
                               double *vz, const mdl_real *fx, const mdl_real *fy, const mdl_real *fz, const int *type,
-                              mdl_real *pos4, const mdl_real *pos0, double skin, double outer_skin, int kicks,
-                              gpu_nb_state *st, const double *scale, const gpu_box_state *bx)
+                              mdl_real *pos4, const mdl_real *pos0, double skin, double unsafe_skin, double outer_skin,
+                              int kicks, gpu_nb_state *st, const double *scale, const gpu_box_state *bx)
 {
-    mdl_real half2 = (mdl_real)(0.25 * skin * skin), skin2 = (mdl_real)(skin * skin);
+    mdl_real half2 = (mdl_real)(0.25 * skin * skin), skin2 = (mdl_real)(unsafe_skin * unsafe_skin);
     mdl_real outer_half = (mdl_real)(0.5 * outer_skin);
     auto launch = bx && scale ? (kicks == 2 ? launch_kick_drift<2, true, true> : launch_kick_drift<1, true, true>)
                   : kicks == 2 ? (scale ? launch_kick_drift<2, true, false> : launch_kick_drift<2, false, false>)

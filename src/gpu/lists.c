@@ -132,6 +132,6 @@ int gpu_resume_positions(gpu_ctx *c)
 {
     const gpu_grid none = {0};
     TRY(gpu_pack_unwrapped(c->n, c->x, c->y, c->z, c->type, c->pos4, none, NULL));
-    TRY(gpu_skin_test(c->n, c->pos4, c->pos0, c->skin, c->nbs));
+    TRY(gpu_skin_test(c->n, c->pos4, c->pos0, c->skin, gpu_unsafe_skin(c), c->nbs));
     return MDL_OK;
 }

@@ -24,7 +24,8 @@ __device__ bool move_box(gpu_box_state *bx, double e)
         nh_scale_box(lo, bx->hi, len, bx->centre, e);
     for (int d = 0; d < 3; d++)
         b->lo[d] = lo[d], b->len[d] = len[d];
-    const double bd = box_faces_moved(b, &bx->built), unsafe = bx->skin - 0.5 * bd, rebuild = 0.5 * (bx->skin - bd);
+    const double bd = box_faces_moved(b, &bx->built), unsafe = bx->unsafe_skin - 0.5 * bd,
+                 rebuild = 0.5 * (bx->skin - bd);
     bx->half2 = rebuild > 0 ? rebuild * rebuild : -1.0;
     bx->skin2 = unsafe > 0 ? unsafe * unsafe : -1.0;
     gpu_grid_set_box(&bx->grid, b); /* the minimum image's lengths */

@@ -72,7 +72,7 @@ static int sync_box(gpu_ctx *c)
     TRY(gpu_d2h(&c->box, &c->bx->grid.region, sizeof c->box));
     if (!c->halo) /* several ranks: the region is the brick's (gpu_setup_cells) */
         c->region = c->box;
-    const double radius[2] = {c->skin, c->rlist};
+    const double radius[3] = {c->skin, c->rlist, gpu_unsafe_skin(c)};
     TRY(gpu_h2d(&c->bx->skin, radius, sizeof radius));
     c->report[2] = 0; /* the box the grid was last decided on is now the host's */
     return MDL_OK;

@@ -23,6 +23,7 @@ cases: compare      step-0 forces and 100 steps of thermo against the CPU backen
                     (2,048 atoms, two species) and to the CPU backend's at a 32,000-atom state (the
                     warp builder's list); stages nvt -> npt -> npt (carried) -> nve (the box fixed
                     again) against the CPU
+       scripts      LAMMPS's bench/in.lj and bench/in.eam as scripts against the CPU backend
        overflow     a list too short never gives a wrong step: a fixed 8-slot list (every row
                     covered by the force kernel) and a list that overflows mid-run (and grows)
                     print the thermo of a list that fits
@@ -30,6 +31,7 @@ cases: compare      step-0 forces and 100 steps of thermo against the CPU backen
 import itertools
 import os
 import re
+import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -167,6 +169,28 @@ def eam(mdlite, inp, d, precision):
         cases.append((name, [os.path.join(sub, "run.ini")]))
     for label, args in cases:
         compare_within(mdlite, f"EAM, {label}", args, ftol, ttol, precision)
+
+
+def scripts(mdlite, inp, d, precision):
+    """LAMMPS's bench/in.lj (lists rebuilt every 20 steps without the distance check) and bench/in.eam
+    (delay 5) as scripts, GPU against CPU (mdlite compare); and in.lj run through, its summary's
+    count of the builds that found an atom past half the skin equal to the CPU's."""
+    from lammps_compare import POT
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lammps", "scripts")
+    for f in ("in.lj", "in.eam"):
+        shutil.copy(os.path.join(src, f), d)
+    ftol, ttol = (3e-4, 1e-4) if precision == "mixed" else (1e-12, 1e-10)
+    compare_within(mdlite, "bench/in.lj", [os.path.join(d, "in.lj")], ftol, ttol, precision)
+    if os.path.exists(f"{POT}/Cu_u3.eam"):
+        shutil.copy(f"{POT}/Cu_u3.eam", d)
+        compare_within(mdlite, "bench/in.eam", [os.path.join(d, "in.eam")], ftol, ttol, precision)
+    counts = {}
+    for backend in ("cpu", "gpu"):
+        out = run([mdlite, "run", os.path.join(d, "in.lj"), "--backend", backend, "--overwrite"], cwd=d).stdout
+        counts[backend] = re.search(r"builds that found an atom past half the skin = (\d+)", out).group(1)
+    if counts["cpu"] != counts["gpu"]:
+        fail(f"bench/in.lj: builds past half the skin, CPU {counts['cpu']}, GPU {counts['gpu']}")
+    print(f"OK {precision}, bench/in.lj run: {counts['gpu']} builds found an atom past half the skin on both backends")
 
 
 def read_rows(path):

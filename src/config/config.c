@@ -411,7 +411,7 @@ static int cross_check(mdl_config *cfg, int ncomposition)
     } else {
         cfg->composition[0] = 1.0;
     }
-    if (cfg->ensemble != MDL_NVE && cfg->target_temperature < 0) {
+    if (cfg->ensemble != MDL_NVE && cfg->ensemble != MDL_MINIMIZE && cfg->target_temperature < 0) {
         config_fail(config_entry_or_file(cfg, "run", "target_temperature", &tmp), "missing: ensemble %s needs a target temperature",
              config_find_entry(cfg, "run", "ensemble")->value);
         ok = 0;

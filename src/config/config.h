@@ -9,7 +9,8 @@
 
 #include <stdio.h>
 
-enum mdl_ensemble { MDL_NVE, MDL_NVT_RESCALE, MDL_NVT_BERENDSEN, MDL_NVT_LANGEVIN, MDL_NVT_NOSE_HOOVER, MDL_NPT_NOSE_HOOVER };
+enum mdl_ensemble { MDL_NVE, MDL_NVT_RESCALE, MDL_NVT_BERENDSEN, MDL_NVT_LANGEVIN, MDL_NVT_NOSE_HOOVER, MDL_NPT_NOSE_HOOVER,
+                   MDL_MINIMIZE /* not an ensemble: energy minimisation (core/minimize.c) */ };
 enum mdl_list_form { MDL_LIST_AUTO, MDL_LIST_PLAIN, MDL_LIST_PACKED };
 enum mdl_gpu_comm { MDL_COMM_AUTO, MDL_COMM_DIRECT, MDL_COMM_NCCL, MDL_COMM_MPI };
 enum mdl_gpu_arrays { MDL_ARRAYS_SPARE, MDL_ARRAYS_TIGHT };
@@ -103,6 +104,10 @@ typedef struct mdl_config_s {
     double target_pressure;   /* npt-nose-hoover (LAMMPS's Pstart = Pstop) */
     double pressure_tau;      /* the barostat's relaxation time (LAMMPS's Pdamp); < 0: not given */
     int pressure_chain;       /* thermostats on the barostat (LAMMPS's pchain) */
+    int min_style;            /* ensemble = minimize: 0 cg */
+    double etol, ftol;        /* minimize: LAMMPS's stopping tolerances (0: not used) */
+    long maxeval;             /* minimize: force evaluations at most (0: no limit) */
+    double dmax;              /* minimize: the largest move of a line search's first step (0: LAMMPS's 0.1) */
     int threads;              /* 0: OpenMP default */
     int processors[3];        /* MPI bricks along x, y, z (product = ranks); 0 0 0: auto */
     int gpu_comm;             /* GPU ranks: MDL_COMM_AUTO, _DIRECT, _NCCL, _MPI */

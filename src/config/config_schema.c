@@ -56,7 +56,12 @@ static const key_spec SCHEMA[] = {
     {"run", "backend", K_CHOICE, F(backend), 0, 0, 0, "cpu|gpu"},
     {"run", "steps", K_LONG, F(steps), 0, 2e9, 0, NULL},
     {"run", "timestep", K_DOUBLE, F(timestep), 0, BIG, 1, NULL},
-    {"run", "ensemble", K_ENUM, F(ensemble), 0, 0, 0, "nve|nvt-rescale|nvt-berendsen|nvt-langevin|nvt-nose-hoover|npt-nose-hoover"},
+    {"run", "ensemble", K_ENUM, F(ensemble), 0, 0, 0, "nve|nvt-rescale|nvt-berendsen|nvt-langevin|nvt-nose-hoover|npt-nose-hoover|minimize"},
+    {"run", "min_style", K_ENUM, F(min_style), 0, 0, 0, "cg"},
+    {"run", "etol", K_DOUBLE, F(etol), 0, 1, 0, NULL},
+    {"run", "ftol", K_DOUBLE, F(ftol), 0, BIG, 0, NULL},
+    {"run", "maxeval", K_LONG, F(maxeval), 0, 2e9, 0, NULL},
+    {"run", "dmax", K_DOUBLE, F(dmax), 0, BIG, 1, NULL},
     {"run", "target_temperature", K_DOUBLE, F(target_temperature), 0, BIG, 0, NULL},
     {"run", "tau", K_DOUBLE, F(tau), 0, BIG, 1, NULL},
     {"run", "every", K_INT, F(every), 1, 2e9, 0, NULL},
@@ -102,7 +107,9 @@ static const char *const STAGE_KEYS[][2] = {
     {"run", "steps"},          {"run", "ensemble"},      {"run", "target_temperature"}, {"run", "tau"},
     {"run", "every"},          {"run", "chain"},         {"run", "target_pressure"},    {"run", "pressure_tau"},
     {"run", "pressure_chain"}, {"output", "thermo"},     {"output", "dump_every"},      {"analysis", "rdf_every"},
-    {"analysis", "rdf_bins"},  {"analysis", "rdf_max"},  {"analysis", "msd_every"}, {"output", "data_file"}};
+    {"analysis", "rdf_bins"},  {"analysis", "rdf_max"},  {"analysis", "msd_every"}, {"output", "data_file"},
+    {"run", "min_style"},      {"run", "etol"},          {"run", "ftol"},               {"run", "maxeval"},
+    {"run", "dmax"}};
 
 const char *config_stage_key_section(const char *key)
 {

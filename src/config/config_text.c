@@ -17,7 +17,7 @@ const char *config_style_name(int style)
 const char *config_ensemble_name(int ensemble)
 {
     static const char *names[] = {"nve", "nvt-rescale", "nvt-berendsen", "nvt-langevin", "nvt-nose-hoover",
-                                  "npt-nose-hoover"};
+                                  "npt-nose-hoover", "minimize"};
     return ensemble >= 0 && ensemble < (int)(sizeof names / sizeof names[0]) ? names[ensemble] : "?";
 }
 

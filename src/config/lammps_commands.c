@@ -475,6 +475,8 @@ static int cmd_output(script *sc, char **w, int nw)
     return MDL_OK;
 }
 
+static int add_run(script *sc, const char *steps, int md);
+
 static int cmd_run(script *sc, char **w, int nw)
 {
     if (!strcmp(w[0], "write_data")) {
@@ -488,16 +490,23 @@ static int cmd_run(script *sc, char **w, int nw)
         return MDL_OK;
     }
     MDL_TRY(expect_args(sc, nw, 1, 1));
+    return add_run(sc, w[1], 1);
+}
+
+/* A run of `steps` (an MD run: its ensemble from the fixes) with the keys as they stand. */
+static int add_run(script *sc, const char *steps, int md)
+{
     long n;
-    if (mdl_parse_long(w[1], &n) != 0 || n < 0)
-        return fail(sc, "'%s' is not a number of steps", w[1]);
+    if (mdl_parse_long(steps, &n) != 0 || n < 0)
+        return fail(sc, "'%s' is not a number of %s", steps, md ? "steps" : "iterations");
     if (sc->nruns == MAX_RUNS)
         return fail(sc, "more than %d runs", MAX_RUNS);
     if (!sc->box_made || (!sc->velocity_made && !sc->data_velocities))
         return fail(sc, "no box and atoms (create_box + create_atoms, or read_data) before the run");
     if (!sc->velocity_made && sc->data_velocities < 0) /* read_data without velocities: at rest, as in LAMMPS */
         setf(sc, "system", "temperature", "0");
-    MDL_TRY(ensemble_of_fixes(sc));
+    if (md)
+        MDL_TRY(ensemble_of_fixes(sc));
     setf(sc, "run", "steps", "%ld", n);
     if (!sc->thermo_set) /* LAMMPS's thermo 0: the run's first and last steps */
         setf(sc, "output", "thermo", "%ld", n > 0 ? n : 1);
@@ -510,6 +519,27 @@ static int cmd_run(script *sc, char **w, int nw)
     *sc->runs[sc->nruns] = sc->now;
     sc->run_line[sc->nruns++] = sc->line;
     return MDL_OK;
+}
+
+/* minimize ETOL FTOL MAXITER MAXEVAL: a stage of ensemble minimize, MAXITER its steps. */
+static int cmd_minimize(script *sc, char **w, int nw)
+{
+    MDL_TRY(expect_args(sc, nw, 4, 4));
+    double v[4];
+    for (int k = 0; k < 4; k++)
+        MDL_TRY(number(sc, w[1 + k], &v[k]));
+    settings keep = sc->now; /* the fixes' ensemble stays for the runs after */
+    drop_key(&sc->now, "ensemble");
+    static const char *const keys[] = {"target_temperature", "tau", "every", "chain", "target_pressure",
+                                       "pressure_tau", "pressure_chain"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        drop_key(&sc->now, keys[k]);
+    setf(sc, "run", "ensemble", "minimize");
+    setf(sc, "run", "etol", "%s", w[1]), setf(sc, "run", "ftol", "%s", w[2]);
+    setf(sc, "run", "maxeval", "%s", w[4]);
+    int rc = add_run(sc, w[3], 0);
+    sc->now = keep; /* the run's keys are saved: the script goes on from the keys before */
+    return rc;
 }
 
 int lammps_command(script *sc, char **w, int nw)
@@ -531,7 +561,19 @@ int lammps_command(script *sc, char **w, int nw)
     for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
         if (!strcmp(table[k].name, w[0]))
             return table[k].fn(sc, w, nw);
-    if (!strcmp(w[0], "minimize") || !strcmp(w[0], "min_style"))
-        return fail(sc, "mdlite has no energy minimiser yet");
+    if (!strcmp(w[0], "minimize"))
+        return cmd_minimize(sc, w, nw);
+    if (!strcmp(w[0], "min_style"))
+        return nw == 2 && !strcmp(w[1], "cg") ? MDL_OK : fail(sc, "mdlite minimises with cg (LAMMPS's default)");
+    if (!strcmp(w[0], "min_modify")) {
+        for (int k = 1; k < nw; k += 2) {
+            const char *v = k + 1 < nw ? w[k + 1] : "";
+            if (!strcmp(w[k], "dmax"))
+                setf(sc, "run", "dmax", "%s", v);
+            else if (!(!strcmp(w[k], "line") && !strcmp(v, "quadratic")))
+                return fail(sc, "'%s %s': mdlite takes dmax and line quadratic", w[k], v);
+        }
+        return MDL_OK;
+    }
     return fail(sc, "not a command mdlite runs (docs/LAMMPS.md lists those it does)");
 }

@@ -214,7 +214,7 @@ static int is_stage_key(const char *key)
 {
     static const char *const keys[] = {"steps", "ensemble", "target_temperature", "tau", "every", "chain",
                                        "target_pressure", "pressure_tau", "pressure_chain", "thermo",
-                                       "dump_every", "data_file"};
+                                       "dump_every", "data_file", "etol", "ftol", "maxeval", "dmax", "min_style"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         if (!strcmp(keys[k], key))
             return 1;

@@ -19,6 +19,7 @@
 #include "../io/checkpoint.h"
 #include "../io/trajectory.h"
 #include "../io/writer.h"
+#include "minimize.h"
 #include "../util/util.h"
 
 #include <math.h>
@@ -118,6 +119,12 @@ static int run_stage(run_state *r, int continued)
             r->last_frame = r->first_step;
         MDL_TRY(skin_tuner_start(&r->tuner, r->ops, r->ctx, cfg->skin_auto, r->cutmax, r->first_step, cfg->steps));
     }
+    if (cfg->ensemble == MDL_MINIMIZE) { /* a minimisation: its iterations are its steps */
+        MDL_TRY(minimize_stage(r));
+        if (cfg->trajectory[0])
+            MDL_TRY(run_write_frame(r, r->final_step, 1));
+        return run_write_data(r, r->final_step);
+    }
     const mdl_analysis_begin b = {cfg,       r->ops,   r->ctx,    r->first_step, r->final_step,
                                   step_time(r, r->first_step), r->cutmax, r->stage, r->an_out.ntypes,
                                   r->natoms, continued ? NULL : r->resume};
@@ -181,6 +188,30 @@ static void stage_banner(const run_state *r)
     if (r->base->nstages && !r->quiet)
         printf("\nmdlite: stage %s (%d of %d): %s, steps %ld to %ld\n", r->cfg->stage_name, r->stage + 1,
                r->base->nstages, config_ensemble_name(r->cfg->ensemble), r->first_step, r->final_step);
+}
+
+/* Whether the run or any stage minimises (ensemble = minimize). */
+static int minimizes(const mdl_config *base)
+{
+    for (int k = 0; k < (base->nstages ? base->nstages : 1); k++)
+        if ((base->nstages ? &base->stages[k] : base)->ensemble == MDL_MINIMIZE)
+            return 1;
+    return 0;
+}
+
+/* A minimisation runs on the CPU backend, one rank, and not from a checkpoint (its stage ends
+   when it converges, so the stages' schedule is the run's own). */
+static int check_minimize(const mdl_config *base, const char *backend, int nranks, const char *restart)
+{
+    if (!minimizes(base) || (!strcmp(backend, "cpu") && nranks == 1 && !restart))
+        return MDL_OK;
+    const mdl_config *st = base;
+    for (int k = 0; k < base->nstages && st->ensemble != MDL_MINIMIZE; k++)
+        st = &base->stages[k];
+    mdl_error("%s: [run] ensemble = minimize: minimisation runs on the CPU backend, one rank, not from a --restart "
+              "(this run: %s backend, %d rank%s%s)", config_origin(st, "run", "ensemble"), backend, nranks,
+              nranks == 1 ? "" : "s", restart ? ", a restart" : "");
+    return MDL_EINPUT;
 }
 
 /* Whether the run or any stage writes a data file. */
@@ -310,6 +341,8 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     if (rc == MDL_OK)
         rc = check_cutoff_fits(cfg, &s, &pt);
     if (rc == MDL_OK)
+        rc = check_minimize(cfg, ops->name, r.nranks, restart);
+    if (rc == MDL_OK)
         rc = analysis_check(cfg, pt.cutmax, s.ntypes);
     if (rc == MDL_OK)
         rc = choose_stage(&r, restart);
@@ -382,7 +415,9 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     profile_phase(r.prof, "open output", t);
     t = mdl_wtime();
     /* the backend holds the state from here on; s lives on as the frames' metadata */
-    const int data = writes_data(cfg), data_fields = data ? MDL_DUMP_POSITION | MDL_DUMP_VELOCITY | MDL_DUMP_IMAGE : 0;
+    /* the run's own snapshots (data files, minimisation): the writer's spare slot, or one */
+    const int data = writes_data(cfg) || minimizes(cfg);
+    const int data_fields = data ? MDL_DUMP_POSITION | MDL_DUMP_VELOCITY | MDL_DUMP_IMAGE | (minimizes(cfg) ? MDL_DUMP_FORCE : 0) : 0;
     if (r.traj || data)
         r.snap = s;
     else
@@ -391,7 +426,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         rc = writer_start(&r.writer, r.traj, ops, r.ctx, &r.snap, cfg->async ? cfg->buffers : 0,
                           (cfg->checkpoint ? MDL_DUMP_ALL | MDL_DUMP_BUILD : cfg->dump_fields) | data_fields,
                           cfg->throttle_ms, r.prof);
-    if (rc == MDL_OK && data && r.rank == 0) /* the data files' snapshots: the writer's spare slot, or one */
+    if (rc == MDL_OK && data && r.rank == 0)
         rc = r.writer ? (r.data_slot = writer_spare_slot(r.writer), MDL_OK) : ops->snapshot_alloc(r.ctx, 1, data_fields);
     profile_phase(r.prof, "writer start", t);
     t = mdl_wtime();

@@ -232,6 +232,21 @@ static int cpu_build_neighbors(void *p)
 }
 
 /* Between rebuilds: the ghosts' positions from their owners. */
+/* Minimisation (one rank): the owned atoms moved to xyz (unwrapped, id order) relative to their
+   images, then wrapped and sorted by the build, as every build does. */
+static int cpu_set_positions(void *p, const double *xyz)
+{
+    cpu_ctx *c = p;
+    mdl_system *s = &c->s;
+    for (size_t i = 0; i < c->dm.nlocal; i++) {
+        const double *x = xyz + 3 * s->id[i];
+        s->x[i] = x[0] - s->ix[i] * s->box.len[0];
+        s->y[i] = x[1] - s->iy[i] * s->box.len[1];
+        s->z[i] = x[2] - s->iz[i] * s->box.len[2];
+    }
+    return cpu_build_neighbors(c);
+}
+
 static int forward_ghosts(cpu_ctx *c)
 {
     if (c->dm.nswap == 0)
@@ -565,4 +580,5 @@ const mdl_backend_ops mdl_cpu_backend = {
     .snapshot_alloc = cpu_snapshot_alloc,
     .snapshot_start = cpu_snapshot_start,
     .snapshot_finish = cpu_snapshot_finish,
+    .set_positions = cpu_set_positions,
 };

@@ -19,11 +19,12 @@ static const mdl_pair_coeff *find_pair(const mdl_config *cfg, const char *a, con
     return NULL;
 }
 
-/* The global keys for a pair that takes them (A.B, unlisted): each must have a value. */
-static int take_globals(const mdl_config *cfg, const char *a, const char *b, double *param, double *cutoff)
+/* The global keys for a pair that takes them (A.B, unlisted; a listed one without its cutoff takes
+   the global cutoff alone): each must have a value. */
+static int take_globals(const mdl_config *cfg, const char *a, const char *b, int listed, double *param, double *cutoff)
 {
     const mdl_pair_style_info *st = pair_style_info(cfg->style);
-    for (int k = 0; k <= st->nparam; k++) {
+    for (int k = listed ? st->nparam : 0; k <= st->nparam; k++) {
         const double v = k < st->nparam ? cfg->param[cfg->style][k] : cfg->cutoff;
         const char *key = k < st->nparam ? st->key[k] : "cutoff";
         if (isnan(v)) {
@@ -68,7 +69,7 @@ static int cross_values(const mdl_config *cfg, const mdl_system *s, int a, int b
     const int mixes = st->mix(self[a], self[b], mixed);
     const int need_globals = (!p && !mixes) || (!(p && p->cutoff > 0) && !mixes);
     if (need_globals)
-        MDL_TRY(take_globals(cfg, s->species[a], s->species[b], globals, &global_cut));
+        MDL_TRY(take_globals(cfg, s->species[a], s->species[b], p != NULL, globals, &global_cut));
     memcpy(param, p ? p->param : mixes ? mixed : globals, MDL_PAIR_MAX_PARAMS * sizeof *param);
     *from = NULL;
     if (p && p->cutoff > 0) {
@@ -133,7 +134,7 @@ int potential_build(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *
     for (int t = 0; t < nt; t++) {
         const mdl_pair_coeff *p = self_entry[t] = find_pair(cfg, s->species[t], s->species[t]);
         if (!p || !(p->cutoff > 0)) /* a global key it takes */
-            MDL_TRY(take_globals(cfg, s->species[t], s->species[t], self[t], &cut[t]));
+            MDL_TRY(take_globals(cfg, s->species[t], s->species[t], p != NULL, self[t], &cut[t]));
         if (p) {
             memcpy(self[t], p->param, sizeof p->param);
             if (p->cutoff > 0)

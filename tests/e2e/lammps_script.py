@@ -8,8 +8,8 @@ writes its own; scripts and data files mdlite must refuse (exit 2, naming file a
 
 usage: lammps_script.py MDLITE [lj|eam|stages|bad|data_bad]
 """
-import math
 import os
+import random
 import re
 import shutil
 import sys
@@ -45,7 +45,8 @@ def lammps_rows(log):
 def run_lammps(script, cwd):
     """The script through lmp with thermo printed to 17 digits (the format set before every run, as
     thermo_style resets it); its log's rows."""
-    text = re.sub(r"^(\s*run\s)", r"thermo_modify format float %.17g\n\1", open(script).read(), flags=re.M)
+    text = re.sub(r"^(\s*(run|minimize)\s)", r"thermo_modify format float %.17g\n\1", open(script).read(),
+                  flags=re.M)
     path = write(os.path.join(cwd, os.path.basename(script)), text)
     run(["lmp", "-in", os.path.basename(path), "-log", "lmp.log", "-screen", "none"], cwd=cwd)
     return lammps_rows(os.path.join(cwd, "lmp.log"))
@@ -88,14 +89,14 @@ def read_data(path):
     return box, atoms, vel
 
 
-def compare_data(ours, theirs, what):
+def compare_data(ours, theirs, what, tol=1e-8):
     b1, a1, v1 = read_data(ours)
     b2, a2, v2 = read_data(theirs)
     if sorted(a1) != sorted(a2) or sorted(v1) != sorted(v2) or not a1:
         fail(f"{what}: the files hold different atoms ({len(a1)} / {len(a2)})")
     worst = max(abs(x - y) for i in a1 for x, y in zip(a1[i] + v1[i], a2[i] + v2[i]))
     worst = max([worst] + [abs(x - y) for p, q in zip(b1, b2) for x, y in zip(p, q)])
-    if not worst <= 1e-8:
+    if not worst <= tol:
         fail(f"{what}: positions, velocities or box differ by {worst:.3g}")
     print(f"{what}: {len(a1)} atoms, box, positions and velocities within {worst:.3g} of LAMMPS's write_data")
 
@@ -112,7 +113,7 @@ def case_run(mdlite, names, extra=()):
 
 def main():
     mdlite, case = sys.argv[1], sys.argv[2]
-    if case in ("lj", "eam", "stages") and not shutil.which("lmp"):
+    if case in ("lj", "eam", "stages", "minimize") and not shutil.which("lmp"):
         print("no lmp (LAMMPS): skipped")
         sys.exit(SKIP)
     if case in ("lj", "eam"):
@@ -148,12 +149,84 @@ def main():
         if not miss > 100 * TOL:
             fail(f"test of the test: LAMMPS from another seed is only {miss:.3g} away")
         print(f"test of the test: LAMMPS from another velocity seed misses by {miss:.3g}")
+    elif case == "minimize":
+        minimize(mdlite)
     elif case == "bad":
         bad_scripts(mdlite)
     elif case == "data_bad":
         bad_data(mdlite)
     else:
         fail(f"unknown case {case}")
+
+
+def lattice_data(path, a, cells, drop, shift, masses, velocities, seed):
+    """An fcc crystal as a LAMMPS data file: the atom at index `drop` removed (None: none), every atom
+    moved by up to `shift` along each axis, velocities of up to `velocities` (0: no section)."""
+    rng = random.Random(seed)
+    basis = [(0, 0, 0), (0.5, 0.5, 0), (0.5, 0, 0.5), (0, 0.5, 0.5)]
+    sites = [((i + b[0]) * a, (j + b[1]) * a, (k + b[2]) * a) for k in range(cells) for j in range(cells)
+             for i in range(cells) for b in basis]
+    if drop is not None:
+        del sites[drop]
+    L = a * cells
+    text = f"fcc, displaced\n\n{len(sites)} atoms\n1 atom types\n\n"
+    text += "".join(f"0 {L!r} {d}lo {d}hi\n" for d in "xyz")
+    if masses:
+        text += f"\nMasses\n\n1 {masses}\n"
+    text += "\nAtoms # atomic\n\n"
+    text += "".join(f"{n + 1} 1 {' '.join(repr((c + rng.uniform(-shift, shift)) % L) for c in p)}\n"
+                    for n, p in enumerate(sites))
+    if velocities:
+        text += "\nVelocities\n\n" + "".join(
+            f"{n + 1} {' '.join(repr(rng.uniform(-velocities, velocities)) for _ in range(3))}\n" for n in range(len(sites)))
+    write(path, text)
+
+
+def min_stats(text):
+    """(iterations, evaluations, final energy, stopping criterion) of the last "Minimization stats"
+    block of LAMMPS's log or mdlite's output."""
+    it = re.findall(r"Iterations, force evaluations = (\d+) (\d+)", text)[-1]
+    final = re.findall(r"Energy initial, next-to-last, final =\s*\n\s*(\S+)\s+(\S+)\s+(\S+)", text)[-1]
+    return int(it[0]), int(it[1]), float(final[2]), re.findall(r"Stopping criterion = (.*)", text)[-1].strip()
+
+
+def minimize(mdlite):
+    """Relaxations against LAMMPS's minimize (cg): a displaced LJ crystal (then NVE and NVT runs), a
+    vacancy in fcc Cu under EAM and under Morse. The final energy within 1e-8 (relative), the
+    iterations within LAMMPS's +-20%, the thermo rows to 1e-10, the data files to 1e-8."""
+    names = ["in.relax", "in.vacancy", "in.vacancy_morse"]
+    d = case_run(mdlite, names, [os.path.join(POT, "Cu_u3.eam")])
+    vacancy = open(os.path.join(SCRIPTS, "in.vacancy")).read()
+    # LAMMPS's other stopping rules: the evaluations run out; the energy tolerance
+    for name, line in (("in.maxeval", "minimize    0.0 0.0 1000 25"), ("in.etol", "minimize    1.0e-6 0.0 1000 100000")):
+        names.append(name)
+        for sub in ("mdlite", "lammps"):
+            write(os.path.join(d, sub, name), vacancy.replace("minimize    0.0 1.0e-8 1000 100000", line))
+    for sub in ("mdlite", "lammps"):
+        lattice_data(os.path.join(d, sub, "displaced.data"), 1.6795961913825073, 5, None, 0.1, "1.0", 0.5, 7)
+        lattice_data(os.path.join(d, sub, "vacancy.data"), 3.615, 4, 42, 0.05, None, 0, 11)
+    for script in names:
+        out = run([mdlite, "run", os.path.join(d, "mdlite", script), "--overwrite"], cwd=d).stdout
+        theirs = run_lammps(os.path.join(d, "lammps", script), os.path.join(d, "lammps"))
+        compare_thermo(read_thermo(os.path.join(d, "mdlite", "thermo.csv")), theirs, script)
+        ours, lmp = min_stats(out), min_stats(open(os.path.join(d, "lammps", "lmp.log")).read())
+        rel = abs(ours[2] - lmp[2]) / abs(lmp[2])
+        if not rel <= 1e-8 or abs(ours[0] - lmp[0]) > 0.2 * lmp[0] or ours[3] != lmp[3]:
+            fail(f"{script}: mdlite {ours[0]} iterations to {ours[2]!r} ({ours[3]}), LAMMPS {lmp[0]} to {lmp[2]!r} "
+                 f"({lmp[3]}; energy {rel:.3g} apart)")
+        print(f"{script}: {ours[0]} iterations ({ours[1]} evaluations), LAMMPS {lmp[0]} ({lmp[1]}); final "
+              f"energy {ours[2]!r} against {lmp[2]!r} ({rel:.2g} relative); stopped on {ours[3]}")
+    for f in ("relaxed.data", "final.data", "vacancy_relaxed.data"):
+        compare_data(os.path.join(d, "mdlite", f), os.path.join(d, "lammps", f), f)
+    # the test of the test: LAMMPS's backtracking line search takes another path
+    write(os.path.join(d, "lammps", "in.wrong"), vacancy.replace("line quadratic", "line backtrack"))
+    run_lammps(os.path.join(d, "lammps", "in.wrong"), os.path.join(d, "lammps"))
+    lmp = min_stats(open(os.path.join(d, "lammps", "lmp.log")).read())
+    ours = min_stats(run([mdlite, "run", os.path.join(d, "mdlite", "in.vacancy"), "--overwrite"], cwd=d).stdout)
+    if ours[:2] == lmp[:2]:
+        fail(f"test of the test: LAMMPS's backtracking search also takes {lmp[0]} iterations, {lmp[1]} evaluations")
+    print(f"test of the test: LAMMPS with line backtrack takes {lmp[0]} iterations, {lmp[1]} evaluations "
+          f"(mdlite's quadratic: {ours[0]}, {ours[1]})")
 
 
 BASE = "units lj\natom_style atomic\nlattice fcc 0.8442\nregion box block 0 4 0 4 0 4\ncreate_box 1 box\n" \
@@ -173,7 +246,8 @@ def bad_scripts(mdlite):
     d = workdir("script-bad")
     n = BASE.count("\n")
     refused(mdlite, d, "in.coul", BASE.replace("lj/cut 2.5", "lj/cut/coul/long 10"), ["in.coul:9:", "pair_style"])
-    refused(mdlite, d, "in.min", BASE + "minimize 1e-4 1e-6 100 1000\n", [f"in.min:{n + 1}:", "minimize"])
+    refused(mdlite, d, "in.fire", BASE + "min_style fire\nminimize 1e-4 1e-6 100 1000\n", [f"in.fire:{n + 1}:", "min_style"])
+    refused(mdlite, d, "in.minargs", BASE + "minimize 1e-4 1e-6 100\n", [f"in.minargs:{n + 1}:", "minimize"])
     refused(mdlite, d, "in.kspace", BASE + "kspace_style pppm 1e-4\nrun 10\n", [f"in.kspace:{n + 1}:", "kspace_style"])
     refused(mdlite, d, "in.var", BASE + "run ${steps}\n", [f"in.var:{n + 1}:", "variable steps"])
     refused(mdlite, d, "in.expr", BASE + "variable s equal sqrt(4)\nrun ${s}\n", [f"in.expr:{n + 2}:", "sqrt(4)"])

@@ -1,0 +1,235 @@
+/* Energy minimisation as LAMMPS's min_style cg does it: Polak-Ribiere directions restarted every
+   3N iterations or when not downhill, its quadratic line search (backtracking from a step of at
+   most dmax, then the secant projection), its stopping rules, operation for operation. The
+   vectors live here, in id order; the backend computes the energy and forces of the positions
+   set_positions gives it (through the run's own snapshot slot). */
+#include "minimize.h"
+
+#include "stop_signal.h"
+#include "../util/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* LAMMPS's min_linesearch.cpp constants */
+#define ALPHA_MAX 1.0
+#define ALPHA_REDUCE 0.5
+#define BACKTRACK_SLOPE 0.4
+#define QUADRATIC_TOL 0.1
+#define EMACH 1.0e-8
+#define EPS_QUAD 1.0e-28
+#define EPS_ENERGY 1.0e-8
+
+enum { MIN_MAXITER, MIN_MAXEVAL, MIN_ETOL, MIN_FTOL, MIN_DOWNHILL, MIN_ZEROALPHA, MIN_ZEROFORCE, MIN_ZEROQUAD,
+       MIN_STOPPED };
+static const char *const STOP_REASON[] = {"max iterations",  "max force evaluations",         "energy tolerance",
+                                          "force tolerance", "search direction is not downhill",
+                                          "linesearch alpha is zero", "forces are zero",
+                                          "quadratic factors are zero", "a stop signal"};
+
+typedef struct {
+    run_state *r;
+    size_t n3;          /* 3 N degrees of freedom */
+    double *x, *x0, *f, *g, *h; /* unwrapped positions, the line search's start, forces, CG's g and h */
+    double energy;      /* per atom when thermo_norm (LAMMPS's normflag), else the total */
+    double eprevious;   /* before the last iteration */
+    double norm;        /* 1 / N with thermo_norm, else 1 */
+    mdl_observables obs; /* of the last evaluation */
+    long evals;
+} minimizer;
+
+/* The backend's forces (id order) and energy at its positions now. */
+static int read_forces(minimizer *m)
+{
+    run_state *r = m->r;
+    MDL_TRY(r->ops->compute_forces(r->ctx, MDL_FORCES_ENERGY));
+    MDL_TRY(r->ops->snapshot_start(r->ctx, r->data_slot, MDL_DUMP_FORCE));
+    mdl_system frame = r->snap;
+    MDL_TRY(r->ops->snapshot_finish(r->ctx, r->data_slot, &frame, &m->obs));
+    const size_t n = m->n3 / 3;
+    for (size_t i = 0; i < n; i++)
+        m->f[3 * i] = frame.fx[i], m->f[3 * i + 1] = frame.fy[i], m->f[3 * i + 2] = frame.fz[i];
+    m->energy = m->obs.potential * m->norm;
+    return MDL_OK;
+}
+
+/* LAMMPS's alpha_step: x = x0 + alpha h, then the energy and forces there. */
+static int alpha_step(minimizer *m, double alpha)
+{
+    for (size_t i = 0; i < m->n3; i++) {
+        m->x[i] = m->x0[i];
+        if (alpha > 0.0)
+            m->x[i] += alpha * m->h[i];
+    }
+    MDL_TRY(m->r->ops->set_positions(m->r->ctx, m->x));
+    m->evals++; /* LAMMPS's neval: the line searches' evaluations */
+    return read_forces(m);
+}
+
+static double dot(const double *a, const double *b, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += a[i] * b[i];
+    return s;
+}
+
+/* LAMMPS's linemin_quadratic from the positions x (energy eoriginal) along h: *fail 0, or a stop
+   reason; returns MDL_OK or an error. */
+static int line_search(minimizer *m, double eoriginal, const mdl_config *cfg, int *fail)
+{
+    double fdothall = dot(m->f, m->h, m->n3) * m->norm;
+    double hmax = 0;
+    for (size_t i = 0; i < m->n3; i++)
+        hmax = fmax(hmax, fabs(m->h[i]));
+    *fail = fdothall <= 0.0 ? MIN_DOWNHILL : hmax == 0.0 ? MIN_ZEROFORCE : 0;
+    if (*fail)
+        return MDL_OK;
+    const double alphamax = fmin(ALPHA_MAX, (cfg->dmax > 0 ? cfg->dmax : 0.1) / hmax);
+    memcpy(m->x0, m->x, m->n3 * sizeof *m->x);
+    double alpha = alphamax, engprev = eoriginal, alphaprev = 0.0, fhprev = fdothall;
+    for (;;) {
+        MDL_TRY(alpha_step(m, alpha));
+        const double fh = dot(m->f, m->h, m->n3) * m->norm, delfh = fh - fhprev;
+        if (fabs(fh) < EPS_QUAD || fabs(delfh) < EPS_QUAD) {
+            *fail = MIN_ZEROQUAD;
+            return alpha_step(m, 0.0);
+        }
+        /* ready for the quadratic projection (the secant method): alpha0 */
+        const double relerr = fabs(1.0 - (0.5 * (alpha - alphaprev) * (fh + fhprev) + m->energy) / engprev);
+        const double alpha0 = alpha - (alpha - alphaprev) * fh / delfh;
+        if (relerr <= QUADRATIC_TOL && alpha0 > 0.0 && alpha0 < alphamax) {
+            MDL_TRY(alpha_step(m, alpha0));
+            if (m->energy - eoriginal < EMACH)
+                return MDL_OK;
+        }
+        const double de_ideal = -BACKTRACK_SLOPE * alpha * fdothall, de = m->energy - eoriginal;
+        if (de <= de_ideal)
+            return MDL_OK;
+        fhprev = fh, engprev = m->energy, alphaprev = alpha;
+        alpha *= ALPHA_REDUCE;
+        if (alpha <= 0.0 || de_ideal >= -EMACH) {
+            *fail = MIN_ZEROALPHA;
+            return alpha_step(m, 0.0);
+        }
+    }
+}
+
+/* A thermo row of the state now (the last evaluation's observables) at `step`. */
+static int row(minimizer *m, long step)
+{
+    return run_write_thermo_row(m->r, step, &m->obs);
+}
+
+/* LAMMPS's MinCG::iterate: *reason, why it stopped; *niter, the iterations made; m->eprevious, the
+   energy before the last one. MDL_OK or an error. */
+static int iterate(minimizer *m, long maxiter, long *niter, int *reason)
+{
+    run_state *r = m->r;
+    const mdl_config *cfg = r->cfg;
+    const long nlimit = m->n3 < 2147483647 ? (long)m->n3 : 2147483647;
+    memcpy(m->h, m->f, m->n3 * sizeof *m->f);
+    memcpy(m->g, m->f, m->n3 * sizeof *m->f);
+    double gg = dot(m->f, m->f, m->n3);
+    for (long iter = 0; iter < maxiter; iter++) {
+        const long step = r->first_step + ++*niter;
+        const double eprevious = m->eprevious = m->energy;
+        int fail;
+        MDL_TRY(line_search(m, m->energy, cfg, &fail));
+        if (cfg->thermo > 0 && step % cfg->thermo == 0)
+            MDL_TRY(row(m, step));
+        *reason = fail;
+        if (fail)
+            return MDL_OK;
+        *reason = MIN_MAXEVAL;
+        if (cfg->maxeval > 0 && m->evals >= cfg->maxeval)
+            return MDL_OK;
+        *reason = MIN_ETOL;
+        if (fabs(m->energy - eprevious) < cfg->etol * 0.5 * (fabs(m->energy) + fabs(eprevious) + EPS_ENERGY))
+            return MDL_OK;
+        const double ff = dot(m->f, m->f, m->n3), fg = dot(m->f, m->g, m->n3);
+        *reason = MIN_FTOL;
+        if (cfg->ftol > 0.0 && ff < cfg->ftol * cfg->ftol)
+            return MDL_OK;
+        double beta = fmax(0.0, (ff - fg) / gg); /* Polak-Ribiere */
+        if ((*niter + 1) % nlimit == 0)
+            beta = 0.0;
+        gg = ff;
+        for (size_t i = 0; i < m->n3; i++)
+            m->g[i] = m->f[i], m->h[i] = m->g[i] + beta * m->h[i];
+        if (dot(m->g, m->h, m->n3) <= 0.0) /* not downhill: start again from the gradient */
+            memcpy(m->h, m->g, m->n3 * sizeof *m->g);
+        *reason = MIN_STOPPED;
+        MDL_TRY(stop_signal_agree(r->nranks));
+        if (stop_signal())
+            return MDL_OK;
+    }
+    *reason = MIN_MAXITER;
+    return MDL_OK;
+}
+
+/* The positions now, unwrapped, in id order. */
+static int read_positions(minimizer *m)
+{
+    run_state *r = m->r;
+    MDL_TRY(r->ops->snapshot_start(r->ctx, r->data_slot, MDL_DUMP_POSITION | MDL_DUMP_IMAGE));
+    mdl_system frame = r->snap;
+    mdl_observables obs;
+    MDL_TRY(r->ops->snapshot_finish(r->ctx, r->data_slot, &frame, &obs));
+    const double *c[3] = {frame.x, frame.y, frame.z};
+    const int32_t *image[3] = {frame.ix, frame.iy, frame.iz};
+    for (size_t i = 0; i < m->n3 / 3; i++)
+        for (int d = 0; d < 3; d++)
+            m->x[3 * i + d] = c[d][i] + image[d][i] * obs.box_len[d];
+    return MDL_OK;
+}
+
+static void print_stats(const minimizer *m, int reason, double einitial, double eprev, long niter, double t)
+{
+    const run_state *r = m->r;
+    if (r->quiet || r->rank != 0)
+        return;
+    double fmax_ = 0;
+    for (size_t i = 0; i < m->n3 / 3; i++)
+        fmax_ = fmax(fmax_, sqrt(dot(m->f + 3 * i, m->f + 3 * i, 3)));
+    printf("Loop time of %g s for %ld iterations with %zu atoms\n\nMinimization stats:\n", t, niter, m->n3 / 3);
+    printf("  Stopping criterion = %s\n  Energy initial, next-to-last, final =\n    %22.17g %22.17g %22.17g\n",
+           STOP_REASON[reason], einitial, eprev, m->energy);
+    printf("  Iterations, force evaluations = %ld %ld\n  Force two-norm, max component norm = %.17g %.17g\n",
+           niter, m->evals, sqrt(dot(m->f, m->f, m->n3)), fmax_);
+}
+
+int minimize_stage(run_state *r)
+{
+    if (!r->ops->set_positions || r->nranks > 1) {
+        mdl_error("%s: [run] ensemble = minimize: minimisation runs on the CPU backend, one rank (this run: %s backend, "
+                  "%d rank%s)", config_origin(r->cfg, "run", "ensemble"), r->ops->name, r->nranks,
+                  r->nranks == 1 ? "" : "s");
+        return MDL_EINPUT;
+    }
+    minimizer m = {.r = r, .n3 = 3 * r->natoms, .norm = r->cfg->thermo_norm ? 1.0 / (double)r->natoms : 1.0};
+    double *all = mdl_alloc(5 * m.n3 * sizeof *all, "minimisation vectors");
+    if (!all)
+        return MDL_ERUN;
+    m.x = all, m.x0 = all + m.n3, m.f = all + 2 * m.n3, m.g = all + 3 * m.n3, m.h = all + 4 * m.n3;
+    const double t0 = mdl_wtime();
+    long niter = 0;
+    int rc = read_positions(&m);
+    if (rc == MDL_OK)
+        rc = read_forces(&m);
+    const double einitial = m.energy;
+    m.eprevious = m.energy;
+    int reason = MIN_MAXITER;
+    if (rc == MDL_OK && r->cfg->steps > 0)
+        rc = iterate(&m, r->cfg->steps, &niter, &reason);
+    r->final_step = r->first_step + niter;
+    const mdl_config *cfg = r->cfg; /* the last iteration's row, as LAMMPS prints it */
+    if (rc == MDL_OK && niter > 0 && cfg->thermo > 0 && r->final_step % cfg->thermo != 0)
+        rc = row(&m, r->final_step);
+    if (rc == MDL_OK)
+        print_stats(&m, reason, einitial, m.eprevious, niter, mdl_wtime() - t0);
+    free(all);
+    return rc == MDL_OK && reason == MIN_STOPPED ? 128 + stop_signal() : rc;
+}

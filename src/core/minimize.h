@@ -1,0 +1,14 @@
+/* Energy minimisation as a stage ([run] ensemble = minimize): LAMMPS's min_style cg, its quadratic
+   line search and its stopping rules, with the box fixed, on the state the backend holds. */
+#ifndef MDL_MINIMIZE_H
+#define MDL_MINIMIZE_H
+
+#include "run_state.h"
+
+/* The stage r->cfg as a minimisation from r->first_step: at most cfg->steps iterations (each one
+   step), a thermo row every cfg->thermo iterations and at the last, then LAMMPS's "Minimization
+   stats". r->final_step becomes the last iteration's step. The backend's forces are those of the
+   final positions; velocities are left as they were (as LAMMPS leaves them). One rank. */
+int minimize_stage(run_state *r);
+
+#endif

@@ -563,8 +563,12 @@ int lammps_command(script *sc, char **w, int nw)
             return table[k].fn(sc, w, nw);
     if (!strcmp(w[0], "minimize"))
         return cmd_minimize(sc, w, nw);
-    if (!strcmp(w[0], "min_style"))
-        return nw == 2 && !strcmp(w[1], "cg") ? MDL_OK : fail(sc, "mdlite minimises with cg (LAMMPS's default)");
+    if (!strcmp(w[0], "min_style")) {
+        if (nw != 2 || (strcmp(w[1], "cg") && strcmp(w[1], "fire")))
+            return fail(sc, "mdlite minimises with cg (LAMMPS's default) or fire");
+        setf(sc, "run", "min_style", "%s", w[1]);
+        return MDL_OK;
+    }
     if (!strcmp(w[0], "min_modify")) {
         for (int k = 1; k < nw; k += 2) {
             const char *v = k + 1 < nw ? w[k + 1] : "";

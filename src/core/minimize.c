@@ -1,6 +1,7 @@
-/* Energy minimisation as LAMMPS's min_style cg does it: Polak-Ribiere directions restarted every
+/* Energy minimisation as LAMMPS's min_style cg does it -- Polak-Ribiere directions restarted every
    3N iterations or when not downhill, its quadratic line search (backtracking from a step of at
-   most dmax, then the secant projection), its stopping rules, operation for operation. The
+   most dmax, then the secant projection) -- or its fire (FIRE 2.0), and their stopping rules,
+   operation for operation. The
    vectors live here, in id order; the backend computes the energy and forces of the positions
    set_positions gives it (through the run's own snapshot slot). */
 #include "minimize.h"
@@ -23,11 +24,12 @@
 #define EPS_ENERGY 1.0e-8
 
 enum { MIN_MAXITER, MIN_MAXEVAL, MIN_ETOL, MIN_FTOL, MIN_DOWNHILL, MIN_ZEROALPHA, MIN_ZEROFORCE, MIN_ZEROQUAD,
-       MIN_STOPPED };
+       MIN_MAXVDOTF, MIN_STOPPED };
 static const char *const STOP_REASON[] = {"max iterations",  "max force evaluations",         "energy tolerance",
                                           "force tolerance", "search direction is not downhill",
                                           "linesearch alpha is zero", "forces are zero",
-                                          "quadratic factors are zero", "a stop signal"};
+                                          "quadratic factors are zero",
+                                          "max iterations with v.f negative", "a stop signal"};
 
 typedef struct {
     run_state *r;
@@ -170,6 +172,116 @@ static int iterate(minimizer *m, long maxiter, long *niter, int *reason)
     return MDL_OK;
 }
 
+/* LAMMPS's FIRE 2.0 parameters (min_modify's defaults) */
+#define FIRE_DELAYSTEP 20
+#define FIRE_DTGROW 1.1
+#define FIRE_DTSHRINK 0.5
+#define FIRE_ALPHA0 0.25
+#define FIRE_ALPHASHRINK 0.99
+#define FIRE_TMAX 10.0
+#define FIRE_TMIN 0.02
+#define FIRE_MAX_VDOTF_NEGATIVE 2000
+
+/* The FIRE velocities' mixing: (1 - alpha) v + alpha |v| f / |f| where v . f > 0 (*mix), with the
+   timestep grown and alpha shrunk past delaystep; else v = 0 after half a step back, the timestep
+   shrunk and alpha reset. Returns 1 past the negative steps allowed, else 0. */
+static int fire_mix(minimizer *m, double *v, long step, long start, long *last_negative, long *negatives,
+                    double *dt, double *alpha, double *scale1, double *scale2, int *mix)
+{
+    const double vdotf = dot(v, m->f, m->n3), dtmax = FIRE_TMAX * m->r->cfg->timestep,
+                 dtmin = FIRE_TMIN * m->r->cfg->timestep;
+    *mix = vdotf > 0.0;
+    if (*mix) {
+        const double vdotv = dot(v, v, m->n3), fdotf = dot(m->f, m->f, m->n3);
+        *negatives = 0;
+        *scale1 = 1.0 - *alpha;
+        *scale2 = fdotf <= 1e-20 ? 0.0 : *alpha * sqrt(vdotv / fdotf);
+        if (step - *last_negative > FIRE_DELAYSTEP) {
+            *dt = fmin(*dt * FIRE_DTGROW, dtmax);
+            *alpha *= FIRE_ALPHASHRINK;
+        }
+        return 0;
+    }
+    *last_negative = step;
+    if (step - start >= FIRE_DELAYSTEP) {
+        *alpha = FIRE_ALPHA0;
+        if (*dt * FIRE_DTSHRINK >= dtmin)
+            *dt *= FIRE_DTSHRINK;
+    }
+    if (++*negatives > FIRE_MAX_VDOTF_NEGATIVE)
+        return 1;
+    for (size_t i = 0; i < m->n3; i++) /* inertia correction: half a step back */
+        m->x[i] -= 0.5 * *dt * v[i];
+    memset(v, 0, m->n3 * sizeof *v);
+    return 0;
+}
+
+/* LAMMPS's min_style fire (FIRE 2.0, semi-implicit Euler, half a step back; after velocities are
+   reset, the forces where the atoms stand bound the step, as LAMMPS's flagv0): *reason, *niter. */
+static int fire_iterate(minimizer *m, long maxiter, long *niter, int *reason)
+{
+    run_state *r = m->r;
+    const mdl_config *cfg = r->cfg;
+    const size_t n = m->n3 / 3;
+    double *v = m->g, *inv_mass = m->h; /* FIRE's velocities start at rest (the system's are kept) */
+    memset(v, 0, m->n3 * sizeof *v);
+    for (size_t i = 0; i < n; i++)
+        inv_mass[i] = r->snap.mass[r->snap.type[i]];
+    double dt = cfg->timestep, alpha = FIRE_ALPHA0, scale1 = 0, scale2 = 0;
+    long last_negative = r->first_step, negatives = 0;
+    int reset = 1; /* the velocities were set to 0 */
+    const double dmax = cfg->dmax > 0 ? cfg->dmax : 0.1;
+    for (long iter = 0; iter < maxiter; iter++) {
+        const long step = r->first_step + ++*niter;
+        int mix;
+        *reason = MIN_MAXVDOTF;
+        if (fire_mix(m, v, step, r->first_step, &last_negative, &negatives, &dt, &alpha, &scale1, &scale2, &mix))
+            return MDL_OK;
+        reset |= !mix;
+        if (reset) { /* the velocities one step from rest here bound the step */
+            MDL_TRY(r->ops->set_positions(r->ctx, m->x));
+            m->evals++;
+            MDL_TRY(read_forces(m));
+            for (size_t i = 0; i < m->n3; i++)
+                v[i] = dt * r->units->ftm2v / inv_mass[i / 3] * m->f[i];
+        }
+        double dtv = dt; /* no coordinate moves more than dmax */
+        for (size_t i = 0; i < m->n3; i++)
+            if (dtv * fabs(v[i]) > dmax)
+                dtv = dmax / fabs(v[i]);
+        if (reset)
+            memset(v, 0, m->n3 * sizeof *v);
+        reset = 0;
+        const double dtf = dtv * r->units->ftm2v;
+        for (size_t i = 0; i < m->n3; i++) {
+            const double dtfm = dtf / inv_mass[i / 3];
+            v[i] += dtfm * m->f[i];
+            if (mix)
+                v[i] = scale1 * v[i] + scale2 * m->f[i];
+            m->x[i] += dtv * v[i];
+        }
+        m->eprevious = m->energy;
+        MDL_TRY(r->ops->set_positions(r->ctx, m->x));
+        m->evals++;
+        MDL_TRY(read_forces(m));
+        if (cfg->thermo > 0 && step % cfg->thermo == 0)
+            MDL_TRY(row(m, step));
+        *reason = MIN_ETOL;
+        if (cfg->etol > 0.0 && step - last_negative > FIRE_DELAYSTEP &&
+            fabs(m->energy - m->eprevious) < cfg->etol * 0.5 * (fabs(m->energy) + fabs(m->eprevious) + EPS_ENERGY))
+            return MDL_OK;
+        *reason = MIN_FTOL;
+        if (cfg->ftol > 0.0 && dot(m->f, m->f, m->n3) < cfg->ftol * cfg->ftol)
+            return MDL_OK;
+        *reason = MIN_STOPPED; /* (LAMMPS's FIRE has no maxeval) */
+        MDL_TRY(stop_signal_agree(r->nranks));
+        if (stop_signal())
+            return MDL_OK;
+    }
+    *reason = MIN_MAXITER;
+    return MDL_OK;
+}
+
 /* The positions now, unwrapped, in id order. */
 static int read_positions(minimizer *m)
 {
@@ -223,7 +335,7 @@ int minimize_stage(run_state *r)
     m.eprevious = m.energy;
     int reason = MIN_MAXITER;
     if (rc == MDL_OK && r->cfg->steps > 0)
-        rc = iterate(&m, r->cfg->steps, &niter, &reason);
+        rc = (r->cfg->min_style == 1 ? fire_iterate : iterate)(&m, r->cfg->steps, &niter, &reason);
     r->final_step = r->first_step + niter;
     const mdl_config *cfg = r->cfg; /* the last iteration's row, as LAMMPS prints it */
     if (rc == MDL_OK && niter > 0 && cfg->thermo > 0 && r->final_step % cfg->thermo != 0)

@@ -1,5 +1,5 @@
-/* Energy minimisation as a stage ([run] ensemble = minimize): LAMMPS's min_style cg, its quadratic
-   line search and its stopping rules, with the box fixed, on the state the backend holds. */
+/* Energy minimisation as a stage ([run] ensemble = minimize): LAMMPS's min_style cg (its quadratic
+   line search) or fire, and their stopping rules, with the box fixed, on the state the backend holds. */
 #ifndef MDL_MINIMIZE_H
 #define MDL_MINIMIZE_H
 

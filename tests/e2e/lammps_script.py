@@ -191,9 +191,9 @@ def min_stats(text):
 
 
 def minimize(mdlite):
-    """Relaxations against LAMMPS's minimize (cg): a displaced LJ crystal (then NVE and NVT runs), a
-    vacancy in fcc Cu under EAM and under Morse. The final energy within 1e-8 (relative), the
-    iterations within LAMMPS's +-20%, the thermo rows to 1e-10, the data files to 1e-8."""
+    """Relaxations against LAMMPS's minimize (cg, and fire): a displaced LJ crystal (then NVE and NVT
+    runs), a vacancy in fcc Cu under EAM and under Morse. The final energy within 1e-8 (relative), the
+    iterations within LAMMPS's +-20% and the same stopping criterion, the thermo rows to 1e-10, the data files to 1e-8."""
     names = ["in.relax", "in.vacancy", "in.vacancy_morse"]
     d = case_run(mdlite, names, [os.path.join(POT, "Cu_u3.eam")])
     vacancy = open(os.path.join(SCRIPTS, "in.vacancy")).read()
@@ -202,6 +202,18 @@ def minimize(mdlite):
         names.append(name)
         for sub in ("mdlite", "lammps"):
             write(os.path.join(d, sub, name), vacancy.replace("minimize    0.0 1.0e-8 1000 100000", line))
+    # FIRE (min_style fire): the vacancy, and the LJ crystal's relaxation. LAMMPS's atoms carry FIRE's
+    # velocities meanwhile, and keep them after; mdlite's keep their own: only the energy is compared
+    relax = open(os.path.join(SCRIPTS, "in.relax")).read()
+    fire = {"in.vacancy_fire": vacancy.replace("min_modify  dmax 0.1 line quadratic", "min_style   fire")
+                                      .replace("vacancy_relaxed.data", "vacancy_fire.data"),
+            "in.relax_fire": relax[:relax.index("fix ")].replace("min_style   cg", "min_style   fire")
+                                                     .replace("relaxed.data", "relaxed_fire.data")}
+    fire = {k: re.sub(r"thermo_style custom .*", "thermo_style custom step pe", v) for k, v in fire.items()}
+    for name, text in fire.items():
+        names.append(name)
+        for sub in ("mdlite", "lammps"):
+            write(os.path.join(d, sub, name), text)
     for sub in ("mdlite", "lammps"):
         lattice_data(os.path.join(d, sub, "displaced.data"), 1.6795961913825073, 5, None, 0.1, "1.0", 0.5, 7)
         lattice_data(os.path.join(d, sub, "vacancy.data"), 3.615, 4, 42, 0.05, None, 0, 11)

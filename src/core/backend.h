@@ -196,7 +196,7 @@ typedef struct {
     int (*snapshot_start)(void *ctx, int slot, int fields);
     int (*snapshot_finish)(void *ctx, int slot, mdl_system *frame, mdl_observables *obs);
     /* minimisation (one rank): the atoms moved to xyz (unwrapped, x y z per atom in id order),
-       wrapped with their images, and the lists built again; NULL where the backend has none */
+       wrapped with their images, and the lists built again */
     int (*set_positions)(void *ctx, const double *xyz);
     /* the initial velocities' normal deviates (rng.h), drawn where this backend draws */
     mdl_normals_fn draw_normals;

@@ -315,10 +315,8 @@ static void print_stats(const minimizer *m, int reason, double einitial, double 
 
 int minimize_stage(run_state *r)
 {
-    if (!r->ops->set_positions || r->nranks > 1) {
-        mdl_error("%s: [run] ensemble = minimize: minimisation runs on the CPU backend, one rank (this run: %s backend, "
-                  "%d rank%s)", config_origin(r->cfg, "run", "ensemble"), r->ops->name, r->nranks,
-                  r->nranks == 1 ? "" : "s");
+    if (r->nranks > 1) { /* (run.c refuses it before any file is made) */
+        mdl_error("%s: [run] ensemble = minimize: minimisation runs on one rank", config_origin(r->cfg, "run", "ensemble"));
         return MDL_EINPUT;
     }
     minimizer m = {.r = r, .n3 = 3 * r->natoms, .norm = r->cfg->thermo_norm ? 1.0 / (double)r->natoms : 1.0};

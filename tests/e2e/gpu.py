@@ -24,6 +24,7 @@ cases: compare      step-0 forces and 100 steps of thermo against the CPU backen
                     warp builder's list); stages nvt -> npt -> npt (carried) -> nve (the box fixed
                     again) against the CPU
        scripts      LAMMPS's bench/in.lj and bench/in.eam as scripts against the CPU backend
+       minimize     LAMMPS's minimize (cg, fire) on the GPU against the CPU (LJ, an EAM vacancy)
        overflow     a list too short never gives a wrong step: a fixed 8-slot list (every row
                     covered by the force kernel) and a list that overflows mid-run (and grows)
                     print the thermo of a list that fits
@@ -169,6 +170,35 @@ def eam(mdlite, inp, d, precision):
         cases.append((name, [os.path.join(sub, "run.ini")]))
     for label, args in cases:
         compare_within(mdlite, f"EAM, {label}", args, ftol, ttol, precision)
+
+
+def minimize(mdlite, inp, d, precision):
+    """LAMMPS's minimize (cg and fire) on the GPU against the CPU: a displaced LJ crystal and a vacancy
+    in fcc Cu under EAM. Double precision: the CPU's iterations, evaluations and final energy to
+    1e-10; mixed: the energy to 1e-6 (its float forces end the line searches sooner), a stop LAMMPS
+    names."""
+    from lammps_compare import POT
+    from lammps_script import lattice_data, min_stats
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lammps", "scripts")
+    lattice_data(os.path.join(d, "displaced.data"), 1.6795961913825073, 5, None, 0.1, "1.0", 0.5, 7)
+    lattice_data(os.path.join(d, "vacancy.data"), 3.615, 4, 42, 0.05, None, 0, 11)
+    scripts = {"in.relax": open(os.path.join(src, "in.relax")).read()}
+    scripts["in.relax"] = scripts["in.relax"][:scripts["in.relax"].index("fix ")]
+    if os.path.exists(f"{POT}/Cu_u3.eam"):
+        shutil.copy(f"{POT}/Cu_u3.eam", d)
+        scripts["in.vacancy"] = open(os.path.join(src, "in.vacancy")).read()
+    for name in list(scripts):
+        scripts[name + "_fire"] = re.sub(r"min_(style|modify) .*", "min_style fire", scripts[name])
+    for name, text in scripts.items():
+        write(os.path.join(d, name), text)
+        got = {b: min_stats(run([mdlite, "run", os.path.join(d, name), "--backend", b, "--overwrite"], cwd=d).stdout)
+               for b in ("cpu", "gpu")}
+        rel = abs(got["gpu"][2] - got["cpu"][2]) / abs(got["cpu"][2])
+        same = got["gpu"][:2] == got["cpu"][:2] and got["gpu"][3] == got["cpu"][3]
+        if (precision == "double" and (rel > 1e-10 or not same)) or rel > 1e-6:
+            fail(f"{name}: GPU {got['gpu']}, CPU {got['cpu']} ({precision})")
+        print(f"OK {precision}, {name}: GPU {got['gpu'][0]} iterations, {got['gpu'][1]} evaluations ({got['gpu'][3]}), "
+              f"CPU {got['cpu'][0]}, {got['cpu'][1]}; final energies {rel:.2g} apart")
 
 
 def scripts(mdlite, inp, d, precision):

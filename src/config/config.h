@@ -117,6 +117,7 @@ typedef struct mdl_config_s {
     int thermo;
     char thermo_file[MDL_PATH_LEN];
     char thermo_columns[MDL_PATH_LEN]; /* LAMMPS's thermo_style custom names ("": mdlite's columns) */
+    int thermo_file_mdlite;   /* the CSV keeps mdlite's columns (thermo_file_columns = mdlite) */
     int thermo_norm;          /* energies per atom (LAMMPS's thermo_modify norm yes) or totals */
     char trajectory[MDL_PATH_LEN];
     char data_file[MDL_PATH_LEN]; /* a LAMMPS data file written at the end of the run or stage ("": none) */

@@ -77,6 +77,7 @@ static const key_spec SCHEMA[] = {
     {"output", "thermo_file", K_STRING, F(thermo_file), 0, 0, 0, NULL},
     {"output", "thermo_columns", K_WORDS, F(thermo_columns), 0, 0, 0, NULL},
     {"output", "thermo_norm", K_BOOL, F(thermo_norm), 0, 0, 0, NULL},
+    {"output", "thermo_file_columns", K_ENUM, F(thermo_file_mdlite), 0, 0, 0, "thermo|mdlite"},
     {"output", "trajectory", K_STRING, F(trajectory), 0, 0, 0, NULL},
     {"output", "data_file", K_STRING, F(data_file), 0, 0, 0, NULL},
     {"output", "dump_every", K_INT, F(dump_every), 1, 2e9, 0, NULL},

@@ -240,8 +240,10 @@ static int write_ini(script *sc, ini_out *o)
     MDL_TRY(emit(o, 1, "; converted by mdlite from the LAMMPS script %s", sc->path));
     for (size_t s = 0; s < sizeof sections / sizeof sections[0]; s++) {
         MDL_TRY(emit(o, sc->run_line[0], "[%s]", sections[s]));
-        if (!strcmp(sections[s], "output")) /* beside the script */
+        if (!strcmp(sections[s], "output")) { /* beside the script, with mdlite's columns */
             MDL_TRY(emit(o, sc->run_line[0], "thermo_file = %sthermo.csv", sc->dir));
+            MDL_TRY(emit(o, sc->run_line[0], "thermo_file_columns = mdlite"));
+        }
         for (int k = 0; k < first->n; k++)
             if (!strcmp(first->s[k].section, sections[s]) && (!staged || !is_stage_key(first->s[k].key)))
                 MDL_TRY(emit(o, first->s[k].line, "%s = %s", first->s[k].key, first->s[k].value));

@@ -395,7 +395,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     for (size_t i = 0; i < s.n; i++)
         mass += s.mass[s.type[i]];
     const mdl_thermo_style style = {cfg->thermo_columns, config_origin(cfg, "output", "thermo_columns"),
-                                    cfg->thermo_norm, mass, &u};
+                                    cfg->thermo_norm, cfg->thermo_file_mdlite, mass, &u};
     if (rc == MDL_OK) /* before any file is claimed */
         rc = thermo_check_style(&style);
     if (rc == MDL_OK && r.rank == 0)

@@ -125,6 +125,9 @@ int thermo_open(mdl_thermo *t, const char *path, size_t natoms, int quiet, long 
     snprintf(t->header, sizeof t->header, "%s", MDL_THERMO_HEADER);
     if (style->columns && style->columns[0])
         MDL_TRY(parse_columns(t, style->columns, style->origin));
+    t->csv_default = style->csv_default;
+    if (t->csv_default) /* the table's columns on the screen, mdlite's in the CSV */
+        snprintf(t->header, sizeof t->header, "%s", MDL_THERMO_HEADER);
     snprintf(t->path, sizeof t->path, "%s", path);
     if (path[0]) {
         /* the file is already claimed (created, locked, empty unless appending): never truncate here */
@@ -157,13 +160,13 @@ static void write_columns(mdl_thermo *t, long step, double time, const mdl_obser
     }
     if (!t->quiet)
         printf("\n"), fflush(stdout);
-    for (int k = 0; k < t->ncol && t->csv; k++) {
+    for (int k = 0; k < t->ncol && t->csv && !t->csv_default; k++) {
         if (t->col[k] == C_STEP)
             fprintf(t->csv, k == 0 ? "%ld" : ",%ld", step);
         else
             fprintf(t->csv, ",%.17g", column(t, t->col[k], step, time, o));
     }
-    if (t->csv)
+    if (t->csv && !t->csv_default)
         fputc('\n', t->csv);
 }
 
@@ -171,10 +174,10 @@ int thermo_write(mdl_thermo *t, long step, double time, const mdl_observables *o
 {
     const double per = t->norm ? t->natoms : 1.0;
     double pe = o->potential / per, ke = o->kinetic / per, conserved = pe + ke + o->ecouple / per;
-    if (t->ncol > 0) {
+    if (t->ncol > 0)
         write_columns(t, step, time, o);
-    } else {
-        if (!t->quiet) {
+    if (t->ncol == 0 || t->csv_default) {
+        if (!t->quiet && t->ncol == 0) {
             printf("%10ld %12.6g %14.8g %14.8g %14.8g %14.8g %14.8g %14.8g %14.8g\n", step, time, o->temperature, pe,
                    ke, pe + ke, o->pressure, o->volume, conserved);
             fflush(stdout);

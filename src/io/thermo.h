@@ -18,6 +18,7 @@
 typedef struct {
     const char *columns, *origin;
     int norm;
+    int csv_default; /* the CSV keeps mdlite's columns whatever the table shows */
     double mass;
     const mdl_units *u;
 } mdl_thermo_style;
@@ -28,7 +29,7 @@ typedef struct {
     double natoms;
     int quiet;
     int ncol, col[MDL_THERMO_MAX_COLUMNS]; /* LAMMPS's columns (0: mdlite's) */
-    int norm;
+    int norm, csv_default;
     double mass, nktv2p, mv2d;
     char header[1024]; /* the CSV's first line */
 } mdl_thermo;

@@ -269,7 +269,7 @@ def bad_scripts(mdlite):
     d = workdir("script-bad")
     n = BASE.count("\n")
     refused(mdlite, d, "in.coul", BASE.replace("lj/cut 2.5", "lj/cut/coul/long 10"), ["in.coul:9:", "pair_style"])
-    refused(mdlite, d, "in.fire", BASE + "min_style fire\nminimize 1e-4 1e-6 100 1000\n", [f"in.fire:{n + 1}:", "min_style"])
+    refused(mdlite, d, "in.sd", BASE + "min_style sd\nminimize 1e-4 1e-6 100 1000\n", [f"in.sd:{n + 1}:", "min_style"])
     refused(mdlite, d, "in.minargs", BASE + "minimize 1e-4 1e-6 100\n", [f"in.minargs:{n + 1}:", "minimize"])
     refused(mdlite, d, "in.kspace", BASE + "kspace_style pppm 1e-4\nrun 10\n", [f"in.kspace:{n + 1}:", "kspace_style"])
     refused(mdlite, d, "in.var", BASE + "run ${steps}\n", [f"in.var:{n + 1}:", "variable steps"])

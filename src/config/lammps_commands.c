@@ -440,6 +440,7 @@ static int ensemble_of_fixes(script *sc)
 static int cmd_output(script *sc, char **w, int nw)
 {
     if (!strcmp(w[0], "thermo_style")) {
+        drop_key(&sc->now, "thermo_norm"); /* LAMMPS's thermo_style resets thermo_modify */
         if (nw == 2 && !strcmp(w[1], "one")) {
             setf(sc, "output", "thermo_columns", "step temp pe etotal press");
             return MDL_OK;

@@ -139,6 +139,8 @@ typedef struct mdl_config_s {
     double rdf_max;           /* < 0: the largest pair cutoff */
     char rdf_file[MDL_PATH_LEN];
     int msd_every;            /* 0: no MSD */
+    int msd_origins;          /* the MSD's time origins (0 or 1: the stage's start alone), */
+    int msd_origin_every;     /* steps apart (0: msd_every) */
     char msd_file[MDL_PATH_LEN];
 
     /* [stage:NAME] sections, in the order they first appear: each stage's whole configuration (the

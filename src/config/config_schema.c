@@ -96,6 +96,8 @@ static const key_spec SCHEMA[] = {
     {"analysis", "rdf_max", K_DOUBLE, F(rdf_max), 0, BIG, 1, NULL},
     {"analysis", "rdf_file", K_STRING, F(rdf_file), 0, 0, 0, NULL},
     {"analysis", "msd_every", K_INT, F(msd_every), 0, 2e9, 0, NULL},
+    {"analysis", "msd_origins", K_INT, F(msd_origins), 1, 100000, 0, NULL},
+    {"analysis", "msd_origin_every", K_INT, F(msd_origin_every), 1, 2e9, 0, NULL},
     {"analysis", "msd_file", K_STRING, F(msd_file), 0, 0, 0, NULL},
 };
 #undef F
@@ -110,7 +112,7 @@ static const char *const STAGE_KEYS[][2] = {
     {"run", "pressure_chain"}, {"output", "thermo"},     {"output", "dump_every"},      {"analysis", "rdf_every"},
     {"analysis", "rdf_bins"},  {"analysis", "rdf_max"},  {"analysis", "msd_every"}, {"output", "data_file"},
     {"run", "min_style"},      {"run", "etol"},          {"run", "ftol"},               {"run", "maxeval"},
-    {"run", "dmax"}};
+    {"run", "dmax"},           {"analysis", "msd_origins"}, {"analysis", "msd_origin_every"}};
 
 const char *config_stage_key_section(const char *key)
 {

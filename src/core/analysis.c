@@ -131,7 +131,9 @@ int analysis_open(mdl_analysis_out *o, const mdl_config *cfg, const mdl_system *
         if (!(o->msd = open_csv(cfg->msd_file)))
             return MDL_ERUN;
         fprintf(o->msd, "# mdlite mean squared displacement of each species from unwrapped positions (image counters), "
-                        "origin at the stage's first step\n# time in %s; msd in %s^2\nstage,step,time", o->time,
+                        "origin at the stage's first step (with [analysis] msd_origins = K, the mean over K origins "
+                        "in the stage's first half: a row's step is its lag after the stage's first)\n# time in %s; "
+                        "msd in %s^2\nstage,step,time", o->time,
                 o->length);
         for (int a = 0; a < o->ntypes; a++)
             fprintf(o->msd, ",msd_%s", o->species[a]);
@@ -193,13 +195,25 @@ int analysis_write_trajectory(const mdl_analysis_out *o, mdl_traj *t)
     return MDL_OK;
 }
 
+/* The configured origins: msd_origins, msd_origin_every / msd_every samples apart. */
+static int origins_of(const mdl_config *cfg)
+{
+    return cfg->msd_origins > 1 ? cfg->msd_origins : 1;
+}
+
+static int origin_spacing(const mdl_config *cfg)
+{
+    return cfg->msd_origin_every > 0 ? cfg->msd_origin_every / cfg->msd_every : 1;
+}
+
 /* Whether checkpoint k holds this stage's analysis as this run samples it. */
 static int resumes(const mdl_analysis *a, const mdl_analysis_checkpoint *k, int ntypes, size_t natoms)
 {
     return k && k->stage == a->stage && k->start <= a->start && k->ntypes == ntypes &&
            (k->rdf != NULL) == (a->spec.rdf_bins > 0) && (k->msd != NULL) == a->spec.msd &&
            (!k->rdf || (k->rdf_bins == a->spec.rdf_bins && k->rdf_max == a->spec.rdf_max)) &&
-           (!k->msd || k->natoms == natoms);
+           (!k->msd || (k->natoms == natoms && k->msd_origins == origins_of(a->cfg) &&
+                        k->origin_every == origin_spacing(a->cfg)));
 }
 
 /* The checkpoint's sums into the backend: the stage's samples go on from the restart. */
@@ -219,6 +233,38 @@ static int resume(mdl_analysis *a, const mdl_analysis_checkpoint *k)
     const int rc = a->ops->analysis_resume(a->ctx, &in);
     free(msd);
     return rc;
+}
+
+/* [analysis] msd_origins: K origins msd_origin_every steps apart from the stage's first step (those
+   past its end are not taken). Its samples must be evenly spaced: with several origins the stage
+   starts on a multiple of msd_every, and msd_origin_every is one. */
+static int plan_origins(mdl_analysis *a)
+{
+    const mdl_config *cfg = a->cfg;
+    a->spec.msd_origins = origins_of(cfg), a->spec.origin_every = origin_spacing(cfg);
+    if (a->spec.msd_origins == 1)
+        return MDL_OK;
+    if (cfg->msd_origin_every > 0 && cfg->msd_origin_every % cfg->msd_every != 0) {
+        mdl_error("%s: [analysis] msd_origin_every = %d: not a multiple of msd_every = %d",
+                  config_origin(cfg, "analysis", "msd_origin_every"), cfg->msd_origin_every, cfg->msd_every);
+        return MDL_EINPUT;
+    }
+    if (a->start % cfg->msd_every != 0) {
+        mdl_error("%s: [analysis] msd_origins = %d: the stage starts at step %ld, not a multiple of msd_every = %d, "
+                  "so its samples are not evenly spaced; make the stages before it multiples of msd_every",
+                  config_origin(cfg, "analysis", "msd_origins"), a->spec.msd_origins, a->start, cfg->msd_every);
+        return MDL_EINPUT;
+    }
+    return MDL_OK;
+}
+
+/* How many origins have reached lag `lag` once `samples` samples are taken (physics/analysis.h). */
+static int origins_at_lag(const mdl_analysis_spec *sp, int lag, int samples)
+{
+    int n = 0;
+    for (int k = 0; k < sp->msd_origins; k++)
+        n += k * sp->origin_every + lag < samples;
+    return n;
 }
 
 int analysis_begin(mdl_analysis *a, const mdl_analysis_begin *b)
@@ -245,6 +291,7 @@ int analysis_begin(mdl_analysis *a, const mdl_analysis_begin *b)
                 a->start);
     if (a->spec.msd) {
         a->spec.msd_rows = (int)((a->end - a->start) / cfg->msd_every + 2);
+        MDL_TRY(plan_origins(a));
         if (!(a->msd_step = mdl_calloc((size_t)a->spec.msd_rows, sizeof *a->msd_step, "MSD steps")))
             return MDL_ERUN;
     }
@@ -262,12 +309,14 @@ int analysis_checkpoint(const mdl_analysis *a, size_t natoms, int ntypes, mdl_an
     mdl_analysis_sums m = {0};
     m.rdf = mdl_calloc(nr ? nr : 1, sizeof(double), "RDF");
     m.msd = mdl_calloc(nm ? nm : 1, sizeof(double), "MSD");
-    m.origin = a->spec.msd ? mdl_alloc(natoms * 3 * sizeof(double), "the MSD's origin") : NULL;
+    m.origin = a->spec.msd ? mdl_alloc((size_t)a->spec.msd_origins * natoms * 3 * sizeof(double), "the MSD's origins")
+                           : NULL;
     int rc = k && m.rdf && m.msd && (!a->spec.msd || m.origin) ? a->ops->analysis_read(a->ctx, &m) : MDL_ERUN;
     if (rc == MDL_OK && comm_rank() == 0) {
         *k = (mdl_analysis_checkpoint){a->stage, a->start, ntypes, a->spec.rdf_bins, a->msd_rows, a->spec.rdf_max,
                                        m.volume_sum, m.rdf_samples, nr ? m.rdf : NULL, NULL,
-                                       a->spec.msd ? m.origin : NULL, natoms};
+                                       a->spec.msd ? m.origin : NULL, natoms, a->spec.msd_origins,
+                                       a->spec.origin_every};
         m.rdf = nr ? NULL : m.rdf, m.origin = NULL;
         if (a->spec.msd && (k->msd = mdl_alloc((size_t)a->msd_rows * (1 + ntypes) * sizeof(double) + 1, "MSD"))) {
             for (int r = 0; r < a->msd_rows; r++) {
@@ -376,13 +425,20 @@ static int msd_result(const mdl_analysis *a, const mdl_analysis_out *o, const do
     if (!(res->msd = mdl_calloc((size_t)a->msd_rows * w, sizeof(double), "MSD")))
         return MDL_ERUN;
     res->rows = a->msd_rows;
+    double *mean = mdl_alloc((size_t)a->msd_rows * nt * sizeof *mean, "MSD"); /* over the origins */
+    if (!mean)
+        return MDL_ERUN;
     for (int k = 0; k < a->msd_rows; k++) {
+        const int n = origins_at_lag(&a->spec, k, a->msd_rows);
         double *row = res->msd + (size_t)k * w;
         row[0] = (double)a->msd_step[k], row[1] = a->time0 + (double)(a->msd_step[k] - a->start) * a->dt;
-        for (int t = 0; t < nt; t++)
-            row[2 + t] = msd[(size_t)k * nt + t] / o->count[t];
+        for (int t = 0; t < nt; t++) {
+            mean[(size_t)k * nt + t] = msd[(size_t)k * nt + t] / (n > 0 ? n : 1);
+            row[2 + t] = mean[(size_t)k * nt + t] / o->count[t];
+        }
     }
-    diffusion(a, o, msd, quiet, res);
+    diffusion(a, o, mean, quiet, res);
+    free(mean);
     return MDL_OK;
 }
 

@@ -21,11 +21,12 @@ void cpu_analysis_free(cpu_ctx *c)
     memset(&c->an, 0, sizeof c->an);
 }
 
-/* Every rank's owned atoms' unwrapped positions into origin[id], summed so that each rank has all. */
-static int set_origin(cpu_ctx *c)
+/* Every rank's owned atoms' unwrapped positions into origin k's [id], summed so that each rank has
+   all. */
+static int set_origin(cpu_ctx *c, int k)
 {
     const mdl_system *s = &c->s;
-    double *o = c->an.origin;
+    double *o = c->an.origin + (size_t)k * c->natoms * 3;
     memset(o, 0, c->natoms * 3 * sizeof *o);
     for (size_t i = 0; i < c->dm.nlocal; i++) {
         double *p = o + 3 * (size_t)s->id[i];
@@ -45,10 +46,10 @@ int cpu_analysis_start(void *p, const mdl_analysis_spec *spec)
         return MDL_ERUN;
     if (spec->msd) {
         c->an.msd = mdl_calloc((size_t)spec->msd_rows * c->s.ntypes, sizeof(double), "MSD");
-        c->an.origin = mdl_alloc(c->natoms * 3 * sizeof(double), "the MSD's origin");
+        c->an.origin = mdl_alloc((size_t)spec->msd_origins * c->natoms * 3 * sizeof(double), "the MSD's origins");
         if (!c->an.msd || !c->an.origin)
             return MDL_ERUN;
-        MDL_TRY(set_origin(c));
+        MDL_TRY(set_origin(c, 0));
     }
     return MDL_OK;
 }
@@ -88,12 +89,14 @@ static void sample_rdf(cpu_ctx *c)
     c->an.samples++;
 }
 
-static void sample_msd(cpu_ctx *c, int row)
+/* Sample `sample`'s sums from origin k into its lag's row. */
+static void sample_msd(cpu_ctx *c, int sample, int k)
 {
     const mdl_system *s = &c->s;
-    double *sums = c->an.msd + (size_t)row * s->ntypes;
+    double *sums = c->an.msd + (size_t)(sample - k * c->an.spec.origin_every) * s->ntypes;
+    const double *origin = c->an.origin + (size_t)k * c->natoms * 3;
     for (size_t i = 0; i < c->dm.nlocal; i++) {
-        const double *o = c->an.origin + 3 * (size_t)s->id[i];
+        const double *o = origin + 3 * (size_t)s->id[i];
         const double dx = unwrapped(s->x[i], s->ix[i], s->box.len[0]) - o[0];
         const double dy = unwrapped(s->y[i], s->iy[i], s->box.len[1]) - o[1];
         const double dz = unwrapped(s->z[i], s->iz[i], s->box.len[2]) - o[2];
@@ -106,8 +109,12 @@ int cpu_analysis_sample(void *p, int rdf, int msd_row)
     cpu_ctx *c = p;
     if (rdf && c->an.rdf)
         sample_rdf(c);
-    if (msd_row >= 0 && c->an.msd && msd_row < c->an.spec.msd_rows)
-        sample_msd(c, msd_row);
+    if (msd_row >= 0 && c->an.msd && msd_row < c->an.spec.msd_rows) {
+        if (msd_new_origin(&c->an.spec, msd_row))
+            MDL_TRY(set_origin(c, msd_row / c->an.spec.origin_every));
+        for (int k = 0; k < msd_origins_taken(&c->an.spec, msd_row); k++)
+            sample_msd(c, msd_row, k);
+    }
     return MDL_OK;
 }
 
@@ -123,7 +130,7 @@ int cpu_analysis_read(void *p, mdl_analysis_sums *out)
     out->rdf_samples = c->an.samples;
     out->volume_sum = c->an.volume_sum;
     if (out->origin && c->an.origin)
-        memcpy(out->origin, c->an.origin, c->natoms * 3 * sizeof(double));
+        memcpy(out->origin, c->an.origin, (size_t)c->an.spec.msd_origins * c->natoms * 3 * sizeof(double));
     if (comm_size() > 1) { /* the volume and samples are every rank's alike */
         if (nr)
             MDL_TRY(comm_sum_doubles(out->rdf, (int)nr));
@@ -147,6 +154,6 @@ int cpu_analysis_resume(void *p, const mdl_analysis_sums *in)
     c->an.samples = in->rdf_samples;
     c->an.volume_sum = in->volume_sum;
     if (c->an.origin)
-        memcpy(c->an.origin, in->origin, c->natoms * 3 * sizeof(double));
+        memcpy(c->an.origin, in->origin, (size_t)c->an.spec.msd_origins * c->natoms * 3 * sizeof(double));
     return MDL_OK;
 }

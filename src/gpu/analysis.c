@@ -42,6 +42,22 @@ void gpu_analysis_free(gpu_ctx *c)
     memset(&c->an, 0, sizeof c->an);
 }
 
+static size_t origin_bytes(const gpu_ctx *c)
+{
+    return (size_t)c->an.spec.msd_origins * c->natoms * 3 * sizeof(double);
+}
+
+/* Origin k: every atom's unwrapped position now, by id (several ranks: each rank all of them). */
+static int set_origin(gpu_ctx *c, int k)
+{
+    double *o = c->an.origin + (size_t)k * c->natoms * 3;
+    TRY(gpu_memset(o, 0, c->natoms * 3 * sizeof(double)));
+    TRY(gpu_msd_origin(c->n, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->id, c->box, moving_box(c), o));
+    if (c->halo) /* every rank every atom's origin: atoms move between ranks */
+        MDL_TRY(sum_over_ranks(o, c->natoms * 3));
+    return MDL_OK;
+}
+
 int gpu_analysis_start(void *p, const mdl_analysis_spec *spec)
 {
     gpu_ctx *c = p;
@@ -58,12 +74,9 @@ int gpu_analysis_start(void *p, const mdl_analysis_spec *spec)
     if (spec->msd) {
         const size_t bytes = (size_t)spec->msd_rows * c->ntypes * sizeof(double);
         TRY(gpu_malloc((void **)&c->an.msd, bytes, "MSD"));
-        TRY(gpu_malloc((void **)&c->an.origin, c->natoms * 3 * sizeof(double), "the MSD's origin"));
+        TRY(gpu_malloc((void **)&c->an.origin, origin_bytes(c), "the MSD's origins"));
         TRY(gpu_memset(c->an.msd, 0, bytes));
-        TRY(gpu_memset(c->an.origin, 0, c->natoms * 3 * sizeof(double)));
-        TRY(gpu_msd_origin(c->n, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->id, c->box, moving_box(c), c->an.origin));
-        if (c->halo) /* every rank every atom's origin: atoms move between ranks */
-            MDL_TRY(sum_over_ranks(c->an.origin, c->natoms * 3));
+        MDL_TRY(set_origin(c, 0));
     }
     return MDL_OK;
 }
@@ -85,9 +98,14 @@ int gpu_analysis_sample(void *p, int rdf, int msd_row)
                            c->an.spec.rdf_max, c->an.spec.rdf_bins, c->ntypes, c->an.hist, c->an.volume));
         c->an.samples++;
     }
-    if (msd_row >= 0 && c->an.msd && msd_row < c->an.spec.msd_rows)
-        TRY(gpu_msd_sample(c->n, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->id, c->box, moving_box(c),
-                           c->an.origin, c->ntypes, c->an.msd + (size_t)msd_row * c->ntypes));
+    if (msd_row >= 0 && c->an.msd && msd_row < c->an.spec.msd_rows) {
+        if (msd_new_origin(&c->an.spec, msd_row))
+            MDL_TRY(set_origin(c, msd_row / c->an.spec.origin_every));
+        for (int k = 0; k < msd_origins_taken(&c->an.spec, msd_row); k++) /* into the row of its lag */
+            TRY(gpu_msd_sample(c->n, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->id, c->box, moving_box(c),
+                               c->an.origin + (size_t)k * c->natoms * 3, c->ntypes,
+                               c->an.msd + (size_t)(msd_row - k * c->an.spec.origin_every) * c->ntypes));
+    }
     return MDL_OK;
 }
 
@@ -112,7 +130,7 @@ int gpu_analysis_read(void *p, mdl_analysis_sums *out)
     if (c->an.msd)
         TRY(gpu_d2h(out->msd, c->an.msd, nm * sizeof(double)));
     if (out->origin && c->an.origin)
-        TRY(gpu_d2h(out->origin, c->an.origin, c->natoms * 3 * sizeof(double)));
+        TRY(gpu_d2h(out->origin, c->an.origin, origin_bytes(c)));
     if (c->halo) { /* the volume and samples are every rank's alike */
         if (nr)
             MDL_TRY(comm_sum_doubles(out->rdf, (int)nr));
@@ -143,6 +161,6 @@ int gpu_analysis_resume(void *p, const mdl_analysis_sums *in)
     if (c->an.msd && comm_rank() == 0)
         TRY(gpu_h2d(c->an.msd, in->msd, nm * sizeof(double)));
     if (c->an.origin)
-        TRY(gpu_h2d(c->an.origin, in->origin, c->natoms * 3 * sizeof(double)));
+        TRY(gpu_h2d(c->an.origin, in->origin, origin_bytes(c)));
     return MDL_OK;
 }

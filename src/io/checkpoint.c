@@ -280,11 +280,16 @@ static int read_analysis(const ck_reader *r, const mdl_system *s, mdl_checkpoint
     if (H5Lexists(r->group, "analysis", H5P_DEFAULT) <= 0)
         return MDL_OK;
     double h[AN_HEADER];
-    if (ck_values(r, "analysis/header", 1, H5T_FLOAT, H5T_NATIVE_DOUBLE, 0, AN_HEADER, AN_HEADER, 0, h) < 0)
+    const long nh = ck_values(r, "analysis/header", 1, H5T_FLOAT, H5T_NATIVE_DOUBLE, 0, AN_ORIGINS, AN_HEADER, 0, h);
+    if (nh < 0)
         return MDL_EINPUT;
+    if (nh == AN_ORIGINS) /* written before the MSD's origins: one */
+        h[AN_ORIGINS] = 1, h[AN_ORIGIN_EVERY] = 1;
+    else if (nh != AN_HEADER)
+        return field_fail(r, "analysis/header", "does not hold the number of values the run needs");
     const double most[AN_HEADER] = {MDL_MAX_STAGES - 1, (double)ck->step, s->ntypes, 100000, 1e8, 1e30, 1e300,
-                                    9e15, (double)r->n};
-    const double least[AN_HEADER] = {0, 0, s->ntypes, 0, 0, 0, 0, 0, 0};
+                                    9e15, (double)r->n, 100000, 1e9};
+    const double least[AN_HEADER] = {0, 0, s->ntypes, 0, 0, 0, 0, 0, 0, 1, 1};
     for (int k = 0; k < AN_HEADER; k++) {
         char name[48];
         snprintf(name, sizeof name, "analysis/header[%d]", k);
@@ -297,8 +302,10 @@ static int read_analysis(const ck_reader *r, const mdl_system *s, mdl_checkpoint
     a->stage = (int)h[AN_STAGE], a->start = (long)h[AN_START], a->ntypes = (int)h[AN_NTYPES];
     a->rdf_bins = (int)h[AN_BINS], a->msd_rows = (int)h[AN_ROWS], a->rdf_max = h[AN_RMAX];
     a->volume_sum = h[AN_VOLUME], a->rdf_samples = (long)h[AN_SAMPLES], a->natoms = (size_t)h[AN_NATOMS];
+    a->msd_origins = (int)h[AN_ORIGINS], a->origin_every = (int)h[AN_ORIGIN_EVERY];
     const hssize_t nrdf = (hssize_t)a->ntypes * (a->ntypes + 1) / 2 * a->rdf_bins;
-    const hssize_t nmsd = (hssize_t)a->msd_rows * (1 + a->ntypes), norigin = 3 * (hssize_t)a->natoms;
+    const hssize_t nmsd = (hssize_t)a->msd_rows * (1 + a->ntypes);
+    const hssize_t norigin = 3 * (hssize_t)a->natoms * a->msd_origins;
     if (a->rdf_bins > 0) {
         if (!(a->rdf = malloc((size_t)nrdf * sizeof *a->rdf)))
             return MDL_ERUN;

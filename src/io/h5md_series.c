@@ -329,12 +329,13 @@ int checkpoint_analysis_put(hid_t file, const char *path, const mdl_analysis_che
     if (!a)
         return 0;
     const double head[AN_HEADER] = {a->stage, (double)a->start, a->ntypes, a->rdf_bins, a->msd_rows, a->rdf_max,
-                                    a->volume_sum, (double)a->rdf_samples, (double)a->natoms};
+                                    a->volume_sum, (double)a->rdf_samples, (double)a->natoms, a->msd_origins,
+                                    a->origin_every};
     const hsize_t npairs = (hsize_t)a->ntypes * (a->ntypes + 1) / 2;
     if (dataset_table(file, g, "header", head, AN_HEADER, 0, NULL) < 0 ||
         (a->rdf && dataset_table(file, g, "rdf", a->rdf, npairs * a->rdf_bins, 0, NULL) < 0) ||
         (a->msd && dataset_table(file, g, "msd", a->msd, (hsize_t)a->msd_rows, 1 + a->ntypes, NULL) < 0) ||
-        (a->origin && dataset_table(file, g, "origin", a->origin, a->natoms, 3, NULL) < 0))
+        (a->origin && dataset_table(file, g, "origin", a->origin, a->natoms * (hsize_t)a->msd_origins, 3, NULL) < 0))
         return h5md_fail(path, "writing the checkpoint's analysis");
     return 0;
 }

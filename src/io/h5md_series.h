@@ -35,9 +35,11 @@ herr_t dataset_table(hid_t file, const char *group, const char *name, const doub
                      const char *unit);
 
 /* A stage's analysis into checkpoint/analysis (replacing what was there; a NULL a leaves none):
-   checkpoint/analysis/header (AN_HEADER values, the layout below), rdf, msd and origin
-   (io/checkpoint.c reads it back). */
-enum { AN_STAGE, AN_START, AN_NTYPES, AN_BINS, AN_ROWS, AN_RMAX, AN_VOLUME, AN_SAMPLES, AN_NATOMS, AN_HEADER };
+   checkpoint/analysis/header (AN_HEADER values, the layout below; a file written before the MSD's
+   origins has no AN_ORIGINS and AN_ORIGIN_EVERY, which read as 1), rdf, msd and origin (msd_origins x natoms rows;
+   io/checkpoint.c reads it back). */
+enum { AN_STAGE, AN_START, AN_NTYPES, AN_BINS, AN_ROWS, AN_RMAX, AN_VOLUME, AN_SAMPLES, AN_NATOMS, AN_ORIGINS,
+       AN_ORIGIN_EVERY, AN_HEADER };
 int checkpoint_analysis_put(hid_t file, const char *path, const mdl_analysis_checkpoint *a);
 /* The stages' results that ended before the checkpoint into checkpoint/results/K (K = 0, 1, ...;
    what was there replaced; NULL: none): name, header (RES_HEADER values in this order), r, g,

@@ -20,8 +20,10 @@ typedef struct {
     long rdf_samples;
     double *rdf;             /* [pair][bin] counts; NULL: no RDF */
     double *msd;             /* msd_rows x (1 + ntypes): the row's step, then each species' sum */
-    double *origin;          /* natoms x 3, by id; NULL: no MSD */
+    double *origin;          /* msd_origins x natoms x 3, by id; NULL: no MSD */
     size_t natoms;
+    int msd_origins;         /* the MSD's time origins, */
+    int origin_every;        /* samples apart */
 } mdl_analysis_checkpoint;
 void analysis_checkpoint_free(mdl_analysis_checkpoint *a); /* the arrays and a itself; NULL is fine */
 

@@ -17,8 +17,24 @@ typedef struct {
     int rdf_bins;    /* 0: no RDF */
     double rdf_max;  /* the histogram's range (0, rdf_max]; at most the smallest pair cutoff */
     int msd;         /* the MSD's sums are sampled */
-    int msd_rows;    /* samples the MSD holds at most (rows of ntypes sums) */
+    int msd_rows;    /* samples the MSD holds at most (rows of ntypes sums, by lag) */
+    int msd_origins; /* time origins (1: the stage's first sample alone) */
+    int origin_every; /* samples between two origins */
 } mdl_analysis_spec;
+
+/* The MSD's time origins: origin k is the positions at sample k * origin_every (k < msd_origins);
+   sample s adds, for each origin taken by then, its sums to the row of lag s - k * origin_every.
+   Whether sample s takes a new origin (origin 0 is the start's), and how many origins it adds to. */
+static inline MDL_HD int msd_new_origin(const mdl_analysis_spec *sp, int sample)
+{
+    return sample > 0 && sample % sp->origin_every == 0 && sample / sp->origin_every < sp->msd_origins;
+}
+
+static inline MDL_HD int msd_origins_taken(const mdl_analysis_spec *sp, int sample)
+{
+    const int k = sample / sp->origin_every + 1;
+    return k < sp->msd_origins ? k : sp->msd_origins;
+}
 
 /* The species pair (a, b), a <= b, as an index into the upper triangle, row by row:
    (0,0) (0,1) ... (0,n-1) (1,1) ... */

@@ -263,6 +263,8 @@ target_temperature = 1.2
 tau = 0.5
 rdf_every = 5
 msd_every = 5
+msd_origins = 3
+msd_origin_every = 10
 [stage:two]
 steps = 20
 ensemble = nve

@@ -504,8 +504,16 @@ def analysis(mdlite, inp, d, precision):
     err = np.max(np.abs(msd[:, 2:] - ref)) / np.max(ref)
     if nbad or err > 1e-6 or msd.shape[0] != len(pos):
         fail(f"GPU g(r): {nbad} bins differ from the frames' (worst {worst:.3g}); MSD {err:.3g} of the largest")
+    # several time origins (3, 2 samples apart): numpy's mean over them
+    thermo_run(mdlite, cfg, d, "o", *binary, "analysis.msd_origins=3", "analysis.msd_origin_every=40",
+               f"analysis.rdf_file={d}/rdf_o.csv", f"analysis.msd_file={d}/msd_o.csv")
+    _, msd3 = read_analysis_csv(os.path.join(d, "msd_o.csv"))
+    ref3 = msd_reference(pos + img * lengths[:, None, :], types, 3, 2)
+    err3 = np.max(np.abs(msd3[:, 2:] - ref3)) / np.max(ref3)
+    if err3 > 1e-6:
+        fail(f"GPU MSD with 3 origins: {err3:.3g} of the largest from numpy's mean over them")
     print(f"{precision}: 2,048 atoms, {len(pos)} samples: g(r) of {len(pairs)} pairs = the frames' within {worst:.2g}; "
-          f"MSD within {err:.2g} of the largest")
+          f"MSD within {err:.2g} of the largest, with 3 origins {err3:.2g}")
     # a 32,000-atom lattice at step 0 (both backends sample the same state): the warp builder's list
     big = ["system.cells=20 20 20", "run.steps=0", "analysis.rdf_every=10", "analysis.rdf_bins=97"]
     for backend in ("gpu", "cpu"):
@@ -563,7 +571,8 @@ msd_every = 10
     # stopped at step 190, in the nve stage that samples g(r) and the MSD: the restart continues the
     # stage's sums from the checkpoint (its g(r) averages steps 160-220, the MSD's origin is 160)
     import numpy as np
-    an = ["system.cells=8 8 8", "output.thermo=5", "analysis.rdf_every=10", "analysis.msd_every=10"]
+    an = ["system.cells=8 8 8", "output.thermo=5", "analysis.rdf_every=10", "analysis.msd_every=10",
+          "analysis.msd_origins=2", "analysis.msd_origin_every=20"]
     files = lambda tag: [f"analysis.rdf_file={d}/{tag}_rdf.csv", f"analysis.msd_file={d}/{tag}_msd.csv"]
     thermo_run(mdlite, staged, d, "w", *an, *files("w"))
     thermo_run(mdlite, staged, d, "p", *an, *files("p"), f"output.trajectory={d}/p.h5md", "stage:nve.steps=30")

@@ -56,8 +56,13 @@ def rdf_mismatch(got, want, slack, rel=1e-6):
     return int(np.sum(bad)), float(np.max(np.abs(got - want)))
 
 
-def msd_reference(unwrapped, types):
-    """MSD of each species from the first frame: (F, ntypes). unwrapped: (F, N, 3) in id order."""
+def msd_reference(unwrapped, types, origins=1, every=1):
+    """MSD of each species: (F, ntypes), lag by lag, the mean over origins at frames 0, every, ...,
+    (origins - 1) every of those that reached the lag. unwrapped: (F, N, 3) in id order."""
     p = np.asarray(unwrapped, dtype=np.float64)
-    d2 = np.sum((p - p[0]) ** 2, axis=2)
-    return np.stack([d2[:, types == t].mean(axis=1) for t in range(int(types.max()) + 1)], axis=1)
+    nt, out = int(types.max()) + 1, np.zeros((len(p), int(types.max()) + 1))
+    for lag in range(len(p)):
+        starts = [k * every for k in range(origins) if k * every + lag < len(p)]
+        d2 = np.mean([np.sum((p[o + lag] - p[o]) ** 2, axis=1) for o in starts], axis=0)
+        out[lag] = [d2[types == t].mean() for t in range(nt)]
+    return out

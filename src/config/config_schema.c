@@ -96,7 +96,7 @@ static const key_spec SCHEMA[] = {
     {"analysis", "rdf_max", K_DOUBLE, F(rdf_max), 0, BIG, 1, NULL},
     {"analysis", "rdf_file", K_STRING, F(rdf_file), 0, 0, 0, NULL},
     {"analysis", "msd_every", K_INT, F(msd_every), 0, 2e9, 0, NULL},
-    {"analysis", "msd_origins", K_INT, F(msd_origins), 1, 100000, 0, NULL},
+    {"analysis", "msd_origins", K_INT, F(msd_origins), 1, 1000, 0, NULL},
     {"analysis", "msd_origin_every", K_INT, F(msd_origin_every), 1, 2e9, 0, NULL},
     {"analysis", "msd_file", K_STRING, F(msd_file), 0, 0, 0, NULL},
 };

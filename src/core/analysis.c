@@ -29,17 +29,30 @@ static int check_msd_table(const mdl_config *c, int ntypes)
     return MDL_EINPUT;
 }
 
-int analysis_check(const mdl_config *cfg, double cutmax, int ntypes)
+/* rdf_max past the pair cutoff: g(r) then counts every pair (rdf_all_pairs), up to half the
+   shortest box edge (the minimum image), in a fixed box, on one rank. */
+static int check_rdf_range(const mdl_config *c, double cutmax, const mdl_box *box, int nranks)
+{
+    if (c->rdf_every <= 0 || c->rdf_max <= cutmax * (1 + 1e-12))
+        return MDL_OK;
+    const double half = 0.5 * fmin(box->len[0], fmin(box->len[1], box->len[2]));
+    const char *why = c->rdf_max > half ? "is past half the shortest box edge (the minimum image)"
+                    : c->ensemble == MDL_NPT_NOSE_HOOVER ? "needs a fixed box, and this stage's barostat moves it"
+                    : nranks > 1 ? "counts every pair of atoms, which one rank holds, not several" : NULL;
+    if (!why)
+        return MDL_OK;
+    mdl_error("%s: [analysis] rdf_max: %g, past the largest pair cutoff %g, %s (half the shortest edge: %g)",
+              config_origin(c, "analysis", "rdf_max"), c->rdf_max, cutmax, why, half);
+    return MDL_EINPUT;
+}
+
+int analysis_check(const mdl_config *cfg, double cutmax, int ntypes, const mdl_box *box, int nranks)
 {
     const mdl_config *c = cfg;
     for (int k = 0; k < (cfg->nstages ? cfg->nstages : 1); k++) {
         if (cfg->nstages)
             c = &cfg->stages[k];
-        if (c->rdf_every > 0 && c->rdf_max > cutmax * (1 + 1e-12)) {
-            mdl_error("%s: [analysis] rdf_max: %g is past the largest pair cutoff %g: pairs beyond it are not in "
-                      "the neighbor list", config_origin(c, "analysis", "rdf_max"), c->rdf_max, cutmax);
-            return MDL_EINPUT;
-        }
+        MDL_TRY(check_rdf_range(c, cutmax, box, nranks));
         MDL_TRY(check_msd_table(c, ntypes));
     }
     return MDL_OK;
@@ -281,6 +294,7 @@ int analysis_begin(mdl_analysis *a, const mdl_analysis_begin *b)
         return MDL_OK;
     a->spec.rdf_bins = cfg->rdf_every > 0 ? cfg->rdf_bins : 0;
     a->spec.rdf_max = cfg->rdf_max > 0 ? cfg->rdf_max : b->cutmax;
+    a->spec.rdf_all_pairs = a->spec.rdf_max > b->cutmax * (1 + 1e-12); /* past the list: every pair */
     a->spec.msd = cfg->msd_every > 0;
     const int resumed = resumes(a, b->resume, b->ntypes, b->natoms);
     if (resumed) /* the stage began before the restart: its time and the MSD's origin are its start's */

@@ -49,7 +49,7 @@ typedef struct {
 /* [analysis] rdf_max within the largest pair cutoff (pairs past it are not in every list), and the
    MSD's table within a checkpoint's limit and the memory available: MDL_OK, or MDL_EINPUT naming
    the key. */
-int analysis_check(const mdl_config *cfg, double cutmax, int ntypes);
+int analysis_check(const mdl_config *cfg, double cutmax, int ntypes, const mdl_box *box, int nranks);
 /* Whether any stage of cfg samples the RDF (rdf = 1) or the MSD (rdf = 0): its file is written. */
 int analysis_wanted(const mdl_config *cfg, int rdf);
 /* The files' headers (rank 0), then the rows of `ended` (a restart's checkpoint: the stages that

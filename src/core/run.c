@@ -343,7 +343,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     if (rc == MDL_OK)
         rc = check_minimize(cfg, ops->name, r.nranks, restart);
     if (rc == MDL_OK)
-        rc = analysis_check(cfg, pt.cutmax, s.ntypes);
+        rc = analysis_check(cfg, pt.cutmax, s.ntypes, &s.box, r.nranks);
     if (rc == MDL_OK)
         rc = choose_stage(&r, restart);
     if (!r.restarted)

@@ -5,6 +5,7 @@
 #include "../parallel/comm.h"
 #include "../util/util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,11 +105,53 @@ static void sample_msd(cpu_ctx *c, int sample, int k)
     }
 }
 
+/* Every pair of atoms (one rank; rdf_max past the list's cutoff, up to half the box), by the
+   minimum image: each pair once, weighted as the half list's. */
+static void sample_rdf_all(cpu_ctx *c)
+{
+    const mdl_system *s = &c->s;
+    const size_t n = c->dm.nlocal;
+    const int nbins = c->an.spec.rdf_bins, nt = s->ntypes;
+    const size_t nh = (size_t)npairs(c) * nbins;
+    const double rmax = c->an.spec.rdf_max;
+    double len[3], inv[3];
+    box_image_lengths(&s->box, len, inv);
+#pragma omp parallel
+    {
+        double *h = calloc(nh, sizeof *h); /* this thread's counts (whole numbers: any order adds alike) */
+#pragma omp for schedule(dynamic, 64)
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i + 1; j < n && h; j++) {
+                const double dx = min_image(s->x[i] - s->x[j], len[0], inv[0]),
+                             dy = min_image(s->y[i] - s->y[j], len[1], inv[1]),
+                             dz = min_image(s->z[i] - s->z[j], len[2], inv[2]);
+                const int bin = rdf_bin(sqrt(dx * dx + dy * dy + dz * dz), rmax, nbins);
+                if (bin >= 0)
+                    h[(size_t)rdf_pair_index(s->type[i], s->type[j], nt) * nbins + bin] +=
+                        rdf_pair_weight(s->type[i], s->type[j], 0, 0);
+            }
+#pragma omp critical
+        for (size_t k = 0; k < nh && h; k++)
+            c->an.rdf[k] += h[k];
+        if (!h)
+            c->an.failed = 1;
+        free(h);
+    }
+    c->an.volume_sum += box_volume(&s->box);
+    c->an.samples++;
+}
+
 int cpu_analysis_sample(void *p, int rdf, int msd_row)
 {
     cpu_ctx *c = p;
-    if (rdf && c->an.rdf)
+    if (rdf && c->an.rdf && c->an.spec.rdf_all_pairs)
+        sample_rdf_all(c);
+    else if (rdf && c->an.rdf)
         sample_rdf(c);
+    if (c->an.failed) {
+        mdl_error("out of memory for g(r)'s counts");
+        return MDL_ERUN;
+    }
     if (msd_row >= 0 && c->an.msd && msd_row < c->an.spec.msd_rows) {
         if (msd_new_origin(&c->an.spec, msd_row))
             MDL_TRY(set_origin(c, msd_row / c->an.spec.origin_every));

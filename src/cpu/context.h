@@ -49,10 +49,11 @@ typedef struct {
     double box_moved;         /* > 0: the box's faces moved this far past the skin (unsafe) */
     struct cpu_analysis {     /* on-the-fly analysis (analysis.c) */
         mdl_analysis_spec spec;
-        double *origin;       /* the MSD's origin by id: x y z per atom, every rank all atoms' */
+        double *origin;       /* the MSD's origins by id: x y z per atom, every rank all atoms' */
         double *rdf, *msd;    /* this rank's sums (backend.h's mdl_analysis_sums) */
         long samples;
         double volume_sum;
+        int failed;           /* a thread's counts could not be allocated */
     } an;
     mdl_observables thermo_rows[MDL_THERMO_SLOTS]; /* reduce_start's results */
     int nslots, slot_fields;

@@ -520,7 +520,9 @@ int gpu_scatter_build(size_t n, const int64_t *id, const mdl_real *pos0, double 
    Positions in double, the box a barostat's (moving, device memory) or the fixed one. origin: each
    atom's unwrapped position at [3 id]; msd_sample adds each species' sum of |unwrapped - origin|^2
    to row[species]; rdf_sample adds the current list's pairs within rmax to hist ([pair][bin],
-   rdf_pair_weight of a full list) and the box's volume to *volume, reading the ghosts [n, nall)
+   rdf_pair_weight of a full list; capacity -1: every row scans every atom, so every pair within rmax
+   counts, past the list's cutoff up to half the box, on one rank) and the box's volume to *volume,
+   reading the ghosts [n, nall)
    from the packed positions `ghosts` where given (several ranks, mixed precision) and else from
    x, y, z. box: the whole box (with several ranks its minimum image leaves a ghost's shifted
    separation as it is: pairs are shorter than half the box). */

@@ -15,7 +15,8 @@
 /* What a run samples (the core's [analysis] keys, as a backend gets them). */
 typedef struct {
     int rdf_bins;    /* 0: no RDF */
-    double rdf_max;  /* the histogram's range (0, rdf_max]; at most the smallest pair cutoff */
+    double rdf_max;  /* the histogram's range (0, rdf_max] */
+    int rdf_all_pairs; /* rdf_max past the pair cutoff: every pair counted, not the list's (one rank) */
     int msd;         /* the MSD's sums are sampled */
     int msd_rows;    /* samples the MSD holds at most (rows of ntypes sums, by lag) */
     int msd_origins; /* time origins (1: the stage's first sample alone) */

@@ -512,8 +512,16 @@ def analysis(mdlite, inp, d, precision):
     err3 = np.max(np.abs(msd3[:, 2:] - ref3)) / np.max(ref3)
     if err3 > 1e-6:
         fail(f"GPU MSD with 3 origins: {err3:.3g} of the largest from numpy's mean over them")
-    print(f"{precision}: 2,048 atoms, {len(pos)} samples: g(r) of {len(pairs)} pairs = the frames' within {worst:.2g}; "
-          f"MSD within {err:.2g} of the largest, with 3 origins {err3:.2g}")
+    # g(r) past the pair cutoff, to 6.0 (half the box is 6.7): every pair, against the frames'
+    thermo_run(mdlite, cfg, d, "f", *binary, "analysis.rdf_max=6.0", f"analysis.rdf_file={d}/rdf_f.csv",
+               f"analysis.msd_file={d}/msd_f.csv")
+    fwant, fslack, _ = rdf_reference(pos, types, lengths, 90, 6.0, 1e-8)
+    _, frows = read_analysis_csv(os.path.join(d, "rdf_f.csv"))
+    fbad, fworst = rdf_mismatch(frows[:, 2:].T, fwant, fslack)
+    if fbad:
+        fail(f"GPU g(r) to 6.0: {fbad} bins differ from the frames' (worst {fworst:.3g})")
+    print(f"{precision}: 2,048 atoms, {len(pos)} samples: g(r) of {len(pairs)} pairs = the frames' within {worst:.2g} "
+          f"(to 6.0, past the cutoff, {fworst:.2g}); MSD within {err:.2g} of the largest, with 3 origins {err3:.2g}")
     # a 32,000-atom lattice at step 0 (both backends sample the same state): the warp builder's list
     big = ["system.cells=20 20 20", "run.steps=0", "analysis.rdf_every=10", "analysis.rdf_bins=97"]
     for backend in ("gpu", "cpu"):
@@ -523,6 +531,15 @@ def analysis(mdlite, inp, d, precision):
     c = read_analysis_csv(os.path.join(d, "cpu_rdf.csv"))[1][:, 2:]
     if np.max(np.abs(g - c)) > 1e-12:
         fail(f"32,000 atoms: GPU g(r) differs from the CPU's by {np.max(np.abs(g - c)):.3g}")
+    # past the pair cutoff, to 6.0: every pair, on both backends
+    for backend in ("gpu", "cpu"):
+        run([mdlite, "run", cfg, "--quiet", "--backend", backend, "--set", f"output.thermo_file={d}/{backend}.csv",
+             "--set", f"analysis.rdf_file={d}/{backend}_far.csv", "--set", "analysis.rdf_max=6.0",
+             *sum((["--set", x] for x in big), [])])
+    g = read_analysis_csv(os.path.join(d, "gpu_far.csv"))[1]
+    c = read_analysis_csv(os.path.join(d, "cpu_far.csv"))[1]
+    if np.max(np.abs(g[:, 2:] - c[:, 2:])) > 1e-12 or not np.any(g[g[:, 1] > 2.5, 2:] > 1):
+        fail(f"32,000 atoms: GPU g(r) to 6.0 differs from the CPU's by {np.max(np.abs(g[:, 2:] - c[:, 2:])):.3g}")
     # stages on the device: chains, a barostat, then a fixed box again, against the CPU
     staged = write(os.path.join(d, "staged.ini"), re.sub(r"^steps", "; steps", open(cfg).read(), flags=re.M) + """
 [stage:nvt]

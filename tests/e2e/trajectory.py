@@ -250,6 +250,23 @@ def analysis(mdlite, inp, d):
             if err_ase > 1e-6:
                 fail(f"one: mdlite's MSD against ASE's unwrapped extended XYZ frames: {err_ase:.3g} of the largest")
             ase_note = f", ASE's {err_ase:.2g}"
+        # g(r) past the pair cutoff, to 4.0 (half the box is 4.2): every pair, against numpy's
+        mdrun(mdlite, cfg, d, "system.cells=5 5 5", "system.temperature=1.5", "run.steps=300", "output.dump_every=20",
+              f"output.trajectory={d}/{name}_far.h5md", "analysis.rdf_every=20", "analysis.rdf_bins=80",
+              "analysis.rdf_max=4.0", f"analysis.rdf_file={d}/{name}_far.csv", *extra)
+        far_want, far_slack, _ = rdf_reference(pos, types, lengths, 80, 4.0, 2e-5)
+        _, far_rows = read_analysis_csv(f"{d}/{name}_far.csv")
+        nfar, far_worst = rdf_mismatch(far_rows[:, 2:].T, far_want, far_slack)
+        if nfar or far_rows[-1, 1] < 3.9 or not np.any(far_rows[far_rows[:, 1] > 2.5, 2:] > 0.5):
+            fail(f"{name}: g(r) to 4.0 differs from the frames' in {nfar} bins (worst {far_worst:.3g})")
+        if name == "one":  # past half the box, or with a barostat: refused before the run
+            for bad, why in ((["analysis.rdf_max=4.3"], "half the shortest box edge"),
+                             (["analysis.rdf_max=3.0", "run.ensemble=npt-nose-hoover", "run.target_temperature=1.5",
+                               "run.tau=0.5", "run.target_pressure=1.0", "run.pressure_tau=5.0"], "fixed box")):
+                p = mdrun(mdlite, cfg, d, "system.cells=5 5 5", "system.temperature=1.5", "analysis.rdf_every=20",
+                          *bad, check=False)
+                if p.returncode != 2 or why not in p.stderr or "rdf_max" not in p.stderr:
+                    fail(f"rdf_max {bad}: exit {p.returncode}, expected 2 naming '{why}': {p.stderr}")
         # several time origins: 3, 40 steps (2 samples) apart
         mdrun(mdlite, cfg, d, "system.cells=5 5 5", "system.temperature=1.5", "run.steps=300", "output.dump_every=20",
               f"output.trajectory={d}/{name}_origins.h5md", "analysis.msd_every=20", "analysis.msd_origins=3",
@@ -265,7 +282,8 @@ def analysis(mdlite, inp, d):
         print(f"{name} ({len(types)} atoms, {len(pos)} frames, {len(pairs)} species pairs x 80 bins): g(r) = InterRDF "
               f"to 1e-6 in every bin but {moved}, where float32 positions move pairs within 2e-5 of an edge; MSD "
               f"within {err:.2g} (the recipe's MDAnalysis {err_recipe:.2g}{ase_note}) of the largest; with 3 "
-              f"origins within {err3:.2g} of numpy's mean over them ({off:.2g} from one origin's)")
+              f"origins within {err3:.2g} of numpy's mean over them ({off:.2g} from one origin's); g(r) to 4.0 (past "
+              f"the cutoff) = the frames' within {far_worst:.2g}")
 
 
 def provenance(mdlite, inp, d):

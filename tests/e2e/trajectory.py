@@ -151,7 +151,10 @@ def unwrapped(mdlite, inp, d):
     import mdlite_analysis as ma
     cfg = os.path.join(inp, "lj_melt.ini")  # a liquid: atoms cross the faces
     common = ["system.cells=6 6 6", "run.steps=2100", "output.dump_every=150"]
-    mdrun(mdlite, cfg, d, *common, f"output.trajectory={d}/w.h5md")
+    # with the MSD over every sample as an origin (msd_origins: 15 samples, 15 origins): MDAnalysis's
+    # EinsteinMSD averages over every origin too
+    mdrun(mdlite, cfg, d, *common, f"output.trajectory={d}/w.h5md", "analysis.msd_every=150",
+          "analysis.msd_origins=15", f"analysis.msd_file={d}/w_msd.csv")
     for name in ("u.h5md", "u.xyz"):
         mdrun(mdlite, cfg, d, *common, f"output.trajectory={d}/{name}", "output.positions=unwrapped")
     images, edges, times = ma.h5md_images_and_edges(f"{d}/w.h5md")
@@ -165,6 +168,12 @@ def unwrapped(mdlite, inp, d):
     u = mda.Universe(f"{d}/u.h5md", convert_units=False, n_atoms=ref_pos.shape[1])
     got = EinsteinMSD(u, select="all", msd_type="xyz", fft=False).run().results.timeseries
     mda_err = np.max(np.abs(got - ref)) / ref[-1]
+    from rdfmsd import read_analysis_csv
+    origins_msd = read_analysis_csv(f"{d}/w_msd.csv")[1][:, 2]
+    origins_err = np.max(np.abs(origins_msd - got)) / got[-1] if len(origins_msd) == len(got) else float("inf")
+    if origins_err > 1e-5:
+        fail(f"msd_origins = 15 (every sample): {origins_err:.3g} from MDAnalysis EinsteinMSD over every origin "
+             f"({len(origins_msd)} rows, {len(got)} lags)")
     frames = ase.io.read(f"{d}/u.xyz", index=":")
     ase_err = np.max(np.abs(ma.msd_all_origins(np.array([a.get_positions() for a in frames])) - ref)) / ref[-1]
     xyz_image = "image" in open(f"{d}/u.xyz").readline() + open(f"{d}/u.xyz").readlines()[1]
@@ -186,7 +195,8 @@ def unwrapped(mdlite, inp, d):
         fail(f"a stage's frame spacing: warned without a change ({same!r}) or not with one ({other!r})")
     print(f"unwrapped positions: within {pos_err:.2g} of wrapped + image x edge, no image stored; plain MDAnalysis "
           f"EinsteinMSD within {mda_err:.2g}, ASE within {ase_err:.2g} of the last lag ({ref[-1]:.5g}); image "
-          f"beside them: exit 2; a stage's other frame spacing: warned")
+          f"beside them: exit 2; a stage's other frame spacing: warned; msd_origins over every sample = EinsteinMSD "
+          f"within {origins_err:.2g}")
 
 
 def analysis(mdlite, inp, d):
@@ -259,6 +269,12 @@ def analysis(mdlite, inp, d):
         nfar, far_worst = rdf_mismatch(far_rows[:, 2:].T, far_want, far_slack)
         if nfar or far_rows[-1, 1] < 3.9 or not np.any(far_rows[far_rows[:, 1] > 2.5, 2:] > 0.5):
             fail(f"{name}: g(r) to 4.0 differs from the frames' in {nfar} bins (worst {far_worst:.3g})")
+        for q, (a, b) in enumerate(pairs):  # and MDAnalysis's InterRDF over the same range
+            g1, g2 = u.atoms[types == a], u.atoms[types == b]
+            mda = InterRDF(g1, g2, nbins=80, range=(0, 4.0), exclusion_block=(1, 1) if a == b else None).run()
+            nbad, worst_far_mda = rdf_mismatch(far_rows[:, 2 + q], mda.results.rdf, far_slack[q])
+            if nbad:
+                fail(f"{name}: g(r) to 4.0 differs from InterRDF in {nbad} bins past the edge pairs")
         if name == "one":  # past half the box, or with a barostat: refused before the run
             for bad, why in ((["analysis.rdf_max=4.3"], "half the shortest box edge"),
                              (["analysis.rdf_max=3.0", "run.ensemble=npt-nose-hoover", "run.target_temperature=1.5",

@@ -298,7 +298,7 @@ def bad_scripts(mdlite):
 
 def bad_data(mdlite):
     d = workdir("data-bad")
-    good = ("title\n\n4 atoms\n1 atom types\n0 10 xlo xhi\n0 10 ylo yhi\n0 10 zlo zhi\n\nMasses\n\n1 1.0\n\n"
+    good = ("title\n\n4 atoms\n1 atom types\n0 10 xlo xhi\n-5 5 ylo yhi\n0 10 zlo zhi\n\nMasses\n\n1 1.0\n\n"
             "Atoms # atomic\n\n1 1 1 1 1\n2 1 2 2 2\n3 1 3 3 3\n4 1 14 4 4 0 0 0\n")
     ini = "[system]\ninput = {f}\ntemperature = 1.0\n[run]\nsteps = 0\n[output]\nthermo_file =\n"
     # the good file reads; the atom at x = 14 is mapped into the box with its image
@@ -306,9 +306,10 @@ def bad_data(mdlite):
     cfg = write(os.path.join(d, "good.ini"), ini.format(f="good.data") + "data_file = out.data\n")
     run([mdlite, "run", cfg], cwd=d)
     _, atoms, _ = read_data(os.path.join(d, "out.data"))
-    if abs(atoms[4][0] - 14) > 1e-12 or "4 1 4 4 4 1 0 0" not in open(os.path.join(d, "out.data")).read():
+    out = open(os.path.join(d, "out.data")).read()
+    if abs(atoms[4][0] - 14) > 1e-12 or "4 1 4 4 4 1 0 0" not in out or "-5 5 ylo yhi" not in out:
         fail(f"good.data: atom 4 not mapped into the box with image 1:\n{open(os.path.join(d, 'out.data')).read()}")
-    print("good.data: read, atom 4 (x = 14 in a box of 10) written as x = 4 with image 1")
+    print("good.data: read (y from -5 to 5), atom 4 (x = 14 in a box of 10) written as x = 4 with image 1, the origin kept")
     cases = [("dup", good.replace("3 1 3 3 3", "2 1 3 3 3"), ":17:", "atom id 2 given twice"),
              ("missing", good.replace("4 1 14 4 4 0 0 0\n", ""), ":", "the file ends inside its Atoms section"),
              ("tri", good.replace("0 10 zlo zhi\n", "0 10 zlo zhi\n0 0 0 xy xz yz\n"), ":8:", "triclinic"),
@@ -316,7 +317,7 @@ def bad_data(mdlite):
              ("number", good.replace("3 1 3 3 3", "3 1 3 x 3"), ":17:", "'x' is not a number"),
              ("bonds", good.replace("1 atom types", "1 atom types\n3 bonds"), ":5:", "atom_style atomic"),
              ("style", good.replace("Atoms # atomic", "Atoms # full"), ":13:", "atom_style atomic only"),
-             ("box", good.replace("0 10 ylo yhi", "10 0 ylo yhi"), ":6:", "yhi must be above ylo"),
+             ("box", good.replace("-5 5 ylo yhi", "5 -5 ylo yhi"), ":6:", "yhi must be above ylo"),
              ("mass", good.replace("1 1.0\n\nAtoms", "1 -1.0\n\nAtoms"), ":11:", "needs a mass above 0"),
              ("section", good + "\nBonds\n\n1 1 1 2\n", ":", "not a section"),
              ("huge", good.replace("4 atoms", "400000000 atoms"), "", "more than the file's")]

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Installs what mdlite needs on Debian 12 (apt-get, through sudo when not root), then configures
 # and builds it in build/. Safe to run again: it installs only what is missing.
-# tools/setup.sh run: builds the mdlite program alone (what `build/mdlite run` needs), and without
-# the GPU backend where no GPU is visible (nvidia-smi lists none); plain tools/setup.sh builds
-# everything, the GPU backend wherever nvcc is found (the tests compile it, and skip where no GPU is).
+# tools/setup.sh run: the packages the mdlite program needs and that program alone (what `build/mdlite
+# run` needs: no tests), without the GPU backend where no GPU is visible (nvidia-smi lists none);
+# plain tools/setup.sh installs everything the tests use too and builds everything, the GPU backend
+# wherever nvcc is found (the tests compile it, and skip where no GPU is).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake pkg-config libcriterion-dev libhdf5-dev hdf5-tools python3 lammps lammps-data
-          python3-h5py python3-mdanalysis python3-ase python3-matplotlib clang libclang-rt-dev
-          libopenmpi-dev openmpi-bin valgrind)
+packages=(build-essential cmake pkg-config libhdf5-dev)
+[ "${1:-}" = run ] || packages+=(libcriterion-dev hdf5-tools python3 lammps lammps-data python3-h5py
+                                 python3-mdanalysis python3-ase python3-matplotlib clang libclang-rt-dev
+                                 libopenmpi-dev openmpi-bin valgrind)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -25,9 +27,9 @@ fi
 if [ "${1:-}" = run ]; then
   cuda=AUTO
   nvidia-smi -L 2>/dev/null | grep -q "^GPU" || cuda=OFF
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMDLITE_CUDA=$cuda >/dev/null
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMDLITE_CUDA=$cuda -DMDLITE_TESTS=OFF >/dev/null
   cmake --build build -j"$(nproc)" --target mdlite
   exit 0
 fi
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMDLITE_CUDA=AUTO >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMDLITE_CUDA=AUTO -DMDLITE_TESTS=ON >/dev/null
 cmake --build build -j"$(nproc)"

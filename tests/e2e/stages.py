@@ -236,7 +236,7 @@ def bad(mdlite, inp, d):
         "stage without steps": ("[stage:a]\nensemble = nve\n", "[stage:a] steps"),
         "bad stage name": ("[stage:a b]\nsteps = 10\n", "stage:a b"),
         "stage ensemble key missing": ("[stage:a]\nsteps = 10\nensemble = nvt-langevin\n", "target_temperature"),
-        "rdf_max past the cutoff": ("[analysis]\nrdf_every = 10\nrdf_max = 3.0\n[stage:a]\nsteps = 10\n", "rdf_max"),
+        "rdf_max past half the box": ("[analysis]\nrdf_every = 10\nrdf_max = 3.5\n[stage:a]\nsteps = 10\n", "rdf_max"),
         "rdf_file is thermo_file": ("[analysis]\nrdf_every = 10\nrdf_file = thermo.csv\n[stage:a]\nsteps = 10\n",
                                     "[analysis] rdf_file"),
         "rdf_bins 0 in a stage": ("[stage:a]\nsteps = 10\nrdf_every = 5\nrdf_bins = 0\n", "rdf_bins"),

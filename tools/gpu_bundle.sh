@@ -14,6 +14,7 @@ rm -rf .gpu && mkdir -p .gpu/ref
 cp build-gpu-double/mdlite build-gpu-double/mdlite-double
 ../shared/tools/bundle.sh .gpu build-gpu/mdlite build-gpu-double/mdlite-double build-gpu/tests/test_rng_gpu build-gpu/tests/test_backends
 rm build-gpu-double/mdlite-double
+strip -s .gpu/bin/* # their symbol tables (no debug information is built): the carry has 64 MiB
 if [ -d ../shared/reference ]; then cp ../shared/reference/xy.txt ../shared/reference/neighbor.txt .gpu/ref/; fi
 # the EAM tests' potential files (Debian's lammps-data), compressed: the carry has 64 MiB;
 # tools/gpu_check.sh unpacks them into /usr/share/lammps/potentials on the GPU machine

@@ -195,8 +195,8 @@ typedef struct {
     int (*snapshot_alloc)(void *ctx, int nslots, int max_fields);
     int (*snapshot_start)(void *ctx, int slot, int fields);
     int (*snapshot_finish)(void *ctx, int slot, mdl_system *frame, mdl_observables *obs);
-    /* minimisation (one rank): the atoms moved to xyz (unwrapped, x y z per atom in id order),
-       wrapped with their images, and the lists built again */
+    /* minimisation: the atoms moved to xyz (unwrapped, x y z per atom in id order, every atom on
+       every rank), wrapped with their images, and the lists built again (one GPU; CPU ranks) */
     int (*set_positions)(void *ctx, const double *xyz);
     /* the initial velocities' normal deviates (rng.h), drawn where this backend draws */
     mdl_normals_fn draw_normals;

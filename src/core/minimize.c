@@ -1,12 +1,13 @@
 /* Energy minimisation as LAMMPS's min_style cg does it -- Polak-Ribiere directions restarted every
    3N iterations or when not downhill, its quadratic line search (backtracking from a step of at
    most dmax, then the secant projection) -- or its fire (FIRE 2.0), and their stopping rules,
-   operation for operation. The
-   vectors live here, in id order; the backend computes the energy and forces of the positions
-   set_positions gives it (through the run's own snapshot slot). */
+   operation for operation. The vectors live here, in id order (CPU ranks: every rank holds them
+   all, rank 0's broadcast, and makes the same decisions); the backend computes the energy and
+   forces of the positions set_positions gives it (through the run's own snapshot slot). */
 #include "minimize.h"
 
 #include "stop_signal.h"
+#include "../parallel/comm.h"
 #include "../util/util.h"
 
 #include <math.h>
@@ -43,16 +44,28 @@ typedef struct {
 } minimizer;
 
 /* The backend's forces (id order) and energy at its positions now. */
+/* Several ranks: rank 0's vector (and observables) to every rank, so that each makes the same
+   decisions on the same numbers. */
+static int share(const minimizer *m, double *v, mdl_observables *obs)
+{
+    if (m->r->nranks == 1)
+        return MDL_OK;
+    MDL_TRY(comm_broadcast(v, m->n3 * sizeof *v));
+    return obs ? comm_broadcast(obs, sizeof *obs) : MDL_OK;
+}
+
 static int read_forces(minimizer *m)
 {
     run_state *r = m->r;
     MDL_TRY(r->ops->compute_forces(r->ctx, MDL_FORCES_ENERGY));
-    MDL_TRY(r->ops->snapshot_start(r->ctx, r->data_slot, MDL_DUMP_FORCE));
-    mdl_system frame = r->snap;
-    MDL_TRY(r->ops->snapshot_finish(r->ctx, r->data_slot, &frame, &m->obs));
-    const size_t n = m->n3 / 3;
-    for (size_t i = 0; i < n; i++)
-        m->f[3 * i] = frame.fx[i], m->f[3 * i + 1] = frame.fy[i], m->f[3 * i + 2] = frame.fz[i];
+    MDL_TRY(r->ops->snapshot_start(r->ctx, r->data_slot, MDL_DUMP_FORCE)); /* every rank's atoms to rank 0 */
+    if (r->rank == 0) {
+        mdl_system frame = r->snap;
+        MDL_TRY(r->ops->snapshot_finish(r->ctx, r->data_slot, &frame, &m->obs));
+        for (size_t i = 0; i < m->n3 / 3; i++)
+            m->f[3 * i] = frame.fx[i], m->f[3 * i + 1] = frame.fy[i], m->f[3 * i + 2] = frame.fz[i];
+    }
+    MDL_TRY(share(m, m->f, &m->obs));
     m->energy = m->obs.potential * m->norm;
     return MDL_OK;
 }
@@ -287,15 +300,17 @@ static int read_positions(minimizer *m)
 {
     run_state *r = m->r;
     MDL_TRY(r->ops->snapshot_start(r->ctx, r->data_slot, MDL_DUMP_POSITION | MDL_DUMP_IMAGE));
-    mdl_system frame = r->snap;
-    mdl_observables obs;
-    MDL_TRY(r->ops->snapshot_finish(r->ctx, r->data_slot, &frame, &obs));
-    const double *c[3] = {frame.x, frame.y, frame.z};
-    const int32_t *image[3] = {frame.ix, frame.iy, frame.iz};
-    for (size_t i = 0; i < m->n3 / 3; i++)
-        for (int d = 0; d < 3; d++)
-            m->x[3 * i + d] = c[d][i] + image[d][i] * obs.box_len[d];
-    return MDL_OK;
+    if (r->rank == 0) {
+        mdl_system frame = r->snap;
+        mdl_observables obs;
+        MDL_TRY(r->ops->snapshot_finish(r->ctx, r->data_slot, &frame, &obs));
+        const double *c[3] = {frame.x, frame.y, frame.z};
+        const int32_t *image[3] = {frame.ix, frame.iy, frame.iz};
+        for (size_t i = 0; i < m->n3 / 3; i++)
+            for (int d = 0; d < 3; d++)
+                m->x[3 * i + d] = c[d][i] + image[d][i] * obs.box_len[d];
+    }
+    return share(m, m->x, NULL);
 }
 
 static void print_stats(const minimizer *m, int reason, double einitial, double eprev, long niter, double t)
@@ -315,10 +330,6 @@ static void print_stats(const minimizer *m, int reason, double einitial, double 
 
 int minimize_stage(run_state *r)
 {
-    if (r->nranks > 1) { /* (run.c refuses it before any file is made) */
-        mdl_error("%s: [run] ensemble = minimize: minimisation runs on one rank", config_origin(r->cfg, "run", "ensemble"));
-        return MDL_EINPUT;
-    }
     minimizer m = {.r = r, .n3 = 3 * r->natoms, .norm = r->cfg->thermo_norm ? 1.0 / (double)r->natoms : 1.0};
     double *all = mdl_alloc(5 * m.n3 * sizeof *all, "minimisation vectors");
     if (!all)

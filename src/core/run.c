@@ -199,17 +199,17 @@ static int minimizes(const mdl_config *base)
     return 0;
 }
 
-/* A minimisation runs on one rank, and not from a checkpoint (its stage ends when it converges, so
-   the stages' schedule is the run's own). */
+/* A minimisation runs on one GPU or on CPU ranks, and not from a checkpoint (its stage ends when
+   it converges, so the stages' schedule is the run's own). */
 static int check_minimize(const mdl_config *base, const char *backend, int nranks, const char *restart)
 {
-    if (!minimizes(base) || (nranks == 1 && !restart))
+    if (!minimizes(base) || ((nranks == 1 || !strcmp(backend, "cpu")) && !restart))
         return MDL_OK;
     const mdl_config *st = base;
     for (int k = 0; k < base->nstages && st->ensemble != MDL_MINIMIZE; k++)
         st = &base->stages[k];
-    mdl_error("%s: [run] ensemble = minimize: minimisation runs on one rank, not from a --restart (this run: %s "
-              "backend, %d rank%s%s)", config_origin(st, "run", "ensemble"), backend, nranks,
+    mdl_error("%s: [run] ensemble = minimize: minimisation runs on one GPU or on CPU ranks, not from a --restart "
+              "(this run: %s backend, %d rank%s%s)", config_origin(st, "run", "ensemble"), backend, nranks,
               nranks == 1 ? "" : "s", restart ? ", a restart" : "");
     return MDL_EINPUT;
 }

@@ -232,8 +232,8 @@ static int cpu_build_neighbors(void *p)
 }
 
 /* Between rebuilds: the ghosts' positions from their owners. */
-/* Minimisation (one rank): the owned atoms moved to xyz (unwrapped, id order) relative to their
-   images, then wrapped and sorted by the build, as every build does. */
+/* Minimisation: this rank's atoms moved to xyz (unwrapped, id order, every atom) relative to their
+   images, then wrapped, moved between ranks and sorted by the build, as every build does. */
 static int cpu_set_positions(void *p, const double *xyz)
 {
     cpu_ctx *c = p;

@@ -16,6 +16,7 @@ cases: thermo (1/2/3/4/8 ranks and grids, brute lists, 2 ranks x 1 thread vs 1 r
        against one GPU.
 """
 import os
+import shutil
 import sys
 
 from common import SKIP, fail, read_thermo, run, workdir, write
@@ -149,6 +150,31 @@ def gpu_eam(mdlite, mpiexec, d):
                                           (2, "run.gpu_comm=mpi")], *g, tol=GPU_TOL)
     same_as_one_rank(mdlite, mpiexec, d, [(2,)], *g, "run.ensemble=npt-nose-hoover", "run.target_temperature=1600",
                      "run.tau=0.1", "run.target_pressure=5000", "run.pressure_tau=0.5", tol=GPU_TOL, pairs_tol=1e-4)
+
+
+def minimize(mdlite, mpiexec, d):
+    """LAMMPS's minimize on CPU ranks (cg and fire; a vacancy in fcc Cu under EAM): on 2 and 4 ranks
+    the iterations and force evaluations of one, and its final energy to 1e-13."""
+    if not os.path.exists("/usr/share/lammps/potentials/Cu_u3.eam"):
+        print("SKIP: no Cu_u3.eam (Debian's lammps-data: tools/setup.sh)")
+        sys.exit(SKIP)
+    from lammps_script import SCRIPTS, lattice_data, min_stats
+    shutil.copy("/usr/share/lammps/potentials/Cu_u3.eam", d)
+    lattice_data(f"{d}/vacancy.data", 3.615, 4, 42, 0.05, None, 0, 11)
+    cg = open(os.path.join(SCRIPTS, "in.vacancy")).read()
+    for style, text in (("cg", cg), ("fire", cg.replace("min_modify  dmax 0.1 line quadratic", "min_style   fire"))):
+        write(f"{d}/in.{style}", text)
+        got = {}
+        for ranks in (0, 2, 4):
+            cmd = [mdlite, "run", f"{d}/in.{style}", "--overwrite", "--set", "run.threads=1"]
+            got[ranks] = min_stats(run(([mpiexec, "--oversubscribe", "-np", str(ranks)] if ranks else []) + cmd,
+                                       cwd=d, timeout=300).stdout)
+        for ranks in (2, 4):
+            rel = abs(got[ranks][2] - got[0][2]) / abs(got[0][2])
+            if got[ranks][:2] != got[0][:2] or got[ranks][3] != got[0][3] or rel > 1e-13:
+                fail(f"minimize ({style}) on {ranks} ranks: {got[ranks]}, one rank {got[0]}")
+        print(f"minimize ({style}): 2 and 4 ranks make one rank's {got[0][0]} iterations and {got[0][1]} evaluations, "
+              f"final energies within {max(abs(got[k][2] - got[0][2]) / abs(got[0][2]) for k in (2, 4)):.2g}")
 
 
 def squeezed_bricks(mdlite, mpiexec, d, *sets):
@@ -518,7 +544,7 @@ def main():
     os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     {"thermo": thermo, "thermostats": thermostats, "frames": frames, "restart": restart, "refused": refused,
      "stops": stops, "gpu": gpu, "analysis": analysis, "gpu_analysis": gpu_analysis, "eam": eam,
-     "gpu_eam": gpu_eam}[case](
+     "gpu_eam": gpu_eam, "minimize": minimize}[case](
         mdlite, mpiexec, d)
     print(f"mpi {case}: ok")
 

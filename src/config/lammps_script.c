@@ -168,7 +168,10 @@ int lammps_script_detect(const char *text)
             p += strcspn(p, "\n");
             continue;
         }
-        return *p && *p != '[';
+        if (!*p || *p == '[')
+            return 0;
+        const size_t n = strcspn(p, "\n"); /* key = value (an INI line outside a section): not a script */
+        return memchr(p, '=', n) == NULL;
     }
     return 0;
 }

@@ -4,7 +4,7 @@
 #define MDL_LAMMPS_SCRIPT_H
 
 /* 1 when text is a LAMMPS script, not an INI file: its first line that is neither blank nor a
-   comment is not a [section] header. */
+   comment is neither a [section] header nor a key = value. */
 int lammps_script_detect(const char *text);
 
 /* The INI text of the script at path (its text): *ini (malloc'ed) and, for each INI line k + 1,

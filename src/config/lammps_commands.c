@@ -387,13 +387,19 @@ static int nose_hoover_keys(script *sc, const fix *f, int npt)
     return MDL_OK;
 }
 
-/* The ensemble of the fixes in force at a run, as mdlite's [run] keys. */
-static int ensemble_of_fixes(script *sc)
+/* The [run] keys of an ensemble, dropped before another is set. */
+static void drop_ensemble_keys(script *sc)
 {
     static const char *const keys[] = {"ensemble", "target_temperature", "tau", "every", "chain",
                                        "target_pressure", "pressure_tau", "pressure_chain"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         drop_key(&sc->now, keys[k]);
+}
+
+/* The ensemble of the fixes in force at a run, as mdlite's [run] keys. */
+static int ensemble_of_fixes(script *sc)
+{
+    drop_ensemble_keys(sc);
     const fix *nve = NULL, *other = NULL;
     for (int k = 0; k < sc->nfix; k++) {
         const fix *f = &sc->fixes[k];
@@ -530,11 +536,7 @@ static int cmd_minimize(script *sc, char **w, int nw)
     for (int k = 0; k < 4; k++)
         MDL_TRY(number(sc, w[1 + k], &v[k]));
     settings keep = sc->now; /* the fixes' ensemble stays for the runs after */
-    drop_key(&sc->now, "ensemble");
-    static const char *const keys[] = {"target_temperature", "tau", "every", "chain", "target_pressure",
-                                       "pressure_tau", "pressure_chain"};
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-        drop_key(&sc->now, keys[k]);
+    drop_ensemble_keys(sc);
     setf(sc, "run", "ensemble", "minimize");
     setf(sc, "run", "etol", "%s", w[1]), setf(sc, "run", "ftol", "%s", w[2]);
     setf(sc, "run", "maxeval", "%s", w[4]);

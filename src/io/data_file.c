@@ -2,6 +2,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "data_file.h"
 
+#include "../physics/box.h"
+
 #include "../util/util.h"
 
 #include <ctype.h>
@@ -9,19 +11,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcasecmp(s + n - m, suffix) == 0;
-}
 
 int is_data_file(const char *path)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    return ends_with(path, ".data") || ends_with(path, ".lmp") || strncmp(base, "data.", 5) == 0;
+    return mdl_has_suffix(path, ".data") || mdl_has_suffix(path, ".lmp") || strncmp(base, "data.", 5) == 0;
 }
 
 /* The header's counts and box, and what the sections held. */
@@ -163,33 +158,15 @@ static int read_masses(line_reader *r, data_header *h, mdl_system *s)
     return MDL_OK;
 }
 
-/* x into [lo, hi) by whole box lengths, as LAMMPS's remap and pbc; the lengths moved. */
-static long wrap_into(double lo, double hi, double *x)
-{
-    const double len = hi - lo;
-    long shift = 0;
-    while (*x < lo)
-        *x += len, shift--;
-    while (*x >= hi)
-        *x -= len, shift++;
-    if (*x < lo)
-        *x = lo;
-    return shift;
-}
-
-/* x into [lo, hi) with its image counter (a coordinate many boxes away refused). */
+/* x into [lo, hi) with its image counter, as LAMMPS's remap (box_wrap; a coordinate many boxes
+   away refused, so that the counter, at most 1e9 as read, stays within 32 bits). */
 static int remap(line_reader *r, double lo, double hi, double *x, int32_t *image)
 {
     if (fabs(*x - lo) > 1e6 * (hi - lo)) {
         mdl_error("%s:%d: a coordinate %.17g lies more than a million box lengths from the box", r->path, r->line, *x);
         return MDL_EINPUT;
     }
-    long shift = wrap_into(lo, hi, x);
-    if (llabs((long long)*image + shift) > 2147483647LL) {
-        mdl_error("%s:%d: the image flag passes 2^31", r->path, r->line);
-        return MDL_EINPUT;
-    }
-    *image += (int32_t)shift;
+    *x = box_wrap(*x, lo, hi - lo, image);
     return MDL_OK;
 }
 
@@ -405,11 +382,11 @@ int write_data_file(const char *path, const mdl_system *s, const char *units, lo
     fprintf(fp, "\nAtoms # atomic\n\n");
     for (size_t i = 0; i < s->n; i++) { /* wrapped into the box, as write_data's pbc() does */
         double x[3] = {s->x[i], s->y[i], s->z[i]};
-        long image[3] = {s->ix[i], s->iy[i], s->iz[i]};
+        int32_t image[3] = {s->ix[i], s->iy[i], s->iz[i]};
         for (int d = 0; d < 3; d++)
-            image[d] += wrap_into(s->box.lo[d], s->box.lo[d] + s->box.len[d], &x[d]);
-        fprintf(fp, "%zu %d %.17g %.17g %.17g %ld %ld %ld\n", i + 1, s->type[i] + 1, x[0], x[1], x[2], image[0],
-                image[1], image[2]);
+            x[d] = box_wrap(x[d], s->box.lo[d], s->box.len[d], &image[d]);
+        fprintf(fp, "%zu %d %.17g %.17g %.17g %d %d %d\n", i + 1, s->type[i] + 1, x[0], x[1], x[2], (int)image[0],
+                (int)image[1], (int)image[2]);
     }
     fprintf(fp, "\nVelocities\n\n");
     for (size_t i = 0; i < s->n; i++)

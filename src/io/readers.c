@@ -15,11 +15,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-static int has_suffix(const char *path, const char *suffix)
-{
-    size_t n = strlen(path), m = strlen(suffix);
-    return n >= m && strcasecmp(path + n - m, suffix) == 0;
-}
 
 /* ---- .xy: "x y" per line, blank lines ignored ---------------------------------------------- */
 
@@ -342,9 +337,9 @@ static int read_xyz(line_reader *r, mdl_system *s, int *has_box)
    numbers (xy). Returns 'x' (xyz), '2' (xy) or 0. */
 static int sniff_format(const char *path, FILE *fp)
 {
-    if (has_suffix(path, ".xy"))
+    if (mdl_has_suffix(path, ".xy"))
         return '2';
-    if (has_suffix(path, ".xyz") || has_suffix(path, ".extxyz"))
+    if (mdl_has_suffix(path, ".xyz") || mdl_has_suffix(path, ".extxyz"))
         return 'x';
     char line[512], *f[3];
     int fmt = 0;

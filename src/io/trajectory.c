@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,11 +31,6 @@ struct mdl_traj {
 /* 1 ps in ASE's time unit, Angstrom sqrt(amu / eV) (ase.units.fs * 1000). */
 #define ASE_PS 98.22694788464064
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcasecmp(s + n - m, suffix) == 0;
-}
 
 int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const mdl_system *s, int append)
 {
@@ -52,7 +46,7 @@ int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const m
         if (!mdl_is_element(s->species[k]))
             t->species_column = "type"; /* ASE would refuse a species column of non-element names */
     t->momentum_factor = strcmp(u->name, "metal") == 0 ? 1.0 / ASE_PS : 1.0;
-    if (ends_with(t->path, ".h5") || ends_with(t->path, ".h5md"))
+    if (mdl_has_suffix(t->path, ".h5") || mdl_has_suffix(t->path, ".h5md"))
         return h5md_open(&t->h5, cfg, u, s, append);
     errno = 0;
     t->xyz = fopen(t->path, append ? "a" : "w");

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -221,4 +222,10 @@ void mdl_print_performance(size_t natoms, long steps, double loop, double dt, co
     const double rate = loop > 0 ? (double)steps / loop : 0.0;
     printf("Performance: %.6g atom-steps/s, %.6g timesteps/s, %.6g %s/day\n", rate * (double)natoms, rate,
            rate * dt * per_day, time_unit);
+}
+
+int mdl_has_suffix(const char *path, const char *suffix)
+{
+    size_t n = strlen(path), m = strlen(suffix);
+    return n >= m && strcasecmp(path + n - m, suffix) == 0;
 }

@@ -58,6 +58,8 @@ size_t mdl_memory_available(void);
 /* Strict number parsing: the whole string (after trimming blanks) must be a finite number. */
 int mdl_parse_double(const char *s, double *out);
 int mdl_parse_long(const char *s, long *out);
+/* 1 when path ends with suffix, letters of either case (".xyz", ".H5MD"). */
+int mdl_has_suffix(const char *path, const char *suffix);
 
 #ifdef __cplusplus
 }

@@ -320,7 +320,9 @@ def bad_data(mdlite):
              ("box", good.replace("-5 5 ylo yhi", "5 -5 ylo yhi"), ":6:", "yhi must be above ylo"),
              ("mass", good.replace("1 1.0\n\nAtoms", "1 -1.0\n\nAtoms"), ":11:", "needs a mass above 0"),
              ("section", good + "\nBonds\n\n1 1 1 2\n", ":", "not a section"),
-             ("huge", good.replace("4 atoms", "400000000 atoms"), "", "more than the file's")]
+             ("huge", good.replace("4 atoms", "400000000 atoms"), "", "more than the file's"),
+             ("far", good.replace("4 1 14 4 4", "4 1 1e9 4 4"), ":18:", "a million box lengths"),
+             ("nan", good.replace("4 1 14 4 4", "4 1 nan 4 4"), ":18:", "not a finite number")]
     for name, text, line, message in cases:
         write(os.path.join(d, f"{name}.data"), text)
         cfg = write(os.path.join(d, f"{name}.ini"), ini.format(f=f"{name}.data"))

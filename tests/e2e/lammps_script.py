@@ -310,6 +310,14 @@ def bad_data(mdlite):
     if abs(atoms[4][0] - 14) > 1e-12 or "4 1 4 4 4 1 0 0" not in out or "-5 5 ylo yhi" not in out:
         fail(f"good.data: atom 4 not mapped into the box with image 1:\n{open(os.path.join(d, 'out.data')).read()}")
     print("good.data: read (y from -5 to 5), atom 4 (x = 14 in a box of 10) written as x = 4 with image 1, the origin kept")
+    # a data file that would overwrite the input, or another output: refused before anything is written
+    for clash, sets, why in (("the input", "data_file = good.data\n", "an output must not overwrite an input"),
+                             ("thermo_file", "thermo_file = o.data\ndata_file = o.data\n", "two outputs cannot share")):
+        cfg = write(os.path.join(d, "clash.ini"), ini.format(f="good.data").replace("thermo_file =\n", "") + sets)
+        p = run([mdlite, "run", cfg], check=False, cwd=d)
+        if p.returncode != 2 or why not in p.stderr or os.path.exists(os.path.join(d, "o.data")):
+            fail(f"data_file clashing with {clash}: exit {p.returncode}, expected 2 ({why}):\n{p.stderr}")
+        print(f"data_file clashing with {clash}: refused: {p.stderr.strip().splitlines()[-1]}")
     cases = [("dup", good.replace("3 1 3 3 3", "2 1 3 3 3"), ":17:", "atom id 2 given twice"),
              ("missing", good.replace("4 1 14 4 4 0 0 0\n", ""), ":", "the file ends inside its Atoms section"),
              ("tri", good.replace("0 10 zlo zhi\n", "0 10 zlo zhi\n0 0 0 xy xz yz\n"), ":8:", "triclinic"),

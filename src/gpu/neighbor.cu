@@ -342,8 +342,10 @@ static int launch_staged_any(bool shifted, int lanes, size_t n, const gpu_grid &
 }
 
 /* The warp builder from 65,536 atoms (the force kernel's switch to one lane per atom too), where it
-   pays: builder 2.18 -> 1.56 ms at 2,048,000 atoms, 307 -> 248 us at 256,000 (H100); at 32,000 it
-   gains 6% (83.8 -> 78.7 us) and the whole run nothing (0.994). */
+   pays. Below, whole runs of in.lj on an H200 with it at every size: at 32,000 atoms mixed precision
+   the same (0.979e9 and 0.970e9 atom-steps/s against 0.973e9 and 0.967e9), double 10% slower (0.784e9
+   and 0.793e9 against 0.873e9 and 0.882e9, its rows packed through tables instead of relative to
+   each row's atom); at 55,296 mixed 2.5% faster. */
 static bool use_warp_builder(size_t n, bool shifted)
 {
     return shifted && n >= 65536;

@@ -1,6 +1,7 @@
 // The warp builder of the cell method, from 65,536 atoms: a warp per 32 consecutive atoms, over the
-// union of their cells, 32 candidates at a time tested into a bit mask per lane; rows written
-// through a ring in shared memory, plain or packed through a per-warp table (gpu.h's gpu_rows).
+// union of their cells; candidates filtered by the box around the warp's atoms, then tested 32 at a
+// time into a bit mask per lane; rows written slot by slot from the masks, plain or packed through
+// a per-warp table (gpu.h's gpu_rows).
 #include "neighbor.cuh"
 
 /* ---- the warp builder (at least 3 cells along every periodic dimension) ----
@@ -8,86 +9,193 @@
    (cells along x with the same y and z). For the atoms of one row, the union of their 27
    neighbor cells is, in each of the 9 rows around it, the cells x_lo - 1 .. x_hi + 1: one run of
    atoms (they are sorted by cell), plus a wrapped cell at an end that crosses a periodic face (its image
-   shifted by the box length; with 3 or more cells, at most one image of an atom is in range). The
-   warp reads a range 32 candidates at a time into shared memory and every lane tests each of them
-   against its own atom, all lanes reading the same one at once (a broadcast), so the loop waits on
-   neither a global load per thread nor divergent cells. A tile's 32 tests set bits of a mask, with
-   no dependence between them; the kept candidates are written after the tile. Rows of the list
-   come out in the order of the 27 cells (z, then y, then x, ascending; images as reached), as a
-   thread per atom would.
-   Each lane keeps its newest RING_SLOTS entries in a ring in shared memory; the warp writes them
-   out together when a lane's ring could overflow, and at the end, consecutive lanes to consecutive
-   addresses in the transposed layout. The ring, not the row, is what sits in shared memory, so
-   occupancy does not fall as the list grows. */
+   shifted by the box length; with 3 or more cells, at most one image of an atom is in range).
+   The warp reads a range 32 candidates at a time, a lane each, and first filters them: a candidate
+   farther than the list radius from the box around the pass's atoms cannot be any lane's neighbor
+   (in.lj's liquid at 2,048,000 atoms: a warp reads 29 tiles of candidates, ~820 atoms, and tests
+   20 tiles, ~550 of them). The kept ones are compacted
+   into shared memory, and every 32 of them are tested by every lane against its own atom, all
+   lanes reading the same one at once (a broadcast): 32 independent tests that shift one bit each
+   into a mask. The masks of up to WARP_TILES tested tiles are held with the tiles' list entries;
+   then the warp writes its rows out together, slot by slot, consecutive lanes to consecutive
+   addresses in the transposed layout, each lane taking its next kept entry from its masks. Rows
+   of the list come out in the order of the 27 cells (z, then y, then x, ascending; images as
+   reached), as a thread per atom would.
+   Per candidate the filter is one distance to a box; per kept entry the write is one slot of the
+   walk. At 2,048,000 atoms of in.lj (ncu, H200, `mdlite neighbors` on the liquid) the earlier form,
+   which tested every candidate and put each kept entry in a per-lane ring in shared memory, issued
+   1.33e9 warp instructions a build (38% in the tests, 18% in the ring's bookkeeping, 24% in its
+   flushes) and took 1.48 ms; this one issues 0.79e9 (43% in the tests) and takes 0.96 ms. */
 #define WARP_BUILD_BLOCK 128
-#ifndef RING_SLOTS
-#define RING_SLOTS 64 /* a power of 2 */
+/* Blocks per SM that the registers must allow: 64 registers a thread in mixed precision (at 2,048,000
+   atoms, H200, whole runs: 3.28e9 atom-steps/s against 3.24e9 at 80 and 3.15e9 at 96), 128 in double
+   (184 unbounded; with 64 it spills, and whole runs at 2,048,000 atoms took 2.01e9 against 2.08e9
+   before the filter). */
+#ifdef MDLITE_GPU_DOUBLE
+#define WARP_BUILD_BLOCKS 4
+#else
+#define WARP_BUILD_BLOCKS 8
 #endif
+#define WARP_TILES 16                    /* tested tiles held before the rows are written */
+#define WARP_HELD (WARP_TILES * 32 + 64) /* their entries and the candidates still untested */
 
+/* The mask with candidate pj's bit shifted in at bit 0: set when pj is within the list radius of
+   the lane's atom at (xi, yi, zi) (r2 negative for lanes not in this pass). d2 < r2 is the sign of
+   the exact difference d2 - r2, and one funnel shift inserts it. */
+__device__ __forceinline__ unsigned sign_word(float d) { return __float_as_uint(d); }
+__device__ __forceinline__ unsigned sign_word(double d) { return (unsigned)__double2hiint(d); }
+__device__ __forceinline__ unsigned in_range(unsigned bits, mdl_real xi, mdl_real yi, mdl_real zi, real4 pj,
+                                             mdl_real r2)
+{
+    const mdl_real dx = xi - pj.x, dy = yi - pj.y, dz = zi - pj.z;
+    const mdl_real d2 = dx * dx + dy * dy + dz * dz;
+    return __funnelshift_l(sign_word(d2 - r2), bits, 1);
+}
+
+/* A warp's shared memory: candidates from the filter until their test (entry e's position at
+   e % 64), each held candidate's list entry (an atom index or a packed code), and tested tile
+   t's masks: lane's kept candidates of entries 32t .. 32t + 31, candidate q at bit 31 - q. */
+struct warp_scratch {
+    real4 pos[64];
+    int entry[WARP_HELD];
+    unsigned kept[WARP_TILES][32];
+};
+
+/* The box around the atoms of a pass, grown by the filter's radius (squared in r2). */
+struct pass_box {
+    mdl_real lo[3], hi[3], r2;
+};
+
+/* Where a lane's rows stand: entries written (k), entries in tested tiles still to write (pend),
+   and the warp's held candidates: `tested` entries (a multiple of 32) in tested tiles, then
+   `fill` untested ones of image shift (sx, sy, sz); self: where the lane's own atom waits. */
 struct warp_rows {
-    int *nl, *ring; /* ring: RING_SLOTS x 32 ints, this warp's; entry k at slot k % RING_SLOTS */
+    warp_scratch *w;
+    int *nl;
     int i, lane, capacity, si, sk;
     bool active; /* the lane has an atom */
     bool packed; /* 16-bit entries, two to an int (gpu.h); else one atom index per int */
-    int k, written, at; /* entries found; entries already out of the ring; 32 x the slot of entry k */
+    int k, pend, tested, fill, self;
+    unsigned nonzero; /* bit t: tested tile t holds some of this lane's entries */
+    mdl_real sx, sy, sz;
 
-    /* The tile's candidates whose bits are set (bit q: entry + q) go to the next slots, in order. */
-    __device__ __forceinline__ void keep(int entry, unsigned bits)
-    {
-        for (; bits; bits &= bits - 1) {
-            ring[at + lane] = entry + __ffs(bits) - 1;
-            at = (at + 32) & (RING_SLOTS * 32 - 1);
-            k++;
-        }
-    }
-    /* Every lane's entries written .. k - 1 leave the ring: those the row holds (capacity ints, two
-       entries to an int when packed) go to nl, row by row across the warp; the others are only
-       counted. Each lane walks its address along its row rather than working it out per slot (the
-       flush was a quarter of the builder's instructions). CAN_PACK: the kernel may pack rows; its
-       rare warps of atom indices keep the per-slot form (the walk made that kernel slower there). */
+    /* Every lane's entries of the tested tiles go to its row, slot by slot across the warp (the
+       slots past what the row holds, capacity ints, two entries to an int when packed, are only
+       counted); then the untested candidates move to the front (entry 32 * WARP_TILES is at
+       position 0 of pos, so only their entries move). */
     template <bool CAN_PACK>
-    __device__ void flush()
+    __device__ void write_rows()
     {
         const unsigned all = 0xffffffffu;
         const int holds = packed ? 2 * capacity : capacity;
-        int to = active ? min(k, holds) : 0, from = active ? min(written, holds) : 0;
-        int lo = __reduce_min_sync(all, from), hi = __reduce_max_sync(all, to);
-        if (!CAN_PACK) {
+        const int lo = __reduce_min_sync(all, pend ? k : INT_MAX);
+        const int hi = min(__reduce_max_sync(all, k + pend), holds); /* past holds: only counted */
+        unsigned tiles = nonzero; /* the tested tiles where this lane kept candidates */
+        int t = tiles ? __ffs(tiles) - 1 : 0;
+        unsigned m = w->kept[t][lane];
+        /* slot s: the lane's next entry where s is one of its slots, its first kept candidate of tile
+           t (candidate q at bit 31 - q); then on to its next tile with entries. Lanes with none
+           read an entry they do not use (q = 32 where m is 0: entry 32t + 32, in the array). */
+#define WARP_NEXT_ENTRY(STORE)                                                                                  \
+    {                                                                                                          \
+        const bool mine = (unsigned)(s - k) < (unsigned)pend;                                                  \
+        const int q = __clz(m), e = w->entry[t * 32 + q];                                                      \
+        if (mine) {                                                                                            \
+            STORE;                                                                                             \
+            m ^= 0x80000000u >> q;                                                                             \
+            if (!m) {                                                                                          \
+                tiles &= tiles - 1;                                                                            \
+                t = tiles ? __ffs(tiles) - 1 : 0;                                                              \
+                m = w->kept[t][lane];                                                                          \
+            }                                                                                                  \
+        }                                                                                                      \
+    }
+        if (CAN_PACK && packed) { /* entry s: half s % 2 of int s / 2; the next int is sk further */
+            unsigned short *out = (unsigned short *)nl + ((size_t)(lo >> 1) * sk + i) * 2 + (lo & 1);
+            for (int s = lo; s < hi; out += s & 1 ? 2 * sk - 1 : 1, s++)
+                WARP_NEXT_ENTRY(*out = (unsigned short)e)
+        } else {
             int *out = nl + (size_t)i * si + (size_t)lo * sk;
             for (int s = lo; s < hi; s++, out += sk)
-                if (s >= from && s < to)
-                    *out = ring[(s % RING_SLOTS) * 32 + lane];
-        } else if (packed) { /* entry s: half s % 2 of int s / 2; the next int is sk further */
-            unsigned short *out = (unsigned short *)nl + ((size_t)(lo >> 1) * sk + i) * 2 + (lo & 1);
-            for (int s = lo; s < hi; s++) {
-                if (s >= from && s < to)
-                    *out = (unsigned short)ring[(s % RING_SLOTS) * 32 + lane];
-                out += s & 1 ? 2 * sk - 1 : 1;
-            }
-        } else {
-            for (int s = lo; s < hi; s++)
-                if (s >= from && s < to)
-                    nl[(size_t)i * si + (size_t)s * sk] = ring[(s % RING_SLOTS) * 32 + lane];
+                WARP_NEXT_ENTRY(*out = e)
         }
-        written = k;
+#undef WARP_NEXT_ENTRY
+        nonzero = 0;
+        k += pend;
+        pend = 0;
+        __syncwarp();
+        if (tested == WARP_TILES * 32) {
+            const int e = lane < fill ? w->entry[tested + lane] : 0;
+            __syncwarp();
+            if (lane < fill)
+                w->entry[lane] = e;
+            __syncwarp();
+            self = self >= tested ? self - tested : self;
+            tested = 0;
+        }
     }
-    /* Before up to 32 more entries: make room if a lane's ring could fill (the slot being offered
-       must never hold an entry still in the ring). */
+
+    /* The first `count` untested candidates (all of one image shift) tested against every lane's
+       atom (r2 negative: a lane not in this pass); the tile's masks are held, padded to 32. */
     template <bool CAN_PACK>
-    __device__ void make_room()
+    __device__ void test(int count, real4 pi, mdl_real r2)
     {
-        if (__any_sync(0xffffffffu, k - written > RING_SLOTS - 33))
-            flush<CAN_PACK>();
+        const real4 *c = w->pos + (tested & 63);
+        const mdl_real xi = pi.x - sx, yi = pi.y - sy, zi = pi.z - sz;
+        unsigned bits = 0; /* candidate q shifted in at bit 0, so it ends at bit count - 1 - q */
+        if (count == 32) {
+#pragma unroll
+            for (int q = 0; q < 32; q++)
+                bits = in_range(bits, xi, yi, zi, c[q], r2);
+        } else {
+            for (int q = 0; q < count; q++)
+                bits = in_range(bits, xi, yi, zi, c[q], r2);
+            bits <<= 32 - count;
+        }
+        if ((unsigned)(self - tested) < (unsigned)count) { /* the lane's own atom */
+            bits &= ~(0x80000000u >> (self - tested));
+            self = -1;
+        }
+        w->kept[tested / 32][lane] = bits;
+        nonzero |= bits ? 1u << tested / 32 : 0u;
+        pend += __popc(bits);
+        tested += 32;
+        fill = max(fill - 32, 0);
+        __syncwarp();
+        if (tested == WARP_TILES * 32)
+            write_rows<CAN_PACK>();
+    }
+
+    /* Candidates whose shift differs from those waiting: these are tested first. */
+    template <bool CAN_PACK>
+    __device__ void set_shift(mdl_real x, mdl_real y, mdl_real z, real4 pi, mdl_real r2)
+    {
+        if (fill && (x != sx || y != sy || z != sz))
+            test<CAN_PACK>(fill, pi, r2);
+        sx = x, sy = y, sz = z;
+    }
+
+    /* A lane's candidate p (its entry e; the lanes read atoms jb, jb + 1, ...) where `keep`,
+       appended after those waiting; a full tile of them tested. */
+    template <bool CAN_PACK>
+    __device__ void add(bool keep, real4 p, int e, int jb, real4 pi, mdl_real r2)
+    {
+        const unsigned bits = __ballot_sync(0xffffffffu, keep);
+        const int at = tested + fill;
+        if (keep) {
+            const int to = at + __popc(bits & ((1u << lane) - 1));
+            w->pos[to & 63] = p;
+            w->entry[to] = e;
+        }
+        const int from = i - jb; /* the lane that read this lane's own atom, if any */
+        if ((unsigned)from < 32u && (bits >> from & 1))
+            self = at + __popc(bits & ((1u << from) - 1));
+        fill += __popc(bits);
+        __syncwarp();
+        if (fill >= 32)
+            test<CAN_PACK>(32, pi, r2);
     }
 };
-
-/* Bit q set when candidate q of a tile (its position pj) is within the list radius of the lane's
-   atom at (xi, yi, zi); r2 is negative for lanes not in this pass. */
-__device__ __forceinline__ unsigned in_range(mdl_real xi, mdl_real yi, mdl_real zi, real4 pj, int q, mdl_real r2)
-{
-    mdl_real dx = xi - pj.x, dy = yi - pj.y, dz = zi - pj.z;
-    return dx * dx + dy * dy + dz * dz < r2 ? 1u << q : 0u;
-}
 
 /* One range of candidates: atoms j0 .. j1 - 1, their image at shift (sx, sy, sz). */
 struct candidates {
@@ -140,19 +248,26 @@ __device__ candidates range_of_row(int s, const mdl_box &b, const image_lengths 
 struct tile_cursor {
     int s, jb, j1;
     unsigned left;
+    bool opens; /* the tile is its range's first */
+    mdl_real sx, sy, sz; /* the range's image shift */
 
     /* To the next tile, in this range or the next non-empty one; false past the last. */
     __device__ bool advance(const candidates &lane_range)
     {
+        const unsigned all = 0xffffffffu;
         jb += 32;
+        opens = false;
         if (jb < j1)
             return true;
         if (!left)
             return false;
         s = __ffs(left) - 1;
         left &= left - 1;
-        jb = __shfl_sync(0xffffffffu, lane_range.j0, s);
-        j1 = __shfl_sync(0xffffffffu, lane_range.j1, s);
+        jb = __shfl_sync(all, lane_range.j0, s);
+        j1 = __shfl_sync(all, lane_range.j1, s);
+        sx = __shfl_sync(all, lane_range.sx, s), sy = __shfl_sync(all, lane_range.sy, s);
+        sz = __shfl_sync(all, lane_range.sz, s);
+        opens = true;
         return true;
     }
 };
@@ -182,58 +297,77 @@ __device__ __forceinline__ int table_chunks(const candidates &c, int *table, int
     return first;
 }
 
+/* The squared distance from (x, y, z) to the box lo .. hi (0 inside). */
+__device__ __forceinline__ mdl_real outside2(mdl_real x, mdl_real y, mdl_real z, const pass_box &bb)
+{
+    const mdl_real ex = max(max(bb.lo[0] - x, x - bb.hi[0]), (mdl_real)0);
+    const mdl_real ey = max(max(bb.lo[1] - y, y - bb.hi[1]), (mdl_real)0);
+    const mdl_real ez = max(max(bb.lo[2] - z, z - bb.hi[2]), (mdl_real)0);
+    return ex * ex + ey * ey + ez * ez;
+}
+
 /* A pass over the row of cells (y0, z0): lane s finds range s (range_of_row), all at once; the warp
-   then reads the ranges in order, 32 candidates at a time into shared memory, loading the next 32
-   while these are tested, and every lane tests each candidate against its own atom where mine.
+   then reads the ranges in order, 32 candidates at a time (a lane each, the next 32 loaded while
+   these are filtered), keeps those within the filter's radius of the pass's box and hands them to
+   r, which tests them in tiles of 32 (r2: the lane's squared list radius, negative where not mine).
    PACKED: entries are packed codes where table is not NULL (the plain kernel has no such test). */
 template <bool PACKED>
-__device__ void scan_row_by_warp(warp_rows &r, bool mine, real4 pi, const mdl_box &b, const image_lengths &m,
-                                 int3 nc, int y0, int z0, int xlo, int xhi, const int *start, const int *end,
-                                 const pos_t *__restrict__ pos, mdl_real rlist2, real4 *tile, int *table,
-                                 int &slots)
+__device__ void scan_row_by_warp(warp_rows &r, mdl_real r2, real4 pi, const pass_box &bb, const mdl_box &b,
+                                 const image_lengths &m, int3 nc, int y0, int z0, int xlo, int xhi, const int *start,
+                                 const int *end, const pos_t *__restrict__ pos, int *table, int &slots)
 {
     const unsigned all = 0xffffffffu;
     const int lane = r.lane;
     const candidates lane_range = lane < 27 ? range_of_row(lane, b, m, nc, y0, z0, xlo, xhi, start, end)
                                             : candidates{0, 0, 0, 0, 0};
     const int first_slot = PACKED && table ? table_chunks(lane_range, table, slots) : 0;
-    tile_cursor at = {0, -32, 0, __ballot_sync(all, lane_range.j0 < lane_range.j1)};
+    tile_cursor at = {0, -32, 0, __ballot_sync(all, lane_range.j0 < lane_range.j1), false, 0, 0, 0};
     if (!at.advance(lane_range))
         return;
-    const mdl_real r2 = mine ? rlist2 : (mdl_real)-1;
     real4 next = at.jb + lane < at.j1 ? load4(pos, at.jb + lane) : pi;
     for (bool more = true; more;) {
         const tile_cursor now = at;
-        r.make_room<PACKED>();
-        tile[lane] = next;
-        __syncwarp();
+        const real4 p = next;
         more = at.advance(lane_range);
         if (more && at.jb + lane < at.j1)
             next = load4(pos, at.jb + lane);
-        const mdl_real xi = pi.x - __shfl_sync(all, lane_range.sx, now.s);
-        const mdl_real yi = pi.y - __shfl_sync(all, lane_range.sy, now.s);
-        const mdl_real zi = pi.z - __shfl_sync(all, lane_range.sz, now.s);
-        const int self = r.i - now.jb;
-        int entry = now.jb;
+        if (now.opens)
+            r.set_shift<PACKED>(now.sx, now.sy, now.sz, pi, r2);
+        const int j = now.jb + lane;
+        int entry = j;
         if (PACKED && table) { /* tiles start 32k atoms into their range: a tile lies in one chunk */
-            const int off = now.jb - __shfl_sync(all, lane_range.j0, now.s);
+            const int off = j - __shfl_sync(all, lane_range.j0, now.s);
             entry = (__shfl_sync(all, first_slot, now.s) + (off >> GPU_LIST_OFFSET_BITS)) << GPU_LIST_OFFSET_BITS |
                     (off & (GPU_LIST_CHUNK - 1));
         }
-        unsigned bits = 0; /* the tests are independent: no chain through the ring in this loop */
-        if (now.j1 - now.jb >= 32) {
-#pragma unroll
-            for (int q = 0; q < 32; q++)
-                bits |= in_range(xi, yi, zi, tile[q], q, r2);
-        } else {
-            for (int q = 0; q < now.j1 - now.jb; q++)
-                bits |= in_range(xi, yi, zi, tile[q], q, r2);
-        }
-        if ((unsigned)self < 32u) /* the lane's own atom */
-            bits &= ~(1u << self);
-        r.keep(entry, bits);
-        __syncwarp();
+        const bool keep = j < now.j1 && outside2(p.x + now.sx, p.y + now.sy, p.z + now.sz, bb) < bb.r2;
+        r.add<PACKED>(keep, p, entry, now.jb, pi, r2);
     }
+    if (r.fill)
+        r.test<PACKED>(r.fill, pi, r2);
+}
+
+/* The box around the pass's atoms (mine), grown by the filter's radius: the list radius, a
+   thousandth more, and eight roundings of the largest coordinate (a candidate the test keeps is
+   never filtered out). */
+__device__ pass_box box_of_pass(bool mine, real4 pi, const mdl_box &b, mdl_real rlist2)
+{
+    const mdl_real big = sizeof(mdl_real) == 4 ? (mdl_real)3e38f : (mdl_real)1e308;
+    pass_box bb;
+    bb.lo[0] = mine ? pi.x : big, bb.lo[1] = mine ? pi.y : big, bb.lo[2] = mine ? pi.z : big;
+    bb.hi[0] = mine ? pi.x : -big, bb.hi[1] = mine ? pi.y : -big, bb.hi[2] = mine ? pi.z : -big;
+    for (int o = 16; o; o >>= 1)
+        for (int d = 0; d < 3; d++) {
+            bb.lo[d] = min(bb.lo[d], __shfl_xor_sync(0xffffffffu, bb.lo[d], o));
+            bb.hi[d] = max(bb.hi[d], __shfl_xor_sync(0xffffffffu, bb.hi[d], o));
+        }
+    double reach = 0;
+    for (int d = 0; d < 3; d++)
+        reach = fmax(reach, fabs(b.lo[d]) + 2 * b.len[d]);
+    const double eps = sizeof(mdl_real) == 4 ? 1.1920929e-7 : 2.220446049250313e-16;
+    const double rf = sqrt((double)rlist2) * 1.001 + 8 * eps * reach;
+    bb.r2 = (mdl_real)(rf * rf);
+    return bb;
 }
 
 /* One pass of a warp: the row of cells (y0, z0) of some of its atoms (mine), and the cells xlo + 1
@@ -280,8 +414,8 @@ template <bool PACKED>
 __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const image_lengths &m, int3 nc,
                                    const int *start, const int *end, const int *gstart, const int *gend,
                                    int3 free_lo, int3 free_hi, const pos_t *__restrict__ pos, mdl_real rlist2,
-                                   int *nl, int *count, int capacity, int si, int sk, int *flags, int *ring,
-                                   real4 *tile, int *table)
+                                   int *nl, int *count, int capacity, int si, int sk, int *flags, warp_scratch *w,
+                                   int *table)
 {
     const unsigned all = 0xffffffffu;
     const int lane = threadIdx.x % 32, i = first + lane;
@@ -303,18 +437,19 @@ __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const ima
             table[GPU_LIST_TABLE - 1] = fits ? GPU_LIST_PACKED : GPU_LIST_PLAIN;
         table = fits ? table : NULL;
     }
-    warp_rows r = {nl, ring, i, lane, capacity, si, sk, active, PACKED && table, 0, 0, 0};
+    warp_rows r = {w, nl, i, lane, capacity, si, sk, active, PACKED && table, 0, 0, 0, 0, -1, 0u, 0, 0, 0};
     int slots = 0;
     /* one pass per row of cells among the warp's atoms (one, sometimes two) */
     for (unsigned todo = __ballot_sync(all, active); todo;) {
         const row_pass p = next_pass(todo, active, cx, cy, cz);
-        scan_row_by_warp<PACKED>(r, p.mine, pi, b, m, nc, p.y0, p.z0, p.xlo, p.xhi, start, end, pos, rlist2, tile,
-                                 table, slots);
+        const pass_box bb = box_of_pass(p.mine, pi, b, rlist2);
+        const mdl_real r2 = p.mine ? rlist2 : (mdl_real)-1;
+        scan_row_by_warp<PACKED>(r, r2, pi, bb, b, m, nc, p.y0, p.z0, p.xlo, p.xhi, start, end, pos, table, slots);
         if (pass_sees_ghosts(p, gstart, free_lo, free_hi)) /* the ghosts: sorted by cell after the atoms */
-            scan_row_by_warp<PACKED>(r, p.mine, pi, b, m, nc, p.y0, p.z0, p.xlo, p.xhi, gstart, gend, pos, rlist2,
-                                     tile, table, slots);
+            scan_row_by_warp<PACKED>(r, r2, pi, bb, b, m, nc, p.y0, p.z0, p.xlo, p.xhi, gstart, gend, pos, table,
+                                     slots);
     }
-    r.flush<PACKED>();
+    r.write_rows<PACKED>();
     if (active)
         finish_row(count, flags, i, r.k, capacity, r.packed ? 2 : 1);
 }
@@ -324,19 +459,17 @@ __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const ima
    after the per-thread build_cell_kernel: see gpu_build_cell). PACKED: rows packed where they fit
    (table, gpu.h); else the kernel is the plain one, with no trace of packing. */
 template <bool PACKED, bool MOVING>
-__global__ void __launch_bounds__(WARP_BUILD_BLOCK) build_cell_warp_kernel(
+__global__ void __launch_bounds__(WARP_BUILD_BLOCK, WARP_BUILD_BLOCKS) build_cell_warp_kernel(
     int n, const __grid_constant__ gpu_grid grid, const gpu_grid *moving, const int *start, const int *end,
     const int *gstart, const int *gend, int3 free_lo, int3 free_hi, const pos_t *__restrict__ pos, mdl_real rlist2,
     int *nl, int *count, int capacity, int si, int sk, int *flags, int *table)
 {
-    __shared__ real4 tiles[WARP_BUILD_BLOCK];
-    __shared__ int rings[WARP_BUILD_BLOCK * RING_SLOTS];
+    __shared__ warp_scratch scratch[WARP_BUILD_BLOCK / 32];
     const int warp = threadIdx.x / 32, first = blockIdx.x * WARP_BUILD_BLOCK + warp * 32;
     KERNEL_GRID(MOVING, grid, moving);
     if (first < n)
         build_rows_of_warp<PACKED>(n, first, b, m, nc, start, end, gstart, gend, free_lo, free_hi, pos, rlist2, nl,
-                                   count, capacity, si, sk, flags, rings + warp * 32 * RING_SLOTS, tiles + warp * 32,
-                                   table);
+                                   count, capacity, si, sk, flags, scratch + warp, table);
     __syncthreads();
 }
 

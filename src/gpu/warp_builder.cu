@@ -61,7 +61,8 @@ struct warp_scratch {
     unsigned kept[WARP_TILES][32];
 };
 
-/* The box around the atoms of a pass, grown by the filter's radius (squared in r2). */
+/* The box around the atoms of a pass (lo .. hi), and the filter's radius squared: a candidate farther
+   from the box is no lane's neighbor. */
 struct pass_box {
     mdl_real lo[3], hi[3], r2;
 };
@@ -347,9 +348,9 @@ __device__ void scan_row_by_warp(warp_rows &r, mdl_real r2, real4 pi, const pass
         r.test<PACKED>(r.fill, pi, r2);
 }
 
-/* The box around the pass's atoms (mine), grown by the filter's radius: the list radius, a
-   thousandth more, and eight roundings of the largest coordinate (a candidate the test keeps is
-   never filtered out). */
+/* The box around the pass's atoms (mine) and the filter's radius: the list radius, a thousandth
+   more, and eight roundings of the largest coordinate (a candidate the test keeps is never filtered
+   out). */
 __device__ pass_box box_of_pass(bool mine, real4 pi, const mdl_box &b, mdl_real rlist2)
 {
     const mdl_real big = sizeof(mdl_real) == 4 ? (mdl_real)3e38f : (mdl_real)1e308;

@@ -499,6 +499,11 @@ def gpu(mdlite, mpiexec, d):
     # parted (pairs within 3e-5: 1,198,928 to 1,198,941 seen; a row of cells missed costs thousands)
     same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,), (4, "run.processors=1 2 2")], *g, "system.cells=20 20 20",
                      "run.steps=300", "output.thermo=50", tol=GPU_TOL, pairs_tol=3e-5)
+    # 157,216 atoms, ~78,600 a rank: each rank's lists from the warp builder, its ghost cells scanned
+    # beside the brick's own (a row of ghost cells missed costs thousands of pairs)
+    same_as_one_rank(mdlite, mpiexec, d, [(2,), (2, "run.processors=2 1 1"), (2, "run.processors=1 2 1")], *g,
+                     "system.cells=34 34 34",
+                     tol=GPU_TOL, pairs_tol=1e-5)
     for ens in (["run.ensemble=nvt-langevin", "run.target_temperature=1.0", "run.tau=0.5"],
                 ["run.ensemble=nvt-berendsen", "run.target_temperature=1.0", "run.tau=0.2"],
                 ["run.ensemble=nvt-rescale", "run.target_temperature=1.0", "run.every=10"],

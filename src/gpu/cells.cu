@@ -29,13 +29,12 @@ __device__ __forceinline__ real4 wrap_pack_atom(int i, const mdl_box &b, double 
     return p;
 }
 
-/* Wrap and pack into pos; with cell given, each atom's cell in the grid and perm = i instead (with
-   `pack` as well). MOVING: the box and grid are a barostat's (moving; one rank: the box is the
-   grid's region). */
+/* Wrap and pack into pos; with cell given, each atom's cell in the grid and perm = i instead.
+   MOVING: the box and grid are a barostat's (moving; one rank: the box is the grid's region). */
 template <bool MOVING>
 __global__ void wrap_pack_kernel(int n, mdl_box box, double *x, double *y, double *z, int *ix, int *iy, int *iz,
                                  const int *type, pos_t *pos, const __grid_constant__ gpu_grid grid,
-                                 const gpu_grid *moving, int *cell, int *perm, int pack)
+                                 const gpu_grid *moving, int *cell, int *perm)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -48,9 +47,9 @@ __global__ void wrap_pack_kernel(int n, mdl_box box, double *x, double *y, doubl
     if (cell) {
         cell[i] = cell_of(p, g.region, make_int3(g.nc[0], g.nc[1], g.nc[2]));
         perm[i] = i;
-    }
-    if (!cell || pack)
+    } else {
         pos_put(pos, i, p);
+    }
 }
 
 extern "C" int gpu_wrap_and_pack(size_t n, mdl_box box, const gpu_grid *moving, double *x, double *y, double *z,
@@ -60,8 +59,7 @@ extern "C" int gpu_wrap_and_pack(size_t n, mdl_box box, const gpu_grid *moving, 
     auto kernel = moving ? wrap_pack_kernel<true> : wrap_pack_kernel<false>;
     kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, x, y, z, ix, iy, iz, type,
                                                                   (pos_t *)pos4, keys ? keys->grid : none, moving,
-                                                                  keys ? keys->cell : NULL, keys ? keys->perm : NULL,
-                                                                  keys ? keys->pack : 0);
+                                                                  keys ? keys->cell : NULL, keys ? keys->perm : NULL);
     MDL_LAUNCHED("wrap_pack");
     return 0;
 }
@@ -69,7 +67,7 @@ extern "C" int gpu_wrap_and_pack(size_t n, mdl_box box, const gpu_grid *moving, 
 /* x, y, z packed as they are (no wrap: a restart's, packed as the build or step that made them
    packed them); with cell, each atom's cell in the grid too. */
 __global__ void pack_kernel(int n, const double *x, const double *y, const double *z, const int *type, pos_t *pos,
-                            const __grid_constant__ gpu_grid grid, int *cell, int *perm)
+                            const __grid_constant__ gpu_grid grid, int *cell)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
@@ -80,15 +78,13 @@ __global__ void pack_kernel(int n, const double *x, const double *y, const doubl
     pos_put(pos, i, p);
     if (cell)
         cell[i] = cell_of(p, grid.region, make_int3(grid.nc[0], grid.nc[1], grid.nc[2]));
-    if (perm)
-        perm[i] = i;
 }
 
 extern "C" int gpu_pack_unwrapped(size_t n, const double *x, const double *y, const double *z, const int *type,
-                                  mdl_real *pos4, gpu_grid grid, int *cell, int *perm)
+                                  mdl_real *pos4, gpu_grid grid, int *cell)
 {
     pack_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, x, y, z, type, (pos_t *)pos4, grid,
-                                                                       cell, perm);
+                                                                       cell);
     MDL_LAUNCHED("pack");
     return 0;
 }
@@ -141,20 +137,19 @@ __device__ __forceinline__ void stage_atom(int n, int i, int j, const gpu_atom_a
         ((mdl_real *)(staging + (11 + k) * stride))[i] = a.f[k][j];
 }
 
-/* keep (where not NULL): the rebuild keeps the atoms' order, and these kernels do nothing. */
-__global__ void gather_to_staging_kernel(int n, const int *keep, const int *perm, gpu_atom_arrays a, char *staging)
+__global__ void gather_to_staging_kernel(int n, const int *perm, gpu_atom_arrays a, char *staging)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n && !(keep && *keep))
+    if (i < n)
         stage_atom(n, i, perm[i], a, staging);
 }
 
 /* The staged arrays back in place, pos repacked; what `also` names written on the way. */
-__global__ void copy_from_staging_kernel(int n, const int *keep, gpu_atom_arrays a, const char *staging, pos_t *pos,
+__global__ void copy_from_staging_kernel(int n, gpu_atom_arrays a, const char *staging, pos_t *pos,
                                          gpu_permute_also also)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n || (keep && *keep))
+    if (i >= n)
         return;
     size_t stride = (size_t)n * 8;
     for (int k = 0; k < 6; k++)
@@ -174,31 +169,13 @@ __global__ void copy_from_staging_kernel(int n, const int *keep, gpu_atom_arrays
         note_cell_bounds(i, n, also.sorted_cell, also.cell_start, also.cell_end);
 }
 
-static int permute(size_t n, const int *keep, const int *perm, gpu_atom_arrays a, void *staging, mdl_real *pos4,
-                   const gpu_permute_also *also)
-{
-    gather_to_staging_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, keep, perm, a,
-                                                                                    (char *)staging);
-    MDL_LAUNCHED("gather_to_staging");
-    const gpu_permute_also none = {NULL, NULL, NULL, 0, NULL}, w = also ? *also : none;
-    if (w.sorted_cell && clear_cell_bounds(w.ncells, w.cell_start, w.cell_end))
-        return 1;
-    copy_from_staging_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
-        (int)n, keep, a, (const char *)staging, (pos_t *)pos4, w);
-    MDL_LAUNCHED("copy_from_staging");
-    return 0;
-}
-
 extern "C" int gpu_permute_atoms(size_t n, const int *perm, gpu_atom_arrays a, void *staging, mdl_real *pos4,
                                  const gpu_permute_also *also)
 {
-    return permute(n, NULL, perm, a, staging, pos4, also);
-}
-
-extern "C" int gpu_permute_unless(size_t n, const int *keep, const int *perm, gpu_atom_arrays a, void *staging,
-                                  mdl_real *pos4)
-{
-    return permute(n, keep, perm, a, staging, pos4, NULL);
+    gather_to_staging_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, perm, a,
+                                                                                    (char *)staging);
+    MDL_LAUNCHED("gather_to_staging");
+    return gpu_unstage_atoms(n, a, staging, pos4, also);
 }
 
 extern "C" int gpu_unstage_atoms(size_t n, gpu_atom_arrays a, const void *staging, mdl_real *pos4,
@@ -207,38 +184,9 @@ extern "C" int gpu_unstage_atoms(size_t n, gpu_atom_arrays a, const void *stagin
     const gpu_permute_also none = {NULL, NULL, NULL, 0, NULL}, w = also ? *also : none;
     if (w.sorted_cell && clear_cell_bounds(w.ncells, w.cell_start, w.cell_end))
         return 1;
-    copy_from_staging_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
-        (int)n, NULL, a, (const char *)staging, (pos_t *)pos4, w);
+    copy_from_staging_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, a, (const char *)staging,
+                                                                                    (pos_t *)pos4, w);
     MDL_LAUNCHED("copy_from_staging");
-    return 0;
-}
-
-/* Place k in cell order: the builder's position there, pos0 = pos4 at k, the cell bounds (gpu.h's
-   gpu_order_positions). */
-__global__ void order_positions_kernel(int n, const int *keep, int *order, const pos_t *pos, pos_t *sorted_pos,
-                                       pos_t *pos0, const int *sorted_cell, int *start, int *end)
-{
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= n)
-        return;
-    const bool kept = *keep;
-    if (!kept)
-        order[k] = k;
-    pos_put(sorted_pos, k, load4(pos, kept ? order[k] : k));
-    pos_put(pos0, k, load4(pos, k));
-    note_cell_bounds(k, n, sorted_cell, start, end);
-}
-
-extern "C" int gpu_order_positions(size_t n, const int *keep, int *order, const mdl_real *pos4, mdl_real *sorted_pos,
-                                   mdl_real *pos0, const int *sorted_cell, int *cell_start, int *cell_end,
-                                   size_t ncells)
-{
-    if (clear_cell_bounds(ncells, cell_start, cell_end))
-        return 1;
-    order_positions_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
-        (int)n, keep, order, (const pos_t *)pos4, (pos_t *)sorted_pos, (pos_t *)pos0, sorted_cell, cell_start,
-        cell_end);
-    MDL_LAUNCHED("order_positions");
     return 0;
 }
 

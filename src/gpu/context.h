@@ -83,7 +83,6 @@ typedef struct {
     size_t ncells_cap;
     int nc[3];
     int *cell_sorted, *perm_sorted; /* the sort's output */
-    mdl_real *sorted_pos;     /* one rank, CUB's sort: the builder's positions in cell order (gpu_keeps_order) */
     size_t sort_cap;          /* atoms the sort's storage was sized for */
     int count_sort;           /* the sort is gpu.h's counting sort (small systems), not CUB's */
     int *gone, *sel[2], *inv;  /* several ranks: per-atom scratch of halo.c (NULL with one) */
@@ -163,25 +162,15 @@ gpu_grid gpu_host_grid(const gpu_ctx *c);
 const gpu_grid *gpu_moving(const gpu_ctx *c);
 
 /* ---- lists.c ---------------------------------------------------------------------------------- */
-/* One rank's rebuild: the atoms rearranged (wrap, sort by cell, permutation), then the list; where
-   gpu_keeps_order, the permutation only when the device's rebuild test asks for it (every
-   GPU_SORT_STEPS steps; the host's builds always sort), else the positions gathered in cell order
-   for the builder. */
+/* One rank's rebuild: the atoms rearranged (wrap, sort by cell, permutation), then the list. */
 int gpu_queue_rebuild_one(gpu_ctx *c);
-/* Steps between sorts of the atoms by cell where the rebuilds may keep their order (in.lj, one
-   H100: docs/ARCHITECTURE.md). */
-#define GPU_SORT_STEPS 100
-#define GPU_TEXT_(x) #x
-#define GPU_TEXT(x) GPU_TEXT_(x) /* a number's digits */
-bool gpu_keeps_order(const gpu_ctx *c);
 /* The list from atoms in place (several ranks: owned atoms and ghosts, sorted by migrate.c); the
    positions it is built at are copied from pos4 unless `kept` (the permutation wrote them). */
 int gpu_build_list(gpu_ctx *c, bool kept);
 /* A restart's first build (one rank, a fixed box, no outer list): the checkpoint's last build made
    again from c->restart_build, the atoms in its order (cells from the positions packed as that build
-   packed them, which that order sorts: no wrap, no sort; where gpu_keeps_order, sorted as the
-   build sorted them, the atoms left in place). MDL_EINPUT where the order does not sort them (the
-   caller builds as usual). */
+   packed them, which that order sorts: no wrap, no sort). MDL_EINPUT where the order does not sort
+   them (the caller builds as usual). */
 int gpu_build_at_checkpoint(gpu_ctx *c);
 /* After it: pos4 packed from the positions now, and the skin test's flags at them. */
 int gpu_resume_positions(gpu_ctx *c);

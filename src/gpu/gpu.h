@@ -114,13 +114,10 @@ typedef struct {
     int reported, overflow_seen;
     int far_outer;     /* pruned lists: an atom moved past half the outer list's skin since its build */
     long long prunes;  /* pruned lists: inner lists made from the outer one (builds not counted) */
-    int keep_order;    /* the rebuild leaves the atoms where they are (0: it sorts them by cell) */
 } gpu_nb_state;
-/* When the skin test is made (physics/rebuild.h) and whether a due step rebuilds without it;
-   sort_every > 0: a rebuild sorts the atoms by cell only when a multiple of sort_every steps has
-   passed since the last build (else it keeps their order), 0: at every rebuild. */
+/* When the skin test is made (physics/rebuild.h) and whether a due step rebuilds without it. */
 typedef struct {
-    int every, delay, distance_check, sort_every;
+    int every, delay, distance_check;
 } gpu_rebuild_rule;
 /* The cell grid the kernels work in: the region the cells divide, their number along each
    dimension, and the minimum image's lengths and inverses in the pair kernels' precision (0 along
@@ -193,17 +190,16 @@ typedef struct {
     gpu_grid grid;          /* nc: the most cells it has */
     const gpu_grid *moving; /* a barostat's (device memory; NULL: a fixed box) */
     int *cell, *perm;
-    int pack;               /* pos4 as well (a rebuild that may keep the atoms' order) */
 } gpu_cell_keys;
 /* Wrap x, y, z into the box and update the image counters (moving: a barostat's grid, whose region
    is the box, read on the device instead); write pos4 = (x, y, z, type), or with keys the keys
-   instead (the permutation that follows writes pos4), or both (keys->pack). */
+   instead (the permutation that follows writes pos4). */
 int gpu_wrap_and_pack(size_t n, mdl_box box, const gpu_grid *moving, double *x, double *y, double *z, int *ix,
                       int *iy, int *iz, const int *type, mdl_real *pos4, const gpu_cell_keys *keys);
 /* pos4 = (x, y, z, type) as they are, not wrapped (a restart's positions, as its run packed them);
-   with cell (not NULL), each atom's cell in grid too, and with perm perm[i] = i. */
+   with cell (not NULL), each atom's cell in grid too. */
 int gpu_pack_unwrapped(size_t n, const double *x, const double *y, const double *z, const int *type, mdl_real *pos4,
-                       gpu_grid grid, int *cell, int *perm);
+                       gpu_grid grid, int *cell);
 /* cell_start/cell_end from sorted cell indices (cells with no atoms get start = end = 0). */
 int gpu_cell_bounds(size_t n, size_t ncells, const int *sorted_cell, int *cell_start, int *cell_end);
 /* The per-atom arrays, in place, in the order of perm (a[k][i] = a[k][perm[i]]) through staging
@@ -225,14 +221,6 @@ typedef struct {
 } gpu_permute_also;
 int gpu_permute_atoms(size_t n, const int *perm, gpu_atom_arrays a, void *staging, mdl_real *pos4,
                       const gpu_permute_also *also);
-/* The same, where the word *keep (device memory) is 0; else its kernels leave everything as it is. */
-int gpu_permute_unless(size_t n, const int *keep, const int *perm, gpu_atom_arrays a, void *staging,
-                       mdl_real *pos4);
-/* After the sort (and the permutation where *keep is 0): the builder's positions in cell order
-   (sorted_pos[k] = pos4[order[k]], or where *keep is 0 the atoms are in that order and order[k]
-   becomes k), pos0 = pos4, and the cell bounds of the sorted cells (as gpu_cell_bounds). */
-int gpu_order_positions(size_t n, const int *keep, int *order, const mdl_real *pos4, mdl_real *sorted_pos,
-                        mdl_real *pos0, const int *sorted_cell, int *cell_start, int *cell_end, size_t ncells);
 /* The permutation's last pass alone: the staged arrays back in place, pos4 repacked. */
 int gpu_unstage_atoms(size_t n, gpu_atom_arrays a, const void *staging, mdl_real *pos4, const gpu_permute_also *also);
 /* A small system's sort by cell (one rank; where gpu_count_sort_fits): the wrap writes the keys
@@ -295,15 +283,10 @@ gpu_rows gpu_list_form(size_t n, mdl_box box, const int nc[3], int si, enum gpu_
 /* Rows of atoms [0, n); candidates from the cell bounds, and with `ghosts` (not NULL) from the
    ghosts' bounds as well, in the given form (gpu_list_form's, or plain); `table` (GPU_LIST_TABLE
    ints per 32 rows) is used by GPU_ROWS_TABLE only. grid: the host's (the choice of builder; the
-   kernels' too with a fixed box); moving: a barostat's, which the kernels read instead. With
-   `order` (plain rows, where gpu_builds_in_order): the atoms need not be sorted by cell;
-   sorted_pos holds their positions in cell order (gpu_order_positions) and order[k] the atom at
-   place k. */
-int gpu_builds_in_order(size_t n, gpu_grid grid);
+   kernels' too with a fixed box); moving: a barostat's, which the kernels read instead. */
 int gpu_build_cell(size_t n, gpu_grid grid, const gpu_grid *moving, const int *cell_start,
-                   const int *cell_end, const gpu_ghost_cells *ghosts, const mdl_real *pos4, const mdl_real *sorted_pos,
-                   const int *order, double rlist, int *nl, int *count, int capacity, int si, int sk, int *flags,
-                   gpu_rows form, int *table);
+                   const int *cell_end, const gpu_ghost_cells *ghosts, const mdl_real *pos4, double rlist, int *nl,
+                   int *count, int capacity, int si, int sk, int *flags, gpu_rows form, int *table);
 int gpu_build_brute(size_t n, const gpu_grid *grid, const mdl_real *pos4, double rlist, int *nl, int *count,
                     int capacity, int si, int sk, int *flags);
 int gpu_build_brute_atomic(size_t n, const gpu_grid *grid, const mdl_real *pos4, double rlist, int *nl, int *count,

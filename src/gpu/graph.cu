@@ -68,8 +68,6 @@ __global__ void rebuild_test_kernel(gpu_nb_state *st, gpu_rebuild_rule rule, con
             /* the outer test alone: its list was fine a step ago; without the distance check, the
                builds that found an atom past half the skin */
             st->dangerous += (!rule.distance_check || rebuild_dangerous(st->since, rule.every, rule.delay)) && st->far;
-            /* the atoms sorted by cell again once a multiple of sort_every steps has passed */
-            st->keep_order = rule.sort_every > 0 && st->step / rule.sort_every == st->last_build / rule.sort_every;
             st->last_build = st->step;
             st->since = 0;
             st->far = st->far_outer = 0;

@@ -44,18 +44,9 @@ int gpu_queue_prune(gpu_ctx *c)
     return MDL_OK;
 }
 
-/* Whether this rank's rebuilds may leave the atoms where they are, the builder reading them in cell
-   order through the sort's permutation (one rank, CUB's sort, plain rows from the warp builder, no
-   outer list): then they sort the atoms only every GPU_SORT_STEPS steps (gpu_sort_every). */
-bool gpu_keeps_order(const gpu_ctx *c)
-{
-    return !c->halo && c->method == MDL_NL_CELL && !c->count_sort && c->outer <= 0 && c->sorted_pos &&
-           gpu_rows_now(c) == GPU_ROWS_PLAIN && gpu_builds_in_order(c->n, gpu_host_grid(c));
-}
-
-/* The list from the atoms sorted by cell (or, where gpu_keeps_order, read in cell order through
-   perm_sorted); pruned lists: the outer list, then the inner one from it. The positions it is
-   built at (pos0, or pos_outer) are copied from pos4 unless `kept` (the rebuild wrote them). */
+/* The list from the sorted atoms; pruned lists: the outer list, then the inner one from it. The
+   positions it is built at (pos0, or pos_outer) are copied from pos4 unless `kept` (the
+   permutation wrote them). */
 int gpu_build_list(gpu_ctx *c, bool kept)
 {
     size_t n = c->n;
@@ -65,10 +56,9 @@ int gpu_build_list(gpu_ctx *c, bool kept)
     gpu_ghost_cells g;
     if (c->dm)
         ghost_cells(c, &g);
-    const bool ordered = gpu_keeps_order(c);
     if (c->method == MDL_NL_CELL)
         TRY(gpu_build_cell(n, gpu_host_grid(c), gpu_moving(c), c->cell_start, c->cell_end, c->halo ? &g : NULL,
-                           c->pos4, ordered ? c->sorted_pos : NULL, ordered ? c->perm_sorted : NULL, c->rlist,
+                           c->pos4, c->rlist,
                            nl, count, c->capacity, si, sk, c->flags, gpu_rows_now(c), gpu_list_table(c)));
     else if (c->method == MDL_NL_BRUTE)
         TRY(gpu_build_brute(n, c->dgrid, c->pos4, c->rlist, nl, count, c->capacity, si, sk, c->flags));
@@ -94,7 +84,7 @@ int gpu_queue_rebuild_one(gpu_ctx *c)
     }
     gpu_atom_arrays a = {{c->x, c->y, c->z, c->vx, c->vy, c->vz}, {c->ix, c->iy, c->iz, c->type}, c->id,
                          {c->forces_given ? c->fx : NULL, c->fy, c->fz}}; /* forces: where current */
-    gpu_cell_keys keys = {gpu_host_grid(c), gpu_moving(c), c->cell, c->perm, 0};
+    gpu_cell_keys keys = {gpu_host_grid(c), gpu_moving(c), c->cell, c->perm};
     mdl_real *built_at = c->outer > 0 ? c->pos_outer : c->pos0;
     if (c->count_sort) { /* the placement writes the cell bounds */
         gpu_permute_also also = {NULL, NULL, NULL, 0, built_at};
@@ -105,18 +95,10 @@ int gpu_queue_rebuild_one(gpu_ctx *c)
         return gpu_build_list(c, true);
     }
     gpu_permute_also also = {c->cell_sorted, c->cell_start, c->cell_end, ncells(c), built_at};
-    const bool ordered = gpu_keeps_order(c);
-    keys.pack = ordered; /* the atoms may stay where they are: pos4 as they are */
     TRY(gpu_wrap_and_pack(n, c->box, gpu_moving(c), c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4, &keys));
     TRY(gpu_sort_by_cell(c->cell, c->cell_sorted, c->perm, c->perm_sorted, n, ncells(c), c->sort_temp,
                          c->sort_temp_bytes));
-    if (!ordered) {
-        TRY(gpu_permute_atoms(n, c->perm_sorted, a, c->nl, c->pos4, &also));
-        return gpu_build_list(c, true);
-    }
-    TRY(gpu_permute_unless(n, &c->nbs->keep_order, c->perm_sorted, a, c->nl, c->pos4));
-    TRY(gpu_order_positions(n, &c->nbs->keep_order, c->perm_sorted, c->pos4, c->sorted_pos, c->pos0, c->cell_sorted,
-                            c->cell_start, c->cell_end, ncells(c)));
+    TRY(gpu_permute_atoms(n, c->perm_sorted, a, c->nl, c->pos4, &also));
     return gpu_build_list(c, true);
 }
 
@@ -125,24 +107,13 @@ bool gpu_build_repeatable(const gpu_ctx *c)
     return !c->halo && !c->barostat && c->outer <= 0;
 }
 
-/* The build at the checkpoint's positions, the atoms kept in their order: through the sort where
-   they need not be sorted by cell (gpu_keeps_order), else they must be. */
 int gpu_build_at_checkpoint(gpu_ctx *c)
 {
     const size_t n = c->n, nc = ncells(c);
     const double *b = c->restart_build;
     const gpu_grid grid = gpu_host_grid(c);
-    const bool cells = c->method == MDL_NL_CELL, ordered = gpu_keeps_order(c);
-    TRY(gpu_pack_unwrapped(n, b, b + n, b + 2 * n, c->type, c->pos4, grid, cells ? c->cell : NULL,
-                           ordered ? c->perm : NULL));
-    if (ordered) {
-        TRY(gpu_sort_by_cell(c->cell, c->cell_sorted, c->perm, c->perm_sorted, n, nc, c->sort_temp,
-                             c->sort_temp_bytes));
-        TRY(gpu_memset(&c->nbs->keep_order, 1, sizeof(int))); /* nonzero: keep */
-        TRY(gpu_order_positions(n, &c->nbs->keep_order, c->perm_sorted, c->pos4, c->sorted_pos, c->pos0,
-                                c->cell_sorted, c->cell_start, c->cell_end, nc));
-        return gpu_build_list(c, true);
-    }
+    const bool cells = c->method == MDL_NL_CELL;
+    TRY(gpu_pack_unwrapped(n, b, b + n, b + 2 * n, c->type, c->pos4, grid, cells ? c->cell : NULL));
     if (cells) {
         int *cell = malloc((n ? n : 1) * sizeof *cell), sorted = cell != NULL;
         if (cell && gpu_d2h(cell, c->cell, n * sizeof *cell))
@@ -160,7 +131,7 @@ int gpu_build_at_checkpoint(gpu_ctx *c)
 int gpu_resume_positions(gpu_ctx *c)
 {
     const gpu_grid none = {0};
-    TRY(gpu_pack_unwrapped(c->n, c->x, c->y, c->z, c->type, c->pos4, none, NULL, NULL));
+    TRY(gpu_pack_unwrapped(c->n, c->x, c->y, c->z, c->type, c->pos4, none, NULL));
     TRY(gpu_skin_test(c->n, c->pos4, c->pos0, c->skin, gpu_unsafe_skin(c), c->nbs));
     return MDL_OK;
 }

@@ -117,7 +117,7 @@ void gpu_free_state(gpu_ctx *c)
         gpu_free(*a[k].p);
     void *dev[] = {c->nl,  c->flags,     c->cell_start, c->cell_end,  c->partials,
                    c->result, c->nbs, c->sort_temp, c->pos4_next, c->onl, c->nh, c->nh_factor, c->nh_ticket, c->bx,
-                   c->sorted_pos, c->halo ? c->dgrid : NULL};
+                   c->halo ? c->dgrid : NULL};
     for (size_t k = 0; k < sizeof dev / sizeof dev[0]; k++)
         gpu_free(dev[k]);
     gpu_host_pin_free(c->host_result);
@@ -242,17 +242,12 @@ int gpu_setup_cells(gpu_ctx *c)
         gpu_free(c->cell_start);
         gpu_free(c->cell_end);
         gpu_free(c->sort_temp);
-        gpu_free(c->sorted_pos);
-        c->sorted_pos = NULL;
         c->count_sort = use_count_sort(c, total);
         c->sort_temp_bytes = c->count_sort ? gpu_count_sort_bytes(c->cap, total)
                                            : gpu_sort_temp_bytes(c->cap, bounds + 1);
-        const bool in_order = !c->halo && c->method == MDL_NL_CELL && !c->count_sort; /* gpu_keeps_order */
         if (gpu_malloc((void **)&c->cell_start, bounds * sizeof(int), "cell starts") ||
             gpu_malloc((void **)&c->cell_end, bounds * sizeof(int), "cell ends") ||
-            gpu_malloc(&c->sort_temp, c->sort_temp_bytes, "the cell sort") ||
-            (in_order && gpu_malloc((void **)&c->sorted_pos, 4 * gpu_pos_atoms(c->cap) * sizeof(mdl_real),
-                                    "positions in cell order")))
+            gpu_malloc(&c->sort_temp, c->sort_temp_bytes, "the cell sort"))
             return MDL_ERUN;
         c->ncells_cap = bounds;
         c->sort_cap = c->cap;

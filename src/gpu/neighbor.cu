@@ -379,15 +379,9 @@ extern "C" gpu_rows gpu_list_form(size_t n, mdl_box box, const int nc[3], int si
                                                         : n <= 65536 ? GPU_ROWS_RELATIVE : GPU_ROWS_PLAIN;
 }
 
-extern "C" int gpu_builds_in_order(size_t n, gpu_grid grid)
-{
-    return use_warp_builder(n, shifted_cells(grid.region, grid.nc));
-}
-
 extern "C" int gpu_build_cell(size_t n, gpu_grid grid, const gpu_grid *moving, const int *cell_start,
-                              const int *cell_end, const gpu_ghost_cells *ghosts, const mdl_real *pos4,
-                              const mdl_real *sorted_pos, const int *order, double rlist, int *nl, int *count,
-                              int capacity, int si, int sk, int *flags, gpu_rows form, int *table)
+                              const int *cell_end, const gpu_ghost_cells *ghosts, const mdl_real *pos4, double rlist,
+                              int *nl, int *count, int capacity, int si, int sk, int *flags, gpu_rows form, int *table)
 {
     const int *gstart = ghosts ? ghosts->start : NULL, *gend = ghosts ? ghosts->end : NULL, *nc = grid.nc;
     const bool shifted = shifted_cells(grid.region, nc), rel = form == GPU_ROWS_RELATIVE;
@@ -400,8 +394,7 @@ extern "C" int gpu_build_cell(size_t n, gpu_grid grid, const gpu_grid *moving, c
     if (use_warp_builder(n, shifted)) {
         const int *lo = ghosts ? ghosts->lo : nc, *hi = ghosts ? ghosts->hi : nc; /* no ghosts: unused */
         const int3 free_lo = make_int3(lo[0], lo[1], lo[2]), free_hi = make_int3(hi[0], hi[1], hi[2]);
-        launch_warp_builder(n, grid, moving, cell_start, cell_end, gstart, gend, free_lo, free_hi, p,
-                            (const pos_t *)sorted_pos, form == GPU_ROWS_PLAIN ? order : NULL, r2, nl, count,
+        launch_warp_builder(n, grid, moving, cell_start, cell_end, gstart, gend, free_lo, free_hi, p, r2, nl, count,
                             capacity, si, sk, flags, table);
     } else if (smem <= 160 * 1024) {
         if ((moving ? launch_staged_any<true>(shifted, lanes, n, grid, moving, cell_start, cell_end, gstart, gend, p,

@@ -37,13 +37,11 @@ __device__ __forceinline__ void finish_row(int *count, int *flags, int i, int k,
 }
 
 /* The warp builder (warp_builder.cu): a warp per 32 consecutive atoms over the union of their
-   cells; table non-NULL: packed rows through each warp's table of chunk starts; order non-NULL
-   (plain rows): the atoms need not be in cell order, sorted holds their positions in it and
-   order[k] the atom at place k. free_lo/free_hi: the cells that hold no ghosts (ranks; nc without
-   them). The grid: gpu_build_cell's. */
+   cells; table non-NULL: packed rows through each warp's table of chunk starts. free_lo/free_hi:
+   the cells that hold no ghosts (ranks; nc without them). The grid: gpu_build_cell's. */
 void launch_warp_builder(size_t n, const gpu_grid &grid, const gpu_grid *moving, const int *cell_start,
                          const int *cell_end, const int *gstart, const int *gend, int3 free_lo, int3 free_hi,
-                         const pos_t *p, const pos_t *sorted, const int *order, mdl_real r2, int *nl, int *count,
-                         int capacity, int si, int sk, int *flags, int *table);
+                         const pos_t *p, mdl_real r2, int *nl, int *count, int capacity, int si, int sk, int *flags,
+                         int *table);
 
 #endif

@@ -250,8 +250,6 @@ int gpu_stats(void *p, mdl_backend_stats *out)
                                rc == MDL_OK ? (long)st.prunes : 0, c->outer > 0 ? c->skin + c->outer : 0,
                                c->method != MDL_NL_CELL ? NULL
                                : c->count_sort          ? "counting (two kernels)"
-                               : gpu_keeps_order(c)     ? "radix (CUB); the atoms moved into cell order every "
-                                                          GPU_TEXT(GPU_SORT_STEPS) " steps, read through it between"
                                                         : "radix (CUB)", c->box};
     if (c->halo)
         halo_stats(c, out);

@@ -57,8 +57,7 @@ static int first_build(gpu_ctx *c)
    longest row later); the device's skin state starts over. */
 int gpu_queue_build(gpu_ctx *c)
 {
-    if (gpu_setup_cells(c) != MDL_OK || gpu_memset(&c->nbs->keep_order, 0, sizeof(int)) || /* sorted by cell */
-        (c->restart_build ? first_build(c) : queue_rebuild(c)) != MDL_OK)
+    if (gpu_setup_cells(c) != MDL_OK || (c->restart_build ? first_build(c) : queue_rebuild(c)) != MDL_OK)
         return MDL_ERUN;
     TRY(gpu_memset(&c->nbs->far_outer, 0, sizeof(int)));
     return gpu_memset(c->nbs, 0, 2 * sizeof(int)) ? MDL_ERUN : MDL_OK; /* far, since */
@@ -248,8 +247,7 @@ int gpu_end_step(void *p, int *redo)
    into a recording. */
 static int queue_update(gpu_ctx *c)
 {
-    const gpu_rebuild_rule rule = {c->check, c->delay, c->distance_check, gpu_keeps_order(c) ? GPU_SORT_STEPS : 0};
-    TRY(gpu_rebuild_node_begin(c->nbs, rule, c->flags, c->report_dev, c->outer > 0, c->barostat ? c->bx : NULL));
+    TRY(gpu_rebuild_node_begin(c->nbs, (gpu_rebuild_rule){c->check, c->delay, c->distance_check}, c->flags, c->report_dev, c->outer > 0, c->barostat ? c->bx : NULL));
     int rc = queue_rebuild(c);
     if (rc == MDL_OK && c->outer > 0)
         rc = gpu_prune_node_begin() == 0 ? gpu_queue_prune(c) : MDL_ERUN;

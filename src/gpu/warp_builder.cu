@@ -176,30 +176,21 @@ struct warp_rows {
         sx = x, sy = y, sz = z;
     }
 
-    /* A lane's candidate p (its entry e; the lanes read places jb, jb + 1, ... of the cell order)
-       where `keep`, appended after those waiting; a full tile of them tested. ORDERED: e is the
-       candidate's atom, and the warp's atoms are i - lane .. i - lane + 31. */
-    template <bool CAN_PACK, bool ORDERED>
+    /* A lane's candidate p (its entry e; the lanes read atoms jb, jb + 1, ...) where `keep`,
+       appended after those waiting; a full tile of them tested. */
+    template <bool CAN_PACK>
     __device__ void add(bool keep, real4 p, int e, int jb, real4 pi, mdl_real r2)
     {
-        const unsigned all = 0xffffffffu, bits = __ballot_sync(all, keep);
-        const int at = tested + fill, to = at + __popc(bits & ((1u << lane) - 1));
+        const unsigned bits = __ballot_sync(0xffffffffu, keep);
+        const int at = tested + fill;
         if (keep) {
+            const int to = at + __popc(bits & ((1u << lane) - 1));
             w->pos[to & 63] = p;
             w->entry[to] = e;
         }
-        if (ORDERED) { /* the lanes that read a lane's own atom tell it where it went */
-            const int mine = e - (i - lane);
-            for (unsigned own = __ballot_sync(all, keep && (unsigned)mine < 32u); own; own &= own - 1) {
-                const int q = __ffs(own) - 1, owner = __shfl_sync(all, mine, q), where = __shfl_sync(all, to, q);
-                if (lane == owner)
-                    self = where;
-            }
-        } else {
-            const int from = i - jb; /* the lane that read this lane's own atom, if any */
-            if ((unsigned)from < 32u && (bits >> from & 1))
-                self = at + __popc(bits & ((1u << from) - 1));
-        }
+        const int from = i - jb; /* the lane that read this lane's own atom, if any */
+        if ((unsigned)from < 32u && (bits >> from & 1))
+            self = at + __popc(bits & ((1u << from) - 1));
         fill += __popc(bits);
         __syncwarp();
         if (fill >= 32)
@@ -320,13 +311,11 @@ __device__ __forceinline__ mdl_real outside2(mdl_real x, mdl_real y, mdl_real z,
    then reads the ranges in order, 32 candidates at a time (a lane each, the next 32 loaded while
    these are filtered), keeps those within the filter's radius of the pass's box and hands them to
    r, which tests them in tiles of 32 (r2: the lane's squared list radius, negative where not mine).
-   PACKED: entries are packed codes where table is not NULL (the plain kernel has no such test).
-   ORDERED: pos is the atoms' positions in cell order, and candidate j's entry is order[j]. */
-template <bool PACKED, bool ORDERED>
+   PACKED: entries are packed codes where table is not NULL (the plain kernel has no such test). */
+template <bool PACKED>
 __device__ void scan_row_by_warp(warp_rows &r, mdl_real r2, real4 pi, const pass_box &bb, const mdl_box &b,
                                  const image_lengths &m, int3 nc, int y0, int z0, int xlo, int xhi, const int *start,
-                                 const int *end, const pos_t *__restrict__ pos, const int *__restrict__ order,
-                                 int *table, int &slots)
+                                 const int *end, const pos_t *__restrict__ pos, int *table, int &slots)
 {
     const unsigned all = 0xffffffffu;
     const int lane = r.lane;
@@ -337,28 +326,23 @@ __device__ void scan_row_by_warp(warp_rows &r, mdl_real r2, real4 pi, const pass
     if (!at.advance(lane_range))
         return;
     real4 next = at.jb + lane < at.j1 ? load4(pos, at.jb + lane) : pi;
-    int next_atom = ORDERED && at.jb + lane < at.j1 ? order[at.jb + lane] : 0;
     for (bool more = true; more;) {
         const tile_cursor now = at;
         const real4 p = next;
-        const int atom = next_atom;
         more = at.advance(lane_range);
-        if (more && at.jb + lane < at.j1) {
+        if (more && at.jb + lane < at.j1)
             next = load4(pos, at.jb + lane);
-            if (ORDERED)
-                next_atom = order[at.jb + lane];
-        }
         if (now.opens)
             r.set_shift<PACKED>(now.sx, now.sy, now.sz, pi, r2);
         const int j = now.jb + lane;
-        int entry = ORDERED ? atom : j;
+        int entry = j;
         if (PACKED && table) { /* tiles start 32k atoms into their range: a tile lies in one chunk */
             const int off = j - __shfl_sync(all, lane_range.j0, now.s);
             entry = (__shfl_sync(all, first_slot, now.s) + (off >> GPU_LIST_OFFSET_BITS)) << GPU_LIST_OFFSET_BITS |
                     (off & (GPU_LIST_CHUNK - 1));
         }
         const bool keep = j < now.j1 && outside2(p.x + now.sx, p.y + now.sy, p.z + now.sz, bb) < bb.r2;
-        r.add<PACKED, ORDERED>(keep, p, entry, now.jb, pi, r2);
+        r.add<PACKED>(keep, p, entry, now.jb, pi, r2);
     }
     if (r.fill)
         r.test<PACKED>(r.fill, pi, r2);
@@ -426,21 +410,18 @@ __device__ __forceinline__ int pass_chunks(const row_pass &p, const mdl_box &b, 
 
 /* The rows of atoms first .. first + 31 (those below n), built by their warp. With a table (packed
    lists), the warp first counts the chunks its ranges need: if they fit, its rows are written
-   packed, else as atom indices, and the table's last word says which (gpu.h). ORDERED: the atoms
-   need not be in cell order; own holds their positions, pos the candidates' in cell order, and
-   order[k] is the atom at place k (its entry in the rows). */
-template <bool PACKED, bool ORDERED>
+   packed, else as atom indices, and the table's last word says which (gpu.h). */
+template <bool PACKED>
 __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const image_lengths &m, int3 nc,
                                    const int *start, const int *end, const int *gstart, const int *gend,
-                                   int3 free_lo, int3 free_hi, const pos_t *__restrict__ own,
-                                   const pos_t *__restrict__ pos, const int *__restrict__ order, mdl_real rlist2,
+                                   int3 free_lo, int3 free_hi, const pos_t *__restrict__ pos, mdl_real rlist2,
                                    int *nl, int *count, int capacity, int si, int sk, int *flags, warp_scratch *w,
                                    int *table)
 {
     const unsigned all = 0xffffffffu;
     const int lane = threadIdx.x % 32, i = first + lane;
     const bool active = i < n;
-    const real4 pi = load4(ORDERED ? own : pos, active ? i : first);
+    const real4 pi = load4(pos, active ? i : first);
     const int3 ci = cell_coords(pi, b, nc);
     const int cx = ci.x, cy = ci.y, cz = ci.z;
     if (PACKED) {
@@ -464,11 +445,10 @@ __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const ima
         const row_pass p = next_pass(todo, active, cx, cy, cz);
         const pass_box bb = box_of_pass(p.mine, pi, b, rlist2);
         const mdl_real r2 = p.mine ? rlist2 : (mdl_real)-1;
-        scan_row_by_warp<PACKED, ORDERED>(r, r2, pi, bb, b, m, nc, p.y0, p.z0, p.xlo, p.xhi, start, end, pos, order,
-                                          table, slots);
+        scan_row_by_warp<PACKED>(r, r2, pi, bb, b, m, nc, p.y0, p.z0, p.xlo, p.xhi, start, end, pos, table, slots);
         if (pass_sees_ghosts(p, gstart, free_lo, free_hi)) /* the ghosts: sorted by cell after the atoms */
-            scan_row_by_warp<PACKED, ORDERED>(r, r2, pi, bb, b, m, nc, p.y0, p.z0, p.xlo, p.xhi, gstart, gend, pos,
-                                              order, table, slots);
+            scan_row_by_warp<PACKED>(r, r2, pi, bb, b, m, nc, p.y0, p.z0, p.xlo, p.xhi, gstart, gend, pos, table,
+                                     slots);
     }
     r.write_rows<PACKED>();
     if (active)
@@ -478,47 +458,39 @@ __device__ void build_rows_of_warp(int n, int first, const mdl_box &b, const ima
 /* Warps are independent; the block barrier at the end is for compute-sanitizer's synccheck (without
    it, synccheck reports the first barrier of the next rebuild's CUB sort as divergent, as it does
    after the per-thread build_cell_kernel: see gpu_build_cell). PACKED: rows packed where they fit
-   (table, gpu.h); else the kernel is the plain one, with no trace of packing. ORDERED: the
-   candidates are read in cell order through `order` (plain rows only). */
-template <bool PACKED, bool ORDERED, bool MOVING>
+   (table, gpu.h); else the kernel is the plain one, with no trace of packing. */
+template <bool PACKED, bool MOVING>
 __global__ void __launch_bounds__(WARP_BUILD_BLOCK, WARP_BUILD_BLOCKS) build_cell_warp_kernel(
     int n, const __grid_constant__ gpu_grid grid, const gpu_grid *moving, const int *start, const int *end,
-    const int *gstart, const int *gend, int3 free_lo, int3 free_hi, const pos_t *__restrict__ own,
-    const pos_t *__restrict__ pos, const int *__restrict__ order, mdl_real rlist2, int *nl, int *count, int capacity,
-    int si, int sk, int *flags, int *table)
+    const int *gstart, const int *gend, int3 free_lo, int3 free_hi, const pos_t *__restrict__ pos, mdl_real rlist2,
+    int *nl, int *count, int capacity, int si, int sk, int *flags, int *table)
 {
     __shared__ warp_scratch scratch[WARP_BUILD_BLOCK / 32];
     const int warp = threadIdx.x / 32, first = blockIdx.x * WARP_BUILD_BLOCK + warp * 32;
     KERNEL_GRID(MOVING, grid, moving);
     if (first < n)
-        build_rows_of_warp<PACKED, ORDERED>(n, first, b, m, nc, start, end, gstart, gend, free_lo, free_hi, own,
-                                            pos, order, rlist2, nl, count, capacity, si, sk, flags, scratch + warp,
-                                            table);
+        build_rows_of_warp<PACKED>(n, first, b, m, nc, start, end, gstart, gend, free_lo, free_hi, pos, rlist2, nl,
+                                   count, capacity, si, sk, flags, scratch + warp, table);
     __syncthreads();
 }
 
 void launch_warp_builder(size_t n, const gpu_grid &grid, const gpu_grid *moving, const int *cell_start,
                          const int *cell_end, const int *gstart, const int *gend, int3 free_lo, int3 free_hi,
-                         const pos_t *p, const pos_t *sorted, const int *order, mdl_real r2, int *nl, int *count,
-                         int capacity, int si, int sk, int *flags, int *table)
+                         const pos_t *p, mdl_real r2, int *nl, int *count, int capacity, int si, int sk, int *flags,
+                         int *table)
 {
     const unsigned g = grid_for(n, WARP_BUILD_BLOCK);
-    const pos_t *candidates = order ? sorted : p;
-#define WARP_BUILD(PACKED, ORDERED, MOVING)                                                                     \
-    build_cell_warp_kernel<PACKED, ORDERED, MOVING><<<g, WARP_BUILD_BLOCK, 0, g_mdl_stream>>>(                   \
-        (int)n, grid, moving, cell_start, cell_end, gstart, gend, free_lo, free_hi, p, candidates, order, r2, nl,  \
-        count, capacity, si, sk, flags, table)
+#define WARP_BUILD(PACKED, MOVING)                                                                               \
+    build_cell_warp_kernel<PACKED, MOVING><<<g, WARP_BUILD_BLOCK, 0, g_mdl_stream>>>(                            \
+        (int)n, grid, moving, cell_start, cell_end, gstart, gend, free_lo, free_hi, p, r2, nl, count, capacity, si, \
+        sk, flags, table)
     if (table && moving)
-        WARP_BUILD(true, false, true);
+        WARP_BUILD(true, true);
     else if (table)
-        WARP_BUILD(true, false, false);
-    else if (order && moving)
-        WARP_BUILD(false, true, true);
-    else if (order)
-        WARP_BUILD(false, true, false);
+        WARP_BUILD(true, false);
     else if (moving)
-        WARP_BUILD(false, false, true);
+        WARP_BUILD(false, true);
     else
-        WARP_BUILD(false, false, false);
+        WARP_BUILD(false, false);
 #undef WARP_BUILD
 }

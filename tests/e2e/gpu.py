@@ -443,18 +443,6 @@ def sort(mdlite, inp, d, precision):
         if worst > tol:
             fail(f"{cells} cells ({want} sort): GPU and CPU differ by {worst:.3g} > {tol}")
         print(f"{4 * int(cells) ** 3} atoms: {how.group(1)}, thermo within {worst:.2g} of the CPU's ({precision})")
-    # plain rows above 131,072 atoms: the atoms stay where they are between sorts every 100 steps, the
-    # builder reading them in cell order; 250 steps cross two sorts (a row built from a stale order
-    # takes the wrong neighbors)
-    sets = ("system.cells=33 33 33", "run.steps=250", "output.thermo=25", "neighbor.list=plain")
-    g, c, worst, out = against_cpu(mdlite, cfg, d, *sets)
-    how = re.search(r"Cell sort = (.*)", out)
-    if not how or "every 100 steps" not in how.group(1):
-        fail(f"33 cells, plain rows: the summary names the sort {how and how.group(1)}, expected sorts every 100 steps")
-    tol_long = 1e-3 if precision == "mixed" else 1e-9
-    if worst > tol_long:
-        fail(f"33 cells, plain rows, 250 steps: GPU and CPU differ by {worst:.3g} > {tol_long}")
-    print(f"143748 atoms, plain rows, 250 steps: {how.group(1)}; thermo within {worst:.2g} of the CPU's ({precision})")
 
 
 def against_cpu(mdlite, cfg, d, *sets):

@@ -46,9 +46,9 @@ typedef struct {
     const mdl_analysis_checkpoint *resume; /* a restart's checkpoint's (NULL: none) */
 } mdl_analysis_begin;
 
-/* [analysis] rdf_max within the largest pair cutoff (pairs past it are not in every list), and the
-   MSD's table within a checkpoint's limit and the memory available: MDL_OK, or MDL_EINPUT naming
-   the key. */
+/* [analysis] rdf_max within the largest pair cutoff, or past it (every pair counted) up to half the
+   shortest box edge in a fixed box on one rank, and the MSD's table within a checkpoint's limit and
+   the memory available: MDL_OK, or MDL_EINPUT naming the key. */
 int analysis_check(const mdl_config *cfg, double cutmax, int ntypes, const mdl_box *box, int nranks);
 /* Whether any stage of cfg samples the RDF (rdf = 1) or the MSD (rdf = 0): its file is written. */
 int analysis_wanted(const mdl_config *cfg, int rdf);

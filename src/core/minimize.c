@@ -43,7 +43,6 @@ typedef struct {
     long evals;
 } minimizer;
 
-/* The backend's forces (id order) and energy at its positions now. */
 /* Several ranks: rank 0's vector (and observables) to every rank, so that each makes the same
    decisions on the same numbers. */
 static int share(const minimizer *m, double *v, mdl_observables *obs)
@@ -54,6 +53,7 @@ static int share(const minimizer *m, double *v, mdl_observables *obs)
     return obs ? comm_broadcast(obs, sizeof *obs) : MDL_OK;
 }
 
+/* The backend's forces (id order) and energy at its positions now. */
 static int read_forces(minimizer *m)
 {
     run_state *r = m->r;
@@ -236,10 +236,10 @@ static int fire_iterate(minimizer *m, long maxiter, long *niter, int *reason)
     run_state *r = m->r;
     const mdl_config *cfg = r->cfg;
     const size_t n = m->n3 / 3;
-    double *v = m->g, *inv_mass = m->h; /* FIRE's velocities start at rest (the system's are kept) */
+    double *v = m->g, *mass = m->h; /* FIRE's velocities start at rest (the system's are kept) */
     memset(v, 0, m->n3 * sizeof *v);
     for (size_t i = 0; i < n; i++)
-        inv_mass[i] = r->snap.mass[r->snap.type[i]];
+        mass[i] = r->snap.mass[r->snap.type[i]];
     double dt = cfg->timestep, alpha = FIRE_ALPHA0, scale1 = 0, scale2 = 0;
     long last_negative = r->first_step, negatives = 0;
     int reset = 1; /* the velocities were set to 0 */
@@ -256,7 +256,7 @@ static int fire_iterate(minimizer *m, long maxiter, long *niter, int *reason)
             m->evals++;
             MDL_TRY(read_forces(m));
             for (size_t i = 0; i < m->n3; i++)
-                v[i] = dt * r->units->ftm2v / inv_mass[i / 3] * m->f[i];
+                v[i] = dt * r->units->ftm2v / mass[i / 3] * m->f[i];
         }
         double dtv = dt; /* no coordinate moves more than dmax */
         for (size_t i = 0; i < m->n3; i++)
@@ -267,7 +267,7 @@ static int fire_iterate(minimizer *m, long maxiter, long *niter, int *reason)
         reset = 0;
         const double dtf = dtv * r->units->ftm2v;
         for (size_t i = 0; i < m->n3; i++) {
-            const double dtfm = dtf / inv_mass[i / 3];
+            const double dtfm = dtf / mass[i / 3];
             v[i] += dtfm * m->f[i];
             if (mix)
                 v[i] = scale1 * v[i] + scale2 * m->f[i];

@@ -8,7 +8,8 @@
 /* The stage r->cfg as a minimisation from r->first_step: at most cfg->steps iterations (each one
    step), a thermo row every cfg->thermo iterations and at the last, then LAMMPS's "Minimization
    stats". r->final_step becomes the last iteration's step. The backend's forces are those of the
-   final positions; velocities are left as they were (as LAMMPS leaves them). One rank. */
+   final positions; velocities are left as they were (as LAMMPS leaves them). One GPU, or CPU ranks
+   (every rank makes the same decisions on rank 0's numbers). */
 int minimize_stage(run_state *r);
 
 #endif

@@ -231,7 +231,6 @@ static int cpu_build_neighbors(void *p)
     return rc == MDL_OK && c->now ? restore_positions(c) : rc;
 }
 
-/* Between rebuilds: the ghosts' positions from their owners. */
 /* Minimisation: this rank's atoms moved to xyz (unwrapped, id order, every atom) relative to their
    images, then wrapped, moved between ranks and sorted by the build, as every build does. */
 static int cpu_set_positions(void *p, const double *xyz)
@@ -247,6 +246,7 @@ static int cpu_set_positions(void *p, const double *xyz)
     return cpu_build_neighbors(c);
 }
 
+/* Between rebuilds: the ghosts' positions from their owners. */
 static int forward_ghosts(cpu_ctx *c)
 {
     if (c->dm.nswap == 0)

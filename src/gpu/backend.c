@@ -525,9 +525,9 @@ static int gpu_set_positions(void *p, const double *xyz)
     int rc = id && x && image && !gpu_d2h(id, c->id, n * sizeof *id) ? MDL_OK : MDL_ERUN;
     for (size_t i = 0; i < n && rc == MDL_OK; i++)
         for (int d = 0; d < 3; d++) {
-            const double lo = c->box.lo[d], len = c->box.len[d], v = xyz[3 * id[i] + d];
-            const double k = floor((v - lo) / len);
-            x[d * n + i] = v - k * len, image[d * n + i] = (int)k;
+            int32_t k = 0;
+            x[d * n + i] = box_wrap(xyz[3 * id[i] + d], c->box.lo[d], c->box.len[d], &k);
+            image[d * n + i] = k;
         }
     double *dx[] = {c->x, c->y, c->z};
     int *di[] = {c->ix, c->iy, c->iz};

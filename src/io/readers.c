@@ -15,7 +15,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-
 /* ---- .xy: "x y" per line, blank lines ignored ---------------------------------------------- */
 
 static int read_xy(line_reader *r, mdl_system *s)

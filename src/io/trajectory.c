@@ -31,7 +31,6 @@ struct mdl_traj {
 /* 1 ps in ASE's time unit, Angstrom sqrt(amu / eV) (ase.units.fs * 1000). */
 #define ASE_PS 98.22694788464064
 
-
 int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const mdl_system *s, int append)
 {
     mdl_traj *t = calloc(1, sizeof *t);

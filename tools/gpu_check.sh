@@ -127,6 +127,9 @@ if { [ "$part" = all ] || [ "$part" = sanitizers ]; } && command -v compute-sani
     # 13,500 atoms: the counting sort over 14 blocks (500 atoms: one)
     sanitize "$tool, run, 13,500 atoms (counting sort)" $tool "$m" run input/lj_melt.ini --backend gpu --quiet \
       --set system.cells="15 15 15" --set output.thermo_file= --set run.steps=40
+    # 143,748 atoms: the counting sort over 141 blocks, their prefix by its own kernel
+    sanitize "$tool, run, 143,748 atoms (counting sort, prefix kernel)" $tool "$m" run input/lj_melt.ini --backend gpu \
+      --quiet --set system.cells="33 33 33" --set output.thermo_file= --set run.steps=20
     sanitize "$tool, 70,304 atoms, fixed 8-slot list" $tool "${big[@]}" --set run.steps=20 \
       --set neighbor.max_neighbors=8 --set neighbor.grow=no
     # mixed packed lists (asked for): through the warp's tables (70,304 atoms) and relative (500)
@@ -166,6 +169,8 @@ if { [ "$part" = all ] || [ "$part" = sanitizers ]; } && command -v compute-sani
     "${big[@]:1}" --set run.steps=0
   sanitize "racecheck, set-up, 13,500 atoms (counting sort)" racecheck "$m" run input/lj_melt.ini --backend gpu \
     --quiet --set system.cells="15 15 15" --set output.thermo_file= --set run.steps=0
+  sanitize "racecheck, set-up, 143,748 atoms (counting sort, prefix kernel)" racecheck "$m" run input/lj_melt.ini \
+    --backend gpu --quiet --set system.cells="33 33 33" --set output.thermo_file= --set run.steps=0
   # the analysis's kernels run between steps, outside the graphs: its first samples are the set-up's
   an=(--set run.steps=0 --set analysis.rdf_every=5 --set analysis.msd_every=5 --set analysis.rdf_file=$tmp/rdf.csv
       --set analysis.msd_file=$tmp/msd.csv)

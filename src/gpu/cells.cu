@@ -200,12 +200,17 @@ extern "C" int gpu_unstage_atoms(size_t n, gpu_atom_arrays a, const void *stagin
    each atom straight to its place in the staging area, and the cell bounds, so neither a gather
    pass nor the bounds' memsets are needed. H100, 32,000 atoms: 14.6 us for the placement against
    29.2 us for CUB's sort and 8.8 us for the gather; whole runs 1.089x at 32,000 atoms, 1.047x at
-   131,072. The storage (temp): ncells totals, then a row of ncells counts per block, ~ncells /
-   256 bytes per atom. */
+   131,072, 1.031x at 143,748 and 1.008x at 256,000 (where the counts' storage, a row per block,
+   grows as the square of the atoms). The storage (temp): ncells totals, then a row of ncells
+   counts per block, ~ncells / 256 bytes per atom. Past PREFIX_LOOP_BLOCKS blocks, each cell's
+   count in the blocks before a block is summed by its own kernel (prefix_over_blocks) rather than
+   by the placement's loop over those blocks, which grows with them: at 32,000 atoms (32 blocks)
+   the kernel costs whole runs 1.2%. */
 #define COUNT_BLOCK 1024
-#define COUNT_SORT_ATOMS 131072
-#define COUNT_SORT_CELLS 8192 /* a block's counts fit in 32 KB of shared memory */
-#define COUNT_SORT_BYTES 28   /* per atom; 131,072 atoms of in.lj take 27 (CUB's storage: ~8-12) */
+#define COUNT_SORT_ATOMS 262144
+#define COUNT_SORT_CELLS 16384 /* a block's counts fit in 64 KB of shared memory */
+#define COUNT_SORT_BYTES 64    /* per atom; 256,000 atoms of in.lj take 48 (CUB's storage: ~8-12) */
+#define PREFIX_LOOP_BLOCKS 128
 
 extern "C" size_t gpu_count_sort_bytes(size_t n, size_t ncells)
 {
@@ -286,6 +291,33 @@ __device__ void scan_totals(const int *totals, int ncells, int *first)
     __syncthreads();
 }
 
+/* Each cell's counts over the blocks (a column of hist: nb rows of ncells) replaced by their
+   exclusive prefix, the cell's atoms in the blocks before (in place). A block takes 32 cells, a lane each;
+   its PREFIX_WARPS warps take consecutive runs of the rows, sum them, then write the prefix. */
+#define PREFIX_WARPS 8
+__global__ void __launch_bounds__(32 * PREFIX_WARPS) prefix_over_blocks_kernel(int nb, int ncells, int *hist)
+{
+    __shared__ int part[PREFIX_WARPS][32];
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, c = blockIdx.x * 32 + lane;
+    const int per = (nb + PREFIX_WARPS - 1) / PREFIX_WARPS, b0 = warp * per, b1 = min(b0 + per, nb);
+    int sum = 0;
+    if (c < ncells)
+        for (int b = b0; b < b1; b++)
+            sum += hist[(size_t)b * ncells + c];
+    part[warp][lane] = sum;
+    __syncthreads();
+    int at = 0;
+    for (int w = 0; w < warp; w++)
+        at += part[w][lane];
+    if (c < ncells)
+        for (int b = b0; b < b1; b++) {
+            int *h = hist + (size_t)b * ncells + c;
+            const int v = *h;
+            *h = at;
+            at += v;
+        }
+}
+
 __global__ void __launch_bounds__(COUNT_BLOCK) place_by_cell_kernel(int n, int ncells, const int *cell,
                                                                     const int *totals, const int *hist,
                                                                     int *cell_start, int *cell_end,
@@ -293,12 +325,14 @@ __global__ void __launch_bounds__(COUNT_BLOCK) place_by_cell_kernel(int n, int n
 {
     extern __shared__ int next[]; /* per cell: the place of this block's next atom in it */
     const unsigned all = 0xffffffffu;
-    const int b = blockIdx.x, i = b * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
+    const int b = blockIdx.x, nb = gridDim.x, i = b * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
     scan_totals(totals, ncells, next);
     for (int c = threadIdx.x; c < ncells; c += blockDim.x) {
         if (b == 0)
             cell_start[c] = next[c], cell_end[c] = next[c] + totals[c];
-        else if (hist[(size_t)b * ncells + c] > 0) { /* after the cell's atoms in earlier blocks */
+        else if (nb > PREFIX_LOOP_BLOCKS) /* after the cell's atoms in earlier blocks: hist holds them */
+            next[c] += hist[(size_t)b * ncells + c];
+        else if (hist[(size_t)b * ncells + c] > 0) { /* the same, summed here */
             int before = 0;
             for (int e = 0; e < b; e++)
                 before += hist[(size_t)e * ncells + c];
@@ -325,6 +359,19 @@ __global__ void __launch_bounds__(COUNT_BLOCK) place_by_cell_kernel(int n, int n
         stage_atom(n, to, i, a, staging);
 }
 
+/* The shared memory the two kernels take for ncells counts, allowed before any recording where it
+   passes the 48 KB a kernel may take without asking. */
+extern "C" int gpu_count_sort_setup(size_t ncells)
+{
+    const int bytes = (int)(ncells * sizeof(int));
+    if (bytes <= 48 * 1024)
+        return 0;
+    MDL_CUDA(cudaFuncSetAttribute(wrap_count_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    MDL_CUDA(cudaFuncSetAttribute(wrap_count_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    MDL_CUDA(cudaFuncSetAttribute(place_by_cell_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    return 0;
+}
+
 extern "C" int gpu_wrap_and_count(size_t n, mdl_box box, const gpu_grid *moving, double *x, double *y, double *z,
                                   int *ix, int *iy, int *iz, const int *type, const gpu_cell_keys *keys, void *temp)
 {
@@ -338,11 +385,17 @@ extern "C" int gpu_wrap_and_count(size_t n, mdl_box box, const gpu_grid *moving,
     return 0;
 }
 
-extern "C" int gpu_place_by_cell(size_t n, const gpu_cell_keys *keys, const void *temp, gpu_atom_arrays a,
+extern "C" int gpu_place_by_cell(size_t n, const gpu_cell_keys *keys, void *temp, gpu_atom_arrays a,
                                  void *staging, int *cell_start, int *cell_end)
 {
     const int ncells = keys->grid.nc[0] * keys->grid.nc[1] * keys->grid.nc[2];
-    const int *totals = (const int *)temp;
+    int *totals = (int *)temp;
+    const int nb = (int)grid_for(n, COUNT_BLOCK);
+    if (nb > PREFIX_LOOP_BLOCKS) {
+        prefix_over_blocks_kernel<<<(ncells + 31) / 32, 32 * PREFIX_WARPS, 0, g_mdl_stream>>>(
+            nb, ncells, totals + ncells);
+        MDL_LAUNCHED("prefix_over_blocks");
+    }
     place_by_cell_kernel<<<grid_for(n, COUNT_BLOCK), COUNT_BLOCK, ncells * sizeof(int), g_mdl_stream>>>(
         (int)n, ncells, keys->cell, totals, totals + ncells, cell_start, cell_end, a, (char *)staging);
     MDL_LAUNCHED("place_by_cell");

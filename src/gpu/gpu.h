@@ -229,9 +229,10 @@ int gpu_unstage_atoms(size_t n, gpu_atom_arrays a, const void *staging, mdl_real
    cell's start and end: where its atoms would be). gpu_unstage_atoms ends the permutation. */
 int gpu_count_sort_fits(size_t n, size_t ncells);
 size_t gpu_count_sort_bytes(size_t n, size_t ncells);
+int gpu_count_sort_setup(size_t ncells);
 int gpu_wrap_and_count(size_t n, mdl_box box, const gpu_grid *moving, double *x, double *y, double *z, int *ix,
                        int *iy, int *iz, const int *type, const gpu_cell_keys *keys, void *temp);
-int gpu_place_by_cell(size_t n, const gpu_cell_keys *keys, const void *temp, gpu_atom_arrays a, void *staging,
+int gpu_place_by_cell(size_t n, const gpu_cell_keys *keys, void *temp, gpu_atom_arrays a, void *staging,
                       int *cell_start, int *cell_end);
 
 /* ---- neighbor lists (neighbor.cu) ----

@@ -247,7 +247,8 @@ int gpu_setup_cells(gpu_ctx *c)
                                            : gpu_sort_temp_bytes(c->cap, bounds + 1);
         if (gpu_malloc((void **)&c->cell_start, bounds * sizeof(int), "cell starts") ||
             gpu_malloc((void **)&c->cell_end, bounds * sizeof(int), "cell ends") ||
-            gpu_malloc(&c->sort_temp, c->sort_temp_bytes, "the cell sort"))
+            gpu_malloc(&c->sort_temp, c->sort_temp_bytes, "the cell sort") ||
+            (c->count_sort && gpu_count_sort_setup(total)))
             return MDL_ERUN;
         c->ncells_cap = bounds;
         c->sort_cap = c->cap;

@@ -17,8 +17,8 @@ cases: compare      step-0 forces and 100 steps of thermo against the CPU backen
                     (8 and 1 force lanes per atom, two species of two masses, rows past the capacity)
        prune        an outer list pruned to the run's skin gives the thermo of direct lists (8 and 1
                     lanes, a thin outer skin, two species, rows past the capacity), folded or not
-       sort         a small system's sort by cell in two kernels gives the order of CUB's radix sort:
-                    bitwise the same thermo at 500 to 87,808 atoms (1 to 86 blocks)
+       sort         the sort by cell in two kernels (up to 262,144 atoms) and CUB's radix sort (above)
+                    each give the CPU's thermo, 500 to 275,684 atoms (1 to 141 blocks, then CUB)
        analysis     on-the-fly g(r) and MSD on the device: equal to numpy's of the run's own frames
                     (2,048 atoms, two species) and to the CPU backend's at a 32,000-atom state (the
                     warp builder's list); stages nvt -> npt -> npt (carried) -> nve (the box fixed
@@ -429,12 +429,14 @@ def prune(mdlite, inp, d, precision):
 
 
 def sort(mdlite, inp, d, precision):
-    # the counting sort up to 131,072 atoms, CUB's radix sort above: each against the CPU's thermo
-    # (an atom misplaced by a sort takes the wrong neighbors and moves the energies at once), and
-    # each named by the summary
+    # the counting sort up to 262,144 atoms (the blocks' prefix summed in the placement up to 128
+    # blocks, by its own kernel above: 143,748 atoms), CUB's radix sort above: each against the
+    # CPU's thermo (an atom misplaced by a sort takes the wrong neighbors and moves the energies at
+    # once), and each named by the summary
     cfg = os.path.join(inp, "lj_melt.ini")
     tol = 1e-4 if precision == "mixed" else 1e-9
-    for cells, want in (("5", "counting"), ("15", "counting"), ("25", "counting"), ("33", "radix")):
+    for cells, want in (("5", "counting"), ("15", "counting"), ("25", "counting"), ("33", "counting"),
+                        ("41", "radix")):
         sets = (f"system.cells={cells} {cells} {cells}", "run.steps=100", "output.thermo=10")
         g, c, worst, out = against_cpu(mdlite, cfg, d, *sets)
         how = re.search(r"Cell sort = (.*)", out)

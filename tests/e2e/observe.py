@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Observing a run never changes it: the thermo interval, trajectory frames, [analysis] sampling and
 --profile leave every bit of the state at step 1,000 as it is (positions, velocities and forces of
-the checkpoint compared bit for bit). 4,000 atoms of LAMMPS's in.lj (on the GPU 143,748 as well). And a
-run stopped at step 500 and continued with --restart is, at step 1,000, the run never stopped, bit for
-bit (NVE, Langevin, Nose-Hoover NVT and NPT, a check every 5 steps; one GPU: all but NPT).
+the checkpoint compared bit for bit). 4,000 atoms of LAMMPS's in.lj (on the GPU 275,684 as well:
+CUB's sort and the warp builder). And a run stopped at step 500 and continued with --restart is,
+at step 1,000, the run never stopped, bit for bit (NVE, Langevin, Nose-Hoover NVT and NPT, a check
+every 5 steps; one GPU: all but NPT).
 
 usage: observe.py CASE MDLITE [MPIEXEC]   (a python3 with h5py and numpy)
 cases: cpu (1 and 2 threads), mpi (2 CPU ranks), gpu (the GPU backend; 77 without a GPU),
@@ -92,9 +93,9 @@ def restart(cmd, d, label, extra=(), skip=()):
               f"the run never stopped's")
 
 
-# above 131,072 atoms the GPU sorts its atoms with CUB's radix sort and builds with the warp builder
+# above 262,144 atoms the GPU sorts its atoms with CUB's radix sort and builds with the warp builder
 # (docs/ARCHITECTURE.md): its restart remakes the checkpoint's last build from those
-BIG = ["system.cells=33 33 33"]
+BIG = ["system.cells=41 41 41"]
 
 EAM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "input", "eam_cu.ini")
 
@@ -129,14 +130,14 @@ def main():
             print("SKIP: no GPU found (mdlite info)")
             sys.exit(SKIP)
         compare([mdlite], d, "GPU", ["run.backend=gpu"])
-        compare([mdlite], d, "GPU, 143,748 atoms", ["run.backend=gpu", *BIG])
+        compare([mdlite], d, "GPU, 275,684 atoms", ["run.backend=gpu", *BIG])
     elif case == "restart_gpu":
         info = subprocess.run([mdlite, "info"], capture_output=True, text=True).stdout
         if "GPU 0:" not in info:
             print("SKIP: no GPU found (mdlite info)")
             sys.exit(SKIP)
         restart([mdlite], d, "GPU", ["run.backend=gpu"], skip=[k for k in RESTARTS if "NPT" in k])
-        restart([mdlite], d, "GPU, 143,748 atoms", ["run.backend=gpu", *BIG],
+        restart([mdlite], d, "GPU, 275,684 atoms", ["run.backend=gpu", *BIG],
                 skip=[k for k in RESTARTS if "NPT" in k or "16" in k])
     elif case in ("eam_cpu", "eam_gpu"):
         gpu = case == "eam_gpu"

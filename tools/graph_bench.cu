@@ -9,6 +9,8 @@
    - work x2: the floor of two kernel nodes;
    - test + IF: mdlite's step (graph.cu): a one-thread test kernel sets an IF node's condition, the
      node runs the rebuild every `every` replays, then the two work kernels;
+   - test in the last block: the two work kernels, the second's last block to finish (a ticket)
+     setting the condition of an IF node after it (no test kernel);
    - tail launch: the two work kernels, then the test kernel launches the rebuild as a device graph
      (cudaStreamGraphTailLaunch: it runs after this graph and before the next one);
    - test (never launches): the same test kernel, which never launches anything (its own cost);
@@ -17,7 +19,9 @@
      kernels launched plainly.
    H100, commit 24ff8e6 (PERFORMANCE.md, "Where the time goes"): the tail launch costs 2.2-2.9 us
    more per replay than the IF node at every size; programmatic launches save about 0.4 us per
-   kernel boundary up to 32,000 threads and nothing from 256,000. */
+   kernel boundary up to 32,000 threads and nothing from 256,000. The test in the last block
+   (2026-11-28): 9.77 against 10.10 us at 32,000 threads, 11.84 against 11.96 at 256,000, 32.87
+   against 28.83 at 2,048,000. */
 #include <cstdio>
 #include <cstdlib>
 
@@ -59,6 +63,23 @@ __global__ void test_if_kernel(int *step, int every, cudaGraphConditionalHandle 
 {
     step[0]++;
     cudaGraphSetConditional(h, step[0] % every == 0);
+}
+
+/* The work, and the test in its last block to finish (a ticket): the IF node after it. */
+__global__ void work_then_test_kernel(int n, float *a, int *ticket, int *step, int every, cudaGraphConditionalHandle h)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        a[i] = a[i] * 0.999f + 1.0f;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        if (atomicAdd(ticket, 1) == (int)gridDim.x - 1) {
+            *ticket = 0;
+            step[0]++;
+            cudaGraphSetConditional(h, step[0] % every == 0);
+        }
+    }
 }
 
 __global__ void test_tail_kernel(int *step, int every, cudaGraphExec_t rebuild)
@@ -145,6 +166,34 @@ static cudaGraphExec_t record_test_if(const bench &b)
     return instantiate_capture(b.s);
 }
 
+/* Two work kernels, the second testing in its last block, then the IF node holding the rebuild. */
+static cudaGraphExec_t record_work_then_if(const bench &b)
+{
+    cudaStreamCaptureStatus status;
+    cudaGraph_t graph;
+    const cudaGraphNode_t *deps;
+    size_t ndeps;
+    cudaGraphConditionalHandle h;
+    CHECK(cudaStreamBeginCapture(b.s, cudaStreamCaptureModeRelaxed));
+    CHECK(cudaStreamGetCaptureInfo(b.s, &status, NULL, &graph, NULL, NULL, NULL));
+    CHECK(cudaGraphConditionalHandleCreate(&h, graph, 0, 0));
+    queue_work(b, 0, false);
+    work_then_test_kernel<<<b.grid, BLOCK, 0, b.s>>>(b.n, b.a + b.n, b.step + 2, b.step, b.every, h);
+    CHECK(cudaStreamGetCaptureInfo(b.s, &status, NULL, &graph, &deps, NULL, &ndeps));
+    cudaGraphNodeParams p = {};
+    p.type = cudaGraphNodeTypeConditional;
+    p.conditional.handle = h, p.conditional.type = cudaGraphCondTypeIf, p.conditional.size = 1;
+    cudaGraphNode_t node;
+    CHECK(cudaGraphAddNode(&node, graph, deps, NULL, ndeps, &p));
+    CHECK(cudaStreamUpdateCaptureDependencies(b.s, &node, NULL, 1, cudaStreamSetCaptureDependencies));
+    CHECK(cudaStreamBeginCaptureToGraph(b.body, p.conditional.phGraph_out[0], NULL, NULL, 0,
+                                        cudaStreamCaptureModeRelaxed));
+    queue_rebuild(b.body, b.runs);
+    cudaGraph_t body;
+    CHECK(cudaStreamEndCapture(b.body, &body));
+    return instantiate_capture(b.s);
+}
+
 /* Two work kernels, then the test kernel, which tail-launches `rebuild` every `every` replays. */
 static cudaGraphExec_t record_test_tail(const bench &b, int every, cudaGraphExec_t rebuild)
 {
@@ -210,8 +259,8 @@ int main(int argc, char **argv)
     b.grid = (b.n + BLOCK - 1) / BLOCK;
     CHECK(cudaMalloc(&b.a, 2 * (size_t)b.n * sizeof(float)));
     CHECK(cudaMemset(b.a, 0, 2 * (size_t)b.n * sizeof(float)));
-    CHECK(cudaMalloc(&b.step, 2 * sizeof(int)));
-    CHECK(cudaMemset(b.step, 0, 2 * sizeof(int)));
+    CHECK(cudaMalloc(&b.step, 3 * sizeof(int)));
+    CHECK(cudaMemset(b.step, 0, 3 * sizeof(int)));
     b.runs = b.step + 1;
     CHECK(cudaStreamCreateWithFlags(&b.s, cudaStreamNonBlocking));
     CHECK(cudaStreamCreateWithFlags(&b.body, cudaStreamNonBlocking));
@@ -222,6 +271,7 @@ int main(int argc, char **argv)
     } shapes[] = {
         {"work x2", record_work(b, 2, false)},
         {"test + IF, work x2", record_test_if(b)},
+        {"work x2 (test in its last block), IF", record_work_then_if(b)},
         {"work x2, test + tail launch", record_test_tail(b, b.every, rebuild)},
         {"work x2, test (never launches)", record_test_tail(b, 1 << 30, rebuild)},
         {"work, work (programmatic)", record_work(b, 2, true)},

@@ -200,12 +200,15 @@ extern "C" int gpu_unstage_atoms(size_t n, gpu_atom_arrays a, const void *stagin
    each atom straight to its place in the staging area, and the cell bounds, so neither a gather
    pass nor the bounds' memsets are needed. H100, 32,000 atoms: 14.6 us for the placement against
    29.2 us for CUB's sort and 8.8 us for the gather; whole runs 1.089x at 32,000 atoms, 1.047x at
-   131,072, 1.031x at 143,748 and 1.008x at 256,000 (where the counts' storage, a row per block,
-   grows as the square of the atoms). The storage (temp): ncells totals, then a row of ncells
-   counts per block, ~ncells / 256 bytes per atom. Past PREFIX_LOOP_BLOCKS blocks, each cell's
-   count in the blocks before a block is summed by its own kernel (prefix_over_blocks) rather than
-   by the placement's loop over those blocks, which grows with them: at 32,000 atoms (32 blocks)
-   the kernel costs whole runs 1.2%. */
+   131,072, 1.038x at 143,748, 1.027x at 186,624 and 1.020x at 256,000 (the counts' storage, a row
+   per block, grows as the square of the atoms). The storage (temp): ncells totals, a row of ncells
+   counts per block, ~ncells / 256 bytes per atom, then each block's range of cells: the atoms of a
+   block, consecutive in the last build's cell order, lie in few cells (those of a periodic face's
+   blocks excepted), and only that range of its row is cleared, written and read (at 256,000 atoms
+   1.008x against whole rows). Past PREFIX_LOOP_BLOCKS blocks, each cell's count in the blocks
+   before a block is summed by its own kernel (prefix_over_blocks) rather than by the placement's
+   loop over those blocks, which grows with them: at 32,000 atoms (32 blocks) the kernel costs
+   whole runs 1.2%. */
 #define COUNT_BLOCK 1024
 #define COUNT_SORT_ATOMS 262144
 #define COUNT_SORT_CELLS 16384 /* a block's counts fit in 64 KB of shared memory */
@@ -214,7 +217,21 @@ extern "C" int gpu_unstage_atoms(size_t n, gpu_atom_arrays a, const void *stagin
 
 extern "C" size_t gpu_count_sort_bytes(size_t n, size_t ncells)
 {
-    return (grid_for(n, COUNT_BLOCK) + 1) * ncells * sizeof(int);
+    const size_t nb = grid_for(n, COUNT_BLOCK);
+    return ((nb + 1) * ncells + 1) * sizeof(int) + nb * sizeof(int2);
+}
+
+/* Where the counts' storage (temp) keeps each block's range of cells: after the totals and rows,
+   at the next 8 bytes. */
+__device__ __host__ inline int2 *block_ranges(int *temp, int nb, int ncells)
+{
+    return (int2 *)(temp + (((size_t)(nb + 1) * ncells + 1) & ~(size_t)1));
+}
+
+/* Whether block e's row of counts holds cell c (the rest of the row is not written). */
+__device__ __forceinline__ bool in_range(int2 r, int c)
+{
+    return c >= r.x && c <= r.y;
 }
 
 extern "C" int gpu_count_sort_fits(size_t n, size_t ncells)
@@ -228,30 +245,44 @@ __global__ void __launch_bounds__(COUNT_BLOCK) wrap_count_kernel(int n, mdl_box 
                                                                  int *ix, int *iy, int *iz, const int *type,
                                                                  const __grid_constant__ gpu_grid grid,
                                                                  const gpu_grid *moving, int ncells, int *cell,
-                                                                 int *totals, int *hist)
+                                                                 int *totals, int *hist, int2 *ranges)
 {
     const mdl_box &b = MOVING ? moving->region : box;
     const gpu_grid &g = MOVING ? *moving : grid;
     extern __shared__ int counts[];
-    for (int c = threadIdx.x; c < ncells; c += blockDim.x)
-        counts[c] = 0;
-    __syncthreads();
+    __shared__ int lo, hi;
+    if (threadIdx.x == 0)
+        lo = INT_MAX, hi = -1;
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int k = -1;
     if (i < n) {
         double *const r[3] = {x, y, z};
         int *const im[3] = {ix, iy, iz};
         const int3 nc = make_int3(g.nc[0], g.nc[1], g.nc[2]);
-        const int k = cell_of(wrap_pack_atom(i, b, r, im, type), g.region, nc);
+        k = cell_of(wrap_pack_atom(i, b, r, im, type), g.region, nc);
         cell[i] = k;
-        atomicAdd(&counts[k], 1);
     }
     __syncthreads();
-    for (int c = threadIdx.x; c < ncells; c += blockDim.x) {
+    /* the block's cells lie in lo .. hi: only those counts are cleared, kept and written */
+    const int kmin = __reduce_min_sync(0xffffffffu, k < 0 ? INT_MAX : k), kmax = __reduce_max_sync(0xffffffffu, k);
+    if (threadIdx.x % 32 == 0 && kmax >= 0)
+        atomicMin(&lo, kmin), atomicMax(&hi, kmax);
+    __syncthreads();
+    const int c0 = lo, c1 = hi;
+    for (int c = c0 + (int)threadIdx.x; c <= c1; c += blockDim.x)
+        counts[c] = 0;
+    __syncthreads();
+    if (k >= 0)
+        atomicAdd(&counts[k], 1);
+    __syncthreads();
+    for (int c = c0 + (int)threadIdx.x; c <= c1; c += blockDim.x) {
         const int h = counts[c];
         hist[(size_t)blockIdx.x * ncells + c] = h;
         if (h)
             atomicAdd(&totals[c], h);
     }
+    if (threadIdx.x == 0)
+        ranges[blockIdx.x] = make_int2(c0, c1);
 }
 
 /* first[c] = totals[0] + ... + totals[c - 1] for every c < ncells, by the whole block. */
@@ -295,47 +326,56 @@ __device__ void scan_totals(const int *totals, int ncells, int *first)
    exclusive prefix, the cell's atoms in the blocks before (in place). A block takes 32 cells, a lane each;
    its PREFIX_WARPS warps take consecutive runs of the rows, sum them, then write the prefix. */
 #define PREFIX_WARPS 8
-__global__ void __launch_bounds__(32 * PREFIX_WARPS) prefix_over_blocks_kernel(int nb, int ncells, int *hist)
+__global__ void __launch_bounds__(32 * PREFIX_WARPS) prefix_over_blocks_kernel(int nb, int ncells, int *hist,
+                                                                               const int2 *ranges)
 {
     __shared__ int part[PREFIX_WARPS][32];
+    __shared__ int2 range[COUNT_SORT_ATOMS / COUNT_BLOCK];
+    for (int b = threadIdx.x; b < nb; b += blockDim.x)
+        range[b] = ranges[b];
+    __syncthreads();
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, c = blockIdx.x * 32 + lane;
     const int per = (nb + PREFIX_WARPS - 1) / PREFIX_WARPS, b0 = warp * per, b1 = min(b0 + per, nb);
     int sum = 0;
     if (c < ncells)
         for (int b = b0; b < b1; b++)
-            sum += hist[(size_t)b * ncells + c];
+            if (in_range(range[b], c))
+                sum += hist[(size_t)b * ncells + c];
     part[warp][lane] = sum;
     __syncthreads();
     int at = 0;
     for (int w = 0; w < warp; w++)
         at += part[w][lane];
     if (c < ncells)
-        for (int b = b0; b < b1; b++) {
-            int *h = hist + (size_t)b * ncells + c;
-            const int v = *h;
-            *h = at;
-            at += v;
-        }
+        for (int b = b0; b < b1; b++)
+            if (in_range(range[b], c)) {
+                int *h = hist + (size_t)b * ncells + c;
+                const int v = *h;
+                *h = at;
+                at += v;
+            }
 }
 
 __global__ void __launch_bounds__(COUNT_BLOCK) place_by_cell_kernel(int n, int ncells, const int *cell,
                                                                     const int *totals, const int *hist,
-                                                                    int *cell_start, int *cell_end,
-                                                                    gpu_atom_arrays a, char *staging)
+                                                                    const int2 *ranges, int *cell_start,
+                                                                    int *cell_end, gpu_atom_arrays a, char *staging)
 {
     extern __shared__ int next[]; /* per cell: the place of this block's next atom in it */
     const unsigned all = 0xffffffffu;
     const int b = blockIdx.x, nb = gridDim.x, i = b * blockDim.x + threadIdx.x, lane = threadIdx.x % 32;
     scan_totals(totals, ncells, next);
-    for (int c = threadIdx.x; c < ncells; c += blockDim.x) {
-        if (b == 0)
+    if (b == 0)
+        for (int c = threadIdx.x; c < ncells; c += blockDim.x)
             cell_start[c] = next[c], cell_end[c] = next[c] + totals[c];
-        else if (nb > PREFIX_LOOP_BLOCKS) /* after the cell's atoms in earlier blocks: hist holds them */
+    const int2 mine = ranges[b];
+    for (int c = mine.x + (int)threadIdx.x; b > 0 && c <= mine.y; c += blockDim.x) {
+        if (nb > PREFIX_LOOP_BLOCKS) /* after the cell's atoms in earlier blocks: hist holds them */
             next[c] += hist[(size_t)b * ncells + c];
         else if (hist[(size_t)b * ncells + c] > 0) { /* the same, summed here */
             int before = 0;
             for (int e = 0; e < b; e++)
-                before += hist[(size_t)e * ncells + c];
+                before += in_range(ranges[e], c) ? hist[(size_t)e * ncells + c] : 0;
             next[c] += before;
         }
     }
@@ -380,7 +420,8 @@ extern "C" int gpu_wrap_and_count(size_t n, mdl_box box, const gpu_grid *moving,
     int *totals = (int *)temp;
     MDL_CUDA(cudaMemsetAsync(totals, 0, ncells * sizeof(int), g_mdl_stream));
     kernel<<<grid_for(n, COUNT_BLOCK), COUNT_BLOCK, ncells * sizeof(int), g_mdl_stream>>>(
-        (int)n, box, x, y, z, ix, iy, iz, type, keys->grid, moving, ncells, keys->cell, totals, totals + ncells);
+        (int)n, box, x, y, z, ix, iy, iz, type, keys->grid, moving, ncells, keys->cell, totals, totals + ncells,
+        block_ranges(totals, (int)grid_for(n, COUNT_BLOCK), ncells));
     MDL_LAUNCHED("wrap_count");
     return 0;
 }
@@ -391,13 +432,14 @@ extern "C" int gpu_place_by_cell(size_t n, const gpu_cell_keys *keys, void *temp
     const int ncells = keys->grid.nc[0] * keys->grid.nc[1] * keys->grid.nc[2];
     int *totals = (int *)temp;
     const int nb = (int)grid_for(n, COUNT_BLOCK);
+    const int2 *ranges = block_ranges(totals, nb, ncells);
     if (nb > PREFIX_LOOP_BLOCKS) {
         prefix_over_blocks_kernel<<<(ncells + 31) / 32, 32 * PREFIX_WARPS, 0, g_mdl_stream>>>(
-            nb, ncells, totals + ncells);
+            nb, ncells, totals + ncells, ranges);
         MDL_LAUNCHED("prefix_over_blocks");
     }
     place_by_cell_kernel<<<grid_for(n, COUNT_BLOCK), COUNT_BLOCK, ncells * sizeof(int), g_mdl_stream>>>(
-        (int)n, ncells, keys->cell, totals, totals + ncells, cell_start, cell_end, a, (char *)staging);
+        (int)n, ncells, keys->cell, totals, totals + ncells, ranges, cell_start, cell_end, a, (char *)staging);
     MDL_LAUNCHED("place_by_cell");
     return 0;
 }

@@ -200,7 +200,7 @@ extern "C" int gpu_unstage_atoms(size_t n, gpu_atom_arrays a, const void *stagin
    each atom straight to its place in the staging area, and the cell bounds, so neither a gather
    pass nor the bounds' memsets are needed. H100, 32,000 atoms: 14.6 us for the placement against
    29.2 us for CUB's sort and 8.8 us for the gather; whole runs 1.089x at 32,000 atoms, 1.047x at
-   131,072, 1.038x at 143,748, 1.027x at 186,624 and 1.020x at 256,000 (the counts' storage, a row
+   131,072, 1.031x at 143,748, 1.025x at 186,624 and 1.020x at 256,000 (the counts' storage, a row
    per block, grows as the square of the atoms). The storage (temp): ncells totals, a row of ncells
    counts per block, ~ncells / 256 bytes per atom, then each block's range of cells: the atoms of a
    block, consecutive in the last build's cell order, lie in few cells (those of a periodic face's

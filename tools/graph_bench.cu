@@ -137,18 +137,25 @@ static cudaGraphExec_t record_work(const bench &b, int kernels, bool programmati
     return instantiate_capture(b.s);
 }
 
-/* mdlite's shape: test kernel, IF node holding the rebuild, two work kernels. */
-static cudaGraphExec_t record_test_if(const bench &b)
+/* A conditional handle of the graph that b.s is capturing (begun here). */
+static cudaGraphConditionalHandle begin_with_handle(const bench &b)
 {
     cudaStreamCaptureStatus status;
     cudaGraph_t graph;
-    const cudaGraphNode_t *deps;
-    size_t ndeps;
     cudaGraphConditionalHandle h;
     CHECK(cudaStreamBeginCapture(b.s, cudaStreamCaptureModeRelaxed));
     CHECK(cudaStreamGetCaptureInfo(b.s, &status, NULL, &graph, NULL, NULL, NULL));
     CHECK(cudaGraphConditionalHandleCreate(&h, graph, 0, 0));
-    test_if_kernel<<<1, 1, 0, b.s>>>(b.step, b.every, h);
+    return h;
+}
+
+/* An IF node on h after the capture's last work, its body the stand-in rebuild. */
+static void add_rebuild_if(const bench &b, cudaGraphConditionalHandle h)
+{
+    cudaStreamCaptureStatus status;
+    cudaGraph_t graph, body;
+    const cudaGraphNode_t *deps;
+    size_t ndeps;
     CHECK(cudaStreamGetCaptureInfo(b.s, &status, NULL, &graph, &deps, NULL, &ndeps));
     cudaGraphNodeParams p = {};
     p.type = cudaGraphNodeTypeConditional;
@@ -159,8 +166,15 @@ static cudaGraphExec_t record_test_if(const bench &b)
     CHECK(cudaStreamBeginCaptureToGraph(b.body, p.conditional.phGraph_out[0], NULL, NULL, 0,
                                         cudaStreamCaptureModeRelaxed));
     queue_rebuild(b.body, b.runs);
-    cudaGraph_t body;
     CHECK(cudaStreamEndCapture(b.body, &body));
+}
+
+/* mdlite's shape: test kernel, IF node holding the rebuild, two work kernels. */
+static cudaGraphExec_t record_test_if(const bench &b)
+{
+    const cudaGraphConditionalHandle h = begin_with_handle(b);
+    test_if_kernel<<<1, 1, 0, b.s>>>(b.step, b.every, h);
+    add_rebuild_if(b, h);
     queue_work(b, 0, false);
     queue_work(b, 1, false);
     return instantiate_capture(b.s);
@@ -169,28 +183,10 @@ static cudaGraphExec_t record_test_if(const bench &b)
 /* Two work kernels, the second testing in its last block, then the IF node holding the rebuild. */
 static cudaGraphExec_t record_work_then_if(const bench &b)
 {
-    cudaStreamCaptureStatus status;
-    cudaGraph_t graph;
-    const cudaGraphNode_t *deps;
-    size_t ndeps;
-    cudaGraphConditionalHandle h;
-    CHECK(cudaStreamBeginCapture(b.s, cudaStreamCaptureModeRelaxed));
-    CHECK(cudaStreamGetCaptureInfo(b.s, &status, NULL, &graph, NULL, NULL, NULL));
-    CHECK(cudaGraphConditionalHandleCreate(&h, graph, 0, 0));
+    const cudaGraphConditionalHandle h = begin_with_handle(b);
     queue_work(b, 0, false);
     work_then_test_kernel<<<b.grid, BLOCK, 0, b.s>>>(b.n, b.a + b.n, b.step + 2, b.step, b.every, h);
-    CHECK(cudaStreamGetCaptureInfo(b.s, &status, NULL, &graph, &deps, NULL, &ndeps));
-    cudaGraphNodeParams p = {};
-    p.type = cudaGraphNodeTypeConditional;
-    p.conditional.handle = h, p.conditional.type = cudaGraphCondTypeIf, p.conditional.size = 1;
-    cudaGraphNode_t node;
-    CHECK(cudaGraphAddNode(&node, graph, deps, NULL, ndeps, &p));
-    CHECK(cudaStreamUpdateCaptureDependencies(b.s, &node, NULL, 1, cudaStreamSetCaptureDependencies));
-    CHECK(cudaStreamBeginCaptureToGraph(b.body, p.conditional.phGraph_out[0], NULL, NULL, 0,
-                                        cudaStreamCaptureModeRelaxed));
-    queue_rebuild(b.body, b.runs);
-    cudaGraph_t body;
-    CHECK(cudaStreamEndCapture(b.body, &body));
+    add_rebuild_if(b, h);
     return instantiate_capture(b.s);
 }
 

@@ -8,7 +8,8 @@
    mdlite's rebuild chain has nodes. The shapes:
    - work x2: the floor of two kernel nodes;
    - test + IF: mdlite's step (graph.cu): a one-thread test kernel sets an IF node's condition, the
-     node runs the rebuild every `every` replays, then the two work kernels;
+     node runs the rebuild every `every` steps, then the two work kernels; "x2": two such steps
+     in one graph (what a replay of one graph per step costs beyond its nodes);
    - test in the last block: the two work kernels, the second's last block to finish (a ticket)
      setting the condition of an IF node after it (no test kernel);
    - tail launch: the two work kernels, then the test kernel launches the rebuild as a device graph
@@ -21,7 +22,8 @@
    more per replay than the IF node at every size; programmatic launches save about 0.4 us per
    kernel boundary up to 32,000 threads and nothing from 256,000. The test in the last block
    (2026-11-28): 9.77 against 10.10 us at 32,000 threads, 11.84 against 11.96 at 256,000, 32.87
-   against 28.83 at 2,048,000. */
+   against 28.83 at 2,048,000. Two steps in one graph (H200, 2026-11-28): 18.25 us a replay against
+   9.76 for one at 32,000 threads, 21.96 against 11.83 at 256,000, 55.80 against 28.70 at 2,048,000. */
 #include <cstdio>
 #include <cstdlib>
 
@@ -137,16 +139,22 @@ static cudaGraphExec_t record_work(const bench &b, int kernels, bool programmati
     return instantiate_capture(b.s);
 }
 
-/* A conditional handle of the graph that b.s is capturing (begun here). */
-static cudaGraphConditionalHandle begin_with_handle(const bench &b)
+/* A new conditional handle of the graph that b.s is capturing. */
+static cudaGraphConditionalHandle handle_of_capture(const bench &b)
 {
     cudaStreamCaptureStatus status;
     cudaGraph_t graph;
     cudaGraphConditionalHandle h;
-    CHECK(cudaStreamBeginCapture(b.s, cudaStreamCaptureModeRelaxed));
     CHECK(cudaStreamGetCaptureInfo(b.s, &status, NULL, &graph, NULL, NULL, NULL));
     CHECK(cudaGraphConditionalHandleCreate(&h, graph, 0, 0));
     return h;
+}
+
+/* A conditional handle of the graph that b.s is capturing (begun here). */
+static cudaGraphConditionalHandle begin_with_handle(const bench &b)
+{
+    CHECK(cudaStreamBeginCapture(b.s, cudaStreamCaptureModeRelaxed));
+    return handle_of_capture(b);
 }
 
 /* An IF node on h after the capture's last work, its body the stand-in rebuild. */
@@ -169,14 +177,18 @@ static void add_rebuild_if(const bench &b, cudaGraphConditionalHandle h)
     CHECK(cudaStreamEndCapture(b.body, &body));
 }
 
-/* mdlite's shape: test kernel, IF node holding the rebuild, two work kernels. */
-static cudaGraphExec_t record_test_if(const bench &b)
+/* mdlite's step, `steps` times in one graph: test kernel, IF node holding the rebuild, two work
+   kernels. */
+static cudaGraphExec_t record_test_if(const bench &b, int steps)
 {
-    const cudaGraphConditionalHandle h = begin_with_handle(b);
-    test_if_kernel<<<1, 1, 0, b.s>>>(b.step, b.every, h);
-    add_rebuild_if(b, h);
-    queue_work(b, 0, false);
-    queue_work(b, 1, false);
+    CHECK(cudaStreamBeginCapture(b.s, cudaStreamCaptureModeRelaxed));
+    for (int k = 0; k < steps; k++) {
+        const cudaGraphConditionalHandle h = handle_of_capture(b);
+        test_if_kernel<<<1, 1, 0, b.s>>>(b.step, b.every, h);
+        add_rebuild_if(b, h);
+        queue_work(b, 0, false);
+        queue_work(b, 1, false);
+    }
     return instantiate_capture(b.s);
 }
 
@@ -249,7 +261,7 @@ int main(int argc, char **argv)
     b.n = argc > 1 ? atoi(argv[1]) : 32000;
     b.every = argc > 2 ? atoi(argv[2]) : 7;
     if (b.n < 1 || b.every < 1) {
-        fprintf(stderr, "usage: graph_bench [atoms >= 1] [rebuild every >= 1 replays]\n");
+        fprintf(stderr, "usage: graph_bench [atoms >= 1] [rebuild every >= 1 steps]\n");
         return 2;
     }
     b.grid = (b.n + BLOCK - 1) / BLOCK;
@@ -266,7 +278,8 @@ int main(int argc, char **argv)
         cudaGraphExec_t exec;
     } shapes[] = {
         {"work x2", record_work(b, 2, false)},
-        {"test + IF, work x2", record_test_if(b)},
+        {"test + IF, work x2", record_test_if(b, 1)},
+        {"(test + IF, work x2) x2", record_test_if(b, 2)},
         {"work x2 (test in its last block), IF", record_work_then_if(b)},
         {"work x2, test + tail launch", record_test_tail(b, b.every, rebuild)},
         {"work x2, test (never launches)", record_test_tail(b, 1 << 30, rebuild)},

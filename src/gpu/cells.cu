@@ -215,17 +215,22 @@ extern "C" int gpu_unstage_atoms(size_t n, gpu_atom_arrays a, const void *stagin
 #define COUNT_SORT_BYTES 64    /* per atom; 256,000 atoms of in.lj take 48 (CUB's storage: ~8-12) */
 #define PREFIX_LOOP_BLOCKS 128
 
+/* Where the counts' storage (temp) keeps the nb blocks' ranges of cells, in ints: after the totals
+   and the rows, at the next 8 bytes. */
+static size_t ranges_at(size_t nb, size_t ncells)
+{
+    return ((nb + 1) * ncells + 1) & ~(size_t)1;
+}
+
 extern "C" size_t gpu_count_sort_bytes(size_t n, size_t ncells)
 {
     const size_t nb = grid_for(n, COUNT_BLOCK);
-    return ((nb + 1) * ncells + 1) * sizeof(int) + nb * sizeof(int2);
+    return ranges_at(nb, ncells) * sizeof(int) + nb * sizeof(int2);
 }
 
-/* Where the counts' storage (temp) keeps each block's range of cells: after the totals and rows,
-   at the next 8 bytes. */
-__device__ __host__ inline int2 *block_ranges(int *temp, int nb, int ncells)
+static int2 *block_ranges(int *temp, size_t n, size_t ncells)
 {
-    return (int2 *)(temp + (((size_t)(nb + 1) * ncells + 1) & ~(size_t)1));
+    return (int2 *)(temp + ranges_at(grid_for(n, COUNT_BLOCK), ncells));
 }
 
 /* Whether block e's row of counts holds cell c (the rest of the row is not written). */
@@ -369,8 +374,8 @@ __global__ void __launch_bounds__(COUNT_BLOCK) place_by_cell_kernel(int n, int n
     if (b == 0)
         for (int c = threadIdx.x; c < ncells; c += blockDim.x)
             cell_start[c] = next[c], cell_end[c] = next[c] + totals[c];
-    const int2 mine = ranges[b];
-    for (int c = mine.x + (int)threadIdx.x; b > 0 && c <= mine.y; c += blockDim.x) {
+    const int2 mine = b > 0 ? ranges[b] : make_int2(0, -1); /* block 0: no blocks before */
+    for (int c = mine.x + (int)threadIdx.x; c <= mine.y; c += blockDim.x) {
         if (nb > PREFIX_LOOP_BLOCKS) /* after the cell's atoms in earlier blocks: hist holds them */
             next[c] += hist[(size_t)b * ncells + c];
         else if (hist[(size_t)b * ncells + c] > 0) { /* the same, summed here */
@@ -422,7 +427,7 @@ extern "C" int gpu_wrap_and_count(size_t n, mdl_box box, const gpu_grid *moving,
     MDL_CUDA(cudaMemsetAsync(totals, 0, ncells * sizeof(int), g_mdl_stream));
     kernel<<<grid_for(n, COUNT_BLOCK), COUNT_BLOCK, ncells * sizeof(int), g_mdl_stream>>>(
         (int)n, box, x, y, z, ix, iy, iz, type, keys->grid, moving, ncells, keys->cell, totals, totals + ncells,
-        block_ranges(totals, (int)grid_for(n, COUNT_BLOCK), ncells));
+        block_ranges(totals, n, ncells));
     MDL_LAUNCHED("wrap_count");
     return 0;
 }
@@ -433,7 +438,7 @@ extern "C" int gpu_place_by_cell(size_t n, const gpu_cell_keys *keys, void *temp
     const int ncells = keys->grid.nc[0] * keys->grid.nc[1] * keys->grid.nc[2];
     int *totals = (int *)temp;
     const int nb = (int)grid_for(n, COUNT_BLOCK);
-    const int2 *ranges = block_ranges(totals, nb, ncells);
+    const int2 *ranges = block_ranges(totals, n, ncells);
     if (nb > PREFIX_LOOP_BLOCKS) {
         prefix_over_blocks_kernel<<<(ncells + 31) / 32, 32 * PREFIX_WARPS, 0, g_mdl_stream>>>(
             nb, ncells, totals + ncells, ranges);

@@ -31,13 +31,23 @@
    atoms, H200, whole runs: 3.28e9 atom-steps/s against 3.24e9 at 80 and 3.15e9 at 96), 128 in double
    (184 unbounded; with 64 it spills, and whole runs at 2,048,000 atoms took 2.01e9 against 2.08e9
    before the filter). */
+/* Tested tiles held before the rows are written (even, and at most 32: `nonzero` has a bit per
+   tile). Each write walks the slots where any lane's row stands, so the fewer writes the better,
+   within the shared memory of WARP_BUILD_BLOCKS blocks an SM (mixed precision: 256 bytes a tile and
+   1,280 more a warp; 24 tiles leave room for 7 blocks; 22 would fit 8, not measured). in.lj's liquid
+   at 256,000 atoms, `mdlite neighbors`, the builder's warp instructions and time (H100): mixed 16
+   tiles 96.9e6, 151.4 us; 20 tiles 93.7e6, 141.8 us; double 16 tiles 122.8e6, 235.6 us; 32 tiles
+   120.7e6, 221.1 us. On an H200: mixed 8 tiles 108.9e6, 165 us; 24 tiles (7 blocks) 93.3e6, 148.0
+   us against 148.8 for 16; double 24 tiles as 32 (no warp there fills 24). */
 #ifdef MDLITE_GPU_DOUBLE
 #define WARP_BUILD_BLOCKS 4
+#define WARP_TILES 32
 #else
 #define WARP_BUILD_BLOCKS 8
+#define WARP_TILES 20
 #endif
-#define WARP_TILES 16                    /* tested tiles held before the rows are written */
 #define WARP_HELD (WARP_TILES * 32 + 64) /* their entries and the candidates still untested */
+static_assert(WARP_TILES % 2 == 0 && WARP_TILES <= 32, "entry e's position is e % 64 across a write");
 
 /* The mask with candidate pj's bit shifted in at bit 0: set when pj is within the list radius of
    the lane's atom at (xi, yi, zi) (r2 negative for lanes not in this pass). d2 < r2 is the sign of

@@ -1,10 +1,46 @@
 """Helpers for mdlite's end-to-end tests (standard library only)."""
+import atexit
 import csv
+import os
+import shutil
+import stat
 import subprocess
 import sys
 import tempfile
 
 SKIP = 77  # CTest's SKIP_RETURN_CODE for these tests
+
+_workdirs = []  # this test's working directories (workdir)
+_failed = False  # set by fail(), a failed run() and an uncaught exception: the directories are kept
+
+
+def _note_failure():
+    global _failed
+    _failed = True
+
+
+def _failure_hook(kind, value, tb):
+    _note_failure()
+    sys.__excepthook__(kind, value, tb)
+
+
+def _remove_workdirs():
+    """At exit: a test that passed or skipped leaves no working directory behind; a failed one keeps
+    them for a look and names them."""
+    def writable_again(func, path, _):  # a test's unwritable folder: made writable, then removed
+        try:
+            os.chmod(os.path.dirname(path), stat.S_IRWXU)
+            if os.path.isdir(path) and not os.path.islink(path):
+                os.chmod(path, stat.S_IRWXU)
+            func(path)
+        except OSError as e:
+            sys.stderr.write(f"left behind: {path}: {e.strerror}\n")
+
+    for d in _workdirs:
+        if _failed:
+            sys.stderr.write(f"kept for a look: {d}\n")
+        else:
+            shutil.rmtree(d, onerror=writable_again)
 
 
 def run(cmd, check=True, **kw):
@@ -12,6 +48,7 @@ def run(cmd, check=True, **kw):
     p = subprocess.run(cmd, capture_output=True, text=True, **kw)
     if check and p.returncode != 0:
         sys.stderr.write(f"command failed ({p.returncode}): {' '.join(cmd)}\n{p.stdout}\n{p.stderr}\n")
+        _note_failure()
         sys.exit(1)
     return p
 
@@ -29,7 +66,12 @@ def fcc_config(cells):
 
 
 def workdir(name):
+    """A new working directory for this test, removed at exit unless the test failed."""
     d = tempfile.mkdtemp(prefix=f"mdlite-{name}-")
+    if not _workdirs:
+        atexit.register(_remove_workdirs)
+        sys.excepthook = _failure_hook
+    _workdirs.append(d)
     return d
 
 
@@ -42,4 +84,5 @@ def write(path, text):
 
 def fail(msg):
     sys.stderr.write("FAIL: " + msg + "\n")
+    _note_failure()
     sys.exit(1)

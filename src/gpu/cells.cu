@@ -234,7 +234,7 @@ static int2 *block_ranges(int *temp, size_t n, size_t ncells)
 }
 
 /* Whether block e's row of counts holds cell c (the rest of the row is not written). */
-__device__ __forceinline__ bool in_range(int2 r, int c)
+__device__ __forceinline__ bool range_holds(int2 r, int c)
 {
     return c >= r.x && c <= r.y;
 }
@@ -345,7 +345,7 @@ __global__ void __launch_bounds__(32 * PREFIX_WARPS) prefix_over_blocks_kernel(i
     int sum = 0;
     if (c < ncells)
         for (int b = b0; b < b1; b++)
-            if (in_range(range[b], c))
+            if (range_holds(range[b], c))
                 sum += hist[(size_t)b * ncells + c];
     part[warp][lane] = sum;
     __syncthreads();
@@ -354,7 +354,7 @@ __global__ void __launch_bounds__(32 * PREFIX_WARPS) prefix_over_blocks_kernel(i
         at += part[w][lane];
     if (c < ncells)
         for (int b = b0; b < b1; b++)
-            if (in_range(range[b], c)) {
+            if (range_holds(range[b], c)) {
                 int *h = hist + (size_t)b * ncells + c;
                 const int v = *h;
                 *h = at;
@@ -381,7 +381,7 @@ __global__ void __launch_bounds__(COUNT_BLOCK) place_by_cell_kernel(int n, int n
         else if (hist[(size_t)b * ncells + c] > 0) { /* the same, summed here */
             int before = 0;
             for (int e = 0; e < b; e++)
-                before += in_range(ranges[e], c) ? hist[(size_t)e * ncells + c] : 0;
+                before += range_holds(ranges[e], c) ? hist[(size_t)e * ncells + c] : 0;
             next[c] += before;
         }
     }

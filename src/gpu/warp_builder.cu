@@ -27,18 +27,18 @@
    1.33e9 warp instructions a build (38% in the tests, 18% in the ring's bookkeeping, 24% in its
    flushes) and took 1.48 ms; this one issues 0.79e9 (43% in the tests) and takes 0.96 ms. */
 #define WARP_BUILD_BLOCK 128
-/* Blocks per SM that the registers must allow: 64 registers a thread in mixed precision (at 2,048,000
-   atoms, H200, whole runs: 3.28e9 atom-steps/s against 3.24e9 at 80 and 3.15e9 at 96), 128 in double
-   (184 unbounded; with 64 it spills, and whole runs at 2,048,000 atoms took 2.01e9 against 2.08e9
-   before the filter). */
-/* Tested tiles held before the rows are written (even, and at most 32: `nonzero` has a bit per
-   tile). Each write walks the slots where any lane's row stands, so the fewer writes the better,
-   within the shared memory of WARP_BUILD_BLOCKS blocks an SM (mixed precision: 256 bytes a tile and
-   1,280 more a warp; 24 tiles leave room for 7 blocks; 22 would fit 8, not measured). in.lj's liquid
-   at 256,000 atoms, `mdlite neighbors`, the builder's warp instructions and time (H100): mixed 16
-   tiles 96.9e6, 151.4 us; 20 tiles 93.7e6, 141.8 us; double 16 tiles 122.8e6, 235.6 us; 32 tiles
-   120.7e6, 221.1 us. On an H200: mixed 8 tiles 108.9e6, 165 us; 24 tiles (7 blocks) 93.3e6, 148.0
-   us against 148.8 for 16; double 24 tiles as 32 (no warp there fills 24). */
+/* WARP_BUILD_BLOCKS: blocks per SM that the registers must allow: 64 registers a thread in mixed
+   precision (at 2,048,000 atoms, H200, whole runs: 3.28e9 atom-steps/s against 3.24e9 at 80 and
+   3.15e9 at 96), 128 in double (184 unbounded; with 64 it spills, and whole runs at 2,048,000 atoms
+   took 2.01e9 against 2.08e9 before the filter).
+   WARP_TILES: tested tiles held before the rows are written (even, and at most 32: `nonzero` has a
+   bit per tile). Each write walks the slots where any lane's row stands, so the fewer writes the
+   better, within the shared memory of WARP_BUILD_BLOCKS blocks an SM (mixed precision: 256 bytes a
+   tile and 1,280 more a warp; 24 tiles leave room for 7 blocks; 22 would fit 8, not measured).
+   in.lj's liquid at 256,000 atoms, `mdlite neighbors`, the builder's warp instructions and time
+   (H100): mixed 16 tiles 96.9e6, 151.4 us; 20 tiles 93.7e6, 141.8 us; double 16 tiles 122.8e6,
+   235.6 us; 32 tiles 120.7e6, 221.1 us. On an H200: mixed 8 tiles 108.9e6, 165 us; 24 tiles (7
+   blocks) 93.3e6, 148.0 us against 148.8 for 16; double 24 tiles as 32 (no warp there fills 24). */
 #ifdef MDLITE_GPU_DOUBLE
 #define WARP_BUILD_BLOCKS 4
 #define WARP_TILES 32

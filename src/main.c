@@ -26,18 +26,20 @@
 static const char *USAGE =
     "usage:\n"
     "  mdlite run CONFIG [--backend cpu|gpu] [--set section.key=value]... [--restart FILE.h5md]\n"
-    "             [--profile TIMELINE.csv] [--overwrite] [--quiet]\n"
+    "             [--profile TIMELINE.csv] [--overwrite] [--quiet] [-var NAME VALUE...]... [-in SCRIPT]\n"
     "  mdlite neighbors FILE --cutoff R [--backend cpu|gpu] [--method cell|brute|brute-atomic]\n"
     "                   [--layout transposed|row] [--list auto|plain|packed] [--outer-skin S]\n"
     "                   [--box LX LY [LZ]] [--output FILE [--overwrite]] [--repeat N]\n"
     "  mdlite compare CONFIG [--steps N]\n"
-    "  mdlite convert SCRIPT    (a LAMMPS input script as mdlite's INI, on stdout)\n"
+    "  mdlite convert SCRIPT [-var NAME VALUE...]...   (a LAMMPS input script as mdlite's INI, on stdout)\n"
     "  mdlite info\n"
     "  mdlite --help | --version\n"
     "\n"
     "compare runs CONFIG's initial state on both backends and prints the differences.\n"
     "CONFIG is an INI file ([system], [potential], [neighbor], [run], [output]; see input/ and\n"
-    "docs/ for the keys) or a LAMMPS input script (docs/LAMMPS.md: the commands mdlite runs). An output file that exists is kept as #name.N# (--overwrite replaces it).\n"
+    "docs/ for the keys) or a LAMMPS input script (docs/LAMMPS.md: the commands mdlite runs; -in SCRIPT\n"
+    "names it as LAMMPS's -in does, -var NAME VALUE... defines an index variable as LAMMPS's -var does).\n"
+    "An output file that exists is kept as #name.N# once the new one has content (--overwrite replaces it).\n"
     "Exit status: 0 success, 1 run-time failure, 2 bad usage or input.\n";
 
 /* "mdlite run CONFIG --set ..." from argv (arguments with spaces quoted), cut to size. */
@@ -46,6 +48,36 @@ static void record_command(char *out, size_t size, int argc, char **argv)
     size_t k = (size_t)snprintf(out, size, "mdlite run");
     for (int i = 0; i < argc && k < size; i++)
         k += (size_t)snprintf(out + k, size - k, strpbrk(argv[i], " \t") ? " '%s'" : " %s", argv[i]);
+}
+
+/* LAMMPS's -var NAME VALUE ... (-v) at argv[i]: the values are the words up to the next one that
+   begins with '-'; *i moves to the last. */
+static int take_script_var(int argc, char **argv, int *i, lammps_script_vars *v)
+{
+    if (*i + 2 >= argc || argv[*i + 2][0] == '-') {
+        mdl_error("%s: expected a variable name and at least one value", argv[*i]);
+        return MDL_EINPUT;
+    }
+    int k = v->n++, from = *i + 2;
+    v->name[k] = argv[*i + 1];
+    v->values[k] = &argv[from];
+    for (*i = from; *i + 1 < argc && argv[*i + 1][0] != '-'; (*i)++)
+        ;
+    v->nvalues[k] = *i - from + 1;
+    return MDL_OK;
+}
+
+/* The room for argc variables. */
+static int script_vars_init(lammps_script_vars *v, int argc)
+{
+    *v = (lammps_script_vars){0, calloc((size_t)argc + 1, sizeof(char *)), calloc((size_t)argc + 1, sizeof(char **)),
+                              calloc((size_t)argc + 1, sizeof(int))};
+    return v->name && v->values && v->nvalues ? MDL_OK : MDL_ERUN;
+}
+
+static void script_vars_free(lammps_script_vars *v)
+{
+    free(v->name), free(v->values), free(v->nvalues);
 }
 
 static int run_main(int argc, char **argv)
@@ -57,9 +89,14 @@ static int run_main(int argc, char **argv)
     if (!sets)
         return MDL_ERUN;
     char backend_set[64];
-    int rc = MDL_OK;
+    lammps_script_vars vars;
+    int rc = script_vars_init(&vars, argc);
     for (int i = 0; i < argc && rc == MDL_OK; i++) {
-        if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
+        if ((strcmp(argv[i], "-var") == 0 || strcmp(argv[i], "-v") == 0)) {
+            rc = take_script_var(argc, argv, &i, &vars);
+        } else if ((strcmp(argv[i], "-in") == 0 || strcmp(argv[i], "-i") == 0) && i + 1 < argc && !path) {
+            path = argv[++i];
+        } else if (strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
             sets[nset++] = argv[++i];
         } else if (strcmp(argv[i], "--backend") == 0 && i + 1 < argc) {
             snprintf(backend_set, sizeof backend_set, "run.backend=%s", argv[++i]);
@@ -72,7 +109,7 @@ static int run_main(int argc, char **argv)
             opt.restart = argv[++i];
         } else if (strcmp(argv[i], "--profile") == 0 && i + 1 < argc) {
             opt.profile = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
+        } else if (argv[i][0] == '-') {
             mdl_error("run: unknown option or missing value: %s\n%s", argv[i], USAGE);
             rc = MDL_EINPUT;
         } else if (!path) {
@@ -95,7 +132,7 @@ static int run_main(int argc, char **argv)
         }
     mdl_config cfg;
     if (rc == MDL_OK) {
-        rc = config_load(&cfg, path, nset, sets);
+        rc = config_load_script(&cfg, path, nset, sets, vars.n ? &vars : NULL);
         if (rc == MDL_OK) {
             record_command(cfg.command, sizeof cfg.command, argc, argv);
             snprintf(cfg.restart_from, sizeof cfg.restart_from, "%s", opt.restart ? opt.restart : "");
@@ -104,6 +141,7 @@ static int run_main(int argc, char **argv)
         config_destroy(&cfg);
     }
     free(sets);
+    script_vars_free(&vars);
     return rc;
 }
 
@@ -161,35 +199,42 @@ static void wait_passively_when_busy(char **argv)
     execv("/proc/self/exe", argv); /* only returns on failure: then go on spinning */
 }
 
-/* mdlite convert SCRIPT: the INI that `mdlite run SCRIPT` runs, its paths as the script's folder
-   sees them (save it beside the script). */
+/* mdlite convert SCRIPT [-var NAME VALUE...]: the INI that `mdlite run SCRIPT` runs, its paths
+   absolute (it reads the same files wherever it is saved). */
 static int convert_main(int argc, char **argv)
 {
-    if (argc != 1) {
-        mdl_error("usage: mdlite convert SCRIPT");
-        return MDL_EINPUT;
-    }
-    char *text, *ini;
+    const char *path = NULL;
+    lammps_script_vars vars;
+    int rc = script_vars_init(&vars, argc);
+    for (int i = 0; i < argc && rc == MDL_OK; i++)
+        if (!strcmp(argv[i], "-var") || !strcmp(argv[i], "-v"))
+            rc = take_script_var(argc, argv, &i, &vars);
+        else if ((!strcmp(argv[i], "-in") || !strcmp(argv[i], "-i")) && i + 1 < argc && !path)
+            path = argv[++i];
+        else if (argv[i][0] != '-' && !path)
+            path = argv[i];
+        else
+            rc = MDL_EINPUT;
+    if (rc == MDL_OK && !path)
+        rc = MDL_EINPUT;
+    if (rc == MDL_EINPUT)
+        mdl_error("usage: mdlite convert SCRIPT [-var NAME VALUE...]...");
+    char *text = NULL, *ini;
     int *line_of, nlines;
     size_t len;
-    MDL_TRY(ini_read_text(argv[0], "script", (size_t)16 << 20, &text, &len));
-    if (!lammps_script_detect(text) || memchr(text, '\0', len)) {
-        mdl_error("%s: not a LAMMPS input script (an INI file, or not text)", argv[0]);
-        free(text);
-        return MDL_EINPUT;
+    if (rc == MDL_OK)
+        rc = mdl_read_text(path, "script", (size_t)16 << 20, &text, &len);
+    if (rc == MDL_OK && (!lammps_script_detect(text) || memchr(text, '\0', len))) {
+        mdl_error("%s: not a LAMMPS input script (an INI file, or not text)", path);
+        rc = MDL_EINPUT;
     }
-    char dir[4096];
-    const char *slash = strrchr(argv[0], '/'), *name = slash ? slash + 1 : argv[0];
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - argv[0]) : 1, slash ? argv[0] : ".");
-    int rc = chdir(slash && slash == argv[0] ? "/" : dir) == 0 ? MDL_OK : MDL_EINPUT;
-    if (rc != MDL_OK)
-        mdl_error("%s: cannot enter its folder", argv[0]);
-    if (rc == MDL_OK && (rc = lammps_script_convert(name, text, &ini, &line_of, &nlines)) == MDL_OK) {
+    if (rc == MDL_OK && (rc = lammps_script_convert(path, text, vars.n ? &vars : NULL, &ini, &line_of, &nlines)) == MDL_OK) {
         fputs(ini, stdout);
         free(ini);
         free(line_of);
     }
     free(text);
+    script_vars_free(&vars);
     return rc;
 }
 

@@ -27,7 +27,10 @@ def read_csv(path):
         rows = list(csv.DictReader(f))
     if not rows:
         sys.exit(f"{path}: no thermo rows")
-    data = {k: [float(r[k]) for r in rows] for k in ["time"] + COLUMNS}
+    per_atom = "potential_energy_per_atom" in rows[0]  # the CSV says whether its energies are per atom
+    data = {k: [float(r[k + "_per_atom" if per_atom and k.endswith("energy") else k]) for r in rows]
+            for k in ["time"] + COLUMNS}
+    data["per_atom"] = per_atom
     return data, None  # a CSV does not name its units
 
 
@@ -78,7 +81,7 @@ def main():
             sane_limits(ax, data[k])
     for k, c in (("potential_energy", "tab:blue"), ("kinetic_energy", "tab:orange"), ("total_energy", "black")):
         axes[1].plot(t, data[k], color=c, label=k.replace("_", " "))
-    axes[1].set_ylabel(label("energy per atom", units, "energy"))
+    axes[1].set_ylabel(label("energy per atom" if data.get("per_atom", True) else "energy (totals)", units, "energy"))
     axes[1].legend(fontsize=8)
     # the drift has its own axis: on the energies' scale a drift of 1e-5 is a flat line
     e0 = data["total_energy"][0]

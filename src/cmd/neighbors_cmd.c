@@ -202,6 +202,29 @@ static int build_timed(const nb_args *a, const mdl_backend_ops *ops, const mdl_s
     return rc;
 }
 
+typedef struct {
+    int *rows;
+    const size_t *start;
+    size_t n;
+    const char *path;
+} rows_out;
+
+static int write_rows_file(void *user, const char *name)
+{
+    rows_out *o = user;
+    FILE *f = fopen(name, "w");
+    if (!f) {
+        mdl_error("%s: cannot write: %s", o->path, strerror(errno));
+        return MDL_ERUN;
+    }
+    int rc = write_rows(o->rows, o->start, o->n, f, o->path);
+    if (fclose(f) != 0 && rc == MDL_OK) {
+        mdl_error("%s: cannot finish writing: %s", o->path, strerror(errno));
+        rc = MDL_ERUN;
+    }
+    return rc;
+}
+
 int neighbors_main(int argc, char **argv)
 {
     nb_args a;
@@ -215,16 +238,13 @@ int neighbors_main(int argc, char **argv)
     mdl_system s;
     if (!ops)
         return MDL_EINPUT;
-    /* as `run` does: an existing output is kept as #name.N# unless --overwrite */
-    int fd = -1;
-    if (a.output && outfile_claim(a.output, out_path.role, 0, a.overwrite, &fd) != MDL_OK)
+    /* as `run` does: written under a temporary name, an existing output kept as #name.N# unless --overwrite */
+    if (a.output && outfile_check_free(a.output, out_path.role) != MDL_OK)
         return MDL_EINPUT;
-    if (system_init(&s, 0) != MDL_OK) {
-        outfile_abandon(a.output, fd);
+    if (system_init(&s, 0) != MDL_OK)
         return MDL_ERUN;
-    }
     int has_box;
-    rc = read_coordinates(a.file, &s, &has_box);
+    rc = read_coordinates(a.file, 0, &s, &has_box);
     if (rc == MDL_OK) {
         for (int d = 0; d < 3; d++)
             s.box.periodic[d] = 0; /* open boundaries unless --box */
@@ -237,21 +257,11 @@ int neighbors_main(int argc, char **argv)
     size_t *row_start = NULL;
     if (rc == MDL_OK)
         rc = build_timed(&a, ops, &s, &rows, &row_start, &median);
-    FILE *out = stdout;
-    if (rc == MDL_OK && a.output && !(out = fdopen(fd, "w"))) {
-        mdl_error("%s: cannot write: %s", a.output, strerror(errno));
-        rc = MDL_ERUN;
-    }
-    if (a.output && (rc != MDL_OK || !out)) { /* nothing to write: no empty file left */
-        outfile_abandon(a.output, fd);
-        out = NULL;
-    }
-    if (rc == MDL_OK)
-        rc = write_rows(rows, row_start, s.n, out, a.output ? a.output : "stdout");
-    if (out && out != stdout && fclose(out) != 0 && rc == MDL_OK) {
-        mdl_error("%s: cannot finish writing: %s", a.output, strerror(errno));
-        rc = MDL_ERUN;
-    }
+    rows_out ro = {rows, row_start, s.n, a.output};
+    if (rc == MDL_OK && a.output)
+        rc = outfile_write_whole(a.output, out_path.role, a.overwrite, write_rows_file, &ro);
+    else if (rc == MDL_OK)
+        rc = write_rows(rows, row_start, s.n, stdout, "stdout");
     size_t pairs = rows ? row_start[s.n] / 2 : 0;
     if (rc == MDL_OK)
         fprintf(a.output ? stdout : stderr,

@@ -128,7 +128,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
 
 int config_parse_file(mdl_config *cfg)
 {
-    return ini_parse(cfg->path, &cfg->text, on_key, cfg);
+    return ini_parse(cfg->path, cfg->script_vars, &cfg->text, on_key, cfg);
 }
 
 void config_remove_entry(mdl_config *cfg, mdl_entry *e)
@@ -573,28 +573,12 @@ int config_nose_hoover(int ensemble)
     return ensemble == MDL_NVT_NOSE_HOOVER || ensemble == MDL_NPT_NOSE_HOOVER;
 }
 
-char *config_effective_text(const mdl_config *cfg)
+int config_text(const mdl_config *cfg, const char *section, const char *key, mdl_buf *out)
 {
-    size_t size = 1;
-    for (int i = 0; i < cfg->nentries; i++)
-        size += strlen(cfg->entries[i].section) + strlen(cfg->entries[i].key) + strlen(cfg->entries[i].value) + 32;
-    char *out = malloc(size), *p = out;
-    if (!out)
-        return NULL;
-    *p = '\0';
-    for (int i = 0; i < cfg->nentries; i++) { /* each section once, in the order it first appears */
-        const char *sec = cfg->entries[i].section;
-        int seen = 0;
-        for (int j = 0; j < i && !seen; j++)
-            seen = strcmp(cfg->entries[j].section, sec) == 0;
-        if (seen)
-            continue;
-        p += sprintf(p, "%s[%s]\n", p == out ? "" : "\n", sec);
-        for (int j = i; j < cfg->nentries; j++) {
-            const mdl_entry *e = &cfg->entries[j];
-            if (strcmp(e->section, sec) == 0)
-                p += sprintf(p, "%s = %s%s\n", e->key, e->value, strcmp(e->origin, "--set") == 0 ? " ; --set" : "");
-        }
-    }
-    return out;
+    /* a stage's own, not one from the stages before it */
+    const mdl_entry *e = cfg->stage_name[0] ? config_fresh_entry(cfg, section, key) : config_find_entry(cfg, section, key);
+    buf_clear(out);
+    if (!e)
+        return buf_add(out, "");
+    return buf_unquote(e->value, out) == MDL_ERUN ? MDL_ERUN : MDL_OK; /* checked when it was read */
 }

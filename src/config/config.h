@@ -2,6 +2,8 @@
 #ifndef MDL_CONFIG_H
 #define MDL_CONFIG_H
 
+#include "lammps_script.h"
+#include "../util/strbuf.h"
 #include "../physics/nose_hoover.h"
 #include "../physics/pair_styles.h"
 #include "../physics/species.h"
@@ -11,6 +13,7 @@
 
 enum mdl_ensemble { MDL_NVE, MDL_NVT_RESCALE, MDL_NVT_BERENDSEN, MDL_NVT_LANGEVIN, MDL_NVT_NOSE_HOOVER, MDL_NPT_NOSE_HOOVER,
                    MDL_MINIMIZE /* not an ensemble: energy minimisation (core/minimize.c) */ };
+enum mdl_input_format { MDL_INPUT_AUTO, MDL_INPUT_DATA, MDL_INPUT_XYZ, MDL_INPUT_XY };
 enum mdl_list_form { MDL_LIST_AUTO, MDL_LIST_PLAIN, MDL_LIST_PACKED };
 enum mdl_gpu_comm { MDL_COMM_AUTO, MDL_COMM_DIRECT, MDL_COMM_NCCL, MDL_COMM_MPI };
 enum mdl_gpu_arrays { MDL_ARRAYS_SPARE, MDL_ARRAYS_TIGHT };
@@ -48,6 +51,7 @@ typedef struct mdl_config_s {
     char units[16];
     char lattice[8];          /* "" when input is used */
     char input[MDL_PATH_LEN]; /* resolved path, "" when a lattice is used */
+    int input_format;         /* MDL_INPUT_AUTO (from the name and the first line), _DATA, _XYZ, _XY */
     double density, lattice_constant; /* 0 when not given */
     int cells[3];
     double mass;              /* for species without their own mass.X */
@@ -119,6 +123,10 @@ typedef struct mdl_config_s {
     char thermo_columns[MDL_PATH_LEN]; /* LAMMPS's thermo_style custom names ("": mdlite's columns) */
     int thermo_file_mdlite;   /* the CSV keeps mdlite's columns (thermo_file_columns = mdlite) */
     int thermo_norm;          /* energies per atom (LAMMPS's thermo_modify norm yes) or totals */
+    char thermo_format[MDL_PATH_LEN]; /* the table's formats: "line=F F ...;int=F;float=F;N=F" ("": LAMMPS's) */
+    int thermo_multi;         /* the table as LAMMPS's thermo_modify line multi (keyword = value lines) */
+    char log_file[MDL_PATH_LEN]; /* what the run prints, also into this file ("": none) */
+    int log_append;
     char trajectory[MDL_PATH_LEN];
     char data_file[MDL_PATH_LEN]; /* a LAMMPS data file written at the end of the run or stage ("": none) */
     int dump_every;
@@ -155,11 +163,15 @@ typedef struct mdl_config_s {
 
     int nentries;
     mdl_entry *entries;
+    const lammps_script_vars *script_vars; /* while loading: a script's command-line variables */
 } mdl_config;
 
 /* Reads and validates a config file, then applies "section.key=value" overrides (in order).
    Returns MDL_OK, or MDL_EINPUT after printing "file:line: [section] key: why". */
 int config_load(mdl_config *cfg, const char *path, int noverrides, char *const *overrides);
+/* The same, a LAMMPS script given its command line's variables (-var NAME VALUE ...; NULL: none). */
+int config_load_script(mdl_config *cfg, const char *path, int noverrides, char *const *overrides,
+                       const lammps_script_vars *vars);
 void config_destroy(mdl_config *cfg);
 
 /* What a run's forces are computed from, as text: the pair potential's keys and, where the
@@ -178,6 +190,9 @@ int config_nose_hoover(int ensemble);
 /* The ensemble's name as the config spells it. */
 const char *config_ensemble_name(int ensemble);
 const char *config_style_name(int style); /* [potential] style's name: "lj", "eam/alloy" */
+/* The unquoted text of a K_TEXT key (a stage's: its own section's, not one of the stages before it)
+   into out ("" when it is not set): MDL_OK, or MDL_ERUN without memory. */
+int config_text(const mdl_config *cfg, const char *section, const char *key, mdl_buf *out);
 /* 1 when the key was set (in the file or by --set), 0 when it keeps its default. */
 int config_has(const mdl_config *cfg, const char *section, const char *key);
 /* Where a key was set ("file:line", "--set"), or the file name when it was left at its default. */

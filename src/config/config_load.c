@@ -144,14 +144,22 @@ static int build_stages(mdl_config *cfg)
 
 int config_load(mdl_config *cfg, const char *path, int noverrides, char *const *overrides)
 {
+    return config_load_script(cfg, path, noverrides, overrides, NULL);
+}
+
+int config_load_script(mdl_config *cfg, const char *path, int noverrides, char *const *overrides,
+                       const lammps_script_vars *vars)
+{
     memset(cfg, 0, sizeof *cfg);
     if (strlen(path) >= MDL_PATH_LEN) {
-        mdl_error("config path too long");
+        mdl_error("%s: the config path is longer than %d characters", path, MDL_PATH_LEN - 1);
         return MDL_EINPUT;
     }
     snprintf(cfg->path, sizeof cfg->path, "%s", path);
     config_defaults(cfg);
+    cfg->script_vars = vars;
     int rc = config_parse_file(cfg);
+    cfg->script_vars = NULL;
     for (int i = 0; rc == MDL_OK && i < noverrides; i++)
         rc = config_apply_override(cfg, overrides[i]);
     if (rc != MDL_OK)

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "config_schema.h"
 
+#include "../util/strbuf.h"
 #include "../util/util.h"
 
 #include <math.h>
@@ -23,6 +24,7 @@ static const key_spec SCHEMA[] = {
     {"system", "units", K_CHOICE, F(units), 0, 0, 0, "lj|metal"},
     {"system", "lattice", K_CHOICE, F(lattice), 0, 0, 0, "fcc|bcc|sc"},
     {"system", "input", K_PATH, F(input), 0, 0, 0, NULL},
+    {"system", "input_format", K_ENUM, F(input_format), 0, 0, 0, "auto|data|xyz|xy"},
     {"system", "density", K_DOUBLE, F(density), 0, BIG, 1, NULL},
     {"system", "lattice_constant", K_DOUBLE, F(lattice_constant), 0, BIG, 1, NULL},
     {"system", "cells", K_INT3, F(cells), 1, 4096, 0, NULL},
@@ -78,6 +80,14 @@ static const key_spec SCHEMA[] = {
     {"output", "thermo_columns", K_WORDS, F(thermo_columns), 0, 0, 0, NULL},
     {"output", "thermo_norm", K_BOOL, F(thermo_norm), 0, 0, 0, NULL},
     {"output", "thermo_file_columns", K_ENUM, F(thermo_file_mdlite), 0, 0, 0, "thermo|mdlite"},
+    {"output", "thermo_format", K_WORDS, F(thermo_format), 0, 0, 0, NULL},
+    {"output", "thermo_line", K_ENUM, F(thermo_multi), 0, 0, 0, "one|multi"},
+    {"output", "log_file", K_STRING, F(log_file), 0, 0, 0, NULL},
+    {"output", "log_append", K_BOOL, F(log_append), 0, 0, 0, NULL},
+    {"output", "end_message", K_TEXT, 0, 0, 0, 0, NULL},
+    {"output", "end_log_message", K_TEXT, 0, 0, 0, 0, NULL},
+    {"run", "message", K_TEXT, 0, 0, 0, 0, NULL},
+    {"run", "log_message", K_TEXT, 0, 0, 0, 0, NULL},
     {"output", "trajectory", K_STRING, F(trajectory), 0, 0, 0, NULL},
     {"output", "data_file", K_STRING, F(data_file), 0, 0, 0, NULL},
     {"output", "dump_every", K_INT, F(dump_every), 1, 2e9, 0, NULL},
@@ -104,23 +114,6 @@ static const key_spec SCHEMA[] = {
 #define NSCHEMA (sizeof SCHEMA / sizeof SCHEMA[0])
 
 static const char *SECTIONS[] = {"system", "potential", "neighbor", "run", "output", "analysis"};
-
-/* The keys a [stage:NAME] section may set (written bare there), and the section each belongs to. */
-static const char *const STAGE_KEYS[][2] = {
-    {"run", "steps"},          {"run", "ensemble"},      {"run", "target_temperature"}, {"run", "tau"},
-    {"run", "every"},          {"run", "chain"},         {"run", "target_pressure"},    {"run", "pressure_tau"},
-    {"run", "pressure_chain"}, {"output", "thermo"},     {"output", "dump_every"},      {"analysis", "rdf_every"},
-    {"analysis", "rdf_bins"},  {"analysis", "rdf_max"},  {"analysis", "msd_every"}, {"output", "data_file"},
-    {"run", "min_style"},      {"run", "etol"},          {"run", "ftol"},               {"run", "maxeval"},
-    {"run", "dmax"},           {"analysis", "msd_origins"}, {"analysis", "msd_origin_every"}};
-
-const char *config_stage_key_section(const char *key)
-{
-    for (size_t i = 0; i < sizeof STAGE_KEYS / sizeof STAGE_KEYS[0]; i++)
-        if (strcmp(STAGE_KEYS[i][1], key) == 0)
-            return STAGE_KEYS[i][0];
-    return NULL;
-}
 
 const char *config_stage_name(const char *section)
 {
@@ -168,12 +161,9 @@ void config_fail(const mdl_entry *e, const char *fmt, ...)
 
 static int in_range(const key_spec *s, const mdl_entry *e, double v)
 {
-    if ((s->min_open && v <= s->min) || (!s->min_open && v < s->min)) {
-        config_fail(e, "'%s' must be %s %g", e->value, s->min_open ? ">" : ">=", s->min);
-        return 0;
-    }
-    if (v > s->max) {
-        config_fail(e, "'%s' must be <= %g", e->value, s->max);
+    char why[256];
+    if (!mdl_in_range(e->value, v, s->min, s->max, s->min_open, why, sizeof why)) {
+        config_fail(e, "%s", why);
         return 0;
     }
     if (s->max == BIG && v != 0 && fabs(v) < SMALLEST) {
@@ -344,6 +334,16 @@ int config_set_value(mdl_config *cfg, const key_spec *s, const mdl_entry *e)
         else
             mdl_copy((char *)field, 16, words[0]);
         return 1;
+    }
+    case K_TEXT: { /* checked here, read from the entry where it is used */
+        mdl_buf text = {0};
+        int rc = buf_unquote(e->value, &text);
+        buf_free(&text);
+        if (rc == MDL_ERUN)
+            return 0;
+        if (rc != MDL_OK)
+            config_fail(e, "expected a text in double quotes, with \\\\ \\\" \\n \\t \\r and \\xHH escapes");
+        return rc == MDL_OK;
     }
     case K_WORDS: /* words, kept as written (the reader that takes them checks them) */
         if (strlen(e->value) >= MDL_PATH_LEN - 1) {

@@ -3,11 +3,13 @@
 #define MDL_CONFIG_SCHEMA_H
 
 #include "config.h"
+#include "stage_keys.h"
 
 #include <stddef.h>
 
 enum kind { K_DOUBLE, K_INT, K_LONG, K_CHOICE, K_ENUM, K_PATH, K_STRING, K_WORDS, K_INT3, K_DOUBLE3, K_BOOL, K_SEED,
-            K_NAMES, K_FRACTIONS, K_FIELDS, K_AUTO_INT, K_AUTO_DOUBLE, K_AUTO_INT3 };
+            K_NAMES, K_FRACTIONS, K_FIELDS, K_AUTO_INT, K_AUTO_DOUBLE, K_AUTO_INT3,
+            K_TEXT /* a quoted text (strbuf.h's quoting), read from its entry where it is used: no field */ };
 
 typedef struct {
     const char *section, *key;
@@ -23,7 +25,6 @@ int config_known_section(const char *section);
 /* A stage's section "stage:NAME": NAME (else NULL); the section a key set in a stage belongs to
    (NULL: a stage cannot set it). */
 const char *config_stage_name(const char *section);
-const char *config_stage_key_section(const char *key);
 /* [potential] pair.A.B and [system] mass.X: keys with species names in them */
 int config_is_pattern_key(const char *section, const char *key);
 /* "file:line: [section] key: why" */

@@ -1,9 +1,11 @@
 /* A configuration as text: the names of its style and ensemble, what its forces are computed from
    (the pair style's keys, generated from the style's unit; an EAM style's files by contents) and
-   its stages, for the checkpoint. */
+   its stages, for the checkpoint; the configuration in effect, as INI text. */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 const char *config_style_name(int style)
 {
@@ -86,4 +88,30 @@ void config_stage_plan(const mdl_config *cfg, char *out, size_t size)
         k += (size_t)snprintf(out + k, size - k, "%s%s %s", i ? "; " : "", st->stage_name,
                               config_ensemble_name(st->ensemble));
     }
+}
+
+char *config_effective_text(const mdl_config *cfg)
+{
+    size_t size = 1;
+    for (int i = 0; i < cfg->nentries; i++)
+        size += strlen(cfg->entries[i].section) + strlen(cfg->entries[i].key) + strlen(cfg->entries[i].value) + 32;
+    char *out = malloc(size), *p = out;
+    if (!out)
+        return NULL;
+    *p = '\0';
+    for (int i = 0; i < cfg->nentries; i++) { /* each section once, in the order it first appears */
+        const char *sec = cfg->entries[i].section;
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = strcmp(cfg->entries[j].section, sec) == 0;
+        if (seen)
+            continue;
+        p += sprintf(p, "%s[%s]\n", p == out ? "" : "\n", sec);
+        for (int j = i; j < cfg->nentries; j++) {
+            const mdl_entry *e = &cfg->entries[j];
+            if (strcmp(e->section, sec) == 0)
+                p += sprintf(p, "%s = %s%s\n", e->key, e->value, strcmp(e->origin, "--set") == 0 ? " ; --set" : "");
+        }
+    }
+    return out;
 }

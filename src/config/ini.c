@@ -21,10 +21,25 @@ static char *trim(char *s)
     return s;
 }
 
-/* Cuts an inline comment: ';' or '#' at the start or after a blank. */
+/* Past a quoted value's closing quote ("..." with backslash escapes), or s itself. */
+static char *past_quotes(char *s)
+{
+    s += strspn(s, " \t");
+    if (*s != '"')
+        return s;
+    for (char *p = s + 1; *p; p++) {
+        if (*p == '\\' && p[1])
+            p++;
+        else if (*p == '"')
+            return p + 1;
+    }
+    return s;
+}
+
+/* Cuts an inline comment: ';' or '#' at the start or after a blank, past a quoted value. */
 static void cut_comment(char *s)
 {
-    for (char *p = s; *p; p++)
+    for (char *p = past_quotes(s); *p; p++)
         if ((*p == ';' || *p == '#') && (p == s || p[-1] == ' ' || p[-1] == '\t')) {
             *p = '\0';
             return;
@@ -69,56 +84,11 @@ static int parse_line(const char *path, int line, char *s, char *section, size_t
     return rc != 0;
 }
 
-int ini_read_text(const char *path, const char *what, size_t max_bytes, char **text, size_t *len)
-{
-    int rc = mdl_check_input_file(path, what);
-    if (rc != MDL_OK)
-        return rc;
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        mdl_error("%s: cannot open %s: %s", path, what, strerror(errno));
-        return MDL_EINPUT;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = mdl_alloc(cap, what);
-    rc = buf ? MDL_OK : MDL_ERUN;
-    while (rc == MDL_OK) {
-        if (n + 1 == cap) {
-            char *grown = cap > max_bytes ? NULL : mdl_realloc(buf, 2 * cap, what);
-            if (!grown) {
-                if (cap > max_bytes)
-                    mdl_error("%s: %s larger than %zu bytes", path, what, max_bytes);
-                rc = cap > max_bytes ? MDL_EINPUT : MDL_ERUN;
-                break;
-            }
-            buf = grown;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n - 1, fp);
-        n += got;
-        if (got == 0)
-            break;
-    }
-    if (rc == MDL_OK && ferror(fp)) {
-        mdl_error("%s: read error in %s: %s", path, what, strerror(errno));
-        rc = MDL_EINPUT;
-    }
-    fclose(fp);
-    if (rc != MDL_OK) {
-        free(buf);
-        return rc;
-    }
-    buf[n] = '\0';
-    *text = buf;
-    *len = n;
-    return MDL_OK;
-}
-
-int ini_parse(const char *path, char **text_out, ini_handler on_key, void *user)
+int ini_parse(const char *path, const lammps_script_vars *vars, char **text_out, ini_handler on_key, void *user)
 {
     char *text;
     size_t len;
-    int rc = ini_read_text(path, "config file", (size_t)16 << 20, &text, &len);
+    int rc = mdl_read_text(path, "config file", (size_t)16 << 20, &text, &len);
     if (rc != MDL_OK)
         return rc;
     if (memchr(text, '\0', len)) {
@@ -133,7 +103,7 @@ int ini_parse(const char *path, char **text_out, ini_handler on_key, void *user)
     int *line_of = NULL, nlines = 0; /* a LAMMPS script: its INI, each line's script line */
     if (lammps_script_detect(text)) {
         char *ini;
-        int rc = lammps_script_convert(path, text, &ini, &line_of, &nlines);
+        int rc = lammps_script_convert(path, text, vars, &ini, &line_of, &nlines);
         free(text);
         if (rc != MDL_OK)
             return rc;

@@ -2,6 +2,8 @@
 #ifndef MDL_INI_H
 #define MDL_INI_H
 
+#include "lammps_script.h"
+
 #include <stddef.h>
 
 /* Called for each key; returns 0 to go on, 1 after reporting a bad key (go on, fail at the end),
@@ -9,12 +11,9 @@
    with key and value NULL at each [section] line, and with section NULL too once the file ends. */
 typedef int (*ini_handler)(void *user, const char *section, const char *key, const char *value, int line);
 
-/* Parses the config file at path. On MDL_OK and text_out != NULL, *text_out is the file's whole
+/* Parses the config file at path (a LAMMPS script: its INI, vars its command line's variables). On MDL_OK and text_out != NULL, *text_out is the file's whole
    text (the caller frees it). Errors name path:line: MDL_EINPUT, or MDL_ERUN (out of memory). */
-int ini_parse(const char *path, char **text_out, ini_handler on_key, void *user);
+int ini_parse(const char *path, const lammps_script_vars *vars, char **text_out, ini_handler on_key, void *user);
 
-/* Reads a whole regular file (at most max_bytes) into *text, NUL-terminated; `what` names it in
-   messages ("config file"). Directories, special files and read errors get their own messages. */
-int ini_read_text(const char *path, const char *what, size_t max_bytes, char **text, size_t *len);
 
 #endif

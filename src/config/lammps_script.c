@@ -1,161 +1,20 @@
-/* LAMMPS input scripts into mdlite's INI: the lines (continuations, comments), variables (index,
-   and equal with arithmetic), each command through lammps_commands.c, one stage per run. */
+/* LAMMPS input scripts into mdlite's INI: the lines as LAMMPS reads them (& continuations, triple
+   quotes, # comments outside quotes, $-substitution, quoted words), the input commands (echo,
+   include, log, print, quit, variable), each other command through lammps_commands.c or
+   lammps_run_commands.c, and the INI text: the first run's keys, then one [stage:runK] per run. */
+#define _DEFAULT_SOURCE /* realpath */
 #define _POSIX_C_SOURCE 200809L
 #include "lammps_script.h"
 #include "lammps_script_state.h"
+#include "lammps_ini.h"
+
+#include "../util/strbuf.h"
 
 #include <ctype.h>
-#include <math.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
-
-static int eval_var(script *sc, int k, double *out, int depth);
-
-typedef struct {
-    script *sc;
-    const char *p;
-    int depth, bad;
-} expr;
-
-static double parse_sum(expr *e);
-
-static void skip_blanks(expr *e)
-{
-    while (*e->p == ' ' || *e->p == '\t')
-        e->p++;
-}
-
-static double parse_atom(expr *e)
-{
-    skip_blanks(e);
-    if (*e->p == '(') {
-        e->p++;
-        double v = parse_sum(e);
-        skip_blanks(e);
-        if (*e->p != ')')
-            e->bad = 1;
-        else
-            e->p++;
-        return v;
-    }
-    if (*e->p == '-' || *e->p == '+') {
-        int neg = *e->p++ == '-';
-        double v = parse_atom(e);
-        return neg ? -v : v;
-    }
-    if (strncmp(e->p, "v_", 2) == 0) {
-        char name[32];
-        int n = 0;
-        for (e->p += 2; (isalnum((unsigned char)*e->p) || *e->p == '_') && n < 31; e->p++)
-            name[n++] = *e->p;
-        name[n] = '\0';
-        double v = 0;
-        int k = find_var(e->sc, name);
-        if (k < 0 || eval_var(e->sc, k, &v, e->depth + 1) != MDL_OK)
-            e->bad = 1;
-        return v;
-    }
-    char *end;
-    double v = strtod(e->p, &end);
-    if (end == e->p)
-        e->bad = 1;
-    e->p = end;
-    return v;
-}
-
-static double parse_power(expr *e)
-{
-    double v = parse_atom(e);
-    skip_blanks(e);
-    if (*e->p == '^') {
-        e->p++;
-        return pow(v, parse_power(e));
-    }
-    return v;
-}
-
-static double parse_product(expr *e)
-{
-    double v = parse_power(e);
-    for (skip_blanks(e); *e->p == '*' || *e->p == '/'; skip_blanks(e)) {
-        char op = *e->p++;
-        double w = parse_power(e);
-        v = op == '*' ? v * w : v / w;
-    }
-    return v;
-}
-
-static double parse_sum(expr *e)
-{
-    double v = parse_product(e);
-    for (skip_blanks(e); *e->p == '+' || *e->p == '-'; skip_blanks(e)) {
-        char op = *e->p++;
-        double w = parse_product(e);
-        v = op == '+' ? v + w : v - w;
-    }
-    return v;
-}
-
-static int eval_var(script *sc, int k, double *out, int depth)
-{
-    expr e = {sc, sc->var[k].value, depth, depth > 32};
-    *out = e.bad ? 0 : parse_sum(&e);
-    skip_blanks(&e);
-    if (e.bad || *e.p || !isfinite(*out))
-        return fail(sc, "variable %s: '%s' is not arithmetic mdlite evaluates (numbers, v_NAME, + - * / ^ and "
-                        "parentheses)", sc->var[k].name, sc->var[k].value);
-    return MDL_OK;
-}
-
-/* A variable's value as LAMMPS substitutes it: an index variable's text, an equal variable's
-   number as "%.15g". */
-static int var_text(script *sc, const char *name, char *out, size_t size)
-{
-    int k = find_var(sc, name);
-    if (k < 0)
-        return fail(sc, "variable %s is not defined", name);
-    if (!sc->var[k].equal) {
-        snprintf(out, size, "%s", sc->var[k].value);
-        return MDL_OK;
-    }
-    double v;
-    MDL_TRY(eval_var(sc, k, &v, 0));
-    snprintf(out, size, "%.15g", v);
-    return MDL_OK;
-}
-
-/* $x and ${name} replaced in line (into out). */
-static int substitute(script *sc, const char *line, char *out, size_t size)
-{
-    size_t n = 0;
-    for (const char *p = line; *p; p++) {
-        char name[64] = "", val[256];
-        if (*p != '$') {
-            if (n + 1 < size)
-                out[n++] = *p;
-            continue;
-        }
-        if (p[1] == '{') {
-            const char *end = strchr(p + 2, '}');
-            if (!end || end - p - 2 >= (long)sizeof name)
-                return fail(sc, "a ${ without its }");
-            memcpy(name, p + 2, (size_t)(end - p - 2));
-            p = end;
-        } else if (p[1] == '(') {
-            return fail(sc, "immediate expressions $(...) are not evaluated; use an equal-style variable");
-        } else if (p[1]) {
-            name[0] = *++p;
-        }
-        MDL_TRY(var_text(sc, name, val, sizeof val));
-        int m = snprintf(out + n, n < size ? size - n : 0, "%s", val);
-        n += m > 0 ? (size_t)m : 0;
-    }
-    if (n >= size)
-        return fail(sc, "the line is too long once its variables are substituted");
-    out[n] = '\0';
-    return MDL_OK;
-}
-
-/* ---- the script's lines, and the INI text -------------------------------------------------- */
+#include <sys/stat.h>
 
 int lammps_script_detect(const char *text)
 {
@@ -170,193 +29,358 @@ int lammps_script_detect(const char *text)
         }
         if (!*p || *p == '[')
             return 0;
-        const size_t n = strcspn(p, "\n"); /* key = value (an INI line outside a section): not a script */
+        size_t n = strcspn(p, "\n"); /* key = value (an INI line outside a section): not a script */
+        const char *hash = memchr(p, '#', n);
+        n = hash ? (size_t)(hash - p) : n; /* "units lj # a = b" is a script */
         return memchr(p, '=', n) == NULL;
     }
     return 0;
 }
 
-typedef struct {
-    char *text;
-    size_t len, cap;
-    int *line_of;
-    int lines, lines_cap;
-} ini_out;
+/* ---- one command's text: lines, comments, words ------------------------------------------ */
 
-static int emit(ini_out *o, int line, const char *fmt, ...)
+/* The triple quotes in text. */
+static int triples(const char *text)
 {
-    char buf[1200];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof buf)
-        return MDL_EINPUT;
-    if (o->len + (size_t)n + 2 > o->cap) {
-        size_t cap = 2 * (o->cap + (size_t)n + 2);
-        char *t = realloc(o->text, cap);
-        if (!t)
-            return MDL_ERUN;
-        o->text = t, o->cap = cap;
-    }
-    if (o->lines == o->lines_cap) {
-        int cap = 2 * o->lines_cap + 16, *l = realloc(o->line_of, (size_t)cap * sizeof *l);
-        if (!l)
-            return MDL_ERUN;
-        o->line_of = l, o->lines_cap = cap;
-    }
-    memcpy(o->text + o->len, buf, (size_t)n);
-    o->len += (size_t)n;
-    o->text[o->len++] = '\n';
-    o->text[o->len] = '\0';
-    o->line_of[o->lines++] = line;
-    return MDL_OK;
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, "\"\"\"")); p += 3)
+        n++;
+    return n;
 }
 
-static int is_stage_key(const char *key)
+/* The command starting at *p (its & continuations joined, a triple-quoted text's lines kept) into
+   cmd; *p moves past it, *line by the lines it took. */
+static int read_command(const char **p, int *line, mdl_buf *cmd)
 {
-    static const char *const keys[] = {"steps", "ensemble", "target_temperature", "tau", "every", "chain",
-                                       "target_pressure", "pressure_tau", "pressure_chain", "thermo",
-                                       "dump_every", "data_file", "etol", "ftol", "maxeval", "dmax", "min_style"};
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-        if (!strcmp(keys[k], key))
-            return 1;
-    return 0;
-}
-
-/* The sections' keys of the first run (all of them with one run, else those a stage cannot set),
-   then one [stage:runK] per run; a key a stage cannot set must not change between runs. */
-static int write_ini(script *sc, ini_out *o)
-{
-    static const char *const sections[] = {"system", "potential", "neighbor", "run", "output"};
-    const settings *first = sc->runs[0];
-    const int staged = sc->nruns > 1;
-    for (int r = 1; r < sc->nruns; r++)
-        for (int k = 0; k < sc->runs[r]->n; k++) {
-            const setting *a = &sc->runs[r]->s[k], *b = find_key(first, a->key);
-            if (!is_stage_key(a->key) && (!b || strcmp(a->value, b->value) != 0)) {
-                sc->line = a->line, sc->cmd = "run";
-                return fail(sc, "%s changes between runs (line %d): mdlite's stages change the ensemble, thermo, "
-                                "dump_every and data_file only", a->key, a->line);
-            }
+    buf_clear(cmd);
+    MDL_TRY(buf_add(cmd, ""));
+    for (;;) {
+        const char *nl = strchr(*p, '\n'), *end = nl ? nl : *p + strlen(*p);
+        const char *last = end;
+        while (last > *p && isspace((unsigned char)last[-1]))
+            last--;
+        const int more = nl != NULL;
+        if (last > *p && last[-1] == '&' && more) { /* LAMMPS: the & and the line break go */
+            MDL_TRY(buf_addn(cmd, *p, (size_t)(last - 1 - *p)));
+            *p = nl + 1, (*line)++;
+            continue;
         }
-    MDL_TRY(emit(o, 1, "; converted by mdlite from the LAMMPS script %s", sc->path));
-    for (size_t s = 0; s < sizeof sections / sizeof sections[0]; s++) {
-        MDL_TRY(emit(o, sc->run_line[0], "[%s]", sections[s]));
-        if (!strcmp(sections[s], "output")) { /* beside the script, with mdlite's columns */
-            MDL_TRY(emit(o, sc->run_line[0], "thermo_file = %sthermo.csv", sc->dir));
-            MDL_TRY(emit(o, sc->run_line[0], "thermo_file_columns = mdlite"));
+        MDL_TRY(buf_addn(cmd, *p, (size_t)(end - *p)));
+        *p = more ? nl + 1 : end;
+        if (triples(buf_str(cmd)) % 2 == 1 && more) { /* a triple-quoted text goes on */
+            MDL_TRY(buf_add(cmd, "\n"));
+            (*line)++;
+            continue;
         }
-        for (int k = 0; k < first->n; k++)
-            if (!strcmp(first->s[k].section, sections[s]) && (!staged || !is_stage_key(first->s[k].key)))
-                MDL_TRY(emit(o, first->s[k].line, "%s = %s", first->s[k].key, first->s[k].value));
-    }
-    for (int r = 0; r < sc->nruns && staged; r++) {
-        MDL_TRY(emit(o, sc->run_line[r], "[stage:run%d]", r + 1));
-        for (int k = 0; k < sc->runs[r]->n; k++)
-            if (is_stage_key(sc->runs[r]->s[k].key))
-                MDL_TRY(emit(o, sc->runs[r]->s[k].line, "%s = %s", sc->runs[r]->s[k].key, sc->runs[r]->s[k].value));
-    }
-    return MDL_OK;
-}
-
-/* lj/cut with several types: LAMMPS mixes geometrically by default, mdlite by Lorentz-Berthelot,
-   so every cross pair must be listed unless the script asks for arithmetic mixing. */
-static int check_mixing(script *sc)
-{
-    const setting *st = find_key(sc->runs[0], "style");
-    if (!st || strcmp(st->value, "lj") != 0 || !strcmp(sc->mix, "arithmetic") || sc->ntypes < 2)
         return MDL_OK;
-    for (int i = 1; i <= sc->ntypes; i++)
-        for (int j = i + 1; j <= sc->ntypes; j++) {
-            int listed = 0;
-            for (int k = 0; k < sc->npairs_listed; k++)
-                listed |= (atoi(sc->listed[k][0]) == i && atoi(sc->listed[k][1]) == j) ||
-                          (atoi(sc->listed[k][0]) == j && atoi(sc->listed[k][1]) == i);
-            if (!listed) {
-                sc->line = sc->run_line[0], sc->cmd = "pair_coeff";
-                return fail(sc, "pair %d %d is not listed: LAMMPS would mix it geometrically, mdlite mixes "
-                                "Lorentz-Berthelot; list it, or say pair_modify mix arithmetic", i, j);
-            }
+    }
+}
+
+/* Cuts a # comment outside quotes. */
+static void cut_comment(char *s)
+{
+    int quote = 0;
+    for (char *p = s; *p; p++) {
+        if (!quote && *p == '#') {
+            *p = '\0';
+            return;
         }
+        if (!quote && !strncmp(p, "\"\"\"", 3))
+            quote = 3, p += 2;
+        else if (!quote && (*p == '"' || *p == '\''))
+            quote = *p == '"' ? 2 : 1;
+        else if (quote == 3 && !strncmp(p, "\"\"\"", 3))
+            quote = 0, p += 2;
+        else if ((quote == 2 && *p == '"') || (quote == 1 && *p == '\''))
+            quote = 0;
+    }
+}
+
+typedef struct {
+    char **w;
+    int n, cap;
+} words;
+
+/* s split into words in place as LAMMPS splits them: a quoted text is one word without its quotes,
+   and a closing quote is followed by a blank or the end. */
+static int split_words(script *sc, char *s, words *out)
+{
+    out->n = 0;
+    for (char *p = s;;) {
+        p += strspn(p, " \t\r\n\v\f");
+        if (!*p)
+            return MDL_OK;
+        char *start = p, *stop;
+        if (!strncmp(p, "\"\"\"", 3) || *p == '"' || *p == '\'') {
+            const int triple = !strncmp(p, "\"\"\"", 3);
+            start = p + (triple ? 3 : 1);
+            stop = triple ? strstr(start, "\"\"\"") : strchr(start, *p);
+            if (!stop)
+                return fail(sc, "unbalanced quotes: a %s without its closing one", triple ? "\"\"\"" : *p == '"' ? "\"" : "'");
+            p = stop + (triple ? 3 : 1);
+            if (*p && !isspace((unsigned char)*p))
+                return fail(sc, "a closing quote must be followed by a blank (LAMMPS's rule)");
+        } else {
+            stop = p + strcspn(p, " \t\r\n\v\f");
+            p = stop;
+        }
+        if (out->n + 1 >= out->cap) {
+            int cap = 2 * out->cap + 16;
+            char **w = mdl_realloc(out->w, (size_t)cap * sizeof *w, "words");
+            if (!w)
+                return MDL_ERUN;
+            out->w = w, out->cap = cap;
+        }
+        out->w[out->n++] = start;
+        out->w[out->n] = NULL;
+        if (*p)
+            p++;
+        *stop = '\0';
+    }
+}
+
+/* ---- the input commands ------------------------------------------------------------------ */
+
+static int convert_text(script *sc, const char *file, const char *text);
+
+static int cmd_echo(script *sc, char **w, int nw)
+{
+    MDL_TRY(expect_args(sc, nw, 1, 1));
+    static const char *const modes[] = {"none", "screen", "log", "both"};
+    for (int k = 0; k < 4; k++)
+        if (!strcmp(w[1], modes[k])) {
+            sc->echo_screen = k & 1, sc->echo_log = (k & 2) != 0;
+            return MDL_OK;
+        }
+    return fail(sc, "'%s': echo takes none, screen, log or both", w[1]);
+}
+
+/* include FILE: its commands here; paths are the main script's folder's, as LAMMPS's are the
+   working directory's. */
+static int cmd_include(script *sc, char **w, int nw)
+{
+    MDL_TRY(expect_args(sc, nw, 1, 1));
+    if (sc->depth >= 16)
+        return fail(sc, "include: more than 16 files deep (an include of itself?)");
+    char *path = script_path(sc, w[1]), *text = NULL;
+    size_t len;
+    int rc = path ? MDL_OK : MDL_ERUN;
+    if (rc == MDL_OK && (rc = mdl_read_text(path, "included script", (size_t)16 << 20, &text, &len)) != MDL_OK)
+        fail(sc, "%s: the file named here cannot be read (the message above says why)", w[1]);
+    if (rc == MDL_OK && memchr(text, '\0', len))
+        rc = fail(sc, "%s: a NUL byte: not a text file", w[1]);
+    if (rc == MDL_OK) {
+        const char *file = sc->file;
+        const int line = sc->line;
+        sc->depth++;
+        rc = convert_text(sc, path, text);
+        sc->depth--;
+        sc->file = file, sc->line = line;
+    }
+    free(text);
+    free(path);
+    return rc;
+}
+
+/* log FILE [append], log none: mdlite's one log file, holding what the run prints. */
+static int cmd_log(script *sc, char **w, int nw)
+{
+    MDL_TRY(expect_args(sc, nw, 1, 2));
+    if (nw == 3 && strcmp(w[2], "append") != 0)
+        return fail(sc, "'%s': log takes FILE [append]", w[2]);
+    if (!strcmp(w[1], "none")) {
+        if (sc->log_file)
+            return fail(sc, "log none after log %s: mdlite writes one log file for the whole run", sc->log_file);
+        return MDL_OK;
+    }
+    char *path = script_path(sc, w[1]);
+    if (!path)
+        return MDL_ERUN;
+    if (sc->log_file && strcmp(sc->log_file, path) != 0) {
+        int rc = fail(sc, "a second log file (%s after %s): mdlite writes one log file for the whole run", w[1],
+                      sc->log_file);
+        free(path);
+        return rc;
+    }
+    free(sc->log_file);
+    sc->log_file = path;
+    sc->log_append = nw == 3;
     return MDL_OK;
 }
 
-/* One command line (its continuations joined, comment cut) substituted and run. */
-static int script_line(script *sc, char *line)
+/* print TEXT... [screen yes|no] [universe yes|no]: printed before the next run (or at the end). */
+static int cmd_print(script *sc, char **w, int nw)
 {
-    char *hash = strchr(line, '#');
-    if (hash)
-        *hash = '\0';
-    static char expanded[8192];
-    MDL_TRY(substitute(sc, line, expanded, sizeof expanded));
-    char *w[MAX_WORDS + 1], *save = NULL;
-    int nw = 0;
-    for (char *t = strtok_r(expanded, " \t\r", &save); t; t = strtok_r(NULL, " \t\r", &save)) {
-        if (nw == MAX_WORDS)
-            return fail(sc, "more than %d words", MAX_WORDS);
-        if (t[0] == '"' || t[0] == '\'')
-            return fail(sc, "quoted arguments are not read");
-        w[nw++] = t;
+    int last = nw, screen = 1;
+    while (last - 2 >= 2 && (!strcmp(w[last - 2], "screen") || !strcmp(w[last - 2], "universe") ||
+                             !strcmp(w[last - 2], "file") || !strcmp(w[last - 2], "append"))) {
+        const char *k = w[last - 2], *v = w[last - 1];
+        if (!strcmp(k, "file") || !strcmp(k, "append"))
+            return fail(sc, "print ... %s %s: mdlite prints on the screen and in the log, not into other files", k, v);
+        if (strcmp(v, "yes") != 0 && strcmp(v, "no") != 0)
+            return fail(sc, "print ... %s %s: yes or no", k, v);
+        if (!strcmp(k, "screen"))
+            screen = !strcmp(v, "yes");
+        last -= 2;
     }
-    return nw ? lammps_command(sc, w, nw) : MDL_OK;
+    mdl_buf text = {0}, out = {0};
+    int rc = MDL_OK;
+    for (int k = 1; k < last && rc == MDL_OK; k++)
+        rc = buf_addf(&text, "%s%s", k > 1 ? " " : "", w[k]);
+    if (rc == MDL_OK) /* LAMMPS substitutes the text again, quotes or not */
+        rc = script_substitute(sc, buf_str(&text), &out, 1);
+    if (rc == MDL_OK)
+        rc = script_say(sc, buf_str(&out), screen, 1);
+    buf_free(&text);
+    buf_free(&out);
+    return rc;
 }
 
-int lammps_script_convert(const char *path, const char *text, char **ini, int **line_of, int *nlines)
+static int input_command(script *sc, char **w, int nw)
 {
-    script *sc = calloc(1, sizeof *sc);
-    char *copy = strdup(text);
-    if (!sc || !copy) {
-        free(sc);
-        free(copy);
-        return MDL_ERUN;
+    if (!strcmp(w[0], "echo"))
+        return cmd_echo(sc, w, nw);
+    if (!strcmp(w[0], "include"))
+        return cmd_include(sc, w, nw);
+    if (!strcmp(w[0], "log"))
+        return cmd_log(sc, w, nw);
+    if (!strcmp(w[0], "print"))
+        return cmd_print(sc, w, nw);
+    if (!strcmp(w[0], "variable"))
+        return cmd_variable(sc, w, nw);
+    if (!strcmp(w[0], "quit")) {
+        sc->stop = 1;
+        return MDL_OK;
     }
+    static const char *const later[] = {"label", "jump", "next", "if", "clear", "shell", "python", "partition",
+                                        "plugin"};
+    for (size_t k = 0; k < sizeof later / sizeof later[0]; k++)
+        if (!strcmp(w[0], later[k]))
+            return fail(sc, "not a command mdlite runs: it reads a script once, top to bottom, into one run "
+                            "(docs/LAMMPS.md lists the commands it takes)");
+    return 1;
+}
+
+/* One command's text: echoed, its comment cut, substituted (echoed again when that changed it),
+   split and run. */
+static int script_command(script *sc, mdl_buf *cmd, mdl_buf *expanded, words *wd)
+{
+    if (sc->echo_screen || sc->echo_log)
+        MDL_TRY(script_say(sc, buf_str(cmd), sc->echo_screen, sc->echo_log));
+    cut_comment(cmd->s);
+    MDL_TRY(script_substitute(sc, buf_str(cmd), expanded, 0));
+    if ((sc->echo_screen || sc->echo_log) && strcmp(buf_str(expanded), buf_str(cmd)) != 0)
+        MDL_TRY(script_say(sc, buf_str(expanded), sc->echo_screen, sc->echo_log));
+    MDL_TRY(split_words(sc, expanded->s, wd));
+    if (!wd->n)
+        return MDL_OK;
+    sc->cmd = wd->w[0];
+    int rc = input_command(sc, wd->w, wd->n);
+    if (rc == 1)
+        rc = lammps_system_command(sc, wd->w, wd->n);
+    if (rc == 1)
+        rc = lammps_run_command(sc, wd->w, wd->n);
+    if (rc == 1)
+        rc = fail(sc, "not a command mdlite runs (docs/LAMMPS.md lists those it does)");
+    return rc;
+}
+
+static int convert_text(script *sc, const char *file, const char *text)
+{
+    mdl_buf cmd = {0}, expanded = {0};
+    words wd = {0};
+    int rc = MDL_OK, line = 1;
+    sc->file = file;
+    const char *p = text;
+    if ((unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB && (unsigned char)p[2] == 0xBF)
+        p += 3;
+    while (*p && rc == MDL_OK && !sc->stop) {
+        sc->line = line;
+        sc->cmd = NULL;
+        rc = read_command(&p, &line, &cmd);
+        line++;
+        if (rc == MDL_OK)
+            rc = script_command(sc, &cmd, &expanded, &wd);
+        sc->file = file;
+    }
+    buf_free(&cmd);
+    buf_free(&expanded);
+    free(wd.w);
+    return rc;
+}
+
+/* The script's folder, absolute, with its '/'. */
+static char *script_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    mdl_buf dir = {0};
+    if (buf_addn(&dir, slash ? path : ".", slash ? (size_t)(slash - path + (slash == path)) : 1) != MDL_OK)
+        return NULL;
+    char *real = realpath(dir.s, NULL);
+    buf_free(&dir);
+    if (!real)
+        return NULL;
+    mdl_buf b = {0};
+    int rc = buf_addf(&b, "%s%s", real, strcmp(real, "/") ? "/" : "");
+    free(real);
+    return rc == MDL_OK ? b.s : NULL;
+}
+
+static void free_script(script *sc)
+{
+    for (int r = 0; r < sc->nruns; r++) {
+        settings_free(&sc->runs[r].keys);
+        buf_free(&sc->runs[r].data_files);
+        buf_free(&sc->runs[r].screen);
+        buf_free(&sc->runs[r].log);
+    }
+    free(sc->runs);
+    for (int k = 0; k < sc->nfix; k++) {
+        free(sc->fixes[k].id);
+        free(sc->fixes[k].style);
+        for (int a = 0; a < sc->fixes[k].nargs; a++)
+            free(sc->fixes[k].args[a]);
+        free(sc->fixes[k].args);
+    }
+    free(sc->fixes);
+    for (int k = 0; k < sc->nregion; k++)
+        free(sc->regions[k].id);
+    free(sc->regions);
+    settings_free(&sc->now);
+    script_free_vars(sc);
+    buf_free(&sc->screen);
+    buf_free(&sc->log);
+    buf_free(&sc->initial_data);
+    settings_free(&sc->data_keys);
+    free(sc->pair_set);
+    free(sc->log_file);
+    free(sc->dir);
+    free(sc);
+}
+
+int lammps_script_convert(const char *path, const char *text, const lammps_script_vars *vars, char **ini,
+                          int **line_of, int *nlines)
+{
+    script *sc = mdl_calloc(1, sizeof *sc, "script");
+    if (!sc)
+        return MDL_ERUN;
     sc->path = path;
     snprintf(sc->units, sizeof sc->units, "lj");
     snprintf(sc->mix, sizeof sc->mix, "geometric");
-    const char *slash = strrchr(path, '/');
-    if (slash)
-        snprintf(sc->dir, sizeof sc->dir, "%.*s/", (int)(slash - path), path);
-    int rc = MDL_OK, line = 1;
-    for (char *p = copy; *p && rc == MDL_OK;) {
-        char *cmd = p;
-        sc->line = line;
-        for (;;) { /* the command's lines: a line ending in & goes on */
-            char *nl = strchr(p, '\n');
-            char *end = nl ? nl : p + strlen(p);
-            char *last = end;
-            while (last > p && (last[-1] == ' ' || last[-1] == '\t' || last[-1] == '\r'))
-                last--;
-            p = nl ? nl + 1 : end;
-            line += nl != NULL;
-            if (last > cmd && last[-1] == '&' && nl) {
-                last[-1] = ' ', *nl = ' ';
-                continue;
-            }
-            *end = '\0';
-            break;
-        }
-        sc->cmd = NULL;
-        rc = script_line(sc, cmd);
-    }
+    int rc = (sc->dir = script_dir(path)) ? MDL_OK : MDL_ERUN;
+    if (rc != MDL_OK)
+        mdl_error("%s: cannot find the script's folder: %s", path, strerror(errno));
+    for (int k = 0; vars && k < vars->n && rc == MDL_OK; k++)
+        rc = script_define_index(sc, vars->name[k], vars->values[k], vars->nvalues[k]);
+    if (rc == MDL_OK)
+        rc = convert_text(sc, path, text);
+    sc->file = path;
     if (rc == MDL_OK && !sc->nruns) {
         sc->cmd = "run";
-        rc = fail(sc, "the script has no run: nothing to do");
+        rc = fail(sc, "the script has no run or minimize: nothing to do");
     }
     if (rc == MDL_OK)
-        rc = check_mixing(sc);
-    ini_out o = {0};
-    if (rc == MDL_OK)
-        rc = write_ini(sc, &o);
-    for (int r = 0; r < sc->nruns; r++)
-        free(sc->runs[r]);
-    free(sc);
-    free(copy);
-    if (rc != MDL_OK) {
-        free(o.text);
-        free(o.line_of);
-        return rc;
-    }
-    *ini = o.text, *line_of = o.line_of, *nlines = o.lines;
-    return MDL_OK;
+        rc = script_write_ini(sc, ini, line_of, nlines);
+    free_script(sc);
+    return rc;
 }

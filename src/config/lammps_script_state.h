@@ -1,137 +1,139 @@
-/* The state of a LAMMPS script being converted (lammps_script.c reads its lines and variables and
-   writes the INI; lammps_commands.c runs each command into mdlite's keys). */
+/* The state of a LAMMPS script being converted (lammps_script.c reads its lines; lammps_vars.c
+   holds its variables; lammps_commands.c and lammps_run_commands.c run each command into
+   mdlite's keys). Every text grows as it needs: nothing is cut to a fixed buffer. */
 #ifndef MDL_LAMMPS_SCRIPT_STATE_H
 #define MDL_LAMMPS_SCRIPT_STATE_H
 
+#include "lammps_script.h"
+#include "../util/strbuf.h"
 #include "../util/util.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-enum { MAX_WORDS = 64, MAX_KEYS = 96, MAX_VARS = 64, MAX_FIXES = 8, MAX_REGIONS = 8, MAX_RUNS = 64 };
-
+/* One INI key as the script stands: its section, name, value and the script line that set it. */
 typedef struct {
-    char section[12], key[40], value[1024];
+    char *section, *key, *value;
     int line;
 } setting;
 
 typedef struct {
-    setting s[MAX_KEYS];
-    int n;
+    setting *s;
+    int n, cap;
 } settings;
 
-typedef struct {
-    char id[32], style[24];
-    char args[MAX_WORDS][64];
-    int nargs, line;
-} fix;
+/* The variable styles mdlite takes (LAMMPS's names). */
+enum { V_INDEX, V_LOOP, V_WORLD, V_UNIVERSE, V_ULOOP, V_STRING, V_GETENV, V_EQUAL, V_INTERNAL, V_FORMAT };
 
 typedef struct {
-    const char *path;
-    char dir[1024];  /* the script's folder, "" for the working one */
-    int line;        /* the command's first line */
-    const char *cmd; /* its name */
-    struct {
-        char name[32], value[256];
-        int equal;
-    } var[MAX_VARS];
-    int nvar;
-    settings now;                /* the keys as the script stands */
-    settings *runs[MAX_RUNS];    /* the keys at each run */
-    int run_line[MAX_RUNS], nruns;
-    fix fixes[MAX_FIXES];
-    int nfix;
-    struct {
-        char id[32];
-        double b[6];
-        int lattice_units;
-    } region[MAX_REGIONS];
-    int nregion;
+    char *name;
+    int style;
+    char *value;          /* the text substituted; V_EQUAL: the formula; V_FORMAT: the equal variable */
+    char *format;         /* V_FORMAT: its C format */
+    int busy;             /* being evaluated: a reference back to it is a cycle */
+    long evaluated;       /* V_EQUAL, V_FORMAT: the generation of `cached` (-1: none) */
+    double cached;
+} script_var;
+
+typedef struct {
+    char *id, *style;
+    char **args;
+    int nargs, line;
+} script_fix;
+
+typedef struct {
+    char *id;
+    double b[6];
+    int lattice_units;
+} script_region;
+
+/* What a run or minimize saved: the keys then, and the text printed before it. */
+typedef struct {
+    settings keys;
+    mdl_buf data_files; /* write_data after it: paths separated by newlines */
+    mdl_buf screen, log; /* print and echo before it (each channel's whole text) */
+    int line;
+} script_run;
+
+typedef struct script {
+    const char *path;       /* the script file (messages) */
+    char *dir;              /* its folder, absolute, ending in '/' */
+    const char *file;       /* the file being read now (an include's) */
+    int line;               /* the command's first line there */
+    const char *cmd;        /* its name */
+    int depth;              /* include depth */
+    script_var *var;
+    int nvar, var_cap;
+    long generation;        /* bumped at every variable command: the equal variables' caches */
+    settings now;           /* the keys as the script stands */
+    script_run *runs;
+    int nruns, runs_cap;
+    script_fix *fixes;
+    int nfix, fix_cap;
+    script_region *regions;
+    int nregion, region_cap;
     char lattice[8], units[8];
-    double scale; /* the lattice's edge (LAMMPS's scale) */
-    int ntypes, box_made, velocity_made, thermo_set;
-    int data_velocities; /* read_data: 1 the file has Velocities, -1 it has none */
+    double scale;           /* the lattice's edge (LAMMPS's scale) */
+    int ntypes, box_made, atoms_made, velocity_made, thermo_set, stop;
+    int data_velocities;    /* read_data: 1 the file has Velocities, -1 it has none */
+    int data_masses;        /* read_data: its Masses section */
+    long data_atoms;        /* read_data: the header's atom count */
     char mix[16];
-    int npairs_listed;
-    char listed[64][2][8];
+    unsigned char *pair_set; /* [ntypes x ntypes]: pair_coeff gave i j (the mixing check) */
+    mdl_buf screen, log;    /* print and echo since the last run */
+    int echo_screen, echo_log;
+    char *log_file;         /* the log command's file (NULL: none) */
+    int log_append;
+    mdl_buf initial_data;   /* write_data before the first run: paths separated by newlines */
+    settings data_keys;     /* the keys at the last of them (a change before the first run is refused) */
+    int data_line;
 } script;
 
-/* A message naming the script's line and command; MDL_EINPUT. */
-static inline int fail(script *sc, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    mdl_error("%s:%d: %s%s%s", sc->path, sc->line, sc->cmd ? sc->cmd : "", sc->cmd ? ": " : "", msg);
-    return MDL_EINPUT;
-}
+/* A message naming the script's file, line and command; MDL_EINPUT. */
+int script_fail(script *sc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define fail script_fail
 
-static inline void set_key(settings *st, const char *section, const char *key, const char *value, int line)
-{
-    int k = 0;
-    while (k < st->n && strcmp(st->s[k].key, key) != 0)
-        k++;
-    if (k == st->n && st->n < MAX_KEYS)
-        st->n++;
-    if (k == MAX_KEYS)
-        return;
-    snprintf(st->s[k].section, sizeof st->s[k].section, "%s", section);
-    snprintf(st->s[k].key, sizeof st->s[k].key, "%s", key);
-    snprintf(st->s[k].value, sizeof st->s[k].value, "%s", value);
-    st->s[k].line = line;
-}
+/* Keys: set (a copy of value; MDL_ERUN without memory), found, dropped. */
+int settings_set(settings *st, const char *section, const char *key, const char *value, int line);
+const setting *settings_find(const settings *st, const char *key);
+void settings_drop(settings *st, const char *key);
+/* Every key whose name begins with prefix dropped. */
+void settings_drop_prefix(settings *st, const char *prefix);
+int settings_copy(settings *to, const settings *from);
+void settings_free(settings *st);
+/* A key of sc->now from a format, at the command's line. */
+int setf(script *sc, const char *section, const char *key, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-static inline void setf(script *sc, const char *section, const char *key, const char *fmt, ...)
-{
-    char v[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(v, sizeof v, fmt, ap);
-    va_end(ap);
-    set_key(&sc->now, section, key, v, sc->line);
-}
+/* A path as the run opens it: absolute, a relative one from the script's folder (malloc'ed). */
+char *script_path(script *sc, const char *path);
+/* Text for the next run's screen and log (or the end's): screen, log or both. */
+int script_say(script *sc, const char *text, int screen, int log);
 
-static inline void drop_key(settings *st, const char *key)
-{
-    for (int k = 0; k < st->n; k++)
-        if (strcmp(st->s[k].key, key) == 0) {
-            st->s[k] = st->s[--st->n];
-            return;
-        }
-}
+/* ---- variables (lammps_vars.c) ---- */
+int cmd_variable(script *sc, char **w, int nw);
+/* $x, ${name} and $(formula[:format]) replaced in line, outside quotes (or everywhere: quoted = 1),
+   into out. */
+int script_substitute(script *sc, const char *line, mdl_buf *out, int quoted);
+/* The value of a formula (immediate or an equal variable's). */
+int script_evaluate(script *sc, const char *formula, double *out);
+/* A variable from mdlite's command line (-var NAME VALUE ...): an index variable. */
+int script_define_index(script *sc, const char *name, char **values, int nvalues);
+void script_free_vars(script *sc);
 
-static inline const setting *find_key(const settings *st, const char *key)
-{
-    for (int k = 0; k < st->n; k++)
-        if (strcmp(st->s[k].key, key) == 0)
-            return &st->s[k];
-    return NULL;
-}
-
-static inline int find_var(const script *sc, const char *name)
-{
-    for (int k = 0; k < sc->nvar; k++)
-        if (strcmp(sc->var[k].name, name) == 0)
-            return k;
-    return -1;
-}
-
-/* Words [from, to) joined by blanks into out, cut to fit. */
-static inline void join_words(char *out, size_t size, char **w, int from, int to)
-{
-    size_t n = 0;
-    out[0] = '\0';
-    for (int k = from; k < to && n + 1 < size; k++) {
-        int m = snprintf(out + n, size - n, "%s%s", k > from ? " " : "", w[k]);
-        n = m < 0 ? size : n + (size_t)m;
-    }
-}
-
-/* One command (its words, variables substituted) into sc's keys: MDL_OK, or a message and
-   MDL_EINPUT (MDL_ERUN: out of memory). */
-int lammps_command(script *sc, char **w, int nw);
+/* ---- commands (lammps_commands.c: the system; lammps_run_commands.c: runs and output) ---- */
+/* One command (its words, variables substituted, quotes removed) into sc's keys: MDL_OK, or a
+   message and MDL_EINPUT (MDL_ERUN: out of memory); 1 when the command is not one of the file's. */
+int lammps_system_command(script *sc, char **w, int nw);
+int lammps_run_command(script *sc, char **w, int nw);
+/* The style of a pair_style or fix without an accelerator suffix (/opt, /omp, /gpu, /kk, ...). */
+const char *script_base_style(const char *style, char *out, size_t size);
+/* A number, with a message naming the word when it is not one. */
+int script_number(script *sc, const char *word, double *v);
+int script_count(script *sc, const char *word, long lo, long hi, long *v);
+/* The argument count between lo and hi (hi >= 1000: no upper bound), else a message. */
+int expect_args(script *sc, int nw, int lo, int hi);
+/* Type range I, *, *J, I*, I*J (LAMMPS's bounds) of 1..n into [*lo, *hi]. */
+int script_type_range(script *sc, const char *word, int n, int *lo, int *hi);
 
 #endif

@@ -68,12 +68,20 @@ int analysis_wanted(const mdl_config *cfg, int rdf)
     return 0;
 }
 
-static FILE *open_csv(const char *path)
+static FILE *open_csv(const char *target, const char *path)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = fopen(target, "w");
     if (!f)
         mdl_error("%s: cannot write: %s", path, strerror(errno));
     return f;
+}
+
+/* A file whose rows are in: flushed, and it takes its name (outfile.h). */
+static int publish_csv(FILE *f, mdl_outfile *out)
+{
+    if (!f || fflush(f) != 0)
+        return f ? MDL_ERUN : MDL_OK;
+    return outfile_publish(out);
 }
 
 /* A new result for the stage that ends (rank 0), or NULL. */
@@ -115,7 +123,8 @@ static void print_result(const mdl_analysis_out *o, const mdl_analysis_result *r
     fprintf(o->msd, "\n");
 }
 
-int analysis_open(mdl_analysis_out *o, const mdl_config *cfg, const mdl_system *s, const mdl_analysis_results *ended)
+int analysis_open(mdl_analysis_out *o, const mdl_config *cfg, const mdl_system *s, const mdl_analysis_results *ended,
+                  mdl_outfile *rdf, mdl_outfile *msd)
 {
     memset(o, 0, sizeof *o);
     const int metal = strcmp(cfg->units, "metal") == 0;
@@ -128,8 +137,9 @@ int analysis_open(mdl_analysis_out *o, const mdl_config *cfg, const mdl_system *
         o->count[s->type[i]] += 1;
     if (comm_rank() > 0)
         return MDL_OK;
+    o->rdf_out = rdf, o->msd_out = msd;
     if (analysis_wanted(cfg, 1)) {
-        if (!(o->rdf = open_csv(cfg->rdf_file)))
+        if (!(o->rdf = open_csv(outfile_target(rdf), cfg->rdf_file)))
             return MDL_ERUN;
         fprintf(o->rdf, "# mdlite radial distribution function g(r) of each species pair, averaged over each stage's "
                         "samples: pairs / (samples * N_a * N_b / <V> * shell volume), N_b = N_a - 1 for a pair of one "
@@ -141,7 +151,7 @@ int analysis_open(mdl_analysis_out *o, const mdl_config *cfg, const mdl_system *
         fprintf(o->rdf, "\n");
     }
     if (analysis_wanted(cfg, 0)) {
-        if (!(o->msd = open_csv(cfg->msd_file)))
+        if (!(o->msd = open_csv(outfile_target(msd), cfg->msd_file)))
             return MDL_ERUN;
         fprintf(o->msd, "# mdlite mean squared displacement of each species from unwrapped positions (image counters), "
                         "origin at the stage's first step (with [analysis] msd_origins = K, the mean over K origins "
@@ -165,6 +175,10 @@ int analysis_open(mdl_analysis_out *o, const mdl_config *cfg, const mdl_system *
 
 void analysis_close(mdl_analysis_out *o)
 {
+    if (o->nresults) { /* a file holding only its header never takes its name */
+        publish_csv(o->rdf, o->rdf_out);
+        publish_csv(o->msd, o->msd_out);
+    }
     if (o->rdf)
         fclose(o->rdf);
     if (o->msd)
@@ -425,10 +439,10 @@ static void diffusion(const mdl_analysis *a, const mdl_analysis_out *o, const do
     }
     if (quiet)
         return;
-    printf("Diffusion coefficient (MSD slope over steps %ld to %ld) =", res->d_first, res->d_last);
+    mdl_say("Diffusion coefficient (MSD slope over steps %ld to %ld) =", res->d_first, res->d_last);
     for (int t = 0; t < nt; t++)
-        printf(" %s %.6g", o->species[t], res->d[t]);
-    printf(" %s^2/%s\n", o->length, o->time);
+        mdl_say(" %s %.6g", o->species[t], res->d[t]);
+    mdl_say(" %s^2/%s\n", o->length, o->time);
 }
 
 /* The MSD's rows (step, time, each species' msd) and D into res; MDL_ERUN when out of memory. */
@@ -481,6 +495,8 @@ int analysis_end(mdl_analysis *a, mdl_analysis_out *o, int quiet)
         rc = msd_result(a, o, m.msd, quiet, res);
     if (rc == MDL_OK && res)
         print_result(o, res);
+    if (rc == MDL_OK && res) /* rows are in: the files take their names */
+        rc = publish_csv(o->rdf, o->rdf_out) != MDL_OK || publish_csv(o->msd, o->msd_out) != MDL_OK ? MDL_ERUN : MDL_OK;
     if (rc == MDL_OK && ((o->rdf && fflush(o->rdf) != 0) || (o->msd && fflush(o->msd) != 0))) {
         mdl_error("writing the analysis files (%s, %s): %s", a->cfg->rdf_file, a->cfg->msd_file, strerror(errno));
         rc = MDL_ERUN;

@@ -5,6 +5,7 @@
 #define MDL_ANALYSIS_H
 
 #include "backend.h"
+#include "../io/outfile.h"
 #include "../io/trajectory.h"
 
 #include <stdio.h>
@@ -12,6 +13,7 @@
 /* The run's analysis files (rank 0; NULL: not written) and what every stage's rows need. */
 typedef struct {
     FILE *rdf, *msd;
+    mdl_outfile *rdf_out, *msd_out; /* their claims (outfile.h) */
     mdl_analysis_result *results; /* each stage's, for the trajectory */
     int nresults;
     int ntypes;
@@ -54,7 +56,8 @@ int analysis_check(const mdl_config *cfg, double cutmax, int ntypes, const mdl_b
 int analysis_wanted(const mdl_config *cfg, int rdf);
 /* The files' headers (rank 0), then the rows of `ended` (a restart's checkpoint: the stages that
    ended before it, kept as results for the H5MD file too; NULL: none). */
-int analysis_open(mdl_analysis_out *o, const mdl_config *cfg, const mdl_system *s, const mdl_analysis_results *ended);
+int analysis_open(mdl_analysis_out *o, const mdl_config *cfg, const mdl_system *s, const mdl_analysis_results *ended,
+                  mdl_outfile *rdf, mdl_outfile *msd);
 void analysis_close(mdl_analysis_out *o);
 /* Every stage's results into an H5MD trajectory, under analysis/STAGE/rdf and analysis/STAGE/msd
    (rank 0, once the frames are written); nothing for extended XYZ. */

@@ -167,6 +167,12 @@ typedef struct {
        arrived and returns MDL_OK, or MDL_NOT_READY (wait = 0), or waits for it (wait = 1) */
     int (*reduce_start)(void *ctx, int slot);
     int (*reduce_poll)(void *ctx, int slot, mdl_observables *o, int wait);
+    /* thermo's extras, between steps, waited for (every rank: all ranks' sums): the forces' largest
+       component and two-norm (LAMMPS's fmax, fnorm) into out[0], out[1]; sum m v_a v_b (in energy
+       units) and the last force call's virial tensor, xx yy zz xy xz yz (LAMMPS's pxx ... pyz);
+       NULL where the backend has none */
+    int (*force_norms)(void *ctx, double out[2]);
+    int (*pressure_tensor)(void *ctx, double kinetic[6], double virial[6]);
     /* on-the-fly analysis (physics/analysis.h), between steps: start sets the MSD's origin (every
        atom's unwrapped position now) and empties the sums; sample adds the RDF's pairs of the
        current list within rdf_max (rdf) and the MSD's sums into row msd_row (>= 0) (GPU: queued,

@@ -135,7 +135,7 @@ static int line_search(minimizer *m, double eoriginal, const mdl_config *cfg, in
 /* A thermo row of the state now (the last evaluation's observables) at `step`. */
 static int row(minimizer *m, long step)
 {
-    return run_write_thermo_row(m->r, step, &m->obs);
+    return run_write_thermo_row(m->r, step, &m->obs, NULL);
 }
 
 /* LAMMPS's MinCG::iterate: *reason, why it stopped; *niter, the iterations made; m->eprevious, the
@@ -321,10 +321,10 @@ static void print_stats(const minimizer *m, int reason, double einitial, double 
     double fmax_ = 0;
     for (size_t i = 0; i < m->n3 / 3; i++)
         fmax_ = fmax(fmax_, sqrt(dot(m->f + 3 * i, m->f + 3 * i, 3)));
-    printf("Loop time of %g s for %ld iterations with %zu atoms\n\nMinimization stats:\n", t, niter, m->n3 / 3);
-    printf("  Stopping criterion = %s\n  Energy initial, next-to-last, final =\n    %22.17g %22.17g %22.17g\n",
+    mdl_say("Loop time of %g s for %ld iterations with %zu atoms\n\nMinimization stats:\n", t, niter, m->n3 / 3);
+    mdl_say("  Stopping criterion = %s\n  Energy initial, next-to-last, final =\n    %22.17g %22.17g %22.17g\n",
            STOP_REASON[reason], einitial, eprev, m->energy);
-    printf("  Iterations, force evaluations = %ld %ld\n  Force two-norm, max component norm = %.17g %.17g\n",
+    mdl_say("  Iterations, force evaluations = %ld %ld\n  Force two-norm, max component norm = %.17g %.17g\n",
            niter, m->evals, sqrt(dot(m->f, m->f, m->n3)), fmax_);
 }
 

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <unistd.h>
 
 static void draw_progress(run_state *r, long step, double t0)
@@ -101,6 +102,7 @@ static int stop_on_signal(run_state *r, long step)
 static int run_stage(run_state *r, int continued)
 {
     const mdl_config *cfg = r->cfg;
+    r->stage_wall0 = mdl_wtime(), r->row_wall = 0; /* thermo's cpu, tpcpu and spcpu: this stage's */
     r->st = (mdl_stepper){.ops = r->ops, .ctx = r->ctx, .cfg = cfg, .units = r->units,
                           .sync_phases = cfg->sync_phases, .natoms = r->natoms,
                           .thermostat_state = r->nstate ? r->thermostat_state : NULL, .nstate = r->nstate};
@@ -112,7 +114,7 @@ static int run_stage(run_state *r, int continued)
         mdl_observables o;
         MDL_TRY(backend_observe(r->ops, r->ctx, &o));
         if (cfg->thermo > 0)
-            MDL_TRY(run_write_thermo_row(r, r->first_step, &o));
+            MDL_TRY(run_write_thermo_row(r, r->first_step, &o, NULL));
         if (cfg->trajectory[0] && !r->append)
             MDL_TRY(run_write_frame(r, r->first_step, r->final_step == r->first_step));
         if (r->append) /* the file's last frame is the checkpoint's step */
@@ -154,7 +156,7 @@ static int run_stage(run_state *r, int continued)
                      cfg->threads > 0 ? cfg->threads : omp_get_max_threads(), r->st.sync_phases};
     if (r->final_step == r->first_step && cfg->steps > 0) { /* a restart at its last step */
         if (r->rank == 0)
-            printf("mdlite: stage %s ended at step %ld, before the restart\n", cfg->stage_name, r->final_step);
+            mdl_say("mdlite: stage %s ended at step %ld, before the restart\n", cfg->stage_name, r->final_step);
     } else
         MDL_TRY(summary_print(&m, loop));
     MDL_TRY(run_write_data(r, r->final_step));
@@ -183,10 +185,26 @@ static int next_stage(run_state *r, const mdl_config *next)
     return MDL_OK;
 }
 
+/* A stage's message (a script's print and echo before its run): on the screen and in the log. */
+static int stage_message(const run_state *r)
+{
+    mdl_buf screen = {0}, log = {0};
+    int rc = config_text(r->cfg, "run", "message", &screen);
+    if (rc == MDL_OK)
+        rc = config_text(r->cfg, "run", "log_message", &log);
+    if (rc == MDL_OK && r->rank == 0 && !r->quiet)
+        mdl_say_to(buf_str(&screen), 1, 0);
+    if (rc == MDL_OK && r->rank == 0)
+        mdl_say_to(buf_str(&log), 0, 1);
+    buf_free(&screen);
+    buf_free(&log);
+    return rc;
+}
+
 static void stage_banner(const run_state *r)
 {
     if (r->base->nstages && !r->quiet)
-        printf("\nmdlite: stage %s (%d of %d): %s, steps %ld to %ld\n", r->cfg->stage_name, r->stage + 1,
+        mdl_say("\nmdlite: stage %s (%d of %d): %s, steps %ld to %ld\n", r->cfg->stage_name, r->stage + 1,
                r->base->nstages, config_ensemble_name(r->cfg->ensemble), r->first_step, r->final_step);
 }
 
@@ -229,15 +247,34 @@ static int run_loop(run_state *r)
     MDL_TRY(run_stage(r, 0)); /* its banner came before the thermo table's header */
     while (r->base->nstages && r->stage + 1 < r->base->nstages) {
         const mdl_config *next = &r->base->stages[++r->stage];
-        if (next->steps == 0)
-            continue;
         MDL_TRY(next_stage(r, next));
+        MDL_TRY(stage_message(r));
+        if (next->steps == 0) { /* a run 0, or a further write_data: its data file of this state */
+            MDL_TRY(run_write_data(r, r->final_step));
+            continue;
+        }
         stage_banner(r);
         if (r->cfg->thermo > 0)
             thermo_header(&r->thermo);
         MDL_TRY(run_stage(r, 1));
     }
     return MDL_OK;
+}
+
+/* The run's last words (a script's print and echo after its last run), on the screen and in the log. */
+static int run_end_message(const run_state *r)
+{
+    mdl_buf screen = {0}, log = {0};
+    int rc = config_text(r->base, "output", "end_message", &screen);
+    if (rc == MDL_OK)
+        rc = config_text(r->base, "output", "end_log_message", &log);
+    if (rc == MDL_OK && r->rank == 0 && !r->quiet)
+        mdl_say_to(buf_str(&screen), 1, 0);
+    if (rc == MDL_OK && r->rank == 0)
+        mdl_say_to(buf_str(&log), 0, 1);
+    buf_free(&screen);
+    buf_free(&log);
+    return rc;
 }
 
 /* The stage the run starts in (r->stage, r->cfg) and its last step: with stages, their schedule
@@ -319,9 +356,10 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         return MDL_ERUN;
     run_state r;
     memset(&r, 0, sizeof r);
-    r.fd_thermo = r.fd_traj = r.fd_profile = r.fd_rdf = r.fd_msd = -1;
-    for (int k = 0; k < MDL_MAX_STAGES; k++)
-        r.fd_data[k] = -1;
+    r.o_thermo.fd = r.o_traj.fd = r.o_rdf.fd = r.o_msd.fd = r.o_log.fd = -1;
+    r.overwrite = opt->overwrite;
+    if (cfg->log_file[0] && r.rank == 0 && (r.log_early = open_memstream(&r.log_text, &r.log_len)))
+        mdl_set_log(r.log_early); /* what is printed before the log file opens goes into it too */
     r.ops = ops;
     r.cfg = r.base = cfg;
     r.units = &u;
@@ -376,11 +414,13 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     profile_phase(r.prof, "backend create", t);
     system_species_counts(&s, r.species_counts, sizeof r.species_counts);
     if (rc == MDL_OK && !quiet)
-        printf("mdlite: %zu atoms, %d species, box %g x %g x %g, %s units, %s backend, steps %ld to %ld\n", s.n,
+        mdl_say("mdlite: %zu atoms, %d species, box %g x %g x %g, %s units, %s backend, steps %ld to %ld\n", s.n,
                s.ntypes, s.box.len[0], s.box.len[1], s.box.len[2], u.name, ops->name, r.first_step,
                stages_end(cfg, cfg->nstages ? r.stages_from : r.first_step));
     if (rc == MDL_OK && !quiet && r.nranks > 1)
-        printf("mdlite: %d ranks, %d x %d x %d bricks\n", r.nranks, r.grid[0], r.grid[1], r.grid[2]);
+        mdl_say("mdlite: %d ranks, %d x %d x %d bricks\n", r.nranks, r.grid[0], r.grid[1], r.grid[2]);
+    if (rc == MDL_OK && !r.restarted)
+        rc = stage_message(&r);
     if (rc == MDL_OK)
         stage_banner(&r);
     int thermo_open_rc = MDL_ERUN;
@@ -395,18 +435,21 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     for (size_t i = 0; i < s.n; i++)
         mass += s.mass[s.type[i]];
     const mdl_thermo_style style = {cfg->thermo_columns, config_origin(cfg, "output", "thermo_columns"),
-                                    cfg->thermo_norm, cfg->thermo_file_mdlite, mass, &u};
+                                    cfg->thermo_norm, cfg->thermo_file_mdlite, cfg->thermo_format,
+                                    config_origin(cfg, "output", "thermo_format"), cfg->thermo_multi, mass, &u};
     if (rc == MDL_OK) /* before any file is claimed */
         rc = thermo_check_style(&style);
     if (rc == MDL_OK && r.rank == 0)
         rc = run_claim_outputs(&r, opt);
     if (rc == MDL_OK)
-        rc = thermo_open_rc = thermo_open(&r.thermo, r.rank == 0 ? cfg->thermo_file : "", r.natoms, quiet,
-                                          r.append ? r.first_step : -1, &style);
+        rc = thermo_open_rc = thermo_open(&r.thermo, r.rank == 0 && cfg->thermo_file[0] ? &r.o_thermo : NULL,
+                                          r.natoms, quiet, r.append ? r.first_step : -1, &style);
+    if (rc == MDL_OK)
+        rc = run_check_thermo_backend(&r);
     if (rc == MDL_OK && r.rank == 0)
         rc = run_open_output(&r, &u, &s);
     if (rc == MDL_OK)
-        rc = analysis_open(&r.an_out, cfg, &s, r.ck.results);
+        rc = analysis_open(&r.an_out, cfg, &s, r.ck.results, &r.o_rdf, &r.o_msd);
     if (r.nranks > 1) { /* a file rank 0 could not open stops every rank */
         int bad = rc != MDL_OK;
         if (comm_or_int(&bad) == MDL_OK && bad && rc == MDL_OK)
@@ -463,19 +506,27 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         ops->destroy(r.ctx);
     system_destroy(&r.snap);
     profile_phase(r.prof, "backend destroy", t);
-    if (r.prof) { /* only into a file this run claimed (never over an input) */
-        crc = r.fd_profile >= 0 ? profile_write(r.prof, profile) : MDL_OK;
+    if (r.prof) { /* only where the outputs were checked (never over an input) */
+        crc = thermo_open_rc == MDL_OK ? profile_write(r.prof, profile, opt->overwrite) : MDL_OK;
         if (rc == MDL_OK)
             rc = crc;
         profile_destroy(r.prof);
     }
-    outfile_release(r.fd_thermo);
-    outfile_release(r.fd_traj);
-    outfile_release(r.fd_profile);
-    outfile_release(r.fd_rdf);
-    outfile_release(r.fd_msd);
-    for (int k = 0; k < MDL_MAX_STAGES; k++)
-        outfile_release(r.fd_data[k]);
+    if (rc == MDL_OK)
+        rc = run_end_message(&r);
+    outfile_release(&r.o_thermo); /* what never got content goes: no empty file */
+    outfile_release(&r.o_traj);
+    outfile_release(&r.o_rdf);
+    outfile_release(&r.o_msd);
+    mdl_set_log(NULL);
+    if (r.log_early)
+        fclose(r.log_early);
+    free(r.log_text);
+    if (r.log && fclose(r.log) != 0 && rc == MDL_OK) {
+        mdl_error("%s: [output] log_file: cannot finish writing: %s", cfg->log_file, strerror(errno));
+        rc = MDL_ERUN;
+    }
+    outfile_release(&r.o_log);
     checkpoint_free(&r.ck); /* resume is its analysis */
     potential_destroy(&pt); /* an EAM style's tables, which the backend read until its end */
     return rc;

@@ -9,7 +9,9 @@
 #include "../parallel/comm.h"
 #include "../util/util.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,7 +19,7 @@ void run_clear_progress(run_state *r)
 {
     if (r->progress) {
         fputs("\r\033[K", stdout);
-        fflush(stdout);
+        mdl_say_flush();
     }
 }
 
@@ -28,7 +30,46 @@ static const char *nonfinite_observable(const mdl_observables *o)
          : !isfinite(o->pressure) ? "pressure" : NULL;
 }
 
-int run_write_thermo_row(run_state *r, long step, const mdl_observables *o)
+/* The extras a row's columns need, of the state now (backend.h's force_norms and pressure_tensor: all
+   ranks' sums; the counters; the clocks since the stage began and since the last row). */
+int run_thermo_extras(run_state *r, long step, mdl_thermo_extra *x)
+{
+    const int needs = thermo_needs(&r->thermo);
+    const double now = mdl_wtime(), t = step_time(r, step);
+    *x = (mdl_thermo_extra){.run_first = r->final_step - r->cfg->steps, .first = r->final_step - r->cfg->steps,
+                            .dt = r->cfg->timestep, .cpu = now - r->stage_wall0};
+    if (needs & MDL_THERMO_NEEDS_CLOCK && r->row_wall > 0 && now > r->row_wall && step > r->row_step) {
+        x->tpcpu = (t - r->row_time) / (now - r->row_wall);
+        x->spcpu = (double)(step - r->row_step) / (now - r->row_wall);
+    }
+    r->row_wall = now, r->row_step = step, r->row_time = t;
+    if (needs & MDL_THERMO_NEEDS_STATS) {
+        mdl_backend_stats st;
+        MDL_TRY(r->ops->stats(r->ctx, &st));
+        x->nbuild = st.builds, x->ndanger = st.dangerous;
+    }
+    double norms[2] = {0, 0};
+    if (needs & MDL_THERMO_NEEDS_FORCES)
+        MDL_TRY(r->ops->force_norms(r->ctx, norms));
+    x->fmax = norms[0], x->fnorm = norms[1];
+    if (needs & MDL_THERMO_NEEDS_TENSOR)
+        MDL_TRY(r->ops->pressure_tensor(r->ctx, x->kinetic, x->virial));
+    return MDL_OK;
+}
+
+int run_check_thermo_backend(const run_state *r)
+{
+    const int needs = thermo_needs(&r->thermo);
+    const char *what = needs & MDL_THERMO_NEEDS_FORCES && !r->ops->force_norms ? "fmax and fnorm"
+                     : needs & MDL_THERMO_NEEDS_TENSOR && !r->ops->pressure_tensor ? "pxx pyy pzz pxy pxz pyz" : NULL;
+    if (!what)
+        return MDL_OK;
+    mdl_error("%s: [output] thermo_columns: the %s backend does not compute %s; the cpu backend does",
+              config_origin(r->cfg, "output", "thermo_columns"), r->ops->name, what);
+    return MDL_EINPUT;
+}
+
+int run_write_thermo_row(run_state *r, long step, const mdl_observables *o, const mdl_thermo_extra *x)
 {
     MDL_TRY(stepper_check_health(&r->st, step)); /* a row after an unsafe step is not printed */
     run_clear_progress(r);
@@ -39,7 +80,12 @@ int run_write_thermo_row(run_state *r, long step, const mdl_observables *o)
         r->volume_sum += o->volume;
         r->volume_rows++;
     }
-    return thermo_write(&r->thermo, step, step_time(r, step), o);
+    mdl_thermo_extra now;
+    if (!x) {
+        MDL_TRY(run_thermo_extras(r, step, &now));
+        x = &now;
+    }
+    return thermo_write(&r->thermo, step, step_time(r, step), o, x);
 }
 
 /* A trajectory frame of the current state (forces computed with energy and virial), handed to
@@ -95,7 +141,7 @@ int run_drain_thermo(run_state *r, int wait)
         if (rc == MDL_NOT_READY)
             return MDL_OK;
         MDL_TRY(rc);
-        MDL_TRY(run_write_thermo_row(r, r->thermo_step[slot], &o));
+        MDL_TRY(run_write_thermo_row(r, r->thermo_step[slot], &o, &r->thermo_extra[slot]));
         r->thermo_head++;
     }
     return MDL_OK;
@@ -108,10 +154,11 @@ int run_queue_thermo(run_state *r, long step)
         int slot = (int)(r->thermo_head % MDL_THERMO_SLOTS);
         mdl_observables o;
         MDL_TRY(r->ops->reduce_poll(r->ctx, slot, &o, 1));
-        MDL_TRY(run_write_thermo_row(r, r->thermo_step[slot], &o));
+        MDL_TRY(run_write_thermo_row(r, r->thermo_step[slot], &o, &r->thermo_extra[slot]));
         r->thermo_head++;
     }
     int slot = (int)(r->thermo_tail % MDL_THERMO_SLOTS);
+    MDL_TRY(run_thermo_extras(r, step, &r->thermo_extra[slot])); /* of this step's state, as the row's */
     MDL_TRY(r->ops->reduce_start(r->ctx, slot));
     r->thermo_step[slot] = step;
     r->thermo_tail++;
@@ -129,7 +176,7 @@ const char *run_data_file(const mdl_config *base, int stage)
     return stage == base->nstages - 1 ? base->data_file : ""; /* [output]'s: at the run's end */
 }
 
-/* The data files the stages write (each once) after the outputs in out[5 ..]; their count. */
+/* The data files the stages write (each once) into out[5 ..]; their count. */
 static int data_file_outputs(const mdl_config *base, mdl_named_path *out)
 {
     int n = 0;
@@ -144,40 +191,59 @@ static int data_file_outputs(const mdl_config *base, mdl_named_path *out)
     return n;
 }
 
-/* Every output checked against the inputs and each other, then claimed (locked; an existing
-   file kept as a backup unless appending or --overwrite). */
+/* Every output checked against the inputs and each other, then claimed (outfile.h: written under a
+   temporary name until it has content; an append writes the file itself); the data files and the
+   profile, written whole later, only checked to be free. */
 int run_claim_outputs(run_state *r, const mdl_run_options *opt)
 {
     const mdl_config *cfg = r->cfg;
     mdl_named_path in[] = {{cfg->path, "config file"}, {cfg->input, "[system] input"}, {opt->restart, "--restart file"}};
-    mdl_named_path out[5 + MDL_MAX_STAGES] = {{cfg->thermo_file, "[output] thermo_file"}, {cfg->trajectory, "[output] trajectory"},
+    mdl_named_path out[6 + MDL_MAX_STAGES] = {{cfg->thermo_file, "[output] thermo_file"}, {cfg->trajectory, "[output] trajectory"},
                             {opt->profile, "--profile file"},
-                            {analysis_wanted(cfg, 1) ? cfg->rdf_file : NULL, "[analysis] rdf_file"},
-                            {analysis_wanted(cfg, 0) ? cfg->msd_file : NULL, "[analysis] msd_file"}};
-    const int ndata = data_file_outputs(r->base, out);
-    MDL_TRY(outputs_check(in, 3, out, 5 + ndata, r->append ? 1 : -1, r->append ? 2 : -1));
+                            {analysis_wanted(r->base, 1) ? r->base->rdf_file : NULL, "[analysis] rdf_file"},
+                            {analysis_wanted(r->base, 0) ? r->base->msd_file : NULL, "[analysis] msd_file"},
+                            {cfg->log_file, "[output] log_file"}};
+    const int ndata = data_file_outputs(r->base, out + 1);
+    MDL_TRY(outputs_check(in, 3, out, 6 + ndata, r->append ? 1 : -1, r->append ? 2 : -1));
     int rc = MDL_OK;
-    if (opt->profile)
-        rc = outfile_claim(opt->profile, out[2].role, 0, opt->overwrite, &r->fd_profile);
-    if (rc == MDL_OK && cfg->trajectory[0])
-        rc = outfile_claim(cfg->trajectory, out[1].role, r->append, opt->overwrite, &r->fd_traj);
-    if (rc == MDL_OK && cfg->thermo_file[0])
-        rc = outfile_claim(cfg->thermo_file, out[0].role, r->append, opt->overwrite, &r->fd_thermo);
-    if (rc == MDL_OK && out[3].path)
-        rc = outfile_claim(out[3].path, out[3].role, 0, opt->overwrite, &r->fd_rdf);
-    if (rc == MDL_OK && out[4].path)
-        rc = outfile_claim(out[4].path, out[4].role, 0, opt->overwrite, &r->fd_msd);
     for (int k = 0; k < ndata && rc == MDL_OK; k++)
-        rc = outfile_claim(out[5 + k].path, out[5 + k].role, 0, opt->overwrite, &r->fd_data[k]);
-    if (rc != MDL_OK) { /* no empty file left behind by the claims that went through */
-        outfile_abandon(opt->profile, r->fd_profile);
-        r->fd_profile = -1;
-        if (!r->append) {
-            outfile_abandon(cfg->trajectory, r->fd_traj);
-            r->fd_traj = -1;
-        }
+        rc = outfile_check_free(out[6 + k].path, out[6 + k].role);
+    if (rc == MDL_OK && opt->profile)
+        rc = outfile_check_free(opt->profile, out[2].role);
+    if (rc == MDL_OK && cfg->log_file[0])
+        rc = outfile_claim(&r->o_log, cfg->log_file, out[5].role, cfg->log_append, opt->overwrite);
+    if (rc == MDL_OK && cfg->trajectory[0])
+        rc = outfile_claim(&r->o_traj, cfg->trajectory, out[1].role, r->append, opt->overwrite);
+    if (rc == MDL_OK && cfg->thermo_file[0])
+        rc = outfile_claim(&r->o_thermo, cfg->thermo_file, out[0].role, r->append, opt->overwrite);
+    if (rc == MDL_OK && out[3].path)
+        rc = outfile_claim(&r->o_rdf, out[3].path, out[3].role, 0, opt->overwrite);
+    if (rc == MDL_OK && out[4].path)
+        rc = outfile_claim(&r->o_msd, out[4].path, out[4].role, 0, opt->overwrite);
+    if (rc == MDL_OK && cfg->log_file[0])
+        rc = run_open_log(r);
+    return rc; /* the claims made are released (their temporary files removed) by the run's end */
+}
+
+/* The log file: what was printed so far (kept in memory since the run began), then the rest. */
+int run_open_log(run_state *r)
+{
+    const char *name = outfile_target(&r->o_log);
+    if (!(r->log = fopen(name, r->cfg->log_append ? "a" : "w"))) {
+        mdl_error("%s: [output] log_file: cannot write: %s", r->cfg->log_file, strerror(errno));
+        return MDL_EINPUT;
     }
-    return rc;
+    mdl_set_log(NULL);
+    if (r->log_early) {
+        fclose(r->log_early);
+        r->log_early = NULL;
+        fwrite(r->log_text, 1, r->log_len, r->log);
+        free(r->log_text);
+        r->log_text = NULL;
+    }
+    fflush(r->log);
+    mdl_set_log(r->log);
+    return outfile_publish(&r->o_log); /* it has its content: the run's first lines */
 }
 
 /* The trajectory file, made from the set-up system s (in id order). */
@@ -185,11 +251,17 @@ int run_open_output(run_state *r, const mdl_units *u, const mdl_system *s)
 {
     if (!r->cfg->trajectory[0])
         return MDL_OK;
-    return traj_open(&r->traj, r->base, u, s, r->append); /* an append's last frame checked by the restart */
+    return traj_open(&r->traj, r->base, u, s, r->append, &r->o_traj); /* an append's last frame checked by the restart */
 }
 
 /* The state now as a LAMMPS data file (every rank gathers to rank 0, which writes it), where the
    stage writes one. */
+static int write_frame_data(void *user, const char *name)
+{
+    const run_state *r = user;
+    return write_data_file(name, &r->data_frame, r->units->name, r->data_step);
+}
+
 int run_write_data(run_state *r, long step)
 {
     const char *path = run_data_file(r->base, r->stage);
@@ -204,8 +276,9 @@ int run_write_data(run_state *r, long step)
     MDL_TRY(r->ops->snapshot_finish(r->ctx, r->data_slot, &frame, &obs));
     for (int d = 0; d < 3 && obs.volume > 0; d++) /* the box now (a barostat moves it) */
         frame.box.lo[d] = obs.box_lo[d], frame.box.len[d] = obs.box_len[d];
-    MDL_TRY(write_data_file(path, &frame, r->units->name, step));
+    r->data_frame = frame, r->data_step = step;
+    MDL_TRY(outfile_write_whole(path, "[output] data_file", r->overwrite, write_frame_data, r));
     if (!r->quiet)
-        printf("mdlite: data file %s written (step %ld)\n", path, step);
+        mdl_say("mdlite: data file %s written (step %ld)\n", path, step);
     return MDL_OK;
 }

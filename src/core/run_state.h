@@ -8,6 +8,7 @@
 #include "skin_tuner.h"
 #include "stepper.h"
 #include "../io/checkpoint.h"
+#include "../io/outfile.h"
 #include "../io/profile.h"
 #include "../io/thermo.h"
 #include "../io/trajectory.h"
@@ -35,6 +36,10 @@ typedef struct run_state {
     long last_checkpoint; /* step of the last frame handed out with the checkpoint */
     long thermo_step[MDL_THERMO_SLOTS]; /* queued thermo rows (GPU): FIFO [thermo_head, thermo_tail) */
     long thermo_head, thermo_tail;
+    mdl_thermo_extra thermo_extra[MDL_THERMO_SLOTS]; /* their extras, taken when queued */
+    double stage_wall0;      /* the stage's start on the wall clock (thermo's cpu) */
+    double row_wall, row_time; /* the last row's wall clock and simulated time (tpcpu, spcpu) */
+    long row_step;
     mdl_system snap;    /* with a trajectory: the set-up system, kept as the frames' metadata
                            (species, masses, types, ids) */
     long first_step, final_step;
@@ -45,8 +50,13 @@ typedef struct run_state {
     double thermostat_state[MDL_NH_STATE]; /* the checkpoint's (Nose-Hoover's chains and barostat) */
     int nstate;
     int append;         /* continuing the restart file itself: its last frame is our first */
-    int fd_thermo, fd_traj, fd_profile, fd_rdf, fd_msd; /* locks on the output files (outfile_claim), -1: none */
-    int fd_data[MDL_MAX_STAGES]; /* the data files' locks */
+    mdl_outfile o_thermo, o_traj, o_rdf, o_msd, o_log; /* the outputs claimed (outfile.h) */
+    char *log_text;          /* what was printed before the log file opened (a memory stream's) */
+    size_t log_len;
+    FILE *log_early, *log;   /* that stream, then the log file */
+    int overwrite;           /* --overwrite */
+    mdl_system data_frame;   /* run_write_data's frame and step, for its writer */
+    long data_step;
     int data_slot;               /* the snapshot slot of the data files */
     size_t natoms;
     int progress;       /* draw a progress line (stdout is a terminal) */
@@ -77,7 +87,11 @@ int run_write_data(run_state *r, long step);
 /* A progress line, cleared before other output (rank 0, a terminal). */
 void run_clear_progress(run_state *r);
 /* The row of `step` (observables o) on stdout and in thermo.csv, after the health check. */
-int run_write_thermo_row(run_state *r, long step, const mdl_observables *o);
+int run_write_thermo_row(run_state *r, long step, const mdl_observables *o, const mdl_thermo_extra *x);
+/* MDL_EINPUT naming the key where the backend cannot compute a column the thermo rows show. */
+int run_check_thermo_backend(const run_state *r);
+/* The extras a row's columns need (thermo.h), of the state now: x NULL in run_write_thermo_row. */
+int run_thermo_extras(run_state *r, long step, mdl_thermo_extra *x);
 /* A trajectory frame of the current state (forces computed with energy and virial), handed to
    the writer (async = no: written before this returns). Every flush_every-th frame and the last
    flush the file and, with output.checkpoint, carry the checkpoint (on the step of a frame already
@@ -90,6 +104,8 @@ int run_queue_thermo(run_state *r, long step);
 /* Every output checked against the inputs and each other, then claimed (locked; an existing file
    kept as a backup unless appending or --overwrite). */
 int run_claim_outputs(run_state *r, const mdl_run_options *opt);
+/* The log file opened, what the run printed before it written into it. */
+int run_open_log(run_state *r);
 /* The trajectory file, made from the set-up system s (in id order). */
 int run_open_output(run_state *r, const mdl_units *u, const mdl_system *s);
 

@@ -50,10 +50,10 @@ int skin_tuner_after(mdl_skin_tuner *t, const mdl_backend_ops *ops, void *ctx, l
             best = k;
     t->active = 0;
     if (!quiet) {
-        printf("skin auto: %ld steps each:", t->window);
+        mdl_say("skin auto: %ld steps each:", t->window);
         for (int k = 0; k < MDL_SKIN_TRIALS; k++)
-            printf(" %.4g (%.3g us/step)", t->skin[k], 1e6 * t->seconds[k] / (double)t->window);
-        printf("; going on with %.4g\n", t->skin[best]);
+            mdl_say(" %.4g (%.3g us/step)", t->skin[k], 1e6 * t->seconds[k] / (double)t->window);
+        mdl_say("; going on with %.4g\n", t->skin[best]);
     }
     return ops->set_skin(ctx, t->skin[best]);
 }

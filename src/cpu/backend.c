@@ -384,33 +384,6 @@ static int cpu_scale_to_temperature(void *p, double target, double coupling)
     return MDL_OK;
 }
 
-static int cpu_reduce(void *p, mdl_observables *o)
-{
-    cpu_ctx *c = p;
-    double sums[3] = {cpu_local_kinetic(c), c->pe, c->virial};
-    MDL_TRY(comm_sum_doubles(sums, 3)); /* in rank order */
-    o->kinetic = sums[0];
-    o->potential = sums[1];
-    o->virial = sums[2];
-    mdl_finish_observables(o, c->natoms, &c->s.box, &c->u, c->tail);
-    o->ecouple = c->nose_hoover ? nh_energy(&c->nh, o->volume) : 0.0;
-    return MDL_OK;
-}
-
-static int cpu_reduce_start(void *p, int slot)
-{
-    cpu_ctx *c = p;
-    return cpu_reduce(c, &c->thermo_rows[slot]);
-}
-
-static int cpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait)
-{
-    cpu_ctx *c = p;
-    (void)wait; /* computed at the start: always there */
-    *o = c->thermo_rows[slot];
-    return MDL_OK;
-}
-
 /* The half list expanded to full rows in id order. */
 static int cpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
 {
@@ -568,6 +541,8 @@ const mdl_backend_ops mdl_cpu_backend = {
     .nose_hoover_state = cpu_nose_hoover_state,
     .reduce_start = cpu_reduce_start,
     .reduce_poll = cpu_reduce_poll,
+    .force_norms = cpu_force_norms,
+    .pressure_tensor = cpu_pressure_tensor,
     .analysis_start = cpu_analysis_start,
     .analysis_sample = cpu_analysis_sample,
     .analysis_read = cpu_analysis_read,

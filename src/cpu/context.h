@@ -82,6 +82,14 @@ int cpu_nose_hoover_state(void *p, mdl_nh *out);
 int cpu_nose_hoover_half(cpu_ctx *c, int start);
 int cpu_remap_box(cpu_ctx *c);
 
+/* The observables' operations of the backend table (observe.c). */
+/* The observables now into o (all ranks' sums). */
+int cpu_reduce(void *p, mdl_observables *o);
+int cpu_reduce_start(void *p, int slot);
+int cpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait);
+int cpu_force_norms(void *p, double out[2]);
+int cpu_pressure_tensor(void *p, double kinetic[6], double virial[6]);
+
 /* On-the-fly analysis's operations of the backend table (analysis.c), and its release. */
 int cpu_analysis_start(void *p, const mdl_analysis_spec *spec);
 int cpu_analysis_sample(void *p, int rdf, int msd_row);

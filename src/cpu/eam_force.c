@@ -244,3 +244,29 @@ int eam_forces(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t
         *virial = w;
     return MDL_OK;
 }
+
+void eam_virial_tensor(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n,
+                       const double *x, const double *y, const double *z, const int32_t *type,
+                       const cpu_force_scratch *scratch, double w[6])
+{
+    double len[3], inv[3], fpair[CHUNK];
+    const double *fp = scratch->eam + n; /* the last force call's slopes (eam_forces) */
+    box_image_lengths(box, len, inv);
+    for (int k = 0; k < 6; k++)
+        w[k] = 0;
+    eam_chunk c;
+    for (int sg = 0; sg < nl->nseg; sg++)
+        for (size_t i = nl->seg[sg].atom_begin; i < nl->seg[sg].atom_end; i++)
+            for (int k0 = 0; k0 < nl->count[i]; k0 += CHUNK) {
+                const int k1 = k0 + CHUNK < nl->count[i] ? k0 + CHUNK : nl->count[i];
+                eam_sums unused = {0, 0};
+                chunk_pairs(e, nl, &nl->seg[sg], i, k0, k1, len, inv, x, y, z, &c);
+                pair_scalars(e, &c, type, type[i], 0, fp[i], fp, nlocal, fpair, &unused);
+                for (int q = 0; q < c.n; q++) {
+                    const double share = (size_t)c.j[q] < nlocal ? fpair[q] : 0.5 * fpair[q];
+                    w[0] += c.dx[q] * c.dx[q] * share, w[1] += c.dy[q] * c.dy[q] * share;
+                    w[2] += c.dz[q] * c.dz[q] * share, w[3] += c.dx[q] * c.dy[q] * share;
+                    w[4] += c.dx[q] * c.dz[q] * share, w[5] += c.dy[q] * c.dz[q] * share;
+                }
+            }
+}

@@ -244,3 +244,47 @@ int pair_forces(const cpu_pair_table *t, const cpu_nlist *nl, const mdl_box *box
     }
     return MDL_OK;
 }
+
+/* Adds the pair's virial tensor share: -f_ij (x) r_ij... as LAMMPS's: r_a f_b with f = r fp. */
+static void add_tensor(double w[6], double share, double dx, double dy, double dz, double fp)
+{
+    const double f = share * fp;
+    w[0] += dx * dx * f, w[1] += dy * dy * f, w[2] += dz * dz * f;
+    w[3] += dx * dy * f, w[4] += dx * dz * f, w[5] += dy * dz * f;
+}
+
+void pair_virial_tensor(const cpu_pair_table *t, const cpu_nlist *nl, const mdl_box *box, size_t nlocal,
+                        const double *x, const double *y, const double *z, const int32_t *type, double w[6])
+{
+    double len[3], inv[3];
+    box_image_lengths(box, len, inv);
+    for (int k = 0; k < 6; k++)
+        w[k] = 0;
+    for (int sg = 0; sg < nl->nseg; sg++) {
+        const cpu_nlist_segment *seg = &nl->seg[sg];
+        for (size_t i = seg->atom_begin; i < seg->atom_end; i++) {
+            const int32_t *l = seg->data + nl->first[i];
+            for (int k = 0; k < nl->count[i]; k++) {
+                const int32_t j = l[k];
+                double dx = x[i] - x[j], dy = y[i] - y[j], dz = z[i] - z[j];
+                if (k >= nl->inner[i])
+                    dx = min_image(dx, len[0], inv[0]), dy = min_image(dy, len[1], inv[1]),
+                    dz = min_image(dz, len[2], inv[2]);
+                const double r2 = dx * dx + dy * dy + dz * dz;
+                const int c = type[i] * t->ntypes + type[j];
+                if (!(r2 < t->cutsq[c]))
+                    continue;
+                double fp = 0;
+                switch (t->style) {
+#define STYLE_FPAIR(ID, NAME)                                                                            \
+    case MDL_PAIR_##ID:                                                                                  \
+        fp = NAME##_fpair(r2, t->coeff[0][c], t->coeff[1][c], t->coeff[2][c], t->coeff[3][c], t->coeff[4][c]); \
+        break;
+                    MDL_PAIR_STYLES(STYLE_FPAIR)
+#undef STYLE_FPAIR
+                }
+                add_tensor(w, (size_t)j >= nlocal ? 0.5 : 1.0, dx, dy, dz, fp);
+            }
+        }
+    }
+}

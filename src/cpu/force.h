@@ -45,6 +45,14 @@ int pair_forces(const cpu_pair_table *t, const cpu_nlist *nl, const mdl_box *box
                 const double *x, const double *y, const double *z, const int32_t *type, double *fx, double *fy,
                 double *fz, int energy_virial, double *pe, double *virial, cpu_force_scratch *scratch);
 
+/* The virial tensor of the pairs in the list (xx yy zz xy xz yz; a ghost's pair half), as the
+   last force call computed their forces: the style's arithmetic, pair by pair. */
+void pair_virial_tensor(const cpu_pair_table *t, const cpu_nlist *nl, const mdl_box *box, size_t nlocal,
+                        const double *x, const double *y, const double *z, const int32_t *type, double w[6]);
+/* The same for EAM, from the embedding slopes of the last force call (eam_force.c). */
+void eam_virial_tensor(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n,
+                       const double *x, const double *y, const double *z, const int32_t *type,
+                       const cpu_force_scratch *scratch, double w[6]);
 /* EAM (eam_force.c): the same contract as pair_forces; dm forwards the owned atoms' embedding
    slopes to their ghosts on other ranks. */
 int eam_forces(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n, const double *x,

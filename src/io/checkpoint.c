@@ -92,9 +92,11 @@ static int ck_range(const ck_reader *r, const char *name, const double *v, size_
 {
     for (size_t i = 0; i < n; i++)
         if (!(v[i] >= lo && v[i] <= hi) || (whole && v[i] != floor(v[i]))) {
-            char why[160];
-            snprintf(why, sizeof why, "value %zu is %.17g, not %s in [%g, %g]", i, v[i], whole ? "a whole number" : "a number",
-                     lo, hi);
+            char why[200], text[40], range[160];
+            snprintf(text, sizeof text, "%.17g", v[i]);
+            if (mdl_in_range(text, v[i], lo, hi, 0, range, sizeof range))
+                snprintf(range, sizeof range, "'%s' must be a whole number", text);
+            snprintf(why, sizeof why, "value %zu: %s", i, range);
             return field_fail(r, name, why);
         }
     return MDL_OK;

@@ -35,6 +35,18 @@ static void cut_comment(char *line)
         *hash = '\0';
 }
 
+/* A number of field f (column `column`) within [lo, hi] (lo_open: above lo), as the INI and the
+   checkpoint hold theirs (util.h's MDL_BIG, MDL_SMALLEST). */
+static int field_in_range(line_reader *r, const char *f, int column, double lo, double hi, int lo_open, double *out)
+{
+    MDL_TRY(parse_coord(r, f, column, out));
+    char why[256];
+    if (mdl_in_range(f, *out, lo, hi, lo_open, why, sizeof why))
+        return MDL_OK;
+    mdl_error("%s:%d: column %d: %s", r->path, r->line, column, why);
+    return MDL_EINPUT;
+}
+
 /* A count in field f of a header line: a whole number 0 .. max. */
 static int parse_count(line_reader *r, const char *f, long max, long *out)
 {
@@ -58,11 +70,18 @@ static int header_line(line_reader *r, char *line, data_header *h)
     static const char *const lohi[3][2] = {{"xlo", "xhi"}, {"ylo", "yhi"}, {"zlo", "zhi"}};
     for (int d = 0; d < 3; d++)
         if (nf == 4 && strcmp(f[2], lohi[d][0]) == 0 && strcmp(f[3], lohi[d][1]) == 0) {
-            if (parse_coord(r, f[0], 1, &h->lo[d]) || parse_coord(r, f[1], 2, &h->hi[d]))
+            if (field_in_range(r, f[0], 1, -MDL_BIG, MDL_BIG, 0, &h->lo[d]) ||
+                field_in_range(r, f[1], 2, -MDL_BIG, MDL_BIG, 0, &h->hi[d]))
                 return MDL_EINPUT;
             if (!(h->hi[d] > h->lo[d])) {
                 mdl_error("%s:%d: %s %s: %s must be above %s", r->path, r->line, lohi[d][0], lohi[d][1], lohi[d][1],
                           lohi[d][0]);
+                return MDL_EINPUT;
+            }
+            char len[40], why[256];
+            snprintf(len, sizeof len, "%.17g", h->hi[d] - h->lo[d]);
+            if (!mdl_in_range(len, h->hi[d] - h->lo[d], MDL_SMALLEST, MDL_BIG, 0, why, sizeof why)) {
+                mdl_error("%s:%d: the box length %s - %s: %s", r->path, r->line, lohi[d][1], lohi[d][0], why);
                 return MDL_EINPUT;
             }
             h->has_box[d] = 1;
@@ -149,6 +168,7 @@ static int read_masses(line_reader *r, data_header *h, mdl_system *s)
             mdl_error("%s:%d: Masses: type %ld %s", r->path, r->line, t, m > 0 ? "given twice" : "needs a mass above 0");
             return MDL_EINPUT;
         }
+        MDL_TRY(field_in_range(r, f[1], 2, MDL_SMALLEST, MDL_BIG, 0, &m));
         set |= 1u << (t - 1);
         s->mass[t - 1] = m;
         name_species(s, (int)t - 1, comment);
@@ -186,7 +206,7 @@ static int read_atoms(line_reader *r, data_header *h, mdl_system *s)
         MDL_TRY(parse_index(r, f[0], 1, "atom id", h->natoms, &id));
         MDL_TRY(parse_index(r, f[1], 2, "atom type", h->ntypes, &t));
         for (int d = 0; d < 3; d++)
-            MDL_TRY(parse_coord(r, f[2 + d], 3 + d, &c[d]));
+            MDL_TRY(field_in_range(r, f[2 + d], 3 + d, -MDL_BIG, MDL_BIG, 0, &c[d]));
         for (int d = 0; d < 3 && nf == 8; d++)
             if (mdl_parse_long(f[5 + d], &img[d]) != 0 || labs(img[d]) > 1000000000L) {
                 mdl_error("%s:%d: column %d: '%s' is not an image flag", r->path, r->line, 6 + d, f[5 + d]);
@@ -229,7 +249,7 @@ static int read_velocities(line_reader *r, data_header *h, mdl_system *s)
         if (rc == MDL_OK)
             rc = parse_index(r, f[0], 1, "atom id", h->natoms, &id);
         for (int d = 0; d < 3 && rc == MDL_OK; d++)
-            rc = parse_coord(r, f[1 + d], 2 + d, &v[d]);
+            rc = field_in_range(r, f[1 + d], 2 + d, -MDL_BIG, MDL_BIG, 0, &v[d]);
         if (rc == MDL_OK && seen[id - 1]) {
             mdl_error("%s:%d: Velocities: atom id %ld given twice", r->path, r->line, id);
             rc = MDL_EINPUT;

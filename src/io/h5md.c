@@ -327,7 +327,8 @@ static int open_layout(h5md_file *h)
     return MDL_OK;
 }
 
-int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const mdl_system *s, int append)
+int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const mdl_system *s, int append,
+              const char *target)
 {
     h5_enter();
     h5md_file *h = calloc(1, sizeof *h);
@@ -356,7 +357,7 @@ int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const 
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     H5Pset_file_locking(fapl, 0, 1);
     if (append) {
-        h->file = H5Fopen(h->path, H5F_ACC_RDWR, fapl);
+        h->file = H5Fopen(target, H5F_ACC_RDWR, fapl);
         H5Pclose(fapl);
         if (h->file < 0) {
             mdl_error("%s: cannot open the trajectory to append to it", h->path);
@@ -365,7 +366,7 @@ int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const 
         int rc = open_layout(h);
         return rc == MDL_OK ? record_continuation(h, cfg) : rc;
     }
-    h->file = H5Fcreate(h->path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    h->file = H5Fcreate(target, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     H5Pclose(fapl);
     if (h->file < 0) {
         mdl_error("%s: [output] trajectory: cannot create the file%s%s", h->path, errno ? ": " : "",

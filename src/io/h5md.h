@@ -6,7 +6,8 @@
 
 typedef struct h5md_file h5md_file;
 
-int h5md_open(h5md_file **h, const mdl_config *cfg, const mdl_units *u, const mdl_system *s, int append);
+int h5md_open(h5md_file **h, const mdl_config *cfg, const mdl_units *u, const mdl_system *s, int append,
+              const char *target);
 int h5md_write(h5md_file *h, const mdl_frame *f);
 int h5md_flush(h5md_file *h);
 int h5md_close(h5md_file *h);

@@ -171,57 +171,109 @@ static const char *backup_name(const char *path, char *out, size_t size)
     return "the 99 backup names #name.1# to #name.99# are all taken";
 }
 
-int outfile_claim(const char *path, const char *role, int append, int overwrite, int *fd_out)
+int outfile_check_free(const char *path, const char *role)
 {
-    int fd;
-    *fd_out = -1;
-    if (open_locked(path, role, O_CREAT, &fd) != MDL_OK)
-        return MDL_EINPUT;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return MDL_OK; /* none yet (or unreadable: the claim says why) */
     struct stat st;
-    if (append || fstat(fd, &st) != 0 || st.st_size == 0 || !S_ISREG(st.st_mode)) {
-        *fd_out = fd;
-        return MDL_OK;
-    }
-    if (overwrite) {
-        if (ftruncate(fd, 0) != 0) {
-            mdl_error("%s: %s: cannot truncate: %s", path, role, strerror(errno));
-            close(fd);
-            return MDL_EINPUT;
-        }
-        *fd_out = fd;
-        return MDL_OK;
-    }
-    char backup[PATH_MAX + 16];
-    const char *why = backup_name(path, backup, sizeof backup);
-    if (!why && rename(path, backup) != 0)
-        why = strerror(errno);
-    if (why) {
-        mdl_error("%s: %s: the file exists and cannot be kept as a backup (%s); move it away or run with "
-                  "--overwrite", path, role, why);
-        close(fd);
+    int busy = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    close(fd);
+    if (busy) {
+        mdl_error("%s: %s: the file is in use by another process (a run writing it, or a program reading it); "
+                  "wait for it or choose another name", path, role);
         return MDL_EINPUT;
     }
-    fprintf(stderr, "mdlite: %s exists: kept as %s\n", path, backup);
-    int fresh;
-    int rc = open_locked(path, role, O_CREAT | O_EXCL, &fresh);
-    close(fd); /* the backup's lock: nobody else wrote it while we renamed it */
-    if (rc != MDL_OK)
-        return rc;
-    *fd_out = fresh;
     return MDL_OK;
 }
 
-void outfile_release(int fd)
+int outfile_claim(mdl_outfile *o, const char *path, const char *role, int append, int overwrite)
 {
-    if (fd >= 0)
-        close(fd);
+    *o = (mdl_outfile){.role = role, .fd = -1, .overwrite = overwrite};
+    if (snprintf(o->path, sizeof o->path, "%s", path) >= (int)sizeof o->path) {
+        mdl_error("%s: %s: the path is longer than %zu characters", path, role, sizeof o->path - 1);
+        return MDL_EINPUT;
+    }
+    if (append) {
+        o->published = 1;
+        return open_locked(path, role, O_CREAT, &o->fd);
+    }
+    MDL_TRY(outfile_check_free(path, role));
+    struct stat st;
+    char backup[PATH_MAX + 16];
+    const char *why = NULL; /* an earlier file to be kept: a name for it, before anything is written */
+    if (!overwrite && stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (why = backup_name(path, backup, sizeof backup))) {
+        mdl_error("%s: %s: the file exists and cannot be kept as a backup (%s); move it away or run with --overwrite",
+                  path, role, why);
+        return MDL_EINPUT;
+    }
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path + 1) : 0;
+    if (snprintf(o->temp, sizeof o->temp, "%.*s#%s.partial.%ld#", dirlen, path, path + dirlen, (long)getpid()) >=
+        (int)sizeof o->temp) {
+        mdl_error("%s: %s: the path is too long for its temporary name", path, role);
+        return MDL_EINPUT;
+    }
+    unlink(o->temp); /* a run of this process id before, killed: its leftover */
+    int rc = open_locked(o->temp, role, O_CREAT | O_EXCL, &o->fd);
+    if (rc != MDL_OK)
+        o->temp[0] = '\0';
+    return rc;
 }
 
-void outfile_abandon(const char *path, int fd)
+const char *outfile_target(const mdl_outfile *o)
 {
-    struct stat a, b;
-    if (fd >= 0 && fstat(fd, &a) == 0 && a.st_size == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
-        a.st_ino == b.st_ino)
-        unlink(path);
-    outfile_release(fd);
+    return o->temp[0] ? o->temp : o->path;
+}
+
+int outfile_publish(mdl_outfile *o)
+{
+    if (o->published || !o->temp[0])
+        return MDL_OK;
+    struct stat st;
+    if (!o->overwrite && stat(o->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        char backup[PATH_MAX + 16];
+        const char *why = backup_name(o->path, backup, sizeof backup);
+        if (!why && rename(o->path, backup) != 0)
+            why = strerror(errno);
+        if (why) {
+            mdl_error("%s: %s: the file exists and cannot be kept as a backup (%s); the new one is %s", o->path,
+                      o->role, why, o->temp);
+            o->temp[0] = '\0';
+            return MDL_ERUN;
+        }
+        fprintf(stderr, "mdlite: %s exists: kept as %s\n", o->path, backup);
+    }
+    if (rename(o->temp, o->path) != 0) {
+        mdl_error("%s: %s: cannot give the file its name (%s); it is %s", o->path, o->role, strerror(errno), o->temp);
+        o->temp[0] = '\0';
+        return MDL_ERUN;
+    }
+    o->temp[0] = '\0';
+    o->published = 1;
+    return MDL_OK;
+}
+
+void outfile_release(mdl_outfile *o)
+{
+    if (o->temp[0])
+        unlink(o->temp);
+    o->temp[0] = '\0';
+    if (o->fd >= 0)
+        close(o->fd);
+    o->fd = -1;
+}
+
+int outfile_write_whole(const char *path, const char *role, int overwrite, int (*write)(void *user, const char *name),
+                        void *user)
+{
+    mdl_outfile o;
+    int rc = outfile_claim(&o, path, role, 0, overwrite);
+    if (rc == MDL_OK)
+        rc = write(user, outfile_target(&o));
+    if (rc == MDL_OK)
+        rc = outfile_publish(&o);
+    outfile_release(&o);
+    return rc;
 }

@@ -1,6 +1,7 @@
 /* Collects timeline intervals (thread-safe) and writes them as CSV. */
 #include "profile.h"
 
+#include "outfile.h"
 #include "../util/util.h"
 
 #include <errno.h>
@@ -49,10 +50,12 @@ static int by_start(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int profile_write(mdl_profile *p, const char *path)
+static int write_profile(void *user, const char *name)
 {
+    mdl_profile *p = user;
     static const char *LANES[] = {"compute", "copy", "write", "run"};
-    FILE *f = fopen(path, "w");
+    const char *path = name;
+    FILE *f = fopen(name, "w");
     if (!f) {
         mdl_error("%s: --profile: cannot write: %s", path, strerror(errno));
         return MDL_ERUN;
@@ -67,6 +70,11 @@ int profile_write(mdl_profile *p, const char *path)
         return MDL_ERUN;
     }
     return MDL_OK;
+}
+
+int profile_write(mdl_profile *p, const char *path, int overwrite)
+{
+    return outfile_write_whole(path, "--profile file", overwrite, write_profile, p);
 }
 
 void profile_destroy(mdl_profile *p)

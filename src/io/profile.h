@@ -27,7 +27,7 @@ void profile_add(mdl_profile *p, int lane, long step, double start, double end);
 /* A phase of the run itself (MDL_LANE_RUN) from `start` (mdl_wtime()) until now; p may be NULL. */
 void profile_phase(mdl_profile *p, const char *what, double start);
 /* Writes lane,step,start_s,end_s,what rows sorted by start; errors name the file. */
-int profile_write(mdl_profile *p, const char *path);
+int profile_write(mdl_profile *p, const char *path, int overwrite);
 void profile_destroy(mdl_profile *p);
 
 #endif

@@ -359,7 +359,7 @@ static int sniff_format(const char *path, FILE *fp)
     return fmt;
 }
 
-int read_coordinates(const char *path, mdl_system *s, int *has_box)
+int read_coordinates(const char *path, int format, mdl_system *s, int *has_box)
 {
     *has_box = 0;
     if (mdl_check_input_file(path, "coordinate file") != MDL_OK)
@@ -370,7 +370,7 @@ int read_coordinates(const char *path, mdl_system *s, int *has_box)
         mdl_error("%s: cannot open coordinate file: %s", path, strerror(errno));
         return MDL_EINPUT;
     }
-    int rc, fmt = is_data_file(path) ? 'd' : sniff_format(path, r.fp);
+    int rc, fmt = format ? format : is_data_file(path) ? 'd' : sniff_format(path, r.fp);
     if (fmt == 'd')
         rc = read_data_file(&r, s), *has_box = rc == MDL_OK;
     else if (fmt == '2')

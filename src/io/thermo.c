@@ -1,16 +1,28 @@
-/* Writes thermo rows: a fixed-width table for people, %.17g CSV for programs. */
+/* Writes thermo rows: the table for people (LAMMPS's columns and formats, thermo_modify format and
+   line multi, or mdlite's own), %.17g CSV for programs. The CSV's energies say in their names whether
+   they are per atom. */
 #define _POSIX_C_SOURCE 200809L
 #include "thermo.h"
 
+#include "thermo_columns.h"
 #include "../util/util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+/* mdlite's own columns: the CSV's, and the table's without thermo_columns. */
+static void own_header(char *out, size_t size, int norm)
+{
+    const char *per = norm ? "_per_atom" : "";
+    snprintf(out, size, "step,time,temperature,potential_energy%s,kinetic_energy%s,total_energy%s,pressure,volume,"
+             "conserved%s", per, per, per, per);
+}
+
 /* Keeps the header and the rows before step `from` of an existing CSV, cuts the rest; an empty
-   file gets the header. MDL_EINPUT when the file is not a thermo CSV. */
+   file gets the header. MDL_EINPUT when the file is not this run's kind of thermo CSV. */
 static int cut_rows(mdl_thermo *t, long from)
 {
     char line[4096];
@@ -20,10 +32,16 @@ static int cut_rows(mdl_thermo *t, long from)
         fprintf(t->csv, "%s\n", t->header);
         return MDL_OK;
     }
-    if (strncmp(line, t->header, strlen(t->header)) != 0 || (line[strlen(t->header)] != '\n' &&
-                                                            line[strlen(t->header)] != '\0')) {
-        mdl_error("%s: cannot append to it: its first line is not this run's thermo header (%s)", t->path,
-                  t->header);
+    line[strcspn(line, "\r\n")] = '\0';
+    if (strcmp(line, t->header) != 0) {
+        char other[1024];
+        own_header(other, sizeof other, !t->norm);
+        const int norm_differs = strcmp(line, other) == 0;
+        mdl_error("%s: cannot append to it: %s (its first line is '%.200s', this run's '%s')", t->path,
+                  norm_differs ? t->norm ? "its energies are totals and this run's per atom (thermo_norm)"
+                                         : "its energies are per atom and this run's totals (thermo_norm)"
+                               : "it holds other columns than this run's",
+                  line, t->header);
         return MDL_EINPUT;
     }
     kept = ftell(t->csv);
@@ -36,104 +54,175 @@ static int cut_rows(mdl_thermo *t, long from)
     return MDL_OK;
 }
 
-/* LAMMPS's thermo_style custom keywords mdlite has: name, the table's label, an energy (per atom
-   with norm). */
-enum { C_STEP, C_TIME, C_TEMP, C_PE, C_KE, C_ETOTAL, C_PRESS, C_VOL, C_DENSITY, C_LX, C_LY, C_LZ, C_ENTHALPY,
-       C_ECONSERVE, C_COUNT };
-static const struct {
-    const char *name, *label;
-} COLUMNS[C_COUNT] = {{"step", "Step"},     {"time", "Time"},   {"temp", "Temp"},     {"pe", "PotEng"},
-                      {"ke", "KinEng"},     {"etotal", "TotEng"}, {"press", "Press"},  {"vol", "Volume"},
-                      {"density", "Density"}, {"lx", "Lx"},       {"ly", "Ly"},         {"lz", "Lz"},
-                      {"enthalpy", "Enthalpy"}, {"econserve", "Econserve"}};
-
-/* Column c's value in a row (LAMMPS's thermo keywords; norm: energies, and enthalpy's p V, per atom). */
-static double column(const mdl_thermo *t, int c, long step, double time, const mdl_observables *o)
+/* A C format LAMMPS's thermo_modify format takes: text and one conversion %[-+ #0][width][.prec]
+   and d, i, e, E, f, F, g or G (an l or ll before d or i is allowed). */
+static int format_ok(const char *f)
 {
-    const double per = t->norm ? t->natoms : 1.0, etotal = (o->potential + o->kinetic) / per;
-    switch (c) {
-    case C_STEP: return (double)step;
-    case C_TIME: return time;
-    case C_TEMP: return o->temperature;
-    case C_PE: return o->potential / per;
-    case C_KE: return o->kinetic / per;
-    case C_ETOTAL: return etotal;
-    case C_PRESS: return o->pressure;
-    case C_VOL: return o->volume;
-    case C_DENSITY: return t->mass * t->mv2d / o->volume;
-    case C_LX: case C_LY: case C_LZ: return o->box_len[c - C_LX];
-    case C_ENTHALPY: return etotal + o->pressure * (o->volume / per) / t->nktv2p;
-    default: return (o->potential + o->kinetic + o->ecouple) / per;
+    int conversions = 0;
+    for (const char *p = f; *p; p++) {
+        if (*p != '%')
+            continue;
+        if (p[1] == '%') {
+            p++;
+            continue;
+        }
+        p++;
+        p += strspn(p, "-+ #0");
+        for (int d = 0; isdigit((unsigned char)*p); p++)
+            if (++d > 3)
+                return 0;
+        if (*p == '.')
+            for (int d = 0; isdigit((unsigned char)*++p);)
+                if (++d > 3)
+                    return 0;
+        if (*p == 'l')
+            p += p[1] == 'l' ? 2 : 1;
+        if (!*p || !strchr("dieEfFgG", *p))
+            return 0;
+        conversions++;
     }
+    return conversions == 1 && strlen(f) < 64;
 }
 
-/* The columns named in `names` (LAMMPS's words, space-separated) into t; the CSV's header. */
-static int parse_columns(mdl_thermo *t, const char *names, const char *origin)
+/* The formats "line=F F ...;int=F;float=F;N=F" into each column's (column N over int or float over
+   line, as LAMMPS ranks them). */
+static int parse_formats(mdl_thermo *t, const char *spec, const char *origin)
 {
-    char buf[MDL_PATH_LEN];
-    snprintf(buf, sizeof buf, "%s", names);
+    char *copy = strdup(spec ? spec : ""), *save = NULL;
+    char *line = NULL, *fint = NULL, *ffloat = NULL, *col[MDL_THERMO_MAX_COLUMNS] = {0};
+    int rc = copy ? MDL_OK : MDL_ERUN;
+    for (char *part = copy ? strtok_r(copy, ";", &save) : NULL; part && rc == MDL_OK; part = strtok_r(NULL, ";", &save)) {
+        char *eq = strchr(part, '=');
+        long n = 0;
+        if (eq)
+            *eq++ = '\0';
+        if (eq && !strcmp(part, "line"))
+            line = eq;
+        else if (eq && !strcmp(part, "int") && format_ok(eq))
+            fint = eq;
+        else if (eq && !strcmp(part, "float") && format_ok(eq))
+            ffloat = eq;
+        else if (eq && mdl_parse_long(part, &n) == 0 && n >= 1 && n <= t->ncol && format_ok(eq))
+            col[n - 1] = eq;
+        else {
+            mdl_error("%s: [output] thermo_format: '%s%s%s': expected line, int, float or a column 1 to %d, each with "
+                      "one C conversion (%%d, %%g, %%f, %%e, ... with flags, width and precision)",
+                      origin, part, eq ? "=" : "", eq ? eq : "", t->ncol);
+            rc = MDL_EINPUT;
+        }
+    }
+    char *save2 = NULL, *w = line ? strtok_r(line, " \t", &save2) : NULL;
+    for (int k = 0; k < t->ncol && rc == MDL_OK; k++, w = w ? strtok_r(NULL, " \t", &save2) : NULL) {
+        const char *f = col[k] ? col[k] : thermo_column_at(t->col[k])->integer ? fint : ffloat;
+        if (!f && w && format_ok(w))
+            f = w;
+        else if (!f && w) {
+            mdl_error("%s: [output] thermo_format: line: '%s' is not one C conversion", origin, w);
+            rc = MDL_EINPUT;
+        }
+        if (f && rc == MDL_OK && !(t->fmt[k] = strdup(f)))
+            rc = MDL_ERUN;
+    }
+    free(copy);
+    return rc;
+}
+
+/* The LAMMPS columns named in `names` into t; the CSV's header. */
+static int parse_columns(mdl_thermo *t, const char *names, const char *origin, int csv_default)
+{
+    char *buf = strdup(names);
+    if (!buf)
+        return MDL_ERUN;
     t->header[0] = '\0';
-    for (char *save = NULL, *w = strtok_r(buf, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
-        int c = 0;
-        while (c < C_COUNT && strcmp(COLUMNS[c].name, w) != 0)
-            c++;
-        if (c == C_COUNT || t->ncol == MDL_THERMO_MAX_COLUMNS) {
-            mdl_error("%s: [output] thermo_columns: '%s' is not one of step time temp pe ke etotal press vol density "
-                      "lx ly lz enthalpy econserve%s", origin, w, c < C_COUNT ? " (too many columns)" : "");
-            return MDL_EINPUT;
+    int rc = MDL_OK;
+    for (char *save = NULL, *w = strtok_r(buf, " \t,", &save); w && rc == MDL_OK; w = strtok_r(NULL, " \t,", &save)) {
+        const int c = thermo_column_index(w);
+        if (c < 0 || t->ncol == MDL_THERMO_MAX_COLUMNS) {
+            mdl_error("%s: [output] thermo_columns: '%s' %s", origin, w,
+                      c < 0 ? "is not a thermo keyword mdlite has; it has:" : "is one column too many (64 at most)");
+            if (c < 0)
+                fprintf(stderr, "  %s\n", thermo_column_names());
+            rc = MDL_EINPUT;
+            break;
         }
         t->col[t->ncol++] = c;
         snprintf(t->header + strlen(t->header), sizeof t->header - strlen(t->header), "%s%s", t->ncol > 1 ? "," : "",
                  w);
     }
-    if (t->ncol == 0 || t->col[0] != C_STEP) { /* rows are cut and appended by their step */
-        mdl_error("%s: [output] thermo_columns: the first column must be step", origin);
-        return MDL_EINPUT;
+    free(buf);
+    if (rc == MDL_OK && !csv_default && (t->ncol == 0 || t->col[0] != thermo_column_index("step"))) {
+        mdl_error("%s: [output] thermo_columns: the first column must be step (the CSV's rows are cut and appended by "
+                  "it)", origin);
+        rc = MDL_EINPUT;
     }
-    return MDL_OK;
+    return rc;
+}
+
+static void free_formats(mdl_thermo *t)
+{
+    for (int k = 0; k < t->ncol; k++)
+        free(t->fmt[k]), t->fmt[k] = NULL;
 }
 
 int thermo_check_style(const mdl_thermo_style *style)
 {
     mdl_thermo t;
     memset(&t, 0, sizeof t);
-    return style->columns && style->columns[0] ? parse_columns(&t, style->columns, style->origin) : MDL_OK;
+    int rc = MDL_OK;
+    if (style->columns && style->columns[0])
+        rc = parse_columns(&t, style->columns, style->origin, style->csv_default);
+    if (rc == MDL_OK && style->formats && style->formats[0])
+        rc = parse_formats(&t, style->formats, style->formats_origin);
+    free_formats(&t);
+    return rc;
+}
+
+int thermo_needs(const mdl_thermo *t)
+{
+    int needs = t->multi ? MDL_THERMO_NEEDS_CLOCK : 0;
+    for (int k = 0; k < t->ncol; k++)
+        needs |= thermo_column_at(t->col[k])->needs;
+    return needs;
 }
 
 void thermo_header(const mdl_thermo *t)
 {
-    if (t->quiet)
+    if (t->quiet || t->multi)
         return;
     if (t->ncol == 0) {
-        printf("%10s %12s %14s %14s %14s %14s %14s %14s %14s\n", "Step", "Time", "Temp", "PotEng", "KinEng",
-               "TotEng", "Press", "Volume", "Conserved");
+        mdl_say("%10s %12s %14s %14s %14s %14s %14s %14s %14s\n", "Step", "Time", "Temp", "PotEng", "KinEng",
+                "TotEng", "Press", "Volume", "Conserved");
         return;
     }
-    for (int k = 0; k < t->ncol; k++)
-        printf(k == 0 ? "%10s" : " %14s", COLUMNS[t->col[k]].label);
-    printf("\n");
+    for (int k = 0; k < t->ncol; k++) /* LAMMPS's: each name and a blank */
+        mdl_say("%s ", thermo_column_at(t->col[k])->label);
+    mdl_say("\n");
 }
 
-int thermo_open(mdl_thermo *t, const char *path, size_t natoms, int quiet, long append_from,
+int thermo_open(mdl_thermo *t, mdl_outfile *out, size_t natoms, int quiet, long append_from,
                 const mdl_thermo_style *style)
 {
     memset(t, 0, sizeof *t);
     t->natoms = (double)natoms;
     t->quiet = quiet;
     t->norm = style->norm;
-    t->mass = style->mass, t->nktv2p = style->u->nktv2p, t->mv2d = style->u->mv2d;
-    snprintf(t->header, sizeof t->header, "%s", MDL_THERMO_HEADER);
+    t->multi = style->multi;
+    t->mass = style->mass, t->nktv2p = style->u->nktv2p, t->mv2d = style->u->mv2d, t->mvv2e = style->u->mvv2e;
+    own_header(t->header, sizeof t->header, t->norm);
     if (style->columns && style->columns[0])
-        MDL_TRY(parse_columns(t, style->columns, style->origin));
+        MDL_TRY(parse_columns(t, style->columns, style->origin, style->csv_default));
+    if (style->formats && style->formats[0])
+        MDL_TRY(parse_formats(t, style->formats, style->formats_origin));
     t->csv_default = style->csv_default;
-    if (t->csv_default) /* the table's columns on the screen, mdlite's in the CSV */
-        snprintf(t->header, sizeof t->header, "%s", MDL_THERMO_HEADER);
-    snprintf(t->path, sizeof t->path, "%s", path);
-    if (path[0]) {
-        /* the file is already claimed (created, locked, empty unless appending): never truncate here */
-        t->csv = fopen(path, append_from >= 0 ? "r+" : "w");
+    if (t->csv_default || t->ncol == 0) /* the table's columns on the screen, mdlite's in the CSV */
+        own_header(t->header, sizeof t->header, t->norm);
+    t->out = out;
+    if (out) {
+        snprintf(t->path, sizeof t->path, "%s", out->path);
+        /* the file is claimed (an empty temporary file, or the file itself to append to) */
+        t->csv = fopen(outfile_target(out), append_from >= 0 ? "r+" : "w");
         if (!t->csv) {
-            mdl_error("%s: cannot write the thermo file: %s", path, strerror(errno));
+            mdl_error("%s: cannot write the thermo file: %s", t->path, strerror(errno));
             return MDL_EINPUT;
         }
         int rc = append_from >= 0 ? cut_rows(t, append_from) : MDL_OK;
@@ -149,38 +238,68 @@ int thermo_open(mdl_thermo *t, const char *path, size_t natoms, int quiet, long 
     return MDL_OK;
 }
 
-/* A row of LAMMPS's columns: the table (%14.8g; step as an integer) and the CSV (%.17g). */
-static void write_columns(mdl_thermo *t, long step, double time, const mdl_observables *o)
+/* A value in the table: the column's format (an integer one with an integer, a float one with a
+   float, whichever the column is) or LAMMPS's default (%8ld, %12.8g; line multi: %14ld, %14.4f). */
+static void say_value(const mdl_thermo *t, int k, double v)
 {
-    for (int k = 0; k < t->ncol && !t->quiet; k++) {
-        if (t->col[k] == C_STEP)
-            printf(k == 0 ? "%10ld" : " %14ld", step);
+    const int integer = thermo_column_at(t->col[k])->integer;
+    const char *f = t->fmt[k];
+    if (!f) {
+        if (integer)
+            mdl_say(t->multi ? "%14lld" : "%8lld", (long long)v);
         else
-            printf(" %14.8g", column(t, t->col[k], step, time, o));
+            mdl_say(t->multi ? "%14.4f" : "%12.8g", v);
+        return;
+    }
+    const char *p = f;
+    while ((p = strchr(p, '%')) && p[1] == '%')
+        p += 2;
+    p += 1 + strspn(p + 1, "-+ #0123456789.");
+    const char *conv = p + strspn(p, "l"); /* format_ok: one of dieEfFgG */
+    const int int_conv = *conv == 'd' || *conv == 'i';
+    char spec[160];
+    snprintf(spec, sizeof spec, "%.*s%s%s", (int)(p - f), f, int_conv ? "ll" : "", conv);
+    if (int_conv)
+        mdl_say(spec, (long long)v);
+    else
+        mdl_say(spec, v);
+}
+
+/* A row of LAMMPS's columns: the table (one line, or multi's lines) and the CSV (%.17g). */
+static void write_columns(mdl_thermo *t, long step, double time, const mdl_observables *o, const mdl_thermo_extra *x)
+{
+    if (!t->quiet && t->multi)
+        mdl_say("---------------- Step %8ld ----- CPU = %12.7g (sec) ----------------", step, x->cpu);
+    for (int k = 0; k < t->ncol && !t->quiet; k++) {
+        if (t->multi)
+            mdl_say("%s%-8s = ", k % 3 == 0 ? "\n" : "", thermo_column_at(t->col[k])->label);
+        say_value(t, k, thermo_column_value(t, t->col[k], step, time, o, x));
+        mdl_say(" ");
     }
     if (!t->quiet)
-        printf("\n"), fflush(stdout);
+        mdl_say("\n"), mdl_say_flush();
     for (int k = 0; k < t->ncol && t->csv && !t->csv_default; k++) {
-        if (t->col[k] == C_STEP)
-            fprintf(t->csv, k == 0 ? "%ld" : ",%ld", step);
+        const double v = thermo_column_value(t, t->col[k], step, time, o, x);
+        if (thermo_column_at(t->col[k])->integer)
+            fprintf(t->csv, k == 0 ? "%lld" : ",%lld", (long long)v);
         else
-            fprintf(t->csv, ",%.17g", column(t, t->col[k], step, time, o));
+            fprintf(t->csv, k == 0 ? "%.17g" : ",%.17g", v);
     }
     if (t->csv && !t->csv_default)
         fputc('\n', t->csv);
 }
 
-int thermo_write(mdl_thermo *t, long step, double time, const mdl_observables *o)
+int thermo_write(mdl_thermo *t, long step, double time, const mdl_observables *o, const mdl_thermo_extra *x)
 {
     const double per = t->norm ? t->natoms : 1.0;
     double pe = o->potential / per, ke = o->kinetic / per, conserved = pe + ke + o->ecouple / per;
     if (t->ncol > 0)
-        write_columns(t, step, time, o);
+        write_columns(t, step, time, o, x);
     if (t->ncol == 0 || t->csv_default) {
         if (!t->quiet && t->ncol == 0) {
-            printf("%10ld %12.6g %14.8g %14.8g %14.8g %14.8g %14.8g %14.8g %14.8g\n", step, time, o->temperature, pe,
-                   ke, pe + ke, o->pressure, o->volume, conserved);
-            fflush(stdout);
+            mdl_say("%10ld %12.6g %14.8g %14.8g %14.8g %14.8g %14.8g %14.8g %14.8g\n", step, time, o->temperature, pe,
+                    ke, pe + ke, o->pressure, o->volume, conserved);
+            mdl_say_flush();
         }
         if (t->csv)
             fprintf(t->csv, "%ld,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", step, time, o->temperature, pe,
@@ -190,7 +309,7 @@ int thermo_write(mdl_thermo *t, long step, double time, const mdl_observables *o
         mdl_error("%s: cannot write the thermo file: %s", t->path, strerror(errno));
         return MDL_ERUN;
     }
-    return MDL_OK;
+    return t->csv ? outfile_publish(t->out) : MDL_OK; /* its first row is in: the file takes its name */
 }
 
 int thermo_close(mdl_thermo *t)
@@ -201,5 +320,6 @@ int thermo_close(mdl_thermo *t)
         rc = MDL_ERUN;
     }
     t->csv = NULL;
+    free_formats(t);
     return rc;
 }

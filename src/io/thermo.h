@@ -1,50 +1,71 @@
-/* Thermo output: the LAMMPS-style table on stdout and the CSV file with full precision. */
+/* Thermo output: the LAMMPS-style table on stdout (and the log) and the CSV file with full precision. */
 #ifndef MDL_THERMO_H
 #define MDL_THERMO_H
 
+#include "outfile.h"
 #include "../physics/observables.h"
 #include "../physics/units.h"
 #include "../util/util.h"
 
 #include <stdio.h>
 
-#define MDL_THERMO_HEADER \
-    "step,time,temperature,potential_energy,kinetic_energy,total_energy,pressure,volume,conserved"
-#define MDL_THERMO_MAX_COLUMNS 32
+/* mdlite's CSV columns; energies per atom (thermo_norm = yes) have "_per_atom" in their names. */
+#define MDL_THERMO_MAX_COLUMNS 64
 
-/* What the rows hold: columns, LAMMPS's thermo_style custom names ("" or NULL: mdlite's own, the
-   header above), origin naming them in messages; norm, energies per atom (else totals); mass, the
+/* What the rows hold: columns, LAMMPS's thermo_style custom names ("" or NULL: mdlite's own), origin
+   naming them in messages; norm, energies per atom (else totals); formats, the table's (thermo_modify
+   format as "line=F F;int=F;float=F;N=F", "" LAMMPS's); multi, LAMMPS's line multi; mass, the
    atoms' total (density); u, the run's units. */
 typedef struct {
     const char *columns, *origin;
     int norm;
     int csv_default; /* the CSV keeps mdlite's columns whatever the table shows */
+    const char *formats, *formats_origin;
+    int multi;
     double mass;
     const mdl_units *u;
 } mdl_thermo_style;
 
+/* A row's values beyond the observables, where its columns ask for them (thermo_needs). */
 typedef struct {
-    FILE *csv;       /* NULL when thermo_file is empty */
-    char path[MDL_PATH_LEN];
+    long run_first, first; /* the run's (stage's) first step (elapsed) and the first run's (elaplong) */
+    double dt;
+    double cpu, tpcpu, spcpu; /* seconds since the run began; time units and steps per second since the last row */
+    long nbuild, ndanger;     /* neighbor list builds and dangerous builds so far */
+    double fmax, fnorm;       /* the forces' largest component and their two-norm */
+    double kinetic[6], virial[6]; /* sum m v_a v_b (energy units) and the virial tensor, xx yy zz xy xz yz */
+} mdl_thermo_extra;
+
+enum { MDL_THERMO_NEEDS_FORCES = 1, MDL_THERMO_NEEDS_TENSOR = 2, MDL_THERMO_NEEDS_STATS = 4, MDL_THERMO_NEEDS_CLOCK = 8 };
+
+typedef struct {
+    FILE *csv;       /* NULL when there is no thermo file */
+    mdl_outfile *out; /* its claim: published once the first row is in */
+    char path[MDL_PATH_LEN + 32];
     double natoms;
     int quiet;
     int ncol, col[MDL_THERMO_MAX_COLUMNS]; /* LAMMPS's columns (0: mdlite's) */
-    int norm, csv_default;
-    double mass, nktv2p, mv2d;
+    char *fmt[MDL_THERMO_MAX_COLUMNS];     /* each column's table format (NULL: LAMMPS's default) */
+    int norm, csv_default, multi;
+    double mass, nktv2p, mv2d, mvv2e;
     char header[1024]; /* the CSV's first line */
 } mdl_thermo;
 
-/* Opens the table and the CSV (path "": none). append_from >= 0 continues an existing CSV: its
-   rows from that step on (an earlier run's, past the checkpoint) are cut, new rows follow.
+/* Opens the table and the CSV (out NULL: none; written at outfile_target(out)). append_from >= 0
+   continues an existing CSV: its rows from that step on (an earlier run's, past the checkpoint) are
+   cut, new rows follow; a CSV of another normalisation or other columns is refused, naming both.
    MDL_EINPUT naming the key for a column name LAMMPS's thermo_style custom does not have here. */
-int thermo_open(mdl_thermo *t, const char *path, size_t natoms, int quiet, long append_from,
+int thermo_open(mdl_thermo *t, mdl_outfile *out, size_t natoms, int quiet, long append_from,
                 const mdl_thermo_style *style);
-/* MDL_EINPUT naming the key when style's columns are not all LAMMPS names thermo has, step first. */
+/* MDL_EINPUT naming the key when style's columns are not all LAMMPS names thermo has, step first, or
+   a format is not one LAMMPS takes. */
 int thermo_check_style(const mdl_thermo_style *style);
+/* What the columns need beyond the observables (MDL_THERMO_NEEDS_* bits). */
+int thermo_needs(const mdl_thermo *t);
 /* One row: energies per atom (norm) or totals; conserved = total energy + ecouple (the extended
    system's energy under Nose-Hoover, the total energy otherwise). Returns MDL_ERUN (naming the
    file) when the CSV cannot be written. */
-int thermo_write(mdl_thermo *t, long step, double time, const mdl_observables *o);
+int thermo_write(mdl_thermo *t, long step, double time, const mdl_observables *o, const mdl_thermo_extra *x);
 /* The table's header on stdout again (a new stage's rows follow; nothing when quiet). */
 void thermo_header(const mdl_thermo *t);
 int thermo_close(mdl_thermo *t);

@@ -26,17 +26,20 @@ struct mdl_traj {
     double *u;                  /* the unwrapped positions, x then y then z (3 ucap) */
     size_t ucap;
     mdl_frame unwrapped_frame;  /* the frame being written, with them */
+    mdl_outfile *claim;         /* the file's claim: it takes its name at its first flush */
 };
 
 /* 1 ps in ASE's time unit, Angstrom sqrt(amu / eV) (ase.units.fs * 1000). */
 #define ASE_PS 98.22694788464064
 
-int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const mdl_system *s, int append)
+int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const mdl_system *s, int append,
+              mdl_outfile *claim)
 {
     mdl_traj *t = calloc(1, sizeof *t);
     if (!t)
         return MDL_ERUN;
     *out = t;
+    t->claim = claim;
     mdl_copy(t->path, sizeof t->path, cfg->trajectory);
     t->fields = traj_fields_written(cfg);
     t->unwrapped = cfg->unwrapped;
@@ -46,9 +49,9 @@ int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const m
             t->species_column = "type"; /* ASE would refuse a species column of non-element names */
     t->momentum_factor = strcmp(u->name, "metal") == 0 ? 1.0 / ASE_PS : 1.0;
     if (mdl_has_suffix(t->path, ".h5") || mdl_has_suffix(t->path, ".h5md"))
-        return h5md_open(&t->h5, cfg, u, s, append);
+        return h5md_open(&t->h5, cfg, u, s, append, outfile_target(claim));
     errno = 0;
-    t->xyz = fopen(t->path, append ? "a" : "w");
+    t->xyz = fopen(outfile_target(claim), append ? "a" : "w");
     struct stat st;
     if (!t->xyz || fstat(fileno(t->xyz), &st) != 0) {
         mdl_error("%s: [output] trajectory: cannot create the file: %s", t->path, strerror(errno));
@@ -127,14 +130,16 @@ static int write_xyz(mdl_traj *t, const mdl_frame *f)
 
 int traj_flush(mdl_traj *t)
 {
-    if (t->h5)
-        return h5md_flush(t->h5);
+    if (t->h5) {
+        MDL_TRY(h5md_flush(t->h5));
+        return outfile_publish(t->claim); /* readable now, frames and all: it takes its name */
+    }
     errno = 0;
     if (fflush(t->xyz) != 0) {
         mdl_error("%s: cannot write: %s", t->path, strerror(errno));
         return MDL_ERUN;
     }
-    return MDL_OK;
+    return outfile_publish(t->claim);
 }
 
 /* The frame's positions unwrapped by their images (x + image x edge) into t->u; *g the frame
@@ -188,6 +193,9 @@ int traj_close(mdl_traj *t)
             rc = MDL_ERUN;
         }
     }
+    /* closed (on a full disk too: the frames written stay readable): it takes its name */
+    const int prc = outfile_publish(t->claim);
+    rc = rc == MDL_OK ? prc : rc;
     free(t->u);
     free(t);
     return rc;

@@ -3,6 +3,7 @@
 #ifndef MDL_TRAJECTORY_H
 #define MDL_TRAJECTORY_H
 
+#include "outfile.h"
 #include "../physics/observables.h"
 #include "../config/config.h"
 #include "../system/system.h"
@@ -82,7 +83,8 @@ static inline int traj_fields_written(const mdl_config *cfg)
 
 /* Opens (creates, or with append = 1 continues) the trajectory named by cfg->trajectory.
    Errors name the file: MDL_EINPUT when it cannot be created. */
-int traj_open(mdl_traj **t, const mdl_config *cfg, const mdl_units *u, const mdl_system *s, int append);
+int traj_open(mdl_traj **t, const mdl_config *cfg, const mdl_units *u, const mdl_system *s, int append,
+              mdl_outfile *claim);
 /* Writes one frame; with f->checkpoint also the H5MD checkpoint; with f->flush (which the run
    sets on every checkpoint frame) flushes the file, so a killed run leaves a file whose last
    frame is its checkpoint. MDL_ERUN with a message naming the file when the write fails (disk

@@ -15,6 +15,8 @@ typedef struct {
     double kinetic, potential, virial;
     double temperature, pressure;
     double volume, ecouple;
+    double etail, ptail; /* the tail correction's shares of the potential energy (LAMMPS's etail) and the
+                            pressure (0: none) */
     double box_lo[3], box_len[3];
 } mdl_observables;
 
@@ -32,7 +34,9 @@ static inline void mdl_finish_observables(mdl_observables *o, size_t n, const md
 {
     const double volume = box_volume(b);
     o->temperature = mdl_temperature(o->kinetic, n, u);
-    o->potential += tail[0] / volume;
+    o->etail = tail[0] / volume;
+    o->potential += o->etail;
+    o->ptail = tail[1] / (volume * volume) * u->nktv2p;
     o->pressure = ((2.0 * o->kinetic + o->virial) / (3.0 * volume) + tail[1] / (volume * volume)) * u->nktv2p;
     o->volume = volume;
     for (int d = 0; d < 3; d++)

@@ -3,6 +3,7 @@
 
 #include "eam.h"
 #include "lattice.h"
+#include "../io/data_file.h"
 #include "../io/readers.h"
 #include "lammps_velocity.h"
 #include "../util/util.h"
@@ -10,18 +11,30 @@
 #include <math.h>
 #include <string.h>
 
+/* An input whose masses are per type (a LAMMPS data file's Masses): keys and potentials may
+   replace them, as LAMMPS's mass and pair_coeff commands do after read_data. */
+static int typed_masses(const mdl_config *cfg, const mdl_system *s)
+{
+    return s->has_masses && cfg->input[0] &&
+           (cfg->input_format == MDL_INPUT_DATA || (cfg->input_format == MDL_INPUT_AUTO && is_data_file(cfg->input)));
+}
+
 static int assign_masses(const mdl_config *cfg, mdl_system *s)
 {
-    if (eam_style(cfg)) { /* the files' masses, as LAMMPS's pair_coeff sets them; an input's must agree */
+    if (eam_style(cfg)) { /* the files' masses, as LAMMPS's pair_coeff sets them over a data file's */
         double given[MDL_MAX_SPECIES];
         memcpy(given, s->mass, sizeof given);
         MDL_TRY(eam_masses(cfg, s));
         for (int t = 0; t < s->ntypes && s->has_masses; t++)
             if (fabs(given[t] - s->mass[t]) > 1e-12 * s->mass[t]) {
-                mdl_error("%s: [potential] style %s takes the masses from its file(s): species %s's is %.17g there and "
-                          "%.17g in %s", config_origin(cfg, "potential", "style"), config_style_name(cfg->style),
-                          s->species[t], s->mass[t], given[t], cfg->input);
-                return MDL_EINPUT;
+                if (!typed_masses(cfg, s)) {
+                    mdl_error("%s: [potential] style %s takes the masses from its file(s): species %s's is %.17g "
+                              "there and %.17g in %s", config_origin(cfg, "potential", "style"),
+                              config_style_name(cfg->style), s->species[t], s->mass[t], given[t], cfg->input);
+                    return MDL_EINPUT;
+                }
+                mdl_note("%s: species %s: the mass %.10g of its Masses section is replaced by %.10g from the "
+                         "potential file, as LAMMPS's pair_coeff sets it", cfg->input, s->species[t], given[t], s->mass[t]);
             }
         return MDL_OK;
     }
@@ -39,11 +52,15 @@ static int assign_masses(const mdl_config *cfg, mdl_system *s)
                       cfg->mass_species[k]);
             return MDL_EINPUT;
         }
-        if (s->has_masses) {
+        if (s->has_masses && !typed_masses(cfg, s)) {
             mdl_error("%s: [system] %s: contradicts the masses in %s", config_origin(cfg, "system", key), key,
                       cfg->input);
             return MDL_EINPUT;
         }
+        if (s->has_masses && s->mass[t] != cfg->mass_value[k])
+            mdl_note("%s: [system] %s = %.10g replaces the mass %.10g of %s's Masses section (as LAMMPS's mass "
+                     "command after read_data)", config_origin(cfg, "system", key), key, cfg->mass_value[k],
+                     s->mass[t], cfg->input);
         s->mass[t] = cfg->mass_value[k];
     }
     for (int t = 0; t < s->ntypes; t++)
@@ -55,7 +72,8 @@ static int assign_masses(const mdl_config *cfg, mdl_system *s)
 static int read_input(const mdl_config *cfg, mdl_system *s)
 {
     int has_box = 0;
-    int rc = read_coordinates(cfg->input, s, &has_box);
+    static const int formats[] = {0, 'd', 'x', '2'}; /* [system] input_format */
+    int rc = read_coordinates(cfg->input, formats[cfg->input_format], s, &has_box);
     if (rc != MDL_OK)
         return rc;
     int given = cfg->box[0] > 0;

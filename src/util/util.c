@@ -15,6 +15,40 @@
 #include <time.h>
 
 static int g_rank, g_muted;
+static FILE *g_log; /* the run's log file (mdl_set_log), NULL: none */
+
+void mdl_set_log(FILE *log)
+{
+    g_log = log;
+}
+
+void mdl_say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    if (g_log) {
+        va_start(ap, fmt);
+        vfprintf(g_log, fmt, ap);
+        va_end(ap);
+    }
+}
+
+void mdl_say_flush(void)
+{
+    fflush(stdout);
+    if (g_log)
+        fflush(g_log);
+}
+
+void mdl_say_to(const char *text, int screen, int log)
+{
+    if (screen)
+        fputs(text, stdout);
+    if (log && g_log)
+        fputs(text, g_log);
+}
 
 void mdl_message_rank(int rank)
 {
@@ -39,9 +73,18 @@ static void message(const char *kind, const char *fmt, va_list ap)
 {
     if (g_muted)
         return;
+    va_list copy;
+    va_copy(copy, ap);
     message_start(kind);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
+    if (g_log) { /* the log holds the messages too, as LAMMPS's does */
+        fprintf(g_log, "mdlite: %s: ", kind);
+        vfprintf(g_log, fmt, copy);
+        fputc('\n', g_log);
+        fflush(g_log);
+    }
+    va_end(copy);
 }
 
 void mdl_error(const char *fmt, ...)
@@ -49,6 +92,14 @@ void mdl_error(const char *fmt, ...)
     va_list ap;
     va_start(ap, fmt);
     message("error", fmt, ap);
+    va_end(ap);
+}
+
+void mdl_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    message("note", fmt, ap);
     va_end(ap);
 }
 
@@ -131,6 +182,19 @@ int mdl_check_input_file(const char *path, const char *what)
     return MDL_OK;
 }
 
+int mdl_in_range(const char *text, double v, double lo, double hi, int lo_open, char *why, size_t size)
+{
+    if ((lo_open && v <= lo) || (!lo_open && v < lo) || !(v == v)) {
+        snprintf(why, size, "'%s' must be %s %g", text, lo_open ? ">" : ">=", lo);
+        return 0;
+    }
+    if (v > hi) {
+        snprintf(why, size, "'%s' must be <= %g", text, hi);
+        return 0;
+    }
+    return 1;
+}
+
 int mdl_mul_size(size_t a, size_t b, size_t *out)
 {
     if (b != 0 && a > SIZE_MAX / b)
@@ -206,10 +270,10 @@ void mdl_print_cpu_use(double cpu, double loop, int threads, const char *backend
     double used = loop > 0 ? cpu / loop : 0;
     const char *policy = getenv("OMP_WAIT_POLICY");
     if (strcmp(backend, "cpu") != 0) { /* the host thread drives the device */
-        printf("CPU use = %.2f cores (host)\n", used);
+        mdl_say("CPU use = %.2f cores (host)\n", used);
         return;
     }
-    printf("CPU use = %.2f of %d thread%s (%.0f%%), OpenMP waits %s%s\n", used, threads, threads == 1 ? "" : "s",
+    mdl_say("CPU use = %.2f of %d thread%s (%.0f%%), OpenMP waits %s%s\n", used, threads, threads == 1 ? "" : "s",
            100 * used / threads, policy ? policy : "active (libgomp default)",
            getenv("MDLITE_BUSY_AT_START") ? " (the machine was busy at start)" : "");
     if (loop > 0.5 && used < 0.7 * threads)
@@ -220,7 +284,7 @@ void mdl_print_cpu_use(double cpu, double loop, int threads, const char *backend
 void mdl_print_performance(size_t natoms, long steps, double loop, double dt, const char *time_unit, double per_day)
 {
     const double rate = loop > 0 ? (double)steps / loop : 0.0;
-    printf("Performance: %.6g atom-steps/s, %.6g timesteps/s, %.6g %s/day\n", rate * (double)natoms, rate,
+    mdl_say("Performance: %.6g atom-steps/s, %.6g timesteps/s, %.6g %s/day\n", rate * (double)natoms, rate,
            rate * dt * per_day, time_unit);
 }
 
@@ -228,4 +292,49 @@ int mdl_has_suffix(const char *path, const char *suffix)
 {
     size_t n = strlen(path), m = strlen(suffix);
     return n >= m && strcasecmp(path + n - m, suffix) == 0;
+}
+
+int mdl_read_text(const char *path, const char *what, size_t max_bytes, char **text, size_t *len)
+{
+    int rc = mdl_check_input_file(path, what);
+    if (rc != MDL_OK)
+        return rc;
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        mdl_error("%s: cannot open %s: %s", path, what, strerror(errno));
+        return MDL_EINPUT;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = mdl_alloc(cap, what);
+    rc = buf ? MDL_OK : MDL_ERUN;
+    while (rc == MDL_OK) {
+        if (n + 1 == cap) {
+            char *grown = cap > max_bytes ? NULL : mdl_realloc(buf, 2 * cap, what);
+            if (!grown) {
+                if (cap > max_bytes)
+                    mdl_error("%s: %s larger than %zu bytes", path, what, max_bytes);
+                rc = cap > max_bytes ? MDL_EINPUT : MDL_ERUN;
+                break;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, fp);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    if (rc == MDL_OK && ferror(fp)) {
+        mdl_error("%s: read error in %s: %s", path, what, strerror(errno));
+        rc = MDL_EINPUT;
+    }
+    fclose(fp);
+    if (rc != MDL_OK) {
+        free(buf);
+        return rc;
+    }
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return MDL_OK;
 }

@@ -3,6 +3,7 @@
 #define MDL_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus /* the CUDA files report errors through it too */
 extern "C" {
@@ -25,6 +26,14 @@ enum { MDL_OK = 0, MDL_ERUN = 1, MDL_EINPUT = 2, MDL_NOT_READY = 3 /* an asynchr
 /* Print "mdlite: error: ..." to stderr. */
 void mdl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void mdl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "mdlite: note: ...": what mdlite did in the user's stead (a mass taken from a file). */
+void mdl_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The run's screen output: on stdout and, when a log is set, in the log file too (messages go
+   there as well). mdl_say_to: text to the screen, the log or both. */
+void mdl_set_log(FILE *log);
+void mdl_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void mdl_say_to(const char *text, int screen, int log);
+void mdl_say_flush(void);
 /* Under several MPI ranks: rank > 0 prefixes its messages with "(rank N)", and says nothing while
    muted (work every rank repeats, whose messages rank 0 prints once). */
 void mdl_message_rank(int rank);
@@ -48,12 +57,25 @@ double mdl_cpu_seconds(void);
    it in the message ("config file", "coordinate file"). MDL_OK or MDL_EINPUT. */
 int mdl_check_input_file(const char *path, const char *what);
 
+/* Reads a whole regular file (at most max_bytes) into *text, NUL-terminated and malloc'ed; `what`
+   names it in messages ("config file"). Directories, FIFOs, devices and read errors get their own
+   messages (MDL_EINPUT; MDL_ERUN without memory). */
+int mdl_read_text(const char *path, const char *what, size_t max_bytes, char **text, size_t *len);
+
 /* a * b into *out; -1 (out untouched) when it overflows size_t. */
 int mdl_mul_size(size_t a, size_t b, size_t *out);
 
 /* Memory this process can still take, in bytes (MemAvailable, bounded by RLIMIT_AS); 0 when
    unknown. Estimates below check large allocations against it before making them. */
 size_t mdl_memory_available(void);
+
+/* Physical values lie within [1e-30, 1e30] in magnitude, or are 0 where 0 is allowed: their products and
+   powers in a run stay finite in double. Every reader holds values to ranges and says so the same way. */
+#define MDL_BIG 1e30
+#define MDL_SMALLEST 1e-30
+/* 1 when v (read from text) lies within [lo, hi] (lo_open: above lo); else 0 and why holds the
+   reason, as every reader states it: "'TEXT' must be >= LO", "> LO" or "<= HI". */
+int mdl_in_range(const char *text, double v, double lo, double hi, int lo_open, char *why, size_t size);
 
 /* Strict number parsing: the whole string (after trimming blanks) must be a finite number. */
 int mdl_parse_double(const char *s, double *out);

@@ -11,7 +11,8 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 from common import fail, read_thermo, run, workdir  # noqa: E402
 
-HEADER = "step,time,temperature,potential_energy,kinetic_energy,total_energy,pressure,volume,conserved"
+HEADER = ("step,time,temperature,potential_energy_per_atom,kinetic_energy_per_atom,total_energy_per_atom,pressure,"
+          "volume,conserved_per_atom")
 
 
 def performance_line(cfg, out):

@@ -53,11 +53,16 @@ def run(cmd, check=True, **kw):
     return p
 
 
-def read_thermo(path):
-    """thermo.csv as a list of dicts of floats (step as int)."""
+def read_thermo(path, per_atom=None):
+    """thermo.csv as a list of dicts of floats (step as int), its energies under their plain names
+    (potential_energy_per_atom read as potential_energy); per_atom True or False: fails unless the
+    file's energies are per atom, or totals."""
     with open(path) as f:
         rows = list(csv.DictReader(f))
-    return [{k: (int(v) if k == "step" else float(v)) for k, v in r.items()} for r in rows]
+        names = rows[0].keys() if rows else []
+    if per_atom is not None and any(k.endswith("_per_atom") for k in names) != per_atom:
+        fail(f"{path}: its energies are {'totals' if per_atom else 'per atom'}: {list(names)}")
+    return [{k.replace("_per_atom", ""): (int(v) if k == "step" else float(v)) for k, v in r.items()} for r in rows]
 
 
 def fcc_config(cells):

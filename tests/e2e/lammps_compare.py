@@ -307,7 +307,7 @@ def main():
     env = dict(os.environ, OMP_NUM_THREADS="1")
     log = run([lmp, "-in", "in.compare", "-log", "none"], cwd=d, env=env).stdout
     if units == "thermo_columns":
-        for bad, words in (("step temp cpu", "'cpu' is not one of"), ("temp step", "the first column must be step")):
+        for bad, words in (("step temp cpuremain", "'cpuremain' is not a thermo keyword"), ("temp step", "the first column must be step")):
             p = run([mdlite, "run", "run.ini", "--quiet", "--set", f"output.thermo_columns={bad}"], cwd=d, check=False)
             if p.returncode != 2 or "[output] thermo_columns" not in p.stderr or words not in p.stderr:
                 fail(f"thermo_columns = {bad}: exit {p.returncode}, expected 2 naming the key: {p.stderr}")

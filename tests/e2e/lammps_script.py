@@ -285,7 +285,7 @@ def bad_scripts(mdlite):
     refused(mdlite, d, "in.minargs", BASE + "minimize 1e-4 1e-6 100\n", [f"in.minargs:{n + 1}:", "minimize"])
     refused(mdlite, d, "in.kspace", BASE + "kspace_style pppm 1e-4\nrun 10\n", [f"in.kspace:{n + 1}:", "kspace_style"])
     refused(mdlite, d, "in.var", BASE + "run ${steps}\n", [f"in.var:{n + 1}:", "variable steps"])
-    refused(mdlite, d, "in.expr", BASE + "variable s equal sqrt(4)\nrun ${s}\n", [f"in.expr:{n + 2}:", "sqrt(4)"])
+    refused(mdlite, d, "in.expr", BASE + "variable s equal random(1,2,3)\nrun ${s}\n", [f"in.expr:{n + 2}:", "random()"])
     refused(mdlite, d, "in.dt", BASE + "run 10\ntimestep 0.002\nrun 10\n", ["in.dt:", "timestep changes between runs"])
     refused(mdlite, d, "in.norun", BASE, ["in.norun:", "no run"])
     refused(mdlite, d, "in.fix", BASE + "fix 2 all nvt temp 1 1 0.5\nrun 10\n", ["fix nve and fix nvt together"])

@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mdl_system s;
     if (system_init(&s, 0) == 0) {
         int has_box = 0;
-        if (read_coordinates(path, &s, &has_box) == 0) {
+        if (read_coordinates(path, 0, &s, &has_box) == 0) {
             if (has_box)
                 check_atoms_in_box(path, &s);
             int nc[3];

@@ -15,7 +15,7 @@ Test(readers, extended_xyz_with_velocities_and_masses)
     mdl_system s;
     int has_box;
     system_init(&s, 0);
-    cr_assert_eq(read_coordinates(write_temp(".xyz", text, path, sizeof path), &s, &has_box), MDL_OK);
+    cr_assert_eq(read_coordinates(write_temp(".xyz", text, path, sizeof path), 0, &s, &has_box), MDL_OK);
     cr_assert(has_box && s.has_velocities && s.has_masses);
     cr_assert_eq(s.n, 3);
     cr_assert_eq(s.ntypes, 2);
@@ -33,7 +33,7 @@ static int read_fails(const char *suffix, const char *text)
     mdl_system s;
     int has_box;
     system_init(&s, 0);
-    int rc = read_coordinates(write_temp(suffix, text, path, sizeof path), &s, &has_box);
+    int rc = read_coordinates(write_temp(suffix, text, path, sizeof path), 0, &s, &has_box);
     system_destroy(&s);
     unlink(path);
     return rc == MDL_EINPUT;
@@ -56,7 +56,7 @@ Test(readers, xy_two_columns_blank_lines_ignored)
     mdl_system s;
     int has_box;
     system_init(&s, 0);
-    cr_assert_eq(read_coordinates(write_temp(".txt", "0 0\n\n1.5 2\n  \n3 -1\n", path, sizeof path), &s, &has_box), 0);
+    cr_assert_eq(read_coordinates(write_temp(".txt", "0 0\n\n1.5 2\n  \n3 -1\n", path, sizeof path), 0, &s, &has_box), 0);
     cr_assert_eq(s.n, 3);
     cr_assert(!has_box && !s.box.periodic[0]);
     cr_assert_float_eq(s.y[2], -1.0, 0);

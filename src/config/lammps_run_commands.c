@@ -1,0 +1,505 @@
+/* The LAMMPS commands that run and report, each into mdlite's INI keys: fixes as ensembles, thermo
+   and its modifiers, dumps, run and minimize (a stage each, with what was printed before it),
+   write_data, info, and the refusals that point elsewhere (restart files). */
+#define _POSIX_C_SOURCE 200809L
+#include "lammps_script_state.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+
+static void free_fix(script_fix *f)
+{
+    free(f->id);
+    free(f->style);
+    for (int a = 0; a < f->nargs; a++)
+        free(f->args[a]);
+    free(f->args);
+}
+
+static int cmd_fix(script *sc, char **w, int nw)
+{
+    if (!strcmp(w[0], "unfix")) {
+        MDL_TRY(expect_args(sc, nw, 1, 1));
+        for (int k = 0; k < sc->nfix; k++)
+            if (!strcmp(sc->fixes[k].id, w[1])) {
+                free_fix(&sc->fixes[k]);
+                memmove(&sc->fixes[k], &sc->fixes[k + 1], (size_t)(sc->nfix - k - 1) * sizeof *sc->fixes);
+                sc->nfix--;
+                return MDL_OK;
+            }
+        return fail(sc, "no fix %s (LAMMPS refuses it)", w[1]);
+    }
+    if (nw < 4)
+        return fail(sc, "expected 'fix ID GROUP STYLE ...'");
+    if (strcmp(w[2], "all") != 0)
+        return fail(sc, "group %s: mdlite's fixes act on all atoms (fix ID all STYLE ...)", w[2]);
+    char base[64];
+    script_base_style(w[3], base, sizeof base);
+    int k = 0;
+    while (k < sc->nfix && strcmp(sc->fixes[k].id, w[1]) != 0)
+        k++;
+    if (k < sc->nfix && strcmp(sc->fixes[k].style, base) != 0) /* LAMMPS's rule too */
+        return fail(sc, "fix %s is a %s: a fix replaced keeps its style (unfix it first)", w[1], sc->fixes[k].style);
+    if (k == sc->nfix) {
+        if (sc->nfix == sc->fix_cap) {
+            int cap = 2 * sc->fix_cap + 4;
+            script_fix *f = mdl_realloc(sc->fixes, (size_t)cap * sizeof *f, "fixes");
+            if (!f)
+                return MDL_ERUN;
+            sc->fixes = f, sc->fix_cap = cap;
+        }
+        sc->fixes[sc->nfix++] = (script_fix){0};
+    } else {
+        free_fix(&sc->fixes[k]);
+    }
+    script_fix *f = &sc->fixes[k];
+    *f = (script_fix){mdl_strdup(w[1]), mdl_strdup(base), mdl_calloc((size_t)nw, sizeof(char *), "fix"), 0, sc->line};
+    if (!f->id || !f->style || !f->args)
+        return MDL_ERUN;
+    for (int a = 4; a < nw; a++)
+        if (!(f->args[f->nargs++] = mdl_strdup(w[a])))
+            return MDL_ERUN;
+    return MDL_OK;
+}
+
+/* A Nose-Hoover fix's keywords: temp T T tau [iso P P pdamp] [tchain N] [pchain M]. */
+static int nose_hoover_keys(script *sc, const script_fix *f, int npt)
+{
+    int have_temp = 0, have_iso = 0;
+    for (int a = 0; a < f->nargs;) {
+        const char *k = f->args[a];
+        const int need = !strcmp(k, "temp") || !strcmp(k, "iso") ? 3 : !strcmp(k, "tchain") || !strcmp(k, "pchain") ? 1 : -1;
+        if (need < 0 || a + need >= f->nargs || (!npt && (!strcmp(k, "iso") || !strcmp(k, "pchain"))))
+            return fail(sc, "fix %s: '%s': mdlite takes temp T T TAU%s, tchain%s", f->style, k,
+                        npt ? ", iso P P PDAMP" : "", npt ? " and pchain" : "");
+        if (need == 3 && strcmp(f->args[a + 1], f->args[a + 2]) != 0)
+            return fail(sc, "fix %s: %s %s %s: mdlite holds one target (start = stop)", f->style, k, f->args[a + 1],
+                        f->args[a + 2]);
+        if (!strcmp(k, "temp")) {
+            MDL_TRY(setf(sc, "run", "target_temperature", "%s", f->args[a + 1]));
+            MDL_TRY(setf(sc, "run", "tau", "%s", f->args[a + 3]));
+            have_temp = 1;
+        } else if (!strcmp(k, "iso")) {
+            MDL_TRY(setf(sc, "run", "target_pressure", "%s", f->args[a + 1]));
+            MDL_TRY(setf(sc, "run", "pressure_tau", "%s", f->args[a + 3]));
+            have_iso = 1;
+        } else {
+            MDL_TRY(setf(sc, "run", !strcmp(k, "tchain") ? "chain" : "pressure_chain", "%s", f->args[a + 1]));
+        }
+        a += need + 1;
+    }
+    if (!have_temp || (npt && !have_iso))
+        return fail(sc, "fix %s needs temp%s", f->style, npt ? " and iso" : "");
+    return MDL_OK;
+}
+
+/* The [run] keys of an ensemble, dropped before another is set. */
+static void drop_ensemble_keys(script *sc)
+{
+    static const char *const keys[] = {"ensemble", "target_temperature", "tau", "every", "chain",
+                                       "target_pressure", "pressure_tau", "pressure_chain"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        settings_drop(&sc->now, keys[k]);
+}
+
+/* A thermostat with fix nve: langevin T T DAMP SEED, temp/berendsen T T DAMP, temp/rescale N T T 0 1.0. */
+static int thermostat_keys(script *sc, const script_fix *f)
+{
+    const int same = f->nargs >= 2 && !strcmp(f->args[0], f->args[1]);
+    if (!strcmp(f->style, "langevin") && f->nargs == 4 && same) {
+        MDL_TRY(setf(sc, "run", "ensemble", "nvt-langevin"));
+        MDL_TRY(setf(sc, "run", "target_temperature", "%s", f->args[0]));
+        return setf(sc, "run", "tau", "%s", f->args[2]);
+    }
+    if (!strcmp(f->style, "temp/berendsen") && f->nargs == 3 && same) {
+        MDL_TRY(setf(sc, "run", "ensemble", "nvt-berendsen"));
+        MDL_TRY(setf(sc, "run", "target_temperature", "%s", f->args[0]));
+        return setf(sc, "run", "tau", "%s", f->args[2]);
+    }
+    double window, fraction;
+    if (!strcmp(f->style, "temp/rescale") && f->nargs == 5 && !strcmp(f->args[1], f->args[2]) &&
+        mdl_parse_double(f->args[3], &window) == 0 && window == 0 && mdl_parse_double(f->args[4], &fraction) == 0 &&
+        fraction == 1) {
+        MDL_TRY(setf(sc, "run", "ensemble", "nvt-rescale"));
+        MDL_TRY(setf(sc, "run", "every", "%s", f->args[0]));
+        return setf(sc, "run", "target_temperature", "%s", f->args[1]);
+    }
+    sc->line = f->line;
+    return fail(sc, "fix %s: mdlite takes nve alone, nvt, npt (temp, iso), or nve with langevin T T DAMP SEED, "
+                    "temp/berendsen T T DAMP or temp/rescale N T T 0 1.0 (one target: start = stop)", f->style);
+}
+
+/* The ensemble of the fixes in force at a run, as mdlite's [run] keys. */
+static int ensemble_of_fixes(script *sc)
+{
+    drop_ensemble_keys(sc);
+    const script_fix *nve = NULL, *other = NULL;
+    for (int k = 0; k < sc->nfix; k++) {
+        const script_fix *f = &sc->fixes[k];
+        if (!strcmp(f->style, "nve") && !nve)
+            nve = f;
+        else if (!other)
+            other = f;
+        else
+            return fail(sc, "fixes %s and %s together: mdlite runs one ensemble at a time", other->style, f->style);
+    }
+    if (nve && nve->nargs)
+        return fail(sc, "fix nve takes no arguments (line %d)", nve->line);
+    if (other && (!strcmp(other->style, "nvt") || !strcmp(other->style, "npt"))) {
+        if (nve)
+            return fail(sc, "fix nve and fix %s together integrate twice", other->style);
+        MDL_TRY(setf(sc, "run", "ensemble", "%s-nose-hoover", other->style));
+        const int line = sc->line;
+        sc->line = other->line;
+        int rc = nose_hoover_keys(sc, other, !strcmp(other->style, "npt"));
+        sc->line = line;
+        return rc;
+    }
+    if (!nve)
+        return fail(sc, "no fix nve, nvt or npt: nothing moves the atoms");
+    if (!other)
+        return setf(sc, "run", "ensemble", "nve");
+    return thermostat_keys(sc, other);
+}
+
+/* thermo_style one|multi|custom: LAMMPS's thermo_style makes a new Thermo, its modifiers reset. */
+static int cmd_thermo_style(script *sc, char **w, int nw)
+{
+    static const char *const modifiers[] = {"thermo_norm", "thermo_format", "thermo_line"};
+    for (size_t k = 0; k < sizeof modifiers / sizeof modifiers[0]; k++)
+        settings_drop(&sc->now, modifiers[k]);
+    if (nw == 2 && !strcmp(w[1], "one"))
+        return setf(sc, "output", "thermo_columns", "step temp epair emol etotal press");
+    if (nw == 2 && !strcmp(w[1], "multi")) {
+        MDL_TRY(setf(sc, "output", "thermo_line", "multi"));
+        return setf(sc, "output", "thermo_columns", "step etotal ke temp pe ebond eangle edihed eimp evdwl ecoul elong press");
+    }
+    if (nw < 3 || strcmp(w[1], "custom") != 0)
+        return fail(sc, "mdlite takes 'thermo_style one', 'multi' and 'custom NAMES'");
+    mdl_buf v = {0};
+    int rc = MDL_OK;
+    for (int k = 2; k < nw && rc == MDL_OK; k++)
+        rc = buf_addf(&v, "%s%s", k > 2 ? " " : "", w[k]);
+    if (rc == MDL_OK)
+        rc = setf(sc, "output", "thermo_columns", "%s", buf_str(&v));
+    buf_free(&v);
+    return rc;
+}
+
+/* thermo_modify norm, format (line|int|float|N "fmt"), line one|multi, flush, lost, lost/bond, warn. */
+static int cmd_thermo_modify(script *sc, char **w, int nw)
+{
+    if (nw < 3)
+        return fail(sc, "expected keyword value pairs");
+    for (int k = 1; k < nw; k += 2) {
+        const char *key = w[k], *v = k + 1 < nw ? w[k + 1] : "";
+        const int yesno = !strcmp(v, "yes") || !strcmp(v, "no");
+        if (!strcmp(key, "norm") && yesno) {
+            MDL_TRY(setf(sc, "output", "thermo_norm", "%s", v));
+        } else if (!strcmp(key, "line") && (!strcmp(v, "one") || !strcmp(v, "multi"))) {
+            MDL_TRY(setf(sc, "output", "thermo_line", "%s", v));
+        } else if (!strcmp(key, "format") && k + 2 < nw) {
+            /* each thermo_modify format adds to those before ("none" clears them): one INI key holds them all */
+            const setting *old = settings_find(&sc->now, "thermo_format");
+            mdl_buf all = {0};
+            int rc = MDL_OK;
+            if (strcmp(v, "none") != 0) {
+                if (old)
+                    rc = buf_addf(&all, "%s;", old->value);
+                for (const char *c = w[k + 2]; *c && rc == MDL_OK; c++)
+                    if (*c == ';' || iscntrl((unsigned char)*c))
+                        rc = fail(sc, "format %s: ';' and control characters are not taken in a format", v);
+                if (rc == MDL_OK)
+                    rc = buf_addf(&all, "%s=%s", v, w[k + 2]);
+                if (rc == MDL_OK)
+                    rc = setf(sc, "output", "thermo_format", "%s", buf_str(&all));
+            } else {
+                settings_drop(&sc->now, "thermo_format");
+                k--; /* format none takes no string */
+            }
+            buf_free(&all);
+            MDL_TRY(rc);
+            k++;
+        } else if ((!strcmp(key, "flush") && yesno) ||
+                   ((!strcmp(key, "lost") || !strcmp(key, "lost/bond")) &&
+                    (!strcmp(v, "error") || !strcmp(v, "warn") || !strcmp(v, "ignore"))) ||
+                   (!strcmp(key, "warn") && (!strcmp(v, "ignore") || !strcmp(v, "reset") || !strcmp(v, "default") ||
+                                             mdl_parse_long(v, &(long){0}) == 0))) {
+            /* flush: mdlite flushes every row; lost: atoms never leave a periodic box; warn: how many
+               warnings LAMMPS prints */
+        } else {
+            return fail(sc, "'%s %s': mdlite takes norm, format, line one|multi, flush, lost, lost/bond and warn",
+                        key, v);
+        }
+    }
+    return MDL_OK;
+}
+
+static int cmd_thermo(script *sc, char **w, int nw)
+{
+    MDL_TRY(expect_args(sc, nw, 1, 1));
+    long n;
+    if (!strncmp(w[1], "v_", 2))
+        return fail(sc, "thermo %s: a variable's schedule is evaluated during a run; give N", w[1]);
+    MDL_TRY(script_count(sc, w[1], 0, 2000000000L, &n));
+    sc->thermo_set = 1;
+    return setf(sc, "output", "thermo", "%ld", n);
+}
+
+/* dump ID all h5md|xyz N FILE [fields]; undump ID. */
+static int cmd_dump(script *sc, char **w, int nw)
+{
+    if (!strcmp(w[0], "undump")) {
+        MDL_TRY(expect_args(sc, nw, 1, 1));
+        if (!settings_find(&sc->now, "trajectory"))
+            return fail(sc, "no dump %s", w[1]);
+        settings_drop(&sc->now, "trajectory");
+        settings_drop(&sc->now, "dump_every");
+        settings_drop(&sc->now, "dump_fields");
+        return MDL_OK;
+    }
+    if (nw < 6 || strcmp(w[2], "all") != 0 || (strcmp(w[3], "h5md") && strcmp(w[3], "xyz")))
+        return fail(sc, "mdlite takes 'dump ID all h5md N FILE [position velocity force image]' or 'dump ID all "
+                        "xyz N FILE'");
+    if (settings_find(&sc->now, "trajectory"))
+        return fail(sc, "a second dump: mdlite writes one trajectory");
+    long n;
+    MDL_TRY(script_count(sc, w[4], 1, 2000000000L, &n));
+    char *path = script_path(sc, w[5]);
+    int rc = path ? setf(sc, "output", "trajectory", "%s", path) : MDL_ERUN;
+    free(path);
+    MDL_TRY(rc);
+    MDL_TRY(setf(sc, "output", "dump_every", "%s", w[4]));
+    if (!strcmp(w[3], "h5md") && nw > 6) {
+        mdl_buf v = {0};
+        for (int k = 6; k < nw && rc == MDL_OK; k++)
+            rc = buf_addf(&v, "%s%s", k > 6 ? " " : "", w[k]);
+        if (rc == MDL_OK)
+            rc = setf(sc, "output", "dump_fields", "%s", buf_str(&v));
+        buf_free(&v);
+        return rc;
+    }
+    if (nw > 6)
+        return fail(sc, "an xyz dump takes no fields");
+    return MDL_OK;
+}
+
+/* LAMMPS's checks at a run: every type has a mass and every pair its coefficients (lj/cut mixes
+   the cross pairs not given, geometrically by default: mdlite mixes them arithmetically only). */
+static int check_types(script *sc)
+{
+    const setting *st = settings_find(&sc->now, "style");
+    const char *style = st ? st->value : "";
+    if (!st)
+        return fail(sc, "no pair_style: LAMMPS refuses a run without one");
+    const int eam = !strncmp(style, "eam", 3);
+    for (int i = 1; i <= sc->ntypes; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "mass.%d", i);
+        if (!eam && !sc->data_masses && !settings_find(&sc->now, key))
+            return fail(sc, "atom type %d has no mass: LAMMPS refuses the run (all masses must be set)", i);
+        snprintf(key, sizeof key, "file.%d", i);
+        if (!strcmp(style, "eam") && !settings_find(&sc->now, key))
+            return fail(sc, "atom type %d has no pair_coeff %d %d FILE: LAMMPS refuses the run", i, i, i);
+        if (!strcmp(style, "eam/alloy") || !strcmp(style, "eam/fs") || eam)
+            continue;
+        for (int j = i; j <= sc->ntypes; j++) {
+            const int set = sc->pair_set[(i - 1) * sc->ntypes + (j - 1)];
+            if (set || (i != j && !strcmp(style, "lj") && !strcmp(sc->mix, "arithmetic") &&
+                        sc->pair_set[(i - 1) * sc->ntypes + (i - 1)] && sc->pair_set[(j - 1) * sc->ntypes + (j - 1)]))
+                continue;
+            if (i != j && !strcmp(style, "lj") && sc->pair_set[(i - 1) * sc->ntypes + (i - 1)] &&
+                sc->pair_set[(j - 1) * sc->ntypes + (j - 1)])
+                return fail(sc, "pair %d %d is not given: LAMMPS would mix it geometrically, mdlite mixes "
+                                "Lorentz-Berthelot; give it, or say pair_modify mix arithmetic", i, j);
+            return fail(sc, "pair %d %d has no pair_coeff: LAMMPS refuses the run (all pair coeffs must be set)", i, j);
+        }
+    }
+    if (eam && strcmp(style, "eam") != 0 && !settings_find(&sc->now, "file"))
+        return fail(sc, "no pair_coeff * * FILE ...: LAMMPS refuses the run");
+    return MDL_OK;
+}
+
+/* A write_data before the first run holds the state then: nothing in between may change it. */
+static int check_initial_data(script *sc)
+{
+    if (sc->nruns || !sc->initial_data.len)
+        return MDL_OK;
+    for (int pass = 0; pass < 2; pass++) {
+        const settings *a = pass ? &sc->data_keys : &sc->now, *b = pass ? &sc->now : &sc->data_keys;
+        for (int k = 0; k < a->n; k++) {
+            const setting *e = &a->s[k], *f = settings_find(b, e->key);
+            if ((!strcmp(e->section, "system") || !strncmp(e->key, "file", 4) || !strncmp(e->key, "element.", 8)) &&
+                (!f || strcmp(e->value, f->value) != 0))
+                return fail(sc, "write_data at line %d comes before a command that changes the atoms (%s, line %d): "
+                                "mdlite writes it with the state the run starts from; move it after that command",
+                            sc->data_line, e->key, pass ? sc->line : e->line);
+        }
+    }
+    return MDL_OK;
+}
+
+/* The keys of a run (md: its ensemble from the fixes), saved with the text printed before it. */
+static int add_run(script *sc, long steps, int md)
+{
+    if (!sc->atoms_made)
+        return fail(sc, "no atoms: create_box and create_atoms, or read_data, before a run (mdlite runs no empty "
+                        "box)");
+    MDL_TRY(check_types(sc));
+    MDL_TRY(check_initial_data(sc));
+    if (!sc->velocity_made && sc->data_velocities < 0) /* at rest, as in LAMMPS, unless the data file has velocities */
+        MDL_TRY(setf(sc, "system", "temperature", "0"));
+    if (md)
+        MDL_TRY(ensemble_of_fixes(sc));
+    MDL_TRY(setf(sc, "run", "steps", "%ld", steps));
+    if (!sc->thermo_set) /* LAMMPS's thermo 0: the run's first and last steps */
+        MDL_TRY(setf(sc, "output", "thermo", "%ld", steps > 0 ? steps : 1));
+    if (!settings_find(&sc->now, "thermo_norm")) /* LAMMPS's default: per atom in lj units, totals in the others */
+        MDL_TRY(setf(sc, "output", "thermo_norm", "%s", strcmp(sc->units, "lj") == 0 ? "yes" : "no"));
+    if (!settings_find(&sc->now, "thermo_columns")) /* LAMMPS's thermo_style one */
+        MDL_TRY(setf(sc, "output", "thermo_columns", "step temp epair emol etotal press"));
+    if (sc->nruns == sc->runs_cap) {
+        int cap = 2 * sc->runs_cap + 4;
+        script_run *r = mdl_realloc(sc->runs, (size_t)cap * sizeof *r, "runs");
+        if (!r)
+            return MDL_ERUN;
+        sc->runs = r, sc->runs_cap = cap;
+    }
+    script_run *r = &sc->runs[sc->nruns];
+    *r = (script_run){.line = sc->line};
+    sc->nruns++;
+    MDL_TRY(settings_copy(&r->keys, &sc->now));
+    r->screen = sc->screen, r->log = sc->log; /* what was printed before it is this run's */
+    sc->screen = (mdl_buf){0}, sc->log = (mdl_buf){0};
+    return MDL_OK;
+}
+
+/* run N [pre yes|no] [post yes|no]. */
+static int cmd_run(script *sc, char **w, int nw)
+{
+    MDL_TRY(expect_args(sc, nw, 1, 1000));
+    long n;
+    MDL_TRY(script_count(sc, w[1], 0, 2000000000L, &n));
+    for (int k = 2; k < nw; k += 2) {
+        const char *v = k + 1 < nw ? w[k + 1] : "";
+        if (!((!strcmp(w[k], "pre") || !strcmp(w[k], "post")) && (!strcmp(v, "yes") || !strcmp(v, "no"))))
+            return fail(sc, "'%s %s': mdlite takes run N [pre yes|no] [post yes|no] (every, upto, start and stop: "
+                            "not taken)", w[k], v);
+    }
+    return add_run(sc, n, 1);
+}
+
+/* minimize ETOL FTOL MAXITER MAXEVAL: a stage of ensemble minimize, MAXITER its steps. */
+static int cmd_minimize(script *sc, char **w, int nw)
+{
+    MDL_TRY(expect_args(sc, nw, 4, 4));
+    double etol, ftol;
+    long maxiter, maxeval;
+    MDL_TRY(script_number(sc, w[1], &etol));
+    MDL_TRY(script_number(sc, w[2], &ftol));
+    MDL_TRY(script_count(sc, w[3], 0, 2000000000L, &maxiter));
+    MDL_TRY(script_count(sc, w[4], 0, 2000000000L, &maxeval));
+    if (etol < 0 || etol >= 1 || ftol < 0)
+        return fail(sc, "etol from 0 to below 1 and ftol of 0 or more, as LAMMPS takes them");
+    settings keep;
+    MDL_TRY(settings_copy(&keep, &sc->now)); /* the fixes' ensemble stays for the runs after */
+    drop_ensemble_keys(sc);
+    int rc = setf(sc, "run", "ensemble", "minimize");
+    if (rc == MDL_OK)
+        rc = setf(sc, "run", "etol", "%s", w[1]);
+    if (rc == MDL_OK)
+        rc = setf(sc, "run", "ftol", "%s", w[2]);
+    /* LAMMPS stops once the evaluations reach maxeval, after the first iteration's at the least:
+       maxeval 0 is maxeval 1 there; mdlite's 0 is no limit */
+    if (rc == MDL_OK)
+        rc = setf(sc, "run", "maxeval", "%ld", maxeval > 0 ? maxeval : 1);
+    if (rc == MDL_OK)
+        rc = add_run(sc, maxiter, 0);
+    settings_free(&sc->now);
+    sc->now = keep; /* the run's keys are saved: the script goes on from the keys before */
+    return rc;
+}
+
+/* write_data FILE [nocoeff] [nofix] [pair ii|ij]: after a run, at that run's end; before the first,
+   the state it starts from. */
+static int cmd_write_data(script *sc, char **w, int nw)
+{
+    MDL_TRY(expect_args(sc, nw, 1, 1000));
+    for (int k = 2; k < nw; k++)
+        if (!strcmp(w[k], "pair") && k + 1 < nw && (!strcmp(w[k + 1], "ii") || !strcmp(w[k + 1], "ij")))
+            k++;
+        else if (strcmp(w[k], "nocoeff") && strcmp(w[k], "nofix"))
+            return fail(sc, "'%s': mdlite takes write_data FILE [nocoeff] [nofix] [pair ii|ij] (it writes no "
+                            "coefficients)", w[k]);
+    if (!sc->atoms_made)
+        return fail(sc, "no atoms to write: LAMMPS refuses write_data before the box exists");
+    char *path = script_path(sc, w[1]);
+    if (!path)
+        return MDL_ERUN;
+    if (strchr(path, '\n')) {
+        free(path);
+        return fail(sc, "a file name with a line break");
+    }
+    mdl_buf *list = sc->nruns ? &sc->runs[sc->nruns - 1].data_files : &sc->initial_data;
+    int rc = buf_addf(list, "%s\n", path);
+    free(path);
+    if (!sc->nruns && rc == MDL_OK) { /* the keys it saw: a change before the first run is refused then */
+        settings_free(&sc->data_keys);
+        rc = settings_copy(&sc->data_keys, &sc->now);
+        sc->data_line = sc->line;
+    }
+    return rc;
+}
+
+/* info [...]: the settings as the script stands, printed where LAMMPS prints its info. */
+static int cmd_info(script *sc, char **w, int nw)
+{
+    (void)w, (void)nw;
+    mdl_buf b = {0};
+    int rc = buf_addf(&b, "mdlite info (%s:%d): the settings as the script stands:", sc->file, sc->line);
+    for (int k = 0; k < sc->now.n && rc == MDL_OK; k++)
+        rc = buf_addf(&b, "\n  [%s] %s = %s", sc->now.s[k].section, sc->now.s[k].key, sc->now.s[k].value);
+    if (rc == MDL_OK)
+        rc = script_say(sc, buf_str(&b), 1, 1);
+    buf_free(&b);
+    return rc;
+}
+
+static int cmd_min(script *sc, char **w, int nw)
+{
+    if (!strcmp(w[0], "min_style")) {
+        if (nw != 2 || (strcmp(w[1], "cg") && strcmp(w[1], "fire")))
+            return fail(sc, "mdlite minimises with cg (LAMMPS's default) or fire");
+        return setf(sc, "run", "min_style", "%s", w[1]);
+    }
+    for (int k = 1; k < nw; k += 2) {
+        const char *v = k + 1 < nw ? w[k + 1] : "";
+        double d;
+        if (!strcmp(w[k], "dmax")) {
+            MDL_TRY(script_number(sc, v, &d));
+            MDL_TRY(setf(sc, "run", "dmax", "%s", v));
+        } else if (!(!strcmp(w[k], "line") && !strcmp(v, "quadratic"))) {
+            return fail(sc, "'%s %s': mdlite takes dmax and line quadratic", w[k], v);
+        }
+    }
+    return MDL_OK;
+}
+
+int lammps_run_command(script *sc, char **w, int nw)
+{
+    static const struct {
+        const char *name;
+        int (*fn)(script *, char **, int);
+    } table[] = {{"fix", cmd_fix},           {"unfix", cmd_fix},          {"thermo", cmd_thermo},
+                 {"thermo_style", cmd_thermo_style}, {"thermo_modify", cmd_thermo_modify}, {"dump", cmd_dump},
+                 {"undump", cmd_dump},       {"run", cmd_run},            {"minimize", cmd_minimize},
+                 {"write_data", cmd_write_data}, {"info", cmd_info},      {"min_style", cmd_min},
+                 {"min_modify", cmd_min}};
+    for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
+        if (!strcmp(table[k].name, w[0]))
+            return table[k].fn(sc, w, nw);
+    if (!strcmp(w[0], "write_restart") || !strcmp(w[0], "read_restart"))
+        return fail(sc, "LAMMPS's restart files: mdlite's restart is its H5MD checkpoint (a dump ID all h5md N FILE "
+                        "holds it; mdlite run SCRIPT --restart FILE goes on from it, as if never stopped)");
+    return 1;
+}

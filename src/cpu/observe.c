@@ -1,0 +1,73 @@
+/* The CPU backend's observables: the thermo rows' sums (all ranks'), the forces' norms and the
+   pressure tensor, for the table in backend.c. */
+#include "context.h"
+
+#include "../parallel/comm.h"
+
+#include <math.h>
+#include <string.h>
+
+int cpu_reduce(void *p, mdl_observables *o)
+{
+    cpu_ctx *c = p;
+    double sums[3] = {cpu_local_kinetic(c), c->pe, c->virial};
+    MDL_TRY(comm_sum_doubles(sums, 3)); /* in rank order */
+    o->kinetic = sums[0];
+    o->potential = sums[1];
+    o->virial = sums[2];
+    mdl_finish_observables(o, c->natoms, &c->s.box, &c->u, c->tail);
+    o->ecouple = c->nose_hoover ? nh_energy(&c->nh, o->volume) : 0.0;
+    return MDL_OK;
+}
+
+int cpu_force_norms(void *p, double out[2])
+{
+    cpu_ctx *c = p;
+    const mdl_system *s = &c->s;
+    double m = 0, sq = 0;
+    for (size_t i = 0; i < c->dm.nlocal; i++) {
+        const double f[3] = {s->fx[i], s->fy[i], s->fz[i]};
+        for (int d = 0; d < 3; d++)
+            m = fabs(f[d]) > m ? fabs(f[d]) : m, sq += f[d] * f[d];
+    }
+    MDL_TRY(comm_max_double(&m));
+    MDL_TRY(comm_sum_doubles(&sq, 1));
+    out[0] = m, out[1] = sqrt(sq);
+    return MDL_OK;
+}
+
+int cpu_pressure_tensor(void *p, double kinetic[6], double virial[6])
+{
+    cpu_ctx *c = p;
+    const mdl_system *s = &c->s;
+    double sums[12] = {0};
+    for (size_t i = 0; i < c->dm.nlocal; i++) {
+        const double m = s->mass[s->type[i]] * c->u.mvv2e, v[3] = {s->vx[i], s->vy[i], s->vz[i]};
+        sums[0] += m * v[0] * v[0], sums[1] += m * v[1] * v[1], sums[2] += m * v[2] * v[2];
+        sums[3] += m * v[0] * v[1], sums[4] += m * v[0] * v[2], sums[5] += m * v[1] * v[2];
+    }
+    if (c->pairs.eam)
+        eam_virial_tensor(c->pairs.eam, &c->nl, &c->region, c->dm.nlocal, s->n, s->x, s->y, s->z, s->type,
+                          &c->fscratch, sums + 6);
+    else
+        pair_virial_tensor(&c->pairs, &c->nl, &c->region, c->dm.nlocal, s->x, s->y, s->z, s->type, sums + 6);
+    MDL_TRY(comm_sum_doubles(sums, 12)); /* in rank order */
+    memcpy(kinetic, sums, 6 * sizeof *sums);
+    memcpy(virial, sums + 6, 6 * sizeof *sums);
+    return MDL_OK;
+}
+
+int cpu_reduce_start(void *p, int slot)
+{
+    cpu_ctx *c = p;
+    return cpu_reduce(c, &c->thermo_rows[slot]);
+}
+
+int cpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait)
+{
+    cpu_ctx *c = p;
+    (void)wait; /* computed at the start: always there */
+    *o = c->thermo_rows[slot];
+    return MDL_OK;
+}
+

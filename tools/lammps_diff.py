@@ -1,0 +1,360 @@
+#!/usr/bin/env python3
+"""Differential tester: small LAMMPS scripts made at random from the grammar docs/LAMMPS.md takes
+(commands in valid random orders, overrides, variables and immediate formulas, units, every pair
+style, data files of any name, output-only commands, and now and then a line LAMMPS refuses), each
+run by `lmp` and by mdlite in a folder of its own. Each script ends in one of these outcomes:
+
+  agree            both run, and every value of every thermo row both print agrees to 1e-10
+                   (relative, with an absolute floor of 1; timing columns aside)
+  both refuse      lmp stops with an ERROR, mdlite exits 2 naming the script's file and line
+  mdlite refuses   lmp runs, mdlite exits 2 naming file and line: a form mdlite does not take
+                   (tallied by the command it names)
+  BUG differ       both run, and a value, or the steps printed, differ
+  BUG accepts      lmp refuses, mdlite runs
+  BUG exit         mdlite exits otherwise than 0 or 2, or 2 without file:line
+
+usage: lammps_diff.py MDLITE [--seed S] [--count N] [--jobs J] [--keep DIR] [--lmp LMP]
+Exit 0 when no script is a BUG, 1 otherwise (each BUG's script is kept under --keep, or a
+temporary folder that is named); 77 without lmp. Prints the counts and the refusals' commands.
+"""
+import argparse
+import collections
+import concurrent.futures
+import csv
+import math
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+POT = "/usr/share/lammps/potentials"
+TOL = 1e-10
+TIMING = {"cpu", "tpcpu", "spcpu"}
+SKIP = 77
+
+
+class Script:
+    """A script's lines as they are made, and the files it needs beside it."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.lines = []
+        self.files = {}  # name -> text (data files, included scripts)
+        self.expect_refusal = False
+
+    def add(self, line):
+        self.lines.append(line)
+
+    def maybe(self, p):
+        return self.rng.random() < p
+
+
+def fcc_data(rng, a, cells, types, masses, velocities, shift):
+    """An fcc crystal as a LAMMPS data file, its atoms displaced by up to shift, of `types` types."""
+    basis = [(0, 0, 0), (0.5, 0.5, 0), (0.5, 0, 0.5), (0, 0.5, 0.5)]
+    sites = [((i + b[0]) * a, (j + b[1]) * a, (k + b[2]) * a) for k in range(cells) for j in range(cells)
+             for i in range(cells) for b in basis]
+    L = a * cells
+    text = f"random fcc crystal\n\n  {len(sites)} atoms\n  {types} atom types\n\n"
+    text += "".join(f"0 {L!r} {d}lo {d}hi\n" for d in "xyz")
+    if masses:
+        text += "\n  Masses\n\n" + "".join(f"{t + 1} {m} # type{t + 1}\n" for t, m in enumerate(masses))
+    text += "\nAtoms # atomic\n\n"
+    text += "".join(f"{n + 1} {rng.randint(1, types)} "
+                    f"{' '.join(repr((c + rng.uniform(-shift, shift)) % L) for c in p)}\n" for n, p in enumerate(sites))
+    if velocities:
+        text += "\nVelocities\n\n" + "".join(
+            f"{n + 1} {' '.join(repr(rng.uniform(-velocities, velocities)) for _ in range(3))}\n"
+            for n in range(len(sites)))
+    return text
+
+
+def system(s, units):
+    """The box and atoms: a lattice filled, or a data file read; returns (types, style hints)."""
+    rng = s.rng
+    if units == "lj":
+        if s.maybe(0.35):
+            types = rng.choice([1, 1, 2])
+            name = rng.choice(["start.data", "start.dat", "data.start", "start.lmp", "coords.txt"])
+            masses = [rng.choice(["1.0", "1.5", "2.0"]) for _ in range(types)] if s.maybe(0.7) else None
+            s.files[name] = fcc_data(rng, 1.6796, 4, types, masses, rng.choice([0, 0.5]), 0.05)
+            s.add(f"read_data {name}")
+            return types, {"masses": bool(masses), "data": True}
+        style, rho = rng.choice([("fcc", 0.8442), ("bcc", 0.8), ("sc", 0.7)])
+        n = rng.choice([4, 5, "${n}"])
+        if n == "${n}":
+            s.lines.insert(0, f"variable n index {rng.choice([4, 5])}")
+        s.add(f"lattice {style} {rho}")
+        s.add(f"region box block 0 {n} 0 {n} 0 {rng.choice([4, 5])}")
+        s.add("create_box 1 box")
+        s.add("create_atoms 1 box")
+        return 1, {"masses": False, "data": False}
+    if s.maybe(0.3):
+        name = rng.choice(["cu.data", "cu.dat", "data.cu"])
+        masses = ["63.546"] if s.maybe(0.6) else None
+        s.files[name] = fcc_data(rng, 3.615, 4, 1, masses, rng.choice([0, 0.02]), 0.05)
+        s.add(f"read_data {name}")
+        return 1, {"masses": bool(masses), "data": True, "metal": "Cu"}
+    element = rng.choice(["Cu", "Cu", "Fe"])
+    s.add(f"lattice {'fcc 3.615' if element == 'Cu' else 'bcc 2.8665'}")
+    cells = rng.choice([4, 5]) if element == "Cu" else rng.choice([5, 6])
+    s.add(f"region box block 0 {cells} 0 {cells} 0 {cells}")
+    s.add("create_box 1 box")
+    s.add("create_atoms 1 box")
+    return 1, {"masses": False, "data": False, "metal": element}
+
+
+def pair(s, units, types, hints):
+    """pair_style and pair_coeff lines, overrides included; the masses where the style needs them."""
+    rng = s.rng
+    if units == "lj":
+        style = rng.choice(["lj/cut", "lj/cut", "lj/cut/omp", "morse"])
+        rc = rng.choice(["2.5", "2.5", "2.0"])
+        s.add(f"pair_style {style} {rc}")
+        if style.startswith("lj"):
+            if s.maybe(0.4):  # an override: the last write wins per pair
+                s.add("pair_coeff * * 0.5 0.9")
+            s.add(f"pair_coeff * * 1.0 1.0{rng.choice(['', ' 2.5', ' 2.2'])}")
+            if types == 2:
+                s.add("pair_coeff 1 2 0.8 1.1")
+                s.add("pair_coeff 2 2 1.2 0.95")
+            if s.maybe(0.3):
+                s.add("pair_coeff 1 1 1.0 1.0 2.3")
+            if s.maybe(0.3):
+                s.add(f"pair_modify {rng.choice(['shift yes', 'tail yes', 'shift no'])}")
+        else:
+            s.add("pair_coeff * * 1.0 3.0 1.1")
+            if types == 2:
+                s.add("pair_coeff 1 2 0.9 2.8 1.05")
+        if not hints["masses"] or s.maybe(0.3):
+            s.add(f"mass * {rng.choice(['1.0', '1.3'])}")
+            if s.maybe(0.3):
+                s.add("mass 1 1.1")
+        return
+    element = hints.get("metal", "Cu")
+    if element == "Fe":
+        s.add(f"pair_style {rng.choice(['eam/fs', 'eam/fs/opt'])}")
+        s.add(f"pair_coeff * * {POT}/Fe_mm.eam.fs Fe")
+        return
+    choice = rng.choice(["eam", "eam/opt", "eam/alloy", "eam/alloy"])
+    s.add(f"pair_style {choice}")
+    if choice.startswith("eam/alloy"):
+        s.add(f"pair_coeff * * {POT}/{rng.choice(['Cu_mishin1.eam.alloy', 'Cu_zhou.eam.alloy'])} Cu")
+    else:
+        s.add(f"pair_coeff {rng.choice(['1 1', '* *'])} {POT}/Cu_u3.eam")
+
+
+def thermo_lines(s, units):
+    rng = s.rng
+    s.add(f"thermo {rng.choice([0, 5, 10])}")
+    if s.maybe(0.6):
+        words = ["temp", "pe", "ke", "etotal", "press", "vol", "density", "enthalpy", "evdwl", "epair", "emol",
+                 "atoms", "elapsed", "dt", "time", "lx", "ly", "lz", "xlo", "xhi", "pxx", "pyy", "pzz", "pxy",
+                 "pxz", "pyz", "fmax", "fnorm", "nbuild", "ndanger", "cella", "cellgamma", "etail", "ecouple",
+                 "econserve"]
+        s.add("thermo_style custom step " + " ".join(rng.sample(words, rng.randint(2, 7))))
+    if s.maybe(0.4):
+        s.add(f"thermo_modify norm {rng.choice(['yes', 'no'])}")
+    if s.maybe(0.2):
+        s.add("thermo_modify flush yes format float %14.6g")
+
+
+def output_only(s):
+    """Commands that change no number, sprinkled where a user writes them."""
+    rng = s.rng
+    pick = rng.choice(["echo screen", "echo none", 'print "settled at $(2*3) steps"', "processors * * *",
+                       "atom_modify map array", "timer off", "include extra.in", "log run.log", "newton on",
+                       "print 'done: ${one}' screen yes"])
+    if pick == "include extra.in":
+        s.files["extra.in"] = "# included\nvariable inc equal 1\n"
+    if "${one}" in pick:
+        s.add("variable one string ok")
+    s.add(pick)
+
+
+def runs(s, units):
+    rng = s.rng
+    T = "1.0" if units == "lj" else "300.0"
+    tdamp = "0.5" if units == "lj" else "0.1"
+    if s.maybe(0.25):
+        s.add(f"min_style {rng.choice(['cg', 'cg', 'fire'])}")
+        s.add(f"minimize {rng.choice(['0.0', '1e-6'])} {rng.choice(['0.0', '1e-8'])} {rng.choice([0, 5, 30])} "
+              f"{rng.choice([0, 3, 1000])}")
+    fixes = 0
+    for r in range(rng.randint(1, 2)):
+        kind = rng.choice(["nve", "nve", "nvt", "npt"])
+        if fixes:
+            s.add(f"unfix f{fixes}")
+        fixes += 1
+        if kind == "nve":
+            s.add(f"fix f{fixes} all {rng.choice(['nve', 'nve/omp'])}")
+        elif kind == "nvt":
+            s.add(f"fix f{fixes} all nvt temp {T} {T} {tdamp}")
+        else:
+            P = "1.0" if units == "lj" else "0.0"
+            s.add(f"fix f{fixes} all npt temp {T} {T} {tdamp} iso {P} {P} {'2.0' if units == 'lj' else '1.0'}")
+        s.add(f"run {rng.choice([0, 10, 20, '$(10+5)'])}")
+        if s.maybe(0.3):
+            s.add(f"write_data out{r}.data")
+
+
+BAD = ["frobnicate 1 2", "mass 0 1.0", "units real", "pair_coeff 3 3 1.0 1.0", "run -5", "variable x equal 1/0",
+       "print ${undefined}", "velocity all create 1.0 0", "timestep 0", 'print "unbalanced', "mass 1 -2.0",
+       "thermo_style custom temp step"]
+
+
+def make_script(seed):
+    rng = random.Random(seed)
+    s = Script(rng)
+    units = rng.choice(["lj", "lj", "metal"])
+    if s.maybe(0.2):  # set before units: units resets them, as in LAMMPS
+        s.add("timestep 0.002")
+        s.add("neighbor 0.5 bin")
+    s.add(f"units {units}")
+    s.add("atom_style atomic")
+    if s.maybe(0.3):
+        s.add("boundary p p p")
+    types, hints = system(s, units)
+    pair(s, units, types, hints)
+    if units == "lj" and s.maybe(0.5):
+        s.add(f"neighbor {rng.choice(['0.3', '0.4'])} {rng.choice(['bin', 'nsq'])}")
+    elif units == "metal":
+        s.add(f"neighbor {rng.choice(['1.0', '1.5'])} bin")
+    if s.maybe(0.5):
+        s.add(f"neigh_modify every {rng.choice([1, 2])} delay {rng.choice([0, 2])} check {rng.choice(['yes', 'no'])}")
+    if not hints["data"] or s.maybe(0.5):
+        T = rng.choice(["1.0", "1.5"]) if units == "lj" else rng.choice(["300.0", "600.0"])
+        opts = rng.choice(["", " dist gaussian", " loop geom", " mom yes rot no", " dist gaussian loop geom"])
+        if s.maybe(0.15):
+            pass  # no velocity command: the atoms start at rest (or with the file's velocities)
+        else:
+            s.add(f"velocity all create {T} {rng.randint(1, 999999)}{opts}")
+    if units == "metal" or s.maybe(0.3):
+        s.add(f"timestep {rng.choice(['0.001', '0.002']) if units == 'metal' else '0.004'}")
+    thermo_lines(s, units)
+    for _ in range(rng.randint(0, 2)):
+        s.lines.insert(rng.randint(len(s.lines) // 2, len(s.lines)), "")
+        output_only(s)
+    runs(s, units)
+    if s.maybe(0.12):  # a line LAMMPS refuses, somewhere after the units
+        s.lines.insert(rng.randint(2, len(s.lines)), rng.choice(BAD))
+    return "\n".join(s.lines) + "\n", s.files
+
+
+# ---- running and comparing ------------------------------------------------------------------
+
+def lammps_rows(log):
+    """Every thermo row of LAMMPS's log, by step, its values in column order."""
+    rows, ncol = {}, None
+    for line in log.splitlines():
+        w = line.split()
+        if w and w[0] == "Step":
+            ncol = len(w)
+        elif ncol and w and re.fullmatch(r"-?\d+", w[0]) and len(w) == ncol:
+            try:
+                rows[int(w[0])] = [float(x) for x in w]
+            except ValueError:
+                pass
+        elif w and w[0] == "Loop":
+            ncol = None
+    return rows
+
+
+def mdlite_rows(path):
+    """mdlite's thermo CSV with LAMMPS's columns: the rows by step, and the column names."""
+    with open(path) as f:
+        rd = list(csv.reader(f))
+    names = rd[0]
+    return {int(float(r[0])): [float(x) for x in r] for r in rd[1:] if r}, names
+
+
+def one(mdlite, lmp, seed, root):
+    text, files = make_script(seed)
+    d = os.path.join(root, f"s{seed}")
+    for sub in ("lammps", "mdlite"):
+        os.makedirs(os.path.join(d, sub))
+        for name, body in files.items():
+            with open(os.path.join(d, sub, name), "w") as f:
+                f.write(body)
+    with open(os.path.join(d, "mdlite", "in.test"), "w") as f:
+        f.write(text)
+    lmp_text = re.sub(r"^(\s*(run|minimize)\s)", r"thermo_modify format float %.17g\n\1", text, flags=re.M)
+    with open(os.path.join(d, "lammps", "in.test"), "w") as f:
+        f.write(lmp_text)
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    lp = subprocess.run([lmp, "-in", "in.test", "-log", "none", "-nocite"], cwd=os.path.join(d, "lammps"),
+                        capture_output=True, text=True, env=env, timeout=300)
+    lmp_ok = lp.returncode == 0 and "ERROR" not in lp.stdout + lp.stderr
+    mp = subprocess.run([mdlite, "run", "in.test", "--quiet", "--set", "output.thermo_file_columns=thermo"],
+                        cwd=os.path.join(d, "mdlite"), capture_output=True, text=True, env=env, timeout=300)
+    where = re.search(r"in\.test:(\d+): ([\w/]+)", mp.stderr) or re.search(r"(extra\.in|\.data|\.dat|\.lmp|\.txt|\.eam\S*):?(\d*)", mp.stderr)
+    if mp.returncode not in (0, 2) or (mp.returncode == 2 and not where):
+        return "BUG exit", seed, f"mdlite exit {mp.returncode}: {mp.stderr.strip()[-300:]}", d
+    if mp.returncode == 2:
+        cmd = where.group(2) if where.re.pattern.startswith("in") else "a file it reads"
+        return ("both refuse" if not lmp_ok else "mdlite refuses"), seed, cmd, d
+    if not lmp_ok:
+        err = re.search(r"ERROR.*", lp.stdout + lp.stderr)
+        return "BUG accepts", seed, err.group(0) if err else f"lmp exit {lp.returncode}", d
+    theirs = lammps_rows(lp.stdout)
+    ours, names = mdlite_rows(os.path.join(d, "mdlite", "thermo.csv"))
+    if set(ours) != set(theirs):
+        return "BUG differ", seed, f"steps: mdlite {sorted(ours)[:8]}, LAMMPS {sorted(theirs)[:8]}", d
+    worst = 0.0
+    for step, row in ours.items():
+        ref = theirs[step]
+        if len(ref) != len(row):
+            return "BUG differ", seed, f"step {step}: {len(row)} columns against LAMMPS's {len(ref)}", d
+        for name, a, b in zip(names, row, ref):
+            if name in TIMING:
+                continue
+            rel = abs(a - b) / max(abs(b), 1.0)
+            worst = max(worst, rel)
+            if not rel <= TOL:
+                return "BUG differ", seed, f"step {step} {name}: mdlite {a!r}, LAMMPS {b!r} ({rel:.3g})", d
+    return "agree", seed, f"{len(ours)} rows, worst {worst:.2g}", d
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("mdlite")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--count", type=int, default=100)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--keep", default=None, help="a folder for the scripts (default: a temporary one)")
+    ap.add_argument("--lmp", default=shutil.which("lmp"))
+    a = ap.parse_args()
+    if not a.lmp:
+        print("no lmp (LAMMPS): skipped")
+        return SKIP
+    root = a.keep or tempfile.mkdtemp(prefix="mdlite-lammps-diff-")
+    os.makedirs(root, exist_ok=True)
+    mdlite = os.path.abspath(a.mdlite)
+    seeds = range(a.seed, a.seed + a.count)
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+        for r in pool.map(lambda s: one(mdlite, a.lmp, s, root), seeds):
+            results.append(r)
+    counts = collections.Counter(r[0] for r in results)
+    refusals = collections.Counter(r[2] for r in results if r[0] in ("mdlite refuses", "both refuse"))
+    bugs = [r for r in results if r[0].startswith("BUG")]
+    worst = max([float(r[2].split()[-1]) for r in results if r[0] == "agree"] + [0.0])
+    print(f"lammps_diff: {len(results)} scripts (seeds {a.seed} to {a.seed + a.count - 1}): " +
+          ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + f"; worst agreement {worst:.2g}")
+    if refusals:
+        print("  refusals by command: " + ", ".join(f"{k} {v}" for k, v in refusals.most_common()))
+    for kind, seed, why, d in bugs:
+        print(f"  {kind}: seed {seed}: {why}\n    script: {d}/mdlite/in.test")
+    for kind, seed, why, d in results:
+        if not kind.startswith("BUG") and not a.keep:
+            shutil.rmtree(d, ignore_errors=True)
+    if not bugs and not a.keep:
+        shutil.rmtree(root, ignore_errors=True)
+    return 1 if bugs else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

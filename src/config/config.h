@@ -109,6 +109,8 @@ typedef struct mdl_config_s {
     double pressure_tau;      /* the barostat's relaxation time (LAMMPS's Pdamp); < 0: not given */
     int pressure_chain;       /* thermostats on the barostat (LAMMPS's pchain) */
     int min_style;            /* ensemble = minimize: 0 cg */
+    int fresh_chains;         /* a stage's own chains = fresh: Nose-Hoover's chains and barostat start at rest
+                                 although the stage before ran the same ensemble (a new LAMMPS fix) */
     double etol, ftol;        /* minimize: LAMMPS's stopping tolerances (0: not used) */
     long maxeval;             /* minimize: force evaluations at most (0: no limit) */
     double dmax;              /* minimize: the largest move of a line search's first step (0: LAMMPS's 0.1) */

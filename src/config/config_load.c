@@ -126,6 +126,7 @@ static int build_stages(mdl_config *cfg)
             return MDL_EINPUT;
         }
         MDL_TRY(config_finish(st));
+        st->fresh_chains = st->fresh_chains && config_fresh_entry(st, "run", "chains"); /* its own, not inherited */
     }
     warn_frame_spacing(cfg);
     int rdf = 0, msd = 0;

@@ -60,6 +60,7 @@ static const key_spec SCHEMA[] = {
     {"run", "timestep", K_DOUBLE, F(timestep), 0, BIG, 1, NULL},
     {"run", "ensemble", K_ENUM, F(ensemble), 0, 0, 0, "nve|nvt-rescale|nvt-berendsen|nvt-langevin|nvt-nose-hoover|npt-nose-hoover|minimize"},
     {"run", "min_style", K_ENUM, F(min_style), 0, 0, 0, "cg|fire"},
+    {"run", "chains", K_ENUM, F(fresh_chains), 0, 0, 0, "continue|fresh"},
     {"run", "etol", K_DOUBLE, F(etol), 0, 1, 0, NULL},
     {"run", "ftol", K_DOUBLE, F(ftol), 0, BIG, 0, NULL},
     {"run", "maxeval", K_LONG, F(maxeval), 0, 2e9, 0, NULL},
@@ -75,7 +76,7 @@ static const key_spec SCHEMA[] = {
     {"run", "processors", K_AUTO_INT3, F(processors), 1, 65536, 0, NULL},
     {"run", "gpu_comm", K_ENUM, F(gpu_comm), 0, 0, 0, "auto|direct|nccl|mpi"},
     {"run", "gpu_arrays", K_ENUM, F(gpu_arrays), 0, 0, 0, "spare|tight"},
-    {"output", "thermo", K_INT, F(thermo), 0, 2e9, 0, NULL},
+    {"output", "thermo", K_THERMO, F(thermo), 0, 2e9, 0, NULL},
     {"output", "thermo_file", K_STRING, F(thermo_file), 0, 0, 0, NULL},
     {"output", "thermo_columns", K_WORDS, F(thermo_columns), 0, 0, 0, NULL},
     {"output", "thermo_norm", K_BOOL, F(thermo_norm), 0, 0, 0, NULL},
@@ -288,6 +289,12 @@ int config_set_value(mdl_config *cfg, const key_spec *s, const mdl_entry *e)
             return 1;
         }
         return set_numbers(s, e, field, 3, 1);
+    case K_THERMO: /* "ends": a row at a stage's first and last steps only (LAMMPS's thermo 0) */
+        if (!strcmp(e->value, "ends")) {
+            *(int *)field = -1;
+            return 1;
+        }
+        return set_numbers(s, e, field, 1, 1);
     case K_AUTO_INT:
     case K_AUTO_DOUBLE: /* "auto": 0, or MDL_AUTO for a double */
         n = split_words(e->value, words, 1, &ov);

@@ -9,7 +9,7 @@
 
 enum kind { K_DOUBLE, K_INT, K_LONG, K_CHOICE, K_ENUM, K_PATH, K_STRING, K_WORDS, K_INT3, K_DOUBLE3, K_BOOL, K_SEED,
             K_NAMES, K_FRACTIONS, K_FIELDS, K_AUTO_INT, K_AUTO_DOUBLE, K_AUTO_INT3,
-            K_TEXT /* a quoted text (strbuf.h's quoting), read from its entry where it is used: no field */ };
+            K_THERMO /* a count of steps, or "ends": -1 */, K_TEXT /* a quoted text (strbuf.h's quoting), read from its entry where it is used: no field */ };
 
 typedef struct {
     const char *section, *key;

@@ -35,6 +35,14 @@ static int cmd_timestep(script *sc, char **w, int nw)
 static int cmd_setting(script *sc, char **w, int nw)
 {
     const char *c = w[0];
+    static const char *const before_box[] = {"atom_style", "dimension", "boundary", "processors"};
+    for (size_t k = 0; k < sizeof before_box / sizeof before_box[0] && sc->box_made; k++)
+        if (!strcmp(c, before_box[k]))
+            return fail(sc, "after the box is made: LAMMPS takes it only before");
+    if (!strcmp(c, "atom_modify") && sc->box_made)
+        for (int k = 1; k < nw; k++)
+            if (!strcmp(w[k], "map") || !strcmp(w[k], "id") || !strcmp(w[k], "first"))
+                return fail(sc, "%s after the box is made: LAMMPS takes it only before", w[k]);
     if (!strcmp(c, "atom_style"))
         return nw == 2 && !strcmp(w[1], "atomic") ? MDL_OK : fail(sc, "mdlite runs atom_style atomic");
     if (!strcmp(c, "dimension"))
@@ -223,9 +231,9 @@ static int cmd_read_data(script *sc, char **w, int nw)
     char *file = script_path(sc, w[1]);
     if (!file)
         return MDL_ERUN;
-    if (mdl_check_input_file(file, "data file") != MDL_OK) {
+    if (script_input_file(sc, file, "data file") != MDL_OK) {
         free(file);
-        return fail(sc, "%s: the data file named here cannot be read (the message above says why)", w[1]);
+        return MDL_EINPUT;
     }
     FILE *fp = fopen(file, "r");
     char *line = NULL;
@@ -336,22 +344,17 @@ static int cmd_pair_style(script *sc, char **w, int nw)
             return fail(sc, "the cutoff %s must be above 0", w[2]);
     }
     if (old && !strcmp(old->value, name)) {
-        for (int k = 0; k < sc->now.n; k++) { /* the explicit cutoffs go: the new global one holds */
+        for (int k = 0; k < sc->now.n; k++) { /* every pair's cutoff is the new global one (LAMMPS's settings()) */
             setting *e = &sc->now.s[k];
-            if (strncmp(e->key, "pair.", 5) != 0)
+            char *last = strrchr(e->value, ' ');
+            if (strncmp(e->key, "pair.", 5) != 0 || !last)
                 continue;
-            int words = 0;
-            char *p = e->value, *cutoff = NULL;
-            while (*p) {
-                p += strspn(p, " ");
-                if (!*p)
-                    break;
-                if (++words == (!strcmp(name, "lj") ? 3 : 4))
-                    cutoff = p;
-                p += strcspn(p, " ");
-            }
-            if (cutoff)
-                cutoff[-1] = '\0';
+            *last = '\0';
+            mdl_buf v = {0};
+            int rc = buf_addf(&v, "%s %s", e->value, w[2]);
+            if (rc == MDL_OK)
+                free(e->value), e->value = v.s;
+            MDL_TRY(rc);
         }
     } else {
         settings_drop_prefix(&sc->now, "pair.");
@@ -376,6 +379,10 @@ static int eam_coeff(script *sc, const char *style, char **w, int nw)
         MDL_TRY(script_type_range(sc, w[1], sc->ntypes, &ilo, &ihi));
         MDL_TRY(script_type_range(sc, w[2], sc->ntypes, &jlo, &jhi));
         char *file = script_path(sc, w[3]);
+        if (file && script_input_file(sc, file, "potential file") != MDL_OK) {
+            free(file);
+            return MDL_EINPUT;
+        }
         for (int i = ilo; i <= ihi && file; i++)
             if (i >= jlo && i <= jhi) {
                 char key[32];
@@ -398,6 +405,10 @@ static int eam_coeff(script *sc, const char *style, char **w, int nw)
     char *file = script_path(sc, w[3]);
     if (!file)
         return MDL_ERUN;
+    if (script_input_file(sc, file, "potential file") != MDL_OK) {
+        free(file);
+        return MDL_EINPUT;
+    }
     int rc = setf(sc, "potential", "file", "%s", file);
     free(file);
     settings_drop_prefix(&sc->now, "mass."); /* the file's masses, as LAMMPS's pair_coeff sets them */
@@ -436,6 +447,9 @@ static int cmd_pair_coeff(script *sc, char **w, int nw)
     int rc = MDL_OK;
     for (int k = 3; k < nw && rc == MDL_OK; k++)
         rc = buf_addf(&value, "%s%s", k > 3 ? " " : "", w[k]);
+    const setting *cut = settings_find(&sc->now, "cutoff");
+    if (rc == MDL_OK && nw == 3 + np) /* no cutoff: pair_style's, as LAMMPS's pair_coeff takes it (never a mixed one) */
+        rc = buf_addf(&value, " %s", cut ? cut->value : "0");
     for (int i = ilo; i <= ihi && rc == MDL_OK; i++)
         for (int j = i > jlo ? i : jlo; j <= jhi && rc == MDL_OK; j++, count++) {
             char key[48];

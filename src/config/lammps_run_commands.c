@@ -53,7 +53,8 @@ static int cmd_fix(script *sc, char **w, int nw)
         free_fix(&sc->fixes[k]);
     }
     script_fix *f = &sc->fixes[k];
-    *f = (script_fix){mdl_strdup(w[1]), mdl_strdup(base), mdl_calloc((size_t)nw, sizeof(char *), "fix"), 0, sc->line};
+    *f = (script_fix){mdl_strdup(w[1]), mdl_strdup(base), mdl_calloc((size_t)nw, sizeof(char *), "fix"), 0, sc->line,
+                      ++sc->fixes_made};
     if (!f->id || !f->style || !f->args)
         return MDL_ERUN;
     for (int a = 4; a < nw; a++)
@@ -96,7 +97,7 @@ static int nose_hoover_keys(script *sc, const script_fix *f, int npt)
 /* The [run] keys of an ensemble, dropped before another is set. */
 static void drop_ensemble_keys(script *sc)
 {
-    static const char *const keys[] = {"ensemble", "target_temperature", "tau", "every", "chain",
+    static const char *const keys[] = {"ensemble", "chains", "target_temperature", "tau", "every", "chain",
                                        "target_pressure", "pressure_tau", "pressure_chain"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         settings_drop(&sc->now, keys[k]);
@@ -149,6 +150,10 @@ static int ensemble_of_fixes(script *sc)
         if (nve)
             return fail(sc, "fix nve and fix %s together integrate twice", other->style);
         MDL_TRY(setf(sc, "run", "ensemble", "%s-nose-hoover", other->style));
+        /* a fix made since the last run starts its chains at rest, as LAMMPS's new fix does */
+        settings_drop(&sc->now, "chains");
+        if (sc->nruns && other->made > sc->runs[sc->nruns - 1].made)
+            MDL_TRY(setf(sc, "run", "chains", "fresh"));
         const int line = sc->line;
         sc->line = other->line;
         int rc = nose_hoover_keys(sc, other, !strcmp(other->style, "npt"));
@@ -168,12 +173,14 @@ static int cmd_thermo_style(script *sc, char **w, int nw)
     static const char *const modifiers[] = {"thermo_norm", "thermo_format", "thermo_line"};
     for (size_t k = 0; k < sizeof modifiers / sizeof modifiers[0]; k++)
         settings_drop(&sc->now, modifiers[k]);
+    sc->thermo_custom = 0;
     if (nw == 2 && !strcmp(w[1], "one"))
         return setf(sc, "output", "thermo_columns", "step temp epair emol etotal press");
     if (nw == 2 && !strcmp(w[1], "multi")) {
         MDL_TRY(setf(sc, "output", "thermo_line", "multi"));
         return setf(sc, "output", "thermo_columns", "step etotal ke temp pe ebond eangle edihed eimp evdwl ecoul elong press");
     }
+    sc->thermo_custom = 1;
     if (nw < 3 || strcmp(w[1], "custom") != 0)
         return fail(sc, "mdlite takes 'thermo_style one', 'multi' and 'custom NAMES'");
     mdl_buf v = {0};
@@ -242,8 +249,8 @@ static int cmd_thermo(script *sc, char **w, int nw)
     if (!strncmp(w[1], "v_", 2))
         return fail(sc, "thermo %s: a variable's schedule is evaluated during a run; give N", w[1]);
     MDL_TRY(script_count(sc, w[1], 0, 2000000000L, &n));
-    sc->thermo_set = 1;
-    return setf(sc, "output", "thermo", "%ld", n);
+    sc->thermo_every = n; /* 0: LAMMPS's first and last steps of each run */
+    return MDL_OK;
 }
 
 /* dump ID all h5md|xyz N FILE [fields]; undump ID. */
@@ -347,17 +354,34 @@ static int add_run(script *sc, long steps, int md)
                         "box)");
     MDL_TRY(check_types(sc));
     MDL_TRY(check_initial_data(sc));
-    if (!sc->velocity_made && sc->data_velocities < 0) /* at rest, as in LAMMPS, unless the data file has velocities */
+    if (!sc->velocity_made && sc->data_velocities <= 0) /* at rest, as in LAMMPS, unless a data file has velocities */
         MDL_TRY(setf(sc, "system", "temperature", "0"));
     if (md)
         MDL_TRY(ensemble_of_fixes(sc));
     MDL_TRY(setf(sc, "run", "steps", "%ld", steps));
-    if (!sc->thermo_set) /* LAMMPS's thermo 0: the run's first and last steps */
-        MDL_TRY(setf(sc, "output", "thermo", "%ld", steps > 0 ? steps : 1));
+    /* thermo N; LAMMPS's thermo 0 (its default): the run's first and last steps */
+    if (sc->thermo_every)
+        MDL_TRY(setf(sc, "output", "thermo", "%ld", sc->thermo_every));
+    else
+        MDL_TRY(setf(sc, "output", "thermo", "ends"));
     if (!settings_find(&sc->now, "thermo_norm")) /* LAMMPS's default: per atom in lj units, totals in the others */
         MDL_TRY(setf(sc, "output", "thermo_norm", "%s", strcmp(sc->units, "lj") == 0 ? "yes" : "no"));
     if (!settings_find(&sc->now, "thermo_columns")) /* LAMMPS's thermo_style one */
         MDL_TRY(setf(sc, "output", "thermo_columns", "step temp epair emol etotal press"));
+    const setting *cols = settings_find(&sc->now, "thermo_columns"), *ens = settings_find(&sc->now, "ensemble");
+    const char *chains = strstr(cols->value, "ecouple") ? "ecouple" : strstr(cols->value, "econserve") ? "econserve" : NULL;
+    if (chains && ens && !strcmp(ens->value, "npt-nose-hoover")) /* docs/FORMATS.md: LAMMPS's iso barostat's chain */
+        return fail(sc, "thermo keyword %s under fix npt: LAMMPS 29Sep2021 counts its barostat chain's energy "
+                        "otherwise than mdlite (mdlite's thermo.csv has its conserved energy)", chains);
+    mdl_buf base = {0}; /* one and multi add Volume where the box moves (LAMMPS's Thermo::init) */
+    MDL_TRY(buf_add(&base, cols->value));
+    const size_t n = base.len;
+    if (n > 4 && !strcmp(base.s + n - 4, " vol") && !sc->thermo_custom)
+        base.s[n - 4] = '\0';
+    int rc = !sc->thermo_custom && ens && !strcmp(ens->value, "npt-nose-hoover")
+                 ? setf(sc, "output", "thermo_columns", "%s vol", base.s) : setf(sc, "output", "thermo_columns", "%s", base.s);
+    buf_free(&base);
+    MDL_TRY(rc);
     if (sc->nruns == sc->runs_cap) {
         int cap = 2 * sc->runs_cap + 4;
         script_run *r = mdl_realloc(sc->runs, (size_t)cap * sizeof *r, "runs");
@@ -366,7 +390,7 @@ static int add_run(script *sc, long steps, int md)
         sc->runs = r, sc->runs_cap = cap;
     }
     script_run *r = &sc->runs[sc->nruns];
-    *r = (script_run){.line = sc->line};
+    *r = (script_run){.line = sc->line, .made = sc->fixes_made};
     sc->nruns++;
     MDL_TRY(settings_copy(&r->keys, &sc->now));
     r->screen = sc->screen, r->log = sc->log; /* what was printed before it is this run's */
@@ -380,6 +404,10 @@ static int cmd_run(script *sc, char **w, int nw)
     MDL_TRY(expect_args(sc, nw, 1, 1000));
     long n;
     MDL_TRY(script_count(sc, w[1], 0, 2000000000L, &n));
+    if (sc->fire_line)
+        return fail(sc, "a run after min_style fire's minimize (line %d): LAMMPS's atoms leave FIRE with FIRE's "
+                        "velocities, mdlite's with their own (minimise with cg, or run in another script)",
+                    sc->fire_line);
     for (int k = 2; k < nw; k += 2) {
         const char *v = k + 1 < nw ? w[k + 1] : "";
         if (!((!strcmp(w[k], "pre") || !strcmp(w[k], "post")) && (!strcmp(v, "yes") || !strcmp(v, "no"))))
@@ -401,6 +429,19 @@ static int cmd_minimize(script *sc, char **w, int nw)
     MDL_TRY(script_count(sc, w[4], 0, 2000000000L, &maxeval));
     if (etol < 0 || etol >= 1 || ftol < 0)
         return fail(sc, "etol from 0 to below 1 and ftol of 0 or more, as LAMMPS takes them");
+    const setting *style = settings_find(&sc->now, "min_style"), *cols = settings_find(&sc->now, "thermo_columns");
+    if (style && !strcmp(style->value, "fire")) { /* LAMMPS's FIRE moves the atoms' own velocities */
+        static const char *const kinetic[] = {"temp", "ke", "etotal", "press", "enthalpy", "econserve", "pxx", "pyy",
+                                              "pzz", "pxy", "pxz", "pyz"};
+        const char *c = cols ? cols->value : "step temp epair emol etotal press";
+        for (size_t k = 0; k < sizeof kinetic / sizeof kinetic[0]; k++)
+            for (const char *p = strstr(c, kinetic[k]); p; p = strstr(p + 1, kinetic[k]))
+                if ((p == c || p[-1] == ' ') && (!p[strlen(kinetic[k])] || p[strlen(kinetic[k])] == ' '))
+                    return fail(sc, "thermo keyword %s under min_style fire: LAMMPS's FIRE zeroes and moves the "
+                                    "atoms' velocities, mdlite's keeps its own (thermo_style custom step pe ... shows "
+                                    "the same numbers)", kinetic[k]);
+        sc->fire_line = sc->line;
+    }
     settings keep;
     MDL_TRY(settings_copy(&keep, &sc->now)); /* the fixes' ensemble stays for the runs after */
     drop_ensemble_keys(sc);

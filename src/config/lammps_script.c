@@ -164,9 +164,9 @@ static int cmd_include(script *sc, char **w, int nw)
         return fail(sc, "include: more than 16 files deep (an include of itself?)");
     char *path = script_path(sc, w[1]), *text = NULL;
     size_t len;
-    int rc = path ? MDL_OK : MDL_ERUN;
+    int rc = path ? script_input_file(sc, path, "script to include") : MDL_ERUN;
     if (rc == MDL_OK && (rc = mdl_read_text(path, "included script", (size_t)16 << 20, &text, &len)) != MDL_OK)
-        fail(sc, "%s: the file named here cannot be read (the message above says why)", w[1]);
+        fail(sc, "%s: the file named here could not be read whole (the message above says why)", w[1]);
     if (rc == MDL_OK && memchr(text, '\0', len))
         rc = fail(sc, "%s: a NUL byte: not a text file", w[1]);
     if (rc == MDL_OK) {
@@ -370,6 +370,9 @@ int lammps_script_convert(const char *path, const char *text, const lammps_scrip
     int rc = (sc->dir = script_dir(path)) ? MDL_OK : MDL_ERUN;
     if (rc != MDL_OK)
         mdl_error("%s: cannot find the script's folder: %s", path, strerror(errno));
+    sc->line = 1;
+    if (rc == MDL_OK) /* LAMMPS 29Sep2021's neigh_modify default: every 1 delay 10 check yes */
+        rc = setf(sc, "neighbor", "delay", "10");
     for (int k = 0; vars && k < vars->n && rc == MDL_OK; k++)
         rc = script_define_index(sc, vars->name[k], vars->values[k], vars->nvalues[k]);
     if (rc == MDL_OK)

@@ -4,7 +4,24 @@
 #define _POSIX_C_SOURCE 200809L
 #include "lammps_script_state.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int script_input_file(script *sc, const char *path, const char *what)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return fail(sc, "%s: cannot open the %s: %s", path, what, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return fail(sc, "%s: a directory, not a %s", path, what);
+    if (!S_ISREG(st.st_mode)) /* a FIFO would block the read */
+        return fail(sc, "%s: not a regular file (a FIFO, device or socket); give a %s", path, what);
+    if (access(path, R_OK) != 0)
+        return fail(sc, "%s: cannot read the %s: %s", path, what, strerror(errno));
+    return MDL_OK;
+}
 
 int script_fail(script *sc, const char *fmt, ...)
 {

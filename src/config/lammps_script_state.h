@@ -40,6 +40,7 @@ typedef struct {
     char *id, *style;
     char **args;
     int nargs, line;
+    long made;            /* its number among the fix commands (a fix made again is a new one) */
 } script_fix;
 
 typedef struct {
@@ -54,6 +55,7 @@ typedef struct {
     mdl_buf data_files; /* write_data after it: paths separated by newlines */
     mdl_buf screen, log; /* print and echo before it (each channel's whole text) */
     int line;
+    long made;           /* the fix commands before it */
 } script_run;
 
 typedef struct script {
@@ -71,11 +73,15 @@ typedef struct script {
     int nruns, runs_cap;
     script_fix *fixes;
     int nfix, fix_cap;
+    long fixes_made;        /* fix commands so far */
     script_region *regions;
     int nregion, region_cap;
     char lattice[8], units[8];
     double scale;           /* the lattice's edge (LAMMPS's scale) */
-    int ntypes, box_made, atoms_made, velocity_made, thermo_set, stop;
+    int ntypes, box_made, atoms_made, velocity_made, stop;
+    long thermo_every;      /* thermo N (0: the first and last steps of each run) */
+    int thermo_custom;
+    int fire_line;          /* a min_style fire minimize's line (0: none): no run may follow it */      /* thermo_style custom (else one or multi: Volume added where the box moves) */
     int data_velocities;    /* read_data: 1 the file has Velocities, -1 it has none */
     int data_masses;        /* read_data: its Masses section */
     long data_atoms;        /* read_data: the header's atom count */
@@ -105,6 +111,10 @@ void settings_free(settings *st);
 /* A key of sc->now from a format, at the command's line. */
 int setf(script *sc, const char *section, const char *key, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* The file at path, which a command reads (read_data, include, pair_coeff), a readable regular
+   file: MDL_OK, or one message naming the script's line, the file and why (a FIFO or a device is
+   refused before anything opens it). */
+int script_input_file(script *sc, const char *path, const char *what);
 /* A path as the run opens it: absolute, a relative one from the script's folder (malloc'ed). */
 char *script_path(script *sc, const char *path);
 /* Text for the next run's screen and log (or the end's): screen, log or both. */

@@ -12,7 +12,8 @@ static const char *const STAGE_KEYS[][2] = {
     {"analysis", "rdf_bins"},  {"analysis", "rdf_max"},  {"analysis", "msd_every"}, {"output", "data_file"},
     {"run", "min_style"},      {"run", "etol"},          {"run", "ftol"},               {"run", "maxeval"},
     {"run", "dmax"},           {"analysis", "msd_origins"}, {"analysis", "msd_origin_every"},
-    {"run", "message"},        {"run", "log_message"}};
+    {"run", "message"},        {"run", "log_message"},   {"output", "thermo_columns"}, {"output", "thermo_format"},
+    {"output", "thermo_line"}, {"run", "chains"}};
 
 const char *config_stage_key_section(const char *key)
 {

@@ -347,7 +347,7 @@ int minimize_stage(run_state *r)
         rc = (r->cfg->min_style == 1 ? fire_iterate : iterate)(&m, r->cfg->steps, &niter, &reason);
     r->final_step = r->first_step + niter;
     const mdl_config *cfg = r->cfg; /* the last iteration's row, as LAMMPS prints it */
-    if (rc == MDL_OK && niter > 0 && cfg->thermo > 0 && r->final_step % cfg->thermo != 0)
+    if (rc == MDL_OK && niter > 0 && cfg->thermo != 0 && (cfg->thermo < 0 || r->final_step % cfg->thermo != 0))
         rc = row(&m, r->final_step);
     if (rc == MDL_OK)
         print_stats(&m, reason, einitial, m.eprevious, niter, mdl_wtime() - t0);

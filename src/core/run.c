@@ -110,10 +110,11 @@ static int run_stage(run_state *r, int continued)
     mdl_backend_stats before = {0}; /* the counts of the stages before: the summary says this one's */
     if (continued) {
         MDL_TRY(r->ops->stats(r->ctx, &before));
+        r->builds0 = before.builds, r->dangerous0 = before.dangerous; /* thermo's nbuild, ndanger: this run's */
     } else {
         mdl_observables o;
         MDL_TRY(backend_observe(r->ops, r->ctx, &o));
-        if (cfg->thermo > 0)
+        if (cfg->thermo != 0)
             MDL_TRY(run_write_thermo_row(r, r->first_step, &o, NULL));
         if (cfg->trajectory[0] && !r->append)
             MDL_TRY(run_write_frame(r, r->first_step, r->final_step == r->first_step));
@@ -122,10 +123,17 @@ static int run_stage(run_state *r, int continued)
         MDL_TRY(skin_tuner_start(&r->tuner, r->ops, r->ctx, cfg->skin_auto, r->cutmax, r->first_step, cfg->steps));
     }
     if (cfg->ensemble == MDL_MINIMIZE) { /* a minimisation: its iterations are its steps */
-        MDL_TRY(minimize_stage(r));
-        if (cfg->trajectory[0])
+        const int rc = minimize_stage(r);
+        if (rc != MDL_OK && rc < 128)
+            return rc;
+        if (cfg->trajectory[0]) /* stopped too (a signal): the last iteration's state is written */
             MDL_TRY(run_write_frame(r, r->final_step, 1));
-        return run_write_data(r, r->final_step);
+        MDL_TRY(run_write_data(r, r->final_step));
+        if (rc >= 128 && r->rank == 0)
+            fprintf(stderr, "mdlite: %s during the minimisation: its last iteration's state (step %ld) is written%s%s%s\n",
+                    stop_signal_name(rc - 128), r->final_step, cfg->trajectory[0] ? " to the trajectory" : "",
+                    run_data_file(r->base, r->stage)[0] ? " and the data file " : "", run_data_file(r->base, r->stage));
+        return rc;
     }
     const mdl_analysis_begin b = {cfg,       r->ops,   r->ctx,    r->first_step, r->final_step,
                                   step_time(r, r->first_step), r->cutmax, r->stage, r->an_out.ntypes,
@@ -169,6 +177,10 @@ static int run_stage(run_state *r, int continued)
 static int next_stage(run_state *r, const mdl_config *next)
 {
     const mdl_config *now = r->cfg;
+    /* after a minimisation the time goes on from where it began: LAMMPS's rows count its iterations as
+       steps of time, and its next run sets the clock back to the time before it */
+    if (now->ensemble == MDL_MINIMIZE)
+        r->first_time = step_time(r, r->first_step), r->time_step = r->final_step;
     r->nstate = 0;
     if (stages_same_chains(now, next))
         MDL_TRY(thermostat_state(&r->st.thermostat, r->ops, r->ctx, r->thermostat_state, &r->nstate));
@@ -180,8 +192,15 @@ static int next_stage(run_state *r, const mdl_config *next)
     r->forces_given = strcmp(was, will) == 0;
     r->first_step = r->final_step;
     r->final_step += next->steps;
+    const int restyle = strcmp(now->thermo_columns, next->thermo_columns) || strcmp(now->thermo_format, next->thermo_format) ||
+                        now->thermo_multi != next->thermo_multi;
     r->cfg = next;
     r->volume_sum = 0, r->volume_rows = 0;
+    if (restyle) { /* the stage's own table (a LAMMPS run's thermo_style) */
+        const mdl_thermo_style style = run_thermo_style(next, r->atoms_mass, r->units);
+        MDL_TRY(thermo_restyle(&r->thermo, &style));
+        MDL_TRY(run_check_thermo_backend(r));
+    }
     return MDL_OK;
 }
 
@@ -254,7 +273,7 @@ static int run_loop(run_state *r)
             continue;
         }
         stage_banner(r);
-        if (r->cfg->thermo > 0)
+        if (r->cfg->thermo != 0)
             thermo_header(&r->thermo);
         MDL_TRY(run_stage(r, 1));
     }
@@ -434,11 +453,19 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     double mass = 0; /* the atoms' (thermo's density) */
     for (size_t i = 0; i < s.n; i++)
         mass += s.mass[s.type[i]];
-    const mdl_thermo_style style = {cfg->thermo_columns, config_origin(cfg, "output", "thermo_columns"),
-                                    cfg->thermo_norm, cfg->thermo_file_mdlite, cfg->thermo_format,
-                                    config_origin(cfg, "output", "thermo_format"), cfg->thermo_multi, mass, &u};
-    if (rc == MDL_OK) /* before any file is claimed */
-        rc = thermo_check_style(&style);
+    r.atoms_mass = mass;
+    const mdl_thermo_style style = run_thermo_style(r.cfg, mass, &u);
+    for (int k = 0; k < (cfg->nstages ? cfg->nstages : 1) && rc == MDL_OK; k++) { /* before any file is claimed */
+        const mdl_config *st = cfg->nstages ? &cfg->stages[k] : cfg;
+        const mdl_thermo_style each = run_thermo_style(st, mass, &u);
+        rc = thermo_check_style(&each);
+        if (rc == MDL_OK && !cfg->thermo_file_mdlite && cfg->thermo_file[0] && strcmp(st->thermo_columns, r.cfg->thermo_columns)) {
+            mdl_error("%s: [output] thermo_columns: stage %s's are not stage %s's, and the thermo file holds one set "
+                      "(thermo_file_columns = thermo; with mdlite's, each stage's table may have its own)",
+                      config_origin(st, "output", "thermo_columns"), st->stage_name, r.cfg->stage_name);
+            rc = MDL_EINPUT;
+        }
+    }
     if (rc == MDL_OK && r.rank == 0)
         rc = run_claim_outputs(&r, opt);
     if (rc == MDL_OK)

@@ -36,7 +36,9 @@ int run_thermo_extras(run_state *r, long step, mdl_thermo_extra *x)
 {
     const int needs = thermo_needs(&r->thermo);
     const double now = mdl_wtime(), t = step_time(r, step);
-    *x = (mdl_thermo_extra){.run_first = r->final_step - r->cfg->steps, .first = r->final_step - r->cfg->steps,
+    /* the stage's first step (a minimisation's: where it began; it ends before its steps are done) */
+    const long first = r->cfg->ensemble == MDL_MINIMIZE ? r->first_step : r->final_step - r->cfg->steps;
+    *x = (mdl_thermo_extra){.run_first = first, .first = first,
                             .dt = r->cfg->timestep, .cpu = now - r->stage_wall0};
     if (needs & MDL_THERMO_NEEDS_CLOCK && r->row_wall > 0 && now > r->row_wall && step > r->row_step) {
         x->tpcpu = (t - r->row_time) / (now - r->row_wall);
@@ -46,7 +48,7 @@ int run_thermo_extras(run_state *r, long step, mdl_thermo_extra *x)
     if (needs & MDL_THERMO_NEEDS_STATS) {
         mdl_backend_stats st;
         MDL_TRY(r->ops->stats(r->ctx, &st));
-        x->nbuild = st.builds, x->ndanger = st.dangerous;
+        x->nbuild = st.builds - r->builds0, x->ndanger = st.dangerous - r->dangerous0; /* since the stage began */
     }
     double norms[2] = {0, 0};
     if (needs & MDL_THERMO_NEEDS_FORCES)
@@ -55,6 +57,13 @@ int run_thermo_extras(run_state *r, long step, mdl_thermo_extra *x)
     if (needs & MDL_THERMO_NEEDS_TENSOR)
         MDL_TRY(r->ops->pressure_tensor(r->ctx, x->kinetic, x->virial));
     return MDL_OK;
+}
+
+mdl_thermo_style run_thermo_style(const mdl_config *cfg, double mass, const mdl_units *u)
+{
+    return (mdl_thermo_style){cfg->thermo_columns, config_origin(cfg, "output", "thermo_columns"), cfg->thermo_norm,
+                              cfg->thermo_file_mdlite, cfg->thermo_format, config_origin(cfg, "output", "thermo_format"),
+                              cfg->thermo_multi, mass, u};
 }
 
 int run_check_thermo_backend(const run_state *r)

@@ -40,6 +40,8 @@ typedef struct run_state {
     double stage_wall0;      /* the stage's start on the wall clock (thermo's cpu) */
     double row_wall, row_time; /* the last row's wall clock and simulated time (tpcpu, spcpu) */
     long row_step;
+    double atoms_mass;       /* the atoms' total mass (thermo's density) */
+    long builds0, dangerous0; /* the builds before the stage (thermo's nbuild and ndanger count its own) */
     mdl_system snap;    /* with a trajectory: the set-up system, kept as the frames' metadata
                            (species, masses, types, ids) */
     long first_step, final_step;
@@ -88,6 +90,8 @@ int run_write_data(run_state *r, long step);
 void run_clear_progress(run_state *r);
 /* The row of `step` (observables o) on stdout and in thermo.csv, after the health check. */
 int run_write_thermo_row(run_state *r, long step, const mdl_observables *o, const mdl_thermo_extra *x);
+/* The thermo rows' style of a stage (cfg), the atoms' total mass (density) and the units. */
+mdl_thermo_style run_thermo_style(const mdl_config *cfg, double mass, const mdl_units *u);
 /* MDL_EINPUT naming the key where the backend cannot compute a column the thermo rows show. */
 int run_check_thermo_backend(const run_state *r);
 /* The extras a row's columns need (thermo.h), of the state now: x NULL in run_write_thermo_row. */

@@ -19,6 +19,10 @@ int stages_find(const mdl_config *cfg, long from, long step, const char *restart
 {
     long e = from;
     int k = 0;
+    if (!restart) { /* a new run starts in its first stage, one of no steps too (a run 0, a write_data) */
+        *stage = 0, *end = from + (cfg->nstages ? cfg->stages[0].steps : 0);
+        return MDL_OK;
+    }
     /* a restart at the last step of a stage that others follow goes on in that stage, for no steps:
        its last row and its analysis are that stage's, as they were in the run never stopped, and
        the next stage begins from there */
@@ -38,7 +42,7 @@ int stages_find(const mdl_config *cfg, long from, long step, const char *restart
 
 int stages_same_chains(const mdl_config *a, const mdl_config *b)
 {
-    return a->ensemble == b->ensemble && config_nose_hoover(a->ensemble);
+    return a->ensemble == b->ensemble && config_nose_hoover(a->ensemble) && !b->fresh_chains;
 }
 
 /* Entry k of a plan, "NAME ENSEMBLE" (config_stage_plan's "; "-separated list), into out. */

@@ -9,7 +9,8 @@
 long stages_end(const mdl_config *cfg, long from);
 /* The stage holding the steps after `step` when the first began at `from`, and its last step:
    MDL_OK; MDL_EINPUT (naming `restart`) when `step` is at or past the last stage's end. A new
-   run (restart NULL) whose stages have no steps gets the first. */
+   run (restart NULL) starts in the first stage, whatever its steps (a run 0 is run: its row, its
+   data file); a restart passes over the stages of no steps before its step. */
 int stages_find(const mdl_config *cfg, long from, long step, const char *restart, int *stage, long *end);
 /* Whether two stages have one Nose-Hoover ensemble (its chains and barostat carry on). */
 int stages_same_chains(const mdl_config *a, const mdl_config *b);

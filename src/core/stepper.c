@@ -6,7 +6,7 @@
 
 int is_thermo_step(const mdl_config *cfg, long step, long final_step)
 {
-    return cfg->thermo > 0 && (step % cfg->thermo == 0 || step == final_step);
+    return cfg->thermo != 0 && (step == final_step || (cfg->thermo > 0 && step % cfg->thermo == 0)); /* -1: ends */
 }
 
 int stepper_setup(mdl_stepper *st, long step, int forces_given)

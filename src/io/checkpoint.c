@@ -114,30 +114,7 @@ static int read_attr(const ck_reader *r, const char *name, double *v, int count,
 static int check_units(const ck_reader *r, const char *units)
 {
     char buf[32] = "";
-    hid_t str = H5Tcopy(H5T_C_S1);
-    H5Tset_size(str, H5T_VARIABLE);
-    char *v = NULL;
-    hid_t d = H5Lexists(r->file, "parameters/units", H5P_DEFAULT) > 0 ? H5Dopen2(r->file, "parameters/units", H5P_DEFAULT) : -1;
-    hid_t ft = d >= 0 ? H5Dget_type(d) : -1;
-    if (ft >= 0 && H5Tget_class(ft) == H5T_STRING)
-        H5Tset_cset(str, H5Tget_cset(ft));
-    if (ft >= 0 && H5Tget_class(ft) == H5T_STRING && H5Tis_variable_str(ft) > 0 &&
-        H5Dread(d, str, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) >= 0 && v) {
-        mdl_copy(buf, sizeof buf, v);
-        H5free_memory(v);
-    } else if (ft >= 0 && H5Tget_class(ft) == H5T_STRING && H5Tis_variable_str(ft) == 0 && H5Tget_size(ft) < sizeof buf) {
-        hid_t fixed = H5Tcopy(H5T_C_S1);
-        H5Tset_size(fixed, H5Tget_size(ft) + 1);
-        H5Tset_cset(fixed, H5Tget_cset(ft));
-        if (H5Dread(d, fixed, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
-            buf[0] = '\0';
-        H5Tclose(fixed);
-    }
-    if (ft >= 0)
-        H5Tclose(ft);
-    if (d >= 0)
-        H5Dclose(d);
-    H5Tclose(str);
+    dataset_read_string(r->file, "parameters/units", buf, sizeof buf);
     if (!buf[0])
         return ck_fail(r, "no parameters/units (not a trajectory written by mdlite?)");
     if (strcmp(buf, units) != 0) {

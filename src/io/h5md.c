@@ -245,6 +245,7 @@ static int create_layout(h5md_file *h, const mdl_config *cfg, const mdl_system *
         return MDL_ERUN;
     H5TRY(dataset_string(par, "program_version", "mdlite " MDLITE_VERSION), "writing the version");
     H5TRY(dataset_string(par, "units", cfg->units), "writing the units");
+    H5TRY(dataset_string(par, "positions", cfg->unwrapped ? "unwrapped" : "wrapped"), "writing the positions' convention");
     H5Gclose(par);
 
     /* mdlite's checkpoint: the last frame in double precision, forces included */
@@ -363,6 +364,7 @@ int h5md_open(h5md_file **out, const mdl_config *cfg, const mdl_units *u, const 
             mdl_error("%s: cannot open the trajectory to append to it", h->path);
             return MDL_EINPUT;
         }
+        MDL_TRY(h5md_same_positions(h->file, h->path, cfg->unwrapped));
         int rc = open_layout(h);
         return rc == MDL_OK ? record_continuation(h, cfg) : rc;
     }

@@ -103,6 +103,54 @@ herr_t dataset_string(hid_t parent, const char *name, const char *value)
     return rc;
 }
 
+int dataset_read_string(hid_t file, const char *path, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    hid_t str = H5Tcopy(H5T_C_S1);
+    H5Tset_size(str, H5T_VARIABLE);
+    char *v = NULL;
+    hid_t d = H5Lexists(file, path, H5P_DEFAULT) > 0 ? H5Dopen2(file, path, H5P_DEFAULT) : -1;
+    hid_t ft = d >= 0 ? H5Dget_type(d) : -1;
+    int ok = 0;
+    if (ft >= 0 && H5Tget_class(ft) == H5T_STRING)
+        H5Tset_cset(str, H5Tget_cset(ft));
+    if (ft >= 0 && H5Tget_class(ft) == H5T_STRING && H5Tis_variable_str(ft) > 0 &&
+        H5Dread(d, str, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) >= 0 && v) {
+        snprintf(buf, size, "%s", v);
+        H5free_memory(v);
+        ok = 1;
+    } else if (ft >= 0 && H5Tget_class(ft) == H5T_STRING && H5Tis_variable_str(ft) == 0 && H5Tget_size(ft) < size) {
+        hid_t fixed = H5Tcopy(H5T_C_S1);
+        H5Tset_size(fixed, H5Tget_size(ft) + 1);
+        H5Tset_cset(fixed, H5Tget_cset(ft));
+        ok = H5Dread(d, fixed, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0;
+        if (!ok)
+            buf[0] = '\0';
+        H5Tclose(fixed);
+    }
+    if (ft >= 0)
+        H5Tclose(ft);
+    if (d >= 0)
+        H5Dclose(d);
+    H5Tclose(str);
+    return ok;
+}
+
+int h5md_same_positions(hid_t file, const char *path, int unwrapped)
+{
+    char had[32];
+    const char *now = unwrapped ? "unwrapped" : "wrapped";
+    if (dataset_read_string(file, "parameters/positions", had, sizeof had) && strcmp(had, now) != 0) {
+        mdl_error("%s: cannot append: its positions are %s, this run's %s ([output] positions); restart into another "
+                  "trajectory", path, had, now);
+        return MDL_EINPUT;
+    }
+    if (!had[0])
+        mdl_note("%s records no positions convention (an older mdlite wrote it): this run appends %s positions", path,
+                 now);
+    return MDL_OK;
+}
+
 herr_t dataset_table(hid_t file, const char *group, const char *name, const double *v, hsize_t rows, hsize_t cols,
                      const char *unit)
 {

@@ -29,6 +29,11 @@ herr_t attr_strings(hid_t obj, const char *name, const char **values, hsize_t co
 herr_t attr_ints(hid_t obj, const char *name, const int *v, hsize_t count); /* count 0: scalar */
 herr_t attr_doubles(hid_t obj, const char *name, const double *v, hsize_t count, int create);
 herr_t dataset_string(hid_t parent, const char *name, const char *value);
+/* An H5MD file to append to holds positions of this run's convention (parameters/positions:
+   wrapped or unwrapped): MDL_OK (a file that records none: a note), else MDL_EINPUT naming both. */
+int h5md_same_positions(hid_t file, const char *path, int unwrapped);
+/* The string dataset at path into buf (cut to size): 1, or 0 and "" where there is none. */
+int dataset_read_string(hid_t file, const char *path, char *buf, size_t size);
 /* group/name (the group made with its parents where missing; a table there already replaced): rows x
    cols doubles (cols 0: a vector), with a "unit" attribute unless unit is NULL. */
 herr_t dataset_table(hid_t file, const char *group, const char *name, const double *v, hsize_t rows, hsize_t cols,

@@ -177,6 +177,21 @@ int thermo_check_style(const mdl_thermo_style *style)
     return rc;
 }
 
+int thermo_restyle(mdl_thermo *t, const mdl_thermo_style *style)
+{
+    char header[sizeof t->header];
+    memcpy(header, t->header, sizeof header); /* the CSV's, which a stage does not change */
+    free_formats(t);
+    t->ncol = 0;
+    t->multi = style->multi;
+    int rc = style->columns && style->columns[0] ? parse_columns(t, style->columns, style->origin, t->csv_default)
+                                                  : MDL_OK;
+    if (rc == MDL_OK && style->formats && style->formats[0])
+        rc = parse_formats(t, style->formats, style->formats_origin);
+    memcpy(t->header, header, sizeof header);
+    return rc;
+}
+
 int thermo_needs(const mdl_thermo *t)
 {
     int needs = t->multi ? MDL_THERMO_NEEDS_CLOCK : 0;

@@ -60,6 +60,8 @@ int thermo_open(mdl_thermo *t, mdl_outfile *out, size_t natoms, int quiet, long 
 /* MDL_EINPUT naming the key when style's columns are not all LAMMPS names thermo has, step first, or
    a format is not one LAMMPS takes. */
 int thermo_check_style(const mdl_thermo_style *style);
+/* A stage's table (its columns, formats, line multi); the CSV's columns stay the run's. */
+int thermo_restyle(mdl_thermo *t, const mdl_thermo_style *style);
 /* What the columns need beyond the observables (MDL_THERMO_NEEDS_* bits). */
 int thermo_needs(const mdl_thermo *t);
 /* One row: energies per atom (norm) or totals; conserved = total energy + ecouple (the extended

@@ -32,7 +32,7 @@ static const thermo_column COLUMNS[C_COUNT] = {
     {"fmax", "Fmax", 0, 0, F},          {"fnorm", "Fnorm", 0, 0, F},       {"nbuild", "Nbuild", 1, 0, S},
     {"ndanger", "Ndanger", 1, 0, S},    {"cella", "Cella", 0, 0, 0},       {"cellb", "Cellb", 0, 0, 0},
     {"cellc", "Cellc", 0, 0, 0},        {"cellalpha", "CellAlpha", 0, 0, 0}, {"cellbeta", "CellBeta", 0, 0, 0},
-    {"cellgamma", "CellGamma", 0, 0, 0}, {"ecouple", "Ecouple", 0, 1, 0},  {"econserve", "Econserve", 0, 1, 0},
+    {"cellgamma", "CellGamma", 0, 0, 0}, {"ecouple", "Ecouple", 0, 0, 0},  {"econserve", "Econserve", 0, 1, 0},
     {"bonds", "Bonds", 1, 0, 0},        {"angles", "Angles", 1, 0, 0},     {"dihedrals", "Diheds", 1, 0, 0},
     {"impropers", "Impros", 1, 0, 0}};
 
@@ -99,8 +99,8 @@ double thermo_column_value(const mdl_thermo *t, int c, long step, double time, c
     case C_FNORM: return x->fnorm;
     case C_NBUILD: return (double)x->nbuild;
     case C_NDANGER: return (double)x->ndanger;
-    case C_ECOUPLE: return o->ecouple / per;
-    case C_ECONSERVE: return (o->potential + o->kinetic + o->ecouple) / per;
+    case C_ECOUPLE: return o->ecouple; /* LAMMPS's: a total, whatever norm says */
+    case C_ECONSERVE: return etotal + o->ecouple; /* LAMMPS's: etotal (per atom with norm) + ecouple (a total) */
     default: return 0.0; /* no bonds, charges, long-range or molecular energies in an atomic system */
     }
 }

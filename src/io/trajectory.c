@@ -2,7 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "trajectory.h"
 
-#include "elements.h"
+#include "../physics/elements.h"
 #include "h5md.h"
 #include "../core/health.h"
 #include "../util/util.h"
@@ -32,6 +32,24 @@ struct mdl_traj {
 /* 1 ps in ASE's time unit, Angstrom sqrt(amu / eV) (ase.units.fs * 1000). */
 #define ASE_PS 98.22694788464064
 
+/* An extended XYZ file to append to whose first frame records the other positions convention
+   (mdlite_positions=): 1 after a message naming both. */
+static int xyz_positions_differ(const mdl_traj *t)
+{
+    FILE *f = fopen(t->path, "r");
+    char line[4096] = "";
+    for (int k = 0; f && k < 2 && fgets(line, sizeof line, f); k++)
+        ;
+    if (f)
+        fclose(f);
+    const char *p = strstr(line, "mdlite_positions="), *now = t->unwrapped ? "unwrapped" : "wrapped";
+    if (!p || !strncmp(p + 17, now, strlen(now)))
+        return 0;
+    mdl_error("%s: cannot append: its positions are %.*s, this run's %s ([output] positions); restart into another "
+              "trajectory", t->path, (int)strcspn(p + 17, " \n"), p + 17, now);
+    return 1;
+}
+
 int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const mdl_system *s, int append,
               mdl_outfile *claim)
 {
@@ -50,6 +68,8 @@ int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const m
     t->momentum_factor = strcmp(u->name, "metal") == 0 ? 1.0 / ASE_PS : 1.0;
     if (mdl_has_suffix(t->path, ".h5") || mdl_has_suffix(t->path, ".h5md"))
         return h5md_open(&t->h5, cfg, u, s, append, outfile_target(claim));
+    if (append && xyz_positions_differ(t))
+        return MDL_EINPUT;
     errno = 0;
     t->xyz = fopen(outfile_target(claim), append ? "a" : "w");
     struct stat st;
@@ -99,11 +119,11 @@ static int write_xyz(mdl_traj *t, const mdl_frame *f)
         ((t->fields & MDL_DUMP_FORCE) && health_frame_nonfinite(t->path, f->step, "force", s->fx, s->fy, s->fz, s->n)))
         return fclose(o), free(text), MDL_ERUN;
     fprintf(o, "%zu\nLattice=\"%.10g 0 0 0 %.10g 0 0 0 %.10g\" Origin=\"%.10g %.10g %.10g\" "
-               "Properties=%s:S:1:pos:R:3%s%s%s pbc=\"T T T\" Step=%ld Time=%.10g\n",
+               "Properties=%s:S:1:pos:R:3%s%s%s pbc=\"T T T\" Step=%ld Time=%.10g mdlite_positions=%s\n",
             s->n, s->box.len[0], s->box.len[1], s->box.len[2], s->box.lo[0], s->box.lo[1], s->box.lo[2],
             t->species_column, t->fields & MDL_DUMP_VELOCITY ? ":velo:R:3:masses:R:1:momenta:R:3" : "",
             t->fields & MDL_DUMP_FORCE ? ":forces:R:3" : "", t->fields & MDL_DUMP_IMAGE ? ":image:I:3" : "", f->step,
-            f->time);
+            f->time, t->unwrapped ? "unwrapped" : "wrapped");
     const double *x = f->at[0] ? f->at[0] : s->x, *y = f->at[0] ? f->at[1] : s->y, *z = f->at[0] ? f->at[2] : s->z;
     for (size_t i = 0; i < s->n; i++) {
         fprintf(o, "%s %.10g %.10g %.10g", s->species[s->type[i]], x[i], y[i], z[i]);

@@ -1,6 +1,7 @@
 /* EAM files read and checked value by value, converted to LAMMPS's grids and splined as LAMMPS
    splines them (pair_eam's file2array and interpolate, one grid for every funcfl file). */
 #include "eam.h"
+#include "eam_files.h"
 
 #include "../util/util.h"
 
@@ -10,265 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* ---- a potential file's lines and numbers --------------------------------------------------- */
-
-typedef struct {
-    FILE *f;
-    const char *path;
-    long line;
-    long bytes;            /* the file's size: no table it claims may hold more values than it could */
-    char buf[4096];
-    char *next;            /* the rest of buf's tokens (NULL: read the next line) */
-} eam_reader;
-
-static int fail_at(const eam_reader *r, const char *why)
-{
-    mdl_error("%s:%ld: %s", r->path, r->line, why);
-    return MDL_EINPUT;
-}
-
-/* The next line into buf (MDL_EINPUT at the file's end or on a line too long). */
-static int next_line(eam_reader *r, const char *expect)
-{
-    if (!fgets(r->buf, sizeof r->buf, r->f)) {
-        r->line++;
-        char why[160];
-        snprintf(why, sizeof why, "the file ends where %s should be", expect);
-        return fail_at(r, why);
-    }
-    r->line++;
-    if (!strchr(r->buf, '\n') && !feof(r->f))
-        return fail_at(r, "a line longer than 4,095 characters");
-    r->next = r->buf;
-    return MDL_OK;
-}
-
-/* The next whitespace-separated token of the current line (NULL: none left). */
-static char *token(eam_reader *r)
-{
-    char *t = r->next ? r->next + strspn(r->next, " \t\r\n\f\v") : NULL;
-    if (!t || !*t) {
-        r->next = NULL;
-        return NULL;
-    }
-    char *end = t + strcspn(t, " \t\r\n\f\v");
-    r->next = *end ? end + 1 : end;
-    *end = '\0';
-    return t;
-}
-
-static int parse_number(const eam_reader *r, const char *t, const char *what, double *v)
-{
-    if (mdl_parse_double(t, v) != 0 || !isfinite(*v)) {
-        char why[200];
-        snprintf(why, sizeof why, "%s: '%.40s' is not a finite number", what, t);
-        return fail_at(r, why);
-    }
-    return MDL_OK;
-}
-
-static int parse_count(const eam_reader *r, const char *t, const char *what, long most, int *n)
-{
-    double v;
-    MDL_TRY(parse_number(r, t, what, &v));
-    if (v != floor(v) || v < 1 || v > (double)most) {
-        char why[200];
-        snprintf(why, sizeof why, "%s = %.40s: not a count from 1 to %ld (what the file's size could hold)", what, t,
-                 most);
-        return fail_at(r, why);
-    }
-    *n = (int)v;
-    return MDL_OK;
-}
-
-/* n numbers into v[1..n] (LAMMPS's 1-based tables), several to a line, the table ending at a
-   line's end. */
-static int read_table(eam_reader *r, int n, double *v, const char *what)
-{
-    for (int i = 1; i <= n;) {
-        MDL_TRY(next_line(r, what));
-        for (char *t; i <= n && (t = token(r)); i++)
-            MDL_TRY(parse_number(r, t, what, &v[i]));
-        if (i > n && token(r))
-            return fail_at(r, "more numbers on the line than the table holds (a count that disagrees with the "
-                              "numbers present?)");
-    }
-    return MDL_OK;
-}
-
-/* The rest of the file holds no number (a count smaller than the numbers present). */
-static int nothing_after(eam_reader *r)
-{
-    while (fgets(r->buf, sizeof r->buf, r->f)) {
-        r->line++;
-        r->next = r->buf;
-        if (token(r))
-            return fail_at(r, "numbers past the last table (a count that disagrees with the numbers present?)");
-    }
-    return MDL_OK;
-}
-
-/* "nrho drho nr dr cut": the grids, each spacing positive and the cutoff within the r grid. */
-typedef struct {
-    int nrho, nr;
-    double drho, dr, cut;
-} eam_grid;
-
-static int read_grid(eam_reader *r, eam_grid *g)
-{
-    MDL_TRY(next_line(r, "the grid line (nrho drho nr dr cutoff)"));
-    const char *t[5];
-    for (int k = 0; k < 5; k++)
-        if (!(t[k] = token(r)))
-            return fail_at(r, "expected nrho drho nr dr cutoff");
-    const long most = r->bytes / 2 + 1;
-    MDL_TRY(parse_count(r, t[0], "nrho", most, &g->nrho));
-    MDL_TRY(parse_number(r, t[1], "drho", &g->drho));
-    MDL_TRY(parse_count(r, t[2], "nr", most, &g->nr));
-    MDL_TRY(parse_number(r, t[3], "dr", &g->dr));
-    MDL_TRY(parse_number(r, t[4], "cutoff", &g->cut));
-    if (g->nrho < 5 || g->nr < 5)
-        return fail_at(r, "nrho and nr must be at least 5 (LAMMPS's splines take 5 points)");
-    if (!(g->drho > 0) || !(g->dr > 0))
-        return fail_at(r, "drho and dr must be positive");
-    if (!(g->cut > 0) || g->cut > g->nr * g->dr * (1 + 1e-12)) /* files often end the table one dr short of it */
-        return fail_at(r, "the cutoff must be positive and within the r table (nr dr)");
-    return MDL_OK;
-}
-
-static int open_reader(eam_reader *r, const char *path)
-{
-    memset(r, 0, sizeof *r);
-    r->path = path;
-    MDL_TRY(mdl_check_input_file(path, "potential file"));
-    struct stat st;
-    if (!(r->f = fopen(path, "r")) || fstat(fileno(r->f), &st) != 0) {
-        mdl_error("%s: cannot open the potential file: %s", path, strerror(errno));
-        if (r->f)
-            fclose(r->f);
-        r->f = NULL;
-        return MDL_EINPUT;
-    }
-    r->bytes = (long)st.st_size;
-    return MDL_OK;
-}
-
-/* ---- the files --------------------------------------------------------------------------------- */
-
-/* One element's tables as read (1-based), on the file's grid. */
-typedef struct {
-    char name[MDL_NAME_LEN];
-    double mass;
-    double *frho, *rhor, *zr; /* funcfl: Z(r); setfl/fs: rhor holds nrhor arrays of nr + 1 */
-    eam_grid g;
-} eam_element;
-
-typedef struct {
-    int nelem;
-    eam_element el[MDL_MAX_SPECIES];
-    double *z2r[MDL_MAX_SPECIES][MDL_MAX_SPECIES]; /* setfl/fs: r phi for i >= j */
-    eam_grid g;
-} eam_file;
-
-static void file_free(eam_file *f)
-{
-    for (int i = 0; i < f->nelem; i++) {
-        free(f->el[i].frho), free(f->el[i].rhor), free(f->el[i].zr);
-        for (int j = 0; j <= i; j++)
-            free(f->z2r[i][j]);
-    }
-    memset(f, 0, sizeof *f);
-}
-
-static double *table(int n)
-{
-    return mdl_alloc((size_t)(n + 1) * sizeof(double), "EAM tables");
-}
-
-/* A DYNAMO funcfl file: comment; "Z mass a lattice"; the grid; F(rho), Z(r), rho(r). */
-static int read_funcfl(const char *path, eam_element *e)
-{
-    eam_reader r;
-    MDL_TRY(open_reader(&r, path));
-    int rc = next_line(&r, "the comment line");
-    if (rc == MDL_OK)
-        rc = next_line(&r, "the element line (Z mass lattice-constant lattice)");
-    const char *z = rc == MDL_OK ? token(&r) : NULL, *m = z ? token(&r) : NULL;
-    if (rc == MDL_OK && !m)
-        rc = fail_at(&r, "expected Z mass lattice-constant lattice");
-    if (rc == MDL_OK)
-        rc = parse_number(&r, m, "mass", &e->mass);
-    if (rc == MDL_OK && !(e->mass > 0))
-        rc = fail_at(&r, "the mass must be positive");
-    if (rc == MDL_OK)
-        rc = read_grid(&r, &e->g);
-    if (rc == MDL_OK && !((e->frho = table(e->g.nrho)) && (e->zr = table(e->g.nr)) && (e->rhor = table(e->g.nr))))
-        rc = MDL_ERUN;
-    if (rc == MDL_OK)
-        rc = read_table(&r, e->g.nrho, e->frho, "F(rho)");
-    if (rc == MDL_OK)
-        rc = read_table(&r, e->g.nr, e->zr, "Z(r)");
-    if (rc == MDL_OK)
-        rc = read_table(&r, e->g.nr, e->rhor, "rho(r)");
-    if (rc == MDL_OK)
-        rc = nothing_after(&r);
-    fclose(r.f);
-    return rc;
-}
-
-/* A setfl (alloy) or Finnis-Sinclair (fs) file: 3 comment lines; "N el1 .. elN"; the grid; per
-   element "Z mass a lattice", F(rho) and rho(r) (fs: N of them, rho from each element); then r phi
-   for each pair i >= j. */
-static int read_setfl(const char *path, int fs, eam_file *f)
-{
-    eam_reader r;
-    MDL_TRY(open_reader(&r, path));
-    int rc = MDL_OK;
-    for (int k = 0; k < 3 && rc == MDL_OK; k++)
-        rc = next_line(&r, "the three comment lines");
-    if (rc == MDL_OK)
-        rc = next_line(&r, "the elements line (N names)");
-    const char *t = rc == MDL_OK ? token(&r) : NULL;
-    if (rc == MDL_OK)
-        rc = t ? parse_count(&r, t, "the number of elements", MDL_MAX_SPECIES, &f->nelem)
-               : fail_at(&r, "expected the number of elements and their names");
-    for (int i = 0; i < f->nelem && rc == MDL_OK; i++) {
-        const char *name = token(&r);
-        if (!name || !species_name_valid(name))
-            rc = fail_at(&r, "expected as many element names (letters, digits, '_' or '-') as the count says");
-        else
-            mdl_copy(f->el[i].name, MDL_NAME_LEN, name);
-    }
-    if (rc == MDL_OK && token(&r))
-        rc = fail_at(&r, "more element names than the count says");
-    if (rc == MDL_OK)
-        rc = read_grid(&r, &f->g);
-    const int nrhor = fs ? f->nelem : 1;
-    for (int i = 0; i < f->nelem && rc == MDL_OK; i++) {
-        eam_element *e = &f->el[i];
-        rc = next_line(&r, "an element's line (Z mass lattice-constant lattice)");
-        const char *z = rc == MDL_OK ? token(&r) : NULL, *m = z ? token(&r) : NULL;
-        if (rc == MDL_OK)
-            rc = m ? parse_number(&r, m, "mass", &e->mass) : fail_at(&r, "expected Z mass lattice-constant lattice");
-        if (rc == MDL_OK && !(e->mass > 0))
-            rc = fail_at(&r, "the mass must be positive");
-        if (rc == MDL_OK && !((e->frho = table(f->g.nrho)) &&
-                              (e->rhor = mdl_alloc((size_t)nrhor * (f->g.nr + 1) * sizeof(double), "EAM tables"))))
-            rc = MDL_ERUN;
-        if (rc == MDL_OK)
-            rc = read_table(&r, f->g.nrho, e->frho, "F(rho)");
-        for (int j = 0; j < nrhor && rc == MDL_OK; j++)
-            rc = read_table(&r, f->g.nr, e->rhor + (size_t)j * (f->g.nr + 1), "rho(r)");
-    }
-    for (int i = 0; i < f->nelem && rc == MDL_OK; i++)
-        for (int j = 0; j <= i && rc == MDL_OK; j++)
-            rc = (f->z2r[i][j] = table(f->g.nr)) ? read_table(&r, f->g.nr, f->z2r[i][j], "r phi(r)") : MDL_ERUN;
-    if (rc == MDL_OK)
-        rc = nothing_after(&r);
-    fclose(r.f);
-    return rc;
-}
 
 /* ---- LAMMPS's grids and splines ---------------------------------------------------------------- */
 
@@ -366,7 +108,7 @@ static int funcfl_tables(const eam_element *f, int nf, int ntypes, const int *ma
     e->nfrho = e->nrhor = nf;
     e->nz2r = nf * (nf + 1) / 2;
     MDL_TRY(alloc_splines(e));
-    double *a = table(e->nr > e->nrho ? e->nr : e->nrho);
+    double *a = eam_table(e->nr > e->nrho ? e->nr : e->nrho);
     if (!a)
         return MDL_ERUN;
     for (int i = 0; i < nf; i++) {
@@ -418,23 +160,23 @@ int eam_style(const mdl_config *cfg)
 }
 
 /* [potential] file.X of species X (eam), or NULL with a message naming the key. */
-static const char *species_file(const mdl_config *cfg, const char *species)
+static const char *species_file(const mdl_config *cfg, const mdl_system *s, int t)
 {
     for (int k = 0; k < cfg->nfile; k++)
-        if (strcmp(cfg->file_species[k], species) == 0)
+        if (system_species_matches(s, t, cfg->file_species[k]))
             return cfg->file_path[k];
     mdl_error("%s: [potential] file.%s: missing: style eam takes one DYNAMO funcfl file per species", cfg->path,
-              species);
+              s->species[t]);
     return NULL;
 }
 
 /* The element species X stands for: element.X, else its own name. */
-static const char *species_element(const mdl_config *cfg, const char *species)
+static const char *species_element(const mdl_config *cfg, const mdl_system *s, int t)
 {
     for (int k = 0; k < cfg->nelement; k++)
-        if (strcmp(cfg->element_species[k], species) == 0)
+        if (system_species_matches(s, t, cfg->element_species[k]))
             return cfg->element_name[k];
-    return species;
+    return s->species[t];
 }
 
 static int check_keys_species(const mdl_config *cfg, const mdl_system *s)
@@ -468,7 +210,7 @@ static int build_funcfl(const mdl_config *cfg, const mdl_system *s, int tables, 
     memset(f, 0, sizeof f);
     snprintf(e->cut_key, sizeof e->cut_key, "file.%s", s->species[0]);
     for (int t = 0; t < s->ntypes && rc == MDL_OK; t++) {
-        const char *path = species_file(cfg, s->species[t]);
+        const char *path = species_file(cfg, s, t);
         if (!path) {
             rc = MDL_EINPUT;
             break;
@@ -478,10 +220,11 @@ static int build_funcfl(const mdl_config *cfg, const mdl_system *s, int tables, 
             k++;
         if (k == nf) {
             paths[nf] = path;
-            rc = read_funcfl(path, &f[nf++]);
+            rc = eam_read_funcfl(path, &f[nf++]);
         }
         map[t] = k;
         e->mass[t] = f[k].mass;
+        mdl_copy(e->element[t], MDL_NAME_LEN, f[k].name);
         if (rc == MDL_OK && f[k].g.cut > f[map[0]].g.cut * (1 + 1e-15)) /* the file whose cutoff the run's is */
             snprintf(e->cut_key, sizeof e->cut_key, "file.%s", s->species[t]);
     }
@@ -503,11 +246,11 @@ static int build_setfl(const mdl_config *cfg, const mdl_system *s, int tables, m
         mdl_error("%s: [potential] file: missing: style %s reads one file", cfg->path, config_style_name(cfg->style));
         return MDL_EINPUT;
     }
-    int rc = read_setfl(cfg->eam_file, cfg->style == MDL_EAM_FS, &f), map[MDL_MAX_SPECIES];
+    int rc = eam_read_setfl(cfg->eam_file, cfg->style == MDL_EAM_FS, &f), map[MDL_MAX_SPECIES];
     for (int t = 0; t < s->ntypes && rc == MDL_OK; t++) {
-        const char *el = species_element(cfg, s->species[t]);
+        const char *el = species_element(cfg, s, t);
         map[t] = -1;
-        for (int k = 0; k < f.nelem; k++)
+        for (int k = 0; k < f.nelem && map[t] < 0; k++) /* the first of that name, as LAMMPS's pair_coeff maps it */
             if (strcmp(f.el[k].name, el) == 0)
                 map[t] = k;
         if (map[t] < 0) {
@@ -516,11 +259,12 @@ static int build_setfl(const mdl_config *cfg, const mdl_system *s, int tables, m
             rc = MDL_EINPUT;
         } else {
             e->mass[t] = f.el[map[t]].mass;
+            mdl_copy(e->element[t], MDL_NAME_LEN, f.el[map[t]].name);
         }
     }
     if (rc == MDL_OK && tables)
         rc = setfl_tables(&f, cfg->style == MDL_EAM_FS, s->ntypes, map, e);
-    file_free(&f);
+    eam_file_free(&f);
     return rc;
 }
 
@@ -563,6 +307,11 @@ int eam_masses(const mdl_config *cfg, mdl_system *s)
     mdl_eam e;
     MDL_TRY(build(cfg, s, 0, &e)); /* the files alone: the run's potential_build makes the tables */
     memcpy(s->mass, e.mass, sizeof e.mass);
+    for (int t = 0; t < s->ntypes; t++) {
+        const int numbered = s->species[t][strspn(s->species[t], "0123456789")] == '\0';
+        if (numbered && e.element[t][0] && system_species_index(s, e.element[t], 0) < 0)
+            mdl_copy(s->species[t], MDL_NAME_LEN, e.element[t]);
+    }
     eam_free(&e);
     return MDL_OK;
 }

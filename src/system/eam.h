@@ -18,6 +18,7 @@ typedef struct {
     int type2rhor[MDL_MAX_SPECIES][MDL_MAX_SPECIES]; /* [i][j]: the density at j from i (LAMMPS's order) */
     int type2z2r[MDL_MAX_SPECIES][MDL_MAX_SPECIES];
     double mass[MDL_MAX_SPECIES]; /* from the files */
+    char element[MDL_MAX_SPECIES][MDL_NAME_LEN]; /* each species' element as the files name it ("": none) */
     char cut_key[MDL_NAME_LEN + 8]; /* the [potential] key of the file whose cutoff it is */
 } mdl_eam;
 
@@ -27,7 +28,9 @@ int eam_style(const mdl_config *cfg);
    the file and line (or the key) and are MDL_EINPUT. eam_free releases them. */
 int eam_build(const mdl_config *cfg, const mdl_system *s, mdl_eam *out);
 void eam_free(mdl_eam *e);
-/* The species' masses from the files into s->mass (a config mass for an EAM species: MDL_EINPUT). */
+/* The species' masses from the files into s->mass (a config mass for an EAM species: MDL_EINPUT);
+   a species named by its type number alone (a data file's, LAMMPS's types) takes the name of its
+   element, so that trajectories and data files say what the atoms are. */
 int eam_masses(const mdl_config *cfg, mdl_system *s);
 
 #endif

@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const mdl_pair_coeff *find_pair(const mdl_config *cfg, const char *a, const char *b)
+/* The pair entry of species a and b (by name, or by type number: system_species_matches). */
+static const mdl_pair_coeff *find_pair(const mdl_config *cfg, const mdl_system *s, int a, int b)
 {
     for (int i = 0; i < cfg->npair; i++) {
         const mdl_pair_coeff *p = &cfg->pair[i];
-        if ((strcmp(p->a, a) == 0 && strcmp(p->b, b) == 0) || (strcmp(p->a, b) == 0 && strcmp(p->b, a) == 0))
+        if ((system_species_matches(s, a, p->a) && system_species_matches(s, b, p->b)) ||
+            (system_species_matches(s, b, p->a) && system_species_matches(s, a, p->b)))
             return p;
     }
     return NULL;
@@ -64,7 +66,7 @@ static int cross_values(const mdl_config *cfg, const mdl_system *s, int a, int b
                         const mdl_pair_coeff **from)
 {
     const mdl_pair_style_info *st = pair_style_info(cfg->style);
-    const mdl_pair_coeff *p = find_pair(cfg, s->species[a], s->species[b]);
+    const mdl_pair_coeff *p = find_pair(cfg, s, a, b);
     double mixed[MDL_PAIR_MAX_PARAMS] = {0}, globals[MDL_PAIR_MAX_PARAMS] = {0}, global_cut = 0;
     const int mixes = st->mix(self[a], self[b], mixed);
     const int need_globals = (!p && !mixes) || (!(p && p->cutoff > 0) && !mixes);
@@ -132,7 +134,7 @@ int potential_build(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *
         return MDL_EINPUT;
     }
     for (int t = 0; t < nt; t++) {
-        const mdl_pair_coeff *p = self_entry[t] = find_pair(cfg, s->species[t], s->species[t]);
+        const mdl_pair_coeff *p = self_entry[t] = find_pair(cfg, s, t, t);
         if (!p || !(p->cutoff > 0)) /* a global key it takes */
             MDL_TRY(take_globals(cfg, s->species[t], s->species[t], p != NULL, self[t], &cut[t]));
         if (p) {

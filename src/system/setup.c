@@ -115,7 +115,7 @@ static int check_memory(const mdl_config *cfg, size_t n, double density, const c
     double per_atom = 3 * 96.0 + 64.0 + 6.0 * half_pairs; /* bytes */
     double need = per_atom * (double)n, avail = (double)mdl_memory_available();
     if (avail > 0 && need > avail) {
-        mdl_error("%s: %zu atoms need about %.3g GiB of memory (%.0f bytes per atom at this density), more than "
+        mdl_error("%s: %zu atoms need about %.3g GiB of memory (%.3g bytes per atom at this density), more than "
                   "the %.3g GiB available", origin, n, need / 1073741824.0, per_atom, avail / 1073741824.0);
         return MDL_EINPUT;
     }
@@ -167,6 +167,12 @@ int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_n
     }
     if ((rc = assign_masses(cfg, s)) != MDL_OK)
         return rc;
+    if (s->has_velocities && cfg->temperature >= 0 && cfg->velocities) { /* LAMMPS's velocity create after read_data */
+        mdl_note("%s: [system] velocities = %s replaces the velocities read from %s, as LAMMPS's velocity create "
+                 "does", config_origin(cfg, "system", "velocities"), cfg->velocities == 1 ? "lammps-all" : "lammps-geom",
+                 cfg->input);
+        s->has_velocities = 0;
+    }
     if (s->has_velocities) {
         if (cfg->temperature >= 0) {
             mdl_error("%s: [system] temperature: contradicts the velocities in %s (they are used as read); "

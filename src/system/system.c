@@ -104,10 +104,27 @@ long system_add_atom(mdl_system *s, int type, double x, double y, double z)
     return (long)i;
 }
 
+int system_species_matches(const mdl_system *s, int t, const char *name)
+{
+    if (strcmp(s->species[t], name) == 0)
+        return 1;
+    char number[16];
+    snprintf(number, sizeof number, "%d", t + 1);
+    if (strcmp(number, name) != 0)
+        return 0;
+    for (int k = 0; k < s->ntypes; k++) /* a number names a type only where no species has that name */
+        if (strcmp(s->species[k], name) == 0)
+            return 0;
+    return 1;
+}
+
 int system_species_index(mdl_system *s, const char *name, int add)
 {
     for (int t = 0; t < s->ntypes; t++)
         if (strcmp(s->species[t], name) == 0)
+            return t;
+    for (int t = 0; t < s->ntypes && !add; t++)
+        if (system_species_matches(s, t, name))
             return t;
     if (!add || s->ntypes == MDL_MAX_SPECIES || strlen(name) >= MDL_NAME_LEN)
         return -1;

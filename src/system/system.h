@@ -73,6 +73,9 @@ long system_add_atom(mdl_system *s, int type, double x, double y, double z);
 void system_bounding_box(mdl_system *s);
 /* Index of a species by name, adding it when `add` is set; -1 when unknown or full. */
 int system_species_index(mdl_system *s, const char *name, int add);
+/* 1 when name names species t: its name, or its type number t + 1 where no species has that name
+   (a data file's types, whose Masses comments name their species, as LAMMPS's commands name them). */
+int system_species_matches(const mdl_system *s, int t, const char *name);
 /* "A 3200, B 800": each species' name and atom count, into out. */
 void system_species_counts(const mdl_system *s, char *out, size_t size);
 

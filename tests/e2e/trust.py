@@ -195,11 +195,11 @@ def restart(binary, d):
 
     cases = [
         ("nan", set_nan, ["checkpoint/position of atom 7 is nan"]),
-        ("negstep", lambda f: f["checkpoint"].attrs.modify("step", -5.0), ["checkpoint/step value 0 is -5, not a whole number"]),
-        ("halfstep", lambda f: f["checkpoint"].attrs.modify("step", 2.5), ["checkpoint/step value 0 is 2.5"]),
-        ("infstep", lambda f: f["checkpoint"].attrs.modify("step", np.inf), ["checkpoint/step value 0 is inf"]),
+        ("negstep", lambda f: f["checkpoint"].attrs.modify("step", -5.0), ["checkpoint/step value 0: '-5' must be >= 0"]),
+        ("halfstep", lambda f: f["checkpoint"].attrs.modify("step", 2.5), ["checkpoint/step value 0: '2.5' must be a whole number"]),
+        ("infstep", lambda f: f["checkpoint"].attrs.modify("step", np.inf), ["checkpoint/step value 0: 'inf' must be <= "]),
         ("zero", lambda f: f["checkpoint"].attrs.modify("box_length", np.zeros(3)), ["never written"]),
-        ("badbox", lambda f: f["checkpoint"].attrs.modify("box_length", np.array([1.0, -2, 3])), ["checkpoint/box_length value 1 is -2"]),
+        ("badbox", lambda f: f["checkpoint"].attrs.modify("box_length", np.array([1.0, -2, 3])), ["checkpoint/box_length value 1: '-2' must be >= 0"]),
         ("far", lambda f: f["checkpoint/position"].__setitem__((3, 0), 1e9), ["atom 3", "far outside"]),
         ("units", lambda f: (f["parameters"].__delitem__("units"),
                              f["parameters"].create_dataset("units", data="metal", dtype=h5py.string_dtype())),

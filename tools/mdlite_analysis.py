@@ -12,6 +12,7 @@ As a module (a python3 with h5py, MDAnalysis, ASE):
     u = mdanalysis_universe("traj.h5md")            # dt from the file, unwrapped positions
     msd = EinsteinMSD(u, select="all", msd_type="xyz", fft=False).run().results.timeseries
     frames = ase_unwrapped("traj.xyz")              # list of (N, 3) arrays
+    atoms = ase_data("final.data")                  # a data file, its elements from its Masses comments
 As a script: `mdlite_analysis.py TRAJ.h5md|TRAJ.xyz` prints the MSD per lag (all time origins).
 """
 import sys
@@ -21,10 +22,15 @@ import numpy as np
 
 
 def h5md_images_and_edges(path):
-    """Per frame: the image counters (frames, N, 3) and the box edges (frames, 3) of an mdlite H5MD file."""
+    """Per frame: the image counters (frames, N, 3; zeros where the file holds unwrapped positions,
+    parameters/positions) and the box edges (frames, 3) of an mdlite H5MD file."""
     import h5py
     with h5py.File(path, "r") as f:
         traj = f["particles/trajectory"]
+        if "parameters/positions" in f and f["parameters/positions"][()].decode() == "unwrapped":
+            n = traj["position/value"].shape
+            edges = np.array([np.diag(e) for e in traj["box/edges/value"][()]])
+            return np.zeros(n, dtype=np.int32), edges, traj["position/time"][()]
         if "image" not in traj:
             raise SystemExit(f"{path}: no image counters (dump_fields lacks image): positions cannot be unwrapped")
         images = traj["image/value"][()]
@@ -55,10 +61,30 @@ def mdanalysis_universe(path):
     return u
 
 
+def ase_data(path, units="metal"):
+    """A LAMMPS data file (atom_style atomic) as ASE Atoms with the elements its Masses comments name
+    ("1 63.546 # Cu", as mdlite writes them): ASE 3.22's lammps-data reader alone makes type k the
+    element of atomic number k."""
+    import ase.data
+    import ase.io
+    z_of_type, section = {}, None
+    for line in open(path):
+        words, comment = line.split("#")[0].split(), line.split("#")[1].split() if "#" in line else []
+        if len(words) == 1 and words[0] in ("Masses", "Atoms", "Velocities"):
+            section = words[0]
+        elif section == "Masses" and len(words) == 2:
+            symbol = comment[0] if comment else ""
+            z_of_type[int(words[0])] = ase.data.atomic_numbers.get(symbol, int(words[0]))
+    return ase.io.read(path, format="lammps-data", style="atomic", Z_of_type=z_of_type or None, units=units)
+
+
 def ase_unwrapped(path):
-    """The unwrapped positions of each frame of an mdlite extended XYZ file, read by ASE."""
+    """The unwrapped positions of each frame of an mdlite extended XYZ file, read by ASE (frames of
+    unwrapped positions, mdlite_positions=unwrapped, as they are)."""
     import ase.io
     frames = ase.io.read(path, index=":")
+    if frames[0].info.get("mdlite_positions") == "unwrapped":
+        return [a.positions for a in frames]
     if "image" not in frames[0].arrays:
         raise SystemExit(f"{path}: no image column (dump_fields lacks image): positions cannot be unwrapped")
     return [a.positions + a.arrays["image"] @ np.array(a.cell) for a in frames]

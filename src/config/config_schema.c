@@ -368,7 +368,7 @@ int config_set_value(mdl_config *cfg, const key_spec *s, const mdl_entry *e)
         }
         const char *v = n ? words[0] : "";
         if (strlen(v) >= MDL_PATH_LEN - 1) {
-            config_fail(e, "path too long");
+            config_fail(e, "the path is longer than %d characters, mdlite's limit", MDL_PATH_LEN - 2);
             return 0;
         }
         if (s->kind == K_PATH && v[0] != '/' && v[0] && strcmp(e->origin, "--set") != 0) {
@@ -376,7 +376,7 @@ int config_set_value(mdl_config *cfg, const key_spec *s, const mdl_entry *e)
             const char *slash = strrchr(cfg->path, '/');
             int dirlen = slash ? (int)(slash - cfg->path + 1) : 0;
             if (dirlen + strlen(v) >= MDL_PATH_LEN) {
-                config_fail(e, "path too long");
+                config_fail(e, "the path is longer than %d characters, mdlite's limit", MDL_PATH_LEN - 2);
                 return 0;
             }
             char joined[2 * MDL_PATH_LEN];

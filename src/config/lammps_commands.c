@@ -288,6 +288,25 @@ static int cmd_mass(script *sc, char **w, int nw)
     return MDL_OK;
 }
 
+/* The first atom type without a mass (from mass, a data file's Masses or an EAM pair_coeff), or 0. */
+int script_type_without_mass(const script *sc)
+{
+    const setting *st = settings_find(&sc->now, "style");
+    const char *style = st ? st->value : "";
+    for (int t = 1; t <= sc->ntypes && !sc->data_masses; t++) {
+        char key[32];
+        snprintf(key, sizeof key, "mass.%d", t);
+        if (settings_find(&sc->now, key))
+            continue;
+        snprintf(key, sizeof key, "file.%d", t);
+        if ((!strcmp(style, "eam") && settings_find(&sc->now, key)) ||
+            ((!strcmp(style, "eam/alloy") || !strcmp(style, "eam/fs")) && settings_find(&sc->now, "file")))
+            continue;
+        return t;
+    }
+    return 0;
+}
+
 static int cmd_velocity(script *sc, char **w, int nw)
 {
     if (nw < 5 || strcmp(w[1], "all") != 0 || strcmp(w[2], "create") != 0)
@@ -297,6 +316,9 @@ static int cmd_velocity(script *sc, char **w, int nw)
         return fail(sc, "before atoms exist: LAMMPS refuses a velocity command with no atoms");
     if (sc->nruns)
         return fail(sc, "velocities made again after a run: mdlite makes them once, at the start");
+    if (script_type_without_mass(sc))
+        return fail(sc, "atom type %d has no mass yet: LAMMPS refuses a velocity command before every mass is set",
+                    script_type_without_mass(sc));
     const char *loop = "all", *dist = "uniform";
     for (int k = 5; k < nw; k += 2) {
         const char *v = k + 1 < nw ? w[k + 1] : "";
@@ -464,6 +486,8 @@ static int cmd_pair_coeff(script *sc, char **w, int nw)
 
 static int cmd_pair_modify(script *sc, char **w, int nw)
 {
+    if (!settings_find(&sc->now, "style"))
+        return fail(sc, "before pair_style: LAMMPS refuses it");
     for (int k = 1; k < nw; k += 2) {
         const char *v = k + 1 < nw ? w[k + 1] : "";
         if (!strcmp(w[k], "shift") && (!strcmp(v, "yes") || !strcmp(v, "no")))

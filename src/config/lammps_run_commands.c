@@ -29,6 +29,8 @@ static int cmd_fix(script *sc, char **w, int nw)
             }
         return fail(sc, "no fix %s (LAMMPS refuses it)", w[1]);
     }
+    if (!sc->box_made)
+        return fail(sc, "before the box exists: LAMMPS refuses it");
     if (nw < 4)
         return fail(sc, "expected 'fix ID GROUP STYLE ...'");
     if (strcmp(w[2], "all") != 0)
@@ -131,7 +133,7 @@ static int thermostat_keys(script *sc, const script_fix *f)
 }
 
 /* The ensemble of the fixes in force at a run, as mdlite's [run] keys. */
-static int ensemble_of_fixes(script *sc)
+static int ensemble_of_fixes(script *sc, long steps)
 {
     drop_ensemble_keys(sc);
     const script_fix *nve = NULL, *other = NULL;
@@ -160,8 +162,10 @@ static int ensemble_of_fixes(script *sc)
         sc->line = line;
         return rc;
     }
+    if (!nve && !other && !steps)
+        return setf(sc, "run", "ensemble", "nve"); /* a run 0 moves nothing: any ensemble is LAMMPS's */
     if (!nve)
-        return fail(sc, "no fix nve, nvt or npt: nothing moves the atoms");
+        return fail(sc, "no fix nve, nvt or npt: LAMMPS's atoms would stand still, which mdlite does not run");
     if (!other)
         return setf(sc, "run", "ensemble", "nve");
     return thermostat_keys(sc, other);
@@ -170,6 +174,8 @@ static int ensemble_of_fixes(script *sc)
 /* thermo_style one|multi|custom: LAMMPS's thermo_style makes a new Thermo, its modifiers reset. */
 static int cmd_thermo_style(script *sc, char **w, int nw)
 {
+    if (!sc->box_made)
+        return fail(sc, "before the box exists: LAMMPS refuses it");
     static const char *const modifiers[] = {"thermo_norm", "thermo_format", "thermo_line"};
     for (size_t k = 0; k < sizeof modifiers / sizeof modifiers[0]; k++)
         settings_drop(&sc->now, modifiers[k]);
@@ -300,11 +306,11 @@ static int check_types(script *sc)
     if (!st)
         return fail(sc, "no pair_style: LAMMPS refuses a run without one");
     const int eam = !strncmp(style, "eam", 3);
+    if (script_type_without_mass(sc))
+        return fail(sc, "atom type %d has no mass: LAMMPS refuses the run (all masses must be set)",
+                    script_type_without_mass(sc));
     for (int i = 1; i <= sc->ntypes; i++) {
         char key[32];
-        snprintf(key, sizeof key, "mass.%d", i);
-        if (!eam && !sc->data_masses && !settings_find(&sc->now, key))
-            return fail(sc, "atom type %d has no mass: LAMMPS refuses the run (all masses must be set)", i);
         snprintf(key, sizeof key, "file.%d", i);
         if (!strcmp(style, "eam") && !settings_find(&sc->now, key))
             return fail(sc, "atom type %d has no pair_coeff %d %d FILE: LAMMPS refuses the run", i, i, i);
@@ -357,7 +363,7 @@ static int add_run(script *sc, long steps, int md)
     if (!sc->velocity_made && sc->data_velocities <= 0) /* at rest, as in LAMMPS, unless a data file has velocities */
         MDL_TRY(setf(sc, "system", "temperature", "0"));
     if (md)
-        MDL_TRY(ensemble_of_fixes(sc));
+        MDL_TRY(ensemble_of_fixes(sc, steps));
     MDL_TRY(setf(sc, "run", "steps", "%ld", steps));
     /* thermo N; LAMMPS's thermo 0 (its default): the run's first and last steps */
     if (sc->thermo_every)
@@ -430,6 +436,10 @@ static int cmd_minimize(script *sc, char **w, int nw)
     if (etol < 0 || etol >= 1 || ftol < 0)
         return fail(sc, "etol from 0 to below 1 and ftol of 0 or more, as LAMMPS takes them");
     const setting *style = settings_find(&sc->now, "min_style"), *cols = settings_find(&sc->now, "thermo_columns");
+    for (const char *c = cols ? cols->value : ""; (c = strstr(c, "n")); c++) /* nbuild, ndanger as words */
+        if ((c == cols->value || c[-1] == ' ') && (!strncmp(c, "nbuild", 6) || !strncmp(c, "ndanger", 7)))
+            return fail(sc, "thermo keyword %s under minimize: LAMMPS counts the builds its line search needs, "
+                            "mdlite's minimiser builds at every evaluation", !strncmp(c, "nbuild", 6) ? "nbuild" : "ndanger");
     if (style && !strcmp(style->value, "fire")) { /* LAMMPS's FIRE moves the atoms' own velocities */
         static const char *const kinetic[] = {"temp", "ke", "etotal", "press", "enthalpy", "econserve", "pxx", "pyy",
                                               "pzz", "pxy", "pxz", "pyz"};
@@ -508,6 +518,8 @@ static int cmd_info(script *sc, char **w, int nw)
 
 static int cmd_min(script *sc, char **w, int nw)
 {
+    if (!strcmp(w[0], "min_style") && !sc->box_made)
+        return fail(sc, "before the box exists: LAMMPS refuses it");
     if (!strcmp(w[0], "min_style")) {
         if (nw != 2 || (strcmp(w[1], "cg") && strcmp(w[1], "fire")))
             return fail(sc, "mdlite minimises with cg (LAMMPS's default) or fire");

@@ -371,6 +371,7 @@ int lammps_script_convert(const char *path, const char *text, const lammps_scrip
     if (rc != MDL_OK)
         mdl_error("%s: cannot find the script's folder: %s", path, strerror(errno));
     sc->line = 1;
+    sc->echo_log = 1; /* LAMMPS's default: echo log */
     if (rc == MDL_OK) /* LAMMPS 29Sep2021's neigh_modify default: every 1 delay 10 check yes */
         rc = setf(sc, "neighbor", "delay", "10");
     for (int k = 0; vars && k < vars->n && rc == MDL_OK; k++)

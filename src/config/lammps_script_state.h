@@ -136,6 +136,8 @@ void script_free_vars(script *sc);
    message and MDL_EINPUT (MDL_ERUN: out of memory); 1 when the command is not one of the file's. */
 int lammps_system_command(script *sc, char **w, int nw);
 int lammps_run_command(script *sc, char **w, int nw);
+/* The first atom type without a mass (mass, a data file's Masses, an EAM pair_coeff), or 0. */
+int script_type_without_mass(const script *sc);
 /* The style of a pair_style or fix without an accelerator suffix (/opt, /omp, /gpu, /kk, ...). */
 const char *script_base_style(const char *style, char *out, size_t size);
 /* A number, with a message naming the word when it is not one. */

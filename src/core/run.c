@@ -225,6 +225,7 @@ static void stage_banner(const run_state *r)
     if (r->base->nstages && !r->quiet)
         mdl_say("\nmdlite: stage %s (%d of %d): %s, steps %ld to %ld\n", r->cfg->stage_name, r->stage + 1,
                r->base->nstages, config_ensemble_name(r->cfg->ensemble), r->first_step, r->final_step);
+    mdl_say_flush(); /* a program reading the output sees where the run is */
 }
 
 /* Whether the run or any stage minimises (ensemble = minimize). */

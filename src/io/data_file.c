@@ -79,7 +79,7 @@ static int header_line(line_reader *r, char *line, data_header *h)
                 return MDL_EINPUT;
             }
             char len[40], why[256];
-            snprintf(len, sizeof len, "%.17g", h->hi[d] - h->lo[d]);
+            snprintf(len, sizeof len, "%g", h->hi[d] - h->lo[d]);
             if (!mdl_in_range(len, h->hi[d] - h->lo[d], MDL_SMALLEST, MDL_BIG, 0, why, sizeof why)) {
                 mdl_error("%s:%d: the box length %s - %s: %s", r->path, r->line, lohi[d][1], lohi[d][0], why);
                 return MDL_EINPUT;
@@ -198,6 +198,11 @@ static int read_atoms(line_reader *r, data_header *h, mdl_system *s)
         long id, t, img[3] = {0, 0, 0};
         double c[3];
         MDL_TRY(section_fields(r, "Atoms", f, 8, &nf, NULL));
+        if (nf <= 2 && isalpha((unsigned char)f[0][0])) { /* the next section already: the header counts more */
+            mdl_error("%s:%d: the header gives %ld atoms, and the Atoms section holds %ld before its next section "
+                      "(%s)", r->path, r->line, h->natoms, k, f[0]);
+            return MDL_EINPUT;
+        }
         if (nf != 5 && nf != 8) {
             mdl_error("%s:%d: Atoms: expected 5 or 8 columns (id type x y z [ix iy iz], atom_style atomic), found %d",
                       r->path, r->line, nf > 8 ? 9 : nf);
@@ -307,8 +312,13 @@ static int read_section(line_reader *r, char *line, data_header *h, mdl_system *
     if (strcmp(name, "PairIJ Coeffs") == 0)
         return skip_coeffs(r, name, h->ntypes * (h->ntypes + 1) / 2);
     char buf[80];
-    mdl_error("%s:%d: '%s': not a section of an atom_style atomic data file (Masses, Atoms, Velocities, Pair Coeffs)",
-              r->path, r->line, escaped(line, buf, sizeof buf));
+    if (isdigit((unsigned char)line[strspn(line, " \t")]) || line[strspn(line, " \t")] == '-')
+        mdl_error("%s:%d: '%s': numbers where a section's name belongs: the section before holds more lines than the "
+                  "header's %ld atoms (or %ld types)", r->path, r->line, escaped(line, buf, sizeof buf), h->natoms,
+                  h->ntypes);
+    else
+        mdl_error("%s:%d: '%s': not a section of an atom_style atomic data file (Masses, Atoms, Velocities, Pair "
+                  "Coeffs)", r->path, r->line, escaped(line, buf, sizeof buf));
     return MDL_EINPUT;
 }
 

@@ -284,7 +284,7 @@ static void say_value(const mdl_thermo *t, int k, double v)
 static void write_columns(mdl_thermo *t, long step, double time, const mdl_observables *o, const mdl_thermo_extra *x)
 {
     if (!t->quiet && t->multi)
-        mdl_say("---------------- Step %8ld ----- CPU = %12.7g (sec) ----------------", step, x->cpu);
+        mdl_say("---------------- Step %8ld ----- CPU = %11.4f (sec) ----------------", step, x->cpu);
     for (int k = 0; k < t->ncol && !t->quiet; k++) {
         if (t->multi)
             mdl_say("%s%-8s = ", k % 3 == 0 ? "\n" : "", thermo_column_at(t->col[k])->label);

@@ -210,8 +210,14 @@ static int build_funcfl(const mdl_config *cfg, const mdl_system *s, int tables, 
     memset(f, 0, sizeof f);
     snprintf(e->cut_key, sizeof e->cut_key, "file.%s", s->species[0]);
     for (int t = 0; t < s->ntypes && rc == MDL_OK; t++) {
-        const char *path = species_file(cfg, s, t);
-        if (!path) {
+        const char *path = species_file(cfg, s, t), *other = path ? eam_kind_mismatch(path, 0) : NULL;
+        if (!path || other) {
+            char key[MDL_NAME_LEN + 8] = "file";
+            for (int k = 0; k < cfg->nfile; k++) /* the key that named it, as the config spells it */
+                if (cfg->file_path[k] == path)
+                    snprintf(key, sizeof key, "file.%s", cfg->file_species[k]);
+            if (other)
+                mdl_error("%s: [potential] file: %s: %s", config_origin(cfg, "potential", key), path, other);
             rc = MDL_EINPUT;
             break;
         }
@@ -244,6 +250,11 @@ static int build_setfl(const mdl_config *cfg, const mdl_system *s, int tables, m
     snprintf(e->cut_key, sizeof e->cut_key, "file");
     if (!cfg->eam_file[0]) {
         mdl_error("%s: [potential] file: missing: style %s reads one file", cfg->path, config_style_name(cfg->style));
+        return MDL_EINPUT;
+    }
+    const char *other = eam_kind_mismatch(cfg->eam_file, 1);
+    if (other) {
+        mdl_error("%s: [potential] file: %s: %s", config_origin(cfg, "potential", "file"), cfg->eam_file, other);
         return MDL_EINPUT;
     }
     int rc = eam_read_setfl(cfg->eam_file, cfg->style == MDL_EAM_FS, &f), map[MDL_MAX_SPECIES];

@@ -201,18 +201,15 @@ static int file_kind(const char *path)
     return 0;
 }
 
-/* A file of the other kind than style reads: MDL_EINPUT naming both. */
-static int check_kind(const char *path, int want)
+const char *eam_kind_mismatch(const char *path, int setfl)
 {
     const int kind = file_kind(path);
-    if (!kind || kind == want)
-        return MDL_OK;
-    mdl_error("%s: %s", path, kind == 'f' ? "a DYNAMO funcfl file (one element): LAMMPS's pair_style eam reads it, "
-                                            "one per type (pair_coeff I I FILE; [potential] style = eam, file.X)"
-                                          : "a setfl file (its elements named on line 4): LAMMPS's pair_style eam/alloy "
-                                            "or eam/fs reads it (pair_coeff * * FILE E1 E2 ...; [potential] file, "
-                                            "element.X)");
-    return MDL_EINPUT;
+    if (!kind || kind == (setfl ? 's' : 'f'))
+        return NULL;
+    return kind == 'f' ? "a DYNAMO funcfl file (one element): LAMMPS's pair_style eam reads it, one per type (pair_coeff "
+                         "I I FILE; [potential] style = eam, file.X)"
+                       : "a setfl file (its elements named on line 4): LAMMPS's pair_style eam/alloy or eam/fs reads it "
+                         "(pair_coeff * * FILE E1 E2 ...; [potential] file, element.X)";
 }
 
 /* A DYNAMO funcfl file: comment; "Z mass a lattice"; the grid; F(rho), Z(r), rho(r). */
@@ -220,10 +217,7 @@ int eam_read_funcfl(const char *path, eam_element *e)
 {
     eam_reader r;
     MDL_TRY(open_reader(&r, path));
-    if (check_kind(path, 'f') != MDL_OK) {
-        fclose(r.f);
-        return MDL_EINPUT;
-    }
+
     int rc = next_line(&r, "the comment line");
     if (rc == MDL_OK)
         rc = next_line(&r, "the element line (Z mass lattice-constant lattice)");
@@ -260,10 +254,7 @@ int eam_read_setfl(const char *path, int fs, eam_file *f)
 {
     eam_reader r;
     MDL_TRY(open_reader(&r, path));
-    if (check_kind(path, 's') != MDL_OK) {
-        fclose(r.f);
-        return MDL_EINPUT;
-    }
+
     int rc = MDL_OK;
     for (int k = 0; k < 3 && rc == MDL_OK; k++)
         rc = next_line(&r, "the three comment lines");

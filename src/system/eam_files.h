@@ -29,6 +29,9 @@ typedef struct {
 int eam_read_funcfl(const char *path, eam_element *e);
 int eam_read_setfl(const char *path, int fs, eam_file *f);
 void eam_file_free(eam_file *f);
+/* Why the file at path is not of the kind its style reads (setfl: eam/alloy or eam/fs, else eam),
+   judged from its first lines, or NULL (of that kind, or neither: the reader says what is wrong). */
+const char *eam_kind_mismatch(const char *path, int setfl);
 /* n + 1 doubles for a table (NULL, with a message, without memory). */
 double *eam_table(int n);
 

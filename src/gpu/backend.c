@@ -569,6 +569,7 @@ const mdl_backend_ops mdl_gpu_backend = {
     .end_step = gpu_end_step,
     .reduce_start = gpu_reduce_start,
     .reduce_poll = gpu_reduce_poll,
+    .force_norms = gpu_force_norms,
     .snapshot_alloc = gpu_snapshot_alloc,
     .snapshot_start = gpu_snapshot_start,
     .snapshot_finish = gpu_snapshot_finish,

@@ -227,6 +227,8 @@ void gpu_free_slots(gpu_ctx *c);
 int gpu_diagnose(void *p, mdl_health *h);
 int gpu_reduce_start(void *p, int slot);
 int gpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait);
+/* thermo's fmax and fnorm: the last force call's forces downloaded and reduced (every rank's) */
+int gpu_force_norms(void *p, double out[2]);
 int gpu_stats(void *p, mdl_backend_stats *out);
 int gpu_neighbor_rows(void *p, int **rows, size_t **start);
 int gpu_snapshot_alloc(void *p, int nslots, int max_fields);

@@ -302,6 +302,28 @@ static int fill_slot_host(gpu_ctx *c, struct gpu_slot *sl)
     return MDL_OK;
 }
 
+int gpu_force_norms(void *p, double out[2])
+{
+    gpu_ctx *c = p;
+    const size_t n = c->n;
+    double *f = malloc(3 * (n ? n : 1) * sizeof *f), m = 0, sq = 0;
+    mdl_real *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    int rc = f && tmp && !gpu_stream_sync(NULL) ? MDL_OK : MDL_ERUN; /* the last force call's forces */
+    const mdl_real *dev[3] = {c->fx, c->fy, c->fz};
+    for (int k = 0; k < 3 && rc == MDL_OK; k++)
+        rc = download_real(f + (size_t)k * n, dev[k], n, tmp);
+    for (size_t i = 0; i < 3 * n && rc == MDL_OK; i++) /* in the device's order: the same each time */
+        m = fabs(f[i]) > m ? fabs(f[i]) : m, sq += f[i] * f[i];
+    free(f);
+    free(tmp);
+    if (rc == MDL_OK)
+        rc = comm_max_double(&m);
+    if (rc == MDL_OK)
+        rc = comm_sum_doubles(&sq, 1);
+    out[0] = m, out[1] = sqrt(sq);
+    return rc;
+}
+
 /* The owned atoms' fields (and ids) to the host, in the device's order. */
 static int download_fields(gpu_ctx *c, int fields, mdl_system *s)
 {

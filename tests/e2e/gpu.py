@@ -188,7 +188,10 @@ def minimize(mdlite, inp, d, precision):
         shutil.copy(f"{POT}/Cu_u3.eam", d)
         scripts["in.vacancy"] = open(os.path.join(src, "in.vacancy")).read()
     for name in list(scripts):
-        scripts[name + "_fire"] = re.sub(r"min_(style|modify) .*", "min_style fire", scripts[name])
+        # FIRE with thermo of potential energy alone: LAMMPS's FIRE moves the velocities, mdlite's
+        # refuses kinetic keywords under it (docs/LAMMPS.md)
+        fire = re.sub(r"thermo_style .*", "thermo_style custom step pe", scripts[name])
+        scripts[name + "_fire"] = re.sub(r"min_(style|modify) .*", "min_style fire", fire)
     for name, text in scripts.items():
         write(os.path.join(d, name), text)
         got = {b: min_stats(run([mdlite, "run", os.path.join(d, name), "--backend", b, "--overwrite"], cwd=d).stdout)
@@ -221,6 +224,30 @@ def scripts(mdlite, inp, d, precision):
     if counts["cpu"] != counts["gpu"]:
         fail(f"bench/in.lj: builds past half the skin, CPU {counts['cpu']}, GPU {counts['gpu']}")
     print(f"OK {precision}, bench/in.lj run: {counts['gpu']} builds found an atom past half the skin on both backends")
+    # thermo keywords: the GPU's fmax and fnorm (its forces downloaded) and counters against the CPU's;
+    # the pressure tensor refused there (exit 2, naming the key)
+    keys = ("thermo 10\nthermo_style custom step pe fmax fnorm nbuild ndanger elapsed dt\n"
+            "thermo_modify format float %.17g\nrun 40\n")
+    write(os.path.join(d, "in.keys"), open(os.path.join(src, "in.lj")).read().replace("run\t\t100\n", keys))
+    rows = {}
+    for backend in ("cpu", "gpu"):
+        out = run([mdlite, "run", os.path.join(d, "in.keys"), "--backend", backend, "--overwrite"], cwd=d).stdout
+        rows[backend] = [line.split() for line in out.splitlines() if re.match(r"^ +\d+ ", line)]
+    tol = 1e-4 if precision == "mixed" else 1e-10
+    if len(rows["cpu"]) != len(rows["gpu"]) or not rows["cpu"]:
+        fail(f"thermo keywords: {len(rows['cpu'])} CPU rows, {len(rows['gpu'])} GPU rows")
+    # each column to tol of its largest value (a lattice's fmax of 1e-13 at step 0 is rounding's)
+    scale = [max(max(abs(float(r[k])) for r in rows["cpu"]), 1.0) for k in range(len(rows["cpu"][0]))]
+    for a, b in zip(rows["cpu"], rows["gpu"]):
+        for k, (x, y) in enumerate(zip(a, b)):
+            if abs(float(x) - float(y)) > tol * scale[k]:
+                fail(f"thermo keywords, step {a[0]} column {k}: CPU {x}, GPU {y}")
+    p = run([mdlite, "run", os.path.join(d, "in.keys"), "--backend", "gpu", "--overwrite", "--set",
+             "output.thermo_columns=step pxx"], cwd=d, check=False)
+    if p.returncode != 2 or "pxx" not in p.stderr:
+        fail(f"pxx on the GPU: exit {p.returncode}, expected 2:\n{p.stderr}")
+    print(f"OK {precision}, thermo keywords pe fmax fnorm nbuild ndanger elapsed dt: the GPU's equal the CPU's "
+          f"({len(rows['gpu'])} rows, to {tol:g}); pxx refused on the GPU")
 
 
 def read_rows(path):

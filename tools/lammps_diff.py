@@ -14,12 +14,13 @@ run by `lmp` and by mdlite in a folder of its own. Each script ends in one of th
   mdlite stops     lmp runs, mdlite stops with exit 1 naming why (a barostat's box below twice
                    the list cutoff, which mdlite cannot run yet)
   BUG exit         mdlite exits otherwise than 0, 1 with its reason, or 2 with file:line
+  lmp failed       lmp exits otherwise than 0 or with its ERROR line: no verdict (a failure too)
 
 usage: lammps_diff.py MDLITE [--seed S] [--count N] [--jobs J] [--keep DIR] [--lmp LMP] [--perturb]
 --perturb, the test of the test: LAMMPS's copy of each script moves every atom by up to 1e-3 at
 random once it is made (displace_atoms); every script that runs and prints a column of the forces
 or energy must then differ (exit 0 when all do).
-Exit 0 when no script is a BUG, 1 otherwise (each BUG's script is kept under --keep, or a
+Exit 0 when no script is a BUG or lmp failed, 1 otherwise (each one's script is kept under --keep, or a
 temporary folder that is named); 77 without lmp. Prints the counts and the refusals' commands.
 """
 import argparse
@@ -326,9 +327,16 @@ def one(mdlite, lmp, seed, root, perturb=False):
             f.write(re.sub(r"^((create_atoms|read_data) .*)$", r"\1\ndisplace_atoms all random 1e-3 1e-3 1e-3 4242",
                            full, count=1, flags=re.M) if perturb and sub == "lammps" else full)
     env = dict(os.environ, OMP_NUM_THREADS="1")
-    lp = subprocess.run([lmp, "-in", "in.test", "-log", "none", "-nocite"], cwd=os.path.join(d, "lammps"),
-                        capture_output=True, text=True, env=env, timeout=300)
-    lmp_ok = lp.returncode == 0 and "ERROR" not in lp.stdout + lp.stderr
+    # lmp's Open MPI session directory in a folder of its own: lmp runs that start and end beside
+    # each other share /tmp/ompi.HOST.UID, and one's exit removes it under another's start (exit 1,
+    # "Error in file ../../../orte/util/session_dir.c at line 107"): 2 of 2,000 here beside a ctest
+    with tempfile.TemporaryDirectory(prefix="lammps-diff-ompi-") as tmp:
+        lp = subprocess.run([lmp, "-in", "in.test", "-log", "none", "-nocite"], cwd=os.path.join(d, "lammps"),
+                            capture_output=True, text=True, env=dict(env, OMPI_MCA_orte_tmpdir_base=tmp), timeout=300)
+    refusal = re.search(r"^ERROR( on proc \d+)?: .*", lp.stdout + lp.stderr, re.M)  # LAMMPS's own refusal
+    if lp.returncode != 0 and not refusal:  # lmp stopped otherwise (its MPI start, a crash): no verdict
+        return "lmp failed", seed, f"lmp exit {lp.returncode}: {lp.stderr.strip()[-200:]}", d
+    lmp_ok = lp.returncode == 0 and not refusal
     mp = subprocess.run([mdlite, "run", "in.test"],
                         cwd=os.path.join(d, "mdlite"), capture_output=True, text=True, env=env, timeout=300)
     with open(os.path.join(d, "mdlite", "stdout"), "w") as f:
@@ -343,8 +351,7 @@ def one(mdlite, lmp, seed, root, perturb=False):
         cmd = where.group(3).rstrip(":") if where.group(1) in ("in.test", "extra.in") else "a file it reads"
         return ("both refuse" if not lmp_ok else "mdlite refuses"), seed, cmd, d
     if not lmp_ok:
-        err = re.search(r"ERROR.*", lp.stdout + lp.stderr)
-        return "BUG accepts", seed, err.group(0) if err else f"lmp exit {lp.returncode}", d
+        return "BUG accepts", seed, refusal.group(0), d
     theirs, names = lammps_rows(lp.stdout)
     ours, ours_names = lammps_rows(mp.stdout)
     if set(ours) != set(theirs):
@@ -395,7 +402,7 @@ def main():
             results.append(r)
     counts = collections.Counter(r[0] for r in results)
     refusals = {k: collections.Counter(r[2] for r in results if r[0] == k) for k in ("mdlite refuses", "both refuse")}
-    bugs = [r for r in results if r[0].startswith("BUG")]
+    bugs = [r for r in results if r[0].startswith("BUG") or r[0] == "lmp failed"]
     worst = max([float(r[2].split()[-1]) for r in results if r[0] == "agree"] + [0.0])
     print(f"lammps_diff: {len(results)} scripts (seeds {a.seed} to {a.seed + a.count - 1}): " +
           ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + f"; worst agreement {worst:.2g}")
@@ -417,7 +424,7 @@ def main():
             shutil.rmtree(root, ignore_errors=True)
         return 1 if missed or not drawn else 0
     for kind, seed, why, d in results:
-        if not kind.startswith("BUG") and not a.keep:
+        if not kind.startswith("BUG") and kind != "lmp failed" and not a.keep:
             shutil.rmtree(d, ignore_errors=True)
     if not bugs and not a.keep:
         shutil.rmtree(root, ignore_errors=True)

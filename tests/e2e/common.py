@@ -1,5 +1,6 @@
 """Helpers for mdlite's end-to-end tests (standard library only)."""
 import atexit
+import contextlib
 import csv
 import os
 import shutil
@@ -51,6 +52,24 @@ def run(cmd, check=True, **kw):
         _note_failure()
         sys.exit(1)
     return p
+
+
+@contextlib.contextmanager
+def own_mpi_session(env=None):
+    """env (default: this process's) with Open MPI's session directory in a folder of its own,
+    removed after. lmp is an MPI program and mpirun an MPI launcher: each makes /tmp/ompi.HOST.UID
+    (Open MPI 4.1) and removes it at exit once empty, so one that ends while another starts takes
+    the folder from under it (mkdir of its subfolder: ENOENT; "Error in file
+    ../../../orte/util/session_dir.c at line 107", exit 1). Tests that run beside each other
+    (ctest -j) hit that now and then: 2 of 2,000 lmp runs beside a ctest -j2."""
+    with tempfile.TemporaryDirectory(prefix="mdlite-ompi-") as tmp:
+        yield dict(os.environ if env is None else env, OMPI_MCA_orte_tmpdir_base=tmp)
+
+
+def run_lmp(cmd, check=True, env=None, **kw):
+    """run() for a command line of lmp's (or mpirun's), in an MPI session of its own (own_mpi_session)."""
+    with own_mpi_session(env) as e:
+        return run(cmd, check=check, env=e, **kw)
 
 
 def read_thermo(path, per_atom=None):

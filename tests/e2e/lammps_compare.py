@@ -19,7 +19,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import fail, read_thermo, run, workdir, write  # noqa: E402
+from common import fail, read_thermo, run, run_lmp, workdir, write  # noqa: E402
 
 TOL = 1e-7
 SYSTEMS = {
@@ -305,7 +305,7 @@ def main():
     if how:
         make_wrong(d, how)
     env = dict(os.environ, OMP_NUM_THREADS="1")
-    log = run([lmp, "-in", "in.compare", "-log", "none"], cwd=d, env=env).stdout
+    log = run_lmp([lmp, "-in", "in.compare", "-log", "none"], cwd=d, env=env).stdout
     if units == "thermo_columns":
         for bad, words in (("step temp cpuremain", "'cpuremain' is not a thermo keyword"), ("temp step", "the first column must be step")):
             p = run([mdlite, "run", "run.ini", "--quiet", "--set", f"output.thermo_columns={bad}"], cwd=d, check=False)

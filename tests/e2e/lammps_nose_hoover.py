@@ -21,7 +21,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import fail, read_thermo, run, workdir, write  # noqa: E402
+from common import fail, read_thermo, run, run_lmp, workdir, write  # noqa: E402
 from lammps_compare import SYSTEMS, make_system, parse_lammps_log  # noqa: E402
 
 TOL = 1e-8
@@ -140,7 +140,7 @@ def reference(name, d, regenerate, variant=None):
         if not lmp:
             fail("LAMMPS (lmp) not found: install the Debian package lammps (tools/setup.sh does)")
         write(os.path.join(d, "in.nh"), lammps_input(name, variant))
-        log = run([lmp, "-in", "in.nh", "-log", "none"], cwd=d, env=dict(os.environ, OMP_NUM_THREADS="1")).stdout
+        log = run_lmp([lmp, "-in", "in.nh", "-log", "none"], cwd=d, env=dict(os.environ, OMP_NUM_THREADS="1")).stdout
         os.makedirs(STORE, exist_ok=True)
         write(os.path.join(STORE, f"in.{tag}"), lammps_input(name, variant))
         write(log_path, log)

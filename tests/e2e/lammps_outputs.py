@@ -22,7 +22,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import SKIP, fail, read_thermo, run, workdir, write  # noqa: E402
+from common import SKIP, fail, read_thermo, run, run_lmp, workdir, write  # noqa: E402
 from lammps_script import compare_data  # noqa: E402
 
 POT = "/usr/share/lammps/potentials"
@@ -61,7 +61,7 @@ def files(d):
         os.makedirs(os.path.join(d, sub))
         write(os.path.join(d, sub, "in.data"), text)
     mdlite(["run", "in.data"], os.path.join(d, "mdlite"))
-    run(["lmp", "-in", "in.data", "-log", "none"], cwd=os.path.join(d, "lammps"))
+    run_lmp(["lmp", "-in", "in.data", "-log", "none"], cwd=os.path.join(d, "lammps"))
     for f in ("start.data", "a.data", "b.data", "zero.data", "end.data"):
         compare_data(os.path.join(d, "mdlite", f), os.path.join(d, "lammps", f), f"write_data {f}")
     # SIGTERM during a minimisation (FIRE, which runs its iterations out): its last state written and said

@@ -15,7 +15,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import SKIP, fail, read_thermo, run, workdir, write  # noqa: E402
+from common import SKIP, fail, read_thermo, run, run_lmp, workdir, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.join(HERE, "..", "lammps", "scripts")
@@ -51,7 +51,7 @@ def run_lammps(script, cwd):
     text = re.sub(r"^(\s*(run|minimize)\s)", r"thermo_modify format float %.17g\n\1", open(script).read(),
                   flags=re.M)
     path = write(os.path.join(cwd, os.path.basename(script)), text)
-    run(["lmp", "-in", os.path.basename(path), "-log", "lmp.log", "-screen", "none"], cwd=cwd)
+    run_lmp(["lmp", "-in", os.path.basename(path), "-log", "lmp.log", "-screen", "none"], cwd=cwd)
     return lammps_rows(os.path.join(cwd, "lmp.log"))
 
 
@@ -137,7 +137,7 @@ def main():
         for sub in ("mdlite", "lammps"):
             write(os.path.join(d, sub, "in.step0"), text)
         run([mdlite, "run", os.path.join(d, "mdlite", "in.step0"), "--overwrite"], cwd=d)
-        run(["lmp", "-in", "in.step0", "-log", "none", "-screen", "none"], cwd=os.path.join(d, "lammps"))
+        run_lmp(["lmp", "-in", "in.step0", "-log", "none", "-screen", "none"], cwd=os.path.join(d, "lammps"))
         _, xa, va = read_data(os.path.join(d, "mdlite", "step0.data"))
         _, xb, vb = read_data(os.path.join(d, "lammps", "step0.data"))
         differ = sum(xa[i] != xb[i] or va[i] != vb[i] for i in xb) if sorted(xa) == sorted(xb) else len(xb)

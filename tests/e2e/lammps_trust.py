@@ -18,11 +18,12 @@ usage: lammps_trust.py MDLITE CASE
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import SKIP, fail, run, workdir, write  # noqa: E402
+from common import SKIP, fail, own_mpi_session, run, run_lmp, workdir, write  # noqa: E402
 
 POT = "/usr/share/lammps/potentials"
 LJ = ("units lj\natom_style atomic\nlattice fcc 0.8442\nregion box block 0 4 0 4 0 4\ncreate_box {types} box\n"
@@ -58,7 +59,7 @@ def both(d, name, text, files=(), mdlite_args=()):
         for f in files:
             shutil.copy(f, folder)
         write(os.path.join(folder, "in.test"), full)
-    lp = run(["lmp", "-in", "in.test", "-log", "none", "-nocite"], cwd=os.path.join(d, name, "lammps"),
+    lp = run_lmp(["lmp", "-in", "in.test", "-log", "none", "-nocite"], cwd=os.path.join(d, name, "lammps"),
              env=dict(os.environ, OMP_NUM_THREADS="1"))
     mp = run([MDLITE, "run", "in.test", *mdlite_args], cwd=os.path.join(d, name, "mdlite"))
     return table(lp.stdout), table(mp.stdout), mp
@@ -104,7 +105,7 @@ def lammps_refuses(d, name, text):
     folder = os.path.join(d, name, "lammps")
     os.makedirs(folder, exist_ok=True)
     write(os.path.join(folder, "in.test"), text)
-    p = run(["lmp", "-in", "in.test", "-log", "none"], check=False, cwd=folder)
+    p = run_lmp(["lmp", "-in", "in.test", "-log", "none"], check=False, cwd=folder)
     if "ERROR" not in p.stdout + p.stderr:
         fail(f"{name}: LAMMPS runs this script, which mdlite refuses")
 
@@ -252,7 +253,7 @@ def keywords(d):
     # -var and -in on the command line
     write(os.path.join(d, "in.var"), base + "run ${steps}\n")
     p = run([MDLITE, "run", "-in", "in.var", "-var", "steps", "10", "--quiet"], cwd=d)
-    q = run(["lmp", "-in", "in.var", "-var", "steps", "10", "-log", "none"], cwd=d)
+    q = run_lmp(["lmp", "-in", "in.var", "-var", "steps", "10", "-log", "none"], cwd=d)
     if "Loop time" not in q.stdout:
         fail("-var: LAMMPS did not run")
     rows = open(os.path.join(d, "thermo.csv")).read().splitlines()
@@ -297,6 +298,34 @@ def messages(d):
     refused(d, "huge", "variable x equal 1e300*1e300\nprint ${x}\n", ["in.test:2:", "not a finite number"])
 
 
+def mpi_session(d):
+    """The tests' lmp (and mpirun) runs share no Open MPI session folder (common.own_mpi_session):
+    the state one lmp's exit leaves a starting one in (its /tmp/ompi.HOST.UID gone from under it),
+    made to stay: in TMPDIR that name is a file. A plain lmp run fails there (the test of the test);
+    run_lmp's, and an mpirun in own_mpi_session's environment, run."""
+    blocked = os.path.join(d, "tmp")
+    os.makedirs(blocked)
+    write(os.path.join(blocked, f"ompi.{socket.gethostname()}.{os.getuid()}"), "")
+    write(os.path.join(d, "in.test"), LJ.format(types=1) + "mass 1 1.0\npair_style lj/cut 2.5\n"
+          "pair_coeff 1 1 1.0 1.0\nrun 0\n")
+    env = dict(os.environ, TMPDIR=blocked)
+    plain = run(["lmp", "-in", "in.test", "-log", "none"], check=False, cwd=d, env=env)
+    if plain.returncode == 0:
+        fail("test of the test: lmp ran with its session folder's name taken by a file")
+    p = run_lmp(["lmp", "-in", "in.test", "-log", "none"], check=False, cwd=d, env=env)
+    if p.returncode != 0:
+        fail(f"run_lmp: lmp exit {p.returncode} where a plain run fails:\n{p.stderr[-600:]}")
+    print(f"lmp: exit {plain.returncode} with its session folder taken ({plain.stderr.count('session_dir.c')} "
+          "session_dir.c errors), exit 0 in a session folder of its own")
+    mpirun = shutil.which("mpirun")
+    if mpirun:
+        with own_mpi_session(dict(env, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")) as e:
+            q = run([mpirun, "--oversubscribe", "-np", "2", MDLITE, "run", "in.test"], check=False, cwd=d, env=e)
+        if q.returncode != 0:
+            fail(f"mpirun -np 2 mdlite in a session folder of its own: exit {q.returncode}:\n{q.stderr[-600:]}")
+        print("mpirun -np 2 mdlite: exit 0 in a session folder of its own")
+
+
 def main():
     global MDLITE
     MDLITE, case = sys.argv[1], sys.argv[2]
@@ -304,7 +333,7 @@ def main():
         print("no lmp (LAMMPS): skipped")
         sys.exit(SKIP)
     d = workdir(f"lammps-trust-{case}")
-    {"semantics": semantics, "keywords": keywords, "messages": messages}[case](d)
+    {"semantics": semantics, "keywords": keywords, "messages": messages, "mpi_session": mpi_session}[case](d)
 
 
 if __name__ == "__main__":

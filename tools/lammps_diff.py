@@ -327,7 +327,7 @@ def one(mdlite, lmp, seed, root, perturb=False):
             f.write(re.sub(r"^((create_atoms|read_data) .*)$", r"\1\ndisplace_atoms all random 1e-3 1e-3 1e-3 4242",
                            full, count=1, flags=re.M) if perturb and sub == "lammps" else full)
     env = dict(os.environ, OMP_NUM_THREADS="1")
-    # lmp's Open MPI session directory in a folder of its own: lmp runs that start and end beside
+    # lmp's Open MPI temporary folder one of its own: lmp runs that start and end beside
     # each other share /tmp/ompi.HOST.UID, and one's exit removes it under another's start (exit 1,
     # "Error in file ../../../orte/util/session_dir.c at line 107"): 2 of 2,000 here beside a ctest
     with tempfile.TemporaryDirectory(prefix="lammps-diff-ompi-") as tmp:

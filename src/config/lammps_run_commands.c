@@ -423,6 +423,16 @@ static int cmd_run(script *sc, char **w, int nw)
     return add_run(sc, n, 1);
 }
 
+/* The first of words (NULL-ended) that the blank-separated list holds as a whole word, or NULL. */
+static const char *first_word_of(const char *list, const char *const *words)
+{
+    for (; *words; words++)
+        for (const char *p = strstr(list, *words); p; p = strstr(p + 1, *words))
+            if ((p == list || p[-1] == ' ') && (!p[strlen(*words)] || p[strlen(*words)] == ' '))
+                return *words;
+    return NULL;
+}
+
 /* minimize ETOL FTOL MAXITER MAXEVAL: a stage of ensemble minimize, MAXITER its steps. */
 static int cmd_minimize(script *sc, char **w, int nw)
 {
@@ -436,20 +446,18 @@ static int cmd_minimize(script *sc, char **w, int nw)
     if (etol < 0 || etol >= 1 || ftol < 0)
         return fail(sc, "etol from 0 to below 1 and ftol of 0 or more, as LAMMPS takes them");
     const setting *style = settings_find(&sc->now, "min_style"), *cols = settings_find(&sc->now, "thermo_columns");
-    for (const char *c = cols ? cols->value : ""; (c = strstr(c, "n")); c++) /* nbuild, ndanger as words */
-        if ((c == cols->value || c[-1] == ' ') && (!strncmp(c, "nbuild", 6) || !strncmp(c, "ndanger", 7)))
-            return fail(sc, "thermo keyword %s under minimize: LAMMPS counts the builds its line search needs, "
-                            "mdlite's minimiser builds at every evaluation", !strncmp(c, "nbuild", 6) ? "nbuild" : "ndanger");
+    static const char *const counters[] = {"nbuild", "ndanger", NULL};
+    const char *c = cols ? cols->value : "step temp epair emol etotal press", *word = first_word_of(c, counters);
+    if (word)
+        return fail(sc, "thermo keyword %s under minimize: LAMMPS counts the builds its line search needs, "
+                        "mdlite's minimiser builds at every evaluation", word);
     if (style && !strcmp(style->value, "fire")) { /* LAMMPS's FIRE moves the atoms' own velocities */
         static const char *const kinetic[] = {"temp", "ke", "etotal", "press", "enthalpy", "econserve", "pxx", "pyy",
-                                              "pzz", "pxy", "pxz", "pyz"};
-        const char *c = cols ? cols->value : "step temp epair emol etotal press";
-        for (size_t k = 0; k < sizeof kinetic / sizeof kinetic[0]; k++)
-            for (const char *p = strstr(c, kinetic[k]); p; p = strstr(p + 1, kinetic[k]))
-                if ((p == c || p[-1] == ' ') && (!p[strlen(kinetic[k])] || p[strlen(kinetic[k])] == ' '))
-                    return fail(sc, "thermo keyword %s under min_style fire: LAMMPS's FIRE zeroes and moves the "
-                                    "atoms' velocities, mdlite's keeps its own (thermo_style custom step pe ... shows "
-                                    "the same numbers)", kinetic[k]);
+                                              "pzz", "pxy", "pxz", "pyz", NULL};
+        if ((word = first_word_of(c, kinetic)))
+            return fail(sc, "thermo keyword %s under min_style fire: LAMMPS's FIRE zeroes and moves the atoms' "
+                            "velocities, mdlite's keeps its own (thermo_style custom step pe ... shows the same "
+                            "numbers)", word);
         sc->fire_line = sc->line;
     }
     settings keep;

@@ -160,14 +160,14 @@ int eam_style(const mdl_config *cfg)
 }
 
 /* [potential] file.X of species X (eam), or NULL with a message naming the key. */
-static const char *species_file(const mdl_config *cfg, const mdl_system *s, int t)
+static int species_file(const mdl_config *cfg, const mdl_system *s, int t)
 {
     for (int k = 0; k < cfg->nfile; k++)
         if (system_species_matches(s, t, cfg->file_species[k]))
-            return cfg->file_path[k];
+            return k;
     mdl_error("%s: [potential] file.%s: missing: style eam takes one DYNAMO funcfl file per species", cfg->path,
               s->species[t]);
-    return NULL;
+    return -1;
 }
 
 /* The element species X stands for: element.X, else its own name. */
@@ -210,14 +210,14 @@ static int build_funcfl(const mdl_config *cfg, const mdl_system *s, int tables, 
     memset(f, 0, sizeof f);
     snprintf(e->cut_key, sizeof e->cut_key, "file.%s", s->species[0]);
     for (int t = 0; t < s->ntypes && rc == MDL_OK; t++) {
-        const char *path = species_file(cfg, s, t), *other = path ? eam_kind_mismatch(path, 0) : NULL;
+        const int given = species_file(cfg, s, t);
+        const char *path = given < 0 ? NULL : cfg->file_path[given], *other = path ? eam_kind_mismatch(path, 0) : NULL;
+        if (other) { /* named with the key that gave it, as the config spells it */
+            char key[MDL_NAME_LEN + 8];
+            snprintf(key, sizeof key, "file.%s", cfg->file_species[given]);
+            mdl_error("%s: [potential] file: %s: %s", config_origin(cfg, "potential", key), path, other);
+        }
         if (!path || other) {
-            char key[MDL_NAME_LEN + 8] = "file";
-            for (int k = 0; k < cfg->nfile; k++) /* the key that named it, as the config spells it */
-                if (cfg->file_path[k] == path)
-                    snprintf(key, sizeof key, "file.%s", cfg->file_species[k]);
-            if (other)
-                mdl_error("%s: [potential] file: %s: %s", config_origin(cfg, "potential", key), path, other);
             rc = MDL_EINPUT;
             break;
         }

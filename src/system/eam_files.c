@@ -217,7 +217,6 @@ int eam_read_funcfl(const char *path, eam_element *e)
 {
     eam_reader r;
     MDL_TRY(open_reader(&r, path));
-
     int rc = next_line(&r, "the comment line");
     if (rc == MDL_OK)
         rc = next_line(&r, "the element line (Z mass lattice-constant lattice)");
@@ -254,7 +253,6 @@ int eam_read_setfl(const char *path, int fs, eam_file *f)
 {
     eam_reader r;
     MDL_TRY(open_reader(&r, path));
-
     int rc = MDL_OK;
     for (int k = 0; k < 3 && rc == MDL_OK; k++)
         rc = next_line(&r, "the three comment lines");

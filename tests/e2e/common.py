@@ -55,8 +55,8 @@ def run(cmd, check=True, **kw):
 
 
 @contextlib.contextmanager
-def own_mpi_session(env=None):
-    """env (default: this process's) with Open MPI's session directory in a folder of its own,
+def own_mpi_tmpdir(env=None):
+    """env (default: this process's) with Open MPI's temporary folder (orte_tmpdir_base) one of its own,
     removed after. lmp is an MPI program and mpirun an MPI launcher: each makes /tmp/ompi.HOST.UID
     (Open MPI 4.1) and removes it at exit once empty, so one that ends while another starts takes
     the folder from under it (mkdir of its subfolder: ENOENT; "Error in file
@@ -67,8 +67,8 @@ def own_mpi_session(env=None):
 
 
 def run_lmp(cmd, check=True, env=None, **kw):
-    """run() for a command line of lmp's (or mpirun's), in an MPI session of its own (own_mpi_session)."""
-    with own_mpi_session(env) as e:
+    """run() for a command line of lmp's (or mpirun's), in an MPI folder of its own (own_mpi_tmpdir)."""
+    with own_mpi_tmpdir(env) as e:
         return run(cmd, check=check, env=e, **kw)
 
 

@@ -23,7 +23,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import SKIP, fail, own_mpi_session, run, run_lmp, workdir, write  # noqa: E402
+from common import SKIP, fail, own_mpi_tmpdir, run, run_lmp, workdir, write  # noqa: E402
 
 POT = "/usr/share/lammps/potentials"
 LJ = ("units lj\natom_style atomic\nlattice fcc 0.8442\nregion box block 0 4 0 4 0 4\ncreate_box {types} box\n"
@@ -298,11 +298,11 @@ def messages(d):
     refused(d, "huge", "variable x equal 1e300*1e300\nprint ${x}\n", ["in.test:2:", "not a finite number"])
 
 
-def mpi_session(d):
-    """The tests' lmp (and mpirun) runs share no Open MPI session folder (common.own_mpi_session):
+def mpi_tmpdir(d):
+    """The tests' lmp (and mpirun) runs share no Open MPI temporary folder (common.own_mpi_tmpdir):
     the state one lmp's exit leaves a starting one in (its /tmp/ompi.HOST.UID gone from under it),
     made to stay: in TMPDIR that name is a file. A plain lmp run fails there (the test of the test);
-    run_lmp's, and an mpirun in own_mpi_session's environment, run."""
+    run_lmp's, and an mpirun in own_mpi_tmpdir's environment, run."""
     blocked = os.path.join(d, "tmp")
     os.makedirs(blocked)
     write(os.path.join(blocked, f"ompi.{socket.gethostname()}.{os.getuid()}"), "")
@@ -311,19 +311,19 @@ def mpi_session(d):
     env = dict(os.environ, TMPDIR=blocked)
     plain = run(["lmp", "-in", "in.test", "-log", "none"], check=False, cwd=d, env=env)
     if plain.returncode == 0:
-        fail("test of the test: lmp ran with its session folder's name taken by a file")
+        fail("test of the test: lmp ran with its MPI folder's name taken by a file")
     p = run_lmp(["lmp", "-in", "in.test", "-log", "none"], check=False, cwd=d, env=env)
     if p.returncode != 0:
         fail(f"run_lmp: lmp exit {p.returncode} where a plain run fails:\n{p.stderr[-600:]}")
-    print(f"lmp: exit {plain.returncode} with its session folder taken ({plain.stderr.count('session_dir.c')} "
-          "session_dir.c errors), exit 0 in a session folder of its own")
+    print(f"lmp: exit {plain.returncode} with its MPI folder taken ({plain.stderr.count('session_dir.c')} "
+          "session_dir.c errors), exit 0 in a MPI folder of its own")
     mpirun = shutil.which("mpirun")
     if mpirun:
-        with own_mpi_session(dict(env, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")) as e:
+        with own_mpi_tmpdir(dict(env, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")) as e:
             q = run([mpirun, "--oversubscribe", "-np", "2", MDLITE, "run", "in.test"], check=False, cwd=d, env=e)
         if q.returncode != 0:
-            fail(f"mpirun -np 2 mdlite in a session folder of its own: exit {q.returncode}:\n{q.stderr[-600:]}")
-        print("mpirun -np 2 mdlite: exit 0 in a session folder of its own")
+            fail(f"mpirun -np 2 mdlite in a MPI folder of its own: exit {q.returncode}:\n{q.stderr[-600:]}")
+        print("mpirun -np 2 mdlite: exit 0 in a MPI folder of its own")
 
 
 def main():
@@ -333,7 +333,7 @@ def main():
         print("no lmp (LAMMPS): skipped")
         sys.exit(SKIP)
     d = workdir(f"lammps-trust-{case}")
-    {"semantics": semantics, "keywords": keywords, "messages": messages, "mpi_session": mpi_session}[case](d)
+    {"semantics": semantics, "keywords": keywords, "messages": messages, "mpi_tmpdir": mpi_tmpdir}[case](d)
 
 
 if __name__ == "__main__":

@@ -549,9 +549,9 @@ def main():
     mdlite, mpiexec, case = sys.argv[1:4]
     d = workdir(f"mpi-{case}")
     write(f"{d}/in.ini", CONFIG)
-    # Open MPI's session directory in a folder of this test's own (common.own_mpi_session says why)
+    # Open MPI's temporary folder in a folder of this test's own (common.own_mpi_tmpdir says why)
     os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-                      OMPI_MCA_orte_tmpdir_base=workdir("mpi-session"))
+                      OMPI_MCA_orte_tmpdir_base=workdir("mpi-tmp"))
     {"thermo": thermo, "thermostats": thermostats, "frames": frames, "restart": restart, "refused": refused,
      "stops": stops, "gpu": gpu, "analysis": analysis, "gpu_analysis": gpu_analysis, "eam": eam,
      "gpu_eam": gpu_eam, "minimize": minimize}[case](

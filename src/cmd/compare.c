@@ -172,7 +172,7 @@ int compare_main(int argc, char **argv)
     if (rc == MDL_OK)
         rc = potential_build(&cfg, &s, &pt);
     if (rc == MDL_OK)
-        rc = check_cutoff_fits(&cfg, &s, &pt);
+        rc = check_cutoff_fits(&cfg, &s, &pt, 1);
     int nrows = (int)(one.thermo > 0 ? one.steps / one.thermo + 2 : 2);
     if (rc == MDL_OK) {
         mdl_setup setup = backend_setup(&one, &u, &pt);

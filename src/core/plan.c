@@ -14,6 +14,7 @@ int run_choose_grid(const mdl_config *cfg, const char *backend, int nranks, cons
                     const mdl_pair_table *pt, mdl_setup *setup)
 {
     const int *p = cfg->processors;
+    const int images = strcmp(backend, "gpu") != 0; /* the CPU's ghosts take bricks of any length */
     setup->rghost = pt->cutmax + (cfg->skin_auto ? skin_tuner_largest(pt->cutmax) : cfg->skin);
     if (p[0] > 0) {
         if ((long)p[0] * p[1] * p[2] != nranks) {
@@ -24,10 +25,10 @@ int run_choose_grid(const mdl_config *cfg, const char *backend, int nranks, cons
         }
         memcpy(setup->grid, p, sizeof setup->grid);
     } else {
-        domain_choose_grid(&s->box, nranks, setup->rghost, setup->grid);
+        domain_choose_grid(&s->box, nranks, setup->rghost, images, setup->grid);
     }
     for (int d = 0; d < 3; d++) {
-        const char *why = domain_axis_unfit(&s->box, setup->grid, d, setup->rghost);
+        const char *why = domain_axis_unfit(&s->box, setup->grid, d, setup->rghost, images);
         if (why && p[0] <= 0) { /* auto found no grid that fits */
             mdl_error("%s: [run] processors = auto: no grid of %d bricks fits this box (%g x %g x %g): a decomposed "
                       "axis must be periodic and each brick at least the list cutoff %g long (run fewer ranks)",

@@ -397,7 +397,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     if (rc == MDL_OK)
         rc = potential_build(cfg, &s, &pt);
     if (rc == MDL_OK)
-        rc = check_cutoff_fits(cfg, &s, &pt);
+        rc = check_cutoff_fits(cfg, &s, &pt, strcmp(ops->name, "gpu") == 0);
     if (rc == MDL_OK)
         rc = check_minimize(cfg, ops->name, r.nranks, restart);
     if (rc == MDL_OK)

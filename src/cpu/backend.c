@@ -108,7 +108,7 @@ static int restore_positions(cpu_ctx *c)
     c->now = NULL;
     s->box = c->box_now; /* where a barostat has taken it since the build, as cpu_remap_box moves it */
     for (int d = 0; d < 3; d++)
-        if (c->dm.grid[d] == 1)
+        if (!c->dm.ghosted[d])
             c->region.lo[d] = s->box.lo[d], c->region.len[d] = s->box.len[d];
     if (domain_set_box(&c->dm, &s->box)) {
         mdl_error("internal: the restart's box no longer fits its bricks");
@@ -147,7 +147,7 @@ static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     /* a restart's first build is in the box its checkpoint's lists were built in (bricks too) */
     const mdl_box *box = setup->build ? setup->build_box : &s->box;
     MDL_TRY(domain_init(&c->dm, box, setup->grid[0] > 0 ? setup->grid : one,
-                        setup->rghost > c->rneigh ? setup->rghost : c->rneigh));
+                        setup->rghost > c->rneigh ? setup->rghost : c->rneigh, 1));
     int nc[3]; /* the cell lists size their own grid from the region */
     domain_cell_grid(&c->dm, c->rneigh, s->n, &c->region, nc);
     MDL_TRY(domain_take_owned(&c->dm, s, setup->build, &c->s));

@@ -17,11 +17,11 @@ int cpu_remap_box(cpu_ctx *c)
     for (int d = 0; d < 3; d++) {
         remap_coordinates(c->dm.nlocal, x[d], b->lo[d], b->len[d], lo[d], len[d]);
         b->lo[d] = lo[d], b->len[d] = len[d];
-        if (c->dm.grid[d] == 1) /* the lists' minimum image */
+        if (!c->dm.ghosted[d]) /* the lists' minimum image */
             c->region.lo[d] = lo[d], c->region.len[d] = len[d];
     }
     const char *why = domain_set_box(&c->dm, b);
-    return barostat_runaway(b, c->volume0, c->rneigh, why, c->step_now);
+    return barostat_runaway(b, c->volume0, 0, why, c->step_now); /* any edge: the ghosts follow the box */
 }
 
 /* The temperature now and the last forces' virial, over all ranks (the virial into the chains). */

@@ -246,7 +246,7 @@ int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_s
     }
     c->halo = h;
     h->unsafe_step = h->pending = -1;
-    MDL_TRY(domain_init(&h->dm, &all->box, setup->grid, setup->rghost > c->rlist ? setup->rghost : c->rlist));
+    MDL_TRY(domain_init(&h->dm, &all->box, setup->grid, setup->rghost > c->rlist ? setup->rghost : c->rlist, 0));
     c->dm = &h->dm;
     domain_cell_grid(c->dm, c->rlist, all->n, &c->region, c->nc); /* the region, for halo_capacity */
     for (int d = 0; d < 3; d++)

@@ -12,31 +12,38 @@
 enum { GHOST_WORDS = 5, ATOM_WORDS = 14 }; /* doubles per ghost (id type x y z), per migrating atom */
 static const char AXIS[3] = {'x', 'y', 'z'};
 
-const char *domain_axis_unfit(const mdl_box *b, const int grid[3], int d, double rghost)
+const char *domain_axis_unfit(const mdl_box *b, const int grid[3], int d, double rghost, int images)
 {
     if (grid[d] == 1)
         return NULL;
-    return !b->periodic[d]                 ? "the box is open along it: bricks need a periodic axis"
-           : b->len[d] / grid[d] < rghost ? "shorter than the list cutoff"
-                                           : NULL;
+    return !b->periodic[d]                            ? "the box is open along it: bricks need a periodic axis"
+           : !images && b->len[d] / grid[d] < rghost ? "shorter than the list cutoff"
+                                                      : NULL;
 }
 
-/* The ghost cutoff's shell around a brick of `grid`: ghosts only along decomposed dimensions
+/* Whether axis d of box b has ghosts with `grid` (decomposed, or with images a periodic box
+   shorter than twice the ghost cutoff: there the minimum image would miss a pair's other images). */
+static int axis_ghosted(const mdl_box *b, const int grid[3], int d, double rghost, int images)
+{
+    return grid[d] > 1 || (images && b->periodic[d] && b->len[d] < 2 * rghost);
+}
+
+/* The ghost cutoff's shell around a brick of `grid`: ghosts only along ghosted dimensions
    (edges and corners included); infinite where a brick would not fit. */
-static double ghost_volume(const mdl_box *b, const int grid[3], double rghost)
+static double ghost_volume(const mdl_box *b, const int grid[3], double rghost, int images)
 {
     double brick = 1, shell = 1;
     for (int d = 0; d < 3; d++) {
         double len = b->len[d] / grid[d];
-        if (domain_axis_unfit(b, grid, d, rghost))
+        if (domain_axis_unfit(b, grid, d, rghost, images))
             return INFINITY;
         brick *= len;
-        shell *= len + (grid[d] > 1 ? 2 * rghost : 0);
+        shell *= len + (axis_ghosted(b, grid, d, rghost, images) ? 2 * rghost : 0);
     }
     return shell - brick;
 }
 
-void domain_choose_grid(const mdl_box *b, int nranks, double rghost, int grid[3])
+void domain_choose_grid(const mdl_box *b, int nranks, double rghost, int images, int grid[3])
 {
     double best = INFINITY;
     grid[0] = nranks, grid[1] = grid[2] = 1; /* nothing fits: the caller's check names the axis */
@@ -47,7 +54,7 @@ void domain_choose_grid(const mdl_box *b, int nranks, double rghost, int grid[3]
             if ((nranks / px) % py)
                 continue;
             const int g[3] = {px, py, nranks / px / py};
-            double volume = ghost_volume(b, g, rghost);
+            double volume = ghost_volume(b, g, rghost, images);
             if (volume < best * (1 - 1e-12)) {
                 best = volume;
                 memcpy(grid, g, sizeof g);
@@ -75,32 +82,50 @@ static int neighbor_rank(const mdl_domain *dm, int d, int delta)
     return rank_at(dm->grid, c);
 }
 
-static void plan_swaps(mdl_domain *dm)
+/* The swaps for the box as it is: along each ghosted axis, hop by hop, one down and one up (a
+   brick shorter than the ghost cutoff passes on what it received in the hop before). */
+static int plan_swaps(mdl_domain *dm)
 {
-    dm->nswap = 0;
+    int want = 0;
     for (int d = 0; d < 3; d++) {
-        if (dm->grid[d] == 1)
-            continue;
-        for (int dir = 0; dir < 2; dir++) {
-            mdl_swap *w = &dm->swap[dm->nswap++];
-            w->dim = d, w->dir = dir;
-            w->to = dir == 0 ? dm->below[d] : dm->above[d];
-            w->from = dir == 0 ? dm->above[d] : dm->below[d];
-            w->shift = 0;
-            if (dir == 0 && dm->coord[d] == 0)
-                w->shift = dm->box.len[d]; /* seen from the last brick, across the periodic face */
-            if (dir == 1 && dm->coord[d] == dm->grid[d] - 1)
-                w->shift = -dm->box.len[d];
-        }
+        dm->ghosted[d] = axis_ghosted(&dm->box, dm->grid, d, dm->rghost, dm->images);
+        const double brick = dm->hi[d] - dm->lo[d], hops = ceil(dm->rghost / brick);
+        dm->hops[d] = !dm->ghosted[d] ? 0 : !(hops >= 1) ? 1 : hops > 1e6 ? 1000000 : (int)hops;
+        want += 2 * dm->hops[d];
     }
+    if (want > dm->swap_cap) {
+        mdl_swap *p = realloc(dm->swap, (size_t)want * sizeof *p);
+        if (!p) {
+            mdl_error("out of memory for %d ghost exchanges", want);
+            return MDL_ERUN;
+        }
+        memset(p + dm->swap_cap, 0, (size_t)(want - dm->swap_cap) * sizeof *p);
+        dm->swap = p, dm->swap_cap = want;
+    }
+    dm->nswap = 0;
+    for (int d = 0; d < 3; d++)
+        for (int hop = 0; hop < dm->hops[d]; hop++)
+            for (int dir = 0; dir < 2; dir++) {
+                mdl_swap *w = &dm->swap[dm->nswap++];
+                w->dim = d, w->dir = dir;
+                w->to = dir == 0 ? dm->below[d] : dm->above[d];
+                w->from = dir == 0 ? dm->above[d] : dm->below[d];
+                w->shift = 0;
+                if (dir == 0 && dm->coord[d] == 0)
+                    w->shift = dm->box.len[d]; /* seen from the last brick, across the periodic face */
+                if (dir == 1 && dm->coord[d] == dm->grid[d] - 1)
+                    w->shift = -dm->box.len[d];
+            }
+    return MDL_OK;
 }
 
-int domain_init(mdl_domain *dm, const mdl_box *b, const int grid[3], double rghost)
+int domain_init(mdl_domain *dm, const mdl_box *b, const int grid[3], double rghost, int images)
 {
     memset(dm, 0, sizeof *dm);
     dm->rank = comm_rank(), dm->size = comm_size();
     dm->box = *b;
     dm->rghost = rghost;
+    dm->images = images;
     if (grid[0] * grid[1] * grid[2] != dm->size) {
         mdl_error("[run] processors: %d x %d x %d bricks for %d ranks", grid[0], grid[1], grid[2], dm->size);
         return MDL_EINPUT;
@@ -111,7 +136,7 @@ int domain_init(mdl_domain *dm, const mdl_box *b, const int grid[3], double rgho
     dm->coord[2] = dm->rank / grid[0] / grid[1];
     for (int d = 0; d < 3; d++) {
         double len = b->len[d] / grid[d];
-        const char *why = domain_axis_unfit(b, grid, d, rghost);
+        const char *why = domain_axis_unfit(b, grid, d, rghost, images);
         if (why) {
             mdl_error("[run] processors: %d bricks along %c (%g long; list cutoff %g): %s (use fewer)", grid[d],
                       AXIS[d], len, rghost, why);
@@ -122,8 +147,7 @@ int domain_init(mdl_domain *dm, const mdl_box *b, const int grid[3], double rgho
         dm->below[d] = neighbor_rank(dm, d, -1);
         dm->above[d] = neighbor_rank(dm, d, +1);
     }
-    plan_swaps(dm);
-    return MDL_OK;
+    return plan_swaps(dm);
 }
 
 const char *domain_set_box(mdl_domain *dm, const mdl_box *b)
@@ -140,31 +164,38 @@ const char *domain_set_box(mdl_domain *dm, const mdl_box *b)
             w->shift = w->shift > 0 ? b->len[w->dim] : -b->len[w->dim];
     }
     for (int d = 0; d < 3; d++)
-        if (dm->grid[d] > 1 && b->len[d] / dm->grid[d] < dm->rghost)
+        if (!dm->images && dm->grid[d] > 1 && b->len[d] / dm->grid[d] < dm->rghost)
             return "its bricks are shorter than the list cutoff";
     return NULL;
 }
 
 void domain_destroy(mdl_domain *dm)
 {
-    for (int k = 0; k < 6; k++)
+    for (int k = 0; k < dm->swap_cap; k++)
         free(dm->swap[k].send);
+    free(dm->swap);
     free(dm->buf_out);
     free(dm->buf_in);
     memset(dm, 0, sizeof *dm);
 }
 
-/* The region of cells at least `width` wide: along a decomposed dimension m whole cells tile the
-   brick and k more on each side cover the ghosts; along the others the box's cells. */
+/* The region of cells at least `width` wide: along a ghosted dimension m whole cells tile the
+   brick and k more on each side cover the ghosts (a brick narrower than a cell: cells over the
+   brick and its ghosts); along the others the box's cells. */
 static size_t region_cells(const mdl_domain *dm, double width, size_t natoms, mdl_box *r, int nc[3])
 {
     const size_t limit = cell_grid_limit(natoms);
     *r = dm->box;
     for (int d = 0; d < 3; d++) {
-        const double len = dm->grid[d] > 1 ? dm->hi[d] - dm->lo[d] : dm->box.len[d];
+        const double len = dm->ghosted[d] ? dm->hi[d] - dm->lo[d] : dm->box.len[d];
         const int m = cells_along(len, width, limit);
         nc[d] = m;
-        if (dm->grid[d] > 1) {
+        if (dm->ghosted[d] && len < width) {
+            r->lo[d] = dm->lo[d] - dm->rghost;
+            r->len[d] = len + 2 * dm->rghost;
+            r->periodic[d] = 0;
+            nc[d] = cells_along(r->len[d], width, limit);
+        } else if (dm->ghosted[d]) {
             const double w = len / m;
             const int k = (int)ceil(dm->rghost / w - 1e-9);
             r->lo[d] = dm->lo[d] - k * w;
@@ -286,18 +317,25 @@ static double *coordinate(mdl_system *s, int d)
     return d == 0 ? s->x : d == 1 ? s->y : s->z;
 }
 
-/* One direction of one dimension: the owned atoms whose brick along d is the neighbor's leave
-   (the last atom fills each hole), and the arrivals are appended. */
+/* The way (0: down, 1: up) from this rank's brick to brick b along d: the shorter one around a
+   periodic axis (with two bricks, down), towards it along an open one. */
+static int way_to(const mdl_domain *dm, int d, int b)
+{
+    const int g = dm->grid[d], down = (dm->coord[d] - b + g) % g;
+    return dm->box.periodic[d] ? down > g / 2 || (2 * down == g && g > 2) : b > dm->coord[d];
+}
+
+/* One hop of one direction of one dimension: the owned atoms not in this brick along d whose way
+   home is dir leave (the last atom fills each hole), and the arrivals are appended. */
 static int migrate_one_way(mdl_domain *dm, mdl_system *s, int d, int dir)
 {
     const int to = dir == 0 ? dm->below[d] : dm->above[d], from = dir == 0 ? dm->above[d] : dm->below[d];
-    const int target = dir == 0 ? (dm->coord[d] + dm->grid[d] - 1) % dm->grid[d] : (dm->coord[d] + 1) % dm->grid[d];
     double *c = coordinate(s, d);
     size_t words = 0;
     MDL_TRY(reserve_buffers(dm, s->n * ATOM_WORDS));
     for (size_t i = 0; i < s->n;) {
         int b = brick_of(dm, d, c[i]);
-        if (b != dm->coord[d] && b == target && to >= 0) {
+        if (b != dm->coord[d] && way_to(dm, d, b) == dir && to >= 0) {
             pack_atom(dm->buf_out + words, s, i);
             words += ATOM_WORDS;
             copy_atom(s, i, s, s->n - 1);
@@ -330,26 +368,32 @@ int domain_migrate(mdl_domain *dm, mdl_system *s)
             x[i] = box_wrap(x[i], lo, len, &im[i]);
     }
     for (int d = 0; d < 3; d++) {
-        if (dm->grid[d] == 1)
-            continue;
-        /* an atom moves less than a brick between rebuilds, so one step each way is enough; with
-           two bricks both neighbors are the same rank, and the first way carries them all */
-        MDL_TRY(migrate_one_way(dm, s, d, 0));
-        if (dm->grid[d] > 2)
-            MDL_TRY(migrate_one_way(dm, s, d, 1));
+        /* hop by hop while an atom on any rank is away from its brick along d (bricks shorter
+           than an atom's move); with two bricks both neighbors are the same rank, and the way
+           down carries them all */
+        for (int hop = 0, away = dm->grid[d] > 1; away && hop < dm->grid[d]; hop++) {
+            MDL_TRY(migrate_one_way(dm, s, d, 0));
+            if (dm->grid[d] > 2)
+                MDL_TRY(migrate_one_way(dm, s, d, 1));
+            away = 0;
+            const double *c = coordinate(s, d);
+            for (size_t i = 0; i < s->n && !away; i++)
+                away = brick_of(dm, d, c[i]) != dm->coord[d];
+            MDL_TRY(comm_or_int(&away));
+        }
     }
     int lost = 0;
     for (size_t i = 0; dm->size > 1 && i < s->n && !lost; i++) { /* one brick owns everything */
         double p[3] = {s->x[i], s->y[i], s->z[i]};
         if (domain_owner(dm, p) != dm->rank) {
-            mdl_error("atom %lld at (%g, %g, %g) is more than a brick away from rank %d's brick: lost",
+            mdl_error("atom %lld at (%g, %g, %g) did not reach its brick from rank %d's: lost",
                       (long long)s->id[i], p[0], p[1], p[2], dm->rank);
             lost = 1;
         }
     }
     MDL_TRY(comm_or_int(&lost)); /* every rank stops */
     dm->nlocal = s->n;
-    return lost ? MDL_ERUN : MDL_OK;
+    return lost ? MDL_ERUN : plan_swaps(dm);
 }
 
 static int add_send(mdl_swap *w, size_t i)
@@ -384,15 +428,21 @@ static void pack_ghosts(mdl_domain *dm, const mdl_system *s, const mdl_swap *w, 
 int domain_build_ghosts(mdl_domain *dm, mdl_system *s)
 {
     s->n = dm->nlocal;
+    size_t before = 0; /* the atoms there before this dimension's swaps */
     for (int k = 0; k < dm->nswap; k++) {
         mdl_swap *w = &dm->swap[k];
         const int d = w->dim;
-        /* atoms owned or received along earlier dimensions; not this dimension's arrivals */
-        const size_t candidates = k % 2 == 0 ? s->n : dm->swap[k - 1].first;
+        if (k == 0 || dm->swap[k - 1].dim != d)
+            before = s->n;
+        /* a first hop: atoms owned or received along earlier dimensions, not this one's arrivals;
+           a later hop: what the hop before it this way received */
+        const int first_hop = k < 2 || dm->swap[k - 2].dim != d;
+        const size_t lo = first_hop ? 0 : dm->swap[k - 2].first;
+        const size_t hi = first_hop ? before : dm->swap[k - 2].first + dm->swap[k - 2].nrecv;
         const double *c = coordinate(s, d);
         w->nsend = 0;
         if (w->to >= 0)
-            for (size_t i = 0; i < candidates; i++)
+            for (size_t i = lo; i < hi; i++)
                 if (w->dir == 0 ? c[i] < dm->lo[d] + dm->rghost : c[i] >= dm->hi[d] - dm->rghost)
                     MDL_TRY(add_send(w, i));
         MDL_TRY(reserve_buffers(dm, w->nsend * GHOST_WORDS));

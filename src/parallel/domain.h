@@ -1,7 +1,10 @@
 /* Spatial decomposition: a 3-d grid of bricks, one per rank; the atoms a rank owns, the ghost
    copies it holds of atoms within the ghost cutoff of its faces (periodic images included), and
    the staged exchanges (x, then y, then z) that move them, so edges and corners need no messages
-   of their own. A dimension with one brick has no ghosts: it keeps the minimum image. */
+   of their own. A dimension has ghosts where it is decomposed or, with `images` (the CPU), where
+   the box is shorter than twice the ghost cutoff along it: bricks shorter than the ghost cutoff
+   then pass their ghosts on in several hops, as LAMMPS's multiple swaps, so every periodic image
+   within the cutoff is there however small the box. Other dimensions keep the minimum image. */
 #ifndef MDL_DOMAIN_H
 #define MDL_DOMAIN_H
 
@@ -22,35 +25,39 @@ typedef struct {
     double lo[3], hi[3];    /* this rank's brick */
     double rghost;          /* the ghost cutoff: list cutoff (largest cutoff + skin) */
     mdl_box box;            /* the whole box */
-    mdl_swap swap[6];
-    int nswap;
+    int images;             /* ghosts of any box (1: the CPU) or only on decomposed axes (0: the GPU) */
+    int ghosted[3];         /* the axes with ghosts (no minimum image), as of the last plan */
+    int hops[3];            /* exchanges each way along them: ceil(rghost / brick) */
+    mdl_swap *swap;         /* down, up per hop per ghosted axis; nswap of them */
+    int nswap, swap_cap;
     size_t nlocal;          /* atoms owned: [0, nlocal); ghosts: [nlocal, s->n) */
     double *buf_out, *buf_in; /* message buffers (doubles; ids and types travel as doubles) */
     size_t buf_cap;
 } mdl_domain;
 
 /* The grid for nranks bricks in box b: of the factorisations px * py * pz = nranks whose bricks
-   fit (decomposed axes periodic and at least rghost long), the one with the fewest ghosts (the
+   fit (decomposed axes periodic and, without images, at least rghost long), the one with the fewest ghosts (the
    volume of the rghost shell on decomposed faces, edges and corners). Axes left whole need no
    exchange stage: on 4 GPUs a cube's 1 x 1 x 4 ran 6-10% faster than the 1 x 2 x 2 that the least
    brick surface (LAMMPS's rule) picks (docs/PERFORMANCE.md). */
-void domain_choose_grid(const mdl_box *b, int nranks, double rghost, int grid[3]);
-/* Why the bricks of `grid` along axis d do not fit box b (decomposed: periodic and at least
-   rghost long), or NULL where they do. */
-const char *domain_axis_unfit(const mdl_box *b, const int grid[3], int d, double rghost);
+void domain_choose_grid(const mdl_box *b, int nranks, double rghost, int images, int grid[3]);
+/* Why the bricks of `grid` along axis d do not fit box b (decomposed: periodic and, without
+   images, at least rghost long), or NULL where they do. */
+const char *domain_axis_unfit(const mdl_box *b, const int grid[3], int d, double rghost, int images);
 /* This rank's brick in `grid` (product = comm_size()); checks that every decomposed axis fits
    (else a message naming the dimension, MDL_EINPUT). */
-int domain_init(mdl_domain *dm, const mdl_box *b, const int grid[3], double rghost);
+int domain_init(mdl_domain *dm, const mdl_box *b, const int grid[3], double rghost, int images);
 void domain_destroy(mdl_domain *dm);
 /* A barostat's new box: the bricks scale with it (the ghosts' periodic shifts too; the send lists
-   stay until the next build). Returns why the bricks no longer fit (one shorter than the ghost
-   cutoff), or NULL. */
+   stay until the next build, which plans the axes and hops for the box it finds). Returns why the
+   bricks no longer fit (without images: one shorter than the ghost cutoff), or NULL. */
 const char *domain_set_box(mdl_domain *dm, const mdl_box *b);
 /* The neighbor lists' box and its cell grid (cells at least rcut wide, widened as cell_grid_dims
    widens them): along decomposed dimensions (open: their ghosts are the images) whole
    cells tile the brick and whole cells beyond its faces cover the ghost cutoff, so that no cell
    holds a thin slice of the brick (on the GPU, each atom of such a slice cost its warp a pass of
-   its own); the whole box on the others. Returns the number of cells. */
+   its own), or, for a brick narrower than a cell, cells over the brick and its ghosts; the whole
+   box on the others. Returns the number of cells. */
 size_t domain_cell_grid(const mdl_domain *dm, double rcut, size_t natoms, mdl_box *region, int nc[3]);
 /* The rank owning position (x, y, z) (inside the box). */
 int domain_owner(const mdl_domain *dm, const double p[3]);
@@ -60,8 +67,9 @@ int domain_owner(const mdl_domain *dm, const double p[3]);
    order) where given. */
 int domain_take_owned(mdl_domain *dm, const mdl_system *all, const double *place, mdl_system *s);
 /* At a rebuild: drops the ghosts, wraps owned atoms into the box (image counters follow), sends
-   those that left the brick to the neighbor in their direction (whole state: id, species,
-   position, velocity, force, images), dimension by dimension. */
+   those that left the brick towards the brick they are in (whole state: id, species, position,
+   velocity, force, images), dimension by dimension, hop by hop until every atom is home; then
+   plans the ghosted axes and their hops for the box as it is. */
 int domain_migrate(mdl_domain *dm, mdl_system *s);
 /* At a rebuild, after domain_migrate: the ghost atoms (id, species, position), appended after the
    owned atoms; the send lists are kept for domain_forward. */

@@ -177,8 +177,8 @@ static inline MDL_HD mdl_nh_factors nh_end_of_step(mdl_nh *nh, double t_kick, do
 }
 
 /* Why a barostat's box (edges len) is one the run cannot go on with: 1, its volume past 10 times or
-   under a tenth of volume0; 2 + d, edge d under twice the list cutoff rlist (the minimum image);
-   0: neither. The health check says which (barostat_runaway). */
+   under a tenth of volume0; 2 + d, edge d under twice the list cutoff rlist (the GPU's minimum
+   image; the CPU passes 0: its ghosts take any edge, and a NaN edge still fails); 0: neither. The health check says which (barostat_runaway). */
 static inline MDL_HD int nh_box_unfit(const double len[3], double volume0, double rlist)
 {
     const double ratio = len[0] * len[1] * len[2] / volume0;

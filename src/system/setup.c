@@ -137,6 +137,12 @@ static int build_lattice(const mdl_config *cfg, mdl_system *s)
 /* [system] velocities: mdlite's Maxwell-Boltzmann draw, or LAMMPS's velocity create. */
 static int create_velocities(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_normals_fn draw)
 {
+    if (s->n == 1 && (cfg->velocities != 0 || cfg->temperature > 0)) { /* no degree of freedom left */
+        mdl_error("%s: [system] temperature: one atom has no thermal motion once its momentum is zeroed, so no "
+                  "temperature to create (LAMMPS's velocity create stops there too: a 0.0 temperature to rescale)",
+                  config_origin(cfg, "system", "temperature"));
+        return MDL_EINPUT;
+    }
     if (cfg->velocities == 0) {
         if (config_has(cfg, "system", "velocity_dist"))
             mdl_warn("%s: [system] velocity_dist: not used by velocities = maxwell",
@@ -160,9 +166,8 @@ int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_n
         rc = check_memory(cfg, s->n, (double)s->n / box_volume(&s->box), cfg->input);
     if (rc != MDL_OK)
         return rc;
-    if (s->n < 2) {
-        mdl_error("%s: the system has %zu atom%s; a run needs at least 2", cfg->input[0] ? cfg->input : cfg->path,
-                  s->n, s->n == 1 ? "" : "s");
+    if (s->n < 1) {
+        mdl_error("%s: the system has no atoms; a run needs at least 1", cfg->input[0] ? cfg->input : cfg->path);
         return MDL_EINPUT;
     }
     if ((rc = assign_masses(cfg, s)) != MDL_OK)
@@ -189,13 +194,14 @@ int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_n
     return create_velocities(cfg, u, s, draw);
 }
 
-int check_cutoff_fits(const mdl_config *cfg, const mdl_system *s, const mdl_pair_table *pt)
+int check_cutoff_fits(const mdl_config *cfg, const mdl_system *s, const mdl_pair_table *pt, int gpu)
 {
     double need = 2.0 * (pt->cutmax + cfg->skin);
-    for (int d = 0; d < 3; d++)
+    for (int d = 0; d < 3 && gpu; d++)
         if (s->box.len[d] <= need) {
             mdl_error("%s: [potential] %s: cutoff + skin = %g + %g is more than half the box length %g "
-                      "along %c (enlarge the box or shorten the cutoff/skin)",
+                      "along %c: the GPU backend takes boxes over twice the list cutoff (the CPU backend "
+                      "any box; or enlarge the box, or shorten the cutoff/skin)",
                       config_origin(cfg, "potential", pt->cutmax_key), pt->cutmax_key, pt->cutmax, cfg->skin,
                       s->box.len[d], "xyz"[d]);
             return MDL_EINPUT;

@@ -11,7 +11,8 @@
 
 int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_normals_fn draw);
 
-/* cutoff + skin must fit in half the box so every pair has one nearest image. */
-int check_cutoff_fits(const mdl_config *cfg, const mdl_system *s, const mdl_pair_table *pt);
+/* On the GPU cutoff + skin must fit in half the box, so every pair has one nearest image (the
+   GPU keeps the minimum image on one rank); the CPU's ghosts take any box. */
+int check_cutoff_fits(const mdl_config *cfg, const mdl_system *s, const mdl_pair_table *pt, int gpu);
 
 #endif

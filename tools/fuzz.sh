@@ -24,7 +24,7 @@ hdf5_inc=$(pkg-config --cflags hdf5 2>/dev/null || echo -I/usr/include/hdf5/seri
 hdf5_lib=$(pkg-config --libs hdf5 2>/dev/null || echo -lhdf5_serial)
 flags=(-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow -Isrc $hdf5_inc
        -DMDLITE_VERSION='"fuzz"' -DCHECKPOINT_TEMPLATE="\"$PWD/tests/fuzz/checkpoint.h5md\"")
-core=(src/util/util.c src/util/strbuf.c src/config/ini.c src/config/lammps_script.c src/config/lammps_script_state.c src/config/stage_keys.c src/config/lammps_vars.c src/config/lammps_expr.c src/config/lammps_ini.c src/config/lammps_commands.c src/config/lammps_run_commands.c src/core/health.c src/parallel/comm.c src/physics/units.c src/config/config.c src/config/config_schema.c src/config/config_load.c src/config/config_text.c src/physics/pair_styles.c src/system/system.c src/system/eam.c src/system/eam_files.c
+core=(src/util/util.c src/util/strbuf.c src/config/ini.c src/config/lammps_script.c src/config/lammps_script_state.c src/config/stage_keys.c src/config/lammps_vars.c src/config/lammps_expr.c src/config/lammps_ini.c src/config/lammps_commands.c src/config/lammps_box_commands.c src/config/lammps_run_commands.c src/core/health.c src/parallel/comm.c src/physics/units.c src/config/config.c src/config/config_schema.c src/config/config_system.c src/config/config_entries.c src/config/config_load.c src/config/config_text.c src/physics/pair_styles.c src/physics/crystal.c src/system/system.c src/system/eam.c src/system/eam_files.c
       src/io/readers.c src/io/text_lines.c src/io/data_file.c src/io/checkpoint.c src/io/h5md_series.c src/io/outfile.c)
 status=0
 for h in "${harnesses[@]}"; do

@@ -17,14 +17,6 @@
 
 /* ---- collecting entries ------------------------------------------------------------------ */
 
-mdl_entry *config_find_entry(const mdl_config *cfg, const char *section, const char *key)
-{
-    for (int i = 0; i < cfg->nentries; i++)
-        if (strcmp(cfg->entries[i].section, section) == 0 && strcmp(cfg->entries[i].key, key) == 0)
-            return &cfg->entries[i];
-    return NULL;
-}
-
 int config_add_entry(mdl_config *cfg, const char *section, const char *key, const char *value,
                      const char *origin)
 {
@@ -186,6 +178,8 @@ void config_defaults(mdl_config *cfg)
     cfg->mass = 1.0;
     cfg->temperature = -1;
     cfg->seed = 87287;
+    for (int d = 0; d < 3; d++) /* the lattice's default axes and primitive vectors */
+        cfg->lattice_orient[4 * d] = 1, cfg->lattice_a[d][d] = 1.0;
     for (int st = 0; st < MDL_PAIR_NSTYLES; st++) { /* lj units' (metal units have none: config_finish) */
         const mdl_pair_style_info *info = pair_style_info(st);
         for (int k = 0; k < MDL_PAIR_MAX_PARAMS; k++)
@@ -219,21 +213,6 @@ void config_defaults(mdl_config *cfg)
     cfg->rdf_max = -1;
     snprintf(cfg->rdf_file, sizeof cfg->rdf_file, "rdf.csv");
     snprintf(cfg->msd_file, sizeof cfg->msd_file, "msd.csv");
-}
-
-const mdl_entry *config_entry_or_file(const mdl_config *cfg, const char *section, const char *key,
-                                      mdl_entry *fallback)
-{
-    const mdl_entry *e = config_find_entry(cfg, section, key);
-    if (e)
-        return e;
-    memset(fallback, 0, sizeof *fallback);
-    const int staged = cfg->stage_name[0] && config_stage_key_section(key); /* a key the stage could set */
-    snprintf(fallback->section, sizeof fallback->section, staged ? "stage:%.20s" : "%s",
-             staged ? cfg->stage_name : section);
-    snprintf(fallback->key, sizeof fallback->key, "%s", key);
-    snprintf(fallback->origin, sizeof fallback->origin, "%s", staged ? cfg->stage_origin : cfg->path);
-    return fallback;
 }
 
 /* The entry of a key set here, not inherited from before a stage (NULL: none). */
@@ -348,44 +327,9 @@ static int eam_keys(const mdl_config *cfg)
 static int cross_check(mdl_config *cfg, int ncomposition)
 {
     mdl_entry tmp;
-    const mdl_entry *lat = config_find_entry(cfg, "system", "lattice"), *inp = config_find_entry(cfg, "system", "input");
-    const mdl_entry *den = config_find_entry(cfg, "system", "density"), *lc = config_find_entry(cfg, "system", "lattice_constant");
-    const mdl_entry *cells = config_find_entry(cfg, "system", "cells"), *box = config_find_entry(cfg, "system", "box");
-    int ok = 1;
-    if (lat && inp) {
-        config_fail(inp, "contradicts lattice (%s): give either a lattice or an input file", lat->origin);
-        return 0;
-    }
-    if (!lat && !inp) {
-        config_fail(config_entry_or_file(cfg, "system", "lattice", &tmp), "missing: give lattice = fcc|bcc|sc or input = FILE");
-        return 0;
-    }
-    if (lat) {
-        if (den && lc) {
-            config_fail(lc, "contradicts density (%s): give one of them", den->origin);
-            ok = 0;
-        }
-        if (!den && !lc) {
-            config_fail(config_entry_or_file(cfg, "system", "density", &tmp), "missing: a lattice needs density or lattice_constant");
-            ok = 0;
-        }
-        if (!cells) {
-            config_fail(config_entry_or_file(cfg, "system", "cells", &tmp), "missing: a lattice needs cells = NX NY NZ");
-            ok = 0;
-        }
-        if (box) {
-            config_fail(box, "not used with a lattice (the lattice defines the box)");
-            ok = 0;
-        }
-    } else {
-        const mdl_entry *bad[] = {den, lc, cells, config_find_entry(cfg, "system", "species"),
-                                  config_find_entry(cfg, "system", "composition")};
-        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-            if (bad[i]) {
-                config_fail(bad[i], "only used with a lattice, not with input = FILE");
-                ok = 0;
-            }
-    }
+    int ok = config_check_system(cfg);
+    if (!config_find_entry(cfg, "system", "lattice") == !config_find_entry(cfg, "system", "input"))
+        return 0; /* both, or neither: nothing else of [system] is checked */
     const mdl_entry *comp = config_find_entry(cfg, "system", "composition");
     if (cfg->nspecies == 0) {
         cfg->nspecies = 1;

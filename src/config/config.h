@@ -4,6 +4,7 @@
 
 #include "lammps_script.h"
 #include "../util/strbuf.h"
+#include "../physics/crystal.h"
 #include "../physics/nose_hoover.h"
 #include "../physics/pair_styles.h"
 #include "../physics/species.h"
@@ -23,6 +24,7 @@ enum mdl_dump_field { MDL_DUMP_POSITION = 1, MDL_DUMP_VELOCITY = 2, MDL_DUMP_FOR
                                              backend keeps its lists' order by position (the CPU) */ };
 
 #define MDL_MAX_STAGES 64
+
 
 /* One key as it was set: where it came from, for messages naming file:line. */
 #define MDL_AUTO (-2.0) /* a double key given as "auto" (e.g. [neighbor] skin) */
@@ -63,6 +65,13 @@ typedef struct mdl_config_s {
     int velocities;           /* 0 maxwell (mdlite's), 1 lammps-all, 2 lammps-geom (LAMMPS's velocity create) */
     int velocity_dist;        /* lammps-*: 0 uniform, 1 gaussian */
     double box[3];            /* all 0: not given */
+    double box_origin[3];     /* the box's lower corner (default 0 0 0) */
+    double tilt[3];           /* xy xz yz: a triclinic box (LAMMPS's restricted form); 0 0 0 orthogonal */
+    double lattice_a[3][3];   /* lattice = custom: a1 a2 a3 (default the unit vectors) */
+    mdl_lattice_basis lattice_basis; /* lattice = custom: the basis atoms in fractions of a1 a2 a3 */
+    int lattice_orient[9];    /* the box's x, y, z in the lattice's axes (default 1 0 0, 0 1 0, 0 0 1) */
+    double lattice_origin[3]; /* a fraction of the spacing the lattice is shifted by */
+    double lattice_spacing[3]; /* all 0: the rotated cell's bounding box (LAMMPS's default) */
     int nspecies;             /* lattice species and their fractions */
     char species[MDL_MAX_SPECIES][MDL_NAME_LEN];
     double composition[MDL_MAX_SPECIES];

@@ -22,7 +22,14 @@
 #define SMALLEST 1e-30
 static const key_spec SCHEMA[] = {
     {"system", "units", K_CHOICE, F(units), 0, 0, 0, "lj|metal"},
-    {"system", "lattice", K_CHOICE, F(lattice), 0, 0, 0, "fcc|bcc|sc"},
+    {"system", "lattice", K_CHOICE, F(lattice), 0, 0, 0, "fcc|bcc|sc|hcp|diamond|custom"},
+    {"system", "lattice_a1", K_DOUBLE3, F(lattice_a[0]), -BIG, BIG, 0, NULL},
+    {"system", "lattice_a2", K_DOUBLE3, F(lattice_a[1]), -BIG, BIG, 0, NULL},
+    {"system", "lattice_a3", K_DOUBLE3, F(lattice_a[2]), -BIG, BIG, 0, NULL},
+    {"system", "lattice_basis", K_TRIPLES, F(lattice_basis), 0, 1, 0, NULL},
+    {"system", "lattice_orient", K_INT9, F(lattice_orient), -10000, 10000, 0, NULL},
+    {"system", "lattice_origin", K_DOUBLE3, F(lattice_origin), 0, 1, 0, NULL},
+    {"system", "lattice_spacing", K_DOUBLE3, F(lattice_spacing), 0, BIG, 1, NULL},
     {"system", "input", K_PATH, F(input), 0, 0, 0, NULL},
     {"system", "input_format", K_ENUM, F(input_format), 0, 0, 0, "auto|data|xyz|xy"},
     {"system", "density", K_DOUBLE, F(density), 0, BIG, 1, NULL},
@@ -32,6 +39,8 @@ static const key_spec SCHEMA[] = {
     {"system", "temperature", K_DOUBLE, F(temperature), 0, BIG, 0, NULL},
     {"system", "seed", K_SEED, F(seed), 1, 4294967295.0, 0, NULL},
     {"system", "box", K_DOUBLE3, F(box), 0, BIG, 1, NULL},
+    {"system", "box_origin", K_DOUBLE3, F(box_origin), -BIG, BIG, 0, NULL},
+    {"system", "tilt", K_DOUBLE3, F(tilt), -BIG, BIG, 0, NULL},
     {"system", "species", K_NAMES, F(species), 0, 0, 0, NULL},
     {"system", "composition", K_FRACTIONS, F(composition), 0, 1, 0, NULL},
     {"system", "velocities", K_ENUM, F(velocities), 0, 0, 0, "maxwell|lammps-all|lammps-geom"},
@@ -242,8 +251,8 @@ static int choice_index(const char *choices, const char *word)
 
 static int set_numbers(const key_spec *s, const mdl_entry *e, void *field, int count, int integer)
 {
-    char words[4][MDL_PATH_LEN];
-    int ov, n = split_words(e->value, words, 4, &ov);
+    char words[9][MDL_PATH_LEN];
+    int ov, n = split_words(e->value, words, count, &ov);
     if (n != count || ov) {
         config_fail(e, "'%s': expected %d number%s", e->value, count, count > 1 ? "s" : "");
         return 0;
@@ -271,6 +280,37 @@ static int set_numbers(const key_spec *s, const mdl_entry *e, void *field, int c
     return 1;
 }
 
+/* Numbers in threes, each in [min, max) (a custom lattice's basis: fractions of the cell), into
+   the field's {count, triples}. */
+static int set_triples(const key_spec *s, const mdl_entry *e, void *field)
+{
+    mdl_lattice_basis *b = field;
+    double(*v)[3] = b->v;
+    char *copy = mdl_strdup(e->value), *save = NULL;
+    int n = 0, ok = copy != NULL;
+    for (char *w = copy ? strtok_r(copy, " \t", &save) : NULL; w && ok; w = strtok_r(NULL, " \t", &save), n++) {
+        double x;
+        if (n >= 3 * MDL_MAX_BASIS) {
+            config_fail(e, "more than %d basis atoms", MDL_MAX_BASIS);
+            ok = 0;
+        } else if (!read_number(NULL, e, w, &x)) {
+            ok = 0;
+        } else if (!(x >= s->min && x < s->max)) {
+            config_fail(e, "'%s': a basis atom's fraction of the cell lies in [0, 1)", w);
+            ok = 0;
+        } else {
+            v[n / 3][n % 3] = x;
+        }
+    }
+    free(copy);
+    if (ok && (n == 0 || n % 3)) {
+        config_fail(e, "'%s': expected the basis atoms' fractions in threes (x y z x y z ...)", e->value);
+        ok = 0;
+    }
+    b->n = n / 3;
+    return ok;
+}
+
 int config_set_value(mdl_config *cfg, const key_spec *s, const mdl_entry *e)
 {
     void *field = (char *)cfg + s->offset;
@@ -282,6 +322,8 @@ int config_set_value(mdl_config *cfg, const key_spec *s, const mdl_entry *e)
     case K_INT:
     case K_LONG: return set_numbers(s, e, field, 1, 1);
     case K_INT3: return set_numbers(s, e, field, 3, 1);
+    case K_INT9: return set_numbers(s, e, field, 9, 1);
+    case K_TRIPLES: return set_triples(s, e, field);
     case K_AUTO_INT3: /* "auto": 0 0 0 */
         n = split_words(e->value, words, 1, &ov);
         if (n == 1 && !ov && strcmp(words[0], "auto") == 0) {

@@ -8,7 +8,8 @@
 #include <stddef.h>
 
 enum kind { K_DOUBLE, K_INT, K_LONG, K_CHOICE, K_ENUM, K_PATH, K_STRING, K_WORDS, K_INT3, K_DOUBLE3, K_BOOL, K_SEED,
-            K_NAMES, K_FRACTIONS, K_FIELDS, K_AUTO_INT, K_AUTO_DOUBLE, K_AUTO_INT3,
+            K_NAMES, K_FRACTIONS, K_FIELDS, K_AUTO_INT, K_AUTO_DOUBLE, K_AUTO_INT3, K_INT9,
+            K_TRIPLES /* numbers in threes: a custom lattice's basis */,
             K_THERMO /* a count of steps, or "ends": -1 */, K_TEXT /* a quoted text (strbuf.h's quoting), read from its entry where it is used: no field */ };
 
 typedef struct {
@@ -43,6 +44,8 @@ void config_defaults(mdl_config *cfg);
 /* The typed values of cfg's entries (stage sections aside), the cross-checks and the warnings (for
    keys not inherited). */
 int config_finish(mdl_config *cfg);
+/* The [system] keys' cross-checks (config_system.c): 0 after a message. */
+int config_check_system(const mdl_config *cfg);
 /* The key's entry, or fallback naming the file (for "missing" messages). */
 const mdl_entry *config_entry_or_file(const mdl_config *cfg, const char *section, const char *key,
                                       mdl_entry *fallback);

@@ -1,5 +1,5 @@
-/* The LAMMPS commands that make the system, each into mdlite's INI keys: units, the lattice, the
-   region and box, the atoms (create_atoms, read_data), masses, velocities, pair styles and their
+/* The LAMMPS commands that make the system, each into mdlite's INI keys: units, read_data (the
+   lattice, regions, the box and its atoms: lammps_box_commands.c), masses, velocities, pair styles and their
    coefficients (the last write wins per type pair, as in LAMMPS), the neighbor schedule, and the
    settings that change no number (processors, atom_modify, newton, package, suffix). */
 #define _POSIX_C_SOURCE 200809L
@@ -104,121 +104,6 @@ static int cmd_setting(script *sc, char **w, int nw)
         return MDL_OK;
     }
     return 1;
-}
-
-static int cmd_lattice(script *sc, char **w, int nw)
-{
-    MDL_TRY(expect_args(sc, nw, 2, 2 + 1000));
-    int nb = !strcmp(w[1], "fcc") ? 4 : !strcmp(w[1], "bcc") ? 2 : !strcmp(w[1], "sc") ? 1 : 0;
-    if (!nb)
-        return fail(sc, "%s: mdlite builds fcc, bcc and sc lattices", w[1]);
-    if (nw > 3)
-        return fail(sc, "%s: mdlite's lattices take no keywords (origin, orient, spacing, a1 a2 a3, basis)", w[3]);
-    double v;
-    MDL_TRY(script_number(sc, w[2], &v));
-    if (!(v >= 1e-30 && v <= 1e30))
-        return fail(sc, "the scale %s must lie within [1e-30, 1e30]", w[2]);
-    snprintf(sc->lattice, sizeof sc->lattice, "%s", w[1]);
-    /* LAMMPS: in lj units the scale is a reduced density; in the others, the edge */
-    sc->scale = strcmp(sc->units, "lj") == 0 ? pow(nb / 1.0 / v, 1.0 / 3.0) : v;
-    return MDL_OK;
-}
-
-static int cmd_region(script *sc, char **w, int nw)
-{
-    if (nw < 9 || strcmp(w[2], "block") != 0)
-        return fail(sc, "mdlite takes 'region ID block xlo xhi ylo yhi zlo zhi [units lattice|box]'");
-    int units_lattice = 1;
-    if (nw == 11 && !strcmp(w[9], "units") && (!strcmp(w[10], "box") || !strcmp(w[10], "lattice")))
-        units_lattice = !strcmp(w[10], "lattice");
-    else if (nw != 9)
-        return fail(sc, "keywords after the bounds: mdlite takes 'units lattice|box' only");
-    for (int k = 0; k < sc->nregion; k++)
-        if (!strcmp(sc->regions[k].id, w[1]))
-            return fail(sc, "region %s exists already (LAMMPS refuses a second one of that ID)", w[1]);
-    if (sc->nregion == sc->region_cap) {
-        int cap = 2 * sc->region_cap + 4;
-        script_region *r = mdl_realloc(sc->regions, (size_t)cap * sizeof *r, "regions");
-        if (!r)
-            return MDL_ERUN;
-        sc->regions = r, sc->region_cap = cap;
-    }
-    script_region *r = &sc->regions[sc->nregion];
-    for (int d = 0; d < 6; d++)
-        MDL_TRY(script_number(sc, w[3 + d], &r->b[d]));
-    if (!(r->id = mdl_strdup(w[1])))
-        return MDL_ERUN;
-    r->lattice_units = units_lattice;
-    sc->nregion++;
-    return MDL_OK;
-}
-
-static const script_region *find_region(script *sc, const char *id)
-{
-    for (int k = 0; k < sc->nregion; k++)
-        if (!strcmp(sc->regions[k].id, id))
-            return &sc->regions[k];
-    return NULL;
-}
-
-/* create_box N REGION: the lattice's cells from the region (lattice units, from 0, whole cells). */
-static int cmd_create_box(script *sc, char **w, int nw)
-{
-    MDL_TRY(expect_args(sc, nw, 2, 2));
-    long n;
-    if (sc->box_made)
-        return fail(sc, "the box exists already");
-    if (mdl_parse_long(w[1], &n) != 0 || n < 1 || n > 8)
-        return fail(sc, "'%s': mdlite takes 1 to 8 atom types", w[1]);
-    const script_region *r = find_region(sc, w[2]);
-    if (!r)
-        return fail(sc, "no region %s", w[2]);
-    if (!sc->lattice[0] || !r->lattice_units)
-        return fail(sc, "mdlite makes a box from a lattice: a lattice command before, and the region in lattice units");
-    int cells[3];
-    for (int d = 0; d < 3; d++) {
-        double lo = r->b[2 * d], hi = r->b[2 * d + 1];
-        if (lo != 0 || hi != floor(hi) || hi < 1 || hi > 4096)
-            return fail(sc, "region %s: mdlite's lattice boxes start at 0 and hold whole cells (1 to 4096)", w[2]);
-        cells[d] = (int)hi;
-    }
-    sc->ntypes = (int)n;
-    sc->box_made = 1;
-    free(sc->pair_set);
-    if (!(sc->pair_set = mdl_calloc((size_t)(n * n), 1, "pairs")))
-        return MDL_ERUN;
-    MDL_TRY(setf(sc, "system", "lattice", "%s", sc->lattice));
-    MDL_TRY(setf(sc, "system", "lattice_constant", "%.17g", sc->scale));
-    return setf(sc, "system", "cells", "%d %d %d", cells[0], cells[1], cells[2]);
-}
-
-/* create_atoms TYPE box (or region R, the box's own region). */
-static int cmd_create_atoms(script *sc, char **w, int nw)
-{
-    const int box = nw == 3 && !strcmp(w[2], "box");
-    if (!box && !(nw == 4 && !strcmp(w[2], "region")))
-        return fail(sc, "mdlite takes 'create_atoms TYPE box'");
-    if (!sc->box_made || !sc->lattice[0] || sc->atoms_made)
-        return fail(sc, sc->atoms_made ? "atoms created a second time: mdlite fills the box once"
-                                       : "no create_box from a lattice before");
-    if (!box) {
-        const script_region *r = find_region(sc, w[3]);
-        const setting *cells = settings_find(&sc->now, "cells");
-        int c[3] = {0, 0, 0};
-        if (cells)
-            sscanf(cells->value, "%d %d %d", &c[0], &c[1], &c[2]);
-        if (!r || !r->lattice_units || r->b[0] != 0 || r->b[2] != 0 || r->b[4] != 0 || r->b[1] != c[0] ||
-            r->b[3] != c[1] || r->b[5] != c[2])
-            return fail(sc, "region %s: mdlite fills the whole box (create_atoms TYPE box)", w[3]);
-    }
-    long t;
-    MDL_TRY(script_count(sc, w[1], 1, sc->ntypes, &t));
-    if (sc->ntypes != 1)
-        return fail(sc, "a box of %d atom types filled with type %ld: mdlite's lattices hold the one type they are "
-                        "made of (several: [system] species and composition in an INI file, or a data file)",
-                    sc->ntypes, t);
-    sc->atoms_made = 1;
-    return setf(sc, "system", "species", "1");
 }
 
 /* read_data FILE: the file's header (types, atoms) and whether it has Masses and Velocities. */
@@ -534,13 +419,14 @@ static int cmd_neighbor(script *sc, char **w, int nw)
 int lammps_system_command(script *sc, char **w, int nw)
 {
     int rc = cmd_setting(sc, w, nw);
+    if (rc == 1)
+        rc = lammps_box_command(sc, w, nw);
     if (rc != 1)
         return rc;
     static const struct {
         const char *name;
         int (*fn)(script *, char **, int);
-    } table[] = {{"units", cmd_units},           {"timestep", cmd_timestep},           {"lattice", cmd_lattice},         {"region", cmd_region},
-                 {"create_box", cmd_create_box}, {"create_atoms", cmd_create_atoms}, {"read_data", cmd_read_data},
+    } table[] = {{"units", cmd_units},           {"timestep", cmd_timestep},           {"read_data", cmd_read_data},
                  {"mass", cmd_mass},             {"velocity", cmd_velocity},       {"pair_style", cmd_pair_style},
                  {"pair_coeff", cmd_pair_coeff}, {"pair_modify", cmd_pair_modify}, {"neighbor", cmd_neighbor},
                  {"neigh_modify", cmd_neighbor}};

@@ -1,10 +1,11 @@
 /* The state of a LAMMPS script being converted (lammps_script.c reads its lines; lammps_vars.c
-   holds its variables; lammps_commands.c and lammps_run_commands.c run each command into
-   mdlite's keys). Every text grows as it needs: nothing is cut to a fixed buffer. */
+   holds its variables; lammps_commands.c, lammps_box_commands.c and lammps_run_commands.c run
+   each command into mdlite's keys). Every text grows as it needs: nothing is cut to a fixed buffer. */
 #ifndef MDL_LAMMPS_SCRIPT_STATE_H
 #define MDL_LAMMPS_SCRIPT_STATE_H
 
 #include "lammps_script.h"
+#include "../physics/crystal.h"
 #include "../util/strbuf.h"
 #include "../util/util.h"
 
@@ -45,8 +46,9 @@ typedef struct {
 
 typedef struct {
     char *id;
-    double b[6];
-    int lattice_units;
+    double b[6];    /* xlo xhi ylo yhi zlo zhi in box units (units lattice: scaled as the region was made) */
+    double tilt[3]; /* prism: xy xz yz in box units */
+    int prism;
 } script_region;
 
 /* What a run or minimize saved: the keys then, and the text printed before it. */
@@ -76,8 +78,11 @@ typedef struct script {
     long fixes_made;        /* fix commands so far */
     script_region *regions;
     int nregion, region_cap;
-    char lattice[8], units[8];
-    double scale;           /* the lattice's edge (LAMMPS's scale) */
+    char lattice[8], units[8]; /* the lattice command's style ("": none yet) */
+    mdl_lattice_spec lat;   /* its arguments (lat.style points at lattice) */
+    mdl_lattice_basis lat_basis; /* custom: its basis */
+    mdl_crystal crystal;    /* the lattice itself: its scale and spacings */
+    int box_region;         /* create_box's region (its index) */
     int ntypes, box_made, atoms_made, velocity_made, stop;
     long thermo_every;      /* thermo N (0: the first and last steps of each run) */
     int thermo_custom;
@@ -135,6 +140,8 @@ void script_free_vars(script *sc);
 /* One command (its words, variables substituted, quotes removed) into sc's keys: MDL_OK, or a
    message and MDL_EINPUT (MDL_ERUN: out of memory); 1 when the command is not one of the file's. */
 int lammps_system_command(script *sc, char **w, int nw);
+/* lattice, region, create_box, create_atoms (lammps_box_commands.c; lammps_system_command asks it). */
+int lammps_box_command(script *sc, char **w, int nw);
 int lammps_run_command(script *sc, char **w, int nw);
 /* The first atom type without a mass (mass, a data file's Masses, an EAM pair_coeff), or 0. */
 int script_type_without_mass(const script *sc);

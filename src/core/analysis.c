@@ -30,18 +30,21 @@ static int check_msd_table(const mdl_config *c, int ntypes)
 }
 
 /* rdf_max past the pair cutoff: g(r) then counts every pair (rdf_all_pairs), up to half the
-   shortest box edge (the minimum image), in a fixed box, on one rank. */
+   distance between the box's closest faces (the minimum image; an orthogonal box's shortest edge),
+   in a fixed box, on one rank. */
 static int check_rdf_range(const mdl_config *c, double cutmax, const mdl_box *box, int nranks)
 {
     if (c->rdf_every <= 0 || c->rdf_max <= cutmax * (1 + 1e-12))
         return MDL_OK;
-    const double half = 0.5 * fmin(box->len[0], fmin(box->len[1], box->len[2]));
-    const char *why = c->rdf_max > half ? "is past half the shortest box edge (the minimum image)"
+    double half = INFINITY; /* half the distance between the closest faces (a triclinic box's are tilted) */
+    for (int d = 0; d < 3; d++)
+        half = fmin(half, 0.5 * box->len[d] * box_face_spacing(box, d));
+    const char *why = c->rdf_max > half ? "is past half the distance between the box's closest faces (the minimum image)"
                     : c->ensemble == MDL_NPT_NOSE_HOOVER ? "needs a fixed box, and this stage's barostat moves it"
                     : nranks > 1 ? "counts every pair of atoms, which one rank holds, not several" : NULL;
     if (!why)
         return MDL_OK;
-    mdl_error("%s: [analysis] rdf_max: %g, past the largest pair cutoff %g, %s (half the shortest edge: %g)",
+    mdl_error("%s: [analysis] rdf_max: %g, past the largest pair cutoff %g, %s (that half: %g)",
               config_origin(c, "analysis", "rdf_max"), c->rdf_max, cutmax, why, half);
     return MDL_EINPUT;
 }

@@ -304,11 +304,13 @@ static int read_positions(minimizer *m)
         mdl_system frame = r->snap;
         mdl_observables obs;
         MDL_TRY(r->ops->snapshot_finish(r->ctx, r->data_slot, &frame, &obs));
-        const double *c[3] = {frame.x, frame.y, frame.z};
-        const int32_t *image[3] = {frame.ix, frame.iy, frame.iz};
-        for (size_t i = 0; i < m->n3 / 3; i++)
-            for (int d = 0; d < 3; d++)
-                m->x[3 * i + d] = c[d][i] + image[d][i] * obs.box_len[d];
+        const mdl_box b = {{0, 0, 0}, {obs.box_len[0], obs.box_len[1], obs.box_len[2]}, {1, 1, 1},
+                           {obs.box_tilt[0], obs.box_tilt[1], obs.box_tilt[2]}};
+        for (size_t i = 0; i < m->n3 / 3; i++) {
+            const double p[3] = {frame.x[i], frame.y[i], frame.z[i]};
+            const int32_t im[3] = {frame.ix[i], frame.iy[i], frame.iz[i]};
+            box_unwrap(&b, p, im, m->x + 3 * i);
+        }
     }
     return share(m, m->x, NULL);
 }

@@ -106,7 +106,7 @@ int run_write_frame(run_state *r, long step, int last)
     const int again = r->last_frame == step; /* a stop on a frame's step: its checkpoint */
     int flush = last || (r->frames + 1) % r->cfg->flush_every == 0;
     mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush, again, {0}, 0,
-                   -1, {{0}, {0}, {0}}, r->base->nstages > 0, r->stages_from, NULL, {(double)r->time_step, r->first_time}, NULL, "", {NULL}};
+                   -1, {{0}, {0}, {0}, {0}}, r->base->nstages > 0, r->stages_from, NULL, {(double)r->time_step, r->first_time}, NULL, "", {NULL}};
     MDL_TRY(thermostat_state(&r->st.thermostat, r->ops, r->ctx, f.thermostat, &f.nstate));
     if (f.checkpoint) /* the stage's: a Langevin stage's forces hold its force */
         config_force_origin(r->cfg, f.force_origin, sizeof f.force_origin);
@@ -284,7 +284,7 @@ int run_write_data(run_state *r, long step)
     mdl_observables obs;
     MDL_TRY(r->ops->snapshot_finish(r->ctx, r->data_slot, &frame, &obs));
     for (int d = 0; d < 3 && obs.volume > 0; d++) /* the box now (a barostat moves it) */
-        frame.box.lo[d] = obs.box_lo[d], frame.box.len[d] = obs.box_len[d];
+        frame.box.lo[d] = obs.box_lo[d], frame.box.len[d] = obs.box_len[d], frame.box.tilt[d] = obs.box_tilt[d];
     r->data_frame = frame, r->data_step = step;
     MDL_TRY(outfile_write_whole(path, "[output] data_file", r->overwrite, write_frame_data, r));
     if (!r->quiet)

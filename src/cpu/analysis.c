@@ -30,10 +30,9 @@ static int set_origin(cpu_ctx *c, int k)
     double *o = c->an.origin + (size_t)k * c->natoms * 3;
     memset(o, 0, c->natoms * 3 * sizeof *o);
     for (size_t i = 0; i < c->dm.nlocal; i++) {
-        double *p = o + 3 * (size_t)s->id[i];
-        p[0] = unwrapped(s->x[i], s->ix[i], s->box.len[0]);
-        p[1] = unwrapped(s->y[i], s->iy[i], s->box.len[1]);
-        p[2] = unwrapped(s->z[i], s->iz[i], s->box.len[2]);
+        const double x[3] = {s->x[i], s->y[i], s->z[i]};
+        const int32_t im[3] = {s->ix[i], s->iy[i], s->iz[i]};
+        box_unwrap(&s->box, x, im, o + 3 * (size_t)s->id[i]);
     }
     return comm_size() > 1 ? comm_sum_doubles(o, (int)(c->natoms * 3)) : MDL_OK;
 }
@@ -97,16 +96,17 @@ static void sample_msd(cpu_ctx *c, int sample, int k)
     double *sums = c->an.msd + (size_t)(sample - k * c->an.spec.origin_every) * s->ntypes;
     const double *origin = c->an.origin + (size_t)k * c->natoms * 3;
     for (size_t i = 0; i < c->dm.nlocal; i++) {
-        const double *o = origin + 3 * (size_t)s->id[i];
-        const double dx = unwrapped(s->x[i], s->ix[i], s->box.len[0]) - o[0];
-        const double dy = unwrapped(s->y[i], s->iy[i], s->box.len[1]) - o[1];
-        const double dz = unwrapped(s->z[i], s->iz[i], s->box.len[2]) - o[2];
+        const double *o = origin + 3 * (size_t)s->id[i], x[3] = {s->x[i], s->y[i], s->z[i]};
+        const int32_t im[3] = {s->ix[i], s->iy[i], s->iz[i]};
+        double u[3];
+        box_unwrap(&s->box, x, im, u);
+        const double dx = u[0] - o[0], dy = u[1] - o[1], dz = u[2] - o[2];
         sums[s->type[i]] += dx * dx + dy * dy + dz * dz;
     }
 }
 
-/* Every pair of atoms (one rank; rdf_max past the list's cutoff, up to half the box), by the
-   minimum image: each pair once, weighted as the half list's. */
+/* Every pair of atoms (one rank; rdf_max past the list's cutoff, up to half the distance between
+   the box's closest faces), by the minimum image: each pair once, weighted as the half list's. */
 static void sample_rdf_all(cpu_ctx *c)
 {
     const mdl_system *s = &c->s;
@@ -116,16 +116,19 @@ static void sample_rdf_all(cpu_ctx *c)
     const double rmax = c->an.spec.rdf_max;
     double len[3], inv[3];
     box_image_lengths(&s->box, len, inv);
+    const int tri = box_is_triclinic(&s->box);
 #pragma omp parallel
     {
         double *h = calloc(nh, sizeof *h); /* this thread's counts (whole numbers: any order adds alike) */
 #pragma omp for schedule(dynamic, 64)
         for (size_t i = 0; i < n; i++)
             for (size_t j = i + 1; j < n && h; j++) {
-                const double dx = min_image(s->x[i] - s->x[j], len[0], inv[0]),
-                             dy = min_image(s->y[i] - s->y[j], len[1], inv[1]),
-                             dz = min_image(s->z[i] - s->z[j], len[2], inv[2]);
-                const int bin = rdf_bin(sqrt(dx * dx + dy * dy + dz * dz), rmax, nbins);
+                double d[3] = {s->x[i] - s->x[j], s->y[i] - s->y[j], s->z[i] - s->z[j]};
+                if (tri)
+                    box_min_image_triclinic(&s->box, d);
+                for (int e = 0; e < 3 && !tri; e++)
+                    d[e] = min_image(d[e], len[e], inv[e]);
+                const int bin = rdf_bin(sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), rmax, nbins);
                 if (bin >= 0)
                     h[(size_t)rdf_pair_index(s->type[i], s->type[j], nt) * nbins + bin] +=
                         rdf_pair_weight(s->type[i], s->type[j], 0, 0);

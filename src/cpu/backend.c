@@ -239,9 +239,10 @@ static int cpu_set_positions(void *p, const double *xyz)
     mdl_system *s = &c->s;
     for (size_t i = 0; i < c->dm.nlocal; i++) {
         const double *x = xyz + 3 * s->id[i];
-        s->x[i] = x[0] - s->ix[i] * s->box.len[0];
-        s->y[i] = x[1] - s->iy[i] * s->box.len[1];
-        s->z[i] = x[2] - s->iz[i] * s->box.len[2];
+        const int32_t back[3] = {-s->ix[i], -s->iy[i], -s->iz[i]};
+        double p[3];
+        box_unwrap(&s->box, x, back, p);
+        s->x[i] = p[0], s->y[i] = p[1], s->z[i] = p[2];
     }
     return cpu_build_neighbors(c);
 }

@@ -357,7 +357,9 @@ static int read_build(const ck_reader *r, const double lo[3], const double len[3
     double step, blo[3], blen[3];
     if (read_attr(r, "build_step", &step, 1, 0, (double)ck->step, 1) != MDL_OK ||
         read_attr(r, "build_box_lo", blo, 3, -1e30, 1e30, 0) != MDL_OK ||
-        read_attr(r, "build_box_length", blen, 3, 1e-30, 1e30, 0) != MDL_OK)
+        read_attr(r, "build_box_length", blen, 3, 1e-30, 1e30, 0) != MDL_OK ||
+        ck_values(r, "build_box_tilt", 0, H5T_FLOAT, H5T_NATIVE_DOUBLE, 0, 3, 3, 1, ck->build_box.tilt) < 0 ||
+        ck_range(r, "build_box_tilt", ck->build_box.tilt, 3, -1e30, 1e30, 0) != MDL_OK)
         return MDL_EINPUT;
     if (!(ck->build = malloc((size_t)n3 * sizeof *ck->build)))
         return MDL_ERUN;
@@ -379,15 +381,18 @@ int checkpoint_lists_hold(const mdl_checkpoint *ck, const mdl_system *s, double 
     const int barostat = ck->nstate > 0 && nh_state_valid(ck->thermostat, ck->nstate, &m, &p) && p > 0;
     int same = 1;
     for (int d = 0; d < 3; d++)
-        same &= ck->build_box.lo[d] == s->box.lo[d] && ck->build_box.len[d] == s->box.len[d];
+        same &= ck->build_box.lo[d] == s->box.lo[d] && ck->build_box.len[d] == s->box.len[d] &&
+                ck->build_box.tilt[d] == s->box.tilt[d];
     if (!ck->build || (!barostat && !same))
         return 0;
     double worst = 0;
     for (size_t i = 0; i < s->n; i++) { /* s in id order, as the checkpoint */
         const double *b = ck->build + 3 * i;
         const mdl_box *bb = &ck->build_box;
-        for (int d = 0; d < 3; d++) /* wrapped into the box at the build */
-            if (!(b[d] >= bb->lo[d] && b[d] < bb->lo[d] + bb->len[d]))
+        double f[3]; /* wrapped into the box at the build (a triclinic one's: to rounding, in fractions) */
+        box_to_fraction(bb, b, f);
+        for (int d = 0; d < 3; d++)
+            if (box_is_triclinic(bb) ? !(f[d] >= -1e-12 && f[d] < 1 + 1e-12) : !(b[d] >= bb->lo[d] && b[d] < bb->lo[d] + bb->len[d]))
                 return 0;
         const double dx = s->x[i] - b[0], dy = s->y[i] - b[1], dz = s->z[i] - b[2];
         worst = fmax(worst, dx * dx + dy * dy + dz * dz);
@@ -536,6 +541,11 @@ int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, mdl
     double lo[3], len[3];
     if (rc == MDL_OK)
         rc = read_header(&r, ck, lo, len);
+    double tilt[3] = {0, 0, 0}; /* absent: an orthogonal box (files written before triclinic boxes) */
+    if (rc == MDL_OK && ck_values(&r, "box_tilt", 0, H5T_FLOAT, H5T_NATIVE_DOUBLE, 0, 3, 3, 1, tilt) < 0)
+        rc = MDL_EINPUT;
+    if (rc == MDL_OK)
+        rc = ck_range(&r, "box_tilt", tilt, 3, -1e30, 1e30, 0);
     if (rc == MDL_OK)
         rc = read_state(&r, s, lo, len);
     if (rc == MDL_OK)
@@ -553,7 +563,7 @@ int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, mdl
     if (rc == MDL_OK) {
         ck->last_frame_step = last_frame_step(r.file);
         for (int k = 0; k < 3; k++)
-            s->box.lo[k] = lo[k], s->box.len[k] = len[k], s->box.periodic[k] = 1;
+            s->box.lo[k] = lo[k], s->box.len[k] = len[k], s->box.periodic[k] = 1, s->box.tilt[k] = tilt[k];
         s->has_velocities = 1;
     } else
         checkpoint_free(ck);

@@ -22,8 +22,8 @@ int is_data_file(const char *path)
 /* The header's counts and box, and what the sections held. */
 typedef struct {
     long natoms, ntypes;
-    double lo[3], hi[3];
-    int has_box[3];
+    double lo[3], hi[3], tilt[3];
+    int has_box[3], has_tilt;
     int seen_atoms, seen_velocities, seen_masses;
     unsigned char *id_seen; /* atoms: each id once */
 } data_header;
@@ -62,7 +62,7 @@ static int parse_count(line_reader *r, const char *f, long max, long *out)
 static int header_line(line_reader *r, char *line, data_header *h)
 {
     char *f[6];
-    int nf = split_fields(line, f, 5);
+    int nf = split_fields(line, f, 6);
     if (nf == 2 && strcmp(f[1], "atoms") == 0)
         return parse_count(r, f[0], MDL_MAX_ATOMS, &h->natoms);
     if (nf == 3 && strcmp(f[1], "atom") == 0 && strcmp(f[2], "types") == 0)
@@ -87,9 +87,12 @@ static int header_line(line_reader *r, char *line, data_header *h)
             h->has_box[d] = 1;
             return MDL_OK;
         }
-    if (nf == 6 && strcmp(f[3], "xy") == 0) {
-        mdl_error("%s:%d: a triclinic box (xy xz yz); mdlite runs orthogonal boxes only", r->path, r->line);
-        return MDL_EINPUT;
+    if (nf == 6 && strcmp(f[3], "xy") == 0 && strcmp(f[4], "xz") == 0 && strcmp(f[5], "yz") == 0) {
+        for (int k = 0; k < 3; k++)
+            if (field_in_range(r, f[k], 1 + k, -MDL_BIG, MDL_BIG, 0, &h->tilt[k]))
+                return MDL_EINPUT;
+        h->has_tilt = 1;
+        return MDL_OK;
     }
     long n;
     if (nf >= 2 && mdl_parse_long(f[0], &n) == 0) { /* bonds, angles, ...: none allowed */
@@ -178,15 +181,25 @@ static int read_masses(line_reader *r, data_header *h, mdl_system *s)
     return MDL_OK;
 }
 
-/* x into [lo, hi) with its image counter, as LAMMPS's remap (box_wrap; a coordinate many boxes
-   away refused, so that the counter, at most 1e9 as read, stays within 32 bits). */
-static int remap(line_reader *r, double lo, double hi, double *x, int32_t *image)
+/* x into the box with its image counters, as LAMMPS's remap (box_wrap, or in a triclinic box
+   through its fractional coordinates; a coordinate many boxes away refused, so that the counter,
+   at most 1e9 as read, stays within 32 bits). */
+static int remap(line_reader *r, const mdl_box *b, double x[3], int32_t image[3])
 {
-    if (fabs(*x - lo) > 1e6 * (hi - lo)) {
-        mdl_error("%s:%d: a coordinate %.17g lies more than a million box lengths from the box", r->path, r->line, *x);
-        return MDL_EINPUT;
+    double s[3];
+    box_to_fraction(b, x, s);
+    for (int d = 0; d < 3; d++)
+        if (!(fabs(s[d]) <= 1e6)) {
+            mdl_error("%s:%d: a coordinate %.17g lies more than a million box lengths from the box", r->path, r->line,
+                      x[d]);
+            return MDL_EINPUT;
+        }
+    if (box_is_triclinic(b)) {
+        box_wrap_triclinic(b, x, image);
+        return MDL_OK;
     }
-    *x = box_wrap(*x, lo, hi - lo, image);
+    for (int d = 0; d < 3; d++)
+        x[d] = box_wrap(x[d], b->lo[d], b->len[d], &image[d]);
     return MDL_OK;
 }
 
@@ -223,12 +236,10 @@ static int read_atoms(line_reader *r, data_header *h, mdl_system *s)
         }
         h->id_seen[id - 1] = 1;
         const size_t i = (size_t)id - 1;
-        double *x[3] = {&s->x[i], &s->y[i], &s->z[i]};
-        int32_t *image[3] = {&s->ix[i], &s->iy[i], &s->iz[i]};
-        for (int d = 0; d < 3; d++) {
-            *x[d] = c[d], *image[d] = (int32_t)img[d];
-            MDL_TRY(remap(r, h->lo[d], h->hi[d], x[d], image[d]));
-        }
+        int32_t image[3] = {(int32_t)img[0], (int32_t)img[1], (int32_t)img[2]};
+        MDL_TRY(remap(r, &s->box, c, image));
+        s->x[i] = c[0], s->y[i] = c[1], s->z[i] = c[2];
+        s->ix[i] = image[0], s->iy[i] = image[1], s->iz[i] = image[2];
         s->type[i] = (int32_t)(t - 1);
     }
     h->seen_atoms = 1;
@@ -352,6 +363,13 @@ static int begin_atoms(line_reader *r, data_header *h, mdl_system *s)
         system_add_atom(s, 0, 0, 0, 0);
     for (int d = 0; d < 3; d++)
         s->box.lo[d] = h->lo[d], s->box.len[d] = h->hi[d] - h->lo[d], s->box.periodic[d] = 1;
+    for (int k = 0; k < 3 && h->has_tilt; k++)
+        s->box.tilt[k] = h->tilt[k];
+    const char *why = box_tilt_unfit(&s->box);
+    if (why) {
+        mdl_error("%s: xy xz yz: %s", r->path, why);
+        return MDL_EINPUT;
+    }
     return MDL_OK;
 }
 
@@ -406,6 +424,8 @@ int write_data_file(const char *path, const mdl_system *s, const char *units, lo
     static const char *const lohi[3] = {"xlo xhi", "ylo yhi", "zlo zhi"};
     for (int d = 0; d < 3; d++)
         fprintf(fp, "%.17g %.17g %s\n", s->box.lo[d], s->box.lo[d] + s->box.len[d], lohi[d]);
+    if (box_is_triclinic(&s->box))
+        fprintf(fp, "%.17g %.17g %.17g xy xz yz\n", s->box.tilt[0], s->box.tilt[1], s->box.tilt[2]);
     fprintf(fp, "\nMasses\n\n");
     for (int t = 0; t < s->ntypes; t++)
         fprintf(fp, "%d %.17g # %s\n", t + 1, s->mass[t], s->species[t]);
@@ -413,7 +433,9 @@ int write_data_file(const char *path, const mdl_system *s, const char *units, lo
     for (size_t i = 0; i < s->n; i++) { /* wrapped into the box, as write_data's pbc() does */
         double x[3] = {s->x[i], s->y[i], s->z[i]};
         int32_t image[3] = {s->ix[i], s->iy[i], s->iz[i]};
-        for (int d = 0; d < 3; d++)
+        if (box_is_triclinic(&s->box))
+            box_wrap_triclinic(&s->box, x, image);
+        for (int d = 0; d < 3 && !box_is_triclinic(&s->box); d++)
             x[d] = box_wrap(x[d], s->box.lo[d], s->box.len[d], &image[d]);
         fprintf(fp, "%zu %d %.17g %.17g %.17g %d %d %d\n", i + 1, s->type[i] + 1, x[0], x[1], x[2], (int)image[0],
                 (int)image[1], (int)image[2]);

@@ -259,8 +259,9 @@ static int create_layout(h5md_file *h, const mdl_config *cfg, const mdl_system *
     double zero[3] = {0, 0, 0};
     H5TRY(attr_doubles(h->ck_group, "step", zero, 0, 1), "creating checkpoint");
     H5TRY(attr_doubles(h->ck_group, "time", zero, 0, 1), "creating checkpoint");
-    H5TRY(attr_doubles(h->ck_group, "box_lo", zero, 3, 1), "creating checkpoint");
-    H5TRY(attr_doubles(h->ck_group, "box_length", zero, 3, 1), "creating checkpoint");
+    for (int k = 0; k < 3; k++)
+        H5TRY(attr_doubles(h->ck_group, k == 0 ? "box_lo" : k == 1 ? "box_length" : "box_tilt", zero, 3, 1),
+              "creating checkpoint");
     H5TRY(attr_string(h->ck_group, "note", "mdlite restart data: the last frame in double precision (wrapped "
                                             "positions, images, velocities, forces in the run's units)"),
           "creating checkpoint");
@@ -443,10 +444,12 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
     H5TRY(attr_doubles(h->ck_group, "time_origin", f->time_origin, 2, 1), "writing the checkpoint");
     H5TRY(attr_doubles(h->ck_group, "box_lo", s->box.lo, 3, 0), "writing the checkpoint");
     H5TRY(attr_doubles(h->ck_group, "box_length", s->box.len, 3, 0), "writing the checkpoint");
+    H5TRY(attr_doubles(h->ck_group, "box_tilt", s->box.tilt, 3, H5Aexists(h->ck_group, "box_tilt") <= 0),
+          "writing the checkpoint");
     /* a restart may continue this file otherwise (another backend: no build positions) */
     const char *redone[] = {"forces", "thermostat", "stages_from", "build_step", "stage_plan", "build_box_lo",
-                            "build_box_length"};
-    for (int k = 0; k < 7; k++)
+                            "build_box_length", "build_box_tilt"};
+    for (size_t k = 0; k < sizeof redone / sizeof redone[0]; k++)
         if (H5Aexists(h->ck_group, redone[k]) > 0)
             H5TRY(H5Adelete(h->ck_group, redone[k]), "writing the checkpoint");
     for (int k = 0; k < 2; k++) {
@@ -465,6 +468,7 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
         H5TRY(attr_doubles(h->ck_group, "build_step", &built, 0, 1), "writing the checkpoint");
         H5TRY(attr_doubles(h->ck_group, "build_box_lo", f->build_box.lo, 3, 1), "writing the checkpoint");
         H5TRY(attr_doubles(h->ck_group, "build_box_length", f->build_box.len, 3, 1), "writing the checkpoint");
+        H5TRY(attr_doubles(h->ck_group, "build_box_tilt", f->build_box.tilt, 3, 1), "writing the checkpoint");
         if (s->border) /* the backend's order at that build, by id (its order is not the positions' alone) */
             H5TRY(write_build_order(h, s->border, n), "writing the checkpoint");
     }
@@ -531,7 +535,8 @@ int h5md_write(h5md_file *h, const mdl_frame *f)
         if (series_append(h->path, h->nframes, &h->img, H5T_NATIVE_INT32, h->ibuf, f->step, f->time) != MDL_OK)
             return MDL_ERUN;
     }
-    double edges[9] = {s->box.len[0], 0, 0, 0, s->box.len[1], 0, 0, 0, s->box.len[2]};
+    /* rows: the edge vectors a, b, c (H5MD's triclinic box; an orthogonal box's a diagonal) */
+    double edges[9] = {s->box.len[0], 0, 0, s->box.tilt[0], s->box.len[1], 0, s->box.tilt[1], s->box.tilt[2], s->box.len[2]};
     if (series_append(h->path, h->nframes, &h->edges, H5T_NATIVE_DOUBLE, edges, f->step, f->time) != MDL_OK)
         return MDL_ERUN;
     if (f->obs) {
@@ -566,7 +571,6 @@ int h5md_put_table(h5md_file *h, const char *group, const char *name, const doub
     return MDL_OK;
 }
 
-
 int h5md_close(h5md_file *h)
 {
     if (!h)
@@ -574,8 +578,7 @@ int h5md_close(h5md_file *h)
     h5_enter();
     int rc = MDL_OK;
     if (h->file > 0) {
-        series *all[] = {&h->pos, &h->vel, &h->frc, &h->img, &h->edges,
-                         &h->obs[0], &h->obs[1], &h->obs[2], &h->obs[3], &h->obs[4], &h->dt};
+        series *all[] = {&h->pos, &h->vel, &h->frc, &h->img, &h->edges, &h->obs[0], &h->obs[1], &h->obs[2], &h->obs[3], &h->obs[4], &h->dt};
         for (size_t k = 0; k < sizeof all / sizeof all[0]; k++)
             series_close(all[k]);
         close_static(h);
@@ -589,9 +592,6 @@ int h5md_close(h5md_file *h)
         if (H5Fflush(h->file, H5F_SCOPE_GLOBAL) < 0 || H5Fclose(h->file) < 0)
             rc = fail_h5(h, "closing");
     }
-    free(h->fbuf);
-    free(h->ibuf);
-    free(h->dbuf);
-    free(h);
+    free(h->fbuf), free(h->ibuf), free(h->dbuf), free(h);
     return rc;
 }

@@ -184,26 +184,49 @@ static int parse_comment(line_reader *r, char *comment, xyz_header *h)
     return MDL_OK;
 }
 
-static int lattice_to_box(line_reader *r, const xyz_header *h, mdl_box *box)
+/* Lattice= as the box: LAMMPS's restricted form as it is, any other cell rotated into it (*rotated:
+   the rotation, which the atoms' positions about Origin and velocities then take). */
+static int lattice_to_box(line_reader *r, const xyz_header *h, mdl_box *box, double rot[3][3], int *rotated)
 {
-    for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++)
-            if (a != b && h->lattice[3 * a + b] != 0.0) {
-                mdl_error("%s:%d: Lattice= is not orthorhombic (mdlite supports rectangular boxes only)",
-                          r->path, r->line);
-                return MDL_EINPUT;
-            }
-    for (int d = 0; d < 3; d++) {
-        if (!(h->lattice[4 * d] > 0)) {
-            mdl_error("%s:%d: Lattice=: the box edge along %c (number %d of 9) is %g; it must be positive", r->path,
-                      r->line, "xyz"[d], 4 * d + 1, h->lattice[4 * d]);
+    for (int k = 0; k < 9; k++)
+        if (!isfinite(h->lattice[k]) || fabs(h->lattice[k]) > 1e30) {
+            mdl_error("%s:%d: Lattice=: number %d of 9 is %g", r->path, r->line, k + 1, h->lattice[k]);
             return MDL_EINPUT;
         }
-        box->lo[d] = h->origin[d];
-        box->len[d] = h->lattice[4 * d];
-        box->periodic[d] = h->pbc[d];
+    const char *why = box_from_cell(h->lattice, box, rot);
+    if (why) {
+        mdl_error("%s:%d: Lattice=: %s", r->path, r->line, why);
+        return MDL_EINPUT;
     }
+    *rotated = 0;
+    for (int d = 0; d < 3; d++) {
+        box->lo[d] = h->origin[d], box->periodic[d] = h->pbc[d];
+        for (int e = 0; e < 3; e++)
+            *rotated |= rot[d][e] != (d == e);
+    }
+    why = box_tilt_unfit(box);
+    if (why) {
+        mdl_error("%s:%d: Lattice=: %s", r->path, r->line, why);
+        return MDL_EINPUT;
+    }
+    if (*rotated)
+        mdl_note("%s:%d: Lattice= is not in LAMMPS's form (a along x, b in the xy plane): the cell, positions and "
+                 "velocities are rotated into it (lengths, angles and every distance as they were)", r->path, r->line);
     return MDL_OK;
+}
+
+/* Every atom's position about origin and velocity through rot. */
+static void rotate_atoms(mdl_system *s, const double rot[3][3], const double origin[3])
+{
+    double *p[3] = {s->x, s->y, s->z}, *v[3] = {s->vx, s->vy, s->vz};
+    for (size_t i = 0; i < s->n; i++) {
+        const double q[3] = {p[0][i] - origin[0], p[1][i] - origin[1], p[2][i] - origin[2]},
+                     u[3] = {v[0][i], v[1][i], v[2][i]};
+        for (int d = 0; d < 3; d++) {
+            p[d][i] = origin[d] + rot[d][0] * q[0] + rot[d][1] * q[1] + rot[d][2] * q[2];
+            v[d][i] = rot[d][0] * u[0] + rot[d][1] * u[1] + rot[d][2] * u[2];
+        }
+    }
 }
 
 static int read_xyz(line_reader *r, mdl_system *s, int *has_box)
@@ -229,8 +252,10 @@ static int read_xyz(line_reader *r, mdl_system *s, int *has_box)
     memset(&h, 0, sizeof h);
     if (parse_comment(r, line, &h) != MDL_OK)
         return MDL_EINPUT;
+    double rot[3][3];
+    int rotated = 0;
     if (h.has_lattice) {
-        if (lattice_to_box(r, &h, &s->box) != MDL_OK)
+        if (lattice_to_box(r, &h, &s->box, rot, &rotated) != MDL_OK)
             return MDL_EINPUT;
         *has_box = 1;
     }
@@ -329,6 +354,8 @@ static int read_xyz(line_reader *r, mdl_system *s, int *has_box)
             mdl_error("%s:%d: more lines than the %ld atoms the first line announces", r->path, r->line, natoms);
         rc = MDL_EINPUT;
     }
+    if (rc == MDL_OK && rotated)
+        rotate_atoms(s, rot, h.origin);
     return rc;
 }
 
@@ -420,8 +447,29 @@ static long atom_line(const char *path, size_t index)
     return found;
 }
 
+/* A triclinic box's check, in fractional coordinates, which a position's round trip through them
+   leaves within rounding of [0, 1) (LAMMPS writes such positions; the first build wraps them). */
+static int check_atoms_in_cell(const char *path, const mdl_system *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        const double p[3] = {s->x[i], s->y[i], s->z[i]};
+        double f[3];
+        box_to_fraction(&s->box, p, f);
+        for (int d = 0; d < 3; d++)
+            if (!(f[d] >= -1e-12 && f[d] <= 1 + 1e-12)) {
+                mdl_error("%s:%ld: atom %zu at (%.17g, %.17g, %.17g) is outside the triclinic box (fractional "
+                          "coordinate along %c = %.17g, not in [0, 1))", path, atom_line(path, i), i + 1, p[0], p[1],
+                          p[2], "abc"[d], f[d]);
+                return MDL_EINPUT;
+            }
+    }
+    return MDL_OK;
+}
+
 int check_atoms_in_box(const char *path, mdl_system *s)
 {
+    if (box_is_triclinic(&s->box))
+        return check_atoms_in_cell(path, s);
     double *c[3] = {s->x, s->y, s->z};
     for (size_t i = 0; i < s->n; i++)
         for (int d = 0; d < 3; d++) {

@@ -3,6 +3,7 @@
    energy (the tail included, as LAMMPS's are), the cell of an orthogonal box has right angles. */
 #include "thermo_columns.h"
 
+#include <math.h>
 #include <string.h>
 
 enum { C_STEP, C_ELAPSED, C_ELAPLONG, C_DT, C_TIME, C_CPU, C_TPCPU, C_SPCPU, C_ATOMS, C_TEMP, C_PRESS, C_PE, C_KE,
@@ -65,6 +66,24 @@ static double pressure_component(const mdl_thermo *t, int k, const mdl_observabl
     return (x->kinetic[k] + x->virial[k]) / o->volume * t->nktv2p + (k < 3 ? o->ptail : 0.0);
 }
 
+/* LAMMPS's cella .. cellgamma: the edges' lengths and angles (degrees) from h = (lx, ly, lz, yz, xz,
+   xy), in LAMMPS's operations; an orthogonal box's are its lengths and 90. */
+static double cell_parameter(int c, const mdl_observables *o)
+{
+    const double lx = o->box_len[0], ly = o->box_len[1], lz = o->box_len[2];
+    const double xy = o->box_tilt[0], xz = o->box_tilt[1], yz = o->box_tilt[2];
+    const int tri = xy != 0 || xz != 0 || yz != 0;
+    const double b = sqrt(ly * ly + xy * xy), cc = sqrt(lz * lz + yz * yz + xz * xz), pi = 3.14159265358979323846;
+    switch (c) {
+    case C_CELLA: return lx;
+    case C_CELLB: return tri ? b : ly;
+    case C_CELLC: return tri ? cc : lz;
+    case C_CELLALPHA: return tri ? acos((xy * xz + ly * yz) / sqrt((ly * ly + xy * xy) * (lz * lz + yz * yz + xz * xz))) * 180.0 / pi : 90.0;
+    case C_CELLBETA: return tri ? acos(xz / cc) * 180.0 / pi : 90.0;
+    default: return tri ? acos(xy / b) * 180.0 / pi : 90.0;
+    }
+}
+
 double thermo_column_value(const mdl_thermo *t, int c, long step, double time, const mdl_observables *o,
                            const mdl_thermo_extra *x)
 {
@@ -89,10 +108,11 @@ double thermo_column_value(const mdl_thermo *t, int c, long step, double time, c
     case C_VOL: return o->volume;
     case C_DENSITY: return t->mass * t->mv2d / o->volume;
     case C_LX: case C_LY: case C_LZ: return o->box_len[c - C_LX];
-    case C_CELLA: case C_CELLB: case C_CELLC: return o->box_len[c - C_CELLA];
+    case C_XY: case C_XZ: case C_YZ: return o->box_tilt[c - C_XY];
+    case C_CELLA: case C_CELLB: case C_CELLC: case C_CELLALPHA: case C_CELLBETA: case C_CELLGAMMA:
+        return cell_parameter(c, o);
     case C_XLO: case C_YLO: case C_ZLO: return o->box_lo[(c - C_XLO) / 2];
     case C_XHI: case C_YHI: case C_ZHI: return o->box_lo[(c - C_XHI) / 2] + o->box_len[(c - C_XHI) / 2];
-    case C_CELLALPHA: case C_CELLBETA: case C_CELLGAMMA: return 90.0;
     case C_PXX: case C_PYY: case C_PZZ: case C_PXY: case C_PXZ: case C_PYZ:
         return pressure_component(t, c - C_PXX, o, x);
     case C_FMAX: return x->fmax;

@@ -118,9 +118,10 @@ static int write_xyz(mdl_traj *t, const mdl_frame *f)
         ((t->fields & MDL_DUMP_VELOCITY) && health_frame_nonfinite(t->path, f->step, "velocity", s->vx, s->vy, s->vz, s->n)) ||
         ((t->fields & MDL_DUMP_FORCE) && health_frame_nonfinite(t->path, f->step, "force", s->fx, s->fy, s->fz, s->n)))
         return fclose(o), free(text), MDL_ERUN;
-    fprintf(o, "%zu\nLattice=\"%.10g 0 0 0 %.10g 0 0 0 %.10g\" Origin=\"%.10g %.10g %.10g\" "
+    fprintf(o, "%zu\nLattice=\"%.10g 0 0 %.10g %.10g 0 %.10g %.10g %.10g\" Origin=\"%.10g %.10g %.10g\" "
                "Properties=%s:S:1:pos:R:3%s%s%s pbc=\"T T T\" Step=%ld Time=%.10g mdlite_positions=%s\n",
-            s->n, s->box.len[0], s->box.len[1], s->box.len[2], s->box.lo[0], s->box.lo[1], s->box.lo[2],
+            s->n, s->box.len[0], s->box.tilt[0], s->box.len[1], s->box.tilt[1], s->box.tilt[2], s->box.len[2],
+            s->box.lo[0], s->box.lo[1], s->box.lo[2],
             t->species_column, t->fields & MDL_DUMP_VELOCITY ? ":velo:R:3:masses:R:1:momenta:R:3" : "",
             t->fields & MDL_DUMP_FORCE ? ":forces:R:3" : "", t->fields & MDL_DUMP_IMAGE ? ":image:I:3" : "", f->step,
             f->time, t->unwrapped ? "unwrapped" : "wrapped");
@@ -174,14 +175,15 @@ static int unwrap(mdl_traj *t, const mdl_frame *f, mdl_frame *g)
             return MDL_ERUN;
         t->ucap = s->n;
     }
-    const double *x[3] = {s->x, s->y, s->z};
-    const int32_t *img[3] = {s->ix, s->iy, s->iz};
     *g = *f;
-    for (int d = 0; d < 3; d++) {
-        double *u = t->u + (size_t)d * s->n;
-        for (size_t i = 0; i < s->n; i++)
-            u[i] = x[d][i] + img[d][i] * s->box.len[d];
-        g->at[d] = u;
+    for (int d = 0; d < 3; d++)
+        g->at[d] = t->u + (size_t)d * s->n;
+    for (size_t i = 0; i < s->n; i++) { /* p + ix a + iy b + iz c */
+        const double p[3] = {s->x[i], s->y[i], s->z[i]};
+        const int32_t im[3] = {s->ix[i], s->iy[i], s->iz[i]};
+        double u[3];
+        box_unwrap(&s->box, p, im, u);
+        t->u[i] = u[0], t->u[s->n + i] = u[1], t->u[2 * s->n + i] = u[2];
     }
     return MDL_OK;
 }

@@ -56,7 +56,7 @@ static int write_slot(mdl_writer *w, slot *s, int index)
         sleep_ms(w->throttle_ms);
     if (rc == MDL_OK) {
         for (int d = 0; d < 3 && obs.volume > 0; d++) /* the box at this frame (a barostat moves it) */
-            frame.box.lo[d] = obs.box_lo[d], frame.box.len[d] = obs.box_len[d];
+            frame.box.lo[d] = obs.box_lo[d], frame.box.len[d] = obs.box_len[d], frame.box.tilt[d] = obs.box_tilt[d];
         mdl_frame f = s->frame;
         f.s = &frame;
         f.obs = &obs;

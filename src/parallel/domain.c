@@ -25,7 +25,16 @@ const char *domain_axis_unfit(const mdl_box *b, const int grid[3], int d, double
    shorter than twice the ghost cutoff: there the minimum image would miss a pair's other images). */
 static int axis_ghosted(const mdl_box *b, const int grid[3], int d, double rghost, int images)
 {
-    return grid[d] > 1 || (images && b->periodic[d] && b->len[d] < 2 * rghost);
+    if (grid[d] > 1)
+        return 1;
+    return images && b->periodic[d] && (box_is_triclinic(b) || b->len[d] < 2 * rghost);
+}
+
+/* The ghost cutoff along d in the brick's own units (a triclinic box's slab between tilted faces
+   is wider along its edge than it is thick). */
+static double ghost_reach(const mdl_domain *dm, int d)
+{
+    return box_is_triclinic(&dm->box) ? dm->rghost / box_face_spacing(&dm->box, d) : dm->rghost;
 }
 
 /* The ghost cutoff's shell around a brick of `grid`: ghosts only along ghosted dimensions
@@ -89,7 +98,7 @@ static int plan_swaps(mdl_domain *dm)
     int want = 0;
     for (int d = 0; d < 3; d++) {
         dm->ghosted[d] = axis_ghosted(&dm->box, dm->grid, d, dm->rghost, dm->images);
-        const double brick = dm->hi[d] - dm->lo[d], hops = ceil(dm->rghost / brick);
+        const double brick = dm->hi[d] - dm->lo[d], hops = ceil(ghost_reach(dm, d) / brick);
         dm->hops[d] = !dm->ghosted[d] ? 0 : !(hops >= 1) ? 1 : hops > 1e6 ? 1000000 : (int)hops;
         want += 2 * dm->hops[d];
     }
@@ -179,11 +188,37 @@ void domain_destroy(mdl_domain *dm)
     memset(dm, 0, sizeof *dm);
 }
 
+/* A triclinic box's region: the box around the brick and its ghosts' slabs (their corners in
+   fractional coordinates), open on every side, cells at least `width` wide. */
+static size_t region_cells_triclinic(const mdl_domain *dm, double width, size_t natoms, mdl_box *r, int nc[3])
+{
+    double lo[3], hi[3], bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int d = 0; d < 3; d++) {
+        const double reach = dm->ghosted[d] ? ghost_reach(dm, d) : 0;
+        lo[d] = (dm->lo[d] - reach - dm->box.lo[d]) / dm->box.len[d];
+        hi[d] = (dm->hi[d] + reach - dm->box.lo[d]) / dm->box.len[d];
+    }
+    for (int corner = 0; corner < 8; corner++) {
+        const double s[3] = {corner & 1 ? hi[0] : lo[0], corner & 2 ? hi[1] : lo[1], corner & 4 ? hi[2] : lo[2]};
+        double p[3];
+        box_from_fraction(&dm->box, s, p);
+        for (int d = 0; d < 3; d++)
+            bmin[d] = fmin(bmin[d], p[d]), bmax[d] = fmax(bmax[d], p[d]);
+    }
+    const size_t limit = cell_grid_limit(natoms);
+    *r = (mdl_box){{bmin[0], bmin[1], bmin[2]}, {bmax[0] - bmin[0], bmax[1] - bmin[1], bmax[2] - bmin[2]}, {0, 0, 0}, {0, 0, 0}};
+    for (int d = 0; d < 3; d++)
+        nc[d] = cells_along(r->len[d], width, limit);
+    return cell_product(nc);
+}
+
 /* The region of cells at least `width` wide: along a ghosted dimension m whole cells tile the
    brick and k more on each side cover the ghosts (a brick narrower than a cell: cells over the
    brick and its ghosts); along the others the box's cells. */
 static size_t region_cells(const mdl_domain *dm, double width, size_t natoms, mdl_box *r, int nc[3])
 {
+    if (box_is_triclinic(&dm->box))
+        return region_cells_triclinic(dm, width, natoms, r, nc);
     const size_t limit = cell_grid_limit(natoms);
     *r = dm->box;
     for (int d = 0; d < 3; d++) {
@@ -224,11 +259,37 @@ static int brick_of(const mdl_domain *dm, int d, double v)
     return box_brick(v, dm->box.lo[d], dm->box.len[d], dm->grid[d]);
 }
 
+/* Position p's coordinates along the bricks' dimensions: p itself in an orthogonal box; in a
+   triclinic one lo + len times its fractional coordinates (LAMMPS's bricks in lamda space). */
+static void along_bricks(const mdl_box *b, const double p[3], double u[3])
+{
+    if (!box_is_triclinic(b)) {
+        u[0] = p[0], u[1] = p[1], u[2] = p[2];
+        return;
+    }
+    box_to_fraction(b, p, u);
+    for (int d = 0; d < 3; d++)
+        u[d] = b->lo[d] + u[d] * b->len[d];
+}
+
+/* Atom i's coordinate along the bricks' dimension d (along_bricks). */
+static double along(const mdl_domain *dm, const mdl_system *s, size_t i, int d)
+{
+    if (!box_is_triclinic(&dm->box))
+        return d == 0 ? s->x[i] : d == 1 ? s->y[i] : s->z[i];
+    const double p[3] = {s->x[i], s->y[i], s->z[i]};
+    double u[3];
+    along_bricks(&dm->box, p, u);
+    return u[d];
+}
+
 int domain_owner(const mdl_domain *dm, const double p[3])
 {
     int c[3];
+    double u[3];
+    along_bricks(&dm->box, p, u);
     for (int d = 0; d < 3; d++)
-        c[d] = brick_of(dm, d, p[d]);
+        c[d] = brick_of(dm, d, u[d]);
     return rank_at(dm->grid, c);
 }
 
@@ -330,11 +391,10 @@ static int way_to(const mdl_domain *dm, int d, int b)
 static int migrate_one_way(mdl_domain *dm, mdl_system *s, int d, int dir)
 {
     const int to = dir == 0 ? dm->below[d] : dm->above[d], from = dir == 0 ? dm->above[d] : dm->below[d];
-    double *c = coordinate(s, d);
     size_t words = 0;
     MDL_TRY(reserve_buffers(dm, s->n * ATOM_WORDS));
     for (size_t i = 0; i < s->n;) {
-        int b = brick_of(dm, d, c[i]);
+        int b = brick_of(dm, d, along(dm, s, i, d));
         if (b != dm->coord[d] && way_to(dm, d, b) == dir && to >= 0) {
             pack_atom(dm->buf_out + words, s, i);
             words += ATOM_WORDS;
@@ -357,7 +417,18 @@ int domain_migrate(mdl_domain *dm, mdl_system *s)
 {
     s->n = dm->nlocal; /* ghosts dropped */
     int32_t *image[3] = {s->ix, s->iy, s->iz};
-    for (int d = 0; d < 3; d++) {
+    if (box_is_triclinic(&dm->box)) {
+        const long n = (long)s->n;
+#pragma omp parallel for schedule(static)
+        for (long i = 0; i < n; i++) {
+            double p[3] = {s->x[i], s->y[i], s->z[i]};
+            int32_t im[3] = {s->ix[i], s->iy[i], s->iz[i]};
+            box_wrap_triclinic(&dm->box, p, im);
+            s->x[i] = p[0], s->y[i] = p[1], s->z[i] = p[2];
+            s->ix[i] = im[0], s->iy[i] = im[1], s->iz[i] = im[2];
+        }
+    }
+    for (int d = 0; d < 3 && !box_is_triclinic(&dm->box); d++) {
         if (!dm->box.periodic[d])
             continue;
         double *x = coordinate(s, d), lo = dm->box.lo[d], len = dm->box.len[d];
@@ -376,9 +447,8 @@ int domain_migrate(mdl_domain *dm, mdl_system *s)
             if (dm->grid[d] > 2)
                 MDL_TRY(migrate_one_way(dm, s, d, 1));
             away = 0;
-            const double *c = coordinate(s, d);
             for (size_t i = 0; i < s->n && !away; i++)
-                away = brick_of(dm, d, c[i]) != dm->coord[d];
+                away = brick_of(dm, d, along(dm, s, i, d)) != dm->coord[d];
             MDL_TRY(comm_or_int(&away));
         }
     }
@@ -418,7 +488,10 @@ static void pack_ghosts(mdl_domain *dm, const mdl_system *s, const mdl_swap *w, 
     for (size_t k = 0; k < w->nsend; k++) {
         size_t i = w->send[k];
         double *o = dm->buf_out + k * words, p[3] = {s->x[i], s->y[i], s->z[i]};
-        p[w->dim] += w->shift;
+        if (w->shift != 0 && box_is_triclinic(&dm->box))
+            box_add_edge(&dm->box, w->dim, w->shift > 0 ? 1.0 : -1.0, p); /* across a tilted face: its edge vector */
+        else
+            p[w->dim] += w->shift;
         if (with_ids)
             *o++ = (double)s->id[i], *o++ = s->type[i];
         o[0] = p[0], o[1] = p[1], o[2] = p[2];
@@ -439,11 +512,11 @@ int domain_build_ghosts(mdl_domain *dm, mdl_system *s)
         const int first_hop = k < 2 || dm->swap[k - 2].dim != d;
         const size_t lo = first_hop ? 0 : dm->swap[k - 2].first;
         const size_t hi = first_hop ? before : dm->swap[k - 2].first + dm->swap[k - 2].nrecv;
-        const double *c = coordinate(s, d);
+        const double reach = ghost_reach(dm, d);
         w->nsend = 0;
         if (w->to >= 0)
             for (size_t i = lo; i < hi; i++)
-                if (w->dir == 0 ? c[i] < dm->lo[d] + dm->rghost : c[i] >= dm->hi[d] - dm->rghost)
+                if (w->dir == 0 ? along(dm, s, i, d) < dm->lo[d] + reach : along(dm, s, i, d) >= dm->hi[d] - reach)
                     MDL_TRY(add_send(w, i));
         MDL_TRY(reserve_buffers(dm, w->nsend * GHOST_WORDS));
         pack_ghosts(dm, s, w, 1);

@@ -17,7 +17,7 @@ typedef struct {
     double volume, ecouple;
     double etail, ptail; /* the tail correction's shares of the potential energy (LAMMPS's etail) and the
                             pressure (0: none) */
-    double box_lo[3], box_len[3];
+    double box_lo[3], box_len[3], box_tilt[3];
 } mdl_observables;
 
 /* Temperature with 3N-3 degrees of freedom, and pressure P = (2 KE + W) / (3 V). */
@@ -40,7 +40,7 @@ static inline void mdl_finish_observables(mdl_observables *o, size_t n, const md
     o->pressure = ((2.0 * o->kinetic + o->virial) / (3.0 * volume) + tail[1] / (volume * volume)) * u->nktv2p;
     o->volume = volume;
     for (int d = 0; d < 3; d++)
-        o->box_lo[d] = b->lo[d], o->box_len[d] = b->len[d];
+        o->box_lo[d] = b->lo[d], o->box_len[d] = b->len[d], o->box_tilt[d] = b->tilt[d];
 }
 
 #endif

@@ -1,4 +1,5 @@
-/* Lattice construction, species assignment and Maxwell-Boltzmann velocities. */
+/* Lattices as LAMMPS's lattice and create_atoms make them (fcc, bcc, sc, hcp, diamond, custom;
+   oriented, shifted, in any box), species assignment and Maxwell-Boltzmann velocities. */
 #include "lattice.h"
 
 #include "../physics/observables.h"
@@ -8,10 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const double FCC[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
-static const double BCC[2][3] = {{0, 0, 0}, {0.5, 0.5, 0.5}};
-static const double SC[1][3] = {{0, 0, 0}};
 
 /* Species by composition: exact counts (largest remainder), positions chosen by a seeded shuffle. */
 static int assign_species(const mdl_config *cfg, mdl_system *s)
@@ -38,54 +35,123 @@ static int assign_species(const mdl_config *cfg, mdl_system *s)
     return MDL_OK;
 }
 
-static int basis_of(const mdl_config *cfg, const double (**basis)[3])
+/* The lattice of cfg's [system] keys. */
+static void lattice_of(const mdl_config *cfg, mdl_crystal *c)
 {
-    if (strcmp(cfg->lattice, "bcc") == 0) {
-        *basis = BCC;
-        return 2;
+    mdl_lattice_spec sp = {cfg->lattice, cfg->lattice_constant, cfg->density, {{0}}, &cfg->lattice_basis, {0}, {0}, {0}};
+    memcpy(sp.a, cfg->lattice_a, sizeof sp.a);
+    memcpy(sp.orient, cfg->lattice_orient, sizeof sp.orient);
+    memcpy(sp.origin, cfg->lattice_origin, sizeof sp.origin);
+    memcpy(sp.spacing, cfg->lattice_spacing, sizeof sp.spacing);
+    crystal_make(&sp, c);
+}
+
+/* The box the lattice fills: cells along its spacings from 0, or [box] with its origin and tilts. */
+static void lattice_box(const mdl_config *cfg, const mdl_crystal *L, mdl_box *b)
+{
+    *b = (mdl_box){{0, 0, 0}, {0, 0, 0}, {1, 1, 1}, {0, 0, 0}};
+    for (int d = 0; d < 3; d++) {
+        if (cfg->cells[0] > 0) {
+            b->len[d] = cfg->cells[d] * L->spacing[d];
+        } else {
+            b->lo[d] = cfg->box_origin[d], b->len[d] = cfg->box[d];
+            b->tilt[d] = cfg->tilt[d];
+        }
     }
-    if (strcmp(cfg->lattice, "sc") == 0) {
-        *basis = SC;
-        return 1;
+}
+
+/* The lattice points inside box b, in LAMMPS's create_atoms order (cells k, j, i over the box's
+   bounding box in lattice coordinates, then the basis), each kept where it lies in the box shrunk
+   by 1e-6 of it at the lower faces and twice that at the upper ones (LAMMPS's epsilon: of the
+   fractional coordinate in a triclinic box, of each length in an orthogonal one), so that of two
+   periodic images on the faces exactly one is made. Appended to s where s is given; returns how
+   many. */
+static size_t fill_box(const mdl_crystal *L, const mdl_box *b, mdl_system *s)
+{
+    const int tri = box_is_triclinic(b);
+    double blo[3] = {INFINITY, INFINITY, INFINITY}, bhi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int corner = 0; corner < 8; corner++) { /* the box's bounding box */
+        const double f[3] = {corner & 1, (corner >> 1) & 1, (corner >> 2) & 1};
+        double p[3];
+        box_from_fraction(b, f, p);
+        for (int d = 0; d < 3; d++)
+            blo[d] = fmin(blo[d], p[d]), bhi[d] = fmax(bhi[d], p[d]);
     }
-    *basis = FCC;
-    return 4;
+    double lmin[3] = {INFINITY, INFINITY, INFINITY}, lmax[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int corner = 0; corner < 8; corner++) { /* its corners in lattice coordinates */
+        double p[3] = {corner & 1 ? bhi[0] : blo[0], corner & 2 ? bhi[1] : blo[1], corner & 4 ? bhi[2] : blo[2]};
+        crystal_from_box(L, p);
+        for (int d = 0; d < 3; d++)
+            lmin[d] = fmin(lmin[d], p[d]), lmax[d] = fmax(lmax[d], p[d]);
+    }
+    int lo[3], hi[3];
+    double sublo[3], subhi[3];
+    for (int d = 0; d < 3; d++) {
+        lo[d] = (int)lmin[d] - 1 - (lmin[d] < 0), hi[d] = (int)lmax[d] + 1;
+        const double eps = tri ? 1e-6 : b->len[d] * 1e-6;
+        sublo[d] = (tri ? 0 : b->lo[d]) - eps;
+        subhi[d] = (tri ? 1 : b->lo[d] + b->len[d]) - 2 * eps;
+    }
+    size_t n = 0;
+    for (int k = lo[2]; k <= hi[2]; k++)
+        for (int j = lo[1]; j <= hi[1]; j++)
+            for (int i = lo[0]; i <= hi[0]; i++)
+                for (int m = 0; m < L->nbasis; m++) {
+                    double x[3] = {i + L->basis[m][0], j + L->basis[m][1], k + L->basis[m][2]}, c[3];
+                    crystal_to_box(L, x);
+                    if (tri)
+                        box_to_fraction(b, x, c);
+                    else
+                        memcpy(c, x, sizeof c);
+                    if (c[0] < sublo[0] || c[0] >= subhi[0] || c[1] < sublo[1] || c[1] >= subhi[1] ||
+                        c[2] < sublo[2] || c[2] >= subhi[2])
+                        continue;
+                    if (s)
+                        system_add_atom(s, 0, x[0], x[1], x[2]);
+                    n++;
+                }
+    return n;
 }
 
 size_t lattice_atom_count(const mdl_config *cfg)
 {
-    const double(*basis)[3];
-    size_t nb = (size_t)basis_of(cfg, &basis); /* cells are at most 4096 each: no overflow */
-    return (size_t)cfg->cells[0] * (size_t)cfg->cells[1] * (size_t)cfg->cells[2] * nb;
+    mdl_crystal L;
+    mdl_box b;
+    lattice_of(cfg, &L);
+    lattice_box(cfg, &L, &b);
+    const double cells = box_volume(&b) / crystal_cell_volume(&L);
+    if (!(cells * L.nbasis < 4.0 * (double)MDL_MAX_ATOMS)) /* far too many: never the loop */
+        return (size_t)MDL_MAX_ATOMS + 1;
+    return fill_box(&L, &b, NULL);
+}
+
+double lattice_volume(const mdl_config *cfg)
+{
+    mdl_crystal L;
+    mdl_box b;
+    lattice_of(cfg, &L);
+    lattice_box(cfg, &L, &b);
+    return box_volume(&b);
 }
 
 int lattice_build(const mdl_config *cfg, mdl_system *s)
 {
-    const double(*basis)[3];
-    int nb = basis_of(cfg, &basis);
-    double a = cfg->lattice_constant > 0 ? cfg->lattice_constant : cbrt(nb / cfg->density);
+    mdl_crystal L;
+    lattice_of(cfg, &L);
     size_t n = lattice_atom_count(cfg);
     if (n > (size_t)MDL_MAX_ATOMS) {
-        mdl_error("%s: [system] cells: %d %d %d make %zu atoms, more than mdlite handles (%ld)",
-                  config_origin(cfg, "system", "cells"), cfg->cells[0], cfg->cells[1], cfg->cells[2], n,
+        mdl_error("%s: [system] %s: the lattice makes more atoms than mdlite handles (%ld)",
+                  config_origin(cfg, "system", cfg->cells[0] > 0 ? "cells" : "box"), cfg->cells[0] > 0 ? "cells" : "box",
                   (long)MDL_MAX_ATOMS);
         return MDL_EINPUT;
     }
-    if (system_reserve(s, n) != MDL_OK)
+    if (system_reserve(s, n > 0 ? n : 1) != MDL_OK)
         return MDL_ERUN;
     for (int t = 0; t < cfg->nspecies; t++)
         system_species_index(s, cfg->species[t], 1);
-    for (int d = 0; d < 3; d++) {
-        s->box.lo[d] = 0;
-        s->box.len[d] = a * cfg->cells[d];
-        s->box.periodic[d] = 1;
-    }
-    for (int k = 0; k < cfg->cells[2]; k++)
-        for (int j = 0; j < cfg->cells[1]; j++)
-            for (int i = 0; i < cfg->cells[0]; i++)
-                for (int b = 0; b < nb; b++)
-                    system_add_atom(s, 0, a * (i + basis[b][0]), a * (j + basis[b][1]), a * (k + basis[b][2]));
-    return assign_species(cfg, s);
+    lattice_box(cfg, &L, &s->box);
+    fill_box(&L, &s->box, s);
+    return s->n > 0 ? assign_species(cfg, s) : MDL_OK;
 }
 
 double kinetic_energy(const mdl_system *s, const mdl_units *u)

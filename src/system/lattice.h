@@ -1,4 +1,4 @@
-/* Builds fcc/bcc/sc lattices and the Maxwell-Boltzmann initial velocities. */
+/* Builds lattices (LAMMPS's lattice and create_atoms box) and the Maxwell-Boltzmann initial velocities. */
 #ifndef MDL_LATTICE_H
 #define MDL_LATTICE_H
 
@@ -7,9 +7,11 @@
 #include "system.h"
 #include "../physics/units.h"
 
-/* Atoms that cfg's lattice and cells make. */
+/* Atoms that cfg's lattice makes in its box (past MDL_MAX_ATOMS: a count over it), and the box's
+   volume. */
 size_t lattice_atom_count(const mdl_config *cfg);
-/* Fills s with cfg's lattice (cells, density or lattice_constant, species by composition). */
+double lattice_volume(const mdl_config *cfg);
+/* Fills s with cfg's lattice in its box (cells, or box, box_origin, tilt), species by composition. */
 int lattice_build(const mdl_config *cfg, mdl_system *s);
 
 /* Maxwell-Boltzmann velocities at temperature T from `draw` (a backend's draw_normals): seeded per atom

@@ -90,10 +90,16 @@ static int read_input(const mdl_config *cfg, mdl_system *s)
     }
     if (given)
         for (int d = 0; d < 3; d++) {
-            s->box.lo[d] = 0;
+            s->box.lo[d] = cfg->box_origin[d];
             s->box.len[d] = cfg->box[d];
             s->box.periodic[d] = 1;
+            s->box.tilt[d] = cfg->tilt[d];
         }
+    const char *why = given ? box_tilt_unfit(&s->box) : NULL;
+    if (why) {
+        mdl_error("%s: [system] tilt: %s", config_origin(cfg, "system", "tilt"), why);
+        return MDL_EINPUT;
+    }
     for (int d = 0; d < 3; d++)
         if (!s->box.periodic[d]) {
             mdl_error("%s:2: pbc= has F for dimension %d; mdlite runs periodic boxes only", cfg->input, d + 1);
@@ -124,12 +130,18 @@ static int check_memory(const mdl_config *cfg, size_t n, double density, const c
 
 static int build_lattice(const mdl_config *cfg, mdl_system *s)
 {
+    const mdl_box tilted = {{0, 0, 0}, {cfg->box[0], cfg->box[1], cfg->box[2]}, {1, 1, 1},
+                            {cfg->tilt[0], cfg->tilt[1], cfg->tilt[2]}};
+    const char *why = cfg->cells[0] > 0 ? NULL : box_tilt_unfit(&tilted);
+    if (why) {
+        mdl_error("%s: [system] tilt: %s", config_origin(cfg, "system", "tilt"), why);
+        return MDL_EINPUT;
+    }
     size_t n = lattice_atom_count(cfg);
-    double basis = strcmp(cfg->lattice, "bcc") == 0 ? 2 : strcmp(cfg->lattice, "sc") == 0 ? 1 : 4;
-    double density = cfg->density > 0 ? cfg->density : basis / pow(cfg->lattice_constant, 3);
     char origin[MDL_PATH_LEN + 64];
-    snprintf(origin, sizeof origin, "%s: [system] cells", config_origin(cfg, "system", "cells"));
-    if (n <= (size_t)MDL_MAX_ATOMS && check_memory(cfg, n, density, origin) != MDL_OK)
+    const char *key = cfg->cells[0] > 0 ? "cells" : "box";
+    snprintf(origin, sizeof origin, "%s: [system] %s", config_origin(cfg, "system", key), key);
+    if (n <= (size_t)MDL_MAX_ATOMS && n > 0 && check_memory(cfg, n, (double)n / lattice_volume(cfg), origin) != MDL_OK)
         return MDL_EINPUT;
     return lattice_build(cfg, s);
 }
@@ -197,6 +209,21 @@ int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_n
 int check_cutoff_fits(const mdl_config *cfg, const mdl_system *s, const mdl_pair_table *pt, int gpu)
 {
     double need = 2.0 * (pt->cutmax + cfg->skin);
+    for (int k = 0; k < (cfg->nstages ? cfg->nstages : 1) && box_is_triclinic(&s->box); k++) {
+        const mdl_config *st = cfg->nstages ? &cfg->stages[k] : cfg;
+        if (st->ensemble == MDL_NPT_NOSE_HOOVER) {
+            mdl_error("%s: [run] ensemble = npt-nose-hoover: the barostat runs orthogonal boxes; this one is "
+                      "triclinic (tilts %g %g %g)", config_origin(st, "run", "ensemble"), s->box.tilt[0],
+                      s->box.tilt[1], s->box.tilt[2]);
+            return MDL_EINPUT;
+        }
+    }
+    if (gpu && box_is_triclinic(&s->box)) {
+        mdl_error("%s: a triclinic box (tilts %g %g %g): the GPU backend runs orthogonal boxes (the CPU backend "
+                  "takes triclinic ones)", cfg->input[0] ? cfg->input : config_origin(cfg, "system", "tilt"),
+                  s->box.tilt[0], s->box.tilt[1], s->box.tilt[2]);
+        return MDL_EINPUT;
+    }
     for (int d = 0; d < 3 && gpu; d++)
         if (s->box.len[d] <= need) {
             mdl_error("%s: [potential] %s: cutoff + skin = %g + %g is more than half the box length %g "

@@ -1,0 +1,138 @@
+/* The [system] keys' cross-checks: a lattice or an input file, the lattice's keys (style, scale,
+   cells or a box, orientation, a custom cell), the box's origin and tilts. */
+#include "config_schema.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Each of keys[] that is set: refused with why. */
+static int refuse_set(const mdl_config *cfg, const char *const *keys, int n, const char *why)
+{
+    int ok = 1;
+    for (int k = 0; k < n; k++) {
+        const mdl_entry *e = config_find_entry(cfg, "system", keys[k]);
+        if (e) {
+            config_fail(e, "%s", why);
+            ok = 0;
+        }
+    }
+    return ok;
+}
+
+/* lattice_orient: three nonzero rows, mutually orthogonal, right-handed (LAMMPS's checks). */
+static int check_orient(const mdl_config *cfg)
+{
+    const int *o = cfg->lattice_orient;
+    const mdl_entry *e = config_find_entry(cfg, "system", "lattice_orient");
+    if (!e)
+        return 1;
+    for (int r = 0; r < 3; r++)
+        if (!o[3 * r] && !o[3 * r + 1] && !o[3 * r + 2]) {
+            config_fail(e, "the orient vector of %c is zero", "xyz"[r]);
+            return 0;
+        }
+    for (int r = 0; r < 3; r++) {
+        const int *a = o + 3 * r, *b = o + 3 * ((r + 1) % 3);
+        if (a[0] * b[0] + a[1] * b[1] + a[2] * b[2]) {
+            config_fail(e, "the orient vectors of %c and %c are not orthogonal (LAMMPS: lattice orient vectors are "
+                        "not orthogonal)", "xyz"[r], "xyz"[(r + 1) % 3]);
+            return 0;
+        }
+    }
+    const long cx = (long)o[1] * o[5] - (long)o[2] * o[4], cy = (long)o[2] * o[3] - (long)o[0] * o[5],
+               cz = (long)o[0] * o[4] - (long)o[1] * o[3];
+    if (cx * o[6] + cy * o[7] + cz * o[8] <= 0) {
+        config_fail(e, "x cross y points away from z: the orient vectors are not right-handed (LAMMPS refuses them)");
+        return 0;
+    }
+    return 1;
+}
+
+/* A custom lattice's cell: a basis, and a1 a2 a3 neither collinear nor coplanar. */
+static int check_custom(const mdl_config *cfg)
+{
+    mdl_entry tmp;
+    if (cfg->lattice_basis.n == 0) {
+        config_fail(config_entry_or_file(cfg, "system", "lattice_basis", &tmp),
+                    "missing: lattice = custom needs its basis atoms (lattice_basis = x y z ...)");
+        return 0;
+    }
+    const double(*a)[3] = cfg->lattice_a;
+    const double c[3] = {a[1][1] * a[2][2] - a[1][2] * a[2][1], a[1][2] * a[2][0] - a[1][0] * a[2][2],
+                         a[1][0] * a[2][1] - a[1][1] * a[2][0]};
+    const double volume = a[0][0] * c[0] + a[0][1] * c[1] + a[0][2] * c[2];
+    if (!(fabs(volume) > 0) || !isfinite(volume)) {
+        config_fail(config_entry_or_file(cfg, "system", "lattice_a1", &tmp),
+                    "lattice_a1, lattice_a2 and lattice_a3 make a cell of no volume (collinear or coplanar)");
+        return 0;
+    }
+    return 1;
+}
+
+/* With a lattice: its scale, cells or a box, the orientation, the custom cell. */
+static int check_lattice(const mdl_config *cfg)
+{
+    mdl_entry tmp;
+    const mdl_entry *den = config_find_entry(cfg, "system", "density"), *lc = config_find_entry(cfg, "system", "lattice_constant");
+    const mdl_entry *cells = config_find_entry(cfg, "system", "cells"), *box = config_find_entry(cfg, "system", "box");
+    int ok = 1;
+    if (den && lc) {
+        config_fail(lc, "contradicts density (%s): give one of them", den->origin);
+        ok = 0;
+    }
+    if (!den && !lc) {
+        config_fail(config_entry_or_file(cfg, "system", "density", &tmp), "missing: a lattice needs density or lattice_constant");
+        ok = 0;
+    }
+    if (cells && box) {
+        config_fail(box, "contradicts cells (%s): the lattice fills either NX NY NZ of its cells or this box", cells->origin);
+        ok = 0;
+    }
+    if (!cells && !box) {
+        config_fail(config_entry_or_file(cfg, "system", "cells", &tmp),
+                    "missing: a lattice needs cells = NX NY NZ, or a box (box = Lx Ly Lz) that it fills");
+        ok = 0;
+    }
+    if (cells) {
+        static const char *const with_box[] = {"box_origin", "tilt"};
+        ok &= refuse_set(cfg, with_box, 2, "only with box = Lx Ly Lz (cells make a box from 0 along the lattice's spacings)");
+    }
+    for (int d = 0; d < 3; d++)
+        if (cfg->lattice_origin[d] >= 1) {
+            config_fail(config_find_entry(cfg, "system", "lattice_origin"), "each fraction lies in [0, 1)");
+            ok = 0;
+            break;
+        }
+    ok &= check_orient(cfg);
+    if (strcmp(cfg->lattice, "custom") == 0)
+        return ok && check_custom(cfg);
+    static const char *const custom[] = {"lattice_a1", "lattice_a2", "lattice_a3", "lattice_basis"};
+    return ok & refuse_set(cfg, custom, 4, "only with lattice = custom (the other lattices have their own cells)");
+}
+
+int config_check_system(const mdl_config *cfg)
+{
+    mdl_entry tmp;
+    const mdl_entry *lat = config_find_entry(cfg, "system", "lattice"), *inp = config_find_entry(cfg, "system", "input");
+    if (lat && inp) {
+        config_fail(inp, "contradicts lattice (%s): give either a lattice or an input file", lat->origin);
+        return 0;
+    }
+    if (!lat && !inp) {
+        config_fail(config_entry_or_file(cfg, "system", "lattice", &tmp),
+                    "missing: give lattice = fcc|bcc|sc|hcp|diamond|custom or input = FILE");
+        return 0;
+    }
+    int ok = 1;
+    if (config_find_entry(cfg, "system", "tilt") && !config_find_entry(cfg, "system", "box")) {
+        config_fail(config_find_entry(cfg, "system", "tilt"), "only with box = Lx Ly Lz (the tilts of that box)");
+        ok = 0;
+    }
+    if (lat)
+        return ok && check_lattice(cfg);
+    static const char *const lattice_only[] = {"density", "lattice_constant", "cells", "species", "composition",
+                                               "lattice_a1", "lattice_a2", "lattice_a3", "lattice_basis",
+                                               "lattice_orient", "lattice_origin", "lattice_spacing"};
+    return ok & refuse_set(cfg, lattice_only, sizeof lattice_only / sizeof lattice_only[0],
+                           "only used with a lattice, not with input = FILE");
+}

@@ -1,0 +1,260 @@
+/* The LAMMPS commands that make the box and its atoms, into mdlite's [system] keys: lattice (its
+   styles and keywords), region block and prism (in lattice or box units), create_box (an
+   orthogonal or a triclinic box), create_atoms TYPE box. */
+#include "lammps_script_state.h"
+#include "../physics/box.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* lattice STYLE SCALE keywords: parsed as LAMMPS parses them; the checks LAMMPS makes at once
+   (orient vectors, basis fractions) are the [system] keys' when create_atoms sets them. */
+static int lattice_keyword(script *sc, char **w, int nw, int *k)
+{
+    mdl_lattice_spec *sp = &sc->lat;
+    const char *key = w[*k];
+    const int custom = !strcmp(sc->lattice, "custom");
+    double v[3];
+    if (!strcmp(key, "orient")) {
+        if (*k + 4 >= nw || strlen(w[*k + 1]) != 1 || !strchr("xyz", w[*k + 1][0]))
+            return fail(sc, "orient takes x, y or z and three integers");
+        const int d = w[*k + 1][0] - 'x';
+        for (int e = 0; e < 3; e++) {
+            long n;
+            MDL_TRY(script_count(sc, w[*k + 2 + e], -10000, 10000, &n));
+            sp->orient[3 * d + e] = (int)n;
+        }
+        *k += 5;
+        return MDL_OK;
+    }
+    if (*k + 3 >= nw)
+        return fail(sc, "%s takes three numbers", key);
+    for (int e = 0; e < 3; e++)
+        MDL_TRY(script_number(sc, w[*k + 1 + e], &v[e]));
+    *k += 4;
+    if (!strcmp(key, "origin")) {
+        for (int e = 0; e < 3; e++)
+            if (!(v[e] >= 0 && v[e] < 1))
+                return fail(sc, "origin: each fraction lies in [0, 1) (LAMMPS: illegal lattice command)");
+        memcpy(sp->origin, v, sizeof v);
+    } else if (!strcmp(key, "spacing")) {
+        for (int e = 0; e < 3; e++)
+            if (!(v[e] > 0 && v[e] <= 1e30))
+                return fail(sc, "spacing: each spacing is above 0 (LAMMPS: lattice spacings are invalid)");
+        memcpy(sp->spacing, v, sizeof v);
+    } else if ((!strcmp(key, "a1") || !strcmp(key, "a2") || !strcmp(key, "a3")) && custom) {
+        memcpy(sp->a[key[1] - '1'], v, sizeof v);
+    } else if (!strcmp(key, "basis") && custom) {
+        if (sc->lat_basis.n == MDL_MAX_BASIS)
+            return fail(sc, "more than %d basis atoms", MDL_MAX_BASIS);
+        for (int e = 0; e < 3; e++)
+            if (!(v[e] >= 0 && v[e] < 1))
+                return fail(sc, "basis: each fraction lies in [0, 1) (LAMMPS: illegal lattice command)");
+        memcpy(sc->lat_basis.v[sc->lat_basis.n++], v, sizeof v);
+    } else {
+        return fail(sc, "'%s': %s", key, custom || strcmp(key, "basis") ? "not a keyword of lattice (origin, orient, "
+                    "spacing, a1 a2 a3 basis)" : "a1 a2 a3 and basis belong to lattice custom (LAMMPS: invalid option "
+                    "for a non-custom style)");
+    }
+    return MDL_OK;
+}
+
+static int cmd_lattice(script *sc, char **w, int nw)
+{
+    MDL_TRY(expect_args(sc, nw, 2, 2 + 1000));
+    if (!crystal_style_known(w[1]))
+        return fail(sc, "%s: mdlite builds the 3-d lattices sc, bcc, fcc, hcp, diamond and custom", w[1]);
+    double v;
+    MDL_TRY(script_number(sc, w[2], &v));
+    if (!(v >= 1e-30 && v <= 1e30))
+        return fail(sc, "the scale %s must lie within [1e-30, 1e30]", w[2]);
+    snprintf(sc->lattice, sizeof sc->lattice, "%s", w[1]);
+    mdl_lattice_spec *sp = &sc->lat;
+    *sp = (mdl_lattice_spec){sc->lattice, 0, 0, {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, &sc->lat_basis,
+                             {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}, {0, 0, 0}};
+    sc->lat_basis.n = 0;
+    if (strcmp(sc->units, "lj") == 0) /* LAMMPS: in lj units the scale is a reduced density; else the edge */
+        sp->density = v;
+    else
+        sp->scale = v;
+    for (int k = 3; k < nw;)
+        MDL_TRY(lattice_keyword(sc, w, nw, &k));
+    if (!strcmp(sc->lattice, "custom") && sc->lat_basis.n == 0)
+        return fail(sc, "a custom lattice with no basis atoms (LAMMPS: no basis atoms in lattice)");
+    const int *o = sp->orient;
+    for (int r = 0; r < 3; r++)
+        for (int q = r + 1; q < 3; q++)
+            if (o[3 * r] * o[3 * q] + o[3 * r + 1] * o[3 * q + 1] + o[3 * r + 2] * o[3 * q + 2])
+                return fail(sc, "orient: the vectors of %c and %c are not orthogonal (LAMMPS: lattice orient vectors "
+                            "are not orthogonal)", "xyz"[r], "xyz"[q]);
+    const long cx = (long)o[1] * o[5] - (long)o[2] * o[4], cy = (long)o[2] * o[3] - (long)o[0] * o[5],
+               cz = (long)o[0] * o[4] - (long)o[1] * o[3];
+    if (cx * o[6] + cy * o[7] + cz * o[8] <= 0)
+        return fail(sc, "orient: the vectors are not right-handed, or one is zero (LAMMPS refuses them)");
+    crystal_make(sp, &sc->crystal);
+    if (!(crystal_cell_volume(&sc->crystal) > 0) || !isfinite(crystal_cell_volume(&sc->crystal)))
+        return fail(sc, "a1 a2 a3 make a cell of no volume (LAMMPS: degenerate or collinear primitive vectors)");
+    return MDL_OK;
+}
+
+/* region ID block|prism bounds [tilts] [units lattice|box]: kept in box units. */
+static int cmd_region(script *sc, char **w, int nw)
+{
+    const int prism = nw >= 3 && !strcmp(w[2], "prism"), nb = prism ? 12 : 9;
+    if (nw < 9 || (!prism && strcmp(w[2], "block")) || nw < nb)
+        return fail(sc, "mdlite takes 'region ID block xlo xhi ylo yhi zlo zhi' and 'region ID prism xlo xhi ylo yhi "
+                        "zlo zhi xy xz yz', each with [units lattice|box]");
+    int lattice_units = 1;
+    if (nw == nb + 2 && !strcmp(w[nb], "units") && (!strcmp(w[nb + 1], "box") || !strcmp(w[nb + 1], "lattice")))
+        lattice_units = !strcmp(w[nb + 1], "lattice");
+    else if (nw != nb)
+        return fail(sc, "keywords after the bounds: mdlite takes 'units lattice|box' only");
+    if (lattice_units && !sc->lattice[0])
+        return fail(sc, "a region in lattice units needs a lattice command before it (LAMMPS: use of region with "
+                        "undefined lattice)");
+    for (int k = 0; k < sc->nregion; k++)
+        if (!strcmp(sc->regions[k].id, w[1]))
+            return fail(sc, "region %s exists already (LAMMPS refuses a second one of that ID)", w[1]);
+    if (sc->nregion == sc->region_cap) {
+        int cap = 2 * sc->region_cap + 4;
+        script_region *r = mdl_realloc(sc->regions, (size_t)cap * sizeof *r, "regions");
+        if (!r)
+            return MDL_ERUN;
+        sc->regions = r, sc->region_cap = cap;
+    }
+    script_region *r = &sc->regions[sc->nregion];
+    memset(r, 0, sizeof *r);
+    const double *sp = sc->crystal.spacing;
+    for (int d = 0; d < 6; d++) {
+        MDL_TRY(script_number(sc, w[3 + d], &r->b[d]));
+        r->b[d] *= lattice_units ? sp[d / 2] : 1.0;
+    }
+    for (int k = 0; prism && k < 3; k++) { /* LAMMPS: xy and xz in x's spacing, yz in y's */
+        MDL_TRY(script_number(sc, w[9 + k], &r->tilt[k]));
+        r->tilt[k] *= lattice_units ? sp[k < 2 ? 0 : 1] : 1.0;
+    }
+    for (int d = 0; d < 3; d++)
+        if (!(r->b[2 * d + 1] > r->b[2 * d]))
+            return fail(sc, "region %s: %clo must be below %chi (LAMMPS: illegal region command)", w[1], "xyz"[d],
+                        "xyz"[d]);
+    if (!(r->id = mdl_strdup(w[1])))
+        return MDL_ERUN;
+    r->prism = prism;
+    sc->nregion++;
+    return MDL_OK;
+}
+
+static int find_region(script *sc, const char *id)
+{
+    for (int k = 0; k < sc->nregion; k++)
+        if (!strcmp(sc->regions[k].id, id))
+            return k;
+    return -1;
+}
+
+/* create_box N REGION: the box of the region (a prism's: triclinic), within LAMMPS's tilt limits. */
+static int cmd_create_box(script *sc, char **w, int nw)
+{
+    MDL_TRY(expect_args(sc, nw, 2, 2));
+    long n;
+    if (sc->box_made)
+        return fail(sc, "the box exists already");
+    if (mdl_parse_long(w[1], &n) != 0 || n < 1 || n > 8)
+        return fail(sc, "'%s': mdlite takes 1 to 8 atom types", w[1]);
+    const int k = find_region(sc, w[2]);
+    if (k < 0)
+        return fail(sc, "no region %s", w[2]);
+    const script_region *r = &sc->regions[k];
+    mdl_box b = {{r->b[0], r->b[2], r->b[4]}, {r->b[1] - r->b[0], r->b[3] - r->b[2], r->b[5] - r->b[4]}, {1, 1, 1},
+                 {r->tilt[0], r->tilt[1], r->tilt[2]}};
+    const char *why = box_tilt_unfit(&b);
+    if (why)
+        return fail(sc, "region %s: %s", w[2], why);
+    sc->ntypes = (int)n;
+    sc->box_made = 1;
+    sc->box_region = k;
+    free(sc->pair_set);
+    if (!(sc->pair_set = mdl_calloc((size_t)(n * n), 1, "pairs")))
+        return MDL_ERUN;
+    MDL_TRY(setf(sc, "system", "box", "%.17g %.17g %.17g", b.len[0], b.len[1], b.len[2]));
+    if (b.lo[0] != 0 || b.lo[1] != 0 || b.lo[2] != 0)
+        MDL_TRY(setf(sc, "system", "box_origin", "%.17g %.17g %.17g", b.lo[0], b.lo[1], b.lo[2]));
+    if (r->prism) /* LAMMPS's box is triclinic from a prism region, its tilts 0 or not */
+        MDL_TRY(setf(sc, "system", "tilt", "%.17g %.17g %.17g", b.tilt[0], b.tilt[1], b.tilt[2]));
+    return MDL_OK;
+}
+
+/* The lattice's keys: its style and scale, and the keywords that differ from the defaults. */
+static int lattice_keys(script *sc)
+{
+    const mdl_lattice_spec *sp = &sc->lat;
+    const int *o = sp->orient;
+    MDL_TRY(setf(sc, "system", "lattice", "%s", sc->lattice));
+    MDL_TRY(setf(sc, "system", "lattice_constant", "%.17g", sc->crystal.scale));
+    static const int axes[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    if (memcmp(o, axes, sizeof axes))
+        MDL_TRY(setf(sc, "system", "lattice_orient", "%d %d %d %d %d %d %d %d %d", o[0], o[1], o[2], o[3], o[4], o[5],
+                     o[6], o[7], o[8]));
+    if (sp->origin[0] != 0 || sp->origin[1] != 0 || sp->origin[2] != 0)
+        MDL_TRY(setf(sc, "system", "lattice_origin", "%.17g %.17g %.17g", sp->origin[0], sp->origin[1], sp->origin[2]));
+    if (sp->spacing[0] > 0)
+        MDL_TRY(setf(sc, "system", "lattice_spacing", "%.17g %.17g %.17g", sp->spacing[0], sp->spacing[1],
+                     sp->spacing[2]));
+    if (strcmp(sc->lattice, "custom"))
+        return MDL_OK;
+    for (int k = 0; k < 3; k++) {
+        const char *key = k == 0 ? "lattice_a1" : k == 1 ? "lattice_a2" : "lattice_a3";
+        MDL_TRY(setf(sc, "system", key, "%.17g %.17g %.17g", sp->a[k][0], sp->a[k][1], sp->a[k][2]));
+    }
+    mdl_buf basis = {0};
+    for (int b = 0; b < sc->lat_basis.n; b++)
+        if (buf_addf(&basis, "%s%.17g %.17g %.17g", b ? " " : "", sc->lat_basis.v[b][0], sc->lat_basis.v[b][1],
+                     sc->lat_basis.v[b][2]) != MDL_OK) {
+            buf_free(&basis);
+            return MDL_ERUN;
+        }
+    int rc = setf(sc, "system", "lattice_basis", "%s", buf_str(&basis));
+    buf_free(&basis);
+    return rc;
+}
+
+/* create_atoms TYPE box (or region R, the box's own region): the lattice fills the box. */
+static int cmd_create_atoms(script *sc, char **w, int nw)
+{
+    const int box = nw == 3 && !strcmp(w[2], "box");
+    if (!box && !(nw == 4 && !strcmp(w[2], "region")))
+        return fail(sc, "mdlite takes 'create_atoms TYPE box'");
+    if (!sc->box_made || !sc->lattice[0] || sc->atoms_made)
+        return fail(sc, sc->atoms_made ? "atoms created a second time: mdlite fills the box once"
+                                       : !sc->box_made ? "no create_box before" : "no lattice before (LAMMPS: cannot "
+                                                                                  "create atoms with undefined lattice)");
+    if (!box) {
+        const int k = find_region(sc, w[3]);
+        const script_region *r = k >= 0 ? &sc->regions[k] : NULL, *own = &sc->regions[sc->box_region];
+        if (!r || memcmp(r->b, own->b, sizeof r->b) || memcmp(r->tilt, own->tilt, sizeof r->tilt) ||
+            r->prism != own->prism)
+            return fail(sc, "region %s: mdlite fills the whole box (create_atoms TYPE box)", w[3]);
+    }
+    long t;
+    MDL_TRY(script_count(sc, w[1], 1, sc->ntypes, &t));
+    if (sc->ntypes != 1)
+        return fail(sc, "a box of %d atom types filled with type %ld: mdlite's lattices hold the one type they are "
+                        "made of (several: [system] species and composition in an INI file, or a data file)",
+                    sc->ntypes, t);
+    sc->atoms_made = 1;
+    MDL_TRY(lattice_keys(sc));
+    return setf(sc, "system", "species", "1");
+}
+
+int lammps_box_command(script *sc, char **w, int nw)
+{
+    static const struct {
+        const char *name;
+        int (*fn)(script *, char **, int);
+    } table[] = {{"lattice", cmd_lattice}, {"region", cmd_region}, {"create_box", cmd_create_box},
+                 {"create_atoms", cmd_create_atoms}};
+    for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
+        if (!strcmp(table[k].name, w[0]))
+            return table[k].fn(sc, w, nw);
+    return 1;
+}

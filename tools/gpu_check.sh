@@ -11,7 +11,7 @@ m=.gpu/bin/mdlite
 md=.gpu/bin/mdlite-double
 part=all
 case "${1:-}" in tests|sanitizers|eam-sanitizers) part=$1; shift ;; esac
-cases=${*:-"compare morse eam scripts minimize neighbors determinism thermostats barostat trajectory drift overflow analysis"}
+cases=${*:-"compare morse eam scripts minimize neighbors determinism thermostats barostat trajectory drift overflow analysis cells"}
 fails=0
 if [ -d .gpu/potentials ] && [ ! -d /usr/share/lammps/potentials ]; then # the EAM cases' files (gpu_bundle.sh)
   mkdir -p /usr/share/lammps/potentials

@@ -85,6 +85,29 @@ def fcc_data(rng, a, cells, types, masses, velocities, shift):
     return text
 
 
+def lattice_keywords(s, style):
+    """Now and then an orientation (x along [110]) or a shifted origin."""
+    rng, out = s.rng, ""
+    if style != "hcp" and s.maybe(0.2):
+        out += " orient x 1 1 0 orient y -1 1 0 orient z 0 0 1"
+    if s.maybe(0.15):
+        out += f" origin {rng.choice(['0.1 0.2 0.3', '0.5 0 0.25'])}"
+    return out
+
+
+def region(s, nx, ny, nz, whole=False):
+    """region box: a block, or (a third of the time) a prism within LAMMPS's tilt limits (whole:
+    tilts of whole cells, so a crystal's lattice stays one)."""
+    rng = s.rng
+    if not s.maybe(0.35) or "$" in str(nx):
+        return f"region box block 0 {nx} 0 {ny} 0 {nz}"
+    half = min(nx, ny) / 2
+    pick = [0, 1, -1] if whole else [0, 0.5, -1, 1.5, -0.7]
+    tilts = [t for t in (rng.choice(pick) for _ in range(3))]
+    tilts = [t if abs(t) <= half else 0 for t in tilts]
+    return f"region box prism 0 {nx} 0 {ny} 0 {nz} {tilts[0]} {tilts[1]} {tilts[2]}"
+
+
 def system(s, units):
     """The box and atoms: a lattice filled, or a data file read; returns (types, style hints)."""
     rng = s.rng
@@ -96,12 +119,12 @@ def system(s, units):
             s.files[name] = fcc_data(rng, 1.6796, 4, types, masses, rng.choice([0, 0.5]), 0.05)
             s.add(f"read_data {name}")
             return types, {"masses": bool(masses), "data": True}
-        style, rho, cells = rng.choice([("fcc", 0.8442, 4), ("bcc", 0.8, 5), ("sc", 0.7, 6)])
+        style, rho, cells = rng.choice([("fcc", 0.8442, 4), ("bcc", 0.8, 5), ("sc", 0.7, 6), ("hcp", 0.8442, 4)])
         n = rng.choice([cells, cells + 1, "${n}"])
         if n == "${n}":
             s.lines.insert(0, f"variable n index {cells}")
-        s.add(f"lattice {style} {rho}")
-        s.add(f"region box block 0 {n} 0 {n} 0 {cells}")
+        s.add(f"lattice {style} {rho}{lattice_keywords(s, style)}")
+        s.add(region(s, n, n, cells))
         s.add("create_box 1 box")
         s.add("create_atoms 1 box")
         return 1, {"masses": False, "data": False}
@@ -117,8 +140,8 @@ def system(s, units):
         return 1, {"masses": bool(masses), "data": True, "metal": "Cu"}
     element = rng.choice(["Cu", "Cu", "Fe"])
     s.add(f"lattice {'fcc 3.615' if element == 'Cu' else 'bcc 2.8665'}")
-    cells = rng.choice([4, 5]) if element == "Cu" else 6
-    s.add(f"region box block 0 {cells} 0 {cells} 0 {cells}")
+    cells = rng.choice([1, 2, 4, 5]) if element == "Cu" else rng.choice([2, 6])  # 1, 2: under twice the list cutoff
+    s.add(region(s, cells, cells, cells, whole=True))
     s.add("create_box 1 box")
     s.add("create_atoms 1 box")
     return 1, {"masses": False, "data": False, "metal": element}

@@ -23,7 +23,7 @@ int is_data_file(const char *path)
 typedef struct {
     long natoms, ntypes;
     double lo[3], hi[3], tilt[3];
-    int has_box[3], has_tilt;
+    int has_box[3], has_tilt, tilt_line;
     int seen_atoms, seen_velocities, seen_masses;
     unsigned char *id_seen; /* atoms: each id once */
 } data_header;
@@ -91,7 +91,7 @@ static int header_line(line_reader *r, char *line, data_header *h)
         for (int k = 0; k < 3; k++)
             if (field_in_range(r, f[k], 1 + k, -MDL_BIG, MDL_BIG, 0, &h->tilt[k]))
                 return MDL_EINPUT;
-        h->has_tilt = 1;
+        h->has_tilt = 1, h->tilt_line = r->line;
         return MDL_OK;
     }
     long n;
@@ -367,7 +367,7 @@ static int begin_atoms(line_reader *r, data_header *h, mdl_system *s)
         s->box.tilt[k] = h->tilt[k];
     const char *why = box_tilt_unfit(&s->box);
     if (why) {
-        mdl_error("%s: xy xz yz: %s", r->path, why);
+        mdl_error("%s:%d: xy xz yz: %s", r->path, h->tilt_line, why);
         return MDL_EINPUT;
     }
     return MDL_OK;

@@ -140,7 +140,7 @@ int lattice_build(const mdl_config *cfg, mdl_system *s)
     lattice_of(cfg, &L);
     size_t n = lattice_atom_count(cfg);
     if (n > (size_t)MDL_MAX_ATOMS) {
-        mdl_error("%s: [system] %s: the lattice makes more atoms than mdlite handles (%ld)",
+        mdl_error("%s: [system] %s: the lattice makes more than mdlite handles (%ld atoms)",
                   config_origin(cfg, "system", cfg->cells[0] > 0 ? "cells" : "box"), cfg->cells[0] > 0 ? "cells" : "box",
                   (long)MDL_MAX_ATOMS);
         return MDL_EINPUT;

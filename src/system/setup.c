@@ -219,9 +219,9 @@ int check_cutoff_fits(const mdl_config *cfg, const mdl_system *s, const mdl_pair
         }
     }
     if (gpu && box_is_triclinic(&s->box)) {
-        mdl_error("%s: a triclinic box (tilts %g %g %g): the GPU backend runs orthogonal boxes (the CPU backend "
-                  "takes triclinic ones)", cfg->input[0] ? cfg->input : config_origin(cfg, "system", "tilt"),
-                  s->box.tilt[0], s->box.tilt[1], s->box.tilt[2]);
+        mdl_error("%s: %sa triclinic box (tilts %g %g %g): the GPU backend runs orthogonal boxes (the CPU "
+                  "backend takes triclinic ones)", cfg->input[0] ? cfg->input : config_origin(cfg, "system", "tilt"),
+                  cfg->input[0] ? "" : "[system] tilt: ", s->box.tilt[0], s->box.tilt[1], s->box.tilt[2]);
         return MDL_EINPUT;
     }
     for (int d = 0; d < 3 && gpu; d++)

@@ -59,7 +59,7 @@ def cases(d):
         ("bad --set value", ["run", ini, "--set", "run.timestep=0"], {ini: good}, ["--set", "[run] timestep", "must be >"]),
         ("missing config", ["run", os.path.join(d, "nope.ini")], {}, ["nope.ini", "cannot open config file"]),
         ("unknown backend", ["run", ini, "--backend", "tpu"], {ini: good}, ["[run] backend", "not one of"]),
-        ("cutoff over half box", ["run", ini], {ini: good.replace("cells = 4 4 4", "cells = 3 3 3")}, ["[potential] cutoff", "half the box"]),
+        ("tilt without a box", ["run", ini], {ini: good.replace("cells = 4 4 4", "cells = 4 4 4\ntilt = 1 0 0")}, ["[system] tilt", "only with box"]),
         ("truncated xyz", ["run", ini], with_input(f"5\n{XYZ_HEAD}\n{atoms4}\n"), [f"{xyz}:7", "the header says 5 atoms, the file has 4"]),
         ("non-numeric xyz", ["run", ini], with_input(f"4\n{XYZ_HEAD}\n{atoms4.replace('4 4 4', '4 four 4')}\n"), [f"{xyz}:4", "'four' is not a number"]),
         ("NaN coordinate", ["run", ini], with_input(f"4\n{XYZ_HEAD}\n{atoms4.replace('7 1 7', '7 nan 7')}\n"), [f"{xyz}:5", "not a finite number"]),
@@ -68,7 +68,7 @@ def cases(d):
         ("wrong column count", ["run", ini], with_input(f"4\n{XYZ_HEAD}\n{atoms4.replace('Ar 4 4 4', 'Ar 4 4')}\n"), [f"{xyz}:4", "expected 4 columns"]),
         ("missing coordinate file", ["run", ini], {ini: "[system]\ninput = missing.xyz\n"}, ["missing.xyz", "cannot open"]),
         ("xyz without box", ["run", ini], with_input(f"4\nplain comment\n{atoms4}\n"), ["[system] box", "missing"]),
-        ("velocities and temperature", ["run", ini], with_input(f"1\n{XYZ_HEAD.replace('pos:R:3', 'pos:R:3:velo:R:3')}\nAr 1 1 1 0 0 0\n", "temperature = 1\n"), [xyz, "at least 2"]),
+        ("one atom and a temperature", ["run", ini], with_input(f"1\n{XYZ_HEAD}\nAr 1 1 1\n", "temperature = 1\n"), ["[system] temperature", "one atom has no thermal motion"]),
         ("unwritable thermo file", ["run", ini], {ini: good.replace(f"{d}/thermo.csv", "/nonexistent-dir/t.csv")}, ["/nonexistent-dir/t.csv", "[output] thermo_file", "cannot create"]),
         ("trajectory suffix", ["run", ini, "--set", "output.trajectory=t.dcd"], {ini: good}, ["--set", "[output] trajectory", "expected a .h5/.h5md"]),
         ("bad checkpoint value", ["run", ini, "--set", "output.checkpoint=sometimes"], {ini: good}, ["--set", "[output] checkpoint"]),
@@ -107,8 +107,8 @@ def cases(d):
         # a value that can never run is refused up front
         ("zero skin", ["run", ini, "--set", "neighbor.skin=0"], {ini: good}, ["--set", "[neighbor] skin", "'0' must be > 0"]),
         # messages name the real source, key and value
-        ("pair cutoff by --set", ["run", ini, "--set", "potential.pair.A.A=1 1 3.5"], {ini: good},
-         ["--set: [potential] pair.A.A", "cutoff + skin = 3.5 + 0.3"]),
+        ("pair cutoff by --set", ["run", ini, "--set", "potential.pair.A.A=1 1 -3.5"], {ini: good},
+         ["--set: [potential] pair.A.A", "'1 1 -3.5' must be > 0"]),
         # the potential's keys are its style's
         ("another style's key", ["run", ini, "--set", "potential.d0=1"], {ini: good},
          ["--set: [potential] d0", "a key of style morse", "style is lj"]),
@@ -120,8 +120,10 @@ def cases(d):
          ["[potential] d0", "missing", "pair A-A"]),
         ("Morse alpha of zero", ["run", ini, "--set", "potential.style=morse", "--set", "potential.alpha=0"], {ini: good},
          ["--set: [potential] alpha", "must be > 0"]),
-        ("non-positive Lattice= edge", ["run", ini], with_input("4\n" + XYZ_HEAD.replace('0 0 12"', '0 0 -12"') + f"\n{atoms4}\n"),
-         [f"{xyz}:2", "Lattice=", "along z", "-12"]),
+        ("left-handed Lattice= (a negative edge)", ["run", ini], with_input("4\n" + XYZ_HEAD.replace('0 0 12"', '0 0 -12"') + f"\n{atoms4}\n"),
+         [f"{xyz}:2", "Lattice=", "left-handed"]),
+        ("Lattice= with a zero edge", ["run", ini], with_input("4\n" + XYZ_HEAD.replace('0 0 12"', '0 0 0"') + f"\n{atoms4}\n"),
+         [f"{xyz}:2", "Lattice=", "degenerate"]),
         # bytes a reader would drop, frames it would pick silently, names it would pass on
         ("NUL byte in an atom line", ["run", ini], with_input(f"4\n{XYZ_HEAD}\n" + atoms4.replace("4 4 4", "4 4\x00 4") + "\n"),
          [f"{xyz}:4", "column 7", "NUL byte"]),

@@ -894,6 +894,23 @@ def drift(mdlite, inp, d, precision):
         fail(f"drift {worst:.3g} >= {tol}")
 
 
+def cells(mdlite, inp, d, precision):
+    """Boxes the GPU backend does not run yet (the CPU runs them: small_cells.py, triclinic.py): a box
+    shorter than twice cutoff + skin and a triclinic one, each refused with exit 2 naming the key or
+    file, before any output; the same configs on the CPU backend run."""
+    small = write(os.path.join(d, "small.ini"), "[system]\nunits = lj\nlattice = fcc\ndensity = 0.8442\n"
+                  "cells = 3 3 3\ntemperature = 1.0\n[run]\nsteps = 10\n[output]\nthermo_file =\n")
+    tri = write(os.path.join(d, "tri.ini"), "[system]\nunits = lj\nlattice = fcc\ndensity = 0.8442\n"
+                "box = 10 10 10\ntilt = 2 1 -1\ntemperature = 1.0\n[run]\nsteps = 10\n[output]\nthermo_file =\n")
+    for what, cfg, named in (("a box under twice cutoff + skin", small, "[potential] cutoff"),
+                             ("a triclinic box", tri, "[system] tilt")):
+        p = run([mdlite, "run", cfg, "--backend", "gpu"], check=False, cwd=d)
+        if p.returncode != 2 or named not in p.stderr or "GPU backend" not in p.stderr:
+            fail(f"GPU, {what}: exit {p.returncode}, expected 2 naming {named}: {p.stderr}")
+        run([mdlite, "run", cfg, "--backend", "cpu"], cwd=d)
+        print(f"GPU, {what}: exit 2, {p.stderr.strip().splitlines()[-1][:160]}; the CPU backend runs it")
+
+
 if __name__ == "__main__":
     mdlite, inp, case = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
     LIST = sys.argv[5] if len(sys.argv) > 5 else "auto"

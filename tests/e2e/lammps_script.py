@@ -320,7 +320,7 @@ def bad_data(mdlite):
         print(f"data_file clashing with {clash}: refused: {p.stderr.strip().splitlines()[-1]}")
     cases = [("dup", good.replace("3 1 3 3 3", "2 1 3 3 3"), ":17:", "atom id 2 given twice"),
              ("missing", good.replace("4 1 14 4 4 0 0 0\n", ""), ":", "the file ends inside its Atoms section"),
-             ("tri", good.replace("0 10 zlo zhi\n", "0 10 zlo zhi\n0 0 0 xy xz yz\n"), ":8:", "triclinic"),
+             ("tri", good.replace("0 10 zlo zhi\n", "0 10 zlo zhi\n6 0 0 xy xz yz\n"), ":8:", "skew is too large"),
              ("type", good.replace("2 1 2 2 2", "2 3 2 2 2"), ":16:", "atom type from 1 to 1"),
              ("number", good.replace("3 1 3 3 3", "3 1 3 x 3"), ":17:", "'x' is not a number"),
              ("bonds", good.replace("1 atom types", "1 atom types\n3 bonds"), ":5:", "atom_style atomic"),

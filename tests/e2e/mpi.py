@@ -360,10 +360,11 @@ def split_run(mdlite, mpiexec, d, base, first, second, ref, tol):
 
 
 def refused(mdlite, mpiexec, d):
-    for ranks, sets, words in ((2, ["run.processors=3 1 1"], "3 x 1 x 1 bricks for 2 ranks"),
-                               (8, ["run.processors=8 1 1"], "shorter than the list cutoff"),
-                               (3, ["system.cells=10 10 5", "run.processors=1 1 3"], "shorter than the list cutoff"),
-                               (3, ["system.cells=4 4 4"], "auto: no grid of 3 bricks fits")):
+    # bricks shorter than the list cutoff pass their ghosts on hop by hop on CPU ranks: as one rank
+    same_as_one_rank(mdlite, mpiexec, d, [(8, "run.processors=8 1 1")])
+    same_as_one_rank(mdlite, mpiexec, d, [(3, "run.processors=1 1 3")], "system.cells=10 10 5")
+    same_as_one_rank(mdlite, mpiexec, d, [(3,)], "system.cells=4 4 4")
+    for ranks, sets, words in ((2, ["run.processors=3 1 1"], "3 x 1 x 1 bricks for 2 ranks"),):
         p = mdrun(mdlite, mpiexec, d, ranks, "bad", *sets, check=False)
         errors = [l for l in p.stderr.splitlines() if "error" in l]
         if p.returncode != 2 or len(errors) != 1 or "[run] processors" not in errors[0] or words not in errors[0]:

@@ -276,7 +276,7 @@ def analysis(mdlite, inp, d):
             if nbad:
                 fail(f"{name}: g(r) to 4.0 differs from InterRDF in {nbad} bins past the edge pairs")
         if name == "one":  # past half the box, or with a barostat: refused before the run
-            for bad, why in ((["analysis.rdf_max=4.3"], "half the shortest box edge"),
+            for bad, why in ((["analysis.rdf_max=4.3"], "half the distance between the box's closest faces"),
                              (["analysis.rdf_max=3.0", "run.ensemble=npt-nose-hoover", "run.target_temperature=1.5",
                                "run.tau=0.5", "run.target_pressure=1.0", "run.pressure_tau=5.0"], "fixed box")):
                 p = mdrun(mdlite, cfg, d, "system.cells=5 5 5", "system.temperature=1.5", "analysis.rdf_every=20",

@@ -303,7 +303,7 @@ def bad(mdlite):
     runner = "pair_style eam\npair_coeff 1 1 {}/Cu_u3.eam\nrun 0\n".format(POT)
     cases = [
         ("data tilt past the limit", "big.data", good.replace("0.9 -0.6 0.4 xy", "1.9 -0.6 0.4 xy"),
-         f"units metal\nread_data big.data\n{runner}", "big.data: xy xz yz"),
+         f"units metal\nread_data big.data\n{runner}", "big.data:9: xy xz yz"),
         ("data tilt not a number", "nan.data", good.replace("0.9 -0.6 0.4 xy", "nan -0.6 0.4 xy"),
          f"units metal\nread_data nan.data\n{runner}", "nan.data:9"),
         ("region prism past the limit", None, None,

@@ -25,6 +25,8 @@ static void make_fixture_style(fixture *f, int style, int shift, int threads)
     mdl_config cfg;
     memset(&cfg, 0, sizeof cfg);
     strcpy(cfg.lattice, "fcc");
+    for (int d = 0; d < 3; d++) /* the lattice's default axes (config_defaults') */
+        cfg.lattice_orient[4 * d] = 1, cfg.lattice_a[d][d] = 1.0;
     cfg.density = 0.9;
     cfg.cells[0] = cfg.cells[1] = cfg.cells[2] = 4;
     cfg.nspecies = 2;

@@ -15,6 +15,8 @@ static mdl_config lattice_config(const char *lattice, int nx, int ny, int nz)
     mdl_config c;
     memset(&c, 0, sizeof c);
     strcpy(c.lattice, lattice);
+    for (int d = 0; d < 3; d++) /* the lattice's default axes (config_defaults') */
+        c.lattice_orient[4 * d] = 1, c.lattice_a[d][d] = 1.0;
     c.density = 0.8442;
     c.cells[0] = nx, c.cells[1] = ny, c.cells[2] = nz;
     c.nspecies = 1;

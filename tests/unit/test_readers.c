@@ -47,7 +47,9 @@ Test(readers, rejects_bad_files)
     cr_assert(read_fails(".xyz", "0\ncomment\n"), "zero atoms");
     cr_assert(read_fails(".xy", "1 2\n3\n"), "one column");
     cr_assert(read_fails(".xy", "\n\n"), "empty");
-    cr_assert(read_fails(".xyz", "1\nLattice=\"1 1 0 0 1 0 0 0 1\"\nAr 0 0 0\n"), "triclinic");
+    cr_assert(read_fails(".xyz", "1\nLattice=\"1 0 0 0 1 0 0 0 -1\"\nAr 0 0 0\n"), "left-handed cell");
+    cr_assert(read_fails(".xyz", "1\nLattice=\"1 0 0 0 1 0 1 1 0\"\nAr 0 0 0\n"), "degenerate cell");
+    cr_assert(read_fails(".xyz", "1\nLattice=\"2 0 0 1.5 2 0 0 0 2\"\nAr 0 0 0\n"), "tilt past LAMMPS's limit");
 }
 
 Test(readers, xy_two_columns_blank_lines_ignored)

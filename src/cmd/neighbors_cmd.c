@@ -246,8 +246,8 @@ int neighbors_main(int argc, char **argv)
     int has_box;
     rc = read_coordinates(a.file, 0, &s, &has_box);
     if (rc == MDL_OK) {
-        for (int d = 0; d < 3; d++)
-            s.box.periodic[d] = 0; /* open boundaries unless --box */
+        for (int d = 0; d < 3; d++) /* open boundaries unless --box, which is orthogonal */
+            s.box.periodic[d] = 0, s.box.tilt[d] = 0;
         if (has_box) /* the reader took Lattice=; use the atoms' extent instead */
             system_bounding_box(&s);
         rc = set_box(&a, &s);

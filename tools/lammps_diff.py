@@ -95,15 +95,14 @@ def lattice_keywords(s, style):
     return out
 
 
-def region(s, nx, ny, nz, whole=False):
-    """region box: a block, or (a third of the time) a prism within LAMMPS's tilt limits (whole:
-    tilts of whole cells, so a crystal's lattice stays one)."""
+def region(s, nx, ny, nz):
+    """region box: a block, or (a third of the time) a prism within LAMMPS's tilt limits, its tilts
+    whole cells (a fraction of one would put atoms on top of each other across the tilted faces)."""
     rng = s.rng
     if not s.maybe(0.35) or "$" in str(nx):
         return f"region box block 0 {nx} 0 {ny} 0 {nz}"
     half = min(nx, ny) / 2
-    pick = [0, 1, -1] if whole else [0, 0.5, -1, 1.5, -0.7]
-    tilts = [t for t in (rng.choice(pick) for _ in range(3))]
+    tilts = [rng.choice([0, 1, -1, 2]) for _ in range(3)]
     tilts = [t if abs(t) <= half else 0 for t in tilts]
     return f"region box prism 0 {nx} 0 {ny} 0 {nz} {tilts[0]} {tilts[1]} {tilts[2]}"
 
@@ -141,7 +140,7 @@ def system(s, units):
     element = rng.choice(["Cu", "Cu", "Fe"])
     s.add(f"lattice {'fcc 3.615' if element == 'Cu' else 'bcc 2.8665'}")
     cells = rng.choice([1, 2, 4, 5]) if element == "Cu" else rng.choice([2, 6])  # 1, 2: under twice the list cutoff
-    s.add(region(s, cells, cells, cells, whole=True))
+    s.add(region(s, cells, cells, cells))
     s.add("create_box 1 box")
     s.add("create_atoms 1 box")
     return 1, {"masses": False, "data": False, "metal": element}

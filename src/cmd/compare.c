@@ -171,8 +171,6 @@ int compare_main(int argc, char **argv)
         rc = system_setup(&cfg, &u, &s, mdl_cpu_backend.draw_normals); /* one state for both backends */
     if (rc == MDL_OK)
         rc = potential_build(&cfg, &s, &pt);
-    if (rc == MDL_OK)
-        rc = check_cutoff_fits(&cfg, &s, &pt, 1);
     int nrows = (int)(one.thermo > 0 ? one.steps / one.thermo + 2 : 2);
     if (rc == MDL_OK) {
         mdl_setup setup = backend_setup(&one, &u, &pt);

@@ -131,9 +131,9 @@ void health_report(const mdl_health *h, long step, long last_build, double skin)
     }
 }
 
-int barostat_runaway(const mdl_box *b, double volume0, double rlist, const char *brick_why, long step)
+int barostat_runaway(const mdl_box *b, double volume0, double rlist, int ghosted, const char *brick_why, long step)
 {
-    const int unfit = nh_box_unfit(b->len, volume0, rlist);
+    const int unfit = nh_box_unfit(b->len, volume0, rlist, ghosted);
     char why[160] = "";
     if (unfit == 1)
         snprintf(why, sizeof why, "its volume is %.3g times the start's (the barostat ran away: a pressure_tau too "

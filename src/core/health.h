@@ -43,9 +43,9 @@ int health_frame_nonfinite(const char *path, long step, const char *quantity, co
 
 /* A barostat's box at `step` that the run cannot go on with: its volume past 10 times or under a
    tenth of volume0 (the set-up's), an edge shorter than twice the list cutoff rlist (the minimum
-   image), or bricks that no longer fit (brick_why, from domain_set_box; NULL: they fit). Says
+   image; not along the axes of `ghosted`, bit d: nh_box_unfit), or bricks that no longer fit (brick_why, from domain_set_box; NULL: they fit). Says
    which (rank 0) and returns MDL_ERUN; else MDL_OK. */
-int barostat_runaway(const mdl_box *b, double volume0, double rlist, const char *brick_why, long step);
+int barostat_runaway(const mdl_box *b, double volume0, double rlist, int ghosted, const char *brick_why, long step);
 
 /* "step S: atom I: ..." for h, with the skin and the step of the last build. */
 void health_report(const mdl_health *h, long step, long last_build, double skin);

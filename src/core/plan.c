@@ -14,7 +14,7 @@ int run_choose_grid(const mdl_config *cfg, const char *backend, int nranks, cons
                     const mdl_pair_table *pt, mdl_setup *setup)
 {
     const int *p = cfg->processors;
-    const int images = strcmp(backend, "gpu") != 0; /* the CPU's ghosts take bricks of any length */
+    const int images = 1; /* ghosts take bricks of any length (several hops), on both backends */
     setup->rghost = pt->cutmax + (cfg->skin_auto ? skin_tuner_largest(pt->cutmax) : cfg->skin);
     if (p[0] > 0) {
         if ((long)p[0] * p[1] * p[2] != nranks) {
@@ -43,9 +43,11 @@ int run_choose_grid(const mdl_config *cfg, const char *backend, int nranks, cons
             return MDL_EINPUT;
         }
     }
-    if (nranks > 1 && strcmp(backend, "gpu") == 0 && strcmp(cfg->method, "cell") != 0) {
-        mdl_error("%s: [neighbor] method = %s: several ranks on the GPU build their lists with the cell method",
-                  config_origin(cfg, "neighbor", "method"), cfg->method);
+    const int ghosts = nranks > 1 || domain_box_ghosted(&s->box, setup->rghost);
+    if (ghosts && strcmp(backend, "gpu") == 0 && strcmp(cfg->method, "cell") != 0) {
+        mdl_error("%s: [neighbor] method = %s: %s on the GPU build their lists with the cell method",
+                  config_origin(cfg, "neighbor", "method"), cfg->method,
+                  nranks > 1 ? "several ranks" : "the ghost atoms of a small or triclinic box");
         return MDL_EINPUT;
     }
     return MDL_OK;
@@ -68,9 +70,11 @@ int run_check_gpu_keys(const mdl_config *cfg, const char *backend, int nranks, c
                 {"neighbor", "layout", config_has(cfg, "neighbor", "layout"), 0},
                 {"neighbor", "max_neighbors", cfg->max_neighbors > 0, 0},
                 {"neighbor", "grow", !cfg->grow, 0},           {"run", "gpu_comm", cfg->gpu_comm != 0, 1},
-                {"run", "gpu_arrays", cfg->gpu_arrays != 0, 1}, {"output", "rebuild_timeline", cfg->rebuild_timeline > 0, 1}};
+                {"run", "gpu_arrays", cfg->gpu_arrays != 0, 1}, {"output", "rebuild_timeline", cfg->rebuild_timeline > 0, 2}};
+    const double rghost = pt->cutmax + (cfg->skin_auto ? skin_tuner_largest(pt->cutmax) : cfg->skin);
+    const int ghosts = nranks > 1 || domain_box_ghosted(&s->box, rghost); /* ranks_only 2: ghosts of one rank too */
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-        if (keys[k].set && (!gpu || (keys[k].ranks_only && nranks == 1)))
+        if (keys[k].set && (!gpu || (keys[k].ranks_only == 1 && nranks == 1) || (keys[k].ranks_only == 2 && !ghosts)))
             mdl_warn("%s: [%s] %s: not used by this run (%s)", config_origin(cfg, keys[k].section, keys[k].key),
                      keys[k].section, keys[k].key, !gpu ? "a GPU key, and the backend is cpu" : "it acts between GPU ranks");
     if (gpu && nranks > 1 && !cfg->distance_check) {

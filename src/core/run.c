@@ -397,8 +397,6 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     if (rc == MDL_OK)
         rc = potential_build(cfg, &s, &pt);
     if (rc == MDL_OK)
-        rc = check_cutoff_fits(cfg, &s, &pt, strcmp(ops->name, "gpu") == 0);
-    if (rc == MDL_OK)
         rc = check_minimize(cfg, ops->name, r.nranks, restart);
     if (rc == MDL_OK)
         rc = analysis_check(cfg, pt.cutmax, s.ntypes, &s.box, r.nranks);

@@ -6,6 +6,19 @@
 #include "../util/util.h"
 #include "integrate.h"
 
+/* A triclinic box's atoms carried into the box `to` through their fractional coordinates in the
+   box `from` (LAMMPS's x2lamda, then lamda2x). */
+static void remap_triclinic(mdl_system *s, size_t n, const mdl_box *from, const mdl_box *to)
+{
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        double p[3] = {s->x[i], s->y[i], s->z[i]}, f[3];
+        box_to_fraction(from, p, f);
+        box_from_fraction(to, f, p);
+        s->x[i] = p[0], s->y[i] = p[1], s->z[i] = p[2];
+    }
+}
+
 /* the ghosts follow at the next exchange */
 int cpu_remap_box(cpu_ctx *c)
 {
@@ -13,6 +26,15 @@ int cpu_remap_box(cpu_ctx *c)
     mdl_box *b = &s->box;
     double lo[3] = {b->lo[0], b->lo[1], b->lo[2]}, len[3];
     nh_scale_box(lo, c->box_hi, len, c->centre, c->boxscale);
+    if (box_is_triclinic(b)) { /* the tilts scale too; ghosts on every axis (no minimum image to follow) */
+        mdl_box to = *b;
+        for (int d = 0; d < 3; d++)
+            to.lo[d] = lo[d], to.len[d] = len[d];
+        nh_scale_tilts(to.tilt, c->boxscale);
+        remap_triclinic(s, c->dm.nlocal, b, &to);
+        *b = to;
+        return barostat_runaway(b, c->volume0, 0, 0, domain_set_box(&c->dm, b), c->step_now);
+    }
     double *x[3] = {s->x, s->y, s->z};
     for (int d = 0; d < 3; d++) {
         remap_coordinates(c->dm.nlocal, x[d], b->lo[d], b->len[d], lo[d], len[d]);
@@ -21,7 +43,7 @@ int cpu_remap_box(cpu_ctx *c)
             c->region.lo[d] = lo[d], c->region.len[d] = len[d];
     }
     const char *why = domain_set_box(&c->dm, b);
-    return barostat_runaway(b, c->volume0, 0, why, c->step_now); /* any edge: the ghosts follow the box */
+    return barostat_runaway(b, c->volume0, 0, 0, why, c->step_now); /* any edge: the ghosts follow the box */
 }
 
 /* The temperature now and the last forces' virial, over all ranks (the virial into the chains). */

@@ -94,9 +94,12 @@ int gpu_analysis_sample(void *p, int rdf, int msd_row)
         const mdl_real *ghosts = c->halo ? c->pos4 : NULL;
 #endif
         /* rdf_max past the list's cutoff (one rank): a capacity of -1 has every row scan every atom */
+        int ghosted = 0;
+        for (int d = 0; d < 3 && c->dm; d++)
+            ghosted |= c->dm->ghosted[d] << d;
         TRY(gpu_rdf_sample(c->n, c->nall, c->x, c->y, c->z, ghosts, c->type, c->nl, gpu_rows_now(c),
                            gpu_list_table(c), c->count, si, sk, c->an.spec.rdf_all_pairs ? -1 : c->capacity, c->box,
-                           moving_box(c),
+                           moving_box(c), ghosted,
                            c->an.spec.rdf_max, c->an.spec.rdf_bins, c->ntypes, c->an.hist, c->an.volume));
         c->an.samples++;
     }

@@ -19,10 +19,9 @@ __global__ void msd_origin_kernel(int n, const double *x, const double *y, const
     if (i >= n)
         return;
     const mdl_box b = box_now(fixed, moving);
-    double *o = origin + 3 * id[i];
-    o[0] = unwrapped(x[i], ix[i], b.len[0]);
-    o[1] = unwrapped(y[i], iy[i], b.len[1]);
-    o[2] = unwrapped(z[i], iz[i], b.len[2]);
+    const double p[3] = {x[i], y[i], z[i]};
+    const int32_t im[3] = {ix[i], iy[i], iz[i]};
+    box_unwrap(&b, p, im, origin + 3 * id[i]);
 }
 
 __global__ void msd_kernel(int n, const double *x, const double *y, const double *z, const int *ix, const int *iy,
@@ -38,10 +37,11 @@ __global__ void msd_kernel(int n, const double *x, const double *y, const double
     int t = -1;
     if (i < n) {
         const mdl_box b = box_now(fixed, moving);
-        const double *o = origin + 3 * id[i];
-        const double dx = unwrapped(x[i], ix[i], b.len[0]) - o[0];
-        const double dy = unwrapped(y[i], iy[i], b.len[1]) - o[1];
-        const double dz = unwrapped(z[i], iz[i], b.len[2]) - o[2];
+        const double *o = origin + 3 * id[i], p[3] = {x[i], y[i], z[i]};
+        const int32_t im[3] = {ix[i], iy[i], iz[i]};
+        double u[3];
+        box_unwrap(&b, p, im, u);
+        const double dx = u[0] - o[0], dy = u[1] - o[1], dz = u[2] - o[2];
         d2 = dx * dx + dy * dy + dz * dz, t = type[i];
     }
     for (int s = 0; s < ntypes; s++) { /* each species' sum by warp, then one shared add per warp */
@@ -75,18 +75,21 @@ __device__ __forceinline__ double3 position(const rdf_positions &p, int j)
 }
 
 /* Atom j's pair with i (types a, b) into the histogram h (shared or global): a full list, every
-   pair seen from both atoms (a ghost's from the rank that owns it too). */
+   pair seen from both atoms (a ghost's from the rank that owns it too); the minimum image by the
+   lengths len (0: none), or with `tri` a triclinic box's. */
 __device__ __forceinline__ void rdf_add(double3 pi, int j, int a, const rdf_positions &p, const int *type,
-                                        const double len[3], const double inv[3], double rmax, int nbins, int ntypes,
-                                        unsigned *sh, unsigned long long *hist)
+                                        const double len[3], const double inv[3], const mdl_box *tri, double rmax,
+                                        int nbins, int ntypes, unsigned *sh, unsigned long long *hist)
 {
     const int b = type[j];
     if (!rdf_pair_weight(a, b, 1, 0))
         return;
     const double3 pj = position(p, j);
-    const double dx = min_image(pi.x - pj.x, len[0], inv[0]), dy = min_image(pi.y - pj.y, len[1], inv[1]),
-                 dz = min_image(pi.z - pj.z, len[2], inv[2]);
-    const double r2 = dx * dx + dy * dy + dz * dz;
+    double d[3] = {min_image(pi.x - pj.x, len[0], inv[0]), min_image(pi.y - pj.y, len[1], inv[1]),
+                   min_image(pi.z - pj.z, len[2], inv[2])};
+    if (tri)
+        box_min_image_triclinic(tri, d);
+    const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
     if (r2 > 1.0000001 * rmax * rmax) /* far past the range: no square root (rdf_bin decides the rest) */
         return;
     const int bin = rdf_bin(sqrt(r2), rmax, nbins);
@@ -101,10 +104,12 @@ __device__ __forceinline__ void rdf_add(double3 pi, int j, int a, const rdf_posi
 
 /* One thread per atom over its row of the list in the form the builders wrote it (gpu.h): atom
    indices, or 16-bit entries through the warp's table or relative to the row's atom; a row past
-   the capacity (until the list grows) takes every atom as a candidate. */
+   the capacity (until the list grows) takes every atom and ghost as a candidate, and a capacity of
+   -1 (one rank, rdf_max past the list) every atom with the whole box's minimum image. Along the
+   ghosted axes (bit d of `ghosted`) the list's pairs take no minimum image: ghosts are the images. */
 __global__ void rdf_kernel(int n, int nall, rdf_positions p, const int *type, const int *nl, gpu_rows form, const int *table, const int *count, int si, int sk,
-                           int capacity, mdl_box fixed, const mdl_box *moving, double rmax, int nbins, int ntypes,
-                           int shared, unsigned long long *hist, double *volume)
+                           int capacity, mdl_box fixed, const mdl_box *moving, int ghosted, double rmax, int nbins,
+                           int ntypes, int shared, unsigned long long *hist, double *volume)
 {
     extern __shared__ unsigned sh[];
     const int nh = ntypes * (ntypes + 1) / 2 * nbins;
@@ -114,8 +119,13 @@ __global__ void rdf_kernel(int n, int nall, rdf_positions p, const int *type, co
         __syncthreads();
     }
     const mdl_box b = box_now(fixed, moving);
-    double len[3], inv[3];
-    box_image_lengths(&b, len, inv);
+    double len[3], inv[3], box_len[3], box_inv[3];
+    box_image_lengths(&b, box_len, box_inv);
+    for (int d = 0; d < 3; d++)
+        len[d] = ghosted >> d & 1 ? 0.0 : box_len[d], inv[d] = ghosted >> d & 1 ? 0.0 : box_inv[d];
+    const mdl_box *tri = box_is_triclinic(&b) ? &b : NULL;
+    if (tri)
+        box_len[0] = box_len[1] = box_len[2] = box_inv[0] = box_inv[1] = box_inv[2] = 0.0;
     unsigned *h = shared ? sh : NULL;
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i == 0)
@@ -125,21 +135,25 @@ __global__ void rdf_kernel(int n, int nall, rdf_positions p, const int *type, co
         const double3 pi = position(p, i);
         const int *tw = form == GPU_ROWS_TABLE ? table + (size_t)(i / 32) * GPU_LIST_TABLE : NULL;
         const bool packed = form == GPU_ROWS_RELATIVE || (tw && tw[GPU_LIST_TABLE - 1] == GPU_LIST_PACKED);
-        if (cnt > (packed ? 2 * capacity : capacity)) {
+        if (capacity < 0) {
+            for (int j = 0; j < n; j++)
+                if (j != i)
+                    rdf_add(pi, j, a, p, type, box_len, box_inv, tri, rmax, nbins, ntypes, h, hist);
+        } else if (cnt > (packed ? 2 * capacity : capacity)) {
             for (int j = 0; j < nall; j++)
                 if (j != i)
-                    rdf_add(pi, j, a, p, type, len, inv, rmax, nbins, ntypes, h, hist);
+                    rdf_add(pi, j, a, p, type, len, inv, NULL, rmax, nbins, ntypes, h, hist);
         } else if (packed) {
             const unsigned *words = (const unsigned *)nl + i;
             for (int e = 0; e < cnt; e++) {
                 const unsigned word = words[(size_t)(e >> 1) * sk], low = (e & 1 ? word >> 16 : word) & 0xffffu;
                 const int j = form == GPU_ROWS_RELATIVE ? gpu_list_relative(i, low, nall) : gpu_list_unpack(tw, low);
-                rdf_add(pi, j, a, p, type, len, inv, rmax, nbins, ntypes, h, hist);
+                rdf_add(pi, j, a, p, type, len, inv, NULL, rmax, nbins, ntypes, h, hist);
             }
         } else {
             const int *list = nl + (size_t)i * si;
             for (int e = 0; e < cnt; e++)
-                rdf_add(pi, list[(size_t)e * sk], a, p, type, len, inv, rmax, nbins, ntypes, h, hist);
+                rdf_add(pi, list[(size_t)e * sk], a, p, type, len, inv, NULL, rmax, nbins, ntypes, h, hist);
         }
     }
     if (shared) {
@@ -173,14 +187,14 @@ extern "C" int gpu_msd_sample(size_t n, const double *x, const double *y, const 
 extern "C" int gpu_rdf_sample(size_t n, size_t nall, const double *x, const double *y, const double *z,
                               const mdl_real *ghosts, const int *type, const int *nl, gpu_rows form,
                               const int *table, const int *count, int si, int sk, int capacity, mdl_box box,
-                              const mdl_box *moving, double rmax, int nbins, int ntypes, unsigned long long *hist,
-                              double *volume)
+                              const mdl_box *moving, int ghosted, double rmax, int nbins, int ntypes,
+                              unsigned long long *hist, double *volume)
 {
     const rdf_positions p = {x, y, z, (const pos_t *)ghosts, (int)n};
     const size_t bytes = (size_t)ntypes * (ntypes + 1) / 2 * nbins * sizeof(unsigned);
     const int shared = bytes <= 32768; /* else straight into the run's histogram */
     rdf_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, shared ? bytes : 0, g_mdl_stream>>>(
-        (int)n, (int)nall, p, type, nl, form, table, count, si, sk, capacity, box, moving, rmax, nbins, ntypes, shared,
+        (int)n, (int)nall, p, type, nl, form, table, count, si, sk, capacity, box, moving, ghosted, rmax, nbins, ntypes, shared,
         hist, volume);
     MDL_LAUNCHED("rdf_sample");
     return 0;

@@ -214,9 +214,15 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     c->check = setup->check, c->delay = setup->delay, c->distance_check = setup->distance_check;
     mdl_system mine;
     const mdl_system *own = s;
-    if (comm_size() > 1) { /* this rank's brick: its atoms, and room for ghosts */
+    const double rghost = setup->rghost > c->rlist ? setup->rghost : c->rlist;
+    if (comm_size() > 1 || domain_box_ghosted(&s->box, rghost)) { /* this rank's brick: its atoms, and room
+                                                                     for ghosts (one rank: the box's images) */
         MDL_TRY(halo_create(c, setup, s, &mine));
         own = &mine;
+    }
+    if (c->halo && c->method != MDL_NL_CELL) { /* run_choose_grid refuses it, naming the key */
+        mdl_error("the GPU's ghost atoms need the cell method's lists");
+        return MDL_EINPUT;
     }
     c->n = c->nall = own->n;
     c->tight = setup->arrays == MDL_ARRAYS_TIGHT;
@@ -330,9 +336,9 @@ static int reduce_mv2(gpu_ctx *c)
     return MDL_OK;
 }
 
-/* Several ranks under a barostat: the box the chains' start moved, read back (the host waits, as
-   it does for the ranks' sums), and the bricks, the ghosts' shifts, the lists' region along the
-   undecomposed axes and the force kernel's minimum image follow it; a box the run cannot go on
+/* Several ranks (or ghosts of one) under a barostat: the box the chains' start moved, read back
+   (the host waits, as it does for the ranks' sums), and the bricks, the ghosts' shifts, the lists'
+   region along the axes without ghosts and the force kernel's minimum image follow it; a box the run cannot go on
    with stops it, naming the step (the CPU backend's check). */
 static int follow_box(gpu_ctx *c)
 {
@@ -341,10 +347,10 @@ static int follow_box(gpu_ctx *c)
     c->box = b.grid.region;
     const char *why = halo_set_box(c, &c->box);
     for (int d = 0; d < 3; d++)
-        if (c->dm->grid[d] == 1)
+        if (!c->dm->ghosted[d])
             c->region.lo[d] = c->box.lo[d], c->region.len[d] = c->box.len[d];
     TRY(gpu_set_image(c->region));
-    return barostat_runaway(&c->box, b.volume0, c->rlist, why, c->step_now);
+    return barostat_runaway(&c->box, b.volume0, c->rlist, b.ghosted, why, c->step_now);
 }
 
 /* After a barostat's start moved the box: the force kernel takes its lengths from the moving grid
@@ -451,6 +457,8 @@ static int barostat_init(gpu_ctx *c, double vol0)
     if (c->outer > 0)
         c->rlist -= c->outer, c->outer = 0;
     b.rlist = c->rlist;
+    for (int d = 0; d < 3 && c->dm; d++) /* ghosts are the images: any edge */
+        b.ghosted |= c->dm->ghosted[d] << d;
     TRY(gpu_h2d(c->bx, &b, sizeof b));
     if (!c->box_host)
         TRY(gpu_host_pin_alloc((void **)&c->box_host, MDL_THERMO_SLOTS * sizeof *c->box_host, "thermo boxes"));
@@ -523,12 +531,16 @@ static int gpu_set_positions(void *p, const double *xyz)
     double *x = mdl_alloc((n ? 3 * n : 1) * sizeof *x, "minimisation");
     int *image = mdl_alloc((n ? 3 * n : 1) * sizeof *image, "minimisation");
     int rc = id && x && image && !gpu_d2h(id, c->id, n * sizeof *id) ? MDL_OK : MDL_ERUN;
-    for (size_t i = 0; i < n && rc == MDL_OK; i++)
-        for (int d = 0; d < 3; d++) {
-            int32_t k = 0;
-            x[d * n + i] = box_wrap(xyz[3 * id[i] + d], c->box.lo[d], c->box.len[d], &k);
-            image[d * n + i] = k;
-        }
+    for (size_t i = 0; i < n && rc == MDL_OK; i++) {
+        double q[3] = {xyz[3 * id[i]], xyz[3 * id[i] + 1], xyz[3 * id[i] + 2]};
+        int32_t k[3] = {0, 0, 0};
+        if (box_is_triclinic(&c->box))
+            box_wrap_triclinic(&c->box, q, k);
+        for (int d = 0; d < 3 && !box_is_triclinic(&c->box); d++)
+            q[d] = box_wrap(q[d], c->box.lo[d], c->box.len[d], &k[d]);
+        for (int d = 0; d < 3; d++)
+            x[d * n + i] = q[d], image[d * n + i] = k[d];
+    }
     double *dx[] = {c->x, c->y, c->z};
     int *di[] = {c->ix, c->iy, c->iz};
     for (int d = 0; d < 3 && rc == MDL_OK; d++)

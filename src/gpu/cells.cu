@@ -10,7 +10,15 @@ __device__ __forceinline__ real4 wrap_pack_atom(int i, const mdl_box &b, double 
                                                 const int *type)
 {
     double r[3];
-    for (int d = 0; d < 3; d++) {
+    if (box_is_triclinic(&b)) { /* through fractional coordinates; an atom inside stays as it is */
+        r[0] = c[0][i], r[1] = c[1][i], r[2] = c[2][i];
+        int32_t image[3] = {im[0][i], im[1][i], im[2][i]};
+        box_wrap_triclinic(&b, r, image);
+        if (image[0] != im[0][i] || image[1] != im[1][i] || image[2] != im[2][i]) /* it left the box */
+            for (int d = 0; d < 3; d++)
+                c[d][i] = r[d], im[d][i] = image[d];
+    }
+    for (int d = 0; d < 3 && !box_is_triclinic(&b); d++) {
         double v = c[d][i];
         if (b.periodic[d]) {
             int32_t image = im[d][i];

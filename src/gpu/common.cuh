@@ -251,4 +251,13 @@ __device__ __forceinline__ void chained_kicks(int i, real4 pi, mdl_real fxi, mdl
    (gpu_set_image from the host, gpu_copy_image from the device's grid), while an EAM style runs. */
 int eam_follow_image(const void *lengths, bool on_device);
 
+/* This rank's wish into halt (unsafe: 2, past half the skin: 1, else 0), before the ranks'
+   maximum replaces it (the step kernels after it run only when no rank wants a rebuild); the
+   longest row its last build asked for (0: it fit) into need. */
+__device__ __forceinline__ void set_wish(gpu_nb_state *st, const int *flags)
+{
+    st->halt = st->unsafe ? 2 : st->far;
+    st->need = flags[1];
+}
+
 #endif

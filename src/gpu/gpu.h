@@ -156,6 +156,7 @@ typedef struct gpu_box_state {
     double half2, skin2;             /* this step's skin test, squared (< 0: at once) */
     mdl_box built;                   /* the box at the list's last build */
     int runaway;                     /* GPU_BOX_RUNAWAY or GPU_BOX_UNDER_GRID: the run stops */
+    int ghosted;                     /* bit d: axis d has ghosts (no minimum image: any edge) */
 } gpu_box_state;
 enum { GPU_BOX_RUNAWAY = 1, GPU_BOX_UNDER_GRID = 2 };
 typedef struct gpu_graph gpu_graph;
@@ -333,30 +334,34 @@ typedef struct {
 #define GPU_ATOM_WORDS 14 /* doubles per migrating atom: id type x y z vx vy vz fx fy fz ix iy iz */
 /* Selections (sort.cu), in index order into out, their count into *count (device); temp holds
    gpu_select_temp_bytes(n): the live atoms i < n in brick `target` along c's dimension (not this
-   rank's brick); the live candidates i < n below limit (dir 0) or at or above it (dir 1) along c. */
+   rank's brick); the live candidates first <= i < first + n below limit (dir 0) or at or above it
+   (dir 1) along c. */
 size_t gpu_select_temp_bytes(size_t n);
 int gpu_select_leavers(size_t n, gpu_brick b, int target, const double *c, const int *gone, int *out, int *count,
                        void *temp, size_t temp_bytes);
-int gpu_select_ghosts(size_t n, double limit, int dir, const double *c, const int *gone, int *out, int *count,
-                      void *temp, size_t temp_bytes);
+int gpu_select_ghosts(size_t first, size_t n, double limit, int dir, const double *c, const int *gone, int *out,
+                      int *count, void *temp, size_t temp_bytes);
 /* Both of a dimension's ghost selections in one pass (below `below` into out[0], at or above `above`
    into out[1], counts into count[0..1]), each in index order as gpu_select_ghosts gives it; for
    below <= above, where no candidate is in both. */
 int gpu_select_ghosts_both(size_t n, double below, double above, const double *c, const int *gone, int *const out[2],
                            int *count, void *temp, size_t temp_bytes);
-/* *strays = live atoms outside this rank's brick along a decomposed dimension. */
-int gpu_count_strays(size_t n, const gpu_brick b[3], const double *x, const double *y, const double *z,
+/* *strays = live atoms outside this rank's brick along a decomposed dimension (box_along's
+   coordinates in box). */
+int gpu_count_strays(size_t n, mdl_box box, const gpu_brick b[3], const double *x, const double *y, const double *z,
                      const int *gone, int *strays);
+/* out[i] = atom i's coordinate along the bricks' dimension d (box_along) for i < n. */
+int gpu_along(size_t n, mdl_box box, int d, const double *x, const double *y, const double *z, double *out);
 /* The atoms idx[0..m) into buf (GPU_ATOM_WORDS each), then gone; and m atoms from buf into slots
    at .. at + m - 1 (no longer gone; pos4 written). Forces travel too (a.f[0] must not be NULL).
    With `out` / `in`, buf lies in the receiver's memory (direct writes). */
 int gpu_pack_atoms(size_t m, const int *idx, gpu_atom_arrays a, double *buf, int *gone, const gpu_peer_out *out);
 int gpu_unpack_atoms(size_t m, const double *buf, gpu_atom_arrays a, size_t at, int *gone, mdl_real *pos4,
                      const gpu_peer_in *in);
-/* New ghosts (a rebuild): positions of idx[0..m), shifted by `shift` along dim, and species, 4
+/* New ghosts (a rebuild): positions of idx[0..m) plus `shift` (domain_swap_shift), and species, 4
    doubles each; unpacked into slots at .. at + m - 1 (positions, species, pos4; no longer gone). */
 int gpu_pack_ghosts(size_t m, const int *idx, const double *x, const double *y, const double *z, const int *type,
-                    int dim, double shift, double *buf, const gpu_peer_out *out);
+                    const double shift[3], double *buf, const gpu_peer_out *out);
 int gpu_unpack_ghosts(size_t m, const double *buf, size_t at, double *x, double *y, double *z, int *type,
                       mdl_real *pos4, int *gone, const gpu_peer_in *in);
 /* A refresh stage, both ways at once: the same ghosts' positions, the first m0 shifted by shift[0]
@@ -367,7 +372,7 @@ int gpu_unpack_ghosts(size_t m, const double *buf, size_t at, double *x, double 
    row (flags[1]) into need. With `out`, `in` and `vote` (direct writes), dest[] lie in the
    receivers' memory and the ranks' maxima of halt and need come from the vote into `wish`. */
 int gpu_pack_positions(size_t m0, size_t m1, const int *idx, const double *x, const double *y, const double *z,
-                       int dim, const double shift[2], void *const dest[2], int wide, gpu_nb_state *wish,
+                       const double shift[2][3], void *const dest[2], int wide, gpu_nb_state *wish,
                        const int *flags, const gpu_peer_out *out, const gpu_peer_vote *vote);
 int gpu_unpack_positions(size_t m, const void *buf, const int *slot, double *x, double *y, double *z,
                          mdl_real *pos4, int wide, const gpu_peer_in *in, const gpu_peer_vote *vote,
@@ -376,6 +381,31 @@ int gpu_unpack_positions(size_t m, const void *buf, const int *slot, double *x, 
    ghosts). */
 int gpu_gather_values(size_t m, const int *idx, const mdl_real *v, mdl_real *out);
 int gpu_scatter_values(size_t m, const mdl_real *in, const int *slot, mdl_real *v);
+/* One rank's ghosts as images of its own atoms, 4 ints each (root slot, images along a, b, c). A
+   rebuild makes them in one pass: each atom's images within the region (box_along's coordinates in
+   [lo - reach, hi + reach), at most hops edges away; ghosted axes only: the same ghosts as
+   domain.c's staged swaps), counted (count[i]: its ghosts), then written after its inclusive sum
+   end[] into slots at.. (positions, species, pos4, gone 0) with their chains (root slot, images,
+   chain[4 (slot - at)]); after the sort, link[4 j] for ghost j (slot n + j, once perm[n + j]) with
+   its root's new slot (inv); each step, every ghost from its root in box (pos4; in double
+   precision its doubles too), with `wish` the rank's wish set first (gpu_pack_positions); and one
+   real per ghost from its root (EAM's F'(rho)). */
+typedef struct {
+    mdl_box box;
+    double lo[3], hi[3], reach[3];
+    int hops[3]; /* 0 along an axis without ghosts */
+} gpu_self_geometry;
+int gpu_self_count(size_t n, const gpu_self_geometry *g, const double *x, const double *y, const double *z,
+                   int *count);
+int gpu_self_fill(size_t n, const gpu_self_geometry *g, const int *count, const int *end, size_t at, double *x,
+                  double *y, double *z, int *type, mdl_real *pos4, int *gone, int *chain);
+/* end[i] = count[0] + .. + count[i] for i < n (CUB's inclusive scan; temp: gpu_select_temp_bytes). */
+int gpu_inclusive_sum(size_t n, const int *count, int *end, void *temp, size_t temp_bytes);
+int gpu_self_links(size_t nghost, size_t n, const int *perm, const int *inv, size_t base, const int *chain,
+                   int *link);
+int gpu_self_refresh(size_t nghost, size_t n, const int *link, mdl_box box, double *x, double *y, double *z,
+                     mdl_real *pos4, gpu_nb_state *wish, const int *flags);
+int gpu_self_values(size_t nghost, size_t n, const int *link, mdl_real *v);
 /* Memory one process exports and another maps into its address space (CUDA IPC, one node);
    gpu_ipc_open returns 1 with the reason in *why where it cannot. */
 typedef struct {
@@ -525,8 +555,8 @@ int gpu_scatter_build(size_t n, const int64_t *id, const mdl_real *pos0, double 
    counts, past the list's cutoff up to half the box, on one rank) and the box's volume to *volume,
    reading the ghosts [n, nall)
    from the packed positions `ghosts` where given (several ranks, mixed precision) and else from
-   x, y, z. box: the whole box (with several ranks its minimum image leaves a ghost's shifted
-   separation as it is: pairs are shorter than half the box). */
+   x, y, z. box: the whole box; the list's pairs take its minimum image except along the axes of
+   `ghosted` (bit d: axis d has ghosts, which are the images). */
 int gpu_msd_origin(size_t n, const double *x, const double *y, const double *z, const int *ix, const int *iy,
                    const int *iz, const int64_t *id, mdl_box box, const mdl_box *moving, double *origin);
 int gpu_msd_sample(size_t n, const double *x, const double *y, const double *z, const int *ix, const int *iy,
@@ -534,8 +564,8 @@ int gpu_msd_sample(size_t n, const double *x, const double *y, const double *z, 
                    const double *origin, int ntypes, double *row);
 int gpu_rdf_sample(size_t n, size_t nall, const double *x, const double *y, const double *z, const mdl_real *ghosts,
                    const int *type, const int *nl, gpu_rows form, const int *table, const int *count, int si, int sk,
-                   int capacity, mdl_box box, const mdl_box *moving, double rmax, int nbins, int ntypes,
-                   unsigned long long *hist, double *volume);
+                   int capacity, mdl_box box, const mdl_box *moving, int ghosted, double rmax, int nbins,
+                   int ntypes, unsigned long long *hist, double *volume);
 
 #ifdef __cplusplus
 }

@@ -40,6 +40,25 @@ static int grow_pinned(char **p, size_t *cap, size_t bytes)
     return gpu_host_pin_alloc((void **)p, *cap, "messages between ranks") ? MDL_ERUN : MDL_OK;
 }
 
+int halo_reserve_swaps(gpu_halo *h)
+{
+    if (h->dm.nswap <= h->swap_cap)
+        return MDL_OK;
+    halo_swap *p = realloc(h->swap, (size_t)h->dm.nswap * sizeof *p);
+    if (!p) {
+        mdl_error("out of memory for %d ghost exchanges", h->dm.nswap);
+        return MDL_ERUN;
+    }
+    memset(p + h->swap_cap, 0, (size_t)(h->dm.nswap - h->swap_cap) * sizeof *p);
+    h->swap = p, h->swap_cap = h->dm.nswap;
+    return MDL_OK;
+}
+
+int halo_direct(const gpu_halo *h)
+{
+    return h->peers && h->dm.nswap <= 2 * PEER_STAGES;
+}
+
 int halo_reserve_messages(gpu_halo *h, size_t out, size_t in)
 {
     MDL_TRY(grow_device(&h->out, &h->out_cap, out, "messages between ranks"));
@@ -246,7 +265,11 @@ int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_s
     }
     c->halo = h;
     h->unsafe_step = h->pending = -1;
-    MDL_TRY(domain_init(&h->dm, &all->box, setup->grid, setup->rghost > c->rlist ? setup->rghost : c->rlist, 0));
+    const int one[3] = {1, 1, 1}; /* grid 0 0 0: one brick */
+    MDL_TRY(domain_init(&h->dm, &all->box, setup->grid[0] > 0 ? setup->grid : one,
+                        setup->rghost > c->rlist ? setup->rghost : c->rlist, 1));
+    MDL_TRY(halo_reserve_swaps(h));
+    h->self = h->dm.size == 1;
     c->dm = &h->dm;
     domain_cell_grid(c->dm, c->rlist, all->n, &c->region, c->nc); /* the region, for halo_capacity */
     for (int d = 0; d < 3; d++)
@@ -263,7 +286,7 @@ int halo_create(gpu_ctx *c, const mdl_setup *setup, const mdl_system *all, mdl_s
         gpu_host_pin_alloc((void **)&h->flags_host, 3 * sizeof(int), "the skin test's flags"))
         return MDL_ERUN;
     MDL_TRY(timeline_create(&h->timeline, h->dm.rank, setup->rebuild_timeline));
-    return choose_transport(h, setup->comm);
+    return h->self ? MDL_OK : choose_transport(h, setup->comm); /* one rank: [run] gpu_comm has nothing to choose */
 }
 
 const char *halo_set_box(gpu_ctx *c, const mdl_box *b)
@@ -294,6 +317,10 @@ void halo_destroy(gpu_ctx *c)
 #endif
     peers_destroy(h->peers);
     gpu_free(h->sendlist);
+    gpu_free(h->along);
+    gpu_free(h->chain);
+    gpu_free(h->link);
+    free(h->swap);
     gpu_free(h->counts);
     gpu_host_free((void *)h->picked);
     gpu_event_destroy(h->picked_ready);
@@ -329,7 +356,8 @@ void halo_stats(const gpu_ctx *c, mdl_backend_stats *out)
     out->comm_seconds = h->comm_seconds;
     out->owned = c->n;
     out->ghosts = c->nall - c->n;
-    out->exchange = h->peers ? "NCCL, device to device; each step's ghosts by direct writes"
+    out->exchange = h->self  ? "one rank: the box's periodic images as ghosts, copied on the device"
+                    : h->peers ? "NCCL, device to device; each step's ghosts by direct writes"
                     : h->nccl ? "NCCL, device to device"
                               : "MPI, staged through host memory";
 }

@@ -1,8 +1,9 @@
 // GPU kernels of the decomposition (several ranks; sort.cu selects the atoms that leave the brick
-// and those that are a neighbor's ghosts): lost atoms counted, atoms and ghosts packed into
+// and those that are a neighbor's ghosts; one rank's images: self_ghosts.cu): lost atoms counted, atoms and ghosts packed into
 // message buffers and unpacked from them (each step's positions also written straight into another
 // rank's memory, with the words that say they are there and the skin vote), the cell keys that
-// keep owned atoms before ghosts, and the index maps a sort leaves behind.
+// keep owned atoms before ghosts, the coordinates along a triclinic box's bricks, and the index
+// maps a sort leaves behind.
 #include "common.cuh"
 
 #include <cuda/atomic>
@@ -97,28 +98,47 @@ __device__ __forceinline__ int block_items(int m)
 }
 
 /* Live owned atoms outside the brick along any decomposed dimension (after the migration: lost). */
-__global__ void count_strays_kernel(int n, gpu_brick bx, gpu_brick by, gpu_brick bz, const double *x,
+__global__ void count_strays_kernel(int n, mdl_box box, gpu_brick bx, gpu_brick by, gpu_brick bz, const double *x,
                                     const double *y, const double *z, const int *gone, int *strays)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n || gone[i])
         return;
     const gpu_brick *b[3] = {&bx, &by, &bz};
-    const double *c[3] = {x, y, z};
+    const double p[3] = {x[i], y[i], z[i]};
     for (int d = 0; d < 3; d++)
-        if (b[d]->grid > 1 && box_brick(c[d][i], b[d]->box_lo, b[d]->box_len, b[d]->grid) != b[d]->mine) {
+        if (b[d]->grid > 1 && box_brick(box_along(&box, p, d), b[d]->box_lo, b[d]->box_len, b[d]->grid) != b[d]->mine) {
             atomicAdd(strays, 1);
             return;
         }
 }
 
-extern "C" int gpu_count_strays(size_t n, const gpu_brick b[3], const double *x, const double *y, const double *z,
-                                const int *gone, int *strays)
+extern "C" int gpu_count_strays(size_t n, mdl_box box, const gpu_brick b[3], const double *x, const double *y,
+                                const double *z, const int *gone, int *strays)
 {
     MDL_CUDA(cudaMemsetAsync(strays, 0, sizeof(int), g_mdl_stream));
-    count_strays_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, b[0], b[1], b[2], x, y, z,
-                                                                                 gone, strays);
+    count_strays_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, b[0], b[1], b[2], x, y,
+                                                                                 z, gone, strays);
     MDL_LAUNCHED("count_strays");
+    return 0;
+}
+
+/* out[i] = atom i's coordinate along the bricks' dimension d (box_along). */
+__global__ void along_kernel(int n, mdl_box box, int d, const double *x, const double *y, const double *z, double *out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const double p[3] = {x[i], y[i], z[i]};
+    out[i] = box_along(&box, p, d);
+}
+
+extern "C" int gpu_along(size_t n, mdl_box box, int d, const double *x, const double *y, const double *z, double *out)
+{
+    if (n == 0)
+        return 0;
+    along_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, box, d, x, y, z, out);
+    MDL_LAUNCHED("along");
     return 0;
 }
 
@@ -197,25 +217,30 @@ extern "C" int gpu_unpack_atoms(size_t m, const double *buf, gpu_atom_arrays a, 
     return 0;
 }
 
-/* The position of atom i shifted by `shift` along dim (its image for a neighbor), into p. */
-__device__ __forceinline__ void shifted_position(int i, const double *x, const double *y, const double *z, int dim,
-                                                 double shift, double p[3])
+/* The position of atom i plus `shift` (0, or an edge vector: its image for a neighbor), into p
+   (domain.c's arithmetic). */
+__device__ __forceinline__ void shifted_position(int i, const double *x, const double *y, const double *z,
+                                                 double3 shift, double p[3])
 {
-    p[0] = x[i], p[1] = y[i], p[2] = z[i];
-    p[dim] += shift;
+    p[0] = x[i] + shift.x, p[1] = y[i] + shift.y, p[2] = z[i] + shift.z;
 }
 
-/* New ghosts: positions of idx[0..m) (shifted along dim) and species, 4 doubles each; written into
-   the receiver's memory, it is told at the end. */
+static double3 to_double3(const double v[3])
+{
+    return make_double3(v[0], v[1], v[2]);
+}
+
+/* New ghosts: positions of idx[0..m) (shifted) and species, 4 doubles each; written into the
+   receiver's memory, it is told at the end. */
 __global__ void pack_ghosts_kernel(int m, const int *idx, const double *x, const double *y, const double *z,
-                                   const int *type, int dim, double shift, double *buf, gpu_peer_out out)
+                                   const int *type, double3 shift, double *buf, gpu_peer_out out)
 {
     __shared__ double tile[MDL_BLOCK * 4];
     int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k < m) {
         int i = idx[k];
         double p[3];
-        shifted_position(i, x, y, z, dim, shift, p);
+        shifted_position(i, x, y, z, shift, p);
         double *w = tile + threadIdx.x * 4;
         w[0] = p[0], w[1] = p[1], w[2] = p[2], w[3] = type[i];
     }
@@ -225,12 +250,12 @@ __global__ void pack_ghosts_kernel(int m, const int *idx, const double *x, const
 }
 
 extern "C" int gpu_pack_ghosts(size_t m, const int *idx, const double *x, const double *y, const double *z,
-                               const int *type, int dim, double shift, double *buf, const gpu_peer_out *out)
+                               const int *type, const double shift[3], double *buf, const gpu_peer_out *out)
 {
     if (m == 0)
         return 0;
     pack_ghosts_kernel<<<grid_for(m, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>(
-        (int)m, idx, x, y, z, type, dim, shift, buf, out ? *out : gpu_peer_out{});
+        (int)m, idx, x, y, z, type, to_double3(shift), buf, out ? *out : gpu_peer_out{});
     MDL_LAUNCHED("pack_ghosts");
     return 0;
 }
@@ -268,22 +293,13 @@ extern "C" int gpu_unpack_ghosts(size_t m, const double *buf, size_t at, double 
     return 0;
 }
 
-/* This rank's wish into halt (unsafe: 2, past half the skin: 1, else 0), before the ranks'
-   maximum replaces it (the step kernels after it run only when no rank wants a rebuild); the
-   longest row its last build asked for (0: it fit) into need. */
-__device__ __forceinline__ void set_wish(gpu_nb_state *st, const int *flags)
-{
-    st->halt = st->unsafe ? 2 : st->far;
-    st->need = flags[1];
-}
-
-/* A refresh stage, both ways: positions of idx[0 .. m), shifted along dim in double (the first m0
-   by shift0 into dest0, the rest by shift1 into dest1), as 3 values of T each (reals: the values
+/* A refresh stage, both ways: positions of idx[0 .. m), shifted in double (the first m0 by shift0
+   into dest0, the rest by shift1 into dest1), as 3 values of T each (reals: the values
    pos4 will hold, as if the doubles had travelled); with `wish` (a check), this rank's wish set
    first (and cast, voting); written into the receivers' memory, they are told at the end. */
 template <typename T>
 __global__ void pack_positions_kernel(int m, int m0, const int *idx, const double *x, const double *y,
-                                      const double *z, int dim, double shift0, double shift1, T *dest0, T *dest1,
+                                      const double *z, double3 shift0, double3 shift1, T *dest0, T *dest1,
                                       gpu_nb_state *wish, const int *flags, gpu_peer_out out, gpu_peer_vote vote)
 {
     int k = blockIdx.x * blockDim.x + threadIdx.x;
@@ -295,7 +311,7 @@ __global__ void pack_positions_kernel(int m, int m0, const int *idx, const doubl
     __shared__ T tile[MDL_BLOCK * 3];
     if (k < m) {
         double p[3];
-        shifted_position(idx[k], x, y, z, dim, k < m0 ? shift0 : shift1, p);
+        shifted_position(idx[k], x, y, z, k < m0 ? shift0 : shift1, p);
         T *w = tile + threadIdx.x * 3;
         w[0] = (T)p[0], w[1] = (T)p[1], w[2] = (T)p[2];
     }
@@ -305,7 +321,7 @@ __global__ void pack_positions_kernel(int m, int m0, const int *idx, const doubl
 }
 
 extern "C" int gpu_pack_positions(size_t m0, size_t m1, const int *idx, const double *x, const double *y,
-                                  const double *z, int dim, const double shift[2], void *const dest[2], int wide,
+                                  const double *z, const double shift[2][3], void *const dest[2], int wide,
                                   gpu_nb_state *wish, const int *flags, const gpu_peer_out *out,
                                   const gpu_peer_vote *vote)
 {
@@ -315,13 +331,14 @@ extern "C" int gpu_pack_positions(size_t m0, size_t m1, const int *idx, const do
     const unsigned g = grid_for(m ? m : 1, MDL_BLOCK);
     const gpu_peer_out o = out ? *out : gpu_peer_out{};
     const gpu_peer_vote v = vote ? *vote : gpu_peer_vote{};
+    const double3 s0 = to_double3(shift[0]), s1 = to_double3(shift[1]);
     if (wide)
         pack_positions_kernel<double><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(
-            (int)m, (int)m0, idx, x, y, z, dim, shift[0], shift[1], (double *)dest[0], (double *)dest[1], wish,
+            (int)m, (int)m0, idx, x, y, z, s0, s1, (double *)dest[0], (double *)dest[1], wish,
             flags, o, v);
     else
         pack_positions_kernel<mdl_real><<<g, MDL_BLOCK, 0, g_mdl_stream>>>(
-            (int)m, (int)m0, idx, x, y, z, dim, shift[0], shift[1], (mdl_real *)dest[0], (mdl_real *)dest[1], wish,
+            (int)m, (int)m0, idx, x, y, z, s0, s1, (mdl_real *)dest[0], (mdl_real *)dest[1], wish,
             flags, o, v);
     MDL_LAUNCHED("pack_positions");
     return 0;
@@ -452,5 +469,3 @@ extern "C" int gpu_remap(size_t m, const int *inv, int *idx)
     MDL_LAUNCHED("remap");
     return 0;
 }
-
-

@@ -1,4 +1,5 @@
-/* The state of the GPU backend on several ranks (struct gpu_halo) and what its three files share:
+/* The state of the GPU backend on several ranks, or on one whose box needs periodic images as
+   ghosts (struct gpu_halo) and what its three files share:
    halo.c (set-up, transport, messages, statistics), migrate.c (a rebuild's migration, ghosts and
    sort) and refresh.c (each step's ghost refresh and the ranks' skin decision). Only they include
    it; the rest of the backend sees context.h's halo_* functions. */
@@ -37,7 +38,13 @@ typedef struct {
 struct gpu_halo {
     mdl_domain dm;             /* the grid, this rank's brick, its swaps (host lists unused) */
     gpu_brick brick[3];
-    halo_swap swap[6];
+    halo_swap *swap;           /* one per dm.swap (swap_cap of them) */
+    int swap_cap;
+    double *along;             /* device: a triclinic box's coordinates along the bricks (box_along) */
+    size_t along_cap;
+    int *chain, *link;         /* one rank: each ghost's root and images, before and after the sort
+                                  (gpu_self_chain); 4 ints a ghost */
+    size_t chain_cap, link_cap, nghost;
     int *sendlist;             /* device: every swap's send list, remapped after each sort */
     size_t sendlist_cap, nsent;
     size_t ghost_base;         /* ghost ordinal g was slot ghost_base + g before the sort: inv maps it */
@@ -54,6 +61,10 @@ struct gpu_halo {
     char *host_out, *host_in;  /* pinned staging (the MPI path) */
     size_t host_out_cap, host_in_cap;
     int nccl;                  /* messages through NCCL; else staged through MPI */
+    int self;                  /* one rank: its ghosts are its own atoms' images, made in one pass at a
+                                  rebuild and refreshed from their roots in one pass each step (chain,
+                                  link; no swaps, no messages), the skin decision its own (as NCCL's, read
+                                  a step later) */
     gpu_peers *peers;          /* ranks of one node: each step's refresh by direct writes (NULL: messages) */
 #ifdef MDLITE_HAVE_NCCL
     ncclComm_t comm;
@@ -86,5 +97,9 @@ void halo_parcels_in(gpu_halo *h, halo_msg *m, int ways, const void *src[2], gpu
 int halo_count_exchanges(gpu_halo *h, int pairs);
 /* Bytes of one ghost's position in stage k's refresh. */
 size_t halo_refresh_bytes(const mdl_domain *dm, int k);
+/* Room for a halo_swap per swap of the last plan. */
+int halo_reserve_swaps(gpu_halo *h);
+/* Whether each step's refresh goes by direct writes (peer.c holds PEER_STAGES stages). */
+int halo_direct(const gpu_halo *h);
 
 #endif

@@ -1,7 +1,8 @@
-/* A rebuild on several GPU ranks, up to the list: the atoms wrapped, those that left the brick
-   migrated (whole state) to the neighbor they entered, the ghosts selected and exchanged dimension
-   by dimension, then owned atoms and ghosts sorted by cell; the host waits for the counts on the
-   way. The list is then built by lists.c. */
+/* A rebuild on several GPU ranks (or on one whose box needs periodic images), up to the list: the
+   atoms wrapped, those that left the brick migrated (whole state) to the neighbor they entered,
+   the ghosts selected and exchanged dimension by dimension and hop by hop, then owned atoms and
+   ghosts sorted by cell; the host waits for the counts on the way. The list is then built by
+   lists.c. */
 #include "halo.h"
 
 #include "../parallel/comm.h"
@@ -20,6 +21,25 @@ static int reserve_selection(gpu_ctx *c)
         h->select_cap = c->cap;
         TRY(gpu_malloc(&h->select_temp, h->select_bytes, "selections"));
     }
+    return MDL_OK;
+}
+
+/* The coordinates of the first n slots along the bricks' dimension d: x, y or z themselves in an
+   orthogonal box, a triclinic box's (box_along) computed into h->along. */
+static int along_bricks(gpu_ctx *c, size_t n, int d, const double **coord)
+{
+    gpu_halo *h = c->halo;
+    *coord = d == 0 ? c->x : d == 1 ? c->y : c->z;
+    if (!box_is_triclinic(&h->dm.box))
+        return MDL_OK;
+    if (c->cap > h->along_cap) {
+        gpu_free(h->along);
+        h->along = NULL;
+        TRY(gpu_malloc((void **)&h->along, c->cap * sizeof(double), "coordinates along the bricks"));
+        h->along_cap = c->cap;
+    }
+    TRY(gpu_along(n, h->dm.box, d, c->x, c->y, c->z, h->along));
+    *coord = h->along;
     return MDL_OK;
 }
 
@@ -58,7 +78,8 @@ static int migrate(gpu_ctx *c, size_t *slots, size_t *left)
     for (int d = 0; d < 3; d++) {
         if (dm->grid[d] == 1)
             continue;
-        double *coord = d == 0 ? c->x : d == 1 ? c->y : c->z;
+        const double *coord;
+        MDL_TRY(along_bricks(c, *slots, d, &coord));
         const int g = dm->grid[d], ways = g > 2 ? 2 : 1; /* two bricks: one neighbor takes them all */
         const int to[2] = {dm->below[d], dm->above[d]}, from[2] = {dm->above[d], dm->below[d]};
         for (int w = 0; w < ways; w++) {
@@ -98,7 +119,7 @@ static int migrate(gpu_ctx *c, size_t *slots, size_t *left)
        clamp put it in this one, so none can be) */
     if (!h->strays_possible)
         return MDL_OK;
-    TRY(gpu_count_strays(*slots, h->brick, c->x, c->y, c->z, c->gone, h->counts + 2));
+    TRY(gpu_count_strays(*slots, dm->box, h->brick, c->x, c->y, c->z, c->gone, h->counts + 2));
     timeline_mark(h->timeline, "strays counted");
     return MDL_OK;
 }
@@ -132,32 +153,61 @@ static int reserve_sendlist(gpu_halo *h, size_t more)
     return MDL_OK;
 }
 
-/* The ghosts, staged dimension by dimension (both faces at once; candidates: the atoms and the
-   ghosts of earlier dimensions), appended after the slots; returns the slots then in use. The
-   migration's lost atoms are checked at the first counts (several ranks: there is a swap). */
+/* Room for 4 ints per ghost in *p (what it held is dropped). */
+static int reserve_ghost_ints(int **p, size_t *cap, size_t ghosts)
+{
+    if (ghosts <= *cap)
+        return MDL_OK;
+    const size_t want = ghosts + ghosts / 2 + 1024;
+    gpu_free(*p);
+    *p = NULL;
+    TRY(gpu_malloc((void **)p, 4 * want * sizeof **p, "ghost links"));
+    *cap = want;
+    return MDL_OK;
+}
+
+/* Stage k's selections (swaps k, k + 1, both ways): on a dimension's first hop from the atoms and
+   the ghosts of earlier dimensions (the slots below `before`), both lists in one pass where no
+   candidate goes both ways; on a later hop each way from what the hop before it received that
+   way (a brick shorter than the ghost cutoff passes it on); nall: the slots in use. */
+static int select_stage(gpu_ctx *c, int k, size_t slots, size_t before, size_t nall)
+{
+    gpu_halo *h = c->halo;
+    const mdl_domain *dm = &h->dm;
+    const int d = dm->swap[k].dim, first_hop = k < 2 || dm->swap[k - 2].dim != d;
+    const double reach = domain_ghost_reach(dm, d), below = dm->lo[d] + reach, above = dm->hi[d] - reach;
+    const double *coord;
+    MDL_TRY(along_bricks(c, nall, d, &coord));
+    MDL_TRY(reserve_selection(c));
+    if (first_hop && below <= above) /* each candidate goes one way at most: both lists in one pass */
+        return gpu_select_ghosts_both(before, below, above, coord, c->gone, c->sel, h->picked_dev, h->select_temp,
+                                      h->select_bytes) ? MDL_ERUN : MDL_OK;
+    for (int w = 0; w < 2; w++) {
+        const mdl_swap *s = &dm->swap[k + w]; /* plan_swaps: dir 0, then 1 */
+        const halo_swap *prev = first_hop ? NULL : &h->swap[k - 2 + w];
+        const size_t from = prev ? slots + prev->first : 0, count = prev ? prev->nrecv : before;
+        TRY(gpu_select_ghosts(from, count, s->dir == 0 ? below : above, s->dir, coord, c->gone, c->sel[w],
+                              h->picked_dev + w, h->select_temp, h->select_bytes));
+    }
+    return MDL_OK;
+}
+
+/* The ghosts, staged dimension by dimension and hop by hop (both faces at once), appended after
+   the slots; *nall: the slots then in use. The migration's lost atoms are checked at the first
+   counts (several ranks: there is a swap). */
 static int build_ghosts(gpu_ctx *c, size_t slots, size_t *nall)
 {
     gpu_halo *h = c->halo;
     const mdl_domain *dm = &h->dm;
     *nall = slots;
     h->nsent = 0;
+    size_t before = slots; /* the slots in use before this dimension's stages */
     for (int k = 0; k < dm->nswap; k += 2) {
         const int d = dm->swap[k].dim;
-        const double *coord = d == 0 ? c->x : d == 1 ? c->y : c->z;
-        const size_t candidates = *nall;
-        int to[2], from[2];
-        const double below = dm->lo[d] + dm->rghost, above = dm->hi[d] - dm->rghost;
-        MDL_TRY(reserve_selection(c));
-        for (int w = 0; w < 2; w++) {
-            const mdl_swap *s = &dm->swap[k + w]; /* plan_swaps: dir 0, then 1 */
-            to[w] = s->to, from[w] = s->from;
-            if (below > above) /* a brick thinner than two ghost layers: some candidates go both ways */
-                TRY(gpu_select_ghosts(candidates, s->dir == 0 ? below : above, s->dir, coord, c->gone, c->sel[w],
-                                      h->picked_dev + w, h->select_temp, h->select_bytes));
-        }
-        if (below <= above) /* each candidate goes one way at most: both lists in one pass */
-            TRY(gpu_select_ghosts_both(candidates, below, above, coord, c->gone, c->sel, h->picked_dev,
-                                       h->select_temp, h->select_bytes));
+        if (k == 0 || dm->swap[k - 1].dim != d)
+            before = *nall;
+        int to[2] = {dm->swap[k].to, dm->swap[k + 1].to}, from[2] = {dm->swap[k].from, dm->swap[k + 1].from};
+        MDL_TRY(select_stage(c, k, slots, before, *nall));
         timeline_mark(h->timeline, "ghosts selected");
         size_t out[2], in[2], bytes = GHOST_WORDS * sizeof(double);
         int strays = 0;
@@ -177,8 +227,9 @@ static int build_ghosts(gpu_ctx *c, size_t slots, size_t *nall)
                               from[w]};
             gpu_peer_out tell;
             void *dest = halo_parcel_out(h, &m[w], w, &tell);
-            TRY(gpu_pack_ghosts(out[w], c->sel[w], c->x, c->y, c->z, c->type, d, dm->swap[k + w].shift, dest,
-                                &tell));
+            double shift[3];
+            domain_swap_shift(dm, &dm->swap[k + w], shift);
+            TRY(gpu_pack_ghosts(out[w], c->sel[w], c->x, c->y, c->z, c->type, shift, dest, &tell));
             if (out[w])
                 TRY(gpu_d2d(h->sendlist + h->nsent, c->sel[w], out[w] * sizeof(int)));
             hs->send_at = h->nsent, hs->nsend = out[w];
@@ -202,6 +253,35 @@ static int build_ghosts(gpu_ctx *c, size_t slots, size_t *nall)
     return MDL_OK;
 }
 
+/* One rank's ghosts: every atom's images within the ghost cutoff of the box (its brick) in one
+   pass (gpu_self_count, a sum, gpu_self_fill), appended after the slots; *nall: the slots then in
+   use. The host waits once, for their number. */
+static int self_ghosts(gpu_ctx *c, size_t slots, size_t *nall)
+{
+    gpu_halo *h = c->halo;
+    const mdl_domain *dm = &h->dm;
+    gpu_self_geometry g = {.box = dm->box};
+    for (int d = 0; d < 3; d++) {
+        g.lo[d] = dm->lo[d], g.hi[d] = dm->hi[d];
+        g.reach[d] = dm->ghosted[d] ? domain_ghost_reach(dm, d) : 0;
+        g.hops[d] = dm->ghosted[d] ? dm->hops[d] : 0;
+    }
+    MDL_TRY(reserve_selection(c));
+    TRY(gpu_self_count(slots, &g, c->x, c->y, c->z, c->sel[0]));
+    TRY(gpu_inclusive_sum(slots, c->sel[0], c->sel[1], h->select_temp, h->select_bytes));
+    int total = 0;
+    TRY(gpu_d2h(&total, c->sel[1] + slots - 1, sizeof total));
+    timeline_mark(h->timeline, "ghosts counted");
+    MDL_TRY(gpu_grow_atoms(c, slots + (size_t)total));
+    MDL_TRY(reserve_ghost_ints(&h->chain, &h->chain_cap, (size_t)total));
+    TRY(gpu_self_fill(slots, &g, c->sel[0], c->sel[1], slots, c->x, c->y, c->z, c->type, c->pos4, c->gone,
+                      h->chain));
+    timeline_mark(h->timeline, "ghosts made");
+    h->nsent = 0;
+    *nall = slots + (size_t)total;
+    return MDL_OK;
+}
+
 /* Owned atoms then ghosts, each sorted by cell (atoms that left dropped); the send lists and the
    ghosts' slots follow the sort; the cell bounds of both. */
 static int sort_with_ghosts(gpu_ctx *c, size_t slots, size_t left, size_t nall)
@@ -220,6 +300,11 @@ static int sort_with_ghosts(gpu_ctx *c, size_t slots, size_t left, size_t nall)
     h->ghost_base = slots;
     c->n = slots - left;
     c->nall = c->n + (nall - slots);
+    h->nghost = nall - slots;
+    if (h->self) { /* each step's refresh: one pass from the roots */
+        MDL_TRY(reserve_ghost_ints(&h->link, &h->link_cap, h->nghost));
+        TRY(gpu_self_links(h->nghost, c->n, c->perm_sorted, c->inv, slots, h->chain, h->link));
+    }
     TRY(gpu_cell_bounds(c->nall, 2 * ncells, c->cell_sorted, c->cell_start, c->cell_end));
     timeline_mark(h->timeline, "sends remapped, bounds");
     return MDL_OK;
@@ -231,7 +316,7 @@ static int publish_places(gpu_ctx *c)
 {
     gpu_halo *h = c->halo;
     const mdl_domain *dm = &h->dm;
-    if (!h->peers)
+    if (!halo_direct(h))
         return MDL_OK;
     peer_stage st[PEER_STAGES];
     int n = 0;
@@ -253,7 +338,9 @@ int halo_rebuild(gpu_ctx *c)
     TRY(gpu_wrap_and_pack(c->n, c->box, NULL, c->x, c->y, c->z, c->ix, c->iy, c->iz, c->type, c->pos4, NULL));
     timeline_mark(h->timeline, "wrapped");
     MDL_TRY(migrate(c, &slots, &left));
-    MDL_TRY(build_ghosts(c, slots, &nall));
+    MDL_TRY(domain_replan_hops(&h->dm)); /* the hops for the brick as it is (a barostat's) */
+    MDL_TRY(halo_reserve_swaps(h));
+    MDL_TRY(h->self ? self_ghosts(c, slots, &nall) : build_ghosts(c, slots, &nall));
     TRY(gpu_event_record(h->ev[5], NULL));
     h->timing |= h->started ? 4 : 0; /* the loop's (the set-up's includes NCCL's connections) */
     MDL_TRY(sort_with_ghosts(c, slots, left, nall));

@@ -17,11 +17,12 @@ __device__ bool move_box(gpu_box_state *bx, double e)
     for (int d = 0; d < 3; d++)
         bx->lo0[d] = lo[d] = b->lo[d], bx->inv0[d] = 1.0 / b->len[d];
     nh_scale_box(lo, bx->hi, len, bx->centre, e);
-    const bool half_away = nh_box_unfit(len, bx->volume0, bx->rlist) != 0;
+    const bool half_away = nh_box_unfit(len, bx->volume0, bx->rlist, bx->ghosted) != 0;
     for (int d = 0; d < 3; d++)
         bx->lo1[d] = lo[d], bx->len1[d] = len[d], bx->inv1[d] = 1.0 / len[d];
+    nh_scale_tilts(b->tilt, e); /* a triclinic box's, with each half (iso: the drift's remap per axis is the same map) */
     if (!half_away)
-        nh_scale_box(lo, bx->hi, len, bx->centre, e);
+        nh_scale_box(lo, bx->hi, len, bx->centre, e), nh_scale_tilts(b->tilt, e);
     for (int d = 0; d < 3; d++)
         b->lo[d] = lo[d], b->len[d] = len[d];
     const double bd = box_faces_moved(b, &bx->built), unsafe = bx->unsafe_skin - 0.5 * bd,
@@ -29,7 +30,7 @@ __device__ bool move_box(gpu_box_state *bx, double e)
     bx->half2 = rebuild > 0 ? rebuild * rebuild : -1.0;
     bx->skin2 = unsafe > 0 ? unsafe * unsafe : -1.0;
     gpu_grid_set_box(&bx->grid, b); /* the minimum image's lengths */
-    return half_away || nh_box_unfit(len, bx->volume0, bx->rlist) != 0;
+    return half_away || nh_box_unfit(len, bx->volume0, bx->rlist, bx->ghosted) != 0;
 }
 
 /* The half steps of `mode` on sum m v^2 and the virial (GPU_NH_END; then GPU_NH_START, which with

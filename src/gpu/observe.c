@@ -53,7 +53,7 @@ static int diagnose_box(const gpu_ctx *c, mdl_health *h)
     TRY(gpu_d2h(&b, c->bx, sizeof b));
     const long step = (long)c->report[0];
     const double *len = b.grid.region.len;
-    if (b.runaway == GPU_BOX_RUNAWAY && barostat_runaway(&b.grid.region, b.volume0, b.rlist, NULL, step) != MDL_OK)
+    if (b.runaway == GPU_BOX_RUNAWAY && barostat_runaway(&b.grid.region, b.volume0, b.rlist, b.ghosted, NULL, step) != MDL_OK)
         return MDL_ERUN;
     if (b.runaway) {
         mdl_error("step %ld: the barostat took the box to %.6g x %.6g x %.6g, under 3 cells of the list cutoff %g "

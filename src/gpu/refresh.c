@@ -1,4 +1,4 @@
-/* Every step on several GPU ranks: the ghosts' positions refreshed from their owners (messages, or
+/* Every step on several GPU ranks (or on one with periodic images as ghosts): the ghosts' positions refreshed from their owners (messages, or
    direct writes on one node), and at each check the ranks' shared skin decision: with NCCL a
    maximum on the stream that the step's kernels obey (the host learns it a step later and has the
    step made again after a rebuild), staged through the host, which waits for it. */
@@ -11,6 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Stage k's two shifts (domain_swap_shift), for the box as it is. */
+static void stage_shifts(const mdl_domain *dm, int k, double shift[2][3])
+{
+    domain_swap_shift(dm, &dm->swap[k], shift[0]);
+    domain_swap_shift(dm, &dm->swap[k + 1], shift[1]);
+}
+
 /* Refresh stage k (both ways) through messages (NCCL or the host); with *decision (NCCL, the first
    stage of a check) the ranks' maximum of the wish packing sets goes with them. */
 static int refresh_by_messages(gpu_ctx *c, int k, int **decision)
@@ -19,16 +26,16 @@ static int refresh_by_messages(gpu_ctx *c, int k, int **decision)
     const mdl_domain *dm = &h->dm;
     const halo_swap *hs = &h->swap[k];
     const size_t bytes = halo_refresh_bytes(dm, k);
-    const double shift[2] = {dm->swap[k].shift, dm->swap[k + 1].shift};
+    double shift[2][3];
+    stage_shifts(dm, k, shift);
     MDL_TRY(halo_reserve_messages(h, (hs[0].nsend + hs[1].nsend) * bytes, (hs[0].nrecv + hs[1].nrecv) * bytes));
     halo_msg m[2];
     for (int w = 0; w < 2; w++)
         m[w] = (halo_msg){w ? hs[0].nsend * bytes : 0, hs[w].nsend * bytes, dm->swap[k + w].to,
                           w ? hs[0].nrecv * bytes : 0, hs[w].nrecv * bytes, dm->swap[k + w].from};
     void *dest[2] = {h->out, h->out + m[1].out_at};
-    TRY(gpu_pack_positions(hs[0].nsend, hs[1].nsend, h->sendlist + hs[0].send_at, c->x, c->y, c->z,
-                           dm->swap[k].dim, shift, dest, bytes == 3 * sizeof(double), *decision ? c->nbs : NULL,
-                           c->flags, NULL, NULL));
+    TRY(gpu_pack_positions(hs[0].nsend, hs[1].nsend, h->sendlist + hs[0].send_at, c->x, c->y, c->z, shift, dest,
+                           bytes == 3 * sizeof(double), *decision ? c->nbs : NULL, c->flags, NULL, NULL));
     timeline_mark(h->timeline, "positions packed");
     MDL_TRY(halo_send_messages(h, m, 2, decision));
     timeline_mark(h->timeline, "positions sent");
@@ -47,14 +54,15 @@ static int refresh_direct(gpu_ctx *c, int k, const gpu_peer_vote *vote)
     const mdl_domain *dm = &h->dm;
     const halo_swap *hs = &h->swap[k];
     const int wide = halo_refresh_bytes(dm, k) == 3 * sizeof(double);
-    const double shift[2] = {dm->swap[k].shift, dm->swap[k + 1].shift};
+    double shift[2][3];
+    stage_shifts(dm, k, shift);
     void *dest[2];
     const void *arrivals;
     gpu_peer_out out;
     gpu_peer_in in;
     peers_stage(h->peers, k / 2, dest, &arrivals, &out, &in);
-    TRY(gpu_pack_positions(hs[0].nsend, hs[1].nsend, h->sendlist + hs[0].send_at, c->x, c->y, c->z,
-                           dm->swap[k].dim, shift, dest, wide, vote ? c->nbs : NULL, c->flags, &out, vote));
+    TRY(gpu_pack_positions(hs[0].nsend, hs[1].nsend, h->sendlist + hs[0].send_at, c->x, c->y, c->z, shift, dest,
+                           wide, vote ? c->nbs : NULL, c->flags, &out, vote));
     timeline_mark(h->timeline, "positions written");
     TRY(gpu_unpack_positions(hs[0].nrecv + hs[1].nrecv, arrivals, c->inv + h->ghost_base + hs[0].first, c->x, c->y,
                              c->z, c->pos4, wide, &in, vote, c->nbs));
@@ -74,8 +82,9 @@ static int refresh_ghosts(gpu_ctx *c, int agree)
     const mdl_domain *dm = &h->dm;
     const int pair = h->parity ^= 1;
     int *decision = agree ? &c->nbs->halt : NULL;
+    const int direct = halo_direct(h);
     gpu_peer_vote vote;
-    if (h->peers) {
+    if (direct) {
         peers_next_refresh(h->peers);
         if (agree)
             peers_vote(h->peers, &vote);
@@ -83,8 +92,13 @@ static int refresh_ghosts(gpu_ctx *c, int agree)
     MDL_TRY(halo_count_exchanges(h, 1 << pair)); /* two refreshes ago: long done */
     TRY(gpu_event_record(h->ev[2 * pair], NULL));
     timeline_refresh_begin(h->timeline);
-    for (int k = 0; k < dm->nswap; k += 2) { /* both ways of a stage in one kernel: their lists are adjacent */
-        if (!h->peers) {
+    if (h->self) { /* one rank: every ghost from its root in one pass, its own wish the decision */
+        TRY(gpu_self_refresh(h->nghost, c->n, h->link, dm->box, c->x, c->y, c->z, c->pos4,
+                             decision ? c->nbs : NULL, c->flags));
+        decision = NULL;
+    }
+    for (int k = 0; k < dm->nswap && !h->self; k += 2) { /* both ways of a stage in one kernel: their lists are adjacent */
+        if (!direct) {
             MDL_TRY(refresh_by_messages(c, k, &decision));
             continue;
         }
@@ -114,6 +128,8 @@ int halo_forward_values(gpu_ctx *c, mdl_real *v)
     gpu_halo *h = c->halo;
     const mdl_domain *dm = &h->dm;
     const size_t b = sizeof(mdl_real);
+    if (h->self)
+        return gpu_self_values(h->nghost, c->n, h->link, v) ? MDL_ERUN : MDL_OK;
     for (int k = 0; k < dm->nswap; k += 2) { /* both ways of a stage: their lists are adjacent */
         const halo_swap *hs = &h->swap[k];
         MDL_TRY(halo_reserve_messages(h, (hs[0].nsend + hs[1].nsend) * b, (hs[0].nrecv + hs[1].nrecv) * b));
@@ -145,7 +161,7 @@ static void count_build(gpu_ctx *c, long step)
 
 int halo_build_waits(const gpu_ctx *c)
 {
-    return !c->halo->nccl;
+    return !c->halo->nccl && !c->halo->self;
 }
 
 int halo_build_queued(gpu_ctx *c)
@@ -168,7 +184,14 @@ int halo_update(gpu_ctx *c, long step, int *rebuild)
         h->started = 1, h->last_build = step - 1;
     if (h->unsafe_step >= 0 || !rebuild_due(++h->since, c->check, c->delay))
         return refresh_ghosts(c, 0);
-    if (h->nccl) {
+    if (!c->distance_check) { /* every due step rebuilds, on every rank alike: nothing to agree on */
+        timeline_decision_queued(h->timeline);
+        timeline_decision_read(h->timeline, 1);
+        count_build(c, step);
+        *rebuild = 1;
+        return MDL_OK;
+    }
+    if (h->nccl || h->self) {
         h->pending = step;
         return refresh_ghosts(c, 1);
     }

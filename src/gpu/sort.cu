@@ -6,6 +6,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
 #include <cub/device/device_partition.cuh>
+#include <cub/device/device_scan.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/discard_iterator.h>
 
@@ -74,10 +75,25 @@ static size_t partition_bytes(size_t n)
     return bytes;
 }
 
+static size_t scan_bytes(size_t n)
+{
+    size_t bytes = 0;
+    cub::DeviceScan::InclusiveSum(NULL, bytes, (const int *)NULL, (int *)NULL, (int)n, g_mdl_stream);
+    return bytes;
+}
+
 extern "C" size_t gpu_select_temp_bytes(size_t n)
 {
-    size_t a = select_bytes<leaver_test>(n), b = select_bytes<ghost_test>(n), c = partition_bytes(n);
-    return a > b ? (a > c ? a : c) : (b > c ? b : c);
+    size_t a = select_bytes<leaver_test>(n), b = select_bytes<ghost_test>(n), c = partition_bytes(n),
+           d = scan_bytes(n);
+    size_t m = a > b ? (a > c ? a : c) : (b > c ? b : c);
+    return m > d ? m : d;
+}
+
+extern "C" int gpu_inclusive_sum(size_t n, const int *count, int *end, void *temp, size_t temp_bytes)
+{
+    MDL_CUDA(cub::DeviceScan::InclusiveSum(temp, temp_bytes, count, end, (int)n, g_mdl_stream));
+    return 0;
 }
 
 /* The indices i < n that pass `test`, in order (stable), into out, their count into *count. */
@@ -95,10 +111,12 @@ extern "C" int gpu_select_leavers(size_t n, gpu_brick b, int target, const doubl
     return select_if(n, leaver_test{b, target, c, gone}, out, count, temp, temp_bytes);
 }
 
-extern "C" int gpu_select_ghosts(size_t n, double limit, int dir, const double *c, const int *gone, int *out,
-                                 int *count, void *temp, size_t temp_bytes)
+extern "C" int gpu_select_ghosts(size_t first, size_t n, double limit, int dir, const double *c, const int *gone,
+                                 int *out, int *count, void *temp, size_t temp_bytes)
 {
-    return select_if(n, ghost_test{limit, dir, c, gone}, out, count, temp, temp_bytes);
+    MDL_CUDA(cub::DeviceSelect::If(temp, temp_bytes, thrust::counting_iterator<int>((int)first), out, count, (int)n,
+                                   ghost_test{limit, dir, c, gone}, g_mdl_stream));
+    return 0;
 }
 
 /* A three-way partition whose third part (neither) is dropped; its first two parts keep index

@@ -30,11 +30,18 @@ static int axis_ghosted(const mdl_box *b, const int grid[3], int d, double rghos
     return images && b->periodic[d] && (box_is_triclinic(b) || b->len[d] < 2 * rghost);
 }
 
-/* The ghost cutoff along d in the brick's own units (a triclinic box's slab between tilted faces
-   is wider along its edge than it is thick). */
-static double ghost_reach(const mdl_domain *dm, int d)
+double domain_ghost_reach(const mdl_domain *dm, int d)
 {
     return box_is_triclinic(&dm->box) ? dm->rghost / box_face_spacing(&dm->box, d) : dm->rghost;
+}
+
+int domain_box_ghosted(const mdl_box *b, double rghost)
+{
+    const int one[3] = {1, 1, 1};
+    int any = 0;
+    for (int d = 0; d < 3; d++)
+        any |= axis_ghosted(b, one, d, rghost, 1);
+    return any;
 }
 
 /* The ghost cutoff's shell around a brick of `grid`: ghosts only along ghosted dimensions
@@ -91,14 +98,15 @@ static int neighbor_rank(const mdl_domain *dm, int d, int delta)
     return rank_at(dm->grid, c);
 }
 
-/* The swaps for the box as it is: along each ghosted axis, hop by hop, one down and one up (a
+/* The swaps for the box as it is (axes_too: which axes have ghosts, too): along each ghosted axis, hop by hop, one down and one up (a
    brick shorter than the ghost cutoff passes on what it received in the hop before). */
-static int plan_swaps(mdl_domain *dm)
+static int plan_swaps(mdl_domain *dm, int axes_too)
 {
     int want = 0;
     for (int d = 0; d < 3; d++) {
-        dm->ghosted[d] = axis_ghosted(&dm->box, dm->grid, d, dm->rghost, dm->images);
-        const double brick = dm->hi[d] - dm->lo[d], hops = ceil(ghost_reach(dm, d) / brick);
+        if (axes_too)
+            dm->ghosted[d] = axis_ghosted(&dm->box, dm->grid, d, dm->rghost, dm->images);
+        const double brick = dm->hi[d] - dm->lo[d], hops = ceil(domain_ghost_reach(dm, d) / brick);
         dm->hops[d] = !dm->ghosted[d] ? 0 : !(hops >= 1) ? 1 : hops > 1e6 ? 1000000 : (int)hops;
         want += 2 * dm->hops[d];
     }
@@ -156,7 +164,12 @@ int domain_init(mdl_domain *dm, const mdl_box *b, const int grid[3], double rgho
         dm->below[d] = neighbor_rank(dm, d, -1);
         dm->above[d] = neighbor_rank(dm, d, +1);
     }
-    return plan_swaps(dm);
+    return plan_swaps(dm, 1);
+}
+
+int domain_replan_hops(mdl_domain *dm)
+{
+    return plan_swaps(dm, 0);
 }
 
 const char *domain_set_box(mdl_domain *dm, const mdl_box *b)
@@ -194,7 +207,7 @@ static size_t region_cells_triclinic(const mdl_domain *dm, double width, size_t 
 {
     double lo[3], hi[3], bmin[3] = {INFINITY, INFINITY, INFINITY}, bmax[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int d = 0; d < 3; d++) {
-        const double reach = dm->ghosted[d] ? ghost_reach(dm, d) : 0;
+        const double reach = dm->ghosted[d] ? domain_ghost_reach(dm, d) : 0;
         lo[d] = (dm->lo[d] - reach - dm->box.lo[d]) / dm->box.len[d];
         hi[d] = (dm->hi[d] + reach - dm->box.lo[d]) / dm->box.len[d];
     }
@@ -259,37 +272,18 @@ static int brick_of(const mdl_domain *dm, int d, double v)
     return box_brick(v, dm->box.lo[d], dm->box.len[d], dm->grid[d]);
 }
 
-/* Position p's coordinates along the bricks' dimensions: p itself in an orthogonal box; in a
-   triclinic one lo + len times its fractional coordinates (LAMMPS's bricks in lamda space). */
-static void along_bricks(const mdl_box *b, const double p[3], double u[3])
-{
-    if (!box_is_triclinic(b)) {
-        u[0] = p[0], u[1] = p[1], u[2] = p[2];
-        return;
-    }
-    box_to_fraction(b, p, u);
-    for (int d = 0; d < 3; d++)
-        u[d] = b->lo[d] + u[d] * b->len[d];
-}
-
-/* Atom i's coordinate along the bricks' dimension d (along_bricks). */
+/* Atom i's coordinate along the bricks' dimension d (box_along). */
 static double along(const mdl_domain *dm, const mdl_system *s, size_t i, int d)
 {
-    if (!box_is_triclinic(&dm->box))
-        return d == 0 ? s->x[i] : d == 1 ? s->y[i] : s->z[i];
     const double p[3] = {s->x[i], s->y[i], s->z[i]};
-    double u[3];
-    along_bricks(&dm->box, p, u);
-    return u[d];
+    return box_along(&dm->box, p, d);
 }
 
 int domain_owner(const mdl_domain *dm, const double p[3])
 {
     int c[3];
-    double u[3];
-    along_bricks(&dm->box, p, u);
     for (int d = 0; d < 3; d++)
-        c[d] = brick_of(dm, d, u[d]);
+        c[d] = brick_of(dm, d, box_along(&dm->box, p, d));
     return rank_at(dm->grid, c);
 }
 
@@ -463,7 +457,7 @@ int domain_migrate(mdl_domain *dm, mdl_system *s)
     }
     MDL_TRY(comm_or_int(&lost)); /* every rank stops */
     dm->nlocal = s->n;
-    return lost ? MDL_ERUN : plan_swaps(dm);
+    return lost ? MDL_ERUN : plan_swaps(dm, 1);
 }
 
 static int add_send(mdl_swap *w, size_t i)
@@ -481,20 +475,27 @@ static int add_send(mdl_swap *w, size_t i)
     return MDL_OK;
 }
 
+void domain_swap_shift(const mdl_domain *dm, const mdl_swap *w, double v[3])
+{
+    v[0] = v[1] = v[2] = 0;
+    if (w->shift != 0 && box_is_triclinic(&dm->box))
+        box_add_edge(&dm->box, w->dim, w->shift > 0 ? 1.0 : -1.0, v); /* across a tilted face: its edge vector */
+    else
+        v[w->dim] = w->shift;
+}
+
 /* Packs the positions of w's send list (shifted) after its id and species. */
 static void pack_ghosts(mdl_domain *dm, const mdl_system *s, const mdl_swap *w, int with_ids)
 {
     const int words = with_ids ? GHOST_WORDS : 3;
+    double v[3];
+    domain_swap_shift(dm, w, v);
     for (size_t k = 0; k < w->nsend; k++) {
         size_t i = w->send[k];
-        double *o = dm->buf_out + k * words, p[3] = {s->x[i], s->y[i], s->z[i]};
-        if (w->shift != 0 && box_is_triclinic(&dm->box))
-            box_add_edge(&dm->box, w->dim, w->shift > 0 ? 1.0 : -1.0, p); /* across a tilted face: its edge vector */
-        else
-            p[w->dim] += w->shift;
+        double *o = dm->buf_out + k * words;
         if (with_ids)
             *o++ = (double)s->id[i], *o++ = s->type[i];
-        o[0] = p[0], o[1] = p[1], o[2] = p[2];
+        o[0] = s->x[i] + v[0], o[1] = s->y[i] + v[1], o[2] = s->z[i] + v[2];
     }
 }
 
@@ -512,7 +513,7 @@ int domain_build_ghosts(mdl_domain *dm, mdl_system *s)
         const int first_hop = k < 2 || dm->swap[k - 2].dim != d;
         const size_t lo = first_hop ? 0 : dm->swap[k - 2].first;
         const size_t hi = first_hop ? before : dm->swap[k - 2].first + dm->swap[k - 2].nrecv;
-        const double reach = ghost_reach(dm, d);
+        const double reach = domain_ghost_reach(dm, d);
         w->nsend = 0;
         if (w->to >= 0)
             for (size_t i = lo; i < hi; i++)

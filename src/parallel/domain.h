@@ -59,9 +59,21 @@ const char *domain_set_box(mdl_domain *dm, const mdl_box *b);
    its own), or, for a brick narrower than a cell, cells over the brick and its ghosts; the whole
    box on the others. Returns the number of cells. */
 size_t domain_cell_grid(const mdl_domain *dm, double rcut, size_t natoms, mdl_box *region, int nc[3]);
+/* Whether box b on one rank has ghosts along some axis (a periodic one shorter than twice rghost,
+   or a triclinic box): the minimum image alone would miss pairs there. */
+int domain_box_ghosted(const mdl_box *b, double rghost);
+/* The ghost cutoff along d in the bricks' units (box_along: a triclinic box's slab between tilted
+   faces spans more of its edge than it is thick). */
+double domain_ghost_reach(const mdl_domain *dm, int d);
+/* What swap w adds to the positions it sends: 0, or across a periodic face its edge vector (the
+   box's length along an orthogonal one), signed. */
+void domain_swap_shift(const mdl_domain *dm, const mdl_swap *w, double v[3]);
 /* The rank owning position (x, y, z) (inside the box). */
 int domain_owner(const mdl_domain *dm, const double p[3]);
 
+/* The hops of the ghosted axes planned again for the box as it is, the axes kept (the GPU's
+   region and minimum image follow the axes chosen at the start). */
+int domain_replan_hops(mdl_domain *dm);
 /* Keeps from the whole system `all` (the same on every rank) the atoms in this rank's brick, in
    `all`'s order, into s (ghosts none yet): by their positions, or by place (3 per atom, in all's
    order) where given. */

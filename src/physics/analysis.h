@@ -1,6 +1,6 @@
 /* On-the-fly analysis written once for host C and CUDA: the radial distribution function's bin of
    a separation (numpy.histogram's, so MDAnalysis's InterRDF bins alike), its species pairs, which
-   list pairs count, and an atom's unwrapped position for the mean squared displacement. */
+   list pairs count (the mean squared displacement unwraps by box.h's box_unwrap). */
 #ifndef MDL_PHYSICS_ANALYSIS_H
 #define MDL_PHYSICS_ANALYSIS_H
 
@@ -83,13 +83,6 @@ static inline MDL_HD int rdf_pair_weight(int a, int b, int full, int j_is_ghost)
     if (!j_is_ghost)
         return a == b ? 2 : 1;
     return a == b || a < b ? 1 : 0;
-}
-
-/* A coordinate unwrapped by its image counter in a box of length len (LAMMPS's unwrapped
-   coordinate: x + image * len with today's box). */
-static inline MDL_HD double unwrapped(double x, int32_t image, double len)
-{
-    return x + (double)image * len;
 }
 
 #endif

@@ -56,6 +56,17 @@ static inline MDL_HD void box_from_fraction(const mdl_box *b, const double s[3],
     p[2] = b->len[2] * s[2] + b->lo[2];
 }
 
+/* p's coordinate along the box's dimension d as domain bricks cut it: p[d] in an orthogonal box; in
+   a triclinic one lo + len times its fractional coordinate (LAMMPS's bricks in lamda space). */
+static inline MDL_HD double box_along(const mdl_box *b, const double p[3], int d)
+{
+    if (!box_is_triclinic(b))
+        return p[d];
+    double s[3];
+    box_to_fraction(b, p, s);
+    return b->lo[d] + s[d] * b->len[d];
+}
+
 /* The distance between the box's two faces across dimension d, over len[d]: a slab r thick
    there spans r / (len[d] * face) of the fractional coordinate (1 for an orthogonal box). */
 static inline MDL_HD double box_face_spacing(const mdl_box *b, int d)

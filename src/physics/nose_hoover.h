@@ -177,21 +177,23 @@ static inline MDL_HD mdl_nh_factors nh_end_of_step(mdl_nh *nh, double t_kick, do
 }
 
 /* Why a barostat's box (edges len) is one the run cannot go on with: 1, its volume past 10 times or
-   under a tenth of volume0; 2 + d, edge d under twice the list cutoff rlist (the GPU's minimum
-   image; the CPU passes 0: its ghosts take any edge, and a NaN edge still fails); 0: neither. The health check says which (barostat_runaway). */
-static inline MDL_HD int nh_box_unfit(const double len[3], double volume0, double rlist)
+   under a tenth of volume0; 2 + d, edge d under twice the list cutoff rlist where it takes the
+   minimum image (not an axis of `ghosted`, bit d: ghosts are its images; the CPU passes rlist 0:
+   its ghosts take any edge, and a NaN edge still fails); 0: neither. The health check says which
+   (barostat_runaway). */
+static inline MDL_HD int nh_box_unfit(const double len[3], double volume0, double rlist, int ghosted)
 {
     const double ratio = len[0] * len[1] * len[2] / volume0;
     if (!(ratio <= 10 && ratio >= 0.1))
         return 1;
     for (int d = 0; d < 3; d++)
-        if (!(len[d] >= 2 * rlist))
+        if (!(len[d] >= (ghosted >> d & 1 ? 0.0 : 2 * rlist)))
             return 2 + d;
     return 0;
 }
 
 /* The box [lo, hi) scaled by e about the fixed point c on every axis (LAMMPS's remap keeps lo and
-   hi; len = hi - lo). */
+   hi; len = hi - lo). A triclinic box's tilts scale with it (nh_scale_tilts). */
 static inline MDL_HD void nh_scale_box(double lo[3], double hi[3], double len[3], const double c[3], double e)
 {
     for (int d = 0; d < 3; d++) {
@@ -199,6 +201,13 @@ static inline MDL_HD void nh_scale_box(double lo[3], double hi[3], double len[3]
         hi[d] = (hi[d] - c[d]) * e + c[d];
         len[d] = hi[d] - lo[d];
     }
+}
+
+/* A triclinic box's tilts scaled with its edges (fix npt's default scalexy, scalexz, scaleyz yes:
+   xy by y's factor, xz and yz by z's; iso's factors are one). */
+static inline MDL_HD void nh_scale_tilts(double tilt[3], double e)
+{
+    tilt[0] *= e, tilt[1] *= e, tilt[2] *= e;
 }
 
 /* A coordinate carried from a box edge lo (inv = 1 / its length) to the same fraction of the

@@ -205,33 +205,3 @@ int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_n
     }
     return create_velocities(cfg, u, s, draw);
 }
-
-int check_cutoff_fits(const mdl_config *cfg, const mdl_system *s, const mdl_pair_table *pt, int gpu)
-{
-    double need = 2.0 * (pt->cutmax + cfg->skin);
-    for (int k = 0; k < (cfg->nstages ? cfg->nstages : 1) && box_is_triclinic(&s->box); k++) {
-        const mdl_config *st = cfg->nstages ? &cfg->stages[k] : cfg;
-        if (st->ensemble == MDL_NPT_NOSE_HOOVER) {
-            mdl_error("%s: [run] ensemble = npt-nose-hoover: the barostat runs orthogonal boxes; this one is "
-                      "triclinic (tilts %g %g %g)", config_origin(st, "run", "ensemble"), s->box.tilt[0],
-                      s->box.tilt[1], s->box.tilt[2]);
-            return MDL_EINPUT;
-        }
-    }
-    if (gpu && box_is_triclinic(&s->box)) {
-        mdl_error("%s: %sa triclinic box (tilts %g %g %g): the GPU backend runs orthogonal boxes (the CPU "
-                  "backend takes triclinic ones)", cfg->input[0] ? cfg->input : config_origin(cfg, "system", "tilt"),
-                  cfg->input[0] ? "" : "[system] tilt: ", s->box.tilt[0], s->box.tilt[1], s->box.tilt[2]);
-        return MDL_EINPUT;
-    }
-    for (int d = 0; d < 3 && gpu; d++)
-        if (s->box.len[d] <= need) {
-            mdl_error("%s: [potential] %s: cutoff + skin = %g + %g is more than half the box length %g "
-                      "along %c: the GPU backend takes boxes over twice the list cutoff (the CPU backend "
-                      "any box; or enlarge the box, or shorten the cutoff/skin)",
-                      config_origin(cfg, "potential", pt->cutmax_key), pt->cutmax_key, pt->cutmax, cfg->skin,
-                      s->box.len[d], "xyz"[d]);
-            return MDL_EINPUT;
-        }
-    return MDL_OK;
-}

@@ -11,9 +11,5 @@
 
 int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_normals_fn draw);
 
-/* On the GPU the box must be orthogonal and cutoff + skin fit in half of it, so every pair has one
-   nearest image (the GPU keeps the minimum image on one rank); the CPU's ghosts take any box. A
-   triclinic box has no barostat (its tilts stay). */
-int check_cutoff_fits(const mdl_config *cfg, const mdl_system *s, const mdl_pair_table *pt, int gpu);
 
 #endif

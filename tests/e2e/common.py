@@ -110,3 +110,21 @@ def fail(msg):
     sys.stderr.write("FAIL: " + msg + "\n")
     _note_failure()
     sys.exit(1)
+
+
+# LAMMPS's bench/in.lj liquid in a prism of n lattice cells (tilts xy xz yz), a fix, 100 steps
+PRISM_LJ = """units lj
+lattice fcc 0.8442
+region box prism 0 {n} 0 {n} 0 {n} {xy} {xz} {yz}
+create_box 1 box
+create_atoms 1 box
+mass 1 1.0
+velocity all create 1.44 87287 loop geom
+pair_style lj/cut 2.5
+pair_coeff 1 1 1.0 1.0
+neighbor 0.3 bin
+neigh_modify delay 0 every 1 check yes
+{fix}
+thermo 10
+run 100
+"""

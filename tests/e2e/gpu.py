@@ -25,6 +25,8 @@ cases: compare      step-0 forces and 100 steps of thermo against the CPU backen
                     again) against the CPU
        scripts      LAMMPS's bench/in.lj and bench/in.eam as scripts against the CPU backend
        minimize     LAMMPS's minimize (cg, fire) on the GPU against the CPU (LJ, an EAM vacancy)
+       cells        boxes under twice cutoff + skin and triclinic boxes against the CPU backend (LJ,
+                    EAM, thermostats, the barostat, g(r) and the MSD, minimisation)
        overflow     a list too short never gives a wrong step: a fixed 8-slot list (every row
                     covered by the force kernel) and a list that overflows mid-run (and grows)
                     print the thermo of a list that fits
@@ -36,7 +38,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import SKIP, fail, read_thermo, run, workdir, write  # noqa: E402
+from common import PRISM_LJ, SKIP, fail, read_thermo, run, workdir, write  # noqa: E402
 from physics import check_conserved  # noqa: E402
 
 LIST = "auto"  # [neighbor] list for every GPU run of the case (the command line's LIST)
@@ -894,21 +896,96 @@ def drift(mdlite, inp, d, precision):
         fail(f"drift {worst:.3g} >= {tol}")
 
 
+PRISM_EAM = """units metal
+lattice fcc 3.615
+region box prism 0 5 0 5 0 5 1 -1 2
+create_box 1 box
+create_atoms 1 box
+pair_style eam
+pair_coeff 1 1 /usr/share/lammps/potentials/Cu_u3.eam
+velocity all create 1200 4928459 loop all
+fix 1 all nve
+thermo 10
+run 100
+"""
+
+
 def cells(mdlite, inp, d, precision):
-    """Boxes the GPU backend does not run yet (the CPU runs them: small_cells.py, triclinic.py): a box
-    shorter than twice cutoff + skin and a triclinic one, each refused with exit 2 naming the key or
-    file, before any output; the same configs on the CPU backend run."""
-    small = write(os.path.join(d, "small.ini"), "[system]\nunits = lj\nlattice = fcc\ndensity = 0.8442\n"
-                  "cells = 3 3 3\ntemperature = 1.0\n[run]\nsteps = 10\n[output]\nthermo_file =\n")
-    tri = write(os.path.join(d, "tri.ini"), "[system]\nunits = lj\nlattice = fcc\ndensity = 0.8442\n"
-                "box = 10 10 10\ntilt = 2 1 -1\ntemperature = 1.0\n[run]\nsteps = 10\n[output]\nthermo_file =\n")
-    for what, cfg, named in (("a box under twice cutoff + skin", small, "[potential] cutoff"),
-                             ("a triclinic box", tri, "[system] tilt")):
-        p = run([mdlite, "run", cfg, "--backend", "gpu"], check=False, cwd=d)
-        if p.returncode != 2 or named not in p.stderr or "GPU backend" not in p.stderr:
-            fail(f"GPU, {what}: exit {p.returncode}, expected 2 naming {named}: {p.stderr}")
-        run([mdlite, "run", cfg, "--backend", "cpu"], cwd=d)
-        print(f"GPU, {what}: exit 2, {p.stderr.strip().splitlines()[-1][:160]}; the CPU backend runs it")
+    """Any periodic cell on the GPU against the CPU (mdlite compare: step-0 forces and 100 steps of
+    thermo): boxes shorter than twice cutoff + skin (ghosts of the box's own atoms, one and two hops
+    each way, some axes ghosted and others the minimum image), triclinic boxes (ghosts on every side;
+    2,048 and 70,304 atoms: the staged and the warp builder), EAM in both, the thermostats and the
+    barostat on a small box, g(r) and the MSD in a triclinic box, minimisation of a sheared cell;
+    the brute-force lists refused on such a box."""
+    import numpy as np
+    from rdfmsd import read_analysis_csv
+    ftol, ttol = (3e-4, 1e-4) if precision == "mixed" else (1e-11, 1e-9)
+    melt, cu = os.path.join(inp, "lj_melt.ini"), os.path.join(inp, "eam_cu.ini")
+    scripts = {}
+    for name, text in (("tri_lj", PRISM_LJ.format(n=8, xy=1.6, xz=-0.8, yz=0.8, fix="fix 1 all nve")),
+                       ("tri_big", PRISM_LJ.format(n=26, xy=5.2, xz=-2.6, yz=2.6, fix="fix 1 all nve")),
+                       ("tri_nvt", PRISM_LJ.format(n=8, xy=1.6, xz=-0.8, yz=0.8, fix="fix 1 all nvt temp 1.44 1.44 0.5")),
+                       ("tri_npt", PRISM_LJ.format(n=8, xy=1.6, xz=-0.8, yz=0.8,
+                                                   fix="fix 1 all npt temp 1.44 1.44 0.5 iso 4.0 4.0 1.0")),
+                       ("tri_eam", PRISM_EAM)):
+        scripts[name] = write(os.path.join(d, "in." + name), text)
+    npt = ["run.ensemble=npt-nose-hoover", "run.target_temperature=1.2", "run.tau=0.5", "run.target_pressure=2.0",
+           "run.pressure_tau=1.0"]
+    cases = [("LJ, 108 atoms (box 5.04, under twice 2.8: one hop)", [melt, "system.cells=3 3 3"]),
+             ("LJ, 32 atoms (box 3.36: each way's ghosts selected apart)", [melt, "system.cells=2 2 2"]),
+             ("LJ, 4 atoms (box 1.68: two hops each way)", [melt, "system.cells=1 1 1"]),
+             ("LJ, 2 x 2 x 12 cells (x and y ghosts, z the minimum image)", [melt, "system.cells=2 2 12"]),
+             ("EAM, the 4-atom Cu cell", [cu, "system.cells=1 1 1"]),
+             ("EAM, 32 atoms", [cu, "system.cells=2 2 2"]),
+             ("LJ, 108 atoms, Langevin", [melt, "system.cells=3 3 3", "run.ensemble=nvt-langevin",
+                                           "run.target_temperature=1.0", "run.tau=0.5"]),
+             ("LJ, 108 atoms, Nose-Hoover NPT (the box under twice the list cutoff moves)",
+              [melt, "system.cells=3 3 3", *npt]),
+             ("LJ, 2,048 atoms, prism 1.6 -0.8 0.8", [scripts["tri_lj"]]),
+             ("LJ, 70,304 atoms, prism 5.2 -2.6 2.6 (warp builder)", [scripts["tri_big"]]),
+             ("LJ, 2,048 atoms, prism, Nose-Hoover NVT", [scripts["tri_nvt"]]),
+             ("LJ, 2,048 atoms, prism, Nose-Hoover NPT iso (the tilts scale)", [scripts["tri_npt"]]),
+             ("EAM, 500 atoms, prism 1 -1 2", [scripts["tri_eam"]])]
+    for what, (cfg, *sets) in cases:
+        if "EAM" in what and not os.path.exists("/usr/share/lammps/potentials/Cu_u3.eam"):
+            print(f"SKIP {what}: no Cu_u3.eam")
+            continue
+        compare_within(mdlite, what, [cfg, *sum((["--set", x] for x in sets), [])], ftol, ttol, precision)
+    # g(r) (within the list and past it, every pair by the triclinic minimum image) and the MSD of a
+    # sheared liquid: the GPU's sums are the CPU's
+    tri = os.path.join(d, "in.tri_lj")
+    an = ["analysis.rdf_every=10", "analysis.rdf_bins=50", "analysis.msd_every=10"]
+    for label, extra in (("to the cutoff", []), ("to 4.5, past the list", ["analysis.rdf_max=4.5"])):
+        got = {}
+        for backend in ("gpu", "cpu"):
+            run([mdlite, "run", tri, "--quiet", "--overwrite", "--backend", backend, "--set",
+                 f"output.thermo_file={d}/a_{backend}.csv", "--set", f"analysis.rdf_file={d}/rdf_{backend}.csv",
+                 "--set", f"analysis.msd_file={d}/msd_{backend}.csv", *sum((["--set", x] for x in an + extra), [])],
+                cwd=d)
+            got[backend] = [read_analysis_csv(os.path.join(d, f"{k}_{backend}.csv"))[1][:, 2:] for k in ("rdf", "msd")]
+        wr = np.max(np.abs(got["gpu"][0] - got["cpu"][0])) / max(np.max(np.abs(got["cpu"][0])), 1e-300)
+        wm = np.max(np.abs(got["gpu"][1] - got["cpu"][1])) / max(np.max(np.abs(got["cpu"][1])), 1e-300)
+        if wr > ttol or wm > ttol:
+            fail(f"prism, g(r) {label}: GPU vs CPU {wr:.3g}, MSD {wm:.3g} (> {ttol})")
+        print(f"OK {precision}, prism, g(r) {label} and the MSD: GPU vs CPU {wr:.3g} and {wm:.3g} (< {ttol})")
+    # CG on a sheared 2,048-atom liquid: the GPU's iterations and energy the CPU's
+    mini = write(os.path.join(d, "in.tri_min"), PRISM_LJ.format(n=8, xy=1.6, xz=-0.8, yz=0.8, fix="").replace(
+        "run 100", "minimize 1e-10 1e-10 200 2000"))
+    res = {}
+    for backend in ("gpu", "cpu"):
+        run([mdlite, "run", mini, "--quiet", "--overwrite", "--backend", backend, "--set",
+             f"output.thermo_file={d}/m_{backend}.csv"], cwd=d)
+        res[backend] = read_thermo(os.path.join(d, f"m_{backend}.csv"))
+    pe = [r[-1]["potential_energy"] for r in (res["gpu"], res["cpu"])]
+    tol = 2e-2 if precision == "mixed" else 1e-10  # mixed: float forces steer CG to another minimum of this melt
+    if abs(pe[0] - pe[1]) > tol * abs(pe[1]) or (precision == "double" and len(res["gpu"]) != len(res["cpu"])):
+        fail(f"prism, CG: GPU pe {pe[0]!r} in {len(res['gpu'])} rows, CPU {pe[1]!r} in {len(res['cpu'])}")
+    print(f"OK {precision}, prism, CG: pe {pe[0]:.12g} (CPU {pe[1]:.12g}), {len(res['gpu'])} / {len(res['cpu'])} rows")
+    p = run([mdlite, "run", melt, "--backend", "gpu", "--set", "system.cells=3 3 3", "--set", "neighbor.method=brute",
+             "--set", "output.thermo_file="], check=False, cwd=d)
+    if p.returncode != 2 or "[neighbor] method" not in p.stderr:
+        fail(f"GPU, brute lists on a small box: exit {p.returncode}, expected 2 naming [neighbor] method: {p.stderr}")
+    print(f"GPU, brute lists on a small box: exit 2, {p.stderr.strip().splitlines()[-1][:150]}")
 
 
 if __name__ == "__main__":

@@ -187,10 +187,14 @@ SQUEEZE = ("system.cells=9 9 9", "run.ensemble=npt-nose-hoover", "run.target_tem
 
 def squeezed_bricks(mdlite, mpiexec, d, *sets):
     """A barostat that squeezes 5 bricks along z under the list cutoff: the ranks pass their ghosts
-    on in several hops and the run goes on as one rank's (CPU to 1e-10, GPU to GPU_TOL)."""
+    on in several hops and the run goes on as one rank's (CPU to 1e-10 over 800 steps; GPU to
+    GPU_TOL over 300: the bricks are under the cutoff from step 25 on, and mixed precision parts the
+    two runs smoothly, 2e-6 by step 300 and 3.4e-4 by 800 on an H200, where a missed ghost would
+    jump at once)."""
     what = "GPU" if "run.backend=gpu" in sets else "CPU"
-    same_as_one_rank(mdlite, mpiexec, d, [(5, "run.processors=1 1 5")], *sets, *SQUEEZE, "run.steps=800",
-                     tol=GPU_TOL if what == "GPU" else TOL)
+    same_as_one_rank(mdlite, mpiexec, d, [(5, "run.processors=1 1 5")], *sets, *SQUEEZE,
+                     "run.steps=300" if what == "GPU" else "run.steps=800", tol=GPU_TOL if what == "GPU" else TOL,
+                     pairs_tol=1e-4 if what == "GPU" else 0)
     lz = read_thermo(f"{d}/r0.csv")[-1]["volume"] ** (1 / 3)
     if not lz / 5 < 2.8:
         fail(f"{what}, 5 bricks squeezed: the bricks ended {lz / 5:.4g} long, not under the list cutoff 2.8")

@@ -11,29 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-long health_first_nonfinite(const double *a, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(a[i]))
-            return (long)i;
-    return -1;
-}
-
-int health_frame_nonfinite(const char *path, long step, const char *quantity, const double *x, const double *y,
-                           const double *z, size_t n)
-{
-    const double *c[3] = {x, y, z};
-    for (int d = 0; d < 3; d++) {
-        long i = health_first_nonfinite(c[d], n);
-        if (i >= 0) {
-            mdl_error("%s: frame at step %ld: atom %ld: the %s is %g; the frame is not written (the file keeps "
-                      "the frames before it)", path, step, i, quantity, c[d][i]);
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* Lowest-id atom with a non-finite component of v; 1 when one was found. */
 static int first_bad(size_t n, const int64_t *id, mdl_vec3_arrays v, int what, mdl_health *h)
 {

@@ -33,14 +33,6 @@ mdl_health health_worst(const mdl_health *all, int n);
 /* Every rank's finding gathered, and the worst of them (health_worst) in *h on every rank. */
 int health_agree(mdl_health *h);
 
-/* Index of the first non-finite value of a[0..n), or -1. */
-long health_first_nonfinite(const double *a, size_t n);
-
-/* The first non-finite value of the three arrays x, y, z of n atoms: 1 and a message naming
-   path, step, the quantity and the atom (index = id: frames are in id order), else 0. */
-int health_frame_nonfinite(const char *path, long step, const char *quantity, const double *x, const double *y,
-                           const double *z, size_t n);
-
 /* A barostat's box at `step` that the run cannot go on with: its volume past 10 times or under a
    tenth of volume0 (the set-up's), an edge shorter than twice the list cutoff rlist (the minimum
    image; not along the axes of `ghosted`, bit d: nh_box_unfit), or bricks that no longer fit (brick_why, from domain_set_box; NULL: they fit). Says

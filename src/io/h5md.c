@@ -6,7 +6,7 @@
 
 #include "h5md_series.h"
 
-#include "../core/health.h"
+#include "frame_check.h"
 #include "../util/util.h"
 
 #include <errno.h>
@@ -424,9 +424,9 @@ static int write_checkpoint(h5md_file *h, const mdl_frame *f)
     const mdl_system *s = f->s;
     size_t n = s->n;
     /* a checkpoint with a non-finite value would poison every restart: keep the last good one */
-    if (health_frame_nonfinite(h->path, f->step, "position", s->x, s->y, s->z, n) ||
-        health_frame_nonfinite(h->path, f->step, "velocity", s->vx, s->vy, s->vz, n) ||
-        health_frame_nonfinite(h->path, f->step, "force", s->fx, s->fy, s->fz, n))
+    if (frame_nonfinite(h->path, f->step, "position", s->x, s->y, s->z, n) ||
+        frame_nonfinite(h->path, f->step, "velocity", s->vx, s->vy, s->vz, n) ||
+        frame_nonfinite(h->path, f->step, "force", s->fx, s->fy, s->fz, n))
         return MDL_ERUN;
     pack3d(h->dbuf, s->x, s->y, s->z, n);
     H5TRY(H5Dwrite(h->ck_pos, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, h->dbuf), "writing the checkpoint");

@@ -4,7 +4,7 @@
 
 #include "../physics/elements.h"
 #include "h5md.h"
-#include "../core/health.h"
+#include "frame_check.h"
 #include "../util/util.h"
 
 #include <errno.h>
@@ -114,9 +114,9 @@ static int write_xyz(mdl_traj *t, const mdl_frame *f)
         mdl_error("%s: out of memory for the frame at step %ld", t->path, f->step);
         return MDL_ERUN;
     }
-    if (health_frame_nonfinite(t->path, f->step, "position", s->x, s->y, s->z, s->n) ||
-        ((t->fields & MDL_DUMP_VELOCITY) && health_frame_nonfinite(t->path, f->step, "velocity", s->vx, s->vy, s->vz, s->n)) ||
-        ((t->fields & MDL_DUMP_FORCE) && health_frame_nonfinite(t->path, f->step, "force", s->fx, s->fy, s->fz, s->n)))
+    if (frame_nonfinite(t->path, f->step, "position", s->x, s->y, s->z, s->n) ||
+        ((t->fields & MDL_DUMP_VELOCITY) && frame_nonfinite(t->path, f->step, "velocity", s->vx, s->vy, s->vz, s->n)) ||
+        ((t->fields & MDL_DUMP_FORCE) && frame_nonfinite(t->path, f->step, "force", s->fx, s->fy, s->fz, s->n)))
         return fclose(o), free(text), MDL_ERUN;
     fprintf(o, "%zu\nLattice=\"%.10g 0 0 %.10g %.10g 0 %.10g %.10g %.10g\" Origin=\"%.10g %.10g %.10g\" "
                "Properties=%s:S:1:pos:R:3%s%s%s pbc=\"T T T\" Step=%ld Time=%.10g mdlite_positions=%s\n",

@@ -8,14 +8,19 @@
 
 #include <string.h>
 
-/* The processor grid ([run] processors, or the fewest ghosts) and the ghost cutoff: the
-   largest list cutoff of the run (skin = auto tries up to skin_tuner_largest). */
+/* The ghost cutoff: the largest list cutoff of the run (skin = auto tries up to skin_tuner_largest). */
+static double ghost_cutoff(const mdl_config *cfg, const mdl_pair_table *pt)
+{
+    return pt->cutmax + (cfg->skin_auto ? skin_tuner_largest(pt->cutmax) : cfg->skin);
+}
+
+/* The processor grid ([run] processors, or the fewest ghosts) and the ghost cutoff. */
 int run_choose_grid(const mdl_config *cfg, const char *backend, int nranks, const mdl_system *s,
                     const mdl_pair_table *pt, mdl_setup *setup)
 {
     const int *p = cfg->processors;
     const int images = 1; /* ghosts take bricks of any length (several hops), on both backends */
-    setup->rghost = pt->cutmax + (cfg->skin_auto ? skin_tuner_largest(pt->cutmax) : cfg->skin);
+    setup->rghost = ghost_cutoff(cfg, pt);
     if (p[0] > 0) {
         if ((long)p[0] * p[1] * p[2] != nranks) {
             mdl_error("%s: [run] processors: %d x %d x %d bricks for %d rank%s (their product must be the number "
@@ -71,8 +76,7 @@ int run_check_gpu_keys(const mdl_config *cfg, const char *backend, int nranks, c
                 {"neighbor", "max_neighbors", cfg->max_neighbors > 0, 0},
                 {"neighbor", "grow", !cfg->grow, 0},           {"run", "gpu_comm", cfg->gpu_comm != 0, 1},
                 {"run", "gpu_arrays", cfg->gpu_arrays != 0, 1}, {"output", "rebuild_timeline", cfg->rebuild_timeline > 0, 2}};
-    const double rghost = pt->cutmax + (cfg->skin_auto ? skin_tuner_largest(pt->cutmax) : cfg->skin);
-    const int ghosts = nranks > 1 || domain_box_ghosted(&s->box, rghost); /* ranks_only 2: ghosts of one rank too */
+    const int ghosts = nranks > 1 || domain_box_ghosted(&s->box, ghost_cutoff(cfg, pt)); /* ranks_only 2: one rank's ghosts too */
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         if (keys[k].set && (!gpu || (keys[k].ranks_only == 1 && nranks == 1) || (keys[k].ranks_only == 2 && !ghosts)))
             mdl_warn("%s: [%s] %s: not used by this run (%s)", config_origin(cfg, keys[k].section, keys[k].key),
@@ -89,7 +93,7 @@ int run_check_gpu_keys(const mdl_config *cfg, const char *backend, int nranks, c
                   config_origin(cfg, "neighbor", "outer_skin"), cfg->outer_skin, nranks);
         return MDL_EINPUT;
     }
-    const double rlist = pt->cutmax + (cfg->skin_auto ? skin_tuner_largest(pt->cutmax) : cfg->skin) + cfg->outer_skin;
+    const double rlist = ghost_cutoff(cfg, pt) + cfg->outer_skin;
     for (int d = 0; d < 3; d++)
         if (s->box.len[d] <= 2 * rlist) {
             mdl_error("%s: [neighbor] outer_skin = %g: the outer list's radius %g is more than half the box length %g "

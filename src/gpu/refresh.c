@@ -1,7 +1,8 @@
-/* Every step on several GPU ranks (or on one with periodic images as ghosts): the ghosts' positions refreshed from their owners (messages, or
-   direct writes on one node), and at each check the ranks' shared skin decision: with NCCL a
-   maximum on the stream that the step's kernels obey (the host learns it a step later and has the
-   step made again after a rebuild), staged through the host, which waits for it. */
+/* Every step on several GPU ranks (or on one with periodic images as ghosts): the ghosts'
+   positions refreshed from their owners (messages, direct writes on one node, or one rank's single
+   pass), and at each check the ranks' shared skin decision: with NCCL (or one rank) a maximum on
+   the stream that the step's kernels obey (the host learns it a step later and has the step made
+   again after a rebuild), staged through the host, which waits for it. */
 #include "halo.h"
 
 #include "../parallel/comm.h"
@@ -97,7 +98,7 @@ static int refresh_ghosts(gpu_ctx *c, int agree)
                              decision ? c->nbs : NULL, c->flags));
         decision = NULL;
     }
-    for (int k = 0; k < dm->nswap && !h->self; k += 2) { /* both ways of a stage in one kernel: their lists are adjacent */
+    for (int k = 0; k < dm->nswap && !h->self; k += 2) { /* both ways of a stage in one kernel */
         if (!direct) {
             MDL_TRY(refresh_by_messages(c, k, &decision));
             continue;

@@ -98,8 +98,9 @@ static int neighbor_rank(const mdl_domain *dm, int d, int delta)
     return rank_at(dm->grid, c);
 }
 
-/* The swaps for the box as it is (axes_too: which axes have ghosts, too): along each ghosted axis, hop by hop, one down and one up (a
-   brick shorter than the ghost cutoff passes on what it received in the hop before). */
+/* The swaps for the box as it is (axes_too: which axes have ghosts, too): along each ghosted
+   axis, hop by hop, one down and one up (a brick shorter than the ghost cutoff passes on what it
+   received in the hop before). */
 static int plan_swaps(mdl_domain *dm, int axes_too)
 {
     int want = 0;

@@ -1,12 +1,12 @@
 /* mdlite's command line: run, neighbors, compare, convert, info, --help, --version. */
 #define _POSIX_C_SOURCE 200809L
+#include "mdlite.h"
 #include "parallel/comm.h"
 #include "config/config.h"
 #include "cmd/neighbors_cmd.h"
 #include "cmd/compare.h"
 #include "config/ini.h"
 #include "config/lammps_script.h"
-#include "core/run.h"
 #include "util/util.h"
 #ifdef MDLITE_HAVE_GPU
 #include "gpu/gpu.h"
@@ -80,12 +80,13 @@ static void script_vars_free(lammps_script_vars *v)
     free(v->name), free(v->values), free(v->nvalues);
 }
 
+/* mdlite run: the config loaded and run through libmdlite. */
 static int run_main(int argc, char **argv)
 {
     const char *path = NULL;
-    mdl_run_options opt = {NULL, NULL, 0, 0};
+    mdlite_run_options opt = {NULL, NULL, 0, 0};
     int nset = 0;
-    char **sets = calloc((size_t)argc + 1, sizeof *sets);
+    const char **sets = calloc((size_t)argc + 1, sizeof *sets);
     if (!sets)
         return MDL_ERUN;
     char backend_set[64];
@@ -130,17 +131,23 @@ static int run_main(int argc, char **argv)
             sets[nset - 1] = backend_set;
             break;
         }
-    mdl_config cfg;
-    if (rc == MDL_OK) {
-        rc = config_load_script(&cfg, path, nset, sets, vars.n ? &vars : NULL);
-        if (rc == MDL_OK) {
-            record_command(cfg.command, sizeof cfg.command, argc, argv);
-            snprintf(cfg.restart_from, sizeof cfg.restart_from, "%s", opt.restart ? opt.restart : "");
-            rc = run_simulation(&cfg, &opt);
-        }
-        config_destroy(&cfg);
-    }
-    free(sets);
+    char command[2048];
+    record_command(command, sizeof command, argc, argv);
+    int *counts = calloc((size_t)vars.n + 1, sizeof *counts), nvalues = 0;
+    const char **values = calloc((size_t)argc + 1, sizeof *values);
+    for (int k = 0; counts && values && k < vars.n; k++)
+        for (int j = 0; j < (counts[k] = vars.nvalues[k]); j++)
+            values[nvalues++] = vars.values[k][j];
+    const mdlite_load_options load = {nset, sets, vars.n, vars.name, counts, values, command, 1};
+    mdlite_sim *sim = rc == MDL_OK ? mdlite_new() : NULL;
+    if (rc == MDL_OK && (!sim || !counts || !values || mdlite_set_echo(sim, 1) != MDLITE_OK))
+        rc = MDL_ERUN;
+    if (rc == MDL_OK)
+        rc = mdlite_load_file(sim, path, &load);
+    if (rc == MDL_OK)
+        rc = mdlite_run(sim, &opt);
+    mdlite_free(sim);
+    free(sets), free(counts), free(values);
     script_vars_free(&vars);
     return rc;
 }
@@ -256,10 +263,9 @@ int main(int argc, char **argv)
         return MDL_OK;
     }
     if (strcmp(cmd, "run") == 0) { /* under mpirun: one rank of a decomposed run */
-        if (comm_init(&argc, &argv) != MDL_OK)
+        if (mdlite_init(&argc, &argv) != MDLITE_OK)
             return MDL_ERUN;
-        mdl_message_rank(comm_rank());
-        return comm_end(run_main(argc - 2, argv + 2));
+        return mdlite_finish(run_main(argc - 2, argv + 2));
     }
     if (strcmp(cmd, "neighbors") == 0 || strcmp(cmd, "compare") == 0) { /* one process only */
         if (comm_init(&argc, &argv) != MDL_OK)

@@ -90,7 +90,7 @@ static int stage_section_ends(mdl_config *cfg)
     return 1;
 }
 
-static int on_key(void *user, const char *section, const char *key, const char *value, int line)
+int config_on_key(void *user, const char *section, const char *key, const char *value, int line)
 {
     mdl_config *cfg = user;
     char origin[MDL_PATH_LEN + 32];
@@ -120,7 +120,7 @@ static int on_key(void *user, const char *section, const char *key, const char *
 
 int config_parse_file(mdl_config *cfg)
 {
-    return ini_parse(cfg->path, cfg->script_vars, &cfg->text, on_key, cfg);
+    return ini_parse(cfg->path, cfg->script_vars, &cfg->text, config_on_key, cfg);
 }
 
 void config_remove_entry(mdl_config *cfg, mdl_entry *e)
@@ -328,7 +328,7 @@ static int cross_check(mdl_config *cfg, int ncomposition)
 {
     mdl_entry tmp;
     int ok = config_check_system(cfg);
-    if (!config_find_entry(cfg, "system", "lattice") == !config_find_entry(cfg, "system", "input"))
+    if (!cfg->given_atoms && !config_find_entry(cfg, "system", "lattice") == !config_find_entry(cfg, "system", "input"))
         return 0; /* both, or neither: nothing else of [system] is checked */
     const mdl_entry *comp = config_find_entry(cfg, "system", "composition");
     if (cfg->nspecies == 0) {

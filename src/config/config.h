@@ -175,6 +175,7 @@ typedef struct mdl_config_s {
     int nentries;
     mdl_entry *entries;
     const lammps_script_vars *script_vars; /* while loading: a script's command-line variables */
+    int given_atoms;          /* the atoms come from the caller (libmdlite's arrays): no lattice or input */
 } mdl_config;
 
 /* Reads and validates a config file, then applies "section.key=value" overrides (in order).
@@ -183,6 +184,12 @@ int config_load(mdl_config *cfg, const char *path, int noverrides, char *const *
 /* The same, a LAMMPS script given its command line's variables (-var NAME VALUE ...; NULL: none). */
 int config_load_script(mdl_config *cfg, const char *path, int noverrides, char *const *overrides,
                        const lammps_script_vars *vars);
+/* The same from text (malloc'ed, taken over) named `name` in messages (a config file's directory
+   resolves its relative paths: none without a '/'), line_of (malloc'ed, taken over; NULL: each line
+   its own) the line each of its nlines lines is named by; given_atoms: the atoms come from the
+   caller, [system] names no lattice or input. */
+int config_load_text(mdl_config *cfg, const char *name, char *text, int *line_of, int nlines, int given_atoms,
+                     int noverrides, char *const *overrides);
 void config_destroy(mdl_config *cfg);
 
 /* What a run's forces are computed from, as text: the pair potential's keys and, where the

@@ -2,6 +2,7 @@
    stage's whole configuration, made from the configuration's keys and every stage's up to it, and
    checked as the configuration is. */
 #include "config.h"
+#include "ini.h"
 
 #include "config_schema.h"
 #include "../util/util.h"
@@ -148,18 +149,23 @@ int config_load(mdl_config *cfg, const char *path, int noverrides, char *const *
     return config_load_script(cfg, path, noverrides, overrides, NULL);
 }
 
-int config_load_script(mdl_config *cfg, const char *path, int noverrides, char *const *overrides,
-                       const lammps_script_vars *vars)
+/* The configuration from its file (text NULL) or from text named path, then the overrides. */
+static int load(mdl_config *cfg, const char *path, char *text, int *line_of, int nlines, int noverrides,
+                char *const *overrides, const lammps_script_vars *vars)
 {
+    const int given_atoms = cfg->given_atoms;
     memset(cfg, 0, sizeof *cfg);
+    cfg->given_atoms = given_atoms;
     if (strlen(path) >= MDL_PATH_LEN) {
         mdl_error("%s: the config path is longer than %d characters", path, MDL_PATH_LEN - 1);
+        free(text), free(line_of);
         return MDL_EINPUT;
     }
     snprintf(cfg->path, sizeof cfg->path, "%s", path);
     config_defaults(cfg);
     cfg->script_vars = vars;
-    int rc = config_parse_file(cfg);
+    int rc = text ? ini_parse_text(cfg->path, text, vars, line_of, nlines, &cfg->text, config_on_key, cfg)
+                  : config_parse_file(cfg);
     cfg->script_vars = NULL;
     for (int i = 0; rc == MDL_OK && i < noverrides; i++)
         rc = config_apply_override(cfg, overrides[i]);
@@ -170,4 +176,18 @@ int config_load_script(mdl_config *cfg, const char *path, int noverrides, char *
             cfg->entries[i].inherited = 1;
     MDL_TRY(config_finish(cfg));
     return build_stages(cfg);
+}
+
+int config_load_script(mdl_config *cfg, const char *path, int noverrides, char *const *overrides,
+                       const lammps_script_vars *vars)
+{
+    cfg->given_atoms = 0;
+    return load(cfg, path, NULL, NULL, 0, noverrides, overrides, vars);
+}
+
+int config_load_text(mdl_config *cfg, const char *name, char *text, int *line_of, int nlines, int given_atoms,
+                     int noverrides, char *const *overrides)
+{
+    cfg->given_atoms = given_atoms;
+    return load(cfg, name, text, line_of, nlines, noverrides, overrides, NULL);
 }

@@ -53,6 +53,8 @@ const mdl_entry *config_fresh_entry(const mdl_config *cfg, const char *section, 
 void config_warn_unused_analysis(const mdl_config *cfg);
 
 int config_parse_file(mdl_config *cfg);
+/* The INI reader's handler (ini.h) that config_parse_file gives it: each key into cfg. */
+int config_on_key(void *user, const char *section, const char *key, const char *value, int line);
 int config_apply_override(mdl_config *cfg, const char *arg); /* "section.key=value" (--set) */
 
 #endif

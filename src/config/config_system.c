@@ -114,6 +114,15 @@ int config_check_system(const mdl_config *cfg)
 {
     mdl_entry tmp;
     const mdl_entry *lat = config_find_entry(cfg, "system", "lattice"), *inp = config_find_entry(cfg, "system", "input");
+    if (cfg->given_atoms) { /* libmdlite's arrays: only the keys that act on given atoms */
+        static const char *const made[] = {"lattice", "input", "input_format", "box", "tilt", "box_origin", "density",
+                                           "lattice_constant", "cells", "species", "composition", "lattice_a1",
+                                           "lattice_a2", "lattice_a3", "lattice_basis", "lattice_orient",
+                                           "lattice_origin", "lattice_spacing", "temperature", "seed",
+                                           "velocities", "velocity_dist"};
+        return refuse_set(cfg, made, sizeof made / sizeof made[0],
+                          "the atoms, their cell and velocities are given as arrays");
+    }
     if (lat && inp) {
         config_fail(inp, "contradicts lattice (%s): give either a lattice or an input file", lat->origin);
         return 0;

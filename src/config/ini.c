@@ -100,9 +100,15 @@ int ini_parse(const char *path, const lammps_script_vars *vars, char **text_out,
         free(text);
         return MDL_EINPUT;
     }
-    int *line_of = NULL, nlines = 0; /* a LAMMPS script: its INI, each line's script line */
-    if (lammps_script_detect(text)) {
+    return ini_parse_text(path, text, vars, NULL, 0, text_out, on_key, user);
+}
+
+int ini_parse_text(const char *path, char *text, const lammps_script_vars *vars, int *line_of, int nlines,
+                   char **text_out, ini_handler on_key, void *user)
+{
+    if (lammps_script_detect(text)) { /* a LAMMPS script: its INI, each line's script line */
         char *ini;
+        free(line_of);
         int rc = lammps_script_convert(path, text, vars, &ini, &line_of, &nlines);
         free(text);
         if (rc != MDL_OK)

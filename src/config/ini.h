@@ -14,6 +14,11 @@ typedef int (*ini_handler)(void *user, const char *section, const char *key, con
 /* Parses the config file at path (a LAMMPS script: its INI, vars its command line's variables). On MDL_OK and text_out != NULL, *text_out is the file's whole
    text (the caller frees it). Errors name path:line: MDL_EINPUT, or MDL_ERUN (out of memory). */
 int ini_parse(const char *path, const lammps_script_vars *vars, char **text_out, ini_handler on_key, void *user);
+/* The same for text already read (malloc'ed: taken over, freed or handed out as *text_out), named
+   path in messages; line_of (malloc'ed, taken over; NULL: each line its own) gives the line
+   messages name for each of its nlines lines. */
+int ini_parse_text(const char *path, char *text, const lammps_script_vars *vars, int *line_of, int nlines,
+                   char **text_out, ini_handler on_key, void *user);
 
 
 #endif

@@ -204,6 +204,13 @@ typedef struct {
     /* minimisation: the atoms moved to xyz (unwrapped, x y z per atom in id order, every atom on
        every rank), wrapped with their images, and the lists built again (one GPU; CPU ranks) */
     int (*set_positions)(void *ctx, const double *xyz);
+    /* libmdlite: the atoms moved to xyz as set_positions moves them, the list kept while no atom is
+       more than half the skin from where it was built (else built again) */
+    int (*move_atoms)(void *ctx, const double *xyz);
+    /* each atom's potential energy (id order, every atom's on every rank) at the last force call
+       with energy: half of each pair's, and EAM's embedding energy (no tail correction, as LAMMPS's
+       pe/atom); NULL where the backend has none */
+    int (*atom_energies)(void *ctx, double *e);
     /* the initial velocities' normal deviates (rng.h), drawn where this backend draws */
     mdl_normals_fn draw_normals;
 } mdl_backend_ops;

@@ -233,9 +233,9 @@ static int cpu_build_neighbors(void *p)
 
 /* Minimisation: this rank's atoms moved to xyz (unwrapped, id order, every atom) relative to their
    images, then wrapped, moved between ranks and sorted by the build, as every build does. */
-static int cpu_set_positions(void *p, const double *xyz)
+/* The owned atoms at xyz (unwrapped, by id), each in its image of now (the list's frame). */
+static void place_atoms(cpu_ctx *c, const double *xyz)
 {
-    cpu_ctx *c = p;
     mdl_system *s = &c->s;
     for (size_t i = 0; i < c->dm.nlocal; i++) {
         const double *x = xyz + 3 * s->id[i];
@@ -244,6 +244,26 @@ static int cpu_set_positions(void *p, const double *xyz)
         box_unwrap(&s->box, x, back, p);
         s->x[i] = p[0], s->y[i] = p[1], s->z[i] = p[2];
     }
+}
+
+static int cpu_set_positions(void *p, const double *xyz)
+{
+    place_atoms(p, xyz);
+    return cpu_build_neighbors(p);
+}
+
+static int forward_ghosts(cpu_ctx *c);
+
+/* libmdlite's moves: the list kept while no atom is more than half the skin from its build. */
+static int cpu_move_atoms(void *p, const double *xyz)
+{
+    cpu_ctx *c = p;
+    place_atoms(c, xyz);
+    double d2 = max_displacement_sq(c->dm.nlocal, c->s.x, c->s.y, c->s.z, c->x0, c->y0, c->z0);
+    MDL_TRY(comm_max_double(&d2));
+    if (d2 < 0.25 * c->skin * c->skin)
+        return forward_ghosts(c);
+    c->builds++;
     return cpu_build_neighbors(c);
 }
 
@@ -557,4 +577,6 @@ const mdl_backend_ops mdl_cpu_backend = {
     .snapshot_start = cpu_snapshot_start,
     .snapshot_finish = cpu_snapshot_finish,
     .set_positions = cpu_set_positions,
+    .move_atoms = cpu_move_atoms,
+    .atom_energies = cpu_atom_energies,
 };

@@ -89,6 +89,7 @@ int cpu_reduce_start(void *p, int slot);
 int cpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait);
 int cpu_force_norms(void *p, double out[2]);
 int cpu_pressure_tensor(void *p, double kinetic[6], double virial[6]);
+int cpu_atom_energies(void *p, double *e);
 
 /* On-the-fly analysis's operations of the backend table (analysis.c), and its release. */
 int cpu_analysis_start(void *p, const mdl_analysis_spec *spec);

@@ -181,22 +181,52 @@ static eam_sums pair_pass(const mdl_eam *e, const cpu_nlist *nl, const cpu_nlist
     return acc;
 }
 
-/* fp[i] = F'(rho[i]) of the owned atoms; their embedding energies' sum (linear past the table's
-   end, as LAMMPS). */
+/* An atom's embedding energy F(rho) and its slope into *fp (linear past the table's end, as LAMMPS). */
+static inline double embed(const mdl_eam *e, int32_t type, double rho, double *fp)
+{
+    double p;
+    const int m = eam_point(rho, e->rdrho, e->nrho, 1, &p);
+    const double *c = COEFFS(e->frho, e->type2frho[type], e->nrho, m);
+    *fp = eam_slope(c, p);
+    double phi = eam_value(c, p);
+    if (rho > e->rhomax)
+        phi += *fp * (rho - e->rhomax);
+    return phi;
+}
+
+/* fp[i] = F'(rho[i]) of the owned atoms; their embedding energies' sum. */
 static double embedding(const mdl_eam *e, const int32_t *type, size_t n, const double *rho, double *fp)
 {
     double energy = 0;
-    for (size_t i = 0; i < n; i++) {
-        double p;
-        const int m = eam_point(rho[i], e->rdrho, e->nrho, 1, &p);
-        const double *c = COEFFS(e->frho, e->type2frho[type[i]], e->nrho, m);
-        fp[i] = eam_slope(c, p);
-        double phi = eam_value(c, p);
-        if (rho[i] > e->rhomax)
-            phi += fp[i] * (rho[i] - e->rhomax);
-        energy += phi;
-    }
+    for (size_t i = 0; i < n; i++)
+        energy += embed(e, type[i], rho[i], &fp[i]);
     return energy;
+}
+
+void eam_atom_energies(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n,
+                       const double *x, const double *y, const double *z, const int32_t *type,
+                       const cpu_force_scratch *scratch, double *out)
+{
+    (void)n;
+    double len[3], inv[3], slope;
+    box_image_lengths(box, len, inv);
+    for (size_t i = 0; i < nlocal; i++) /* the last force call's densities (eam_forces) */
+        out[i] = embed(e, type[i], scratch->eam[i], &slope);
+    eam_chunk c;
+    for (int sg = 0; sg < nl->nseg; sg++)
+        for (size_t i = nl->seg[sg].atom_begin; i < nl->seg[sg].atom_end; i++)
+            for (int k0 = 0; k0 < nl->count[i]; k0 += CHUNK) {
+                const int k1 = k0 + CHUNK < nl->count[i] ? k0 + CHUNK : nl->count[i];
+                chunk_pairs(e, nl, &nl->seg[sg], i, k0, k1, len, inv, x, y, z, &c);
+                for (int q = 0; q < c.n; q++) {
+                    const int32_t j = c.j[q];
+                    const double *cz = COEFFS(e->z2r, e->type2z2r[type[i]][type[j]], e->nr, c.m[q]);
+                    const double half = 0.5 * eam_value(cz, c.p[q]) / c.r[q];
+                    out[i] += half;
+                    if ((size_t)j < nlocal) /* a ghost's half is its owner's, in the owner's row */
+                        out[j] += half;
+                }
+            }
 }
 
 int eam_forces(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n, const double *x,

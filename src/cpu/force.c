@@ -253,13 +253,15 @@ static void add_tensor(double w[6], double share, double dx, double dy, double d
     w[3] += dx * dy * f, w[4] += dx * dz * f, w[5] += dy * dz * f;
 }
 
-void pair_virial_tensor(const cpu_pair_table *t, const cpu_nlist *nl, const mdl_box *box, size_t nlocal,
-                        const double *x, const double *y, const double *z, const int32_t *type, double w[6])
+/* Calls visit(user, i, j, dx, dy, dz, r2, c) for each pair of the list within its cutoff (the
+   minimum image past a row's inner count; c the pair's coefficient index). */
+typedef void (*pair_visit)(void *user, const cpu_pair_table *t, size_t i, int32_t j, double dx, double dy, double dz,
+                           double r2, int c);
+static void each_pair(const cpu_pair_table *t, const cpu_nlist *nl, const mdl_box *box, const double *x,
+                      const double *y, const double *z, const int32_t *type, pair_visit visit, void *user)
 {
     double len[3], inv[3];
     box_image_lengths(box, len, inv);
-    for (int k = 0; k < 6; k++)
-        w[k] = 0;
     for (int sg = 0; sg < nl->nseg; sg++) {
         const cpu_nlist_segment *seg = &nl->seg[sg];
         for (size_t i = seg->atom_begin; i < seg->atom_end; i++) {
@@ -272,19 +274,67 @@ void pair_virial_tensor(const cpu_pair_table *t, const cpu_nlist *nl, const mdl_
                     dz = min_image(dz, len[2], inv[2]);
                 const double r2 = dx * dx + dy * dy + dz * dz;
                 const int c = type[i] * t->ntypes + type[j];
-                if (!(r2 < t->cutsq[c]))
-                    continue;
-                double fp = 0;
-                switch (t->style) {
+                if (r2 < t->cutsq[c])
+                    visit(user, t, i, j, dx, dy, dz, r2, c);
+            }
+        }
+    }
+}
+
+typedef struct {
+    double *out; /* w[6], or each atom's energy */
+    size_t nlocal;
+} pair_sums;
+
+static void add_pair_tensor(void *user, const cpu_pair_table *t, size_t i, int32_t j, double dx, double dy, double dz,
+                            double r2, int c)
+{
+    (void)i;
+    pair_sums *p = user;
+    double fp = 0;
+    switch (t->style) {
 #define STYLE_FPAIR(ID, NAME)                                                                            \
     case MDL_PAIR_##ID:                                                                                  \
         fp = NAME##_fpair(r2, t->coeff[0][c], t->coeff[1][c], t->coeff[2][c], t->coeff[3][c], t->coeff[4][c]); \
         break;
-                    MDL_PAIR_STYLES(STYLE_FPAIR)
+        MDL_PAIR_STYLES(STYLE_FPAIR)
 #undef STYLE_FPAIR
-                }
-                add_tensor(w, (size_t)j >= nlocal ? 0.5 : 1.0, dx, dy, dz, fp);
-            }
-        }
     }
+    add_tensor(p->out, (size_t)j >= p->nlocal ? 0.5 : 1.0, dx, dy, dz, fp);
+}
+
+void pair_virial_tensor(const cpu_pair_table *t, const cpu_nlist *nl, const mdl_box *box, size_t nlocal,
+                        const double *x, const double *y, const double *z, const int32_t *type, double w[6])
+{
+    for (int k = 0; k < 6; k++)
+        w[k] = 0;
+    pair_sums p = {w, nlocal};
+    each_pair(t, nl, box, x, y, z, type, add_pair_tensor, &p);
+}
+
+static void add_pair_energy(void *user, const cpu_pair_table *t, size_t i, int32_t j, double dx, double dy, double dz,
+                            double r2, int c)
+{
+    (void)dx, (void)dy, (void)dz;
+    pair_sums *p = user;
+    double e = 0;
+    switch (t->style) {
+#define STYLE_ENERGY(ID, NAME)                                                                            \
+    case MDL_PAIR_##ID:                                                                                   \
+        e = NAME##_energy(r2, t->coeff[0][c], t->coeff[1][c], t->coeff[2][c], t->coeff[3][c], t->coeff[4][c]); \
+        break;
+        MDL_PAIR_STYLES(STYLE_ENERGY)
+#undef STYLE_ENERGY
+    }
+    p->out[i] += 0.5 * e;
+    if ((size_t)j < p->nlocal) /* a ghost's half is its owner's, in the owner's own row */
+        p->out[j] += 0.5 * e;
+}
+
+void pair_atom_energies(const cpu_pair_table *t, const cpu_nlist *nl, const mdl_box *box, size_t nlocal,
+                        const double *x, const double *y, const double *z, const int32_t *type, double *e)
+{
+    memset(e, 0, nlocal * sizeof *e);
+    pair_sums p = {e, nlocal};
+    each_pair(t, nl, box, x, y, z, type, add_pair_energy, &p);
 }

@@ -5,6 +5,7 @@
 #include "../parallel/comm.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 int cpu_reduce(void *p, mdl_observables *o)
@@ -55,6 +56,25 @@ int cpu_pressure_tensor(void *p, double kinetic[6], double virial[6])
     memcpy(kinetic, sums, 6 * sizeof *sums);
     memcpy(virial, sums + 6, 6 * sizeof *sums);
     return MDL_OK;
+}
+
+int cpu_atom_energies(void *p, double *e)
+{
+    cpu_ctx *c = p;
+    const mdl_system *s = &c->s;
+    double *mine = mdl_alloc((c->dm.nlocal ? c->dm.nlocal : 1) * sizeof *mine, "per-atom energies");
+    if (!mine)
+        return MDL_ERUN;
+    if (c->pairs.eam)
+        eam_atom_energies(c->pairs.eam, &c->nl, &c->region, c->dm.nlocal, s->n, s->x, s->y, s->z, s->type,
+                          &c->fscratch, mine);
+    else
+        pair_atom_energies(&c->pairs, &c->nl, &c->region, c->dm.nlocal, s->x, s->y, s->z, s->type, mine);
+    memset(e, 0, c->natoms * sizeof *e);
+    for (size_t i = 0; i < c->dm.nlocal; i++)
+        e[s->id[i]] = mine[i];
+    free(mine);
+    return comm_sum_doubles(e, (int)c->natoms); /* each atom's from the rank that owns it */
 }
 
 int cpu_reduce_start(void *p, int slot)

@@ -562,6 +562,7 @@ const mdl_backend_ops mdl_gpu_backend = {
     .draw_normals = gpu_draw_normals,
     .build_neighbors = gpu_build_neighbors,
     .set_positions = gpu_set_positions,
+    .move_atoms = gpu_set_positions, /* the list built again at each move */
     .set_skin = gpu_set_skin,
     .compute_forces = gpu_compute_forces,
     .integrate_first = gpu_integrate_first,

@@ -19,7 +19,7 @@ static int typed_masses(const mdl_config *cfg, const mdl_system *s)
            (cfg->input_format == MDL_INPUT_DATA || (cfg->input_format == MDL_INPUT_AUTO && is_data_file(cfg->input)));
 }
 
-static int assign_masses(const mdl_config *cfg, mdl_system *s)
+int system_assign_masses(const mdl_config *cfg, mdl_system *s)
 {
     if (eam_style(cfg)) { /* the files' masses, as LAMMPS's pair_coeff sets them over a data file's */
         double given[MDL_MAX_SPECIES];
@@ -182,7 +182,7 @@ int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_n
         mdl_error("%s: the system has no atoms; a run needs at least 1", cfg->input[0] ? cfg->input : cfg->path);
         return MDL_EINPUT;
     }
-    if ((rc = assign_masses(cfg, s)) != MDL_OK)
+    if ((rc = system_assign_masses(cfg, s)) != MDL_OK)
         return rc;
     if (s->has_velocities && cfg->temperature >= 0 && cfg->velocities) { /* LAMMPS's velocity create after read_data */
         mdl_note("%s: [system] velocities = %s replaces the velocities read from %s, as LAMMPS's velocity create "

@@ -16,6 +16,41 @@
 
 static int g_rank, g_muted;
 static FILE *g_log; /* the run's log file (mdl_set_log), NULL: none */
+static _Thread_local mdl_capture *g_capture; /* this thread's messages go here (mdl_capture_set) */
+
+mdl_capture *mdl_capture_set(mdl_capture *c)
+{
+    mdl_capture *was = g_capture;
+    g_capture = c;
+    return was;
+}
+
+/* Appends "KIND: " (kind NULL: nothing) and the formatted text, a line, to the capture. */
+static void capture_add(mdl_capture *c, const char *kind, const char *fmt, va_list ap)
+{
+    char line[4096];
+    int k = kind ? snprintf(line, sizeof line, "%s: ", kind) : 0;
+    vsnprintf(line + k, sizeof line - (size_t)k, fmt, ap);
+    const size_t n = strlen(line);
+    if (c->len + n + 2 > c->cap) {
+        const size_t cap = 2 * (c->len + n + 2) + 256;
+        char *t = realloc(c->text, cap);
+        if (!t)
+            return; /* the message is lost, the call's status still says what happened */
+        c->text = t, c->cap = cap;
+    }
+    memcpy(c->text + c->len, line, n);
+    c->len += n;
+    c->text[c->len++] = '\n';
+    c->text[c->len] = '\0';
+}
+
+void mdl_capture_clear(mdl_capture *c)
+{
+    c->len = 0;
+    if (c->text)
+        c->text[0] = '\0';
+}
 
 void mdl_set_log(FILE *log)
 {
@@ -24,6 +59,8 @@ void mdl_set_log(FILE *log)
 
 void mdl_say(const char *fmt, ...)
 {
+    if (g_capture && !g_capture->echo)
+        return;
     va_list ap;
     va_start(ap, fmt);
     vprintf(fmt, ap);
@@ -44,6 +81,8 @@ void mdl_say_flush(void)
 
 void mdl_say_to(const char *text, int screen, int log)
 {
+    if (g_capture && !g_capture->echo)
+        return;
     if (screen)
         fputs(text, stdout);
     if (log && g_log)
@@ -75,6 +114,13 @@ static void message(const char *kind, const char *fmt, va_list ap)
         return;
     va_list copy;
     va_copy(copy, ap);
+    if (g_capture) {
+        capture_add(g_capture, kind, fmt, copy);
+        va_end(copy);
+        if (!g_capture->echo)
+            return;
+        va_copy(copy, ap);
+    }
     message_start(kind);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);

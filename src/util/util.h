@@ -37,6 +37,16 @@ void mdl_say_flush(void);
 /* Under several MPI ranks: rank > 0 prefixes its messages with "(rank N)", and says nothing while
    muted (work every rank repeats, whose messages rank 0 prints once). */
 void mdl_message_rank(int rank);
+/* A thread's messages (error, warning, note: "error: ..." lines) into a buffer instead of stderr,
+   and its screen output (mdl_say) dropped, unless echo (printed as well): libmdlite's handles,
+   which print nothing unless asked. set returns the capture it replaces (NULL: none). */
+typedef struct {
+    char *text; /* malloc'ed, NUL-terminated (NULL: nothing yet) */
+    size_t len, cap;
+    int echo;
+} mdl_capture;
+mdl_capture *mdl_capture_set(mdl_capture *c);
+void mdl_capture_clear(mdl_capture *c);
 void mdl_message_mute(int mute);
 
 /* Allocation that reports the size on failure and returns NULL (callers return MDL_ERUN). */

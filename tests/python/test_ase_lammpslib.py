@@ -125,3 +125,21 @@ def test_cell_filter_and_moves_keep_agreeing():
     assert abs(a.get_potential_energy() - e0) <= TOL * abs(e0)
     assert np.abs(a.get_forces() - f0).max() <= TOL * max(np.abs(f0).max(), 1.0)
     assert np.abs(a.get_stress() - s0).max() <= TOL * max(np.abs(s0).max(), 1e-3)
+
+
+def test_ase_md_integrator_follows_lammps():
+    """ASE's VelocityVerlet, 50 steps of 2 fs from the same velocities: the trajectories agree with LAMMPS's."""
+    from ase.md.verlet import VelocityVerlet
+    from ase.md.velocitydistribution import MaxwellBoltzmannDistribution
+    atoms, cmds, potential = CASES["eam_fs_random"]
+    ends = []
+    for make in (lambda: MdliteCalculator(potential=potential),
+                 lambda: lammpslib.LAMMPSlib(lmpcmds=cmds, atom_types={"Fe": 1, "Al": 2}, log_file=None,
+                                             keep_alive=True)):
+        a = atoms.copy()
+        MaxwellBoltzmannDistribution(a, temperature_K=600, rng=np.random.default_rng(11))
+        a.calc = make()
+        VelocityVerlet(a, timestep=2 * units.fs).run(50)
+        ends.append((a.get_potential_energy() + a.get_kinetic_energy(), a.positions.copy()))
+    assert abs(ends[0][0] - ends[1][0]) <= 1e-9 * abs(ends[1][0])
+    assert np.abs(ends[0][1] - ends[1][1]).max() <= 1e-9

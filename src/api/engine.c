@@ -60,13 +60,11 @@ static int cell_to_box(const double cell[9], mdl_box *b, double rot[3][3])
 }
 
 /* The caller's cell of the box b seen through rot. */
-static void box_to_cell(const mdl_box *b, const double rot[3][3], const double given[9], double cell[9])
+static void box_to_cell(const mdl_box *b, const double rot[3][3], double cell[9])
 {
     const double edge[3][3] = {{b->len[0], 0, 0}, {b->tilt[0], b->len[1], 0}, {b->tilt[1], b->tilt[2], b->len[2]}};
     for (int k = 0; k < 3; k++)
         rotate(rot, edge[k], cell + 3 * k, 1);
-    if (given) /* the caller's own vectors, where the box is theirs (reduced tilts are the same lattice) */
-        memcpy(cell, given, 9 * sizeof *cell);
 }
 
 static int check_finite(const double *v, size_t n, const char *what)
@@ -131,7 +129,7 @@ static void take_system(mdl_engine *e)
         box_unwrap(&s->box, p, im, e->pos + 3 * a);
         e->vel[3 * a] = s->vx[i], e->vel[3 * a + 1] = s->vy[i], e->vel[3 * a + 2] = s->vz[i];
     }
-    box_to_cell(&s->box, e->rot, NULL, e->cell);
+    box_to_cell(&s->box, e->rot, e->cell);
 }
 
 int engine_start(mdl_engine *e, const engine_atoms *given)
@@ -250,7 +248,7 @@ static int pull(mdl_engine *e)
     memcpy(b->lo, o.box_lo, sizeof b->lo), memcpy(b->len, o.box_len, sizeof b->len);
     memcpy(b->tilt, o.box_tilt, sizeof b->tilt);
     if (moved)
-        box_to_cell(b, e->rot, NULL, e->cell);
+        box_to_cell(b, e->rot, e->cell);
     for (size_t i = 0; i < e->s.n; i++) {
         const double p[3] = {f.x[i], f.y[i], f.z[i]}, v[3] = {f.vx[i], f.vy[i], f.vz[i]};
         const int32_t im[3] = {f.ix[i], f.iy[i], f.iz[i]};

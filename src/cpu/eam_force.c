@@ -203,11 +203,10 @@ static double embedding(const mdl_eam *e, const int32_t *type, size_t n, const d
     return energy;
 }
 
-void eam_atom_energies(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n,
-                       const double *x, const double *y, const double *z, const int32_t *type,
-                       const cpu_force_scratch *scratch, double *out)
+void eam_atom_energies(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, const double *x,
+                       const double *y, const double *z, const int32_t *type, const cpu_force_scratch *scratch,
+                       double *out)
 {
-    (void)n;
     double len[3], inv[3], slope;
     box_image_lengths(box, len, inv);
     for (size_t i = 0; i < nlocal; i++) /* the last force call's densities (eam_forces) */

@@ -55,9 +55,9 @@ void pair_atom_energies(const cpu_pair_table *t, const cpu_nlist *nl, const mdl_
                         const double *x, const double *y, const double *z, const int32_t *type, double *e);
 /* The same for EAM: each atom's embedding energy at the last force call's density, and half of each
    pair's phi (eam_force.c). */
-void eam_atom_energies(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n,
-                       const double *x, const double *y, const double *z, const int32_t *type,
-                       const cpu_force_scratch *scratch, double *out);
+void eam_atom_energies(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, const double *x,
+                       const double *y, const double *z, const int32_t *type, const cpu_force_scratch *scratch,
+                       double *out);
 /* The same for EAM, from the embedding slopes of the last force call (eam_force.c). */
 void eam_virial_tensor(const mdl_eam *e, const cpu_nlist *nl, const mdl_box *box, size_t nlocal, size_t n,
                        const double *x, const double *y, const double *z, const int32_t *type,

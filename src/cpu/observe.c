@@ -66,8 +66,8 @@ int cpu_atom_energies(void *p, double *e)
     if (!mine)
         return MDL_ERUN;
     if (c->pairs.eam)
-        eam_atom_energies(c->pairs.eam, &c->nl, &c->region, c->dm.nlocal, s->n, s->x, s->y, s->z, s->type,
-                          &c->fscratch, mine);
+        eam_atom_energies(c->pairs.eam, &c->nl, &c->region, c->dm.nlocal, s->x, s->y, s->z, s->type, &c->fscratch,
+                          mine);
     else
         pair_atom_energies(&c->pairs, &c->nl, &c->region, c->dm.nlocal, s->x, s->y, s->z, s->type, mine);
     memset(e, 0, c->natoms * sizeof *e);

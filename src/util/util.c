@@ -25,11 +25,11 @@ mdl_capture *mdl_capture_set(mdl_capture *c)
     return was;
 }
 
-/* Appends "KIND: " (kind NULL: nothing) and the formatted text, a line, to the capture. */
+/* Appends "KIND: " and the formatted text, a line, to the capture. */
 static void capture_add(mdl_capture *c, const char *kind, const char *fmt, va_list ap)
 {
     char line[4096];
-    int k = kind ? snprintf(line, sizeof line, "%s: ", kind) : 0;
+    const int k = snprintf(line, sizeof line, "%s: ", kind);
     vsnprintf(line + k, sizeof line - (size_t)k, fmt, ap);
     const size_t n = strlen(line);
     if (c->len + n + 2 > c->cap) {
@@ -57,14 +57,20 @@ void mdl_set_log(FILE *log)
     g_log = log;
 }
 
+/* Whether this thread's screen output is shown (not while a capture without echo takes it). */
+static int on_screen(void)
+{
+    return !g_capture || g_capture->echo;
+}
+
 void mdl_say(const char *fmt, ...)
 {
-    if (g_capture && !g_capture->echo)
-        return;
     va_list ap;
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
+    if (on_screen()) {
+        va_start(ap, fmt);
+        vprintf(fmt, ap);
+        va_end(ap);
+    }
     if (g_log) {
         va_start(ap, fmt);
         vfprintf(g_log, fmt, ap);
@@ -81,9 +87,7 @@ void mdl_say_flush(void)
 
 void mdl_say_to(const char *text, int screen, int log)
 {
-    if (g_capture && !g_capture->echo)
-        return;
-    if (screen)
+    if (screen && on_screen())
         fputs(text, stdout);
     if (log && g_log)
         fputs(text, g_log);
@@ -113,24 +117,24 @@ static void message(const char *kind, const char *fmt, va_list ap)
     if (g_muted)
         return;
     va_list copy;
-    va_copy(copy, ap);
     if (g_capture) {
+        va_copy(copy, ap);
         capture_add(g_capture, kind, fmt, copy);
         va_end(copy);
-        if (!g_capture->echo)
-            return;
-        va_copy(copy, ap);
     }
-    message_start(kind);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    if (on_screen()) {
+        va_copy(copy, ap);
+        message_start(kind);
+        vfprintf(stderr, fmt, copy);
+        fputc('\n', stderr);
+        va_end(copy);
+    }
     if (g_log) { /* the log holds the messages too, as LAMMPS's does */
         fprintf(g_log, "mdlite: %s: ", kind);
-        vfprintf(g_log, fmt, copy);
+        vfprintf(g_log, fmt, ap);
         fputc('\n', g_log);
         fflush(g_log);
     }
-    va_end(copy);
 }
 
 void mdl_error(const char *fmt, ...)

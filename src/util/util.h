@@ -38,8 +38,9 @@ void mdl_say_flush(void);
    muted (work every rank repeats, whose messages rank 0 prints once). */
 void mdl_message_rank(int rank);
 /* A thread's messages (error, warning, note: "error: ..." lines) into a buffer instead of stderr,
-   and its screen output (mdl_say) dropped, unless echo (printed as well): libmdlite's handles,
-   which print nothing unless asked. set returns the capture it replaces (NULL: none). */
+   and its screen output (mdl_say) kept off the screen, unless echo (shown as well); a run's log
+   file gets both either way: libmdlite's handles, which print nothing unless asked. set returns
+   the capture it replaces (NULL: none). */
 typedef struct {
     char *text; /* malloc'ed, NUL-terminated (NULL: nothing yet) */
     size_t len, cap;

@@ -180,3 +180,24 @@ def test_minimize_lowers_the_energy_to_its_tolerance():
         e0 = sim.energy
         sim.minimize(etol=0, ftol=1e-10, maxiter=2000)
         assert sim.energy < e0 and np.abs(sim.forces).max() < 1e-6
+
+
+def test_run_writes_its_log_and_prints_nothing(tmp_path, capfd):
+    """Simulation.run: the configured outputs, the log file with the run's table and summary, and nothing
+    on the screen (the handle asked for no echo)."""
+    cfg = tmp_path / "lj.ini"
+    cfg.write_text(lj_text("nve").replace("[output]\n", "[output]\nlog_file = log.txt\n"))
+    capfd.readouterr()
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        with mdlite.Simulation(cfg) as sim:
+            assert sim.run(quiet=False) == 0
+    finally:
+        os.chdir(old)
+    out, err = capfd.readouterr()
+    log = (tmp_path / "log.txt").read_text()
+    assert out == "" and err == ""
+    assert "Loop time of" in log and "Performance:" in log, log
+    rows = list(csv.DictReader(open(tmp_path / "thermo.csv")))
+    assert [r["step"] for r in rows] == ["0", "50", "100"]

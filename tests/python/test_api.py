@@ -130,6 +130,10 @@ def test_bad_input_is_refused_and_the_handle_goes_on():
             sim.positions = bad
         with pytest.raises(mdlite.InputError, match="shape"):
             sim.positions = pos[:-1]
+        huge = pos.copy()
+        huge[2, 0] = 1e31
+        with pytest.raises(mdlite.InputError, match="atom 2's x is 1e\\+31 .*at most 1e30"):
+            sim.positions = huge
         with pytest.raises(mdlite.InputError, match="types: atom 0's is 3"):
             sim.types = np.full(len(pos), 3)
         with pytest.raises(mdlite.InputError, match="degenerate"):
@@ -141,6 +145,12 @@ def test_bad_input_is_refused_and_the_handle_goes_on():
                                                        "potential.epsilonn": 1})
     with pytest.raises(mdlite.InputError, match="masses: species A's is -1"):
         mdlite.Simulation.from_arrays(pos, cell, masses=[-1.0], keys={"potential.style": "lj"})
+    with pytest.raises(mdlite.InputError, match=r"(?s)keys:2: .*one-line value"):
+        mdlite.Simulation.from_arrays(pos, cell, keys={"potential.style": "lj", "potential.epsilon": "1\n[run]"})
+    with pytest.raises(mdlite.InputError, match=r"keys:2: \[neighbor\] skin"):
+        mdlite.Simulation.from_arrays(pos, cell, keys={"potential.style": "lj", "neighbor.skin": "1e400"})
+    with pytest.raises(mdlite.InputError, match="species 0's name is empty"):
+        mdlite.Simulation.from_arrays(pos, cell, species=[""], keys={"potential.style": "lj"})
     with pytest.raises(mdlite.InputError, match="natoms is 0"):
         mdlite.Simulation.from_arrays(np.zeros((0, 3)), cell, keys={"potential.style": "lj"})
     with pytest.raises(mdlite.InputError, match="lattice: the atoms, their cell"):

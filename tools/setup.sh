@@ -12,7 +12,7 @@ packages=(build-essential cmake pkg-config libhdf5-dev)
 [ "${1:-}" = run ] || packages+=(libcriterion-dev hdf5-tools python3 lammps lammps-data python3-h5py
                                  python3-mdanalysis python3-ase python3-matplotlib clang libclang-rt-dev
                                  libopenmpi-dev openmpi-bin valgrind python3-numpy python3-pytest
-                                 python3-lammps liblammps-dev)
+                                 python3-lammps liblammps-dev lammps-examples)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

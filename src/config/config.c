@@ -178,6 +178,7 @@ void config_defaults(mdl_config *cfg)
     cfg->mass = 1.0;
     cfg->temperature = -1;
     cfg->seed = 87287;
+    cfg->dimension = 3;
     for (int d = 0; d < 3; d++) /* the lattice's default axes and primitive vectors */
         cfg->lattice_orient[4 * d] = 1, cfg->lattice_a[d][d] = 1.0;
     for (int st = 0; st < MDL_PAIR_NSTYLES; st++) { /* lj units' (metal units have none: config_finish) */

@@ -56,6 +56,8 @@ typedef struct mdl_config_s {
     int input_format;         /* MDL_INPUT_AUTO (from the name and the first line), _DATA, _XYZ, _XY */
     double density, lattice_constant; /* 0 when not given */
     int cells[3];
+    char set_types[MDL_PATH_LEN]; /* edits of the atoms' species once made: "type A B, block X0 X1 Y0 Y1 Z0 Z1 B, all B" */
+    int dimension;            /* 3, or 2: a 2-d system (LAMMPS's dimension 2), its atoms in the plane z = 0 */
     double mass;              /* for species without their own mass.X */
     int nmass;
     char mass_species[MDL_MAX_SPECIES][MDL_NAME_LEN];
@@ -132,6 +134,7 @@ typedef struct mdl_config_s {
     int thermo;
     char thermo_file[MDL_PATH_LEN];
     char thermo_columns[MDL_PATH_LEN]; /* LAMMPS's thermo_style custom names ("": mdlite's columns) */
+    char thermo_variables[MDL_PATH_LEN]; /* the formulas of its v_NAME columns: "NAME=FORMULA;..." */
     int thermo_file_mdlite;   /* the CSV keeps mdlite's columns (thermo_file_columns = mdlite) */
     int thermo_norm;          /* energies per atom (LAMMPS's thermo_modify norm yes) or totals */
     char thermo_format[MDL_PATH_LEN]; /* the table's formats: "line=F F ...;int=F;float=F;N=F" ("": LAMMPS's) */

@@ -110,9 +110,30 @@ static int check_lattice(const mdl_config *cfg)
     return ok & refuse_set(cfg, custom, 4, "only with lattice = custom (the other lattices have their own cells)");
 }
 
+/* dimension = 2 with what a 2-d run takes: a 2-d lattice (a 3-d one in 3-d: LAMMPS's rule) and no
+   ensemble that would move atoms along z or that LAMMPS couples otherwise in 2-d. */
+static int check_dimension(const mdl_config *cfg)
+{
+    const mdl_entry *dim = config_find_entry(cfg, "system", "dimension"), *lat = config_find_entry(cfg, "system", "lattice");
+    if (lat && crystal_style_dimension(cfg->lattice) != cfg->dimension)
+        return config_fail(lat, "%s is a %d-d lattice, and the system is %d-d%s (LAMMPS: lattice style incompatible "
+                           "with simulation dimension)", cfg->lattice, crystal_style_dimension(cfg->lattice),
+                           cfg->dimension, dim ? "" : " (dimension = 2 makes it 2-d)"), 0;
+    if (cfg->dimension != 2)
+        return 1;
+    const char *why = cfg->given_atoms ? "with atoms given as arrays (their cell is 3-d)"
+                      : cfg->ensemble == MDL_NPT_NOSE_HOOVER ? "with ensemble = npt-nose-hoover (its 2-d barostat couples x and y alone)"
+                      : cfg->ensemble == MDL_NVT_LANGEVIN    ? "with ensemble = langevin (its random force would move atoms along z)"
+                      : cfg->tail                            ? "with [potential] tail = yes (the tail correction is 3-d)"
+                                                             : NULL;
+    return why ? config_fail(dim, "2 %s: not taken", why), 0 : 1;
+}
+
 int config_check_system(const mdl_config *cfg)
 {
     mdl_entry tmp;
+    if (!check_dimension(cfg))
+        return 0;
     const mdl_entry *lat = config_find_entry(cfg, "system", "lattice"), *inp = config_find_entry(cfg, "system", "input");
     if (cfg->given_atoms) { /* libmdlite's arrays: only the keys that act on given atoms */
         static const char *const made[] = {"lattice", "input", "input_format", "box", "tilt", "box_origin", "density",

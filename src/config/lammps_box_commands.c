@@ -63,7 +63,12 @@ static int cmd_lattice(script *sc, char **w, int nw)
 {
     MDL_TRY(expect_args(sc, nw, 2, 2 + 1000));
     if (!crystal_style_known(w[1]))
-        return fail(sc, "%s: mdlite builds the 3-d lattices sc, bcc, fcc, hcp, diamond and custom", w[1]);
+        return fail(sc, "%s: mdlite builds the 3-d lattices sc, bcc, fcc, hcp, diamond and custom, and the 2-d sq, sq2 "
+                    "and hex", w[1]);
+    const int dim = sc->dimension == 2 ? 2 : 3;
+    if (strcmp(w[1], "custom") ? crystal_style_dimension(w[1]) != dim : dim == 2)
+        return fail(sc, "%s in %d-d: %s", w[1], dim, strcmp(w[1], "custom") ? "LAMMPS: lattice style incompatible with "
+                    "simulation dimension" : "mdlite's custom lattices are 3-d");
     double v;
     MDL_TRY(script_number(sc, w[2], &v));
     if (!(v >= 1e-30 && v <= 1e30))
@@ -91,6 +96,9 @@ static int cmd_lattice(script *sc, char **w, int nw)
                cz = (long)o[0] * o[4] - (long)o[1] * o[3];
     if (cx * o[6] + cy * o[7] + cz * o[8] <= 0)
         return fail(sc, "orient: the vectors are not right-handed, or one is zero (LAMMPS refuses them)");
+    if (dim == 2 && (sp->origin[2] != 0 || o[2] || o[5] || o[6] || o[7]))
+        return fail(sc, "in 2-d the origin's z is 0 and orient z is 0 0 1 (LAMMPS: lattice settings are not "
+                        "compatible with 2d simulation)");
     crystal_make(sp, &sc->crystal);
     if (!(crystal_cell_volume(&sc->crystal) > 0) || !isfinite(crystal_cell_volume(&sc->crystal)))
         return fail(sc, "a1 a2 a3 make a cell of no volume (LAMMPS: degenerate or collinear primitive vectors)");
@@ -126,6 +134,15 @@ static int cmd_region(script *sc, char **w, int nw)
     memset(r, 0, sizeof *r);
     const double *sp = sc->crystal.spacing;
     for (int d = 0; d < 6; d++) {
+        if (!strcmp(w[3 + d], "INF") || !strcmp(w[3 + d], "EDGE")) { /* LAMMPS: -BIG or BIG, or the box's face */
+            if (w[3 + d][0] == 'E' && !sc->box_made)
+                return fail(sc, "region %s: EDGE before the box exists (LAMMPS: cannot use region INF or EDGE when "
+                            "box does not exist)", w[1]);
+            const script_region *own = w[3 + d][0] == 'E' ? &sc->regions[sc->box_region] : NULL;
+            r->b[d] = own ? own->b[d] : d % 2 ? 1.0e20 : -1.0e20;
+            r->unbounded |= !own;
+            continue;
+        }
         MDL_TRY(script_number(sc, w[3 + d], &r->b[d]));
         r->b[d] *= lattice_units ? sp[d / 2] : 1.0;
     }
@@ -144,7 +161,7 @@ static int cmd_region(script *sc, char **w, int nw)
     return MDL_OK;
 }
 
-static int find_region(script *sc, const char *id)
+int script_find_region(script *sc, const char *id)
 {
     for (int k = 0; k < sc->nregion; k++)
         if (!strcmp(sc->regions[k].id, id))
@@ -161,12 +178,14 @@ static int cmd_create_box(script *sc, char **w, int nw)
         return fail(sc, "the box exists already");
     if (mdl_parse_long(w[1], &n) != 0 || n < 1 || n > 8)
         return fail(sc, "'%s': mdlite takes 1 to 8 atom types", w[1]);
-    const int k = find_region(sc, w[2]);
+    const int k = script_find_region(sc, w[2]);
     if (k < 0)
         return fail(sc, "no region %s", w[2]);
     const script_region *r = &sc->regions[k];
+    if (r->unbounded)
+        return fail(sc, "region %s has an INF bound (LAMMPS: create_box region does not support a bounding box)", w[2]);
     mdl_box b = {{r->b[0], r->b[2], r->b[4]}, {r->b[1] - r->b[0], r->b[3] - r->b[2], r->b[5] - r->b[4]}, {1, 1, 1},
-                 {r->tilt[0], r->tilt[1], r->tilt[2]}};
+                 {r->tilt[0], r->tilt[1], r->tilt[2]}, 0};
     const char *why = box_tilt_unfit(&b);
     if (why)
         return fail(sc, "region %s: %s", w[2], why);
@@ -229,7 +248,7 @@ static int cmd_create_atoms(script *sc, char **w, int nw)
                                        : !sc->box_made ? "no create_box before" : "no lattice before (LAMMPS: cannot "
                                                                                   "create atoms with undefined lattice)");
     if (!box) {
-        const int k = find_region(sc, w[3]);
+        const int k = script_find_region(sc, w[3]);
         const script_region *r = k >= 0 ? &sc->regions[k] : NULL, *own = &sc->regions[sc->box_region];
         if (!r || memcmp(r->b, own->b, sizeof r->b) || memcmp(r->tilt, own->tilt, sizeof r->tilt) ||
             r->prism != own->prism)
@@ -237,13 +256,19 @@ static int cmd_create_atoms(script *sc, char **w, int nw)
     }
     long t;
     MDL_TRY(script_count(sc, w[1], 1, sc->ntypes, &t));
-    if (sc->ntypes != 1)
-        return fail(sc, "a box of %d atom types filled with type %ld: mdlite's lattices hold the one type they are "
-                        "made of (several: [system] species and composition in an INI file, or a data file)",
-                    sc->ntypes, t);
     sc->atoms_made = 1;
     MDL_TRY(lattice_keys(sc));
-    return setf(sc, "system", "species", "1");
+    if (sc->ntypes == 1)
+        return setf(sc, "system", "species", "1");
+    mdl_buf names = {0}, fractions = {0}; /* every type of the box, its atoms all of type t */
+    int rc = MDL_OK;
+    for (int k = 1; k <= sc->ntypes && rc == MDL_OK; k++)
+        if ((rc = buf_addf(&names, "%s%d", k > 1 ? " " : "", k)) == MDL_OK)
+            rc = buf_addf(&fractions, "%s%d", k > 1 ? " " : "", k == t);
+    if (rc == MDL_OK && (rc = setf(sc, "system", "species", "%s", names.s)) == MDL_OK)
+        rc = setf(sc, "system", "composition", "%s", fractions.s);
+    buf_free(&names), buf_free(&fractions);
+    return rc;
 }
 
 int lammps_box_command(script *sc, char **w, int nw)

@@ -13,8 +13,8 @@ static int cmd_units(script *sc, char **w, int nw)
     MDL_TRY(expect_args(sc, nw, 1, 1));
     if (sc->box_made)
         return fail(sc, "units after the box is made: LAMMPS refuses it (the box is in the units before)");
-    if (strcmp(w[1], "lj") != 0 && strcmp(w[1], "metal") != 0)
-        return fail(sc, "units %s: mdlite runs lj and metal units", w[1]);
+    if (strcmp(w[1], "lj") != 0 && strcmp(w[1], "metal") != 0 && strcmp(w[1], "real") != 0)
+        return fail(sc, "units %s: mdlite runs lj, metal and real units", w[1]);
     snprintf(sc->units, sizeof sc->units, "%s", w[1]);
     settings_drop(&sc->now, "timestep"); /* LAMMPS's units sets them to the style's defaults */
     settings_drop(&sc->now, "skin");
@@ -45,8 +45,14 @@ static int cmd_setting(script *sc, char **w, int nw)
                 return fail(sc, "%s after the box is made: LAMMPS takes it only before", w[k]);
     if (!strcmp(c, "atom_style"))
         return nw == 2 && !strcmp(w[1], "atomic") ? MDL_OK : fail(sc, "mdlite runs atom_style atomic");
-    if (!strcmp(c, "dimension"))
-        return nw == 2 && !strcmp(w[1], "3") ? MDL_OK : fail(sc, "mdlite runs 3d systems");
+    if (!strcmp(c, "dimension")) {
+        if (nw != 2 || (strcmp(w[1], "2") && strcmp(w[1], "3")))
+            return fail(sc, "dimension takes 2 or 3");
+        if (sc->lattice[0])
+            return fail(sc, "after a lattice command: LAMMPS checks each lattice against the dimension it is made in");
+        sc->dimension = w[1][0] - '0';
+        return setf(sc, "system", "dimension", "%s", w[1]);
+    }
     if (!strcmp(c, "boundary"))
         return nw == 4 && !strcmp(w[1], "p") && !strcmp(w[2], "p") && !strcmp(w[3], "p")
                    ? MDL_OK : fail(sc, "mdlite runs periodic boxes (boundary p p p)");
@@ -66,11 +72,8 @@ static int cmd_setting(script *sc, char **w, int nw)
             else
                 MDL_TRY(script_count(sc, w[1 + d], 1, 65536, &p[d]));
         }
-        if (stars == 3)
+        if (stars) /* some axes chosen: LAMMPS fills the stars; mdlite chooses its bricks (the same physics) */
             return MDL_OK;
-        if (stars)
-            return fail(sc, "processors %s %s %s: mdlite takes * * * (its own choice) or a brick count along each "
-                            "of x, y and z", w[1], w[2], w[3]);
         return setf(sc, "run", "processors", "%ld %ld %ld", p[0], p[1], p[2]);
     }
     if (!strcmp(c, "atom_modify")) { /* how LAMMPS stores and orders its atoms: the same physics */
@@ -421,6 +424,8 @@ int lammps_system_command(script *sc, char **w, int nw)
     int rc = cmd_setting(sc, w, nw);
     if (rc == 1)
         rc = lammps_box_command(sc, w, nw);
+    if (rc == 1)
+        rc = lammps_group_command(sc, w, nw);
     if (rc != 1)
         return rc;
     static const struct {

@@ -14,7 +14,7 @@
 
 typedef struct {
     const char *p, *start;
-    lammps_var_fn var;
+    lammps_var_fn var, keyword; /* keyword: a thermo keyword's value (NULL: refused) */
     void *user;
     mdl_buf *why;
     int rc; /* MDL_OK until the first error, whose reason is in why */
@@ -174,6 +174,12 @@ static double word(parser *e)
     if (!strncmp(name, "c_", 2) || !strncmp(name, "f_", 2))
         return error(e, MDL_EINPUT, "%s: computes and fixes in formulas are evaluated during a run; mdlite "
                      "evaluates variables as it reads the script", name);
+    if (name[0] && e->keyword) {
+        double v = 0;
+        if (e->rc == MDL_OK && (e->rc = e->keyword(e->user, name, &v, e->why)) != MDL_OK)
+            return 0;
+        return v;
+    }
     if (name[0])
         return error(e, MDL_EINPUT, "'%s': a thermo keyword, or a word LAMMPS's formulas do not have; mdlite "
                      "evaluates variables as it reads the script, where LAMMPS evaluates thermo keywords during a "
@@ -288,7 +294,13 @@ static double parse_or(parser *e)
 
 int lammps_expr_eval(const char *formula, lammps_var_fn var, void *user, double *out, mdl_buf *why)
 {
-    parser e = {formula, formula, var, user, why, MDL_OK};
+    return lammps_expr_eval_thermo(formula, var, NULL, user, out, why);
+}
+
+int lammps_expr_eval_thermo(const char *formula, lammps_var_fn var, lammps_var_fn keyword, void *user, double *out,
+                            mdl_buf *why)
+{
+    parser e = {formula, formula, var, keyword, user, why, MDL_OK};
     double v = parse_or(&e);
     skip_blanks(&e);
     if (e.rc == MDL_OK && *e.p)

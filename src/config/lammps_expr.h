@@ -12,5 +12,9 @@ typedef int (*lammps_var_fn)(void *user, const char *name, double *out, mdl_buf 
    division by zero, a function mdlite does not evaluate, a thermo keyword, a result that is not
    finite); MDL_ERUN when memory runs out. */
 int lammps_expr_eval(const char *formula, lammps_var_fn var, void *user, double *out, mdl_buf *why);
+/* The same where a bare word (a thermo keyword) is keyword(user, word, ...)'s value: a formula
+   evaluated during a run, as LAMMPS evaluates a variable in a thermo column. */
+int lammps_expr_eval_thermo(const char *formula, lammps_var_fn var, lammps_var_fn keyword, void *user, double *out,
+                            mdl_buf *why);
 
 #endif

@@ -37,6 +37,10 @@ static int cmd_fix(script *sc, char **w, int nw)
         return fail(sc, "group %s: mdlite's fixes act on all atoms (fix ID all STYLE ...)", w[2]);
     char base[64];
     script_base_style(w[3], base, sizeof base);
+    if (!strcmp(base, "enforce2d") && sc->dimension != 2)
+        return fail(sc, "fix enforce2d in a 3-d system (LAMMPS: cannot use fix enforce2d with 3d simulation)");
+    if (!strcmp(base, "enforce2d") && nw != 4)
+        return fail(sc, "fix enforce2d takes no arguments");
     int k = 0;
     while (k < sc->nfix && strcmp(sc->fixes[k].id, w[1]) != 0)
         k++;
@@ -139,6 +143,8 @@ static int ensemble_of_fixes(script *sc, long steps)
     const script_fix *nve = NULL, *other = NULL;
     for (int k = 0; k < sc->nfix; k++) {
         const script_fix *f = &sc->fixes[k];
+        if (!strcmp(f->style, "enforce2d")) /* a 2-d system's z forces and velocities are 0 (make_2d) */
+            continue;
         if (!strcmp(f->style, "nve") && !nve)
             nve = f;
         else if (!other)
@@ -387,6 +393,13 @@ static int add_run(script *sc, long steps, int md)
     int rc = !sc->thermo_custom && ens && !strcmp(ens->value, "npt-nose-hoover")
                  ? setf(sc, "output", "thermo_columns", "%s vol", base.s) : setf(sc, "output", "thermo_columns", "%s", base.s);
     buf_free(&base);
+    MDL_TRY(rc);
+    mdl_buf vars = {0}; /* the v_NAME columns' formulas as they stand at this run */
+    settings_drop(&sc->now, "thermo_variables");
+    rc = script_thermo_variables(sc, settings_find(&sc->now, "thermo_columns")->value, &vars);
+    if (rc == MDL_OK && vars.len)
+        rc = setf(sc, "output", "thermo_variables", "%s", vars.s);
+    buf_free(&vars);
     MDL_TRY(rc);
     if (sc->nruns == sc->runs_cap) {
         int cap = 2 * sc->runs_cap + 4;

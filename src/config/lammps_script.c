@@ -351,6 +351,7 @@ static void free_script(script *sc)
     buf_free(&sc->screen);
     buf_free(&sc->log);
     buf_free(&sc->initial_data);
+    buf_free(&sc->groups);
     settings_free(&sc->data_keys);
     free(sc->pair_set);
     free(sc->log_file);

@@ -49,6 +49,7 @@ typedef struct {
     double b[6];    /* xlo xhi ylo yhi zlo zhi in box units (units lattice: scaled as the region was made) */
     double tilt[3]; /* prism: xy xz yz in box units */
     int prism;
+    int unbounded; /* a bound is INF (LAMMPS's -BIG or BIG) */
 } script_region;
 
 /* What a run or minimize saved: the keys then, and the text printed before it. */
@@ -83,6 +84,7 @@ typedef struct script {
     mdl_lattice_basis lat_basis; /* custom: its basis */
     mdl_crystal crystal;    /* the lattice itself: its scale and spacings */
     int box_region;         /* create_box's region (its index) */
+    int dimension;          /* the dimension command's 2 or 3 (0: not given, 3) */
     int ntypes, box_made, atoms_made, velocity_made, stop;
     long thermo_every;      /* thermo N (0: the first and last steps of each run) */
     int thermo_custom;
@@ -97,6 +99,7 @@ typedef struct script {
     char *log_file;         /* the log command's file (NULL: none) */
     int log_append;
     mdl_buf initial_data;   /* write_data before the first run: paths separated by newlines */
+    mdl_buf groups;         /* the group command's IDs, each followed by a newline */
     settings data_keys;     /* the keys at the last of them (a change before the first run is refused) */
     int data_line;
 } script;
@@ -132,6 +135,12 @@ int cmd_variable(script *sc, char **w, int nw);
 int script_substitute(script *sc, const char *line, mdl_buf *out, int quoted);
 /* The value of a formula (immediate or an equal variable's). */
 int script_evaluate(script *sc, const char *formula, double *out);
+/* The formulas of the v_NAME words of columns (a thermo_style custom), "NAME=FORMULA;...", into out. */
+int script_thermo_variables(script *sc, const char *columns, mdl_buf *out);
+/* The index of region id, or -1. */
+int script_find_region(script *sc, const char *id);
+/* group, set, balance (lammps_group_commands.c; lammps_system_command asks it): 1 when w[0] is none. */
+int lammps_group_command(script *sc, char **w, int nw);
 /* A variable from mdlite's command line (-var NAME VALUE ...): an index variable. */
 int script_define_index(script *sc, const char *name, char **values, int nvalues);
 void script_free_vars(script *sc);

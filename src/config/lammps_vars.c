@@ -338,3 +338,54 @@ int cmd_variable(script *sc, char **w, int nw)
     buf_free(&value);
     return rc;
 }
+
+/* Variable `name`'s formula as a v_NAME thermo column evaluates it during a run: its v_ references
+   written in (an equal's formula in parentheses, another style's value as it reads in a formula),
+   its blanks left out. */
+static int thermo_formula(script *sc, const char *name, int depth, mdl_buf *out)
+{
+    const int k = find_var(sc, name);
+    if (k < 0)
+        return script_fail(sc, "thermo column v_%s: no variable %s (LAMMPS: could not find thermo custom variable "
+                           "name)", name, name);
+    script_var *v = &sc->var[k];
+    if (v->style != V_EQUAL)
+        return depth ? buf_add(out, v->value)
+                     : script_fail(sc, "thermo column v_%s: %s is not an equal-style variable (LAMMPS: thermo custom "
+                                   "variable is not equal-style variable)", name, name);
+    if (depth > 16 || v->busy)
+        return script_fail(sc, "thermo column v_%s: its variables refer back to themselves", name);
+    v->busy = 1;
+    int rc = buf_add(out, "(");
+    for (const char *p = v->value; *p && rc == MDL_OK; p++) {
+        if (!strncmp(p, "v_", 2) && (p == v->value || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+            const char *q = p + 2;
+            while (isalnum((unsigned char)*q) || *q == '_')
+                q++;
+            char ref[256];
+            snprintf(ref, sizeof ref, "%.*s", (int)(q - p - 2), p + 2);
+            rc = thermo_formula(sc, ref, depth + 1, out);
+            p = q - 1;
+        } else if (!isspace((unsigned char)*p)) {
+            rc = buf_addf(out, "%c", *p);
+        }
+    }
+    sc->var[k].busy = 0;
+    return rc == MDL_OK ? buf_add(out, ")") : rc;
+}
+
+int script_thermo_variables(script *sc, const char *columns, mdl_buf *out)
+{
+    char word[256];
+    for (const char *p = columns; *p;) {
+        p += strspn(p, " \t");
+        const size_t n = strcspn(p, " \t");
+        if (n > 2 && n < sizeof word && !strncmp(p, "v_", 2)) {
+            snprintf(word, sizeof word, "%.*s", (int)n, p);
+            MDL_TRY(buf_addf(out, "%s%s=", out->len ? ";" : "", word + 2));
+            MDL_TRY(thermo_formula(sc, word + 2, 0, out));
+        }
+        p += n;
+    }
+    return MDL_OK;
+}

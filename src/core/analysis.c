@@ -131,8 +131,9 @@ int analysis_open(mdl_analysis_out *o, const mdl_config *cfg, const mdl_system *
 {
     memset(o, 0, sizeof *o);
     const int metal = strcmp(cfg->units, "metal") == 0;
-    o->length = metal ? "Angstrom" : "sigma";
-    o->time = metal ? "ps" : "tau";
+    const int real = strcmp(cfg->units, "real") == 0;
+    o->length = metal || real ? "Angstrom" : "sigma";
+    o->time = metal ? "ps" : real ? "fs" : "tau";
     o->ntypes = s->ntypes;
     for (int t = 0; t < s->ntypes; t++)
         memcpy(o->species[t], s->species[t], MDL_NAME_LEN);

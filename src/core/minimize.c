@@ -305,7 +305,7 @@ static int read_positions(minimizer *m)
         mdl_observables obs;
         MDL_TRY(r->ops->snapshot_finish(r->ctx, r->data_slot, &frame, &obs));
         const mdl_box b = {{0, 0, 0}, {obs.box_len[0], obs.box_len[1], obs.box_len[2]}, {1, 1, 1},
-                           {obs.box_tilt[0], obs.box_tilt[1], obs.box_tilt[2]}};
+                           {obs.box_tilt[0], obs.box_tilt[1], obs.box_tilt[2]}, 0};
         for (size_t i = 0; i < m->n3 / 3; i++) {
             const double p[3] = {frame.x[i], frame.y[i], frame.z[i]};
             const int32_t im[3] = {frame.ix[i], frame.iy[i], frame.iz[i]};

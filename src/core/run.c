@@ -193,6 +193,7 @@ static int next_stage(run_state *r, const mdl_config *next)
     r->first_step = r->final_step;
     r->final_step += next->steps;
     const int restyle = strcmp(now->thermo_columns, next->thermo_columns) || strcmp(now->thermo_format, next->thermo_format) ||
+                        strcmp(now->thermo_variables, next->thermo_variables) ||
                         now->thermo_multi != next->thermo_multi;
     r->cfg = next;
     r->volume_sum = 0, r->volume_rows = 0;

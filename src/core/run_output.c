@@ -63,7 +63,8 @@ mdl_thermo_style run_thermo_style(const mdl_config *cfg, double mass, const mdl_
 {
     return (mdl_thermo_style){cfg->thermo_columns, config_origin(cfg, "output", "thermo_columns"), cfg->thermo_norm,
                               cfg->thermo_file_mdlite, cfg->thermo_format, config_origin(cfg, "output", "thermo_format"),
-                              cfg->thermo_multi, mass, u};
+                              cfg->thermo_multi, mass, u, cfg->thermo_variables,
+                              config_origin(cfg, "output", "thermo_variables")};
 }
 
 int run_check_thermo_backend(const run_state *r)
@@ -106,7 +107,7 @@ int run_write_frame(run_state *r, long step, int last)
     const int again = r->last_frame == step; /* a stop on a frame's step: its checkpoint */
     int flush = last || (r->frames + 1) % r->cfg->flush_every == 0;
     mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush, again, {0}, 0,
-                   -1, {{0}, {0}, {0}, {0}}, r->base->nstages > 0, r->stages_from, NULL, {(double)r->time_step, r->first_time}, NULL, "", {NULL}};
+                   -1, {{0}, {0}, {0}, {0}, 0}, r->base->nstages > 0, r->stages_from, NULL, {(double)r->time_step, r->first_time}, NULL, "", {NULL}};
     MDL_TRY(thermostat_state(&r->st.thermostat, r->ops, r->ctx, f.thermostat, &f.nstate));
     if (f.checkpoint) /* the stage's: a Langevin stage's forces hold its force */
         config_force_origin(r->cfg, f.force_origin, sizeof f.force_origin);

@@ -82,8 +82,9 @@ static void print_summary(const mdl_summary *r, double loop, const double *all)
     const mdl_config *cfg = r->cfg;
     mdl_say("Loop time of %.6g s on %d thread%s%s (%s backend) for %ld steps with %zu atoms\n", loop, r->threads,
            r->threads == 1 ? "" : "s", r->nranks > 1 ? " per rank" : "", r->backend, cfg->steps, r->natoms);
-    const int metal = strcmp(cfg->units, "metal") == 0; /* ps steps: ns/day; lj: tau/day */
-    mdl_print_performance(r->natoms, cfg->steps, loop, cfg->timestep, metal ? "ns" : "tau", metal ? 86.4 : 86400.0);
+    const int metal = strcmp(cfg->units, "metal") == 0, real = strcmp(cfg->units, "real") == 0; /* ns/day; lj: tau/day */
+    mdl_print_performance(r->natoms, cfg->steps, loop, cfg->timestep, metal || real ? "ns" : "tau",
+                          metal ? 86.4 : real ? 0.0864 : 86400.0);
     mdl_say("Species = %s; ensemble = %s", r->species_counts, config_ensemble_name(cfg->ensemble));
     if (cfg->ensemble == MDL_NPT_NOSE_HOOVER && r->volume_rows > 0) {
         const double v = r->volume_sum / (double)r->volume_rows;

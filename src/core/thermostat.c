@@ -3,6 +3,7 @@
    barostat run in the backend's integrator (physics/nose_hoover.h), from the constants set here. */
 #include "thermostat.h"
 
+#include "../physics/observables.h"
 #include "../util/util.h"
 
 #include <stdio.h>
@@ -29,7 +30,7 @@ void thermostat_init(mdl_thermostat *t, const mdl_config *cfg, const mdl_units *
     nh->dt = cfg->timestep;
     nh->boltz = u->boltz;
     nh->nktv2p = u->nktv2p;
-    nh->tdof = 3.0 * (double)natoms - 3.0; /* as mdl_temperature counts them */
+    nh->tdof = mdl_dof(natoms, cfg->dimension); /* as mdl_temperature counts them */
     nh->natoms = (double)natoms;
     nh->t_target = cfg->target_temperature;
     nh->t_freq = cfg->tau > 0 ? 1.0 / cfg->tau : 0.0;

@@ -399,7 +399,7 @@ static int cpu_scale_to_temperature(void *p, double target, double coupling)
     mdl_system *s = &c->s;
     double ke = cpu_local_kinetic(c);
     MDL_TRY(comm_sum_doubles(&ke, 1)); /* all ranks' */
-    double t = mdl_temperature(ke, c->natoms, &c->u);
+    double t = mdl_temperature(ke, c->natoms, box_dimension(&s->box), &c->u);
     if (t > 0)
         scale_velocities(c->dm.nlocal, thermostat_scale(t, target, coupling), s->vx, s->vy, s->vz);
     return MDL_OK;

@@ -52,7 +52,7 @@ static int observe(cpu_ctx *c, double *t)
     double sums[2] = {cpu_local_kinetic(c), c->virial};
     MDL_TRY(comm_sum_doubles(sums, 2));
     c->nh.virial = sums[1];
-    *t = mdl_temperature(sums[0], c->natoms, &c->u);
+    *t = mdl_temperature(sums[0], c->natoms, box_dimension(&c->s.box), &c->u);
     return MDL_OK;
 }
 

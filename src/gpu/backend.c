@@ -439,7 +439,7 @@ static int gpu_scale_velocities(void *p, double target, double coupling)
         return MDL_OK;
     MDL_TRY(reduce_mv2(c));
     TRY(gpu_scale_to_temperature(c->n, c->vx, c->vy, c->vz, c->result, target, coupling, c->u.mvv2e, c->u.boltz,
-                                 3.0 * (double)c->natoms - 3.0, &c->nbs->halt));
+                                 mdl_dof(c->natoms, box_dimension(&c->box)), &c->nbs->halt));
     return MDL_OK;
 }
 

@@ -563,7 +563,7 @@ int h5md_read_checkpoint(const char *path, mdl_system *s, const char *units, mdl
     if (rc == MDL_OK) {
         ck->last_frame_step = last_frame_step(r.file);
         for (int k = 0; k < 3; k++)
-            s->box.lo[k] = lo[k], s->box.len[k] = len[k], s->box.periodic[k] = 1, s->box.tilt[k] = tilt[k];
+            s->box.lo[k] = lo[k], s->box.len[k] = len[k], s->box.tilt[k] = tilt[k]; /* periodic, dim: the system's */
         s->has_velocities = 1;
     } else
         checkpoint_free(ck);

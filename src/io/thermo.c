@@ -113,7 +113,7 @@ static int parse_formats(mdl_thermo *t, const char *spec, const char *origin)
     }
     char *save2 = NULL, *w = line ? strtok_r(line, " \t", &save2) : NULL;
     for (int k = 0; k < t->ncol && rc == MDL_OK; k++, w = w ? strtok_r(NULL, " \t", &save2) : NULL) {
-        const char *f = col[k] ? col[k] : thermo_column_at(t->col[k])->integer ? fint : ffloat;
+        const char *f = col[k] ? col[k] : thermo_integer(t->col[k]) ? fint : ffloat;
         if (!f && w && format_ok(w))
             f = w;
         else if (!f && w) {
@@ -128,7 +128,7 @@ static int parse_formats(mdl_thermo *t, const char *spec, const char *origin)
 }
 
 /* The LAMMPS columns named in `names` into t; the CSV's header. */
-static int parse_columns(mdl_thermo *t, const char *names, const char *origin, int csv_default)
+static int parse_columns(mdl_thermo *t, const char *names, const char *origin, int csv_default, const char *vars)
 {
     char *buf = strdup(names);
     if (!buf)
@@ -136,7 +136,11 @@ static int parse_columns(mdl_thermo *t, const char *names, const char *origin, i
     t->header[0] = '\0';
     int rc = MDL_OK;
     for (char *save = NULL, *w = strtok_r(buf, " \t,", &save); w && rc == MDL_OK; w = strtok_r(NULL, " \t,", &save)) {
-        const int c = thermo_column_index(w);
+        const int c = !strncmp(w, "v_", 2) ? thermo_variable_add(t, w, vars ? vars : "", origin) : thermo_column_index(w);
+        if (c < 0 && !strncmp(w, "v_", 2)) {
+            rc = MDL_EINPUT;
+            break;
+        }
         if (c < 0 || t->ncol == MDL_THERMO_MAX_COLUMNS) {
             mdl_error("%s: [output] thermo_columns: '%s' %s", origin, w,
                       c < 0 ? "is not a thermo keyword mdlite has; it has:" : "is one column too many (64 at most)");
@@ -150,6 +154,8 @@ static int parse_columns(mdl_thermo *t, const char *names, const char *origin, i
                  w);
     }
     free(buf);
+    if (rc == MDL_OK)
+        rc = thermo_check_variables(t, origin);
     if (rc == MDL_OK && !csv_default && (t->ncol == 0 || t->col[0] != thermo_column_index("step"))) {
         mdl_error("%s: [output] thermo_columns: the first column must be step (the CSV's rows are cut and appended by "
                   "it)", origin);
@@ -162,6 +168,9 @@ static void free_formats(mdl_thermo *t)
 {
     for (int k = 0; k < t->ncol; k++)
         free(t->fmt[k]), t->fmt[k] = NULL;
+    for (int j = 0; j < t->nvar; j++)
+        free(t->var_label[j]), free(t->var_formula[j]), t->var_label[j] = t->var_formula[j] = NULL;
+    t->nvar = 0;
 }
 
 int thermo_check_style(const mdl_thermo_style *style)
@@ -170,7 +179,7 @@ int thermo_check_style(const mdl_thermo_style *style)
     memset(&t, 0, sizeof t);
     int rc = MDL_OK;
     if (style->columns && style->columns[0])
-        rc = parse_columns(&t, style->columns, style->origin, style->csv_default);
+        rc = parse_columns(&t, style->columns, style->origin, style->csv_default, style->variables);
     if (rc == MDL_OK && style->formats && style->formats[0])
         rc = parse_formats(&t, style->formats, style->formats_origin);
     free_formats(&t);
@@ -184,7 +193,7 @@ int thermo_restyle(mdl_thermo *t, const mdl_thermo_style *style)
     free_formats(t);
     t->ncol = 0;
     t->multi = style->multi;
-    int rc = style->columns && style->columns[0] ? parse_columns(t, style->columns, style->origin, t->csv_default)
+    int rc = style->columns && style->columns[0] ? parse_columns(t, style->columns, style->origin, t->csv_default, style->variables)
                                                   : MDL_OK;
     if (rc == MDL_OK && style->formats && style->formats[0])
         rc = parse_formats(t, style->formats, style->formats_origin);
@@ -196,7 +205,7 @@ int thermo_needs(const mdl_thermo *t)
 {
     int needs = t->multi ? MDL_THERMO_NEEDS_CLOCK : 0;
     for (int k = 0; k < t->ncol; k++)
-        needs |= thermo_column_at(t->col[k])->needs;
+        needs |= thermo_needs_of(t, t->col[k]);
     return needs;
 }
 
@@ -210,7 +219,7 @@ void thermo_header(const mdl_thermo *t)
         return;
     }
     for (int k = 0; k < t->ncol; k++) /* LAMMPS's: each name and a blank */
-        mdl_say("%s ", thermo_column_at(t->col[k])->label);
+        mdl_say("%s ", thermo_label(t, t->col[k]));
     mdl_say("\n");
 }
 
@@ -225,7 +234,7 @@ int thermo_open(mdl_thermo *t, mdl_outfile *out, size_t natoms, int quiet, long 
     t->mass = style->mass, t->nktv2p = style->u->nktv2p, t->mv2d = style->u->mv2d, t->mvv2e = style->u->mvv2e;
     own_header(t->header, sizeof t->header, t->norm);
     if (style->columns && style->columns[0])
-        MDL_TRY(parse_columns(t, style->columns, style->origin, style->csv_default));
+        MDL_TRY(parse_columns(t, style->columns, style->origin, style->csv_default, style->variables));
     if (style->formats && style->formats[0])
         MDL_TRY(parse_formats(t, style->formats, style->formats_origin));
     t->csv_default = style->csv_default;
@@ -257,7 +266,7 @@ int thermo_open(mdl_thermo *t, mdl_outfile *out, size_t natoms, int quiet, long 
    float, whichever the column is) or LAMMPS's default (%8ld, %12.8g; line multi: %14ld, %14.4f). */
 static void say_value(const mdl_thermo *t, int k, double v)
 {
-    const int integer = thermo_column_at(t->col[k])->integer;
+    const int integer = thermo_integer(t->col[k]);
     const char *f = t->fmt[k];
     if (!f) {
         if (integer)
@@ -287,15 +296,15 @@ static void write_columns(mdl_thermo *t, long step, double time, const mdl_obser
         mdl_say("---------------- Step %8ld ----- CPU = %11.4f (sec) ----------------", step, x->cpu);
     for (int k = 0; k < t->ncol && !t->quiet; k++) {
         if (t->multi)
-            mdl_say("%s%-8s = ", k % 3 == 0 ? "\n" : "", thermo_column_at(t->col[k])->label);
-        say_value(t, k, thermo_column_value(t, t->col[k], step, time, o, x));
+            mdl_say("%s%-8s = ", k % 3 == 0 ? "\n" : "", thermo_label(t, t->col[k]));
+        say_value(t, k, thermo_value(t, t->col[k], step, time, o, x));
         mdl_say(" ");
     }
     if (!t->quiet)
         mdl_say("\n"), mdl_say_flush();
     for (int k = 0; k < t->ncol && t->csv && !t->csv_default; k++) {
-        const double v = thermo_column_value(t, t->col[k], step, time, o, x);
-        if (thermo_column_at(t->col[k])->integer)
+        const double v = thermo_value(t, t->col[k], step, time, o, x);
+        if (thermo_integer(t->col[k]))
             fprintf(t->csv, k == 0 ? "%lld" : ",%lld", (long long)v);
         else
             fprintf(t->csv, k == 0 ? "%.17g" : ",%.17g", v);
@@ -324,6 +333,8 @@ int thermo_write(mdl_thermo *t, long step, double time, const mdl_observables *o
         mdl_error("%s: cannot write the thermo file: %s", t->path, strerror(errno));
         return MDL_ERUN;
     }
+    if (t->failed)
+        return MDL_ERUN;
     return t->csv ? outfile_publish(t->out) : MDL_OK; /* its first row is in: the file takes its name */
 }
 

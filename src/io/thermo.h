@@ -24,6 +24,7 @@ typedef struct {
     int multi;
     double mass;
     const mdl_units *u;
+    const char *variables, *variables_origin; /* v_NAME columns' formulas, "NAME=FORMULA;..." (NULL: none) */
 } mdl_thermo_style;
 
 /* A row's values beyond the observables, where its columns ask for them (thermo_needs). */
@@ -36,6 +37,7 @@ typedef struct {
     double kinetic[6], virial[6]; /* sum m v_a v_b (energy units) and the virial tensor, xx yy zz xy xz yz */
 } mdl_thermo_extra;
 
+enum { MDL_THERMO_VARIABLE = 1000 }; /* a v_NAME column's index base */
 enum { MDL_THERMO_NEEDS_FORCES = 1, MDL_THERMO_NEEDS_TENSOR = 2, MDL_THERMO_NEEDS_STATS = 4, MDL_THERMO_NEEDS_CLOCK = 8 };
 
 typedef struct {
@@ -44,7 +46,11 @@ typedef struct {
     char path[MDL_PATH_LEN + 32];
     double natoms;
     int quiet;
-    int ncol, col[MDL_THERMO_MAX_COLUMNS]; /* LAMMPS's columns (0: mdlite's) */
+    int ncol, col[MDL_THERMO_MAX_COLUMNS]; /* LAMMPS's columns (0: mdlite's); MDL_THERMO_VARIABLE + j: v_NAME j */
+    char *var_label[MDL_THERMO_MAX_COLUMNS], *var_formula[MDL_THERMO_MAX_COLUMNS];
+    int nvar, var_needs[MDL_THERMO_MAX_COLUMNS], var_requires[MDL_THERMO_MAX_COLUMNS];
+    char var_first[MDL_THERMO_MAX_COLUMNS][16];
+    int failed; /* a v_NAME column could not be evaluated (thermo_write: MDL_ERUN) */
     char *fmt[MDL_THERMO_MAX_COLUMNS];     /* each column's table format (NULL: LAMMPS's default) */
     int norm, csv_default, multi;
     double mass, nktv2p, mv2d, mvv2e;

@@ -3,7 +3,11 @@
    energy (the tail included, as LAMMPS's are), the cell of an orthogonal box has right angles. */
 #include "thermo_columns.h"
 
+#include "../config/lammps_expr.h"
+#include "../util/util.h"
+
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { C_STEP, C_ELAPSED, C_ELAPLONG, C_DT, C_TIME, C_CPU, C_TPCPU, C_SPCPU, C_ATOMS, C_TEMP, C_PRESS, C_PE, C_KE,
@@ -123,4 +127,151 @@ double thermo_column_value(const mdl_thermo *t, int c, long step, double time, c
     case C_ECONSERVE: return etotal + o->ecouple; /* LAMMPS's: etotal (per atom with norm) + ecouple (a total) */
     default: return 0.0; /* no bonds, charges, long-range or molecular energies in an atomic system */
     }
+}
+
+/* ---- v_NAME columns: an equal-style variable's formula over thermo keywords -------------------- */
+
+typedef struct {
+    const mdl_thermo *t;
+    long step;
+    double time;
+    const mdl_observables *o;
+    const mdl_thermo_extra *x;
+    int needs;    /* the keywords' MDL_THERMO_NEEDS_* (a check: values not asked for) */
+    int requires; /* the LAMMPS computes they need (LAMMPS_TEMP ...), and the first keyword that needs one */
+    char first[16];
+} keyword_ctx;
+
+enum { LAMMPS_TEMP = 1, LAMMPS_PRESS = 2, LAMMPS_PE = 4 };
+
+/* The computes LAMMPS's thermo makes for keyword c as a column (Thermo::parse_fields), and those a
+   formula needs for it (Thermo::evaluate_keyword: "requires thermo to use/init ..."). */
+static int lammps_computes(int c, int in_formula)
+{
+    switch (c) {
+    case C_TEMP: case C_KE: return LAMMPS_TEMP;
+    case C_PRESS: case C_PXX: case C_PYY: case C_PZZ: case C_PXY: case C_PXZ: case C_PYZ: return LAMMPS_PRESS;
+    case C_ETOTAL: case C_ECONSERVE: return LAMMPS_TEMP | LAMMPS_PE;
+    case C_ENTHALPY: return LAMMPS_TEMP | LAMMPS_PRESS | LAMMPS_PE;
+    case C_ECOUPLE: return in_formula ? 0 : LAMMPS_PE;
+    case C_PE: case C_EVDWL: case C_ECOUL: case C_EPAIR: case C_EBOND: case C_EANGLE: case C_EDIHED: case C_EIMP:
+    case C_EMOL: case C_ELONG: case C_ETAIL: return LAMMPS_PE;
+    default: return 0;
+    }
+}
+
+int thermo_check_variables(const mdl_thermo *t, const char *origin)
+{
+    int made = 0;
+    for (int k = 0; k < t->ncol; k++)
+        made |= t->col[k] < MDL_THERMO_VARIABLE ? lammps_computes(t->col[k], 0) : 0;
+    for (int j = 0; j < t->nvar; j++)
+        if (t->var_requires[j] & ~made) {
+            const int miss = t->var_requires[j] & ~made;
+            mdl_error("%s: [output] thermo_columns: %s: a keyword of its formula (%s) needs the %s LAMMPS computes only "
+                      "for a column such as %s (LAMMPS: thermo keyword in variable requires thermo to use/init %s)",
+                      origin, t->var_label[j], t->var_first[j], miss & LAMMPS_TEMP ? "temperature" : miss & LAMMPS_PE ?
+                      "potential energy" : "pressure", miss & LAMMPS_TEMP ? "temp" : miss & LAMMPS_PE ? "pe" : "press",
+                      miss & LAMMPS_TEMP ? "temp" : miss & LAMMPS_PE ? "pe" : "press");
+            return MDL_EINPUT;
+        }
+    return MDL_OK;
+}
+
+static int keyword_value(void *user, const char *name, double *out, mdl_buf *why)
+{
+    keyword_ctx *k = user;
+    const int c = thermo_column_index(name);
+    if (c < 0) {
+        buf_clear(why);
+        return buf_addf(why, "'%s' is not a thermo keyword mdlite has", name) == MDL_OK ? MDL_EINPUT : MDL_ERUN;
+    }
+    k->needs |= COLUMNS[c].needs;
+    if (lammps_computes(c, 1) && !k->requires)
+        snprintf(k->first, sizeof k->first, "%s", name);
+    k->requires |= lammps_computes(c, 1);
+    *out = k->o ? thermo_column_value(k->t, c, k->step, k->time, k->o, k->x) : 1.0;
+    return MDL_OK;
+}
+
+static int no_variables(void *user, const char *name, double *out, mdl_buf *why)
+{
+    (void)user, (void)out;
+    buf_clear(why);
+    return buf_addf(why, "v_%s: the converter writes every variable into the formula", name) == MDL_OK ? MDL_EINPUT
+                                                                                                     : MDL_ERUN;
+}
+
+/* NAME's formula in vars ("NAME=FORMULA;..."), malloc'ed, or NULL. */
+static char *formula_of(const char *vars, const char *name)
+{
+    const size_t n = strlen(name);
+    for (const char *p = vars; p && *p; p = strchr(p, ';') ? strchr(p, ';') + 1 : NULL)
+        if (!strncmp(p, name, n) && p[n] == '=') {
+            const char *f = p + n + 1, *end = strchr(f, ';');
+            const size_t len = end ? (size_t)(end - f) : strlen(f);
+            char *out = malloc(len + 1);
+            if (out)
+                memcpy(out, f, len), out[len] = '\0';
+            return out;
+        }
+    return NULL;
+}
+
+int thermo_variable_add(mdl_thermo *t, const char *column, const char *vars, const char *origin)
+{
+    char *f = formula_of(vars, column + 2);
+    if (!f || t->nvar == MDL_THERMO_MAX_COLUMNS) {
+        free(f);
+        mdl_error("%s: [output] thermo_columns: %s: no formula for it in [output] thermo_variables", origin, column);
+        return -1;
+    }
+    keyword_ctx k = {t, 0, 0, NULL, NULL, 0, 0, ""};
+    mdl_buf why = {0};
+    double v;
+    const int rc = lammps_expr_eval_thermo(f, no_variables, keyword_value, &k, &v, &why);
+    if (rc != MDL_OK && strstr(buf_str(&why), "thermo keyword")) { /* dry values of 1 may divide by 0: only names */
+        mdl_error("%s: [output] thermo_variables: %s = %s: %s", origin, column + 2, f, buf_str(&why));
+        buf_free(&why), free(f);
+        return -1;
+    }
+    buf_free(&why);
+    const int j = t->nvar++;
+    t->var_formula[j] = f, t->var_label[j] = mdl_strdup(column), t->var_needs[j] = k.needs;
+    t->var_requires[j] = k.requires;
+    memcpy(t->var_first[j], k.first, sizeof k.first);
+    return t->var_label[j] ? MDL_THERMO_VARIABLE + j : -1;
+}
+
+const char *thermo_label(const mdl_thermo *t, int c)
+{
+    return c >= MDL_THERMO_VARIABLE ? t->var_label[c - MDL_THERMO_VARIABLE] : COLUMNS[c].label;
+}
+
+int thermo_integer(int c)
+{
+    return c < MDL_THERMO_VARIABLE && COLUMNS[c].integer;
+}
+
+int thermo_needs_of(const mdl_thermo *t, int c)
+{
+    return c >= MDL_THERMO_VARIABLE ? t->var_needs[c - MDL_THERMO_VARIABLE] : COLUMNS[c].needs;
+}
+
+double thermo_value(mdl_thermo *t, int c, long step, double time, const mdl_observables *o, const mdl_thermo_extra *x)
+{
+    if (c < MDL_THERMO_VARIABLE)
+        return thermo_column_value(t, c, step, time, o, x);
+    keyword_ctx k = {t, step, time, o, x, 0, 0, ""};
+    mdl_buf why = {0};
+    double v = 0;
+    const int j = c - MDL_THERMO_VARIABLE;
+    if (lammps_expr_eval_thermo(t->var_formula[j], no_variables, keyword_value, &k, &v, &why) != MDL_OK) {
+        if (!t->failed)
+            mdl_error("thermo column %s at step %ld: %s = %s: %s", t->var_label[j], step, t->var_label[j] + 2,
+                      t->var_formula[j], buf_str(&why));
+        t->failed = 1, v = NAN;
+    }
+    buf_free(&why);
+    return v;
 }

@@ -220,7 +220,7 @@ static size_t region_cells_triclinic(const mdl_domain *dm, double width, size_t 
             bmin[d] = fmin(bmin[d], p[d]), bmax[d] = fmax(bmax[d], p[d]);
     }
     const size_t limit = cell_grid_limit(natoms);
-    *r = (mdl_box){{bmin[0], bmin[1], bmin[2]}, {bmax[0] - bmin[0], bmax[1] - bmin[1], bmax[2] - bmin[2]}, {0, 0, 0}, {0, 0, 0}};
+    *r = (mdl_box){{bmin[0], bmin[1], bmin[2]}, {bmax[0] - bmin[0], bmax[1] - bmin[1], bmax[2] - bmin[2]}, {0, 0, 0}, {0, 0, 0}, 0};
     for (int d = 0; d < 3; d++)
         nc[d] = cells_along(r->len[d], width, limit);
     return cell_product(nc);

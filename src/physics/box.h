@@ -12,12 +12,15 @@
 
 /* The box: edge vectors a = (lx, 0, 0), b = (xy, ly, 0), c = (xz, yz, lz) from the corner lo
    (LAMMPS's restricted triclinic form; tilt = xy, xz, yz, all 0 for an orthogonal box, which is then
-   [lo, lo + len) per dimension); periodic[d] = 0 means open (only for demos). */
+   [lo, lo + len) per dimension); periodic[d] = 0 means open (no images along d: a 2-d system's z,
+   as LAMMPS makes no ghosts along z in 2-d). dim: 2 for a 2-d system (LAMMPS's dimension 2: its
+   volume is the area lx ly), 0 or 3 otherwise. */
 typedef struct {
     double lo[3];
     double len[3];
     int periodic[3];
     double tilt[3]; /* xy, xz, yz */
+    int dim;
 } mdl_box;
 
 static inline MDL_HD int box_is_triclinic(const mdl_box *b)
@@ -133,9 +136,16 @@ static inline MDL_HD void box_unwrap(const mdl_box *b, const double p[3], const 
             box_add_edge(b, d, (double)im[d], u);
 }
 
+/* The volume, or in 2-d the area (LAMMPS's volume of a 2-d box in thermo and pressure). */
 static inline MDL_HD double box_volume(const mdl_box *b)
 {
-    return b->len[0] * b->len[1] * b->len[2];
+    return b->dim == 2 ? b->len[0] * b->len[1] : b->len[0] * b->len[1] * b->len[2];
+}
+
+/* The dimensions the atoms move in: 2 or 3. */
+static inline MDL_HD int box_dimension(const mdl_box *b)
+{
+    return b->dim == 2 ? 2 : 3;
 }
 
 /* Lengths and inverse lengths for the minimum image: 0 on open dimensions (no image taken). */
@@ -206,7 +216,7 @@ static inline MDL_HD void box_wrap_triclinic(const mdl_box *b, double p[3], int3
    the distance between the box's closest faces is the nearest image. */
 static inline MDL_HD void box_min_image_triclinic(const mdl_box *b, double dx[3])
 {
-    const mdl_box o = {{0, 0, 0}, {b->len[0], b->len[1], b->len[2]}, {1, 1, 1}, {b->tilt[0], b->tilt[1], b->tilt[2]}};
+    const mdl_box o = {{0, 0, 0}, {b->len[0], b->len[1], b->len[2]}, {1, 1, 1}, {b->tilt[0], b->tilt[1], b->tilt[2]}, 0};
     double s[3];
     box_to_fraction(&o, dx, s);
     for (int d = 0; d < 3; d++)

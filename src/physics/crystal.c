@@ -4,7 +4,12 @@
 #include <math.h>
 #include <string.h>
 
-static const char *const STYLES[] = {"sc", "bcc", "fcc", "hcp", "diamond", "custom"};
+static const char *const STYLES[] = {"sc", "bcc", "fcc", "hcp", "diamond", "custom", "sq", "sq2", "hex"};
+
+int crystal_style_dimension(const char *name)
+{
+    return !strcmp(name, "sq") || !strcmp(name, "sq2") || !strcmp(name, "hex") ? 2 : 3;
+}
 
 int crystal_style_known(const char *name)
 {
@@ -41,6 +46,11 @@ static void style_cell(const mdl_lattice_spec *sp, mdl_crystal *c, double a[3][3
     } else if (!strcmp(st, "hcp")) {
         add_basis(c, 0.5, 0.5, 0.0), add_basis(c, 0.5, 5.0 / 6.0, 0.5), add_basis(c, 0.0, 1.0 / 3.0, 0.5);
         a[1][1] = sqrt(3.0), a[2][2] = sqrt(8.0 / 3.0);
+    } else if (!strcmp(st, "sq2")) { /* LAMMPS's 2-d styles: a3 = z, the basis in the plane z = 0 */
+        add_basis(c, 0.5, 0.5, 0.0);
+    } else if (!strcmp(st, "hex")) {
+        add_basis(c, 0.5, 0.5, 0.0);
+        a[1][1] = sqrt(3.0);
     } else if (!strcmp(st, "diamond")) {
         add_basis(c, 0.0, 0.5, 0.5), add_basis(c, 0.5, 0.0, 0.5), add_basis(c, 0.5, 0.5, 0.0);
         add_basis(c, 0.25, 0.25, 0.25), add_basis(c, 0.25, 0.75, 0.75), add_basis(c, 0.75, 0.25, 0.75);
@@ -95,7 +105,8 @@ void crystal_make(const mdl_lattice_spec *sp, mdl_crystal *c)
     for (int r = 0; r < 3; r++)
         for (int k = 0; k < 3; k++)
             c->prim[r][k] = a[k][r];
-    c->scale = sp->scale > 0 ? sp->scale : pow(c->nbasis / det3(a) / sp->density, 1.0 / 3.0);
+    const double dim = crystal_style_dimension(sp->style); /* LAMMPS: (nbasis / (V density))^(1 / dimension) */
+    c->scale = sp->scale > 0 ? sp->scale : pow(c->nbasis / det3(a) / sp->density, 1.0 / dim);
     for (int r = 0; r < 3; r++) {
         const int *o = sp->orient + 3 * r;
         const double len = sqrt((double)(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]));

@@ -15,7 +15,7 @@ typedef struct {
 /* What a lattice command says: style, its scale (an edge; lj units: a reduced density), and its
    keywords (a and basis for custom only; spacing all 0: not given). */
 typedef struct {
-    const char *style; /* sc bcc fcc hcp diamond custom */
+    const char *style; /* sc bcc fcc hcp diamond custom; 2-d: sq sq2 hex */
     double scale, density; /* one of them above 0 */
     double a[3][3];        /* custom: a1 a2 a3 */
     const mdl_lattice_basis *basis;
@@ -32,8 +32,10 @@ typedef struct {
 
 /* Whether name is a style crystal_make knows. */
 int crystal_style_known(const char *name);
+/* The dimension a style belongs to: 2 for sq, sq2 and hex, 3 for the others (LAMMPS's rule). */
+int crystal_style_dimension(const char *name);
 /* The lattice of spec (LAMMPS's: scale from density (nbasis / (V density))^(1/3) with V the cell's
-   volume, spacings given times the scale or the rotated cell's bounding box). */
+   volume (1/2 for the 2-d styles), spacings given times the scale or the rotated cell's bounding box). */
 void crystal_make(const mdl_lattice_spec *spec, mdl_crystal *c);
 /* Lattice coordinates to box coordinates, in LAMMPS's order of operations (lattice2box). */
 void crystal_to_box(const mdl_crystal *c, double p[3]);

@@ -20,10 +20,18 @@ typedef struct {
     double box_lo[3], box_len[3], box_tilt[3];
 } mdl_observables;
 
-/* Temperature with 3N-3 degrees of freedom, and pressure P = (2 KE + W) / (3 V). */
-static inline double mdl_temperature(double kinetic, size_t n, const mdl_units *u)
+/* The degrees of freedom LAMMPS's compute temp counts: dim N - dim (dim 3, or 2 in 2-d). */
+static inline MDL_HD double mdl_dof(size_t n, int dim)
 {
-    double dof = 3.0 * (double)n - 3.0;
+    double dof = (double)dim * (double)n;
+    return dof - (double)dim;
+}
+
+/* Temperature with dim N - dim degrees of freedom, and pressure P = (2 KE + W) / (dim V) (V the area
+   in 2-d, where W's z part is 0: every atom lies in one plane). */
+static inline double mdl_temperature(double kinetic, size_t n, int dim, const mdl_units *u)
+{
+    double dof = mdl_dof(n, dim);
     return dof > 0 ? 2.0 * kinetic / (dof * u->boltz) : 0.0;
 }
 
@@ -33,11 +41,12 @@ static inline void mdl_finish_observables(mdl_observables *o, size_t n, const md
                                           const double tail[2])
 {
     const double volume = box_volume(b);
-    o->temperature = mdl_temperature(o->kinetic, n, u);
+    const int dim = box_dimension(b);
+    o->temperature = mdl_temperature(o->kinetic, n, dim, u);
     o->etail = tail[0] / volume;
     o->potential += o->etail;
     o->ptail = tail[1] / (volume * volume) * u->nktv2p;
-    o->pressure = ((2.0 * o->kinetic + o->virial) / (3.0 * volume) + tail[1] / (volume * volume)) * u->nktv2p;
+    o->pressure = ((2.0 * o->kinetic + o->virial) / (dim * volume) + tail[1] / (volume * volume)) * u->nktv2p;
     o->volume = volume;
     for (int d = 0; d < 3; d++)
         o->box_lo[d] = b->lo[d], o->box_len[d] = b->len[d], o->box_tilt[d] = b->tilt[d];

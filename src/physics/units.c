@@ -15,5 +15,11 @@ int units_lookup(const char *name, mdl_units *u)
                          1.0 / 0.602214129};
         return 0;
     }
+    if (strcmp(name, "real") == 0) {
+        /* kcal/mol, Angstrom, g/mol, fs, K, atm */
+        *u = (mdl_units){"real", 0.0019872067, 48.88821291 * 48.88821291, 1.0 / 48.88821291 / 48.88821291, 68568.415,
+                         1.0, 2.0, 1.0 / 0.602214129};
+        return 0;
+    }
     return -1;
 }

@@ -13,7 +13,7 @@ typedef struct {
     double mv2d;    /* mass/volume -> density (metal: amu/A^3 -> g/cm^3, LAMMPS's) */
 } mdl_units;
 
-/* Fills *u for "lj" or "metal"; returns 0, or -1 for an unknown name. */
+/* Fills *u for "lj", "metal" or "real"; returns 0, or -1 for an unknown name. */
 int units_lookup(const char *name, mdl_units *u);
 
 #endif

@@ -2,6 +2,8 @@
    LAMMPS's: RanPark, loop all / loop geom, zero momentum, the rescale to T. */
 #include "lammps_velocity.h"
 
+#include "../physics/observables.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -92,15 +94,13 @@ static void zero_momentum(mdl_system *s)
         s->vx[i] -= p[0], s->vy[i] -= p[1], s->vz[i] -= p[2];
 }
 
-/* ComputeTemp::compute_scalar with 3N - 3 degrees of freedom. */
+/* ComputeTemp::compute_scalar with dim N - dim degrees of freedom. */
 static double temperature_of(const mdl_system *s, const mdl_units *u)
 {
     double t = 0;
     for (size_t i = 0; i < s->n; i++)
         t += (s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i] + s->vz[i] * s->vz[i]) * s->mass[s->type[i]];
-    double dof = 3.0 * (double)s->n;
-    dof -= 3.0;
-    return t * (u->mvv2e / (dof * u->boltz));
+    return t * (u->mvv2e / (mdl_dof(s->n, box_dimension(&s->box)) * u->boltz));
 }
 
 void velocities_lammps(mdl_system *s, const mdl_units *u, double T, int seed, int loop, int gaussian)
@@ -113,7 +113,8 @@ void velocities_lammps(mdl_system *s, const mdl_units *u, double T, int seed, in
             ranpark_reset_coord(&r, seed, c);
         draw_triple(&r, gaussian, v);
         double factor = 1.0 / sqrt(s->mass[s->type[i]]);
-        s->vx[i] = v[0] * factor, s->vy[i] = v[1] * factor, s->vz[i] = v[2] * factor;
+        s->vx[i] = v[0] * factor, s->vy[i] = v[1] * factor; /* in 2-d LAMMPS draws vz and sets it to 0 */
+        s->vz[i] = box_dimension(&s->box) == 2 ? 0.0 : v[2] * factor;
     }
     zero_momentum(s);
     double t = temperature_of(s, u);

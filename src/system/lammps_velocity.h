@@ -1,5 +1,5 @@
 /* LAMMPS's `velocity create`: its Park-Miller generator (RanPark), loop all / loop geom, uniform or
-   Gaussian, zero momentum, rescaled to T with 3N - 3 degrees of freedom, in LAMMPS's order. */
+   Gaussian, zero momentum, rescaled to T with dim N - dim degrees of freedom (vz 0 in 2-d), in LAMMPS's order. */
 #ifndef MDL_LAMMPS_VELOCITY_H
 #define MDL_LAMMPS_VELOCITY_H
 

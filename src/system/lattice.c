@@ -49,7 +49,7 @@ static void lattice_of(const mdl_config *cfg, mdl_crystal *c)
 /* The box the lattice fills: cells along its spacings from 0, or [box] with its origin and tilts. */
 static void lattice_box(const mdl_config *cfg, const mdl_crystal *L, mdl_box *b)
 {
-    *b = (mdl_box){{0, 0, 0}, {0, 0, 0}, {1, 1, 1}, {0, 0, 0}};
+    *b = (mdl_box){{0, 0, 0}, {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, 0};
     for (int d = 0; d < 3; d++) {
         if (cfg->cells[0] > 0) {
             b->len[d] = cfg->cells[d] * L->spacing[d];
@@ -174,7 +174,7 @@ int velocities_create(mdl_system *s, const mdl_units *u, double T, unsigned long
         double scale = sqrt(u->boltz * (T > 0 ? T : 1.0) / (s->mass[s->type[i]] * u->mvv2e));
         s->vx[i] = scale * g[3 * i];
         s->vy[i] = scale * g[3 * i + 1];
-        s->vz[i] = scale * g[3 * i + 2];
+        s->vz[i] = box_dimension(&s->box) == 2 ? 0.0 : scale * g[3 * i + 2]; /* a 2-d system stays in its plane */
     }
     free(g);
     for (size_t i = 0; i < s->n; i++) { /* in atom order, so the sums do not depend on the threads */
@@ -189,7 +189,7 @@ int velocities_create(mdl_system *s, const mdl_units *u, double T, unsigned long
         s->vy[i] -= p[1] / mtot;
         s->vz[i] -= p[2] / mtot;
     }
-    double t_now = mdl_temperature(kinetic_energy(s, u), s->n, u);
+    double t_now = mdl_temperature(kinetic_energy(s, u), s->n, box_dimension(&s->box), u);
     double f = t_now > 0 ? sqrt(T / t_now) : 0.0;
     for (size_t i = 0; i < s->n; i++) {
         s->vx[i] *= f;

@@ -9,6 +9,7 @@
 #include "../util/util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* An input whose masses are per type (a LAMMPS data file's Masses): keys and potentials may
@@ -131,7 +132,7 @@ static int check_memory(const mdl_config *cfg, size_t n, double density, const c
 static int build_lattice(const mdl_config *cfg, mdl_system *s)
 {
     const mdl_box tilted = {{0, 0, 0}, {cfg->box[0], cfg->box[1], cfg->box[2]}, {1, 1, 1},
-                            {cfg->tilt[0], cfg->tilt[1], cfg->tilt[2]}};
+                            {cfg->tilt[0], cfg->tilt[1], cfg->tilt[2]}, 0};
     const char *why = cfg->cells[0] > 0 ? NULL : box_tilt_unfit(&tilted);
     if (why) {
         mdl_error("%s: [system] tilt: %s", config_origin(cfg, "system", "tilt"), why);
@@ -171,6 +172,72 @@ static int create_velocities(const mdl_config *cfg, const mdl_units *u, mdl_syst
     return MDL_OK;
 }
 
+/* [system] dimension = 2: a 2-d box (its volume the area lx ly, no periodic images along z, as LAMMPS
+   makes no ghosts along z in 2-d), its atoms in the plane z = 0 and at rest along z. There the z
+   force on every atom is 0 and stays so: LAMMPS's fix enforce2d holds nothing else in place. */
+static int make_2d(const mdl_config *cfg, mdl_system *s)
+{
+    if (cfg->dimension != 2)
+        return MDL_OK;
+    const char *origin = config_origin(cfg, "system", "dimension");
+    if (s->box.tilt[1] != 0 || s->box.tilt[2] != 0) {
+        mdl_error("%s: [system] dimension: 2, but the box has an xz or yz tilt (LAMMPS: cannot skew triclinic box "
+                  "in z for 2d simulation)", origin);
+        return MDL_EINPUT;
+    }
+    for (size_t i = 0; i < s->n; i++)
+        if (s->z[i] != 0 || (s->has_velocities && s->vz[i] != 0)) {
+            mdl_error("%s: [system] dimension: 2, but atom %ld has %s = %.17g: a 2-d system's atoms lie in the plane "
+                      "z = 0, at rest along z", origin, (long)s->id[i] + 1, s->z[i] != 0 ? "z" : "vz",
+                      s->z[i] != 0 ? s->z[i] : s->vz[i]);
+            return MDL_EINPUT;
+        }
+    s->box.dim = 2;
+    s->box.periodic[2] = 0;
+    return MDL_OK;
+}
+
+/* One edit of [system] set_types on every atom it names (a block: inside with its faces, as LAMMPS's
+   region block), or MDL_EINPUT naming the key. */
+static int set_types_edit(const mdl_config *cfg, mdl_system *s, char *edit)
+{
+    char *w[9] = {""}, *save = NULL;
+    int n = 0;
+    for (char *t = strtok_r(edit, " \t", &save); t && n < 9; t = strtok_r(NULL, " \t", &save))
+        w[n++] = t;
+    const int to = n >= 2 ? system_species_index(s, w[n - 1], 0) : -1;
+    const int from = n == 3 && !strcmp(w[0], "type") ? system_species_index(s, w[1], 0) : -1;
+    double b[6];
+    int ok = to >= 0 && ((n == 2 && !strcmp(w[0], "all")) || from >= 0 || (n == 8 && !strcmp(w[0], "block")));
+    for (int d = 0; ok && w[0][0] == 'b' && d < 6; d++)
+        ok = mdl_parse_double(w[1 + d], &b[d]) == 0;
+    if (!ok) {
+        mdl_error("%s: [system] set_types: '%s': expected 'type SPECIES SPECIES', 'block XLO XHI YLO YHI ZLO ZHI SPECIES' "
+                  "or 'all SPECIES', of the system's species", config_origin(cfg, "system", "set_types"), w[0]);
+        return MDL_EINPUT;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        const int in = w[0][0] == 'a' || (w[0][0] == 't' ? s->type[i] == from
+                       : s->x[i] >= b[0] && s->x[i] <= b[1] && s->y[i] >= b[2] && s->y[i] <= b[3] && s->z[i] >= b[4] &&
+                         s->z[i] <= b[5]);
+        if (in)
+            s->type[i] = to;
+    }
+    return MDL_OK;
+}
+
+static int set_types(const mdl_config *cfg, mdl_system *s)
+{
+    char *copy = mdl_strdup(cfg->set_types), *save = NULL;
+    if (!copy)
+        return MDL_ERUN;
+    int rc = MDL_OK;
+    for (char *e = strtok_r(copy, ",", &save); e && rc == MDL_OK; e = strtok_r(NULL, ",", &save))
+        rc = set_types_edit(cfg, s, e);
+    free(copy);
+    return rc;
+}
+
 int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_normals_fn draw)
 {
     int rc = cfg->input[0] ? read_input(cfg, s) : build_lattice(cfg, s);
@@ -182,7 +249,8 @@ int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_n
         mdl_error("%s: the system has no atoms; a run needs at least 1", cfg->input[0] ? cfg->input : cfg->path);
         return MDL_EINPUT;
     }
-    if ((rc = system_assign_masses(cfg, s)) != MDL_OK)
+    if ((rc = make_2d(cfg, s)) != MDL_OK || (rc = set_types(cfg, s)) != MDL_OK ||
+        (rc = system_assign_masses(cfg, s)) != MDL_OK)
         return rc;
     if (s->has_velocities && cfg->temperature >= 0 && cfg->velocities) { /* LAMMPS's velocity create after read_data */
         mdl_note("%s: [system] velocities = %s replaces the velocities read from %s, as LAMMPS's velocity create "

@@ -207,7 +207,7 @@ static void check_cell_grid(const mdl_domain *dm)
    wrapped to 0; the grid gets a few wide cells, whatever the ranks' grid. */
 static void check_huge_box(int size)
 {
-    const mdl_box huge = {{0, 0, 0}, {4194304.0, 4194304.0, 4194304.0}, {1, 1, 1}, {0, 0, 0}};
+    const mdl_box huge = {{0, 0, 0}, {4194304.0, 4194304.0, 4194304.0}, {1, 1, 1}, {0, 0, 0}, 0};
     int grid[3];
     domain_choose_grid(&huge, size, 1.0, 1, grid);
     mdl_domain dm;
@@ -276,8 +276,8 @@ int main(int argc, char **argv)
     if (comm_init(&argc, &argv) != MDL_OK)
         return 1;
     const int size = comm_size();
-    const mdl_box b = {{-3.0, 1.5, 0.25}, {23.0, 17.0, 13.0}, {1, 1, 1}, {0, 0, 0}};
-    const mdl_box small = {{-1.0, 0.5, 0.0}, {2.0, 5.0, 23.0}, {1, 1, 1}, {0, 0, 0}}; /* x under RG, y under 2 RG */
+    const mdl_box b = {{-3.0, 1.5, 0.25}, {23.0, 17.0, 13.0}, {1, 1, 1}, {0, 0, 0}, 0};
+    const mdl_box small = {{-1.0, 0.5, 0.0}, {2.0, 5.0, 23.0}, {1, 1, 1}, {0, 0, 0}, 0}; /* x under RG, y under 2 RG */
     int grids = 0;
     for (int px = 1; px <= size; px++)
         for (int py = 1; py <= size; py++)
@@ -308,7 +308,7 @@ int main(int argc, char **argv)
         CHECK(chosen[0] == 8 && chosen[1] == 1 && chosen[2] == 1, "8 ranks: grid %d %d %d", chosen[0], chosen[1],
               chosen[2]);
     /* a cube on 4 ranks: slabs (shell 8960) before 1 2 2 (10214); an open z is never decomposed */
-    const mdl_box cube = {{0, 0, 0}, {40, 40, 40}, {1, 1, 1}, {0, 0, 0}}, open_z = {{0, 0, 0}, {40, 40, 40}, {1, 1, 0}, {0, 0, 0}};
+    const mdl_box cube = {{0, 0, 0}, {40, 40, 40}, {1, 1, 1}, {0, 0, 0}, 0}, open_z = {{0, 0, 0}, {40, 40, 40}, {1, 1, 0}, {0, 0, 0}, 0};
     domain_choose_grid(&cube, 4, RG, 0, chosen);
     CHECK(chosen[0] == 1 && chosen[1] == 1 && chosen[2] == 4, "cube, 4 ranks: %d %d %d", chosen[0], chosen[1],
           chosen[2]);

@@ -74,7 +74,7 @@ Test(lattice, maxwell_boltzmann_exact_temperature_zero_momentum)
     lattice_build(&c, &s);
     s.mass[0] = 39.95;
     cr_assert_eq(velocities_create(&s, &u, 60.0, 87287, mdl_cpu_backend.draw_normals), MDL_OK);
-    double T = mdl_temperature(kinetic_energy(&s, &u), s.n, &u);
+    double T = mdl_temperature(kinetic_energy(&s, &u), s.n, 3, &u);
     cr_assert_float_eq(T, 60.0, 1e-10);
     double p[3] = {0, 0, 0}, v2 = 0;
     for (size_t i = 0; i < s.n; i++)

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""LAMMPS's command families that its example scripts use, each against `lmp` on the same script
+(every row to 1e-10, lammps_trust.agree) or refused naming the script's line where LAMMPS runs or
+refuses what mdlite does not take.
+
+  dim2        dimension 2, the 2-d lattices sq, sq2 and hex, fix enforce2d: NVE, Nose-Hoover NVT,
+              Berendsen, rescale, cg, velocity create's options, every box thermo keyword; refusals
+  real        units real (LAMMPS's constants): NVE and NVT
+  variables   v_NAME thermo columns: equal variables over thermo keywords, chained, normalised or not,
+              redefined between runs; refusals
+  types       create_box of several types filled with one, set type / set region (INF, EDGE), group,
+              balance, processors with stars; refusals
+
+usage: lammps_families.py MDLITE CASE
+"""
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+import lammps_trust  # noqa: E402
+from common import SKIP, workdir  # noqa: E402
+from lammps_trust import agree, lammps_refuses, refused  # noqa: E402
+
+BOX_COLUMNS = "thermo_style custom step temp pe ke etotal press vol density pxx pyy pzz pxy pxz pyz lx ly lz zlo zhi\n"
+
+
+def lj2d(lattice="sq2 0.8442", cells="0 20 0 20 -0.1 0.1", velocity="velocity all create 5.0 87287 loop geom"):
+    return (f"units lj\ndimension 2\natom_style atomic\nlattice {lattice}\nregion box block {cells}\n"
+            f"create_box 1 box\ncreate_atoms 1 box\nmass 1 1.0\n{velocity}\npair_style lj/cut 2.5\n"
+            "pair_coeff 1 1 1.0 1.0 2.5\nneighbor 0.3 bin\nneigh_modify delay 0 every 1 check yes\n")
+
+
+def dim2(d):
+    agree(d, "sq2_nve", lj2d() + "fix 1 all nve\nfix 2 all enforce2d\n" + BOX_COLUMNS + "thermo 20\nrun 200\n",
+          what="sq2, NVE, the box's keywords (the area as volume, pzz 0)")
+    agree(d, "hex_nvt", lj2d("hex 0.7", "0 12 0 8 -0.5 0.5", "velocity all create 1.0 4928 dist gaussian mom yes") +
+          "fix 1 all nvt temp 1.0 1.0 0.5\nfix 2 all enforce2d\nthermo 25\nrun 200\n", what="hex, Nose-Hoover NVT")
+    agree(d, "sq_berendsen", lj2d("sq 0.6", "0 15 0 15 -0.5 0.5", "velocity all create 2.0 777 loop all") +
+          "fix 1 all nve\nfix 2 all temp/berendsen 1.0 1.0 0.2\nfix 3 all enforce2d\nthermo 25\nrun 150\n"
+          "unfix 2\nfix 2 all temp/rescale 10 1.5 1.5 0.0 1.0\nrun 100\n", what="sq, Berendsen then rescale")
+    agree(d, "sq2_cg", lj2d() + "fix 1 all nve\nfix 2 all enforce2d\nthermo 50\nrun 100\n"
+          "minimize 1.0e-6 1.0e-4 200 1000\n", what="cg after a run")
+    agree(d, "no_enforce2d", lj2d("hex 0.7", "0 10 0 6 -0.5 0.5") + "fix 1 all nve\nthermo 20\nrun 100\n",
+          what="2-d without fix enforce2d (every z force 0)")
+    base3 = ("units lj\natom_style atomic\nlattice fcc 0.8442\nregion box block 0 4 0 4 0 4\ncreate_box 1 box\n"
+             "create_atoms 1 box\nmass 1 1.0\npair_style lj/cut 2.5\npair_coeff 1 1 1.0 1.0 2.5\n")
+    for name, text, expect in [
+            ("enforce2d_3d", base3 + "fix 1 all nve\nfix 2 all enforce2d\nrun 10\n", ["in.test:11:", "3d"]),
+            ("fcc_2d", "units lj\ndimension 2\nlattice fcc 0.8\n", ["in.test:3:", "incompatible"]),
+            ("sq_3d", "units lj\nlattice sq 0.8\n", ["in.test:2:", "incompatible"]),
+            ("orient_2d", "units lj\ndimension 2\nlattice sq 0.8 orient x 1 0 1 orient z -1 0 1\n",
+             ["in.test:3:", "2d simulation"])]:
+        refused(d, name, text, expect)
+        lammps_refuses(d, name, text)
+    refused(d, "langevin_2d", lj2d() + "fix 1 all nve\nfix 2 all langevin 1.0 1.0 1.0 48279\nfix 3 all enforce2d\n"
+            "run 10\n", ["in.test:", "dimension", "langevin"])
+    refused(d, "npt_2d", lj2d() + "fix 1 all npt temp 1.0 1.0 0.5 iso 1.0 1.0 5.0\nfix 3 all enforce2d\nrun 10\n",
+            ["in.test:", "dimension", "npt"])
+    refused(d, "dimension_late", "units lj\nlattice fcc 0.8\ndimension 2\n", ["in.test:3:", "after a lattice"])
+
+
+def real(d):
+    text = ("units real\natom_style atomic\nlattice fcc 5.26\nregion box block 0 4 0 4 0 4\ncreate_box 1 box\n"
+            "create_atoms 1 box\nmass 1 39.95\nvelocity all create 120.0 4928 loop geom\npair_style lj/cut 8.76\n"
+            "pair_coeff 1 1 0.2381 3.405\nthermo_style custom step temp pe ke etotal press vol density\nthermo 10\n")
+    agree(d, "real_nve", text + "fix 1 all nve\nrun 100\n", what="real units, NVE")
+    agree(d, "real_nvt", text + "timestep 2.0\nfix 1 all nvt temp 100.0 100.0 100.0\nrun 100\n",
+          what="real units, Nose-Hoover NVT")
+
+
+def variables(d):
+    base = ("units metal\natom_style atomic\nlattice fcc 3.615\nregion box block 0 4 0 4 0 4\ncreate_box 1 box\n"
+            "create_atoms 1 box\npair_style eam\npair_coeff 1 1 Cu_u3.eam\nvelocity all create 600.0 12345 loop geom\n"
+            "fix 1 all nve\nthermo 10\n")
+    files = [os.path.join(lammps_trust.POT, "Cu_u3.eam")]
+    agree(d, "v_chain", base + "variable n equal 256\nvariable e equal pe/v_n\nvariable two equal 2*v_e+ke*0\n"
+          "variable t equal temp/600\nvariable p equal press*vol/(atoms*temp)\n"
+          "thermo_style custom step temp pe v_e v_two v_t v_p pxx\nrun 50\n", files, "chained, over the pressure tensor")
+    agree(d, "v_norm", base + "thermo_modify norm yes\nvariable e equal pe*1000\nvariable s equal sqrt(ke)+exp(-temp/1000)\n"
+          "thermo_style custom step temp pe v_e v_s\nthermo_modify norm yes\nrun 30\nvariable e equal etotal\nrun 30\n",
+          files, "per atom, then redefined between runs")
+    for name, extra, expect in [
+            ("v_undefined", "thermo_style custom step v_nothing\nrun 10\n", ["in.test:13:", "v_nothing"]),
+            ("v_string", "variable w string hello\nthermo_style custom step v_w\nrun 10\n", ["in.test:14:", "equal-style"]),
+            ("v_needs_temp", "variable t equal temp/2\nthermo_style custom step pe press v_t\nrun 10\n",
+             ["in.test:14:", "v_t", "temp"])]:
+        refused(d, name, base + extra, expect, files)
+        lammps_refuses(d, name, base + extra)
+    refused(d, "v_word", base + "variable x equal frobs*2\nthermo_style custom step v_x\nrun 10\n",
+            ["frobs", "not a thermo keyword"], files)
+
+
+def types(d):
+    base = ("units lj\natom_style atomic\nprocessors * 1 1\nlattice fcc 0.8442\nregion box block 0 6 0 6 0 6\n"
+            "create_box 3 box\ncreate_atoms 2 box\nmass * 1.0\nmass 3 3.0\n")
+    pair = "pair_style lj/cut 2.5\npair_coeff * * 1.0 1.0 2.5\npair_coeff 1 3 1.2 0.9 2.5\npair_coeff * 2 1.0 1.0 3.0\n"
+    agree(d, "set_region", base + "region long block 2 4 0 EDGE INF INF\nset region long type 3\n"
+          "region low block INF INF INF 1.5 INF INF units box\nset region low type 1\nset type 2 type 1\n"
+          "region tip block 5 6 5 6 5 6\nset region tip type 2\ngroup fast type 1 2\ngroup slow region long\n"
+          "group rest subtract all slow\nvelocity all create 1.0 87287\n" + pair +
+          "balance 1.0 shift x 5 1.1\nfix 1 all nve\nthermo 20\nrun 100\nbalance 1.0 shift x 5 1.1\nrun 60\n",
+          what="types set by block regions (EDGE, INF, box units) and by type; groups; balance")
+    for name, extra, expect in [
+            ("set_prism", "region p prism 0 2 0 2 0 2 0.5 0 0\nset region p type 3\n", ["in.test:11:", "prism"]),
+            ("set_other", "set type 2 mass 2.0\n", ["in.test:10:", "set"]),
+            ("group_fix", "group g type 1\nvelocity all create 1.0 5\n" + pair + "fix 1 g nve\nrun 10\n",
+             ["group g"])]:
+        refused(d, name, base + extra, expect)
+    refused(d, "set_after_run", base + "velocity all create 1.0 5\n" + pair + "fix 1 all nve\nrun 10\n"
+            "set type 2 type 1\nrun 10\n", ["in.test:", "after a run"])
+    text = "units lj\nlattice fcc 0.8\nregion r block 0 EDGE 0 1 0 1\n"
+    refused(d, "edge_early", text, ["in.test:3:", "EDGE"])
+    lammps_refuses(d, "edge_early", text)
+
+
+def main():
+    lammps_trust.MDLITE, case = sys.argv[1], sys.argv[2]
+    if not shutil.which("lmp"):
+        print("no lmp (LAMMPS): skipped")
+        sys.exit(SKIP)
+    d = workdir(f"lammps-families-{case}")
+    {"dim2": dim2, "real": real, "variables": variables, "types": types}[case](d)
+
+
+if __name__ == "__main__":
+    main()

@@ -12,6 +12,11 @@ agrees to 1e-10 (after it chaos may part the two trajectories).
 
 usage: lammps_examples.py MDLITE [--examples DIR] [--lmp LMP] [--jobs J] [--timeout S]
                                  [--only SUBSTR] [--markdown FILE] [--keep DIR]
+                                 [--backend cpu|gpu] [--against lmp|cpu] [--lmp-check]
+--lmp-check asks `lmp -skiprun` of each script mdlite refuses whether this LAMMPS build takes its
+commands at all (a style of a package it was built without, a client/server command).
+--backend gpu runs mdlite on the GPU; --against cpu compares it with mdlite's CPU backend instead of
+lmp (where no lmp is: the GPU machines), its tolerance 1e-10 (double) or 1e-4 (mixed precision).
 Exit 0 when every script ends in a verdict, 1 when one crashed (an exit other than 0, 1 with a reason
 or 2 naming file and line), mdlite runs one that lmp refuses, or mdlite and lmp differ at the first
 thermo row; 77 without the examples or lmp.
@@ -110,7 +115,7 @@ def mdlite_verdict(rc, err):
     return "crash", f"exit {rc}: {err.strip()[-80:]}"
 
 
-def thermo_diff(lmp_out, md_out, units):
+def thermo_diff(lmp_out, md_out, units, tol=TOL):
     """(worst relative difference, last step agreeing to TOL, steps compared) over the steps and
     columns both print, or None when they share no row."""
     a, an = lammps_rows(lmp_out)
@@ -124,7 +129,7 @@ def thermo_diff(lmp_out, md_out, units):
                     vb = rb[nb.index(name)]
                     d = abs(va - vb) / max(abs(va), floor(name, units))
                     worst = max(worst, d)
-                    ok = ok and d <= TOL
+                    ok = ok and d <= tol
         ncmp += 1
         agreeing = agreeing and ok
         if agreeing:
@@ -142,16 +147,24 @@ def units_of(text):
 def sweep_one(args, script, work):
     name = script.replace("/", "_")
     md_in = copy_folder(args.examples, script, os.path.join(work, name, "mdlite"))
-    rc, out, err = run([args.mdlite, "run", os.path.basename(md_in)], os.path.dirname(md_in), args.timeout)
+    rc, out, err = run([args.mdlite, "run", os.path.basename(md_in), "--backend", args.backend],
+                       os.path.dirname(md_in), args.timeout)
     verdict, why = mdlite_verdict(rc, err)
     row = {"script": script, "verdict": verdict, "why": why, "lmp": "", "diff": None}
     if verdict in ("taken", "stopped", "timeout"):
         lmp_in = copy_folder(args.examples, script, os.path.join(work, name, "lmp"))
-        lrc, lout, lerr = run([args.lmp, "-in", os.path.basename(lmp_in), "-log", "none"],
-                              os.path.dirname(lmp_in), args.timeout)
+        ref = ([args.mdlite, "run", os.path.basename(lmp_in), "--backend", "cpu"] if args.against == "cpu" else
+               [args.lmp, "-in", os.path.basename(lmp_in), "-log", "none"])
+        lrc, lout, lerr = run(ref, os.path.dirname(lmp_in), args.timeout)
         row["lmp"] = "runs" if lrc == 0 else ("timeout" if lrc == "timeout" else "fails")
         with open(os.path.join(args.examples, script), errors="replace") as f:
-            row["diff"] = thermo_diff(lout, out, units_of(f.read()))
+            row["diff"] = thermo_diff(lout, out, units_of(f.read()), args.tol)
+    elif args.lmp_check:
+        lmp_in = copy_folder(args.examples, script, os.path.join(work, name, "lmp"))
+        _, lout, lerr = run([args.lmp, "-skiprun", "-in", os.path.basename(lmp_in), "-log", "none"],
+                            os.path.dirname(lmp_in), args.timeout)
+        m = re.search(r"ERROR: (Unrecognized \S+ style '[^']+'|Unknown command: \S+( \S+)?)", lout + lerr)
+        row["lmp"] = f"lmp: {m.group(1)}" if m else ""
     if not args.keep:
         shutil.rmtree(os.path.join(work, name), ignore_errors=True)
     return row
@@ -159,7 +172,7 @@ def sweep_one(args, script, work):
 
 def describe(row):
     if row["verdict"] != "taken":
-        return row["verdict"], row["why"]
+        return row["verdict"], row["why"] + (f"; {row['lmp']}" if row["lmp"] else "")
     d = row["diff"]
     if row["lmp"] != "runs":
         return "taken", f"lmp {row['lmp']}"
@@ -167,11 +180,12 @@ def describe(row):
         return "taken", "no thermo row in common"
     worst, through, n = d
     return "taken", (f"{n} rows, worst {worst:.1e}" +
-                     ("" if worst <= TOL else f", 1e-10 through step {through}" if through is not None
+                     ("" if worst <= TOL else f", {TOL:.0e} through step {through}" if through is not None
                       else ", differs at the first row"))
 
 
 def main():
+    global TOL
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("mdlite")
     ap.add_argument("--examples", default=EXAMPLES)
@@ -181,9 +195,14 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--markdown")
     ap.add_argument("--keep")
+    ap.add_argument("--backend", choices=["cpu", "gpu"], default="cpu")
+    ap.add_argument("--against", choices=["lmp", "cpu"], default="lmp")
+    ap.add_argument("--tol", type=float, default=1e-10)
+    ap.add_argument("--lmp-check", action="store_true")
     args = ap.parse_args()
+    TOL = args.tol
     args.mdlite = os.path.abspath(args.mdlite)
-    if not os.path.isdir(args.examples) or not shutil.which(args.lmp):
+    if not os.path.isdir(args.examples) or (args.against == "lmp" and not shutil.which(args.lmp)):
         print("lammps_examples: no LAMMPS examples or lmp (Debian: lammps, lammps-examples)")
         return SKIP
     scripts = [s for s in find_scripts(args.examples) if args.only in s]
@@ -202,8 +221,11 @@ def main():
         if r["verdict"] == "refused":
             cmd = r["why"].split("`")[1] if "`" in r["why"] else r["why"]
             firsts[cmd] = firsts.get(cmd, 0) + 1
+    outside = sum(1 for r in rows if r["lmp"].startswith("lmp: "))
     summary = (f"{len(rows)} scripts, {datetime.date.today()}: " +
-               ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) + "\n\nfirst refusals: " +
+               ", ".join(f"{k} {v}" for k, v in sorted(counts.items())) +
+               (f" ({outside} of those refused need what this lmp lacks)" if args.lmp_check else "") +
+               "\n\nfirst refusals: " +
                ", ".join(f"`{k}` {v}" for k, v in sorted(firsts.items(), key=lambda kv: -kv[1])))
     text = summary + "\n\n" + "\n".join(lines) + "\n"
     print(text)
@@ -211,7 +233,7 @@ def main():
         with open(args.markdown, "w") as f:
             f.write(text)
     bad = [r for r in rows if r["verdict"] == "crash" or (r["verdict"] == "taken" and r["lmp"] == "fails") or
-           (r["diff"] and r["diff"][1] is None and r["diff"][0] > TOL)]
+           (r["diff"] and r["diff"][1] is None and r["diff"][0] > args.tol)]
     for r in bad:
         print(f"lammps_examples: {r['script']}: {describe(r)[1] if r['verdict'] != 'crash' else r['why']}")
     return 1 if bad else 0

@@ -37,6 +37,15 @@ typedef struct {
     int inherited;            /* a stage's from the configuration or stages before it (no warnings again) */
 } mdl_entry;
 
+/* LAMMPS's FIRE 2.0 parameters (min_modify; its defaults: 20, 1.1, 0.5, 0.25, 0.99, 10, 0.02,
+   eulerimplicit, yes, yes, 2000). */
+enum { MDL_FIRE_EULER_IMPLICIT, MDL_FIRE_VERLET, MDL_FIRE_LEAPFROG, MDL_FIRE_EULER_EXPLICIT };
+typedef struct {
+    long delaystep, vdfmax;
+    double dtgrow, dtshrink, alpha0, alphashrink, tmax, tmin;
+    int integrator, halfstepback, initialdelay;
+} mdl_fire_params;
+
 typedef struct {
     char a[MDL_NAME_LEN], b[MDL_NAME_LEN];
     double param[MDL_PAIR_MAX_PARAMS]; /* the style's keys' values, in its order */
@@ -125,6 +134,8 @@ typedef struct mdl_config_s {
     double etol, ftol;        /* minimize: LAMMPS's stopping tolerances (0: not used) */
     long maxeval;             /* minimize: force evaluations at most (0: no limit) */
     double dmax;              /* minimize: the largest move of a line search's first step (0: LAMMPS's 0.1) */
+    char fire_keys[MDL_PATH_LEN]; /* min_style fire: LAMMPS's min_modify FIRE keywords and values, as given */
+    mdl_fire_params fire;     /* ... read: LAMMPS's defaults where not given */
     int threads;              /* 0: OpenMP default */
     int processors[3];        /* MPI bricks along x, y, z (product = ranks); 0 0 0: auto */
     int gpu_comm;             /* GPU ranks: MDL_COMM_AUTO, _DIRECT, _NCCL, _MPI */

@@ -75,7 +75,7 @@ static const key_spec SCHEMA[] = {
     {"run", "etol", K_DOUBLE, F(etol), 0, 1, 0, NULL},
     {"run", "ftol", K_DOUBLE, F(ftol), 0, BIG, 0, NULL},
     {"run", "maxeval", K_LONG, F(maxeval), 0, 2e9, 0, NULL},
-    {"run", "dmax", K_DOUBLE, F(dmax), 0, BIG, 1, NULL},
+    {"run", "dmax", K_DOUBLE, F(dmax), 0, BIG, 1, NULL}, {"run", "fire", K_WORDS, F(fire_keys), 0, 0, 0, NULL},
     {"run", "target_temperature", K_DOUBLE, F(target_temperature), 0, BIG, 0, NULL},
     {"run", "tau", K_DOUBLE, F(tau), 0, BIG, 1, NULL},
     {"run", "every", K_INT, F(every), 1, 2e9, 0, NULL},

@@ -423,10 +423,6 @@ static int cmd_run(script *sc, char **w, int nw)
     MDL_TRY(expect_args(sc, nw, 1, 1000));
     long n;
     MDL_TRY(script_count(sc, w[1], 0, 2000000000L, &n));
-    if (sc->fire_line)
-        return fail(sc, "a run after min_style fire's minimize (line %d): LAMMPS's atoms leave FIRE with FIRE's "
-                        "velocities, mdlite's with their own (minimise with cg, or run in another script)",
-                    sc->fire_line);
     for (int k = 2; k < nw; k += 2) {
         const char *v = k + 1 < nw ? w[k + 1] : "";
         if (!((!strcmp(w[k], "pre") || !strcmp(w[k], "post")) && (!strcmp(v, "yes") || !strcmp(v, "no"))))
@@ -464,14 +460,11 @@ static int cmd_minimize(script *sc, char **w, int nw)
     if (word)
         return fail(sc, "thermo keyword %s under minimize: LAMMPS counts the builds its line search needs, "
                         "mdlite's minimiser builds at every evaluation", word);
-    if (style && !strcmp(style->value, "fire")) { /* LAMMPS's FIRE moves the atoms' own velocities */
-        static const char *const kinetic[] = {"temp", "ke", "etotal", "press", "enthalpy", "econserve", "pxx", "pyy",
-                                              "pzz", "pxy", "pxz", "pyz", NULL};
-        if ((word = first_word_of(c, kinetic)))
-            return fail(sc, "thermo keyword %s under min_style fire: LAMMPS's FIRE zeroes and moves the atoms' "
-                            "velocities, mdlite's keeps its own (thermo_style custom step pe ... shows the same "
-                            "numbers)", word);
-        sc->fire_line = sc->line;
+    if (style && !strcmp(style->value, "fire")) { /* LAMMPS's FIRE changes the run's timestep as it goes */
+        static const char *const clock[] = {"dt", "time", NULL};
+        if ((word = first_word_of(c, clock)))
+            return fail(sc, "thermo keyword %s under min_style fire: LAMMPS shows FIRE's own timestep there, which "
+                            "mdlite keeps to its minimiser", word);
     }
     settings keep;
     MDL_TRY(settings_copy(&keep, &sc->now)); /* the fixes' ensemble stays for the runs after */
@@ -549,11 +542,17 @@ static int cmd_min(script *sc, char **w, int nw)
     for (int k = 1; k < nw; k += 2) {
         const char *v = k + 1 < nw ? w[k + 1] : "";
         double d;
+        static const char *const fire[] = {"delaystep", "dtgrow", "dtshrink", "alpha0", "alphashrink", "tmax", "tmin",
+                                           "vdfmax", "integrator", "halfstepback", "initialdelay", NULL};
         if (!strcmp(w[k], "dmax")) {
             MDL_TRY(script_number(sc, v, &d));
             MDL_TRY(setf(sc, "run", "dmax", "%s", v));
+        } else if (first_word_of(w[k], fire) && *v) { /* FIRE's: [run] fire, read there (the last one wins) */
+            const setting *old = settings_find(&sc->now, "fire");
+            MDL_TRY(setf(sc, "run", "fire", "%s%s%s %s", old ? old->value : "", old ? " " : "", w[k], v));
         } else if (!(!strcmp(w[k], "line") && !strcmp(v, "quadratic"))) {
-            return fail(sc, "'%s %s': mdlite takes dmax and line quadratic", w[k], v);
+            return fail(sc, "'%s %s': mdlite takes dmax, line quadratic and FIRE's delaystep, dtgrow, dtshrink, alpha0, "
+                        "alphashrink, tmax, tmin, vdfmax, integrator, halfstepback and initialdelay", w[k], v);
         }
     }
     return MDL_OK;

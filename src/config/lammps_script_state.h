@@ -88,7 +88,6 @@ typedef struct script {
     int ntypes, box_made, atoms_made, velocity_made, stop;
     long thermo_every;      /* thermo N (0: the first and last steps of each run) */
     int thermo_custom;
-    int fire_line;          /* a min_style fire minimize's line (0: none): no run may follow it */      /* thermo_style custom (else one or multi: Volume added where the box moves) */
     int data_velocities;    /* read_data: 1 the file has Velocities, -1 it has none */
     int data_masses;        /* read_data: its Masses section */
     long data_atoms;        /* read_data: the header's atom count */

@@ -204,6 +204,9 @@ typedef struct {
     /* minimisation: the atoms moved to xyz (unwrapped, x y z per atom in id order, every atom on
        every rank), wrapped with their images, and the lists built again (one GPU; CPU ranks) */
     int (*set_positions)(void *ctx, const double *xyz);
+    /* FIRE: the atoms' velocities set to v (id order, every atom's on every rank), as LAMMPS's FIRE
+       moves the atoms' own */
+    int (*set_velocities)(void *ctx, const double *v);
     /* libmdlite: the atoms moved to xyz as set_positions moves them, the list kept while no atom is
        more than half the skin from where it was built (else built again) */
     int (*move_atoms)(void *ctx, const double *xyz);

@@ -185,65 +185,106 @@ static int iterate(minimizer *m, long maxiter, long *niter, int *reason)
     return MDL_OK;
 }
 
-/* LAMMPS's FIRE 2.0 parameters (min_modify's defaults) */
-#define FIRE_DELAYSTEP 20
-#define FIRE_DTGROW 1.1
-#define FIRE_DTSHRINK 0.5
-#define FIRE_ALPHA0 0.25
-#define FIRE_ALPHASHRINK 0.99
-#define FIRE_TMAX 10.0
-#define FIRE_TMIN 0.02
-#define FIRE_MAX_VDOTF_NEGATIVE 2000
-
 /* The FIRE velocities' mixing: (1 - alpha) v + alpha |v| f / |f| where v . f > 0 (*mix), with the
-   timestep grown and alpha shrunk past delaystep; else v = 0 after half a step back, the timestep
-   shrunk and alpha reset. Returns 1 past the negative steps allowed, else 0. */
+   timestep grown and alpha shrunk past delaystep; else v = 0 after half a step back (halfstepback),
+   the timestep shrunk and alpha reset (past delaystep from the start with initialdelay). Returns 1
+   past the negative steps allowed (vdfmax), else 0. */
 static int fire_mix(minimizer *m, double *v, long step, long start, long *last_negative, long *negatives,
                     double *dt, double *alpha, double *scale1, double *scale2, int *mix)
 {
-    const double vdotf = dot(v, m->f, m->n3), dtmax = FIRE_TMAX * m->r->cfg->timestep,
-                 dtmin = FIRE_TMIN * m->r->cfg->timestep;
+    const mdl_fire_params *p = &m->r->cfg->fire;
+    const double vdotf = dot(v, m->f, m->n3), dtmax = p->tmax * m->r->cfg->timestep,
+                 dtmin = p->tmin * m->r->cfg->timestep;
     *mix = vdotf > 0.0;
     if (*mix) {
         const double vdotv = dot(v, v, m->n3), fdotf = dot(m->f, m->f, m->n3);
         *negatives = 0;
         *scale1 = 1.0 - *alpha;
         *scale2 = fdotf <= 1e-20 ? 0.0 : *alpha * sqrt(vdotv / fdotf);
-        if (step - *last_negative > FIRE_DELAYSTEP) {
-            *dt = fmin(*dt * FIRE_DTGROW, dtmax);
-            *alpha *= FIRE_ALPHASHRINK;
+        if (step - *last_negative > p->delaystep) {
+            *dt = fmin(*dt * p->dtgrow, dtmax);
+            *alpha *= p->alphashrink;
         }
         return 0;
     }
     *last_negative = step;
-    if (step - start >= FIRE_DELAYSTEP) {
-        *alpha = FIRE_ALPHA0;
-        if (*dt * FIRE_DTSHRINK >= dtmin)
-            *dt *= FIRE_DTSHRINK;
+    if (!(step - start < p->delaystep && p->initialdelay)) {
+        *alpha = p->alpha0;
+        if (*dt * p->dtshrink >= dtmin)
+            *dt *= p->dtshrink;
     }
-    if (++*negatives > FIRE_MAX_VDOTF_NEGATIVE)
+    if (p->vdfmax > 0 && ++*negatives > p->vdfmax)
         return 1;
-    for (size_t i = 0; i < m->n3; i++) /* inertia correction: half a step back */
+    for (size_t i = 0; p->halfstepback && i < m->n3; i++) /* inertia correction: half a step back */
         m->x[i] -= 0.5 * *dt * v[i];
     memset(v, 0, m->n3 * sizeof *v);
     return 0;
 }
 
-/* LAMMPS's min_style fire (FIRE 2.0, semi-implicit Euler, half a step back; after velocities are
-   reset, the forces where the atoms stand bound the step, as LAMMPS's flagv0): *reason, *niter. */
+/* v += dtf / m f, for every atom. */
+static void fire_kick(minimizer *m, double *v, double dtf)
+{
+    for (size_t i = 0; i < m->n3; i++)
+        v[i] += dtf / m->h[i / 3] * m->f[i];
+}
+
+/* One move of FIRE's integrator (LAMMPS's: 0 semi-implicit Euler, 1 velocity Verlet, 2 leapfrog, 3
+   explicit Euler) over dtv, the mixing applied where *mix, then the forces at the new positions. */
+static int fire_move(minimizer *m, double *v, double dtv, int mix, double scale1, double scale2)
+{
+    run_state *r = m->r;
+    const int integrator = r->cfg->fire.integrator;
+    const double dtf = (integrator == MDL_FIRE_VERLET ? 0.5 : 1.0) * dtv * r->units->ftm2v;
+    for (size_t i = 0; i < m->n3; i++) {
+        const double dtfm = dtf / m->h[i / 3];
+        if (integrator != MDL_FIRE_EULER_EXPLICIT)
+            v[i] += dtfm * m->f[i];
+        if (mix)
+            v[i] = scale1 * v[i] + scale2 * m->f[i];
+        m->x[i] += dtv * v[i];
+        if (integrator == MDL_FIRE_EULER_EXPLICIT)
+            v[i] += dtfm * m->f[i];
+    }
+    m->eprevious = m->energy;
+    MDL_TRY(r->ops->set_positions(r->ctx, m->x));
+    MDL_TRY(r->ops->set_velocities(r->ctx, v)); /* the row's kinetic energy */
+    m->evals++;
+    MDL_TRY(read_forces(m));
+    if (integrator != MDL_FIRE_VERLET)
+        return MDL_OK;
+    fire_kick(m, v, dtf); /* its second half kick, after the forces: the row's velocities */
+    MDL_TRY(r->ops->set_velocities(r->ctx, v));
+    const double potential = m->obs.potential;
+    MDL_TRY(backend_observe(r->ops, r->ctx, &m->obs));
+    m->obs.potential = potential;
+    return MDL_OK;
+}
+
+/* LAMMPS's min_style fire (FIRE 2.0, its min_modify keys: [run] fire; after velocities are reset,
+   the forces where the atoms stand bound the step, as LAMMPS's flagv0): *reason, *niter.
+   Its velocities are the atoms' own, as LAMMPS's: zeroed at the start, moved at each iteration
+   (thermo's temperature and pressure show them) and left to the run after it. */
 static int fire_iterate(minimizer *m, long maxiter, long *niter, int *reason)
 {
     run_state *r = m->r;
     const mdl_config *cfg = r->cfg;
     const size_t n = m->n3 / 3;
-    double *v = m->g, *mass = m->h; /* FIRE's velocities start at rest (the system's are kept) */
+    double *v = m->g, *mass = m->h; /* the atoms' velocities, at rest */
     memset(v, 0, m->n3 * sizeof *v);
+    MDL_TRY(r->ops->set_velocities(r->ctx, v));
     for (size_t i = 0; i < n; i++)
         mass[i] = r->snap.mass[r->snap.type[i]];
-    double dt = cfg->timestep, alpha = FIRE_ALPHA0, scale1 = 0, scale2 = 0;
+    double dt = cfg->timestep, alpha = cfg->fire.alpha0, scale1 = 0, scale2 = 0;
     long last_negative = r->first_step, negatives = 0;
     int reset = 1; /* the velocities were set to 0 */
     const double dmax = cfg->dmax > 0 ? cfg->dmax : 0.1;
+    if (cfg->fire.integrator == MDL_FIRE_LEAPFROG) { /* its half step back before the loop */
+        MDL_TRY(r->ops->set_positions(r->ctx, m->x));
+        m->evals++;
+        MDL_TRY(read_forces(m));
+        for (size_t i = 0; i < m->n3; i++)
+            v[i] = -0.5 * dt * r->units->ftm2v / mass[i / 3] * m->f[i];
+    }
     for (long iter = 0; iter < maxiter; iter++) {
         const long step = r->first_step + ++*niter;
         int mix;
@@ -265,22 +306,11 @@ static int fire_iterate(minimizer *m, long maxiter, long *niter, int *reason)
         if (reset)
             memset(v, 0, m->n3 * sizeof *v);
         reset = 0;
-        const double dtf = dtv * r->units->ftm2v;
-        for (size_t i = 0; i < m->n3; i++) {
-            const double dtfm = dtf / mass[i / 3];
-            v[i] += dtfm * m->f[i];
-            if (mix)
-                v[i] = scale1 * v[i] + scale2 * m->f[i];
-            m->x[i] += dtv * v[i];
-        }
-        m->eprevious = m->energy;
-        MDL_TRY(r->ops->set_positions(r->ctx, m->x));
-        m->evals++;
-        MDL_TRY(read_forces(m));
+        MDL_TRY(fire_move(m, v, dtv, mix, scale1, scale2));
         if (cfg->thermo > 0 && step % cfg->thermo == 0)
             MDL_TRY(row(m, step));
         *reason = MIN_ETOL;
-        if (cfg->etol > 0.0 && step - last_negative > FIRE_DELAYSTEP &&
+        if (cfg->etol > 0.0 && step - last_negative > cfg->fire.delaystep &&
             fabs(m->energy - m->eprevious) < cfg->etol * 0.5 * (fabs(m->energy) + fabs(m->eprevious) + EPS_ENERGY))
             return MDL_OK;
         *reason = MIN_FTOL;

@@ -252,6 +252,16 @@ static int cpu_set_positions(void *p, const double *xyz)
     return cpu_build_neighbors(p);
 }
 
+/* FIRE's velocities (x y z per atom in id order, every atom's on every rank). */
+static int cpu_set_velocities(void *p, const double *v)
+{
+    cpu_ctx *c = p;
+    mdl_system *s = &c->s;
+    for (size_t i = 0; i < c->dm.nlocal; i++)
+        s->vx[i] = v[3 * s->id[i]], s->vy[i] = v[3 * s->id[i] + 1], s->vz[i] = v[3 * s->id[i] + 2];
+    return MDL_OK;
+}
+
 static int forward_ghosts(cpu_ctx *c);
 
 /* libmdlite's moves: the list kept while no atom is more than half the skin from its build. */
@@ -577,6 +587,7 @@ const mdl_backend_ops mdl_cpu_backend = {
     .snapshot_start = cpu_snapshot_start,
     .snapshot_finish = cpu_snapshot_finish,
     .set_positions = cpu_set_positions,
+    .set_velocities = cpu_set_velocities,
     .move_atoms = cpu_move_atoms,
     .atom_energies = cpu_atom_energies,
 };

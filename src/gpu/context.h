@@ -203,6 +203,9 @@ void halo_stats(const gpu_ctx *c, mdl_backend_stats *out);
 /* ---- rebuild.c: the step driver (and table entries) -------------------------------------------- */
 int gpu_queue_build(gpu_ctx *c); /* a build queued without waiting for the list's longest row */
 int gpu_build_neighbors(void *p);
+/* min_state.c: minimisation's positions and velocities, id order, from the host */
+int gpu_set_positions(void *p, const double *xyz);
+int gpu_set_velocities(void *p, const double *v);
 int gpu_update_neighbors(void *p, long step);
 int gpu_health(void *p, long *unsafe_step);
 int gpu_begin_step(void *p, long step, int kind);

@@ -190,8 +190,7 @@ def minimize(mdlite, inp, d, precision):
         shutil.copy(f"{POT}/Cu_u3.eam", d)
         scripts["in.vacancy"] = open(os.path.join(src, "in.vacancy")).read()
     for name in list(scripts):
-        # FIRE with thermo of potential energy alone: LAMMPS's FIRE moves the velocities, mdlite's
-        # refuses kinetic keywords under it (docs/LAMMPS.md)
+        # each script under FIRE, its thermo the potential energy (FIRE's velocities: lammps_families fire)
         fire = re.sub(r"thermo_style .*", "thermo_style custom step pe", scripts[name])
         scripts[name + "_fire"] = re.sub(r"min_(style|modify) .*", "min_style fire", fire)
     for name, text in scripts.items():
@@ -986,6 +985,30 @@ def cells(mdlite, inp, d, precision):
     if p.returncode != 2 or "[neighbor] method" not in p.stderr:
         fail(f"GPU, brute lists on a small box: exit {p.returncode}, expected 2 naming [neighbor] method: {p.stderr}")
     print(f"GPU, brute lists on a small box: exit 2, {p.stderr.strip().splitlines()[-1][:150]}")
+
+
+DIM2 = ("units lj\ndimension 2\natom_style atomic\nlattice {lat}\nregion box block 0 {nx} 0 {ny} -0.1 0.1\n"
+        "create_box 1 box\ncreate_atoms 1 box\nmass 1 1.0\nvelocity all create {t} 87287 loop geom\n"
+        "pair_style lj/cut 2.5\npair_coeff 1 1 1.0 1.0 2.5\nneighbor 0.3 bin\nneigh_modify delay 0 every 1 check yes\n"
+        "{fix}\nfix 2 all enforce2d\nthermo 10\nrun 100\n")
+
+
+def dim2(mdlite, inp, d, precision):
+    """2-d systems (dimension 2: no images along z, the area as volume, 2N - 2 degrees of freedom) on
+    the GPU against the CPU (mdlite compare: step-0 forces and 100 steps of thermo): sq2, hex and sq
+    lattices from 9 atoms (a box under twice the cutoff: images along x and y) to 40,000, NVE and
+    Nose-Hoover NVT."""
+    ftol, ttol = (3e-4, 1e-4) if precision == "mixed" else (1e-11, 1e-9)
+    cases = [("sq2, 800 atoms, NVE", dict(lat="sq2 0.8442", nx=20, ny=20, t=1.5, fix="fix 1 all nve")),
+             ("sq2, 800 atoms, Nose-Hoover NVT", dict(lat="sq2 0.8442", nx=20, ny=20, t=1.5,
+                                                       fix="fix 1 all nvt temp 1.0 1.0 0.5")),
+             ("hex, 12,000 atoms, NVE", dict(lat="hex 0.7", nx=100, ny=60, t=1.0, fix="fix 1 all nve")),
+             ("sq2, 40,000 atoms, NVE", dict(lat="sq2 0.8442", nx=200, ny=100, t=1.5, fix="fix 1 all nve")),
+             ("sq, 9 atoms (box 3.3: images along x and y)", dict(lat="sq 0.8", nx=3, ny=3, t=1.0,
+                                                                    fix="fix 1 all nve"))]
+    for k, (what, kw) in enumerate(cases):
+        script = write(os.path.join(d, f"in.dim2_{k}"), DIM2.format(**kw))
+        compare_within(mdlite, what, [script], ftol, ttol, precision)
 
 
 if __name__ == "__main__":

@@ -10,10 +10,13 @@ refuses what mdlite does not take.
               redefined between runs; refusals
   types       create_box of several types filled with one, set type / set region (INF, EDGE), group,
               balance, processors with stars; refusals
+  fire        min_style fire moving the atoms' own velocities (temperature and pressure in thermo, a
+              run after it going on from them), in 3-d and 2-d; dt and time under it refused
 
 usage: lammps_families.py MDLITE CASE
 """
 import os
+import random
 import shutil
 import sys
 
@@ -114,13 +117,57 @@ def types(d):
     lammps_refuses(d, "edge_early", text)
 
 
+def rattled_data(path, cells, a, seed, dim=3):
+    """An fcc (or, dim 2, sq2) crystal of `cells` cells of edge a, its atoms moved at random by up to
+    a / 20 (z at 0 in 2-d), as a LAMMPS data file."""
+    rng = random.Random(seed)
+    basis = [(0, 0, 0), (0.5, 0.5, 0), (0.5, 0, 0.5), (0, 0.5, 0.5)] if dim == 3 else [(0, 0, 0), (0.5, 0.5, 0)]
+    zc = cells if dim == 3 else 1
+    sites = [((i + b[0]) * a, (j + b[1]) * a, (k + b[2]) * a) for k in range(zc) for j in range(cells)
+             for i in range(cells) for b in basis]
+    moved = [(x + rng.uniform(-a / 20, a / 20), y + rng.uniform(-a / 20, a / 20),
+              z + rng.uniform(-a / 20, a / 20) if dim == 3 else 0.0) for x, y, z in sites]
+    L = cells * a
+    zlo, zhi = (0.0, L) if dim == 3 else (-0.5, 0.5)
+    text = f"rattled\n\n{len(moved)} atoms\n1 atom types\n\n0 {L!r} xlo xhi\n0 {L!r} ylo yhi\n{zlo} {zhi} zlo zhi\n"
+    text += "\nMasses\n\n1 1.0\n\nAtoms # atomic\n\n"
+    text += "".join(f"{n + 1} 1 {x % L!r} {y % L!r} {z if dim == 2 else z % L!r}\n" for n, (x, y, z) in enumerate(moved))
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def fire(d):
+    tmp = os.path.join(d, "data")
+    os.makedirs(tmp, exist_ok=True)
+    three = rattled_data(os.path.join(tmp, "rattled3.data"), 4, 1.6796, 5)
+    two = rattled_data(os.path.join(tmp, "rattled2.data"), 10, 1.5392, 7, dim=2)
+    body = ("pair_style lj/cut 2.5\npair_coeff 1 1 1.0 1.0 2.5\nneighbor 0.3 bin\nneigh_modify delay 0 every 1 check yes\n"
+            "thermo_style custom step temp pe ke etotal press pxx pyy pxy\nthermo 10\nmin_style fire\n"
+            "minimize 0.0 1.0e-6 300 3000\nfix 1 all nve\nrun 60\n")
+    agree(d, "fire_3d", "units lj\natom_style atomic\nread_data rattled3.data\n" + body, [three],
+          "FIRE's velocities in temp, ke and the pressure tensor, then a run from them")
+    agree(d, "fire_2d", "units lj\ndimension 2\natom_style atomic\nread_data rattled2.data\n" +
+          body.replace(" pxx pyy pxy", "").replace("run 60", "fix 2 all enforce2d\nrun 60"), [two], "the same in 2-d")
+    for name, modify in (("verlet", "alpha0 0.10 integrator verlet"), ("leapfrog", "integrator leapfrog delaystep 5"),
+                         ("eulerexplicit", "integrator eulerexplicit tmax 10.0 tmin 0.0 delaystep 5 dtgrow 1.1 "
+                          "dtshrink 0.5 alpha0 0.1 alphashrink 0.99 vdfmax 100000 halfstepback no initialdelay no")):
+        agree(d, f"fire_{name}", "units lj\natom_style atomic\nread_data rattled3.data\n" +
+              body.replace("min_style fire\n", f"min_style fire\nmin_modify {modify}\n"), [three], f"min_modify {modify}")
+    refused(d, "fire_modify_bad", "units lj\natom_style atomic\nread_data rattled3.data\n" +
+            body.replace("min_style fire\n", "min_style fire\nmin_modify integrator rk4\n"), ["in.test:", "integrator"],
+            [three])
+    refused(d, "fire_dt", "units lj\natom_style atomic\nread_data rattled3.data\n" +
+            body.replace("thermo_style custom step", "thermo_style custom step dt"), ["in.test:", "dt", "fire"], [three])
+
+
 def main():
     lammps_trust.MDLITE, case = sys.argv[1], sys.argv[2]
     if not shutil.which("lmp"):
         print("no lmp (LAMMPS): skipped")
         sys.exit(SKIP)
     d = workdir(f"lammps-families-{case}")
-    {"dim2": dim2, "real": real, "variables": variables, "types": types}[case](d)
+    {"dim2": dim2, "real": real, "variables": variables, "types": types, "fire": fire}[case](d)
 
 
 if __name__ == "__main__":

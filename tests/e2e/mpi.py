@@ -163,7 +163,7 @@ def minimize(mdlite, mpiexec, d):
     shutil.copy("/usr/share/lammps/potentials/Cu_u3.eam", d)
     lattice_data(f"{d}/vacancy.data", 3.615, 4, 42, 0.05, None, 0, 11)
     cg = open(os.path.join(SCRIPTS, "in.vacancy")).read()
-    # FIRE: the velocities are FIRE's own in LAMMPS, so its script shows the energy alone
+    # FIRE, its script showing the energy (FIRE's velocities in thermo: lammps_families fire)
     fire = cg.replace("min_modify  dmax 0.1 line quadratic", "min_style   fire").replace("thermo_style custom step pe press",
                                                                                     "thermo_style custom step pe")
     for style, text in (("cg", cg), ("fire", fire)):

@@ -233,7 +233,8 @@ static void warn_unused_run_keys(const mdl_config *cfg)
         int used_by; /* bits of mdl_ensemble */
         const char *whose;
     } keys[] = {{"target_temperature", ~(1 << MDL_NVE), "every thermostat's"},
-                {"tau", 1 << MDL_NVT_BERENDSEN | 1 << MDL_NVT_LANGEVIN | nh, "Berendsen's, Langevin's and Nose-Hoover's"},
+                {"tau", 1 << MDL_NVT_BERENDSEN | 1 << MDL_NVT_LANGEVIN | 1 << MDL_NVT_CSVR | nh,
+                 "Berendsen's, Langevin's, csvr's and Nose-Hoover's"},
                 {"every", 1 << MDL_NVT_RESCALE, "nvt-rescale's"},
                 {"chain", nh, "Nose-Hoover's"}};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
@@ -361,7 +362,7 @@ static int cross_check(mdl_config *cfg, int ncomposition)
              config_find_entry(cfg, "run", "ensemble")->value);
         ok = 0;
     }
-    if ((cfg->ensemble == MDL_NVT_BERENDSEN || cfg->ensemble == MDL_NVT_LANGEVIN ||
+    if ((cfg->ensemble == MDL_NVT_BERENDSEN || cfg->ensemble == MDL_NVT_LANGEVIN || cfg->ensemble == MDL_NVT_CSVR ||
          config_nose_hoover(cfg->ensemble)) && cfg->tau < 0) {
         config_fail(config_entry_or_file(cfg, "run", "tau", &tmp), "missing: ensemble %s needs tau (relaxation time)",
              config_find_entry(cfg, "run", "ensemble")->value);
@@ -396,7 +397,8 @@ static int cross_check(mdl_config *cfg, int ncomposition)
    are then zero). */
 static int check_time_constants(const mdl_config *cfg, int nose_hoover)
 {
-    const int uses_tau = nose_hoover || cfg->ensemble == MDL_NVT_BERENDSEN || cfg->ensemble == MDL_NVT_LANGEVIN;
+    const int uses_tau = nose_hoover || cfg->ensemble == MDL_NVT_BERENDSEN || cfg->ensemble == MDL_NVT_LANGEVIN ||
+                         cfg->ensemble == MDL_NVT_CSVR;
     if (uses_tau && cfg->tau < cfg->timestep) {
         mdl_error("%s: [run] tau = %g is shorter than the timestep %g: the thermostat cannot be integrated "
                   "(LAMMPS advises about 100 timesteps)", config_origin(cfg, "run", "tau"), cfg->tau, cfg->timestep);

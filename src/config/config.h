@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 enum mdl_ensemble { MDL_NVE, MDL_NVT_RESCALE, MDL_NVT_BERENDSEN, MDL_NVT_LANGEVIN, MDL_NVT_NOSE_HOOVER, MDL_NPT_NOSE_HOOVER,
-                   MDL_MINIMIZE /* not an ensemble: energy minimisation (core/minimize.c) */ };
+                   MDL_MINIMIZE /* not an ensemble: energy minimisation (core/minimize.c) */, MDL_NVT_CSVR };
 enum mdl_input_format { MDL_INPUT_AUTO, MDL_INPUT_DATA, MDL_INPUT_XYZ, MDL_INPUT_XY };
 enum mdl_list_form { MDL_LIST_AUTO, MDL_LIST_PLAIN, MDL_LIST_PACKED };
 enum mdl_gpu_comm { MDL_COMM_AUTO, MDL_COMM_DIRECT, MDL_COMM_NCCL, MDL_COMM_MPI };

@@ -69,7 +69,7 @@ static const key_spec SCHEMA[] = {
     {"run", "backend", K_CHOICE, F(backend), 0, 0, 0, "cpu|gpu"},
     {"run", "steps", K_LONG, F(steps), 0, 2e9, 0, NULL},
     {"run", "timestep", K_DOUBLE, F(timestep), 0, BIG, 1, NULL},
-    {"run", "ensemble", K_ENUM, F(ensemble), 0, 0, 0, "nve|nvt-rescale|nvt-berendsen|nvt-langevin|nvt-nose-hoover|npt-nose-hoover|minimize"},
+    {"run", "ensemble", K_ENUM, F(ensemble), 0, 0, 0, "nve|nvt-rescale|nvt-berendsen|nvt-langevin|nvt-nose-hoover|npt-nose-hoover|minimize|nvt-csvr"},
     {"run", "min_style", K_ENUM, F(min_style), 0, 0, 0, "cg|fire"},
     {"run", "chains", K_ENUM, F(fresh_chains), 0, 0, 0, "continue|fresh"},
     {"run", "etol", K_DOUBLE, F(etol), 0, 1, 0, NULL},

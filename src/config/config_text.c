@@ -19,7 +19,7 @@ const char *config_style_name(int style)
 const char *config_ensemble_name(int ensemble)
 {
     static const char *names[] = {"nve", "nvt-rescale", "nvt-berendsen", "nvt-langevin", "nvt-nose-hoover",
-                                  "npt-nose-hoover", "minimize"};
+                                  "npt-nose-hoover", "minimize", "nvt-csvr"};
     return ensemble >= 0 && ensemble < (int)(sizeof names / sizeof names[0]) ? names[ensemble] : "?";
 }
 

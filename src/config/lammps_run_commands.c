@@ -123,6 +123,11 @@ static int thermostat_keys(script *sc, const script_fix *f)
         MDL_TRY(setf(sc, "run", "target_temperature", "%s", f->args[0]));
         return setf(sc, "run", "tau", "%s", f->args[2]);
     }
+    if (!strcmp(f->style, "temp/csvr") && f->nargs == 4 && same) { /* mdlite's own noise, as Langevin's */
+        MDL_TRY(setf(sc, "run", "ensemble", "nvt-csvr"));
+        MDL_TRY(setf(sc, "run", "target_temperature", "%s", f->args[0]));
+        return setf(sc, "run", "tau", "%s", f->args[2]);
+    }
     double window, fraction;
     if (!strcmp(f->style, "temp/rescale") && f->nargs == 5 && !strcmp(f->args[1], f->args[2]) &&
         mdl_parse_double(f->args[3], &window) == 0 && window == 0 && mdl_parse_double(f->args[4], &fraction) == 0 &&
@@ -133,7 +138,8 @@ static int thermostat_keys(script *sc, const script_fix *f)
     }
     sc->line = f->line;
     return fail(sc, "fix %s: mdlite takes nve alone, nvt, npt (temp, iso), or nve with langevin T T DAMP SEED, "
-                    "temp/berendsen T T DAMP or temp/rescale N T T 0 1.0 (one target: start = stop)", f->style);
+                    "temp/berendsen T T DAMP, temp/csvr T T DAMP SEED or temp/rescale N T T 0 1.0 (one target: "
+                    "start = stop)", f->style);
 }
 
 /* The ensemble of the fixes in force at a run, as mdlite's [run] keys. */
@@ -385,6 +391,11 @@ static int add_run(script *sc, long steps, int md)
     if (chains && ens && !strcmp(ens->value, "npt-nose-hoover")) /* docs/FORMATS.md: LAMMPS's iso barostat's chain */
         return fail(sc, "thermo keyword %s under fix npt: LAMMPS 29Sep2021 counts its barostat chain's energy "
                         "otherwise than mdlite (mdlite's thermo.csv has its conserved energy)", chains);
+    if (chains && ens && strcmp(ens->value, "nve") && !strstr(ens->value, "nose-hoover"))
+        return fail(sc, "thermo keyword %s under fix %s: LAMMPS tallies the energy that thermostat adds and takes "
+                        "into ecouple, which mdlite does not", chains,
+                    !strcmp(ens->value, "nvt-langevin") ? "langevin" : ens->value[4] == 'b' ? "temp/berendsen"
+                    : ens->value[4] == 'r' ? "temp/rescale" : "temp/csvr");
     mdl_buf base = {0}; /* one and multi add Volume where the box moves (LAMMPS's Thermo::init) */
     MDL_TRY(buf_add(&base, cols->value));
     const size_t n = base.len;

@@ -11,6 +11,7 @@
 #include "../physics/nose_hoover.h"
 #include "../physics/observables.h"
 #include "../physics/rng.h"
+#include "../physics/thermostat.h"
 #include "../system/system.h"
 #include "../physics/units.h"
 
@@ -144,9 +145,9 @@ typedef struct {
     int (*integrate_second)(void *ctx, int then_first);
     /* thermostat primitives; the core decides which, when and how strongly (thermostat.c):
        add Langevin's force (noise from the block `step` of each atom's subsequence), and scale
-       velocities by thermostat_scale(current T, target, coupling) */
+       velocities by thermostat_factor(s, current T, dof, step) (rescale, Berendsen, csvr) */
     int (*langevin)(void *ctx, const mdl_langevin *p, uint64_t seed, long step);
-    int (*scale_to_temperature)(void *ctx, double target, double coupling);
+    int (*scale_to_temperature)(void *ctx, const mdl_scaling *s, long step);
     /* Nose-Hoover's chains and barostat (physics/nose_hoover.h), owned where the atoms are (GPU:
        in device memory; no host wait per step), made part of the integrator as LAMMPS's fix nvt
        replaces fix nve's. init, after the set-up's forces with energy: the chains' constants and

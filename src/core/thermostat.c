@@ -6,6 +6,7 @@
 #include "../physics/observables.h"
 #include "../util/util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +21,8 @@ void thermostat_init(mdl_thermostat *t, const mdl_config *cfg, const mdl_units *
     t->ensemble = cfg->ensemble;
     t->target = cfg->target_temperature;
     t->coupling = cfg->ensemble == MDL_NVT_BERENDSEN ? cfg->timestep / cfg->tau : 1.0;
+    t->scaling = (mdl_scaling){cfg->target_temperature, t->coupling, cfg->ensemble == MDL_NVT_CSVR,
+                               cfg->tau > 0 ? exp(-cfg->timestep / cfg->tau) : 0.0, mdl_rng_key(cfg->seed, MDL_STREAM_CSVR)};
     t->every = cfg->every;
     t->seed = cfg->seed;
     t->langevin = (mdl_langevin){cfg->target_temperature, cfg->tau, cfg->timestep, u->boltz, u->mvv2e, u->ftm2v};
@@ -69,7 +72,8 @@ int thermostat_acts(const mdl_thermostat *t, long step, int stage)
         return t->ensemble == MDL_NVT_LANGEVIN;
     if (stage != MDL_THERMOSTAT_END_OF_STEP)
         return 0;
-    return t->ensemble == MDL_NVT_BERENDSEN || (t->ensemble == MDL_NVT_RESCALE && step % t->every == 0);
+    return t->ensemble == MDL_NVT_BERENDSEN || t->ensemble == MDL_NVT_CSVR ||
+           (t->ensemble == MDL_NVT_RESCALE && step % t->every == 0);
 }
 
 int thermostat_apply(mdl_thermostat *t, const mdl_backend_ops *ops, void *ctx, long step, int stage)
@@ -78,7 +82,7 @@ int thermostat_apply(mdl_thermostat *t, const mdl_backend_ops *ops, void *ctx, l
         return MDL_OK;
     if (stage == MDL_THERMOSTAT_POST_FORCE)
         return ops->langevin(ctx, &t->langevin, t->seed, step);
-    return ops->scale_to_temperature(ctx, t->target, t->coupling);
+    return ops->scale_to_temperature(ctx, &t->scaling, step);
 }
 
 int thermostat_barostat(const mdl_thermostat *t)

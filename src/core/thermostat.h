@@ -11,6 +11,7 @@ typedef struct {
     int ensemble;          /* MDL_NVE, MDL_NVT_* */
     double target;         /* temperature */
     double coupling;       /* rescale: 1; Berendsen: dt / tau */
+    mdl_scaling scaling;   /* the scaling thermostats' rule (rescale, Berendsen, csvr) */
     int every;             /* rescale every N steps */
     unsigned long seed;
     mdl_langevin langevin; /* Langevin's constants */

@@ -403,15 +403,17 @@ static int cpu_langevin(void *p, const mdl_langevin *lp, uint64_t seed, long ste
 }
 
 
-static int cpu_scale_to_temperature(void *p, double target, double coupling)
+static int cpu_scale_to_temperature(void *p, const mdl_scaling *rule, long step)
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
     double ke = cpu_local_kinetic(c);
     MDL_TRY(comm_sum_doubles(&ke, 1)); /* all ranks' */
-    double t = mdl_temperature(ke, c->natoms, box_dimension(&s->box), &c->u);
+    const int dim = box_dimension(&s->box);
+    double t = mdl_temperature(ke, c->natoms, dim, &c->u);
     if (t > 0)
-        scale_velocities(c->dm.nlocal, thermostat_scale(t, target, coupling), s->vx, s->vy, s->vz);
+        scale_velocities(c->dm.nlocal, thermostat_factor(rule, t, mdl_dof(c->natoms, dim), (uint64_t)step), s->vx, s->vy,
+                         s->vz);
     return MDL_OK;
 }
 

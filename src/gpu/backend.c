@@ -432,14 +432,16 @@ static int gpu_langevin_force(void *p, const mdl_langevin *lp, uint64_t seed, lo
     return MDL_OK;
 }
 
-static int gpu_scale_velocities(void *p, double target, double coupling)
+static int gpu_scale_velocities(void *p, const mdl_scaling *rule, long step)
 {
     gpu_ctx *c = p;
     if (c->replaying)
         return MDL_OK;
     MDL_TRY(reduce_mv2(c));
-    TRY(gpu_scale_to_temperature(c->n, c->vx, c->vy, c->vz, c->result, target, coupling, c->u.mvv2e, c->u.boltz,
-                                 mdl_dof(c->natoms, box_dimension(&c->box)), &c->nbs->halt));
+    /* in a step, the device's step count: a recorded step replays with the step of its replay */
+    TRY(gpu_scale_to_temperature(c->n, c->vx, c->vy, c->vz, c->result, *rule, c->u.mvv2e, c->u.boltz,
+                                 mdl_dof(c->natoms, box_dimension(&c->box)), (uint64_t)step,
+                                 c->in_step && !c->halo ? &c->nbs->step : NULL, &c->nbs->halt));
     return MDL_OK;
 }
 

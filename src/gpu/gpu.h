@@ -12,6 +12,7 @@
 #include "../physics/langevin.h"
 #include "../physics/nose_hoover.h"
 #include "../physics/species.h"
+#include "../physics/thermostat.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -510,8 +511,9 @@ size_t gpu_reduce_blocks(size_t n);
 int gpu_reduce(size_t n, const double *vx, const double *vy, const double *vz, const int *type, const mdl_real *pe,
                const mdl_real *w, double *partials, double *out);
 /* v *= sqrt(1 + c (T0 / T - 1)) with T from mv2 (device): c = 1 rescales to T0, c = dt/tau is Berendsen. */
-int gpu_scale_to_temperature(size_t n, double *vx, double *vy, double *vz, const double *mv2, double T0, double c,
-                             double mvv2e, double boltz, double dof, const int *halt);
+int gpu_scale_to_temperature(size_t n, double *vx, double *vy, double *vz, const double *mv2, mdl_scaling rule,
+                             double mvv2e, double boltz, double dof, uint64_t step, const long long *dev_step,
+                             const int *halt);
 
 /* ---- Nose-Hoover (nose_hoover.cu) ----
    The chains in nh (device memory) take the half steps of mode: GPU_NH_END (after the second half

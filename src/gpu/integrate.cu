@@ -273,23 +273,26 @@ extern "C" int gpu_reduce(size_t n, const double *vx, const double *vy, const do
     return 0;
 }
 
-__global__ void scale_kernel(int n, double *vx, double *vy, double *vz, const double *mv2, double T0, double c,
-                             double mvv2e, double boltz, double dof, const int *halt)
+__global__ void scale_kernel(int n, double *vx, double *vy, double *vz, const double *mv2, mdl_scaling rule,
+                             double mvv2e, double boltz, double dof, uint64_t step, const long long *dev_step,
+                             const int *halt)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n || *halt)
         return;
-    double f = thermostat_scale(mvv2e * mv2[0] / (dof * boltz), T0, c);
+    /* every thread the same factor (csvr: the same draws from the step's subsequence) */
+    double f = thermostat_factor(&rule, mvv2e * mv2[0] / (dof * boltz), dof, dev_step ? (uint64_t)*dev_step : step);
     vx[i] *= f;
     vy[i] *= f;
     vz[i] *= f;
 }
 
-extern "C" int gpu_scale_to_temperature(size_t n, double *vx, double *vy, double *vz, const double *mv2, double T0,
-                                        double c, double mvv2e, double boltz, double dof, const int *halt)
+extern "C" int gpu_scale_to_temperature(size_t n, double *vx, double *vy, double *vz, const double *mv2,
+                                        mdl_scaling rule, double mvv2e, double boltz, double dof, uint64_t step,
+                                        const long long *dev_step, const int *halt)
 {
-    scale_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, vx, vy, vz, mv2, T0, c, mvv2e, boltz,
-        dof, halt);
+    scale_kernel<<<grid_for(n, MDL_BLOCK), MDL_BLOCK, 0, g_mdl_stream>>>((int)n, vx, vy, vz, mv2, rule, mvv2e, boltz,
+        dof, step, dev_step, halt);
     MDL_LAUNCHED("scale_velocities");
     return 0;
 }

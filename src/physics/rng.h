@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 /* Independent streams: each is its own cuRAND key (mdl_rng_key). */
-enum { MDL_STREAM_VELOCITY = 1, MDL_STREAM_LANGEVIN = 2, MDL_STREAM_SPECIES = 3 };
+enum { MDL_STREAM_VELOCITY = 1, MDL_STREAM_LANGEVIN = 2, MDL_STREAM_SPECIES = 3, MDL_STREAM_CSVR = 4 };
 
 typedef struct {
     uint32_t v[4];

@@ -101,6 +101,52 @@ def thermostats(mdlite, inp, d):
     print(f"rescale: exact 0.8; berendsen: <T> = {tb:.4f}; langevin: <T> = {tl:.4f}, 1 vs 2 threads {worst:.2g}")
 
 
+def csvr(mdlite, inp, d):
+    """nvt-csvr (Bussi's stochastic rescaling, LAMMPS's fix temp/csvr) samples the canonical
+    distribution: the temperature's variance over a long run is 2 <T>^2 / N_f (N_f = 3N - 3), its mean
+    the target; Berendsen's, on the same system, fluctuates far less (the test can tell them apart).
+    Its noise depends on the seed and the step alone: the same with 1 and 2 threads, and a restart
+    is the run never stopped."""
+    cfg = os.path.join(inp, "lj_melt.ini")
+    n, T0 = 256, 1.5
+    base = ["system.cells=4 4 4", "system.temperature=1.5", "run.steps=40000", "output.thermo=20",
+            f"run.target_temperature={T0}", "run.tau=0.25"]
+    stats = {}
+    for ens in ("nvt-csvr", "nvt-berendsen"):
+        rows, _ = mdlite_run(mdlite, cfg, d, *base, f"run.ensemble={ens}", csv=f"{ens}.csv")
+        t = [r["temperature"] for r in rows[len(rows) // 10:]]
+        mean = sum(t) / len(t)
+        var = sum((x - mean) ** 2 for x in t) / (len(t) - 1)
+        stats[ens] = (mean, var / (2 * mean * mean / (3 * n - 3)))
+    mean, ratio = stats["nvt-csvr"]
+    if abs(mean - T0) > 0.02 * T0 or not 0.75 < ratio < 1.25:
+        fail(f"nvt-csvr: <T> = {mean:.4f} (target {T0}), Var(T) / (2 <T>^2 / N_f) = {ratio:.3f} (canonical: 1)")
+    if not stats["nvt-berendsen"][1] < 0.5:
+        fail(f"nvt-berendsen's temperature fluctuates as a canonical one ({stats['nvt-berendsen'][1]:.3f}): the "
+             "variance test cannot tell the thermostats apart")
+    short = ["system.cells=4 4 4", "run.steps=60", "output.thermo=10", "run.ensemble=nvt-csvr",
+             f"run.target_temperature={T0}", "run.tau=0.25"]
+    s1, _ = mdlite_run(mdlite, cfg, d, *short, "run.threads=1", csv="s1.csv")
+    s2, _ = mdlite_run(mdlite, cfg, d, *short, "run.threads=2", csv="s2.csv")
+    worst = max(abs(x[k] - y[k]) / max(1.0, abs(y[k])) for x, y in zip(s1, s2) for k in x)
+    if worst > 1e-9:
+        fail(f"nvt-csvr with 1 and 2 threads differs by {worst:.3g}: its noise must depend on the seed and step alone")
+    traj = os.path.join(d, "csvr_part.h5md")
+    common = [*short, "output.dump_every=30", "output.flush_every=1"]
+    whole, _ = mdlite_run(mdlite, cfg, d, *common, f"output.trajectory={d}/csvr_whole.h5md", csv="whole.csv")
+    mdlite_run(mdlite, cfg, d, *common, "run.steps=30", f"output.trajectory={traj}", csv="part.csv")
+    args = [mdlite, "run", cfg, "--quiet", "--restart", traj, "--set", f"output.thermo_file={d}/rest.csv",
+            "--set", f"output.trajectory={d}/rest.h5md"]
+    for x in [*short, "run.steps=30"]:  # the 30 steps left
+        args += ["--set", x]
+    run(args)
+    rest = read_thermo(os.path.join(d, "rest.csv"))
+    if rest[-1] != whole[-1]:
+        fail(f"nvt-csvr restarted at step 30: step 60 {rest[-1]} differs from the run never stopped {whole[-1]}")
+    print(f"nvt-csvr: <T> = {mean:.4f} (target {T0}), Var(T) / (2 <T>^2 / N_f) = {ratio:.3f}; nvt-berendsen's "
+          f"{stats['nvt-berendsen'][1]:.3f}; 1 vs 2 threads {worst:.2g}; a restart at step 30 equals the run at 60")
+
+
 def methods(mdlite, inp, d):
     cfg = os.path.join(inp, "lj_melt.ini")
     a, _ = mdlite_run(mdlite, cfg, d, "system.cells=6 6 6", "run.threads=1", "neighbor.method=cell", csv="a.csv")

@@ -1,5 +1,6 @@
 /* Velocity-scaling thermostats written once for host C and CUDA: the factor that moves the
-   temperature T toward T0 (velocity rescaling: straight there; Berendsen: by dt / tau of the way). */
+   temperature T toward T0 (velocity rescaling: straight there; Berendsen: by dt / tau of the way;
+   csvr: a canonical resampling, csvr.h). */
 #ifndef MDL_PHYSICS_THERMOSTAT_H
 #define MDL_PHYSICS_THERMOSTAT_H
 

@@ -1009,6 +1009,13 @@ def dim2(mdlite, inp, d, precision):
                                                                     fix="fix 1 all nve"))]
     for k, (what, kw) in enumerate(cases):
         script = write(os.path.join(d, f"in.dim2_{k}"), DIM2.format(**kw))
+        if precision == "mixed" and kw["nx"] == 3:  # a 2-d box with ghosts: refused in mixed precision, by name
+            p = run([mdlite, "run", script, "--backend", "gpu"], check=False, cwd=d)
+            if p.returncode != 2 or "2-d box with ghosts" not in p.stderr:
+                fail(f"{what}: mixed precision: expected exit 2 naming a 2-d box with ghosts, got {p.returncode}: "
+                     f"{p.stderr}")
+            print(f"OK mixed, {what}: refused: {p.stderr.strip().splitlines()[-1][:140]}")
+            continue
         # mixed: float positions, an ulp of the box's edge times LJ's stiffness near its minimum
         # (~36 epsilon/sigma^2 measured): the 308-sigma edge of 40,000 atoms has an ulp of 3.1e-5
         # sigma (4x the 3-d cases'), its step-0 forces 1.1e-3 off (H200); the thermo stays at 2e-6

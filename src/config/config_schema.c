@@ -70,7 +70,7 @@ static const key_spec SCHEMA[] = {
     {"run", "steps", K_LONG, F(steps), 0, 2e9, 0, NULL},
     {"run", "timestep", K_DOUBLE, F(timestep), 0, BIG, 1, NULL},
     {"run", "ensemble", K_ENUM, F(ensemble), 0, 0, 0, "nve|nvt-rescale|nvt-berendsen|nvt-langevin|nvt-nose-hoover|npt-nose-hoover|minimize|nvt-csvr"},
-    {"run", "min_style", K_ENUM, F(min_style), 0, 0, 0, "cg|fire"},
+    {"run", "min_style", K_ENUM, F(min_style), 0, 0, 0, "cg|fire|fire/old"},
     {"run", "chains", K_ENUM, F(fresh_chains), 0, 0, 0, "continue|fresh"},
     {"run", "etol", K_DOUBLE, F(etol), 0, 1, 0, NULL},
     {"run", "ftol", K_DOUBLE, F(ftol), 0, BIG, 0, NULL},

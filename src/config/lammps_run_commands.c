@@ -471,7 +471,7 @@ static int cmd_minimize(script *sc, char **w, int nw)
     if (word)
         return fail(sc, "thermo keyword %s under minimize: LAMMPS counts the builds its line search needs, "
                         "mdlite's minimiser builds at every evaluation", word);
-    if (style && !strcmp(style->value, "fire")) { /* LAMMPS's FIRE changes the run's timestep as it goes */
+    if (style && !strncmp(style->value, "fire", 4)) { /* LAMMPS's FIRE changes the run's timestep as it goes */
         static const char *const clock[] = {"dt", "time", NULL};
         if ((word = first_word_of(c, clock)))
             return fail(sc, "thermo keyword %s under min_style fire: LAMMPS shows FIRE's own timestep there, which "
@@ -546,8 +546,8 @@ static int cmd_min(script *sc, char **w, int nw)
     if (!strcmp(w[0], "min_style") && !sc->box_made)
         return fail(sc, "before the box exists: LAMMPS refuses it");
     if (!strcmp(w[0], "min_style")) {
-        if (nw != 2 || (strcmp(w[1], "cg") && strcmp(w[1], "fire")))
-            return fail(sc, "mdlite minimises with cg (LAMMPS's default) or fire");
+        if (nw != 2 || (strcmp(w[1], "cg") && strcmp(w[1], "fire") && strcmp(w[1], "fire/old")))
+            return fail(sc, "mdlite minimises with cg (LAMMPS's default), fire or fire/old");
         return setf(sc, "run", "min_style", "%s", w[1]);
     }
     for (int k = 1; k < nw; k += 2) {

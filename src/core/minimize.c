@@ -325,6 +325,66 @@ static int fire_iterate(minimizer *m, long maxiter, long *niter, int *reason)
     return MDL_OK;
 }
 
+/* LAMMPS's min_style fire/old (its FIRE before 2.0: explicit Euler, v mixed as soon as v . f > 0,
+   no minimum timestep, delaystep 5, alpha0 0.1, its own constants whatever min_modify says but
+   dmax); the atoms' own velocities, as fire's. */
+static int fire_old_iterate(minimizer *m, long maxiter, long *niter, int *reason)
+{
+    run_state *r = m->r;
+    const mdl_config *cfg = r->cfg;
+    double *v = m->g;
+    memset(v, 0, m->n3 * sizeof *v);
+    MDL_TRY(r->ops->set_velocities(r->ctx, v));
+    for (size_t i = 0; i < m->n3 / 3; i++)
+        m->h[i] = r->snap.mass[r->snap.type[i]];
+    double dt = cfg->timestep, alpha = 0.1;
+    const double dtmax = 10.0 * cfg->timestep, dmax = cfg->dmax > 0 ? cfg->dmax : 0.1;
+    long last_negative = r->first_step;
+    for (long iter = 0; iter < maxiter; iter++) {
+        const long step = r->first_step + ++*niter;
+        if (dot(v, m->f, m->n3) > 0.0) {
+            const double vdotv = dot(v, v, m->n3), fdotf = dot(m->f, m->f, m->n3);
+            const double scale1 = 1.0 - alpha, scale2 = fdotf == 0.0 ? 0.0 : alpha * sqrt(vdotv / fdotf);
+            for (size_t i = 0; i < m->n3; i++)
+                v[i] = scale1 * v[i] + scale2 * m->f[i];
+            if (step - last_negative > 5)
+                dt = fmin(dt * 1.1, dtmax), alpha *= 0.99;
+        } else {
+            last_negative = step, dt *= 0.5, alpha = 0.1;
+            memset(v, 0, m->n3 * sizeof *v);
+        }
+        double dtv = dt; /* no coordinate moves more than dmax */
+        for (size_t i = 0; i < m->n3; i++)
+            if (dtv * fabs(v[i]) > dmax)
+                dtv = dmax / fabs(v[i]);
+        const double dtf = dtv * r->units->ftm2v;
+        for (size_t i = 0; i < m->n3; i++) {
+            m->x[i] += dtv * v[i];
+            v[i] += dtf / m->h[i / 3] * m->f[i];
+        }
+        m->eprevious = m->energy;
+        MDL_TRY(r->ops->set_positions(r->ctx, m->x));
+        MDL_TRY(r->ops->set_velocities(r->ctx, v));
+        m->evals++;
+        MDL_TRY(read_forces(m));
+        if (cfg->thermo > 0 && step % cfg->thermo == 0)
+            MDL_TRY(row(m, step));
+        *reason = MIN_ETOL;
+        if (cfg->etol > 0.0 && step - last_negative > 5 &&
+            fabs(m->energy - m->eprevious) < cfg->etol * 0.5 * (fabs(m->energy) + fabs(m->eprevious) + EPS_ENERGY))
+            return MDL_OK;
+        *reason = MIN_FTOL;
+        if (cfg->ftol > 0.0 && dot(m->f, m->f, m->n3) < cfg->ftol * cfg->ftol)
+            return MDL_OK;
+        *reason = MIN_STOPPED;
+        MDL_TRY(stop_signal_agree(r->nranks));
+        if (stop_signal())
+            return MDL_OK;
+    }
+    *reason = MIN_MAXITER;
+    return MDL_OK;
+}
+
 /* The positions now, unwrapped, in id order. */
 static int read_positions(minimizer *m)
 {
@@ -360,6 +420,16 @@ static void print_stats(const minimizer *m, int reason, double einitial, double 
            niter, m->evals, sqrt(dot(m->f, m->f, m->n3)), fmax_);
 }
 
+int minimize_prepare(run_state *r)
+{
+    if (r->cfg->ensemble != MDL_MINIMIZE || r->cfg->min_style == 0)
+        return MDL_OK;
+    double *zero = mdl_calloc(3 * r->natoms + 1, sizeof *zero, "FIRE's velocities");
+    int rc = zero ? r->ops->set_velocities(r->ctx, zero) : MDL_ERUN;
+    free(zero);
+    return rc;
+}
+
 int minimize_stage(run_state *r)
 {
     minimizer m = {.r = r, .n3 = 3 * r->natoms, .norm = r->cfg->thermo_norm ? 1.0 / (double)r->natoms : 1.0};
@@ -376,7 +446,8 @@ int minimize_stage(run_state *r)
     m.eprevious = m.energy;
     int reason = MIN_MAXITER;
     if (rc == MDL_OK && r->cfg->steps > 0)
-        rc = (r->cfg->min_style == 1 ? fire_iterate : iterate)(&m, r->cfg->steps, &niter, &reason);
+        rc = (r->cfg->min_style == 2 ? fire_old_iterate : r->cfg->min_style == 1 ? fire_iterate : iterate)(
+            &m, r->cfg->steps, &niter, &reason);
     r->final_step = r->first_step + niter;
     const mdl_config *cfg = r->cfg; /* the last iteration's row, as LAMMPS prints it */
     if (rc == MDL_OK && niter > 0 && cfg->thermo != 0 && (cfg->thermo < 0 || r->final_step % cfg->thermo != 0))

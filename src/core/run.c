@@ -107,6 +107,7 @@ static int run_stage(run_state *r, int continued)
                           .sync_phases = cfg->sync_phases, .natoms = r->natoms,
                           .thermostat_state = r->nstate ? r->thermostat_state : NULL, .nstate = r->nstate};
     MDL_TRY(stepper_setup(&r->st, r->first_step, r->forces_given)); /* a restart continues exactly */
+    MDL_TRY(minimize_prepare(r)); /* FIRE's atoms at rest before its first row, as LAMMPS's setup */
     mdl_backend_stats before = {0}; /* the counts of the stages before: the summary says this one's */
     if (continued) {
         MDL_TRY(r->ops->stats(r->ctx, &before));

@@ -11,7 +11,8 @@ refuses what mdlite does not take.
   types       create_box of several types filled with one, set type / set region (INF, EDGE), group,
               balance, processors with stars; refusals
   fire        min_style fire moving the atoms' own velocities (temperature and pressure in thermo, a
-              run after it going on from them), in 3-d and 2-d; dt and time under it refused
+              run after it going on from them), in 3-d and 2-d, min_modify's integrators and keys,
+              fire/old; dt and time under it refused
 
 usage: lammps_families.py MDLITE CASE
 """
@@ -154,6 +155,8 @@ def fire(d):
                           "dtshrink 0.5 alpha0 0.1 alphashrink 0.99 vdfmax 100000 halfstepback no initialdelay no")):
         agree(d, f"fire_{name}", "units lj\natom_style atomic\nread_data rattled3.data\n" +
               body.replace("min_style fire\n", f"min_style fire\nmin_modify {modify}\n"), [three], f"min_modify {modify}")
+    agree(d, "fire_old", "units lj\natom_style atomic\nread_data rattled3.data\n" +
+          body.replace("min_style fire\n", "min_style fire/old\n"), [three], "min_style fire/old")
     refused(d, "fire_modify_bad", "units lj\natom_style atomic\nread_data rattled3.data\n" +
             body.replace("min_style fire\n", "min_style fire\nmin_modify integrator rk4\n"), ["in.test:", "integrator"],
             [three])

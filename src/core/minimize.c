@@ -230,10 +230,9 @@ static void fire_kick(minimizer *m, double *v, double dtf)
 
 /* One move of FIRE's integrator (LAMMPS's: 0 semi-implicit Euler, 1 velocity Verlet, 2 leapfrog, 3
    explicit Euler) over dtv, the mixing applied where *mix, then the forces at the new positions. */
-static int fire_move(minimizer *m, double *v, double dtv, int mix, double scale1, double scale2)
+static int fire_move(minimizer *m, double *v, double dtv, int integrator, int mix, double scale1, double scale2)
 {
     run_state *r = m->r;
-    const int integrator = r->cfg->fire.integrator;
     const double dtf = (integrator == MDL_FIRE_VERLET ? 0.5 : 1.0) * dtv * r->units->ftm2v;
     for (size_t i = 0; i < m->n3; i++) {
         const double dtfm = dtf / m->h[i / 3];
@@ -260,6 +259,46 @@ static int fire_move(minimizer *m, double *v, double dtv, int mix, double scale1
     return MDL_OK;
 }
 
+/* FIRE's start: the atoms at rest (m->g, their velocities, and the backend's), their masses in m->h. */
+static int fire_start(minimizer *m)
+{
+    run_state *r = m->r;
+    memset(m->g, 0, m->n3 * sizeof *m->g);
+    for (size_t i = 0; i < m->n3 / 3; i++)
+        m->h[i] = r->snap.mass[r->snap.type[i]];
+    return r->ops->set_velocities(r->ctx, m->g);
+}
+
+/* The step over which no coordinate moves more than dmax at velocities v. */
+static double fire_step_bound(const minimizer *m, const double *v, double dt, double dmax)
+{
+    for (size_t i = 0; i < m->n3; i++)
+        if (dt * fabs(v[i]) > dmax)
+            dt = dmax / fabs(v[i]);
+    return dt;
+}
+
+/* An iteration's end in both FIRE styles: its thermo row, then LAMMPS's stopping tests (the
+   energy's only `delay` past the last negative v . f; no maxeval) and a signal; *done, *reason. */
+static int fire_end(minimizer *m, long step, long since_negative, long delay, int *done, int *reason)
+{
+    const mdl_config *cfg = m->r->cfg;
+    if (cfg->thermo > 0 && step % cfg->thermo == 0)
+        MDL_TRY(row(m, step));
+    *done = 1;
+    *reason = MIN_ETOL;
+    if (cfg->etol > 0.0 && since_negative > delay &&
+        fabs(m->energy - m->eprevious) < cfg->etol * 0.5 * (fabs(m->energy) + fabs(m->eprevious) + EPS_ENERGY))
+        return MDL_OK;
+    *reason = MIN_FTOL;
+    if (cfg->ftol > 0.0 && dot(m->f, m->f, m->n3) < cfg->ftol * cfg->ftol)
+        return MDL_OK;
+    *reason = MIN_STOPPED;
+    MDL_TRY(stop_signal_agree(m->r->nranks));
+    *done = stop_signal() != 0;
+    return MDL_OK;
+}
+
 /* LAMMPS's min_style fire (FIRE 2.0, its min_modify keys: [run] fire; after velocities are reset,
    the forces where the atoms stand bound the step, as LAMMPS's flagv0): *reason, *niter.
    Its velocities are the atoms' own, as LAMMPS's: zeroed at the start, moved at each iteration
@@ -268,12 +307,8 @@ static int fire_iterate(minimizer *m, long maxiter, long *niter, int *reason)
 {
     run_state *r = m->r;
     const mdl_config *cfg = r->cfg;
-    const size_t n = m->n3 / 3;
-    double *v = m->g, *mass = m->h; /* the atoms' velocities, at rest */
-    memset(v, 0, m->n3 * sizeof *v);
-    MDL_TRY(r->ops->set_velocities(r->ctx, v));
-    for (size_t i = 0; i < n; i++)
-        mass[i] = r->snap.mass[r->snap.type[i]];
+    double *v = m->g, *mass = m->h; /* the atoms' velocities, at rest, and masses */
+    MDL_TRY(fire_start(m));
     double dt = cfg->timestep, alpha = cfg->fire.alpha0, scale1 = 0, scale2 = 0;
     long last_negative = r->first_step, negatives = 0;
     int reset = 1; /* the velocities were set to 0 */
@@ -299,26 +334,14 @@ static int fire_iterate(minimizer *m, long maxiter, long *niter, int *reason)
             for (size_t i = 0; i < m->n3; i++)
                 v[i] = dt * r->units->ftm2v / mass[i / 3] * m->f[i];
         }
-        double dtv = dt; /* no coordinate moves more than dmax */
-        for (size_t i = 0; i < m->n3; i++)
-            if (dtv * fabs(v[i]) > dmax)
-                dtv = dmax / fabs(v[i]);
+        const double dtv = fire_step_bound(m, v, dt, dmax);
         if (reset)
             memset(v, 0, m->n3 * sizeof *v);
         reset = 0;
-        MDL_TRY(fire_move(m, v, dtv, mix, scale1, scale2));
-        if (cfg->thermo > 0 && step % cfg->thermo == 0)
-            MDL_TRY(row(m, step));
-        *reason = MIN_ETOL;
-        if (cfg->etol > 0.0 && step - last_negative > cfg->fire.delaystep &&
-            fabs(m->energy - m->eprevious) < cfg->etol * 0.5 * (fabs(m->energy) + fabs(m->eprevious) + EPS_ENERGY))
-            return MDL_OK;
-        *reason = MIN_FTOL;
-        if (cfg->ftol > 0.0 && dot(m->f, m->f, m->n3) < cfg->ftol * cfg->ftol)
-            return MDL_OK;
-        *reason = MIN_STOPPED; /* (LAMMPS's FIRE has no maxeval) */
-        MDL_TRY(stop_signal_agree(r->nranks));
-        if (stop_signal())
+        MDL_TRY(fire_move(m, v, dtv, cfg->fire.integrator, mix, scale1, scale2));
+        int done;
+        MDL_TRY(fire_end(m, step, step - last_negative, cfg->fire.delaystep, &done, reason));
+        if (done)
             return MDL_OK;
     }
     *reason = MIN_MAXITER;
@@ -333,10 +356,7 @@ static int fire_old_iterate(minimizer *m, long maxiter, long *niter, int *reason
     run_state *r = m->r;
     const mdl_config *cfg = r->cfg;
     double *v = m->g;
-    memset(v, 0, m->n3 * sizeof *v);
-    MDL_TRY(r->ops->set_velocities(r->ctx, v));
-    for (size_t i = 0; i < m->n3 / 3; i++)
-        m->h[i] = r->snap.mass[r->snap.type[i]];
+    MDL_TRY(fire_start(m));
     double dt = cfg->timestep, alpha = 0.1;
     const double dtmax = 10.0 * cfg->timestep, dmax = cfg->dmax > 0 ? cfg->dmax : 0.1;
     long last_negative = r->first_step;
@@ -353,32 +373,10 @@ static int fire_old_iterate(minimizer *m, long maxiter, long *niter, int *reason
             last_negative = step, dt *= 0.5, alpha = 0.1;
             memset(v, 0, m->n3 * sizeof *v);
         }
-        double dtv = dt; /* no coordinate moves more than dmax */
-        for (size_t i = 0; i < m->n3; i++)
-            if (dtv * fabs(v[i]) > dmax)
-                dtv = dmax / fabs(v[i]);
-        const double dtf = dtv * r->units->ftm2v;
-        for (size_t i = 0; i < m->n3; i++) {
-            m->x[i] += dtv * v[i];
-            v[i] += dtf / m->h[i / 3] * m->f[i];
-        }
-        m->eprevious = m->energy;
-        MDL_TRY(r->ops->set_positions(r->ctx, m->x));
-        MDL_TRY(r->ops->set_velocities(r->ctx, v));
-        m->evals++;
-        MDL_TRY(read_forces(m));
-        if (cfg->thermo > 0 && step % cfg->thermo == 0)
-            MDL_TRY(row(m, step));
-        *reason = MIN_ETOL;
-        if (cfg->etol > 0.0 && step - last_negative > 5 &&
-            fabs(m->energy - m->eprevious) < cfg->etol * 0.5 * (fabs(m->energy) + fabs(m->eprevious) + EPS_ENERGY))
-            return MDL_OK;
-        *reason = MIN_FTOL;
-        if (cfg->ftol > 0.0 && dot(m->f, m->f, m->n3) < cfg->ftol * cfg->ftol)
-            return MDL_OK;
-        *reason = MIN_STOPPED;
-        MDL_TRY(stop_signal_agree(r->nranks));
-        if (stop_signal())
+        MDL_TRY(fire_move(m, v, fire_step_bound(m, v, dt, dmax), MDL_FIRE_EULER_EXPLICIT, 0, 0.0, 0.0));
+        int done;
+        MDL_TRY(fire_end(m, step, step - last_negative, 5, &done, reason));
+        if (done)
             return MDL_OK;
     }
     *reason = MIN_MAXITER;

@@ -277,11 +277,15 @@ __global__ void scale_kernel(int n, double *vx, double *vy, double *vz, const do
                              double mvv2e, double boltz, double dof, uint64_t step, const long long *dev_step,
                              const int *halt)
 {
+    /* one thread of each block draws the factor (csvr: its noise, the same in every block) */
+    __shared__ double factor;
+    if (threadIdx.x == 0)
+        factor = thermostat_factor(&rule, mvv2e * mv2[0] / (dof * boltz), dof, dev_step ? (uint64_t)*dev_step : step);
+    __syncthreads();
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n || *halt)
         return;
-    /* every thread the same factor (csvr: the same draws from the step's subsequence) */
-    double f = thermostat_factor(&rule, mvv2e * mv2[0] / (dof * boltz), dof, dev_step ? (uint64_t)*dev_step : step);
+    const double f = factor;
     vx[i] *= f;
     vy[i] *= f;
     vz[i] *= f;

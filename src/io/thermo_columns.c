@@ -140,6 +140,7 @@ typedef struct {
     int needs;    /* the keywords' MDL_THERMO_NEEDS_* (a check: values not asked for) */
     int requires; /* the LAMMPS computes they need (LAMMPS_TEMP ...), and the first keyword that needs one */
     char first[16];
+    int unknown;  /* a word that is no thermo keyword */
 } keyword_ctx;
 
 enum { LAMMPS_TEMP = 1, LAMMPS_PRESS = 2, LAMMPS_PE = 4 };
@@ -183,6 +184,7 @@ static int keyword_value(void *user, const char *name, double *out, mdl_buf *why
     keyword_ctx *k = user;
     const int c = thermo_column_index(name);
     if (c < 0) {
+        k->unknown = 1;
         buf_clear(why);
         return buf_addf(why, "'%s' is not a thermo keyword mdlite has", name) == MDL_OK ? MDL_EINPUT : MDL_ERUN;
     }
@@ -226,11 +228,11 @@ int thermo_variable_add(mdl_thermo *t, const char *column, const char *vars, con
         mdl_error("%s: [output] thermo_columns: %s: no formula for it in [output] thermo_variables", origin, column);
         return -1;
     }
-    keyword_ctx k = {t, 0, 0, NULL, NULL, 0, 0, ""};
+    keyword_ctx k = {t, 0, 0, NULL, NULL, 0, 0, "", 0};
     mdl_buf why = {0};
     double v;
     const int rc = lammps_expr_eval_thermo(f, no_variables, keyword_value, &k, &v, &why);
-    if (rc != MDL_OK && strstr(buf_str(&why), "thermo keyword")) { /* dry values of 1 may divide by 0: only names */
+    if (rc != MDL_OK && k.unknown) { /* its words checked; dry values of 1 may divide by 0, which a row says */
         mdl_error("%s: [output] thermo_variables: %s = %s: %s", origin, column + 2, f, buf_str(&why));
         buf_free(&why), free(f);
         return -1;
@@ -262,7 +264,7 @@ double thermo_value(mdl_thermo *t, int c, long step, double time, const mdl_obse
 {
     if (c < MDL_THERMO_VARIABLE)
         return thermo_column_value(t, c, step, time, o, x);
-    keyword_ctx k = {t, step, time, o, x, 0, 0, ""};
+    keyword_ctx k = {t, step, time, o, x, 0, 0, "", 0};
     mdl_buf why = {0};
     double v = 0;
     const int j = c - MDL_THERMO_VARIABLE;

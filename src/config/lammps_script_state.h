@@ -25,7 +25,9 @@ typedef struct {
 } settings;
 
 /* The variable styles mdlite takes (LAMMPS's names). */
-enum { V_INDEX, V_LOOP, V_WORLD, V_UNIVERSE, V_ULOOP, V_STRING, V_GETENV, V_EQUAL, V_INTERNAL, V_FORMAT };
+enum { V_INDEX, V_LOOP, V_WORLD, V_UNIVERSE, V_ULOOP, V_STRING, V_GETENV, V_EQUAL, V_INTERNAL, V_FORMAT, V_ATOM };
+/* V_ATOM: an atom-style formula, kept so a script may define one; any use of it is refused (mdlite
+   evaluates no per-atom formula). */
 
 typedef struct {
     char *name;

@@ -1,5 +1,5 @@
 /* A LAMMPS script's variables: the variable command (index, loop, world, universe, uloop, string,
-   getenv, equal, internal, format, delete), $-substitution, and formulas evaluated once per
+   getenv, equal, internal, format, delete; atom defined but never used), $-substitution, and formulas evaluated once per
    definition (a cache per generation) with references back to a variable refused as a cycle. */
 #define _POSIX_C_SOURCE 200809L
 #include "lammps_script_state.h"
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 static const char *const STYLES[] = {"index", "loop", "world", "universe", "uloop", "string",
-                                     "getenv", "equal", "internal", "format"};
+                                     "getenv", "equal", "internal", "format", "atom"};
 
 static int find_var(const script *sc, const char *name)
 {
@@ -62,6 +62,12 @@ static int var_value(script *sc, int k, double *out, mdl_buf *why)
         }
         return var_value(sc, j, out, why);
     }
+    if (v->style == V_ATOM) {
+        buf_clear(why);
+        buf_addf(why, "v_%s: %s is an atom-style variable, which mdlite defines but does not evaluate (LAMMPS: "
+                      "atom-style variable in equal-style variable formula)", v->name, v->name);
+        return MDL_EINPUT;
+    }
     if (v->style != V_EQUAL) {
         if (mdl_parse_double(v->value, out) == 0)
             return MDL_OK;
@@ -113,6 +119,9 @@ static int var_text(script *sc, const char *name, mdl_buf *out)
     int k = find_var(sc, name);
     if (k < 0)
         return script_fail(sc, "variable %s is not defined", name);
+    if (sc->var[k].style == V_ATOM)
+        return script_fail(sc, "${%s}: %s is an atom-style variable, which has no text to substitute (LAMMPS: "
+                           "substitution for illegal variable %s)", name, name, name);
     if (sc->var[k].style != V_EQUAL && sc->var[k].style != V_FORMAT)
         return buf_add(out, sc->var[k].value);
     double v;
@@ -263,7 +272,7 @@ static int first_value(script *sc, int k, char **w, int nw, mdl_buf *out)
     switch (k) {
     case V_LOOP: case V_ULOOP:
         return loop_value(sc, w, nw, out);
-    case V_STRING: case V_EQUAL:
+    case V_STRING: case V_EQUAL: case V_ATOM:
         for (int a = 3; a < nw; a++) /* LAMMPS joins the words of an unquoted formula */
             MDL_TRY(buf_addf(out, "%s%s", a > 3 ? " " : "", w[a]));
         return MDL_OK;
@@ -300,8 +309,8 @@ int cmd_variable(script *sc, char **w, int nw)
         style++;
     if (style == nstyles)
         return script_fail(sc, "style %s: mdlite takes the styles index, loop, world, universe, uloop, string, "
-                               "getenv, equal, internal, format and delete (atom, vector, file, python and timer "
-                               "variables are evaluated during a run)", w[2]);
+                               "getenv, equal, internal, format, atom (defined, not evaluated) and delete (vector, file, "
+                               "python and timer variables are evaluated during a run)", w[2]);
     if (nw < 4)
         return script_fail(sc, "variable %s %s: a value is missing", w[1], w[2]);
     for (const char *c = w[1]; *c; c++)
@@ -349,6 +358,9 @@ static int thermo_formula(script *sc, const char *name, int depth, mdl_buf *out)
         return script_fail(sc, "thermo column v_%s: no variable %s (LAMMPS: could not find thermo custom variable "
                            "name)", name, name);
     script_var *v = &sc->var[k];
+    if (v->style == V_ATOM)
+        return script_fail(sc, "thermo column v_%s: %s is an atom-style variable, which mdlite does not evaluate",
+                           name, name);
     if (v->style != V_EQUAL)
         return depth ? buf_add(out, v->value)
                      : script_fail(sc, "thermo column v_%s: %s is not an equal-style variable (LAMMPS: thermo custom "

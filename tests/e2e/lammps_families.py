@@ -7,7 +7,7 @@ refuses what mdlite does not take.
               Berendsen, rescale, cg, velocity create's options, every box thermo keyword; refusals
   real        units real (LAMMPS's constants): NVE and NVT
   variables   v_NAME thermo columns: equal variables over thermo keywords, chained, normalised or not,
-              redefined between runs; refusals
+              redefined between runs; an atom variable defined, never used; refusals
   types       create_box of several types filled with one, set type / set region (INF, EDGE), group,
               balance, processors with stars; refusals
   fire        min_style fire moving the atoms' own velocities (temperature and pressure in thermo, a
@@ -84,7 +84,14 @@ def variables(d):
     agree(d, "v_norm", base + "thermo_modify norm yes\nvariable e equal pe*1000\nvariable s equal sqrt(ke)+exp(-temp/1000)\n"
           "thermo_style custom step temp pe v_e v_s\nthermo_modify norm yes\nrun 30\nvariable e equal etotal\nrun 30\n",
           files, "per atom, then redefined between runs")
+    agree(d, "v_atom_unused", base + "variable fx atom fx\nvariable fx atom fx*2+x\nrun 20\n", files,
+          "an atom variable defined, then defined again, never used")
     for name, extra, expect in [
+            ("v_atom_in_equal", "variable a atom x*2\nvariable b equal v_a+1\nprint ${b}\n",
+             ["in.test:14:", "atom-style"]),
+            ("v_atom_substituted", "variable a atom x*2\nprint ${a}\n", ["in.test:13:", "${a}", "atom-style"]),
+            ("v_atom_thermo", "variable a atom x*2\nthermo_style custom step v_a\nrun 10\n",
+             ["in.test:14:", "v_a", "atom-style"]),
             ("v_undefined", "thermo_style custom step v_nothing\nrun 10\n", ["in.test:13:", "v_nothing"]),
             ("v_string", "variable w string hello\nthermo_style custom step v_w\nrun 10\n", ["in.test:14:", "equal-style"]),
             ("v_needs_temp", "variable t equal temp/2\nthermo_style custom step pe press v_t\nrun 10\n",

@@ -415,6 +415,9 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     t = mdl_wtime();
     if (rc == MDL_OK) {
         mdl_setup setup = backend_setup(cfg, &u, &pt);
+        for (int d = 0; d < 3; d++) /* the checkpoint keeps the build box's geometry; its faces are the system's */
+            r.ck.build_box.periodic[d] = s.box.periodic[d];
+        r.ck.build_box.dim = s.box.dim;
         if (r.restarted && checkpoint_lists_hold(&r.ck, &s, cfg->skin)) /* the checkpoint's lists again */
             setup.build = r.ck.build, setup.build_since = r.first_step - r.ck.build_step, setup.build_box = &r.ck.build_box,
             setup.build_order = r.ck.build_order;

@@ -4,6 +4,7 @@
 
 #include "lammps_script.h"
 #include "../util/strbuf.h"
+#include "../physics/boundary.h"
 #include "../physics/crystal.h"
 #include "../physics/nose_hoover.h"
 #include "../physics/pair_styles.h"
@@ -67,6 +68,8 @@ typedef struct mdl_config_s {
     int cells[3];
     char set_types[MDL_PATH_LEN]; /* edits of the atoms' species once made: "type A B, block X0 X1 Y0 Y1 Z0 Z1 B, all B" */
     int dimension;            /* 3, or 2: a 2-d system (LAMMPS's dimension 2), its atoms in the plane z = 0 */
+    char boundary[MDL_PATH_LEN]; /* LAMMPS's boundary: per dimension p, or f, s, m for both faces or two
+                                    letters (lower, upper face); "" is p p p */
     double mass;              /* for species without their own mass.X */
     int nmass;
     char mass_species[MDL_MAX_SPECIES][MDL_NAME_LEN];
@@ -136,6 +139,8 @@ typedef struct mdl_config_s {
     double dmax;              /* minimize: the largest move of a line search's first step (0: LAMMPS's 0.1) */
     char fire_keys[MDL_PATH_LEN]; /* min_style fire: LAMMPS's min_modify FIRE keywords and values, as given */
     mdl_fire_params fire;     /* ... read: LAMMPS's defaults where not given */
+    char wall_keys[MDL_PATH_LEN]; /* [run] wall_reflect: FACE COORD|EDGE ... (LAMMPS's fix wall/reflect, box units) */
+    mdl_walls walls;          /* ... read */
     int threads;              /* 0: OpenMP default */
     int processors[3];        /* MPI bricks along x, y, z (product = ranks); 0 0 0: auto */
     int gpu_comm;             /* GPU ranks: MDL_COMM_AUTO, _DIRECT, _NCCL, _MPI */
@@ -225,6 +230,10 @@ const char *config_style_name(int style); /* [potential] style's name: "lj", "ea
 /* The unquoted text of a K_TEXT key (a stage's: its own section's, not one of the stages before it)
    into out ("" when it is not set): MDL_OK, or MDL_ERUN without memory. */
 int config_text(const mdl_config *cfg, const char *section, const char *key, mdl_buf *out);
+/* [system] boundary's faces (physics/boundary.h's MDL_FACE_*): 1, or 0 where its text is not one
+   (with the reason in why). */
+int config_boundary(const mdl_config *cfg, int face[3][2], const char **why);
+int config_parse_boundary(const char *words, int face[3][2], const char **why);
 /* 1 when the key was set (in the file or by --set), 0 when it keeps its default. */
 int config_has(const mdl_config *cfg, const char *section, const char *key);
 /* Where a key was set ("file:line", "--set"), or the file name when it was left at its default. */

@@ -22,7 +22,7 @@
 #define SMALLEST 1e-30
 static const key_spec SCHEMA[] = {
     {"system", "units", K_CHOICE, F(units), 0, 0, 0, "lj|metal|real"},
-    {"system", "dimension", K_INT, F(dimension), 2, 3, 0, NULL},
+    {"system", "dimension", K_INT, F(dimension), 2, 3, 0, NULL}, {"system", "boundary", K_WORDS, F(boundary), 0, 0, 0, NULL},
     {"system", "set_types", K_WORDS, F(set_types), 0, 0, 0, NULL},
     {"system", "lattice", K_CHOICE, F(lattice), 0, 0, 0, "fcc|bcc|sc|hcp|diamond|custom|sq|sq2|hex"},
     {"system", "lattice_a1", K_DOUBLE3, F(lattice_a[0]), -BIG, BIG, 0, NULL},
@@ -76,6 +76,7 @@ static const key_spec SCHEMA[] = {
     {"run", "ftol", K_DOUBLE, F(ftol), 0, BIG, 0, NULL},
     {"run", "maxeval", K_LONG, F(maxeval), 0, 2e9, 0, NULL},
     {"run", "dmax", K_DOUBLE, F(dmax), 0, BIG, 1, NULL}, {"run", "fire", K_WORDS, F(fire_keys), 0, 0, 0, NULL},
+    {"run", "wall_reflect", K_WORDS, F(wall_keys), 0, 0, 0, NULL},
     {"run", "target_temperature", K_DOUBLE, F(target_temperature), 0, BIG, 0, NULL},
     {"run", "tau", K_DOUBLE, F(tau), 0, BIG, 1, NULL},
     {"run", "every", K_INT, F(every), 1, 2e9, 0, NULL},

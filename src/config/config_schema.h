@@ -46,6 +46,8 @@ void config_defaults(mdl_config *cfg);
 int config_finish(mdl_config *cfg);
 /* The [system] keys' cross-checks (config_system.c): 0 after a message. */
 int config_check_system(const mdl_config *cfg);
+/* [run] wall_reflect into cfg->walls (config_system.c): 1, or 0 after naming the key. */
+int config_read_walls(mdl_config *cfg);
 /* [run] fire into cfg->fire (config_fire.c): 1, or 0 after naming the key. */
 int config_read_fire(mdl_config *cfg);
 /* The key's entry, or fallback naming the file (for "missing" messages). */

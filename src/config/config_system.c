@@ -1,6 +1,8 @@
 /* The [system] keys' cross-checks: a lattice or an input file, the lattice's keys (style, scale,
-   cells or a box, orientation, a custom cell), the box's origin and tilts. */
+   cells or a box, orientation, a custom cell), the box's origin and tilts, the boundary. */
+#define _POSIX_C_SOURCE 200809L
 #include "config_schema.h"
+#include "../physics/boundary.h"
 
 #include <math.h>
 #include <string.h>
@@ -110,6 +112,92 @@ static int check_lattice(const mdl_config *cfg)
     return ok & refuse_set(cfg, custom, 4, "only with lattice = custom (the other lattices have their own cells)");
 }
 
+int config_boundary(const mdl_config *cfg, int face[3][2], const char **why)
+{
+    return config_parse_boundary(cfg->boundary[0] ? cfg->boundary : "p p p", face, why);
+}
+
+int config_parse_boundary(const char *words, int face[3][2], const char **why)
+{
+    char text[MDL_PATH_LEN], *save = NULL, *w[4] = {NULL};
+    int n = 0;
+    mdl_copy(text, sizeof text, words);
+    for (char *t = strtok_r(text, " \t", &save); t && n < 4; t = strtok_r(NULL, " \t", &save))
+        w[n++] = t;
+    *why = n != 3 ? "expected three words, one per dimension (as LAMMPS's boundary: p p p, p s p, f fs p)" : NULL;
+    for (int d = 0; d < 3 && !*why; d++) {
+        const size_t len = strlen(w[d]);
+        for (int k = 0; k < 2 && len <= 2; k++) {
+            const char *c = strchr("pfsm", w[d][len == 2 ? k : 0]);
+            face[d][k] = c && *c ? (int)(c - "pfsm") : -1;
+        }
+        if (len > 2 || face[d][0] < 0 || face[d][1] < 0)
+            *why = "each dimension's word is p, f, s, m, or two of f, s, m (its lower and upper face)";
+        else if ((face[d][0] == MDL_FACE_P) != (face[d][1] == MDL_FACE_P))
+            *why = "p on one face of a dimension only (LAMMPS: both sides of boundary must be periodic)";
+    }
+    return *why == NULL;
+}
+
+int config_read_walls(mdl_config *cfg)
+{
+    const mdl_entry *e = config_find_entry(cfg, "run", "wall_reflect");
+    static const char *const faces[] = {"xlo", "xhi", "ylo", "yhi", "zlo", "zhi"};
+    char text[MDL_PATH_LEN], *save = NULL;
+    int face[3][2];
+    const char *why;
+    mdl_copy(text, sizeof text, cfg->wall_keys);
+    memset(&cfg->walls, 0, sizeof cfg->walls);
+    if (!config_boundary(cfg, face, &why))
+        return 0;
+    for (char *f = strtok_r(text, " \t", &save); f; f = strtok_r(NULL, " \t", &save)) {
+        const char *c = strtok_r(NULL, " \t", &save);
+        int k = 0, n = cfg->walls.n;
+        while (k < 6 && strcmp(faces[k], f))
+            k++;
+        double v = 0;
+        const int edge = c && !strcmp(c, "EDGE");
+        why = k == 6 || !c ? "expected FACE COORD pairs: a face xlo, xhi, ylo, yhi, zlo or zhi and a coordinate or EDGE"
+              : !edge && mdl_parse_double(c, &v) != 0 ? "a wall's coordinate is a number (box units) or EDGE"
+              : face[k / 2][k % 2] == MDL_FACE_P ? "a wall on a periodic dimension (LAMMPS: cannot use fix wall/reflect "
+                                                   "in periodic dimension)"
+              : face[k / 2][k % 2] != MDL_FACE_F ? "a wall on a shrink-wrapped face: not taken (make it boundary f)"
+              : k >= 4 && cfg->dimension == 2 ? "zlo or zhi in a 2-d system (LAMMPS: cannot use fix wall/reflect zlo/zhi "
+                                                "for a 2d simulation)" : NULL;
+        for (int j = 0; j < n && !why; j++)
+            why = cfg->walls.face[j] == k ? "a face given twice (LAMMPS: wall defined twice in fix wall/reflect command)" : NULL;
+        if (why)
+            return config_fail(e, "'%s %s': %s", f, c ? c : "", why), 0;
+        cfg->walls.face[n] = k, cfg->walls.edge[n] = edge, cfg->walls.coord[n] = v;
+        cfg->walls.n++;
+    }
+    return 1;
+}
+
+/* boundary: LAMMPS's words, z periodic in 2-d (LAMMPS's rule), an orthogonal box. */
+static int check_boundary(const mdl_config *cfg)
+{
+    const mdl_entry *e = config_find_entry(cfg, "system", "boundary");
+    int face[3][2];
+    const char *why;
+    if (!config_boundary(cfg, face, &why))
+        return config_fail(e, "'%s': %s", cfg->boundary, why), 0;
+    mdl_boundary bd;
+    memset(&bd, 0, sizeof bd);
+    memcpy(bd.face, face, sizeof face);
+    if (boundary_is_periodic(&bd))
+        return 1;
+    why = cfg->dimension == 2 && face[2][0] != MDL_FACE_P ? "z is not periodic in a 2-d system (LAMMPS: cannot run "
+                                                            "2d simulation with nonperiodic Z dimension)"
+          : cfg->given_atoms ? "not with atoms given as arrays (their cell is periodic)"
+          : cfg->tilt[0] != 0 || cfg->tilt[1] != 0 || cfg->tilt[2] != 0 ? "not with a tilted box (mdlite's "
+                                                                            "non-periodic faces are orthogonal)"
+          : cfg->ensemble == MDL_NPT_NOSE_HOOVER ? "not with ensemble = npt-nose-hoover (mdlite's barostat "
+                                                     "moves periodic boxes)"
+          : cfg->tail ? "not with [potential] tail = yes (the tail correction assumes a periodic fluid)" : NULL;
+    return why ? config_fail(e, "'%s': %s", cfg->boundary, why), 0 : 1;
+}
+
 /* dimension = 2 with what a 2-d run takes: a 2-d lattice (a 3-d one in 3-d: LAMMPS's rule) and no
    ensemble that would move atoms along z or that LAMMPS couples otherwise in 2-d. */
 static int check_dimension(const mdl_config *cfg)
@@ -132,7 +220,7 @@ static int check_dimension(const mdl_config *cfg)
 int config_check_system(const mdl_config *cfg)
 {
     mdl_entry tmp;
-    if (!check_dimension(cfg))
+    if (!check_dimension(cfg) || !check_boundary(cfg))
         return 0;
     const mdl_entry *lat = config_find_entry(cfg, "system", "lattice"), *inp = config_find_entry(cfg, "system", "input");
     if (cfg->given_atoms) { /* libmdlite's arrays: only the keys that act on given atoms */

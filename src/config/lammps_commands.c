@@ -4,6 +4,7 @@
    settings that change no number (processors, atom_modify, newton, package, suffix). */
 #define _POSIX_C_SOURCE 200809L
 #include "lammps_script_state.h"
+#include "config.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -53,9 +54,13 @@ static int cmd_setting(script *sc, char **w, int nw)
         sc->dimension = w[1][0] - '0';
         return setf(sc, "system", "dimension", "%s", w[1]);
     }
-    if (!strcmp(c, "boundary"))
-        return nw == 4 && !strcmp(w[1], "p") && !strcmp(w[2], "p") && !strcmp(w[3], "p")
-                   ? MDL_OK : fail(sc, "mdlite runs periodic boxes (boundary p p p)");
+    if (!strcmp(c, "boundary")) { /* [system] boundary checks the words */
+        MDL_TRY(expect_args(sc, nw, 3, 3));
+        int face[3][2];
+        const char *why;
+        MDL_TRY(setf(sc, "system", "boundary", "%s %s %s", w[1], w[2], w[3]));
+        return config_parse_boundary(settings_find(&sc->now, "boundary")->value, face, &why) ? MDL_OK : fail(sc, "%s", why);
+    }
     if (!strcmp(c, "newton")) { /* how LAMMPS shares pair work between processors: the same physics */
         for (int k = 1; k < nw; k++)
             if (strcmp(w[k], "on") != 0 && strcmp(w[k], "off") != 0)

@@ -146,10 +146,12 @@ static int thermostat_keys(script *sc, const script_fix *f)
 static int ensemble_of_fixes(script *sc, long steps)
 {
     drop_ensemble_keys(sc);
+    MDL_TRY(script_walls(sc));
     const script_fix *nve = NULL, *other = NULL;
     for (int k = 0; k < sc->nfix; k++) {
         const script_fix *f = &sc->fixes[k];
-        if (!strcmp(f->style, "enforce2d")) /* a 2-d system's z forces and velocities are 0 (make_2d) */
+        /* a 2-d system's z forces and velocities are 0 (make_2d); walls: script_walls */
+        if (!strcmp(f->style, "enforce2d") || !strcmp(f->style, "wall/reflect"))
             continue;
         if (!strcmp(f->style, "nve") && !nve)
             nve = f;
@@ -396,12 +398,15 @@ static int add_run(script *sc, long steps, int md)
                         "into ecouple, which mdlite does not", chains,
                     !strcmp(ens->value, "nvt-langevin") ? "langevin" : ens->value[4] == 'b' ? "temp/berendsen"
                     : ens->value[4] == 'r' ? "temp/rescale" : "temp/csvr");
-    mdl_buf base = {0}; /* one and multi add Volume where the box moves (LAMMPS's Thermo::init) */
+    /* one and multi add Volume where the box moves (LAMMPS's Thermo::init): a barostat, a shrink-wrapped face */
+    const setting *bnd = settings_find(&sc->now, "boundary");
+    const int moves = (ens && !strcmp(ens->value, "npt-nose-hoover")) || (bnd && strpbrk(bnd->value, "sm"));
+    mdl_buf base = {0};
     MDL_TRY(buf_add(&base, cols->value));
     const size_t n = base.len;
     if (n > 4 && !strcmp(base.s + n - 4, " vol") && !sc->thermo_custom)
         base.s[n - 4] = '\0';
-    int rc = !sc->thermo_custom && ens && !strcmp(ens->value, "npt-nose-hoover")
+    int rc = !sc->thermo_custom && moves
                  ? setf(sc, "output", "thermo_columns", "%s vol", base.s) : setf(sc, "output", "thermo_columns", "%s", base.s);
     buf_free(&base);
     MDL_TRY(rc);

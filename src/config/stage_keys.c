@@ -13,7 +13,8 @@ static const char *const STAGE_KEYS[][2] = {
     {"run", "min_style"},      {"run", "etol"},          {"run", "ftol"},               {"run", "maxeval"},
     {"run", "dmax"},           {"analysis", "msd_origins"}, {"analysis", "msd_origin_every"},
     {"run", "message"},        {"run", "log_message"},   {"output", "thermo_columns"}, {"output", "thermo_format"},
-    {"output", "thermo_line"}, {"run", "chains"},          {"output", "thermo_variables"}, {"run", "fire"}};
+    {"output", "thermo_line"}, {"run", "chains"},          {"output", "thermo_variables"}, {"run", "fire"},
+    {"run", "wall_reflect"}};
 
 const char *config_stage_key_section(const char *key)
 {

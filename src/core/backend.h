@@ -147,6 +147,9 @@ typedef struct {
        add Langevin's force (noise from the block `step` of each atom's subsequence), and scale
        velocities by thermostat_factor(s, current T, dof, step) (rescale, Berendsen, csvr) */
     int (*langevin)(void *ctx, const mdl_langevin *p, uint64_t seed, long step);
+    /* LAMMPS's fix wall/reflect after the drift: each atom past a wall mirrored back (NULL: a
+       backend without walls; a run with walls is refused on it) */
+    int (*reflect_walls)(void *ctx, const mdl_walls *w);
     int (*scale_to_temperature)(void *ctx, const mdl_scaling *s, long step);
     /* Nose-Hoover's chains and barostat (physics/nose_hoover.h), owned where the atoms are (GPU:
        in device memory; no host wait per step), made part of the integrator as LAMMPS's fix nvt

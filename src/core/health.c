@@ -103,6 +103,14 @@ void health_report(const mdl_health *h, long step, long last_build, double skin)
                   "pressure one this system cannot hold", step, h->value, last_build, skin);
         break;
     default:
+        if (h->what >= MDL_HEALTH_LOST && h->what < MDL_HEALTH_LOST + 6) {
+            const int f = h->what - MDL_HEALTH_LOST;
+            mdl_error("step %ld: atom %lld left the box through its %c%s face (%c = %.17g at the neighbor list's build), "
+                      "which is fixed (boundary f): LAMMPS loses such an atom (Lost atoms); make that boundary s or "
+                      "m, or keep the atoms in (a wall)", step, (long long)h->id + 1, "xyz"[f / 2], f % 2 ? "hi" : "lo",
+                      "xyz"[f / 2], h->value);
+            break;
+        }
         mdl_error("step %ld: an atom moved more than the skin %g since step %ld, or a value is not finite, but the "
                   "atom was not found again %s", step, skin, last_build, why);
     }

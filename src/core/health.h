@@ -8,8 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* MDL_HEALTH_BOX: a barostat moved the box's faces past what the list's skin covers (value: how far) */
-enum { MDL_HEALTH_OK, MDL_HEALTH_FORCE, MDL_HEALTH_VELOCITY, MDL_HEALTH_POSITION, MDL_HEALTH_MOVED, MDL_HEALTH_BOX };
+/* MDL_HEALTH_BOX: a barostat moved the box's faces past what the list's skin covers (value: how far);
+   MDL_HEALTH_LOST + face (2 d + upper, 0..5): the atom lies past that non-periodic face at a rebuild
+   (value: its coordinate along d), as LAMMPS loses it */
+enum { MDL_HEALTH_OK, MDL_HEALTH_FORCE, MDL_HEALTH_VELOCITY, MDL_HEALTH_POSITION, MDL_HEALTH_MOVED, MDL_HEALTH_BOX,
+       MDL_HEALTH_LOST };
 
 typedef struct {
     int what;      /* MDL_HEALTH_* */

@@ -60,7 +60,8 @@ int stepper_advance(mdl_stepper *st, long step, int energy, int chain)
 {
     const mdl_backend_ops *ops = st->ops;
     int scale = thermostat_acts(&st->thermostat, step, MDL_THERMOSTAT_END_OF_STEP), first_done = st->first_done;
-    chain = chain && !scale && !st->sync_phases; /* a rescaling step ends with the velocities it sets */
+    /* a rescaling step ends with the velocities it sets; walls act after the step's own drift */
+    chain = chain && !scale && !st->sync_phases && !st->cfg->walls.n;
     /* nothing between the forces and the chained kicks (the thermostat's force acts on every step
        or none, so the step's kind says this too) */
     int fold = chain && !energy && !thermostat_acts(&st->thermostat, step, MDL_THERMOSTAT_POST_FORCE);
@@ -70,6 +71,8 @@ int stepper_advance(mdl_stepper *st, long step, int energy, int chain)
     MDL_TRY(ops->begin_step(st->ctx, step, st->sync_phases ? -1 : kind));
     if (!first_done)
         MDL_TRY(ops->integrate_first(st->ctx));
+    if (st->cfg->walls.n)
+        MDL_TRY(ops->reflect_walls(st->ctx, &st->cfg->walls));
     phase_end(st, PH_INTEGRATE);
     MDL_TRY(ops->update_neighbors(st->ctx, step));
     phase_end(st, PH_NEIGHBOR);

@@ -168,6 +168,8 @@ static int cpu_diagnose(void *p, mdl_health *h)
         *h = (mdl_health){MDL_HEALTH_BOX, -1, c->box_moved};
         return MDL_OK;
     }
+    if (c->unsafe_step >= 0 && c->lost.what != MDL_HEALTH_OK)
+        return *h = c->lost, health_agree(h);
     health_scan(c->dm.nlocal, s->id, (mdl_vec3_arrays){s->x, s->y, s->z}, (mdl_vec3_arrays){c->x0, c->y0, c->z0},
                 (mdl_vec3_arrays){s->vx, s->vy, s->vz}, (mdl_vec3_arrays){s->fx, s->fy, s->fz}, c->skin, h);
     return health_agree(h);
@@ -202,6 +204,10 @@ static int cpu_build_neighbors(void *p)
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
+    int lost;
+    MDL_TRY(cpu_apply_boundary(c, &lost));
+    if (lost) /* the state is unusable: no build, the run stops at its next health check */
+        return c->unsafe_step = c->step, MDL_OK;
     double t0 = mdl_wtime();
     MDL_TRY(domain_migrate(&c->dm, s)); /* wraps the owned atoms too */
     count_comm(c, t0);
@@ -246,8 +252,14 @@ static void place_atoms(cpu_ctx *c, const double *xyz)
     }
 }
 
+static int cpu_move_atoms(void *p, const double *xyz);
+
+/* A shrink-wrapped box moves at a build, so there the minimizer builds only past half the skin, as
+   LAMMPS's reneighbors at a force call. */
 static int cpu_set_positions(void *p, const double *xyz)
 {
+    if (boundary_shrinks(&((cpu_ctx *)p)->s.bound))
+        return cpu_move_atoms(p, xyz);
     place_atoms(p, xyz);
     return cpu_build_neighbors(p);
 }
@@ -264,14 +276,15 @@ static int cpu_set_velocities(void *p, const double *v)
 
 static int forward_ghosts(cpu_ctx *c);
 
-/* libmdlite's moves: the list kept while no atom is more than half the skin from its build. */
+/* libmdlite's moves: the list kept while no atom is more than half the skin from its build (LAMMPS's
+   decide). */
 static int cpu_move_atoms(void *p, const double *xyz)
 {
     cpu_ctx *c = p;
     place_atoms(c, xyz);
     double d2 = max_displacement_sq(c->dm.nlocal, c->s.x, c->s.y, c->s.z, c->x0, c->y0, c->z0);
     MDL_TRY(comm_max_double(&d2));
-    if (d2 < 0.25 * c->skin * c->skin)
+    if (d2 <= 0.25 * c->skin * c->skin)
         return forward_ghosts(c);
     c->builds++;
     return cpu_build_neighbors(c);
@@ -417,44 +430,6 @@ static int cpu_scale_to_temperature(void *p, const mdl_scaling *rule, long step)
     return MDL_OK;
 }
 
-/* The half list expanded to full rows in id order. */
-static int cpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
-{
-    cpu_ctx *c = p;
-    const cpu_nlist *nl = &c->nl;
-    const int64_t *id = c->s.id;
-    size_t n = c->s.n;
-    if (c->dm.size > 1) {
-        mdl_error("the neighbor rows are made on one rank only");
-        return MDL_EINPUT;
-    }
-    size_t *start = calloc(n + 2, sizeof *start);
-    int *rows = malloc((2 * nlist_pairs(nl) + 1) * sizeof *rows);
-    if (!start || !rows) {
-        free(start), free(rows);
-        mdl_error("out of memory for the neighbor rows");
-        return MDL_ERUN;
-    }
-    for (int pass = 0; pass < 2; pass++) { /* count (into start[i + 2]), then fill (start[i + 1]: next free) */
-        for (size_t i = 2; pass == 1 && i <= n; i++)
-            start[i] += start[i - 1];
-        for (int t = 0; t < nl->nseg; t++)
-            for (size_t i = nl->seg[t].atom_begin; i < nl->seg[t].atom_end; i++)
-                for (int k = 0; k < nl->count[i]; k++) {
-                    int64_t a = id[i], b = id[nl->seg[t].data[nl->first[i] + k]];
-                    if (pass == 0) {
-                        start[a + 2]++, start[b + 2]++;
-                        continue;
-                    }
-                    rows[start[a + 1]++] = (int)b;
-                    rows[start[b + 1]++] = (int)a;
-                }
-    }
-    *rows_out = rows;
-    *start_out = start;
-    return MDL_OK;
-}
-
 /* Pairs over all ranks: a pair with a ghost is listed on both its ranks, so it counts half. */
 static int cpu_stats(void *p, mdl_backend_stats *out)
 {
@@ -591,5 +566,6 @@ const mdl_backend_ops mdl_cpu_backend = {
     .set_positions = cpu_set_positions,
     .set_velocities = cpu_set_velocities,
     .move_atoms = cpu_move_atoms,
+    .reflect_walls = cpu_reflect_walls,
     .atom_energies = cpu_atom_energies,
 };

@@ -4,6 +4,7 @@
 #define MDL_CPU_CONTEXT_H
 
 #include "../core/backend.h"
+#include "../core/health.h"
 #include "../parallel/domain.h"
 #include "force.h"
 #include "integrate.h"
@@ -47,6 +48,7 @@ typedef struct {
     double volume0;           /* the barostat's reference volume (its run's first; a runaway's reference) */
     long step_now;            /* the step begin_step opened */
     double box_moved;         /* > 0: the box's faces moved this far past the skin (unsafe) */
+    mdl_health lost;          /* the first atom this rank found past a fixed face (MDL_HEALTH_LOST + face) */
     struct cpu_analysis {     /* on-the-fly analysis (analysis.c) */
         mdl_analysis_spec spec;
         double *origin;       /* the MSD's origins by id: x y z per atom, every rank all atoms' */
@@ -82,6 +84,12 @@ int cpu_nose_hoover_state(void *p, mdl_nh *out);
 int cpu_nose_hoover_half(cpu_ctx *c, int start);
 int cpu_remap_box(cpu_ctx *c);
 
+/* At a rebuild (boundary.c): shrink-wrapped faces moved to the atoms; *lost: an atom on some rank
+   lies past a non-periodic face (c->lost names this rank's first), and the state is then unusable. */
+int cpu_apply_boundary(cpu_ctx *c, int *lost);
+/* The backend table's reflect_walls (boundary.c). */
+int cpu_reflect_walls(void *p, const mdl_walls *w);
+
 /* The observables' operations of the backend table (observe.c). */
 /* The observables now into o (all ranks' sums). */
 int cpu_reduce(void *p, mdl_observables *o);
@@ -90,6 +98,7 @@ int cpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait);
 int cpu_force_norms(void *p, double out[2]);
 int cpu_pressure_tensor(void *p, double kinetic[6], double virial[6]);
 int cpu_atom_energies(void *p, double *e);
+int cpu_neighbor_rows(void *p, int **rows_out, size_t **start_out); /* the half list as full rows, by id */
 
 /* On-the-fly analysis's operations of the backend table (analysis.c), and its release. */
 int cpu_analysis_start(void *p, const mdl_analysis_spec *spec);

@@ -1,5 +1,5 @@
-/* The CPU backend's observables: the thermo rows' sums (all ranks'), the forces' norms and the
-   pressure tensor, for the table in backend.c. */
+/* The CPU backend's observables: the thermo rows' sums (all ranks'), the forces' norms, the
+   pressure tensor and the list's rows, for the table in backend.c. */
 #include "context.h"
 
 #include "../parallel/comm.h"
@@ -91,3 +91,40 @@ int cpu_reduce_poll(void *p, int slot, mdl_observables *o, int wait)
     return MDL_OK;
 }
 
+/* The half list expanded to full rows in id order. */
+int cpu_neighbor_rows(void *p, int **rows_out, size_t **start_out)
+{
+    cpu_ctx *c = p;
+    const cpu_nlist *nl = &c->nl;
+    const int64_t *id = c->s.id;
+    size_t n = c->s.n;
+    if (c->dm.size > 1) {
+        mdl_error("the neighbor rows are made on one rank only");
+        return MDL_EINPUT;
+    }
+    size_t *start = calloc(n + 2, sizeof *start);
+    int *rows = malloc((2 * nlist_pairs(nl) + 1) * sizeof *rows);
+    if (!start || !rows) {
+        free(start), free(rows);
+        mdl_error("out of memory for the neighbor rows");
+        return MDL_ERUN;
+    }
+    for (int pass = 0; pass < 2; pass++) { /* count (into start[i + 2]), then fill (start[i + 1]: next free) */
+        for (size_t i = 2; pass == 1 && i <= n; i++)
+            start[i] += start[i - 1];
+        for (int t = 0; t < nl->nseg; t++)
+            for (size_t i = nl->seg[t].atom_begin; i < nl->seg[t].atom_end; i++)
+                for (int k = 0; k < nl->count[i]; k++) {
+                    int64_t a = id[i], b = id[nl->seg[t].data[nl->first[i] + k]];
+                    if (pass == 0) {
+                        start[a + 2]++, start[b + 2]++;
+                        continue;
+                    }
+                    rows[start[a + 1]++] = (int)b;
+                    rows[start[b + 1]++] = (int)a;
+                }
+    }
+    *rows_out = rows;
+    *start_out = start;
+    return MDL_OK;
+}

@@ -192,6 +192,11 @@ static int initial_capacity(int max_neighbors, size_t n, const mdl_box *b, doubl
 
 static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
 {
+    if (!boundary_is_periodic(&s->bound)) {
+        mdl_error("[run] backend = gpu: [system] boundary has a non-periodic face (f, s or m), which the GPU backend "
+                  "does not take yet; run it with backend = cpu");
+        return MDL_EINPUT;
+    }
     if (gpu_select(comm_local_rank()) != 0)
         return MDL_ERUN;
     gpu_ctx *c = calloc(1, sizeof *c);

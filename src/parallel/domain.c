@@ -345,7 +345,7 @@ int domain_take_owned(mdl_domain *dm, const mdl_system *all, const double *place
     for (size_t i = 0; i < all->n; i++)
         if (owner_of_atom(dm, all, place, i) == dm->rank)
             copy_atom(s, s->n++, all, i);
-    s->ntypes = all->ntypes, s->box = all->box;
+    s->ntypes = all->ntypes, s->box = all->box, s->bound = all->bound;
     memcpy(s->species, all->species, sizeof s->species);
     memcpy(s->mass, all->mass, sizeof s->mass);
     dm->nlocal = s->n;

@@ -64,9 +64,10 @@ static void lattice_box(const mdl_config *cfg, const mdl_crystal *L, mdl_box *b)
    bounding box in lattice coordinates, then the basis), each kept where it lies in the box shrunk
    by 1e-6 of it at the lower faces and twice that at the upper ones (LAMMPS's epsilon: of the
    fractional coordinate in a triclinic box, of each length in an orthogonal one), so that of two
-   periodic images on the faces exactly one is made. Appended to s where s is given; returns how
-   many. */
-static size_t fill_box(const mdl_crystal *L, const mdl_box *b, mdl_system *s)
+   periodic images on the faces exactly one is made. Along a non-periodic dimension (face: the
+   boundary's faces) the box is [lo, hi) as made, its shrink-wrapped faces out by 1e-4 of its length,
+   as LAMMPS's create_box makes it. Appended to s where s is given; returns how many. */
+static size_t fill_box(const mdl_crystal *L, const mdl_box *b, const int face[3][2], mdl_system *s)
 {
     const int tri = box_is_triclinic(b);
     double blo[3] = {INFINITY, INFINITY, INFINITY}, bhi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -91,6 +92,10 @@ static size_t fill_box(const mdl_crystal *L, const mdl_box *b, mdl_system *s)
         const double eps = tri ? 1e-6 : b->len[d] * 1e-6;
         sublo[d] = (tri ? 0 : b->lo[d]) - eps;
         subhi[d] = (tri ? 1 : b->lo[d] + b->len[d]) - 2 * eps;
+        if (face[d][0] != MDL_FACE_P) { /* config_boundary: orthogonal */
+            sublo[d] = b->lo[d] - (face[d][0] == MDL_FACE_S ? 1e-4 * b->len[d] : 0);
+            subhi[d] = b->lo[d] + b->len[d] + (face[d][1] == MDL_FACE_S ? 1e-4 * b->len[d] : 0);
+        }
     }
     size_t n = 0;
     for (int k = lo[2]; k <= hi[2]; k++)
@@ -122,7 +127,9 @@ size_t lattice_atom_count(const mdl_config *cfg)
     const double cells = box_volume(&b) / crystal_cell_volume(&L);
     if (!(cells * L.nbasis < 4.0 * (double)MDL_MAX_ATOMS)) /* far too many: never the loop */
         return (size_t)MDL_MAX_ATOMS + 1;
-    return fill_box(&L, &b, NULL);
+    int face[3][2];
+    const char *why;
+    return config_boundary(cfg, face, &why) ? fill_box(&L, &b, face, NULL) : 0; /* config_check_system: valid */
 }
 
 double lattice_volume(const mdl_config *cfg)
@@ -150,7 +157,10 @@ int lattice_build(const mdl_config *cfg, mdl_system *s)
     for (int t = 0; t < cfg->nspecies; t++)
         system_species_index(s, cfg->species[t], 1);
     lattice_box(cfg, &L, &s->box);
-    fill_box(&L, &s->box, s);
+    int face[3][2];
+    const char *why;
+    if (config_boundary(cfg, face, &why))
+        fill_box(&L, &s->box, face, s);
     return s->n > 0 ? assign_species(cfg, s) : MDL_OK;
 }
 

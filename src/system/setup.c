@@ -172,6 +172,29 @@ static int create_velocities(const mdl_config *cfg, const mdl_units *u, mdl_syst
     return MDL_OK;
 }
 
+/* [system] boundary: the faces of the box as made (LAMMPS's create_box and read_data: shrink-wrapped
+   ones moved out by their margin), every atom inside it along its non-periodic dimensions. */
+static int make_boundary(const mdl_config *cfg, mdl_system *s)
+{
+    const char *why;
+    if (!config_boundary(cfg, s->bound.face, &why)) /* config_check_system: valid */
+        return MDL_EINPUT;
+    if (boundary_is_periodic(&s->bound))
+        return MDL_OK;
+    boundary_make_box(&s->bound, &s->box);
+    for (size_t i = 0; i < s->n; i++) {
+        const double p[3] = {s->x[i], s->y[i], s->z[i]};
+        const int f = boundary_face_left(&s->box, p);
+        if (f >= 0) {
+            mdl_error("%s: [system] boundary: atom %ld lies outside the box's %c%s face (%.17g), which is not "
+                      "periodic", config_origin(cfg, "system", "boundary"), (long)s->id[i] + 1, "xyz"[f / 2],
+                      f % 2 ? "hi" : "lo", p[f / 2]);
+            return MDL_EINPUT;
+        }
+    }
+    return MDL_OK;
+}
+
 /* [system] dimension = 2: a 2-d box (its volume the area lx ly, no periodic images along z, as LAMMPS
    makes no ghosts along z in 2-d), its atoms in the plane z = 0 and at rest along z. There the z
    force on every atom is 0 and stays so: LAMMPS's fix enforce2d holds nothing else in place. */
@@ -249,7 +272,7 @@ int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_n
         mdl_error("%s: the system has no atoms; a run needs at least 1", cfg->input[0] ? cfg->input : cfg->path);
         return MDL_EINPUT;
     }
-    if ((rc = make_2d(cfg, s)) != MDL_OK || (rc = set_types(cfg, s)) != MDL_OK ||
+    if ((rc = make_boundary(cfg, s)) != MDL_OK || (rc = make_2d(cfg, s)) != MDL_OK || (rc = set_types(cfg, s)) != MDL_OK ||
         (rc = system_assign_masses(cfg, s)) != MDL_OK)
         return rc;
     if (s->has_velocities && cfg->temperature >= 0 && cfg->velocities) { /* LAMMPS's velocity create after read_data */

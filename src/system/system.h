@@ -2,6 +2,7 @@
 #ifndef MDL_SYSTEM_H
 #define MDL_SYSTEM_H
 
+#include "../physics/boundary.h"
 #include "../physics/box.h"
 #include "../physics/species.h"
 
@@ -30,6 +31,7 @@ typedef struct {
     char species[MDL_MAX_SPECIES][MDL_NAME_LEN];
     double mass[MDL_MAX_SPECIES];
     mdl_box box;
+    mdl_boundary bound;  /* its faces (all periodic: zeros) and their shrink-wrap rule */
     int has_velocities;  /* velocities came from the input file */
     int has_masses;      /* masses came from the input file */
 } mdl_system;

@@ -1037,6 +1037,19 @@ def csvr(mdlite, inp, d, precision):
     compare_within(mdlite, "2-d sq2, 800 atoms, csvr", [script], ftol, ttol, precision)
 
 
+def boundary(mdlite, inp, d, precision):
+    """A box with non-periodic faces (boundary f, s, m; fix wall/reflect needs them) is refused on
+    the GPU by name (exit 2), and runs on the CPU."""
+    for faces in ("p s p", "f f p", "p p m"):
+        script = write(os.path.join(d, "in.faces"), DIM2.format(lat="sq2 0.8442", nx=10, ny=10, t=1.0, fix="fix 1 all nve")
+                       .replace("dimension 2\n", f"dimension 2\nboundary {faces}\n"))
+        p = run([mdlite, "run", script, "--backend", "gpu"], check=False, cwd=d)
+        if p.returncode != 2 or "[system] boundary" not in p.stderr:
+            fail(f"boundary {faces}: expected exit 2 naming [system] boundary, got {p.returncode}: {p.stderr}")
+        run([mdlite, "run", script, "--backend", "cpu", "--overwrite"], cwd=d)
+        print(f"OK {precision}, boundary {faces}: refused on the GPU: {p.stderr.strip().splitlines()[-1][:120]}")
+
+
 if __name__ == "__main__":
     mdlite, inp, case = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
     LIST = sys.argv[5] if len(sys.argv) > 5 else "auto"

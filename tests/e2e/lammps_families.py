@@ -23,7 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 import lammps_trust  # noqa: E402
-from common import SKIP, workdir  # noqa: E402
+from common import SKIP, fail, run, run_lmp, workdir, write  # noqa: E402
 from lammps_trust import agree, lammps_refuses, refused  # noqa: E402
 
 BOX_COLUMNS = "thermo_style custom step temp pe ke etotal press vol density pxx pyy pzz pxy pxz pyz lx ly lz zlo zhi\n"
@@ -171,13 +171,115 @@ def fire(d):
             body.replace("thermo_style custom step", "thermo_style custom step dt"), ["in.test:", "dt", "fire"], [three])
 
 
+def lj3d(boundary, cells="0 5 0 5 0 5", temp="1.5", lattice="fcc 0.8442"):
+    return (f"units lj\natom_style atomic\nboundary {boundary}\nlattice {lattice}\nregion box block {cells}\n"
+            f"create_box 1 box\ncreate_atoms 1 box\nmass 1 1.0\nvelocity all create {temp} 87287 loop geom\n"
+            "pair_style lj/cut 2.5\npair_coeff 1 1 1.0 1.0 2.5\nneighbor 0.3 bin\nneigh_modify delay 0 every 1 check yes\n")
+
+
+def boundary(d):
+    agree(d, "pspsp", lj3d("p s p") + "fix 1 all nve\n" + BOX_COLUMNS + "thermo 20\nrun 200\n",
+          what="y shrink-wrapped: the box follows the atoms, its volume and pressure with it")
+    agree(d, "sss_nvt", lj3d("s s s", temp="0.5") + "fix 1 all nvt temp 0.5 0.5 0.5\n" + BOX_COLUMNS +
+          "thermo 25\nrun 200\n", what="a cluster, every face shrink-wrapped, Nose-Hoover NVT")
+    agree(d, "mixed_faces", lj3d("ms m p", temp="0.8") + "fix 1 all nve\n" + BOX_COLUMNS + "thermo 20\nrun 150\n",
+          what="ms along x, m along y: the m faces never inside the box as made")
+    agree(d, "fixed_min", lj3d("f fs p", temp="0.1", lattice="fcc 0.8442 origin 0.25 0.25 0") + "fix 1 all nve\nthermo 10\nrun 20\n" +
+          "minimize 1.0e-8 1.0e-8 100 1000\n" + BOX_COLUMNS.replace("step", "step fnorm") + "run 0\n",
+          what="x fixed, y fixed below and shrink-wrapped above, atoms a quarter cell in from the faces; then cg")
+    agree(d, "hex_2d_psp", lj2d("hex 0.7", "0 12 0 8 -0.25 0.25").replace("dimension 2\n", "dimension 2\nboundary p s p\n") +
+          "fix 1 all nve\nfix 2 all enforce2d\n" + BOX_COLUMNS + "thermo 20\nrun 200\n", what="2-d, y shrink-wrapped")
+    walls = lj3d("p f f", temp="3.0", lattice="fcc 0.8442 origin 0.25 0.25 0.25")
+    agree(d, "walls", walls + "fix 1 all nve\nfix 2 all wall/reflect ylo EDGE yhi EDGE zlo 0.1 zhi 4.9\n" + BOX_COLUMNS +
+          "thermo 25\nrun 300\n", what="a hot gas between fixed faces: walls at the y faces, z walls in lattice units")
+    agree(d, "walls_box_nvt", walls + "fix 1 all nvt temp 2.0 2.0 0.5\nfix 2 all wall/reflect zhi 8.2 units box\n"
+          "fix 3 all wall/reflect zlo EDGE ylo 0.2 yhi EDGE units box\nthermo 25\nrun 200\nunfix 3\n"
+          "fix 3 all wall/reflect zlo EDGE ylo EDGE yhi EDGE\nrun 100\n", what="walls of two fixes, in box units, under NVT; "
+          "replaced between runs")
+    agree(d, "walls_2d", lj2d("hex 0.7", "0 12 0 8 -0.25 0.25").replace("dimension 2\n", "dimension 2\nboundary f f p\n") +
+          "fix 1 all nve\nfix 2 all enforce2d\nfix 3 all wall/reflect xlo EDGE xhi EDGE ylo EDGE yhi EDGE\nthermo 50\n"
+          "run 400\n", what="2-d, a hot liquid in a box of walls")
+    for name, text, expect in [
+            ("wall_periodic", lj3d("p f p") + "fix 1 all nve\nfix 2 all wall/reflect xlo EDGE\nrun 10\n",
+             ["in.test:", "periodic"]),
+            ("wall_twice", walls + "fix 1 all nve\nfix 2 all wall/reflect ylo EDGE ylo 0.5\nrun 10\n",
+             ["in.test:", "twice"])]:
+        refused(d, name, text, expect)
+        lammps_refuses(d, name, text)
+    refused(d, "wall_shrink", lj3d("p s p") + "fix 1 all nve\nfix 2 all wall/reflect ylo EDGE\nrun 10\n",
+            ["in.test:", "shrink-wrapped"])
+    refused(d, "wall_variable", walls + "variable z equal 4.0\nfix 1 all nve\nfix 2 all wall/reflect zhi v_z\nrun 10\n",
+            ["in.test:", "variable"])
+    for name, text, expect in [
+            ("one_face_periodic", lj3d("ps p p") + "run 10\n", ["in.test:3:", "periodic"]),
+            ("z_2d", lj2d().replace("dimension 2\n", "dimension 2\nboundary p p f\n") + "fix 1 all nve\nrun 10\n",
+             ["in.test:3:", "2d", "Z"]),
+            ("letter", lj3d("p q p") + "run 10\n", ["in.test:3:", "p, f, s, m"])]:
+        refused(d, name, text, expect)
+        lammps_refuses(d, name, text)
+    refused(d, "after_box", lj3d("p p p") + "boundary p s p\n", ["in.test:", "after the box"])
+    refused(d, "npt", lj3d("p s p") + "fix 1 all npt temp 1 1 0.5 iso 0 0 5\nrun 10\n", ["in.test:", "npt"])
+    lost_atoms(d)
+    hex2d = lj2d("hex 0.7", "0 12 0 8 -0.25 0.25")
+    for name, text in [("restart_psp", lj3d("p s p", cells="0 6 0 5 0 6")),
+                       ("restart_2d", hex2d.replace("dimension 2\n", "dimension 2\nboundary p m p\n")),
+                       ("restart_2d_periodic", hex2d)]:
+        restart_exact(d, name, text + "fix 1 all nve\nthermo 25\nrun 200\n")
+
+
+def restart_exact(d, name, text):
+    """A shrink-wrapped run stopped at step 100 and restarted from its checkpoint prints the rows of
+    the run never stopped, bit for bit."""
+    folder = os.path.join(d, name)
+    os.makedirs(folder, exist_ok=True)
+    write(os.path.join(folder, "in.test"), text)
+    ini = run([lammps_trust.MDLITE, "convert", "in.test"], cwd=folder).stdout
+    write(os.path.join(folder, "run.ini"), ini)
+    traj = ["--set", "output.trajectory=r.h5md", "--set", "output.dump_every=25", "--set", "output.flush_every=1"]
+    run([lammps_trust.MDLITE, "run", "run.ini", "--set", "output.thermo_file=a.csv"], cwd=folder)
+    run([lammps_trust.MDLITE, "run", "run.ini", "--set", "run.steps=100", "--set", "output.thermo_file=b.csv", *traj],
+        cwd=folder)
+    run([lammps_trust.MDLITE, "run", "run.ini", "--restart", "r.h5md", "--set", "run.steps=100", "--set",
+         "output.thermo_file=b.csv", *traj], cwd=folder)
+    rows = [open(os.path.join(folder, f)).read().splitlines() for f in ("a.csv", "b.csv")]
+    if rows[0] != rows[1] or len(rows[0]) < 9:
+        fail(f"{name}: the restarted run's rows are not the straight run's:\n{rows[0]}\n{rows[1]}")
+    print(f"{name}: restarted at step 100, {len(rows[0]) - 1} rows equal to the straight run's, bit for bit")
+
+
+def lost_atoms(d):
+    """A hot gas through a fixed face: LAMMPS stops with Lost atoms, mdlite with exit 1 naming the atom
+    and the face, its thermo rows up to there equal to LAMMPS's."""
+    text = lj3d("p f p", cells="0 4 0 4 0 4", temp="3.0") + "thermo_modify format float %.17g\nfix 1 all nve\n" \
+        "thermo 5\nrun 300\n"
+    out = {}
+    for who in ("lammps", "mdlite"):
+        folder = os.path.join(d, "lost", who)
+        os.makedirs(folder, exist_ok=True)
+        write(os.path.join(folder, "in.test"), text)
+        cmd = ["lmp", "-in", "in.test", "-log", "none", "-nocite"] if who == "lammps" else [lammps_trust.MDLITE, "run", "in.test"]
+        out[who] = (run_lmp if who == "lammps" else run)(cmd, check=False, cwd=folder)
+    p, lp = out["mdlite"], out["lammps"]
+    if p.returncode != 1 or "left the box through its y" not in p.stderr or "boundary f" not in p.stderr:
+        fail(f"lost: expected exit 1 naming the y face, got {p.returncode}:\n{p.stderr}")
+    if "Lost atoms" not in lp.stdout + lp.stderr:
+        fail("lost: lmp did not lose atoms: the case no longer tests the fixed face")
+    theirs, ours = lammps_trust.table(lp.stdout), lammps_trust.table(p.stdout)
+    for step, header, row in ours:
+        match = [r for s_, h, r in theirs if s_ == step and h == header]
+        if not match or max(abs(a - b) / max(abs(b), 1.0) for a, b in zip(row, match[0])) > lammps_trust.TOL:
+            fail(f"lost: step {step} differs from LAMMPS's")
+    print(f"lost: exit 1 at '{p.stderr.strip().splitlines()[-1][:90]}...'; {len(ours)} rows equal LAMMPS's")
+
+
 def main():
     lammps_trust.MDLITE, case = sys.argv[1], sys.argv[2]
     if not shutil.which("lmp"):
         print("no lmp (LAMMPS): skipped")
         sys.exit(SKIP)
     d = workdir(f"lammps-families-{case}")
-    {"dim2": dim2, "real": real, "variables": variables, "types": types, "fire": fire}[case](d)
+    {"dim2": dim2, "real": real, "variables": variables, "types": types, "fire": fire,
+     "boundary": boundary}[case](d)
 
 
 if __name__ == "__main__":

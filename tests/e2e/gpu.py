@@ -1040,8 +1040,10 @@ def csvr(mdlite, inp, d, precision):
 def boundary(mdlite, inp, d, precision):
     """A box with non-periodic faces (boundary f, s, m; fix wall/reflect needs them) is refused on
     the GPU by name (exit 2), and runs on the CPU."""
-    for faces in ("p s p", "f f p", "p p m"):
-        script = write(os.path.join(d, "in.faces"), DIM2.format(lat="sq2 0.8442", nx=10, ny=10, t=1.0, fix="fix 1 all nve")
+    walls = "\nfix 3 all wall/reflect xlo EDGE xhi EDGE ylo EDGE yhi EDGE"  # the f faces' atoms kept in
+    for faces, fix in (("p s p", ""), ("f f p", walls), ("m m p", "")):
+        script = write(os.path.join(d, "in.faces"), DIM2.format(lat="sq2 0.8442", nx=10, ny=10, t=1.0,
+                                                                fix="fix 1 all nve" + fix)
                        .replace("dimension 2\n", f"dimension 2\nboundary {faces}\n"))
         p = run([mdlite, "run", script, "--backend", "gpu"], check=False, cwd=d)
         if p.returncode != 2 or "[system] boundary" not in p.stderr:

@@ -141,6 +141,7 @@ typedef struct {
     int requires; /* the LAMMPS computes they need (LAMMPS_TEMP ...), and the first keyword that needs one */
     char first[16];
     int unknown;  /* a word that is no thermo keyword */
+    double dry;   /* the value of every keyword where there are no observables (a check) */
 } keyword_ctx;
 
 enum { LAMMPS_TEMP = 1, LAMMPS_PRESS = 2, LAMMPS_PE = 4 };
@@ -192,7 +193,7 @@ static int keyword_value(void *user, const char *name, double *out, mdl_buf *why
     if (lammps_computes(c, 1) && !k->requires)
         snprintf(k->first, sizeof k->first, "%s", name);
     k->requires |= lammps_computes(c, 1);
-    *out = k->o ? thermo_column_value(k->t, c, k->step, k->time, k->o, k->x) : 1.0;
+    *out = k->o ? thermo_column_value(k->t, c, k->step, k->time, k->o, k->x) : k->dry;
     return MDL_OK;
 }
 
@@ -228,11 +229,18 @@ int thermo_variable_add(mdl_thermo *t, const char *column, const char *vars, con
         mdl_error("%s: [output] thermo_columns: %s: no formula for it in [output] thermo_variables", origin, column);
         return -1;
     }
-    keyword_ctx k = {t, 0, 0, NULL, NULL, 0, 0, "", 0};
+    /* its words and syntax checked on dry values: a formula that fails on each of three (a syntax
+       error, 1/(pe-pe)) fails on every row; one that fails on some (1/(temp-1)) is left to its rows */
+    static const double DRY[] = {1.0, -1.37, 2.71};
+    keyword_ctx k = {t, 0, 0, NULL, NULL, 0, 0, "", 0, 0};
     mdl_buf why = {0};
     double v;
-    const int rc = lammps_expr_eval_thermo(f, no_variables, keyword_value, &k, &v, &why);
-    if (rc != MDL_OK && k.unknown) { /* its words checked; dry values of 1 may divide by 0, which a row says */
+    int rc = MDL_EINPUT;
+    for (int d = 0; d < 3 && rc != MDL_OK && !k.unknown; d++) {
+        k.dry = DRY[d];
+        rc = lammps_expr_eval_thermo(f, no_variables, keyword_value, &k, &v, &why);
+    }
+    if (rc != MDL_OK) {
         mdl_error("%s: [output] thermo_variables: %s = %s: %s", origin, column + 2, f, buf_str(&why));
         buf_free(&why), free(f);
         return -1;
@@ -264,7 +272,7 @@ double thermo_value(mdl_thermo *t, int c, long step, double time, const mdl_obse
 {
     if (c < MDL_THERMO_VARIABLE)
         return thermo_column_value(t, c, step, time, o, x);
-    keyword_ctx k = {t, step, time, o, x, 0, 0, "", 0};
+    keyword_ctx k = {t, step, time, o, x, 0, 0, "", 0, 0};
     mdl_buf why = {0};
     double v = 0;
     const int j = c - MDL_THERMO_VARIABLE;

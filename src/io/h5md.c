@@ -215,7 +215,9 @@ static int create_layout(h5md_file *h, const mdl_config *cfg, const mdl_system *
     }
     H5TRY(box = H5Gcreate2(traj, "box", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "creating box");
     int dim = 3;
-    const char *boundary[3] = {"periodic", "periodic", "periodic"};
+    const char *boundary[3]; /* H5MD's: "none" along a non-periodic dimension (a 2-d system's z is LAMMPS's periodic one) */
+    for (int d = 0; d < 3; d++)
+        boundary[d] = s->box.periodic[d] || (d == 2 && s->box.dim == 2) ? "periodic" : "none";
     H5TRY(attr_ints(box, "dimension", &dim, 0), "writing box dimension");
     H5TRY(attr_strings(box, "boundary", boundary, 3), "writing box boundary");
     if (series_create(h->path, h->units, &h->edges, box, "edges", H5T_IEEE_F64LE, 2, 3, 3, owner, 0, "Angstrom") != MDL_OK)

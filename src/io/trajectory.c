@@ -102,6 +102,12 @@ static int append_frame(mdl_traj *t, const char *text, size_t len, long step)
     return MDL_ERUN;
 }
 
+/* ASE's pbc flag of dimension d: F along a non-periodic one (a 2-d system's z is LAMMPS's periodic one). */
+static char pbc_flag(const mdl_box *b, int d)
+{
+    return b->periodic[d] || (d == 2 && b->dim == 2) ? 'T' : 'F';
+}
+
 /* One extended XYZ frame: Lattice, Properties (species or type, pos, and as dumped velo with
    masses and momenta for ASE, forces, image), pbc, step, time. */
 static int write_xyz(mdl_traj *t, const mdl_frame *f)
@@ -119,11 +125,12 @@ static int write_xyz(mdl_traj *t, const mdl_frame *f)
         ((t->fields & MDL_DUMP_FORCE) && frame_nonfinite(t->path, f->step, "force", s->fx, s->fy, s->fz, s->n)))
         return fclose(o), free(text), MDL_ERUN;
     fprintf(o, "%zu\nLattice=\"%.10g 0 0 %.10g %.10g 0 %.10g %.10g %.10g\" Origin=\"%.10g %.10g %.10g\" "
-               "Properties=%s:S:1:pos:R:3%s%s%s pbc=\"T T T\" Step=%ld Time=%.10g mdlite_positions=%s\n",
+               "Properties=%s:S:1:pos:R:3%s%s%s pbc=\"%c %c %c\" Step=%ld Time=%.10g mdlite_positions=%s\n",
             s->n, s->box.len[0], s->box.tilt[0], s->box.len[1], s->box.tilt[1], s->box.tilt[2], s->box.len[2],
             s->box.lo[0], s->box.lo[1], s->box.lo[2],
             t->species_column, t->fields & MDL_DUMP_VELOCITY ? ":velo:R:3:masses:R:1:momenta:R:3" : "",
-            t->fields & MDL_DUMP_FORCE ? ":forces:R:3" : "", t->fields & MDL_DUMP_IMAGE ? ":image:I:3" : "", f->step,
+            t->fields & MDL_DUMP_FORCE ? ":forces:R:3" : "", t->fields & MDL_DUMP_IMAGE ? ":image:I:3" : "",
+            pbc_flag(&s->box, 0), pbc_flag(&s->box, 1), pbc_flag(&s->box, 2), f->step,
             f->time, t->unwrapped ? "unwrapped" : "wrapped");
     const double *x = f->at[0] ? f->at[0] : s->x, *y = f->at[0] ? f->at[1] : s->y, *z = f->at[0] ? f->at[2] : s->z;
     for (size_t i = 0; i < s->n; i++) {

@@ -220,11 +220,34 @@ def boundary(d):
     refused(d, "after_box", lj3d("p p p") + "boundary p s p\n", ["in.test:", "after the box"])
     refused(d, "npt", lj3d("p s p") + "fix 1 all npt temp 1 1 0.5 iso 0 0 5\nrun 10\n", ["in.test:", "npt"])
     lost_atoms(d)
+    faces_in_files(d)
     hex2d = lj2d("hex 0.7", "0 12 0 8 -0.25 0.25")
     for name, text in [("restart_psp", lj3d("p s p", cells="0 6 0 5 0 6")),
                        ("restart_2d", hex2d.replace("dimension 2\n", "dimension 2\nboundary p m p\n")),
                        ("restart_2d_periodic", hex2d)]:
         restart_exact(d, name, text + "fix 1 all nve\nthermo 25\nrun 200\n")
+
+
+def faces_in_files(d):
+    """The trajectories say which faces are periodic: extended XYZ's pbc (ASE's), H5MD's box boundary
+    ("none" where not), each frame's box the shrink-wrapped one."""
+    folder = os.path.join(d, "files")
+    os.makedirs(folder, exist_ok=True)
+    base = lj3d("p s p", cells="0 3 0 3 0 3") + "fix 1 all nve\nthermo 10\n"
+    write(os.path.join(folder, "in.xyz"), base + "dump 1 all xyz 10 t.xyz\nrun 20\n")
+    write(os.path.join(folder, "in.h5md"), base + "dump 1 all h5md 10 t.h5md\nrun 20\n")
+    run([lammps_trust.MDLITE, "run", "in.xyz"], cwd=folder)
+    heads = [line for line in open(os.path.join(folder, "t.xyz")) if "Lattice=" in line]
+    if len(heads) != 3 or any('pbc="T F T"' not in h for h in heads) or heads[0].split()[4] == heads[-1].split()[4]:
+        fail(f"files: the xyz frames' pbc or shrink-wrapped y edge: {heads}")
+    msg = 'pbc="T F T" in 3 frames, the y edge moving'
+    if shutil.which("h5dump"):
+        run([lammps_trust.MDLITE, "run", "in.h5md"], cwd=folder)
+        out = run(["h5dump", "-a", "/particles/trajectory/box/boundary", "t.h5md"], cwd=folder).stdout
+        if '"periodic", "none", "periodic"' not in out.replace("\n", " ").replace("  ", " "):
+            fail(f"files: H5MD box boundary: {out}")
+        msg += "; H5MD boundary periodic none periodic"
+    print(f"files: {msg}")
 
 
 def restart_exact(d, name, text):

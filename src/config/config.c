@@ -378,8 +378,9 @@ static int cross_check(mdl_config *cfg, int ncomposition)
         const char *t = cfg->trajectory;
         int h5 = (len > 3 && strcmp(t + len - 3, ".h5") == 0) || (len > 5 && strcmp(t + len - 5, ".h5md") == 0);
         int xyz = len > 4 && strcmp(t + len - 4, ".xyz") == 0;
-        if (!h5 && !xyz) {
-            config_fail(config_find_entry(cfg, "output", "trajectory"), "'%s': expected a .h5/.h5md (H5MD) or .xyz name", t);
+        if (!h5 && !xyz && !cfg->dump_columns[0]) {
+            config_fail(config_find_entry(cfg, "output", "trajectory"), "'%s': expected a .h5/.h5md (H5MD) or .xyz name "
+                        "(or dump_columns: a LAMMPS text dump)", t);
             ok = 0;
         } else if (len > 3 && strcmp(t + len - 3, ".h5") == 0) {
             mdl_warn("%s: [output] trajectory: %s is H5MD, but MDAnalysis recognises H5MD files only by the .h5md "
@@ -480,6 +481,8 @@ int config_finish(mdl_config *cfg)
                            "unwrapped positions have no image to add", config_origin(cfg, "output", "positions")),
                MDL_EINPUT;
     cfg->dump_fields |= cfg->unwrapped ? MDL_DUMP_IMAGE : 0; /* fetched to unwrap; the writers leave them out */
+    if (cfg->dump_columns[0] && !config_lammps_dump(cfg))
+        return MDL_EINPUT;
     cfg->skin_auto = cfg->skin == MDL_AUTO;
     if (cfg->skin < 0)
         cfg->skin = un.skin;

@@ -161,6 +161,7 @@ typedef struct mdl_config_s {
     char data_file[MDL_PATH_LEN]; /* a LAMMPS data file written at the end of the run or stage ("": none) */
     int dump_every;
     int dump_fields;
+    char dump_columns[MDL_PATH_LEN]; /* a LAMMPS text dump's columns (dump custom's names; "": not one) */
     int unwrapped;            /* [output] positions = unwrapped: frames hold x + image x edge (no image) */
     int compress;             /* deflate H5MD per-atom data */
     int flush_every;          /* flush the trajectory (and write the checkpoint) every N frames */
@@ -233,7 +234,16 @@ int config_text(const mdl_config *cfg, const char *section, const char *key, mdl
 /* [system] boundary's faces (physics/boundary.h's MDL_FACE_*): 1, or 0 where its text is not one
    (with the reason in why). */
 int config_boundary(const mdl_config *cfg, int face[3][2], const char **why);
-int config_parse_boundary(const char *words, int face[3][2], const char **why);
+/* [output] dump_columns: LAMMPS's dump custom columns mdlite writes, in its names' order. */
+enum { MDL_COL_ID, MDL_COL_TYPE, MDL_COL_X, MDL_COL_XS = MDL_COL_X + 3, MDL_COL_XU = MDL_COL_XS + 3,
+       MDL_COL_IX = MDL_COL_XU + 3, MDL_COL_VX = MDL_COL_IX + 3, MDL_COL_FX = MDL_COL_VX + 3,
+       MDL_COL_MASS = MDL_COL_FX + 3, MDL_COL_COUNT };
+#define MDL_DUMP_MAX_COLUMNS 32
+/* The words of text (id type x y z xs ys zs xu yu zu ix iy iz vx vy vz fx fy fz mass) into cols[*n];
+   *fields: the MDL_DUMP_* fields the frames need for them. 1, or 0 with *bad at the first word that
+   is not one (NULL: no word at all). */
+int config_dump_columns(const char *text, int *cols, int *n, int *fields, const char **bad);
+const char *config_dump_column_name(int c);
 /* 1 when the key was set (in the file or by --set), 0 when it keeps its default. */
 int config_has(const mdl_config *cfg, const char *section, const char *key);
 /* Where a key was set ("file:line", "--set"), or the file name when it was left at its default. */

@@ -46,6 +46,10 @@ void config_defaults(mdl_config *cfg);
 int config_finish(mdl_config *cfg);
 /* The [system] keys' cross-checks (config_system.c): 0 after a message. */
 int config_check_system(const mdl_config *cfg);
+/* [output] dump_columns (a LAMMPS text dump): its columns known, the frames' fields theirs, not with
+   an H5MD or .xyz name, dump_fields or positions = unwrapped (config_system.c): 1, or 0 after naming
+   the key. */
+int config_lammps_dump(mdl_config *cfg);
 /* [run] wall_reflect into cfg->walls (config_system.c): 1, or 0 after naming the key. */
 int config_read_walls(mdl_config *cfg);
 /* [run] fire into cfg->fire (config_fire.c): 1, or 0 after naming the key. */

@@ -114,29 +114,60 @@ static int check_lattice(const mdl_config *cfg)
 
 int config_boundary(const mdl_config *cfg, int face[3][2], const char **why)
 {
-    return config_parse_boundary(cfg->boundary[0] ? cfg->boundary : "p p p", face, why);
+    return boundary_parse(cfg->boundary[0] ? cfg->boundary : "p p p", face, why);
 }
 
-int config_parse_boundary(const char *words, int face[3][2], const char **why)
+static const char *const COLUMN[] = {"id", "type", "x", "y", "z", "xs", "ys", "zs", "xu", "yu", "zu", "ix", "iy", "iz",
+                                     "vx", "vy", "vz", "fx", "fy", "fz", "mass"};
+
+int config_dump_columns(const char *text, int *cols, int *n, int *fields, const char **bad)
 {
-    char text[MDL_PATH_LEN], *save = NULL, *w[4] = {NULL};
-    int n = 0;
-    mdl_copy(text, sizeof text, words);
-    for (char *t = strtok_r(text, " \t", &save); t && n < 4; t = strtok_r(NULL, " \t", &save))
-        w[n++] = t;
-    *why = n != 3 ? "expected three words, one per dimension (as LAMMPS's boundary: p p p, p s p, f fs p)" : NULL;
-    for (int d = 0; d < 3 && !*why; d++) {
-        const size_t len = strlen(w[d]);
-        for (int k = 0; k < 2 && len <= 2; k++) {
-            const char *c = strchr("pfsm", w[d][len == 2 ? k : 0]);
-            face[d][k] = c && *c ? (int)(c - "pfsm") : -1;
+    char word[32];
+    *n = 0, *fields = MDL_DUMP_POSITION, *bad = NULL;
+    for (const char *p = text; *p;) {
+        p += strspn(p, " \t");
+        const size_t len = strcspn(p, " \t");
+        if (!len)
+            break;
+        snprintf(word, sizeof word, "%.*s", (int)(len < sizeof word ? len : sizeof word - 1), p);
+        int c = 0;
+        while (c < MDL_COL_COUNT && (strlen(COLUMN[c]) != len || strncmp(COLUMN[c], p, len)))
+            c++;
+        if (c == MDL_COL_COUNT || *n == MDL_DUMP_MAX_COLUMNS) {
+            *bad = p;
+            return 0;
         }
-        if (len > 2 || face[d][0] < 0 || face[d][1] < 0)
-            *why = "each dimension's word is p, f, s, m, or two of f, s, m (its lower and upper face)";
-        else if ((face[d][0] == MDL_FACE_P) != (face[d][1] == MDL_FACE_P))
-            *why = "p on one face of a dimension only (LAMMPS: both sides of boundary must be periodic)";
+        cols[(*n)++] = c;
+        *fields |= c >= MDL_COL_XU && c < MDL_COL_VX ? MDL_DUMP_IMAGE : c >= MDL_COL_VX && c < MDL_COL_FX ? MDL_DUMP_VELOCITY
+                   : c >= MDL_COL_FX && c < MDL_COL_MASS ? MDL_DUMP_FORCE : 0;
+        p += len;
     }
-    return *why == NULL;
+    return *n > 0;
+}
+
+const char *config_dump_column_name(int c)
+{
+    return COLUMN[c];
+}
+
+int config_lammps_dump(mdl_config *cfg)
+{
+    const mdl_entry *e = config_find_entry(cfg, "output", "dump_columns");
+    int cols[MDL_DUMP_MAX_COLUMNS], n, fields;
+    const char *bad, *t = cfg->trajectory;
+    if (!config_dump_columns(cfg->dump_columns, cols, &n, &fields, &bad))
+        return config_fail(e, "'%.*s': LAMMPS's dump custom columns mdlite writes are id type x y z xs ys zs xu yu zu "
+                           "ix iy iz vx vy vz fx fy fz mass (at most %d)", bad ? (int)strcspn(bad, " \t") : 0,
+                           bad ? bad : "", MDL_DUMP_MAX_COLUMNS), 0;
+    const char *why = !t[0] ? "no [output] trajectory to write them into"
+                      : mdl_has_suffix(t, ".h5") || mdl_has_suffix(t, ".h5md") || mdl_has_suffix(t, ".xyz")
+                          ? "the trajectory's name says H5MD or extended XYZ, not a LAMMPS dump"
+                      : config_find_entry(cfg, "output", "dump_fields") ? "with dump_fields (the columns say the fields)"
+                      : cfg->unwrapped ? "with positions = unwrapped (the columns xu yu zu are the unwrapped ones)" : NULL;
+    if (why)
+        return config_fail(e, "%s", why), 0;
+    cfg->dump_fields = fields;
+    return 1;
 }
 
 int config_read_walls(mdl_config *cfg)

@@ -4,7 +4,7 @@
    settings that change no number (processors, atom_modify, newton, package, suffix). */
 #define _POSIX_C_SOURCE 200809L
 #include "lammps_script_state.h"
-#include "config.h"
+#include "../physics/boundary.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -59,7 +59,7 @@ static int cmd_setting(script *sc, char **w, int nw)
         int face[3][2];
         const char *why;
         MDL_TRY(setf(sc, "system", "boundary", "%s %s %s", w[1], w[2], w[3]));
-        return config_parse_boundary(settings_find(&sc->now, "boundary")->value, face, &why) ? MDL_OK : fail(sc, "%s", why);
+        return boundary_parse(settings_find(&sc->now, "boundary")->value, face, &why) ? MDL_OK : fail(sc, "%s", why);
     }
     if (!strcmp(c, "newton")) { /* how LAMMPS shares pair work between processors: the same physics */
         for (int k = 1; k < nw; k++)

@@ -273,44 +273,6 @@ static int cmd_thermo(script *sc, char **w, int nw)
     return MDL_OK;
 }
 
-/* dump ID all h5md|xyz N FILE [fields]; undump ID. */
-static int cmd_dump(script *sc, char **w, int nw)
-{
-    if (!strcmp(w[0], "undump")) {
-        MDL_TRY(expect_args(sc, nw, 1, 1));
-        if (!settings_find(&sc->now, "trajectory"))
-            return fail(sc, "no dump %s", w[1]);
-        settings_drop(&sc->now, "trajectory");
-        settings_drop(&sc->now, "dump_every");
-        settings_drop(&sc->now, "dump_fields");
-        return MDL_OK;
-    }
-    if (nw < 6 || strcmp(w[2], "all") != 0 || (strcmp(w[3], "h5md") && strcmp(w[3], "xyz")))
-        return fail(sc, "mdlite takes 'dump ID all h5md N FILE [position velocity force image]' or 'dump ID all "
-                        "xyz N FILE'");
-    if (settings_find(&sc->now, "trajectory"))
-        return fail(sc, "a second dump: mdlite writes one trajectory");
-    long n;
-    MDL_TRY(script_count(sc, w[4], 1, 2000000000L, &n));
-    char *path = script_path(sc, w[5]);
-    int rc = path ? setf(sc, "output", "trajectory", "%s", path) : MDL_ERUN;
-    free(path);
-    MDL_TRY(rc);
-    MDL_TRY(setf(sc, "output", "dump_every", "%s", w[4]));
-    if (!strcmp(w[3], "h5md") && nw > 6) {
-        mdl_buf v = {0};
-        for (int k = 6; k < nw && rc == MDL_OK; k++)
-            rc = buf_addf(&v, "%s%s", k > 6 ? " " : "", w[k]);
-        if (rc == MDL_OK)
-            rc = setf(sc, "output", "dump_fields", "%s", buf_str(&v));
-        buf_free(&v);
-        return rc;
-    }
-    if (nw > 6)
-        return fail(sc, "an xyz dump takes no fields");
-    return MDL_OK;
-}
-
 /* LAMMPS's checks at a run: every type has a mass and every pair its coefficients (lj/cut mixes
    the cross pairs not given, geometrically by default: mdlite mixes them arithmetically only). */
 static int check_types(script *sc)
@@ -580,10 +542,10 @@ int lammps_run_command(script *sc, char **w, int nw)
         const char *name;
         int (*fn)(script *, char **, int);
     } table[] = {{"fix", cmd_fix},           {"unfix", cmd_fix},          {"thermo", cmd_thermo},
-                 {"thermo_style", cmd_thermo_style}, {"thermo_modify", cmd_thermo_modify}, {"dump", cmd_dump},
-                 {"undump", cmd_dump},       {"run", cmd_run},            {"minimize", cmd_minimize},
+                 {"thermo_style", cmd_thermo_style}, {"thermo_modify", cmd_thermo_modify}, {"dump", script_cmd_dump},
+                 {"undump", script_cmd_dump},       {"run", cmd_run},            {"minimize", cmd_minimize},
                  {"write_data", cmd_write_data}, {"info", cmd_info},      {"min_style", cmd_min},
-                 {"min_modify", cmd_min}};
+                 {"min_modify", cmd_min},     {"dump_modify", script_cmd_dump_modify}};
     for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
         if (!strcmp(table[k].name, w[0]))
             return table[k].fn(sc, w, nw);

@@ -88,6 +88,7 @@ typedef struct script {
     int box_region;         /* create_box's region (its index) */
     int dimension;          /* the dimension command's 2 or 3 (0: not given, 3) */
     int ntypes, box_made, atoms_made, velocity_made, stop;
+    char dump_id[64];       /* the dump's ID ("": none) */
     long thermo_every;      /* thermo N (0: the first and last steps of each run) */
     int thermo_custom;
     int data_velocities;    /* read_data: 1 the file has Velocities, -1 it has none */
@@ -168,5 +169,9 @@ int script_type_range(script *sc, const char *word, int n, int *lo, int *hi);
 /* The fix wall/reflect commands in force, as [run] wall_reflect (in box units) for this run
    (lammps_walls.c); a wall at a variable's coordinate refused with its fix's line. */
 int script_walls(script *sc);
+
+/* dump, undump and dump_modify (lammps_dump_commands.c). */
+int script_cmd_dump(script *sc, char **w, int nw);
+int script_cmd_dump_modify(script *sc, char **w, int nw);
 
 #endif

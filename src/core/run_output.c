@@ -107,7 +107,8 @@ int run_write_frame(run_state *r, long step, int last)
     const int again = r->last_frame == step; /* a stop on a frame's step: its checkpoint */
     int flush = last || (r->frames + 1) % r->cfg->flush_every == 0;
     mdl_frame f = {step, step_time(r, step), &r->snap, NULL, flush && r->cfg->checkpoint, flush, again, {0}, 0,
-                   -1, {{0}, {0}, {0}, {0}, 0}, r->base->nstages > 0, r->stages_from, NULL, {(double)r->time_step, r->first_time}, NULL, "", {NULL}};
+                   -1, {{0}, {0}, {0}, {0}, 0}, r->base->nstages > 0, r->stages_from, NULL, {(double)r->time_step, r->first_time}, NULL, "", {NULL}, 0};
+    f.every = r->cfg->dump_every;
     MDL_TRY(thermostat_state(&r->st.thermostat, r->ops, r->ctx, f.thermostat, &f.nstate));
     if (f.checkpoint) /* the stage's: a Langevin stage's forces hold its force */
         config_force_origin(r->cfg, f.force_origin, sizeof f.force_origin);

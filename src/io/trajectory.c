@@ -1,9 +1,11 @@
-/* Trajectory files: dispatches to the H5MD writer (.h5, .h5md) or writes extended XYZ (.xyz). */
+/* Trajectory files: dispatches to the H5MD writer (.h5, .h5md) or writes extended XYZ (.xyz) or a
+   LAMMPS text dump (lammps_dump.c, [output] dump_columns). */
 #define _POSIX_C_SOURCE 200809L
 #include "trajectory.h"
 
 #include "../physics/elements.h"
 #include "h5md.h"
+#include "lammps_dump.h"
 #include "frame_check.h"
 #include "../util/util.h"
 
@@ -27,6 +29,8 @@ struct mdl_traj {
     size_t ucap;
     mdl_frame unwrapped_frame;  /* the frame being written, with them */
     mdl_outfile *claim;         /* the file's claim: it takes its name at its first flush */
+    int cols[MDL_DUMP_MAX_COLUMNS], ncols; /* a LAMMPS text dump's columns (ncols 0: extended XYZ) */
+    mdl_boundary bound;         /* its box's faces */
 };
 
 /* 1 ps in ASE's time unit, Angstrom sqrt(amu / eV) (ase.units.fs * 1000). */
@@ -68,7 +72,12 @@ int traj_open(mdl_traj **out, const mdl_config *cfg, const mdl_units *u, const m
     t->momentum_factor = strcmp(u->name, "metal") == 0 ? 1.0 / ASE_PS : 1.0;
     if (mdl_has_suffix(t->path, ".h5") || mdl_has_suffix(t->path, ".h5md"))
         return h5md_open(&t->h5, cfg, u, s, append, outfile_target(claim));
-    if (append && xyz_positions_differ(t))
+    int fields;
+    const char *bad;
+    if (cfg->dump_columns[0] && !config_dump_columns(cfg->dump_columns, t->cols, &t->ncols, &fields, &bad))
+        return MDL_EINPUT; /* config_lammps_dump: valid */
+    t->bound = s->bound;
+    if (append && !t->ncols && xyz_positions_differ(t))
         return MDL_EINPUT;
     errno = 0;
     t->xyz = fopen(outfile_target(claim), append ? "a" : "w");
@@ -106,6 +115,34 @@ static int append_frame(mdl_traj *t, const char *text, size_t len, long step)
 static char pbc_flag(const mdl_box *b, int d)
 {
     return b->periodic[d] || (d == 2 && b->dim == 2) ? 'T' : 'F';
+}
+
+/* One LAMMPS text dump frame, at the multiples of its interval alone. */
+static int write_lammps_dump(mdl_traj *t, const mdl_frame *f)
+{
+    const mdl_system *s = f->s;
+    if (f->every > 0 && f->step % f->every != 0)
+        return MDL_OK;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *o = open_memstream(&text, &len); /* the frame is made whole in memory, then written */
+    if (!o) {
+        mdl_error("%s: out of memory for the frame at step %ld", t->path, f->step);
+        return MDL_ERUN;
+    }
+    if (frame_nonfinite(t->path, f->step, "position", s->x, s->y, s->z, s->n) ||
+        ((t->fields & MDL_DUMP_VELOCITY) && frame_nonfinite(t->path, f->step, "velocity", s->vx, s->vy, s->vz, s->n)) ||
+        ((t->fields & MDL_DUMP_FORCE) && frame_nonfinite(t->path, f->step, "force", s->fx, s->fy, s->fz, s->n)))
+        return fclose(o), free(text), MDL_ERUN;
+    lammps_dump_frame(o, s, &t->bound, f->step, t->cols, t->ncols);
+    const int bad = ferror(o);
+    int rc = fclose(o) != 0 || bad ? MDL_ERUN : MDL_OK;
+    if (rc != MDL_OK)
+        mdl_error("%s: out of memory for the frame at step %ld", t->path, f->step);
+    else
+        rc = append_frame(t, text, len, f->step);
+    free(text);
+    return rc;
 }
 
 /* One extended XYZ frame: Lattice, Properties (species or type, pos, and as dumped velo with
@@ -201,7 +238,7 @@ int traj_write(mdl_traj *t, const mdl_frame *f)
         MDL_TRY(unwrap(t, f, &t->unwrapped_frame));
         f = &t->unwrapped_frame;
     }
-    int rc = t->h5 ? h5md_write(t->h5, f) : f->checkpoint_only ? MDL_OK : write_xyz(t, f);
+    int rc = t->h5 ? h5md_write(t->h5, f) : f->checkpoint_only ? MDL_OK : t->ncols ? write_lammps_dump(t, f) : write_xyz(t, f);
     if (rc != MDL_OK)
         return rc;
     return f->flush ? traj_flush(t) : MDL_OK;

@@ -1,4 +1,5 @@
-/* Trajectory output: H5MD 1.1 (.h5/.h5md) or extended XYZ (.xyz), chosen by the file name, plus
+/* Trajectory output: H5MD 1.1 (.h5/.h5md) or extended XYZ (.xyz), chosen by the file name, or
+   LAMMPS's text dump ([output] dump_columns), plus
    the full-precision checkpoint that `--restart` continues from. */
 #ifndef MDL_TRAJECTORY_H
 #define MDL_TRAJECTORY_H
@@ -72,6 +73,8 @@ typedef struct {
     char force_origin[4096];    /* with the checkpoint: what the stage computes its forces from ("": the
                                    configuration's) */
     const double *at[3];        /* the positions the frame writes, when not s's (traj_write: unwrapped) */
+    long every;                 /* the stage's dump_every: a LAMMPS text dump writes its multiples alone, as
+                                   LAMMPS's dump (0: every frame) */
 } mdl_frame;
 
 /* The fields a trajectory writes: [output] dump_fields, without the images where positions are

@@ -14,6 +14,40 @@ typedef struct {
     double min_lo[3], min_hi[3]; /* m faces: the faces as made */
 } mdl_boundary;
 
+/* LAMMPS's boundary words ("p s p", "f fs p") into face: 1, or 0 with the reason in *why. */
+static inline int boundary_parse(const char *words, int face[3][2], const char **why)
+{
+    static const char kinds[] = "pfsm";
+    int n = 0;
+    *why = NULL;
+    for (const char *p = words; *p;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        size_t len = 0;
+        while (p[len] && p[len] != ' ' && p[len] != '\t')
+            len++;
+        if (!len)
+            break;
+        if (n < 3) {
+            for (int k = 0; k < 2; k++) {
+                const char c = len <= 2 ? p[len == 2 ? k : 0] : 0;
+                int kind = 0;
+                while (kind < 4 && kinds[kind] != c)
+                    kind++;
+                face[n][k] = kind < 4 ? kind : -1;
+            }
+            if (len > 2 || face[n][0] < 0 || face[n][1] < 0)
+                *why = *why ? *why : "each dimension's word is p, f, s, m, or two of f, s, m (its lower and upper face)";
+            else if ((face[n][0] == MDL_FACE_P) != (face[n][1] == MDL_FACE_P))
+                *why = *why ? *why : "p on one face of a dimension only (LAMMPS: both sides of boundary must be periodic)";
+        }
+        n++, p += len;
+    }
+    if (n != 3)
+        *why = "expected three words, one per dimension (as LAMMPS's boundary: p p p, p s p, f fs p)";
+    return *why == NULL;
+}
+
 static inline int boundary_shrinks(const mdl_boundary *bd)
 {
     for (int d = 0; d < 3; d++)

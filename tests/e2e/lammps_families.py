@@ -295,6 +295,56 @@ def lost_atoms(d):
     print(f"lost: exit 1 at '{p.stderr.strip().splitlines()[-1][:90]}...'; {len(ours)} rows equal LAMMPS's")
 
 
+def dump_tokens_agree(name, ours, theirs):
+    """Two LAMMPS text dumps token by token: equal, or within one unit of %g's sixth digit (a value on
+    a rounding tie, 0.6328125) or 1e-12 (a force of rounding noise)."""
+    a, b = open(ours).read().split("\n"), open(theirs).read().split("\n")
+    if len(a) != len(b):
+        fail(f"{name}: {len(a)} lines against LAMMPS's {len(b)}")
+    worst = 0  # values that differ
+    for la, lb in zip(a, b):
+        ta, tb = la.split(), lb.split()
+        if len(ta) != len(tb) or (la != lb and not ta[0][0].isdigit() and ta[0][0] != "-"):
+            fail(f"{name}: '{la}' against LAMMPS's '{lb}'")
+        for x, y in zip(ta, tb):
+            if x != y and abs(float(x) - float(y)) > max(1.01e-5 * abs(float(y)), 1e-12):
+                fail(f"{name}: {x} against LAMMPS's {y} in '{la}'")
+            worst += x != y
+    return len(a), worst
+
+
+def dumps(d):
+    """dump custom with every column mdlite writes and dump atom, as lmp writes them (dump_modify sort
+    id: LAMMPS's order is otherwise its own), the frames at the multiples of N over two runs."""
+    all_columns = "id type x y z xs ys zs xu yu zu ix iy iz vx vy vz fx fy fz mass"
+    prism = lj3d("p p p").replace("region box block 0 5 0 5 0 5", "region box prism 0 4 0 4 0 4 1.0 0.5 -0.5")
+    for name, text in [
+            ("custom_psp", lj3d("p s p", cells="0 4 0 4 0 4").replace("create_box 1 box", "create_box 2 box")
+             .replace("mass 1 1.0", "mass * 1.0").replace("pair_coeff 1 1", "pair_coeff * *") +
+             "set type 1 type 2\nfix 1 all nve\n" f"dump 1 all custom 25 d.txt {all_columns}\ndump_modify 1 sort id\n"
+             "thermo 50\nrun 60\n"),
+            ("atom_prism", prism + "fix 1 all nve\ndump d all atom 10 d.txt\ndump_modify d sort id\nthermo 10\nrun 25\n"
+             "run 15\n"),
+            ("custom_2d", lj2d("hex 0.7", "0 8 0 6 -0.25 0.25").replace("dimension 2\n", "dimension 2\nboundary f m p\n") +
+             "fix 1 all nve\nfix 2 all enforce2d\nfix 3 all wall/reflect xlo EDGE xhi EDGE\n"
+             "dump 1 all custom 20 d.txt id x y vx vy ix iy\ndump_modify 1 sort id\nrun 50\n")]:
+        agree(d, name, text)
+        lines, worst = dump_tokens_agree(name, os.path.join(d, name, "mdlite", "d.txt"),
+                                         os.path.join(d, name, "lammps", "d.txt"))
+        steps = open(os.path.join(d, name, "mdlite", "d.txt")).read().count("ITEM: TIMESTEP")
+        print(f"{name}: the dump's {lines} lines, {steps} frames, LAMMPS's ({worst} values a last digit or 1e-12 "
+              "apart: rounding ties, forces of rounding noise)")
+    base = lj3d("p p p") + "fix 1 all nve\n"
+    for name, extra, expect in [
+            ("dump_column", "dump 1 all custom 10 d.txt id c_pe\nrun 10\n", ["in.test:", "c_pe"]),
+            ("undump_id", "dump 1 all atom 10 d.txt\nundump 2\n", ["in.test:16:", "undump"]),
+            ("dump_modify_id", "dump 1 all atom 10 d.txt\ndump_modify 2 sort id\n", ["in.test:16:", "dump_modify"])]:
+        refused(d, name, base + extra, expect)
+        lammps_refuses(d, name, base + extra)
+    refused(d, "dump_modify_format", base + "dump 1 all atom 10 d.txt\ndump_modify 1 format line \"%d %d %g %g %g\"\n",
+            ["in.test:16:", "sort id"])
+
+
 def main():
     lammps_trust.MDLITE, case = sys.argv[1], sys.argv[2]
     if not shutil.which("lmp"):
@@ -302,7 +352,7 @@ def main():
         sys.exit(SKIP)
     d = workdir(f"lammps-families-{case}")
     {"dim2": dim2, "real": real, "variables": variables, "types": types, "fire": fire,
-     "boundary": boundary}[case](d)
+     "boundary": boundary, "dumps": dumps}[case](d)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 /* EAM potential files as LAMMPS reads them: the lines, numbers and tables of DYNAMO funcfl files and
    of setfl / Finnis-Sinclair files, with file:line messages; a file of the other kind named as such. */
+#define _POSIX_C_SOURCE 200809L
 #include "eam_files.h"
 
 #include "../physics/elements.h"

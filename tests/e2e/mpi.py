@@ -181,6 +181,20 @@ def minimize(mdlite, mpiexec, d):
               f"final energies within {max(abs(got[k][2] - got[0][2]) / abs(got[0][2]) for k in (2, 4)):.2g}")
 
 
+def boundary(mdlite, mpiexec, d):
+    """Non-periodic faces on CPU ranks: a shrink-wrapped y (every rank's atoms set the box) and fixed
+    x faces with reflecting walls, decomposed along the periodic axes alone, as one rank runs them."""
+    same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,), (4, "run.processors=2 1 2")], "system.boundary=p s p",
+                     "run.steps=200")
+    same_as_one_rank(mdlite, mpiexec, d, [(2,), (4, "run.processors=1 2 2")], "system.boundary=f p p",
+                     "run.wall_reflect=xlo EDGE xhi EDGE", "system.temperature=3.0", "run.steps=200")
+    p = mdrun(mdlite, mpiexec, d, 2, "across", "system.boundary=p s p", "run.processors=1 2 1", check=False)
+    if p.returncode != 2 or "periodic" not in p.stderr:
+        fail(f"bricks across a shrink-wrapped axis: expected exit 2 naming it, got {p.returncode}: {p.stderr}")
+    said = [line for line in p.stderr.splitlines() if "error:" in line]
+    print(f"bricks across a shrink-wrapped axis: refused: {said[0][:140] if said else p.stderr[:140]}")
+
+
 SQUEEZE = ("system.cells=9 9 9", "run.ensemble=npt-nose-hoover", "run.target_temperature=1.2", "run.tau=0.5",
            "run.target_pressure=20", "run.pressure_tau=0.5")
 
@@ -578,7 +592,7 @@ def main():
                       OMPI_MCA_orte_tmpdir_base=workdir("mpi-tmp"))
     {"thermo": thermo, "thermostats": thermostats, "frames": frames, "restart": restart, "refused": refused,
      "stops": stops, "gpu": gpu, "analysis": analysis, "gpu_analysis": gpu_analysis, "eam": eam,
-     "gpu_eam": gpu_eam, "minimize": minimize, "gpu_cells": gpu_cells}[case](
+     "gpu_eam": gpu_eam, "minimize": minimize, "gpu_cells": gpu_cells, "boundary": boundary}[case](
         mdlite, mpiexec, d)
     print(f"mpi {case}: ok")
 

@@ -38,24 +38,10 @@ int script_cmd_dump(script *sc, char **w, int nw)
     snprintf(sc->dump_id, sizeof sc->dump_id, "%s", w[1]);
     if (!strcmp(style, "atom")) /* LAMMPS's dump atom: scaled positions, no images */
         return setf(sc, "output", "dump_columns", "id type xs ys zs");
-    if (!strcmp(style, "custom")) { /* [output] dump_columns checks the words */
-        mdl_buf v = {0};
-        for (int k = 6; k < nw && rc == MDL_OK; k++)
-            rc = buf_addf(&v, "%s%s", k > 6 ? " " : "", w[k]);
-        if (rc == MDL_OK)
-            rc = setf(sc, "output", "dump_columns", "%s", buf_str(&v));
-        buf_free(&v);
-        return rc;
-    }
-    if (!strcmp(w[3], "h5md") && nw > 6) {
-        mdl_buf v = {0};
-        for (int k = 6; k < nw && rc == MDL_OK; k++)
-            rc = buf_addf(&v, "%s%s", k > 6 ? " " : "", w[k]);
-        if (rc == MDL_OK)
-            rc = setf(sc, "output", "dump_fields", "%s", buf_str(&v));
-        buf_free(&v);
-        return rc;
-    }
+    if (!strcmp(style, "custom")) /* [output] dump_columns checks the words */
+        return setf_words(sc, "output", "dump_columns", w, 6, nw);
+    if (!strcmp(style, "h5md") && nw > 6)
+        return setf_words(sc, "output", "dump_fields", w, 6, nw);
     if (nw > 6)
         return fail(sc, "an xyz dump takes no fields");
     return MDL_OK;

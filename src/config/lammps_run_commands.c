@@ -203,14 +203,7 @@ static int cmd_thermo_style(script *sc, char **w, int nw)
     sc->thermo_custom = 1;
     if (nw < 3 || strcmp(w[1], "custom") != 0)
         return fail(sc, "mdlite takes 'thermo_style one', 'multi' and 'custom NAMES'");
-    mdl_buf v = {0};
-    int rc = MDL_OK;
-    for (int k = 2; k < nw && rc == MDL_OK; k++)
-        rc = buf_addf(&v, "%s%s", k > 2 ? " " : "", w[k]);
-    if (rc == MDL_OK)
-        rc = setf(sc, "output", "thermo_columns", "%s", buf_str(&v));
-    buf_free(&v);
-    return rc;
+    return setf_words(sc, "output", "thermo_columns", w, 2, nw);
 }
 
 /* thermo_modify norm, format (line|int|float|N "fmt"), line one|multi, flush, lost, lost/bond, warn. */

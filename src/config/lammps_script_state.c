@@ -155,6 +155,18 @@ int setf(script *sc, const char *section, const char *key, const char *fmt, ...)
     return rc;
 }
 
+int setf_words(script *sc, const char *section, const char *key, char **w, int from, int nw)
+{
+    mdl_buf v = {0};
+    int rc = MDL_OK;
+    for (int k = from; k < nw && rc == MDL_OK; k++)
+        rc = buf_addf(&v, "%s%s", k > from ? " " : "", w[k]);
+    if (rc == MDL_OK)
+        rc = setf(sc, section, key, "%s", buf_str(&v));
+    buf_free(&v);
+    return rc;
+}
+
 int script_number(script *sc, const char *word, double *v)
 {
     if (mdl_parse_double(word, v) != 0)

@@ -120,6 +120,8 @@ int settings_copy(settings *to, const settings *from);
 void settings_free(settings *st);
 /* A key of sc->now from a format, at the command's line. */
 int setf(script *sc, const char *section, const char *key, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A key of sc->now whose value is the words w[from .. nw), blank-separated. */
+int setf_words(script *sc, const char *section, const char *key, char **w, int from, int nw);
 
 /* The file at path, which a command reads (read_data, include, pair_coeff), a readable regular
    file: MDL_OK, or one message naming the script's line, the file and why (a FIFO or a device is

@@ -117,15 +117,16 @@ static char pbc_flag(const mdl_box *b, int d)
     return b->periodic[d] || (d == 2 && b->dim == 2) ? 'T' : 'F';
 }
 
-/* One LAMMPS text dump frame, at the multiples of its interval alone. */
-static int write_lammps_dump(mdl_traj *t, const mdl_frame *f)
+/* A text frame's body, printed into o. */
+typedef void (*frame_text_fn)(const mdl_traj *t, const mdl_frame *f, FILE *o);
+
+/* A text frame made whole in memory by print (after its values are checked finite), then written. */
+static int write_text_frame(mdl_traj *t, const mdl_frame *f, frame_text_fn print)
 {
     const mdl_system *s = f->s;
-    if (f->every > 0 && f->step % f->every != 0)
-        return MDL_OK;
     char *text = NULL;
     size_t len = 0;
-    FILE *o = open_memstream(&text, &len); /* the frame is made whole in memory, then written */
+    FILE *o = open_memstream(&text, &len);
     if (!o) {
         mdl_error("%s: out of memory for the frame at step %ld", t->path, f->step);
         return MDL_ERUN;
@@ -134,7 +135,7 @@ static int write_lammps_dump(mdl_traj *t, const mdl_frame *f)
         ((t->fields & MDL_DUMP_VELOCITY) && frame_nonfinite(t->path, f->step, "velocity", s->vx, s->vy, s->vz, s->n)) ||
         ((t->fields & MDL_DUMP_FORCE) && frame_nonfinite(t->path, f->step, "force", s->fx, s->fy, s->fz, s->n)))
         return fclose(o), free(text), MDL_ERUN;
-    lammps_dump_frame(o, s, &t->bound, f->step, t->cols, t->ncols);
+    print(t, f, o);
     const int bad = ferror(o);
     int rc = fclose(o) != 0 || bad ? MDL_ERUN : MDL_OK;
     if (rc != MDL_OK)
@@ -145,22 +146,17 @@ static int write_lammps_dump(mdl_traj *t, const mdl_frame *f)
     return rc;
 }
 
+/* A LAMMPS text dump frame (lammps_dump.c). */
+static void print_lammps_dump(const mdl_traj *t, const mdl_frame *f, FILE *o)
+{
+    lammps_dump_frame(o, f->s, &t->bound, f->step, t->cols, t->ncols);
+}
+
 /* One extended XYZ frame: Lattice, Properties (species or type, pos, and as dumped velo with
    masses and momenta for ASE, forces, image), pbc, step, time. */
-static int write_xyz(mdl_traj *t, const mdl_frame *f)
+static void print_xyz(const mdl_traj *t, const mdl_frame *f, FILE *o)
 {
     const mdl_system *s = f->s;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *o = open_memstream(&text, &len); /* the frame is made whole in memory, then written */
-    if (!o) {
-        mdl_error("%s: out of memory for the frame at step %ld", t->path, f->step);
-        return MDL_ERUN;
-    }
-    if (frame_nonfinite(t->path, f->step, "position", s->x, s->y, s->z, s->n) ||
-        ((t->fields & MDL_DUMP_VELOCITY) && frame_nonfinite(t->path, f->step, "velocity", s->vx, s->vy, s->vz, s->n)) ||
-        ((t->fields & MDL_DUMP_FORCE) && frame_nonfinite(t->path, f->step, "force", s->fx, s->fy, s->fz, s->n)))
-        return fclose(o), free(text), MDL_ERUN;
     fprintf(o, "%zu\nLattice=\"%.10g 0 0 %.10g %.10g 0 %.10g %.10g %.10g\" Origin=\"%.10g %.10g %.10g\" "
                "Properties=%s:S:1:pos:R:3%s%s%s pbc=\"%c %c %c\" Step=%ld Time=%.10g mdlite_positions=%s\n",
             s->n, s->box.len[0], s->box.tilt[0], s->box.len[1], s->box.tilt[1], s->box.tilt[2], s->box.len[2],
@@ -183,14 +179,14 @@ static int write_xyz(mdl_traj *t, const mdl_frame *f)
             fprintf(o, " %d %d %d", s->ix[i], s->iy[i], s->iz[i]);
         fputc('\n', o);
     }
-    const int bad = ferror(o);
-    int rc = fclose(o) != 0 || bad ? MDL_ERUN : MDL_OK;
-    if (rc != MDL_OK)
-        mdl_error("%s: out of memory for the frame at step %ld", t->path, f->step);
-    else
-        rc = append_frame(t, text, len, f->step);
-    free(text);
-    return rc;
+}
+
+/* A frame in the trajectory's text format; a LAMMPS dump's at the multiples of its interval alone. */
+static int write_text(mdl_traj *t, const mdl_frame *f)
+{
+    if (t->ncols && f->every > 0 && f->step % f->every != 0)
+        return MDL_OK;
+    return write_text_frame(t, f, t->ncols ? print_lammps_dump : print_xyz);
 }
 
 int traj_flush(mdl_traj *t)
@@ -238,7 +234,7 @@ int traj_write(mdl_traj *t, const mdl_frame *f)
         MDL_TRY(unwrap(t, f, &t->unwrapped_frame));
         f = &t->unwrapped_frame;
     }
-    int rc = t->h5 ? h5md_write(t->h5, f) : f->checkpoint_only ? MDL_OK : t->ncols ? write_lammps_dump(t, f) : write_xyz(t, f);
+    int rc = t->h5 ? h5md_write(t->h5, f) : f->checkpoint_only ? MDL_OK : write_text(t, f);
     if (rc != MDL_OK)
         return rc;
     return f->flush ? traj_flush(t) : MDL_OK;

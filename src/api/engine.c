@@ -142,6 +142,7 @@ int engine_start(mdl_engine *e, const engine_atoms *given)
     e->from_atoms = given != NULL;
     if (!given)
         MDL_TRY(system_setup(&e->cfg, &e->u, &e->s, e->ops->draw_normals));
+    MDL_TRY(stepper_groups(&e->cfg, e->ops, &e->s));
     const size_t n = given ? given->n : e->s.n;
     if (n == 0) {
         mdl_error("atoms: none (a simulation needs at least one)");

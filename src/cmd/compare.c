@@ -170,6 +170,8 @@ int compare_main(int argc, char **argv)
     if (rc == MDL_OK)
         rc = system_setup(&cfg, &u, &s, mdl_cpu_backend.draw_normals); /* one state for both backends */
     if (rc == MDL_OK)
+        rc = stepper_groups(&cfg, &mdl_gpu_backend, &s);
+    if (rc == MDL_OK)
         rc = potential_build(&cfg, &s, &pt);
     int nrows = (int)(one.thermo > 0 ? one.steps / one.thermo + 2 : 2);
     if (rc == MDL_OK) {

@@ -6,6 +6,7 @@
 #include "../util/strbuf.h"
 #include "../physics/boundary.h"
 #include "../physics/crystal.h"
+#include "../physics/groups.h"
 #include "../physics/nose_hoover.h"
 #include "../physics/pair_styles.h"
 #include "../physics/species.h"
@@ -67,6 +68,13 @@ typedef struct mdl_config_s {
     double density, lattice_constant; /* 0 when not given */
     int cells[3];
     char set_types[MDL_PATH_LEN]; /* edits of the atoms' species once made: "type A B, block X0 X1 Y0 Y1 Z0 Z1 B, all B" */
+    char groups[MDL_PATH_LEN]; /* LAMMPS's groups as made once the atoms are: "NAME HOW ARGS, ..." (HOW block,
+                                  type, id, union, subtract, intersect, empty); a name again adds atoms */
+    int ngroups;              /* ... their names, all first: group k is bit 1 << k */
+    char group_name[MDL_MAX_GROUPS][MDL_GROUP_NAME_LEN];
+    int groups_used;          /* a stage's fixes, thermostat or thermo act on a group other than all */
+    char velocity_edits[MDL_PATH_LEN]; /* LAMMPS's velocity commands after the initial velocities:
+                                          "create|set|ramp|scale GROUP ARGS, ..." (box units) */
     int dimension;            /* 3, or 2: a 2-d system (LAMMPS's dimension 2), its atoms in the plane z = 0 */
     char boundary[MDL_PATH_LEN]; /* LAMMPS's boundary: per dimension p, or f, s, m for both faces or two
                                     letters (lower, upper face); "" is p p p */
@@ -141,6 +149,11 @@ typedef struct mdl_config_s {
     mdl_fire_params fire;     /* ... read: LAMMPS's defaults where not given */
     char wall_keys[MDL_PATH_LEN]; /* [run] wall_reflect: FACE COORD|EDGE ... (LAMMPS's fix wall/reflect, box units) */
     mdl_walls walls;          /* ... read */
+    char force_fix_keys[MDL_PATH_LEN]; /* [run] force_fixes: "setforce|addforce|aveforce GROUP FX FY FZ, ..." */
+    mdl_force_fixes force_fixes; /* ... read, their groups as bits */
+    char thermostat_group_name[MDL_PATH_LEN]; /* the group a scaling or Langevin thermostat acts on */
+    uint32_t thermostat_group; /* ... its bit */
+    double rescale_window;    /* nvt-rescale: no rescaling while |T - target| is within it (LAMMPS's window) */
     int threads;              /* 0: OpenMP default */
     int processors[3];        /* MPI bricks along x, y, z (product = ranks); 0 0 0: auto */
     int gpu_comm;             /* GPU ranks: MDL_COMM_AUTO, _DIRECT, _NCCL, _MPI */
@@ -154,6 +167,11 @@ typedef struct mdl_config_s {
     int thermo_file_mdlite;   /* the CSV keeps mdlite's columns (thermo_file_columns = mdlite) */
     int thermo_norm;          /* energies per atom (LAMMPS's thermo_modify norm yes) or totals */
     char thermo_format[MDL_PATH_LEN]; /* the table's formats: "line=F F ...;int=F;float=F;N=F" ("": LAMMPS's) */
+    char thermo_group_name[MDL_PATH_LEN]; /* the group of thermo's temperature (LAMMPS's thermo_modify temp) */
+    uint32_t thermo_group;    /* ... its bit */
+    char thermo_pressure_group_name[MDL_PATH_LEN]; /* the group of the pressure's kinetic part ("": thermo_group's;
+                                                      LAMMPS's thermo_press keeps thermo_modify temp's) */
+    uint32_t thermo_pressure_group;
     int thermo_multi;         /* the table as LAMMPS's thermo_modify line multi (keyword = value lines) */
     char log_file[MDL_PATH_LEN]; /* what the run prints, also into this file ("": none) */
     int log_append;
@@ -244,6 +262,11 @@ enum { MDL_COL_ID, MDL_COL_TYPE, MDL_COL_X, MDL_COL_XS = MDL_COL_X + 3, MDL_COL_
    is not one (NULL: no word at all). */
 int config_dump_columns(const char *text, int *cols, int *n, int *fields, const char **bad);
 const char *config_dump_column_name(int c);
+/* [system] groups: the bit of group `name` (all: bit 0; 0: no such group); and whether a definition
+   depends on types (by type, or of groups of which one did before it: *typed, their bits, is
+   updated): its group's bit, else 0. Those are made after set_types, the others before it. */
+uint32_t config_group_bit(const mdl_config *cfg, const char *name);
+uint32_t config_group_type_dependent(const mdl_config *cfg, const char *definition, uint32_t *typed);
 /* 1 when the key was set (in the file or by --set), 0 when it keeps its default. */
 int config_has(const mdl_config *cfg, const char *section, const char *key);
 /* Where a key was set ("file:line", "--set"), or the file name when it was left at its default. */

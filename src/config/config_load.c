@@ -14,7 +14,8 @@
 static int is_ensemble_key(const char *section, const char *key)
 {
     static const char *keys[] = {"ensemble", "target_temperature", "tau", "every", "chain", "target_pressure",
-                                 "pressure_tau", "pressure_chain"};
+                                 "pressure_tau", "pressure_chain", "rescale_window", "thermostat_group", "force_fixes",
+                                 "wall_reflect"};
     for (size_t k = 0; strcmp(section, "run") == 0 && k < sizeof keys / sizeof keys[0]; k++)
         if (strcmp(keys[k], key) == 0)
             return 1;

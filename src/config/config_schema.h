@@ -52,6 +52,9 @@ int config_check_system(const mdl_config *cfg);
 int config_lammps_dump(mdl_config *cfg);
 /* [run] wall_reflect into cfg->walls (config_system.c): 1, or 0 after naming the key. */
 int config_read_walls(mdl_config *cfg);
+/* [system] groups' definitions checked and their names listed; force_fixes, thermostat_group and
+   thermo_group read into bits (config_groups.c): 1, or 0 after a message. */
+int config_read_groups(mdl_config *cfg);
 /* [run] fire into cfg->fire (config_fire.c): 1, or 0 after naming the key. */
 int config_read_fire(mdl_config *cfg);
 /* The key's entry, or fallback naming the file (for "missing" messages). */

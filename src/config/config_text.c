@@ -75,8 +75,16 @@ void config_force_origin(const mdl_config *cfg, char *out, size_t size)
 {
     size_t k = pair_style_info(cfg->style) ? pair_origin(cfg, out, size) : eam_origin(cfg, out, size);
     if (cfg->ensemble == MDL_NVT_LANGEVIN && k < size)
-        snprintf(out + k, size - k, "; langevin target_temperature=%.17g tau=%.17g timestep=%.17g seed=%lu",
-                 cfg->target_temperature, cfg->tau, cfg->timestep, cfg->seed);
+        k += (size_t)snprintf(out + k, size - k, "; langevin target_temperature=%.17g tau=%.17g timestep=%.17g "
+                              "seed=%lu", cfg->target_temperature, cfg->tau, cfg->timestep, cfg->seed);
+    if (cfg->ensemble == MDL_NVT_LANGEVIN && cfg->thermostat_group != MDL_GROUP_ALL && k < size)
+        k += (size_t)snprintf(out + k, size - k, " group=%u", cfg->thermostat_group);
+    for (int f = 0; f < cfg->force_fixes.n && k < size; f++) { /* the fixes on groups' forces, in order */
+        const mdl_force_fix *x = &cfg->force_fixes.fix[f];
+        k += (size_t)snprintf(out + k, size - k, "; fix %d group=%u", x->style, x->group);
+        for (int d = 0; d < 3 && k < size; d++)
+            k += (size_t)(x->acts[d] ? snprintf(out + k, size - k, " %.17g", x->value[d]) : snprintf(out + k, size - k, " NULL"));
+    }
 }
 
 void config_stage_plan(const mdl_config *cfg, char *out, size_t size)

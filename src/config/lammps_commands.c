@@ -202,9 +202,8 @@ int script_type_without_mass(const script *sc)
 
 static int cmd_velocity(script *sc, char **w, int nw)
 {
-    if (nw < 5 || strcmp(w[1], "all") != 0 || strcmp(w[2], "create") != 0)
-        return fail(sc, "mdlite takes 'velocity all create T SEED [dist uniform|gaussian] [loop all|geom] [mom yes] "
-                        "[rot no] [sum no] [units box|lattice]'");
+    if (nw < 3)
+        return fail(sc, "expected 'velocity GROUP create|set|ramp|scale ...'");
     if (!sc->atoms_made)
         return fail(sc, "before atoms exist: LAMMPS refuses a velocity command with no atoms");
     if (sc->nruns)
@@ -212,6 +211,13 @@ static int cmd_velocity(script *sc, char **w, int nw)
     if (script_type_without_mass(sc))
         return fail(sc, "atom type %d has no mass yet: LAMMPS refuses a velocity command before every mass is set",
                     script_type_without_mass(sc));
+    /* velocity all create as the first: [system] temperature and seed; the others in order, as edits */
+    if (strcmp(w[1], "all") || strcmp(w[2], "create") || settings_find(&sc->now, "velocity_edits") ||
+        sc->velocity_made || script_keyword_given(w, nw, 5, "temp"))
+        return script_velocity_edit(sc, w, nw);
+    if (nw < 5)
+        return fail(sc, "mdlite takes 'velocity all create T SEED [dist uniform|gaussian] [loop all|geom] [mom yes] "
+                        "[rot no] [sum no] [units box|lattice] [temp ID]'");
     const char *loop = "all", *dist = "uniform";
     for (int k = 5; k < nw; k += 2) {
         const char *v = k + 1 < nw ? w[k + 1] : "";

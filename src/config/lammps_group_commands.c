@@ -1,14 +1,15 @@
 /* The LAMMPS commands that name atoms by where they are or what they are, into mdlite's keys: group
-   (its IDs: the fixes, computes and velocity commands that act on a group other than all refuse it
-   by name), set (types by type or by block region, before the first run: [system] set_types), and
-   balance (how LAMMPS shares the box between processors: no number changes). */
+   (its definitions as [system] groups, made before the first run), set (types by type, by block
+   region or by group, before the first run: [system] set_types), compute temp (a group's
+   temperature, which other commands name), and balance (how LAMMPS shares the box between
+   processors: no number changes). */
 #include "lammps_script_state.h"
 
 #include "../util/util.h"
 
 #include <string.h>
 
-static int group_exists(const script *sc, const char *id)
+int script_group_exists(const script *sc, const char *id)
 {
     if (!strcmp(id, "all"))
         return 1;
@@ -19,36 +20,215 @@ static int group_exists(const script *sc, const char *id)
     return 0;
 }
 
-/* group ID type T... | region R | union|subtract|intersect G... | empty: the ID kept. */
+int script_temp_compute(const script *sc, const char *id, char group[32])
+{
+    const size_t n = strlen(id);
+    for (const char *p = sc->computes.s; p && *p; p = strchr(p, '\n') + 1)
+        if (!strncmp(p, id, n) && p[n] == ' ') {
+            const size_t len = strcspn(p + n + 1, "\n");
+            memcpy(group, p + n + 1, len < 31 ? len : 31);
+            group[len < 31 ? len : 31] = '\0';
+            return 1;
+        }
+    return 0;
+}
+
+static int listed(const mdl_buf *list, const char *id)
+{
+    const size_t n = strlen(id);
+    for (const char *p = list->s; p && *p; p = strchr(p, '\n') + 1)
+        if (!strncmp(p, id, n) && p[n] == '\n')
+            return 1;
+    return 0;
+}
+
+/* A definition appended to [system] groups, in order (LAMMPS's group adds atoms to an ID made before). */
+static int add_definition(script *sc, const char *id, const char *fmt_words, int typed)
+{
+    if (typed && !listed(&sc->typed_groups, id))
+        MDL_TRY(buf_addf(&sc->typed_groups, "%s\n", id));
+    else if (!typed && listed(&sc->typed_groups, id))
+        return fail(sc, "group %s has a definition of types before: mdlite makes the groups of types after every set "
+                        "command, the others before them; define this first", id);
+    const setting *old = settings_find(&sc->now, "groups");
+    MDL_TRY(setf(sc, "system", "groups", "%s%s%s %s", old ? old->value : "", old ? ", " : "", id, fmt_words));
+    return script_group_exists(sc, id) ? MDL_OK : buf_addf(&sc->groups, "%s\n", id);
+}
+
+/* group ID type T... | id I|A:B... | region R (a block) | union|subtract|intersect G... | empty: a
+   [system] groups definition, made once the atoms are (before the first run). */
 static int cmd_group(script *sc, char **w, int nw)
 {
     MDL_TRY(expect_args(sc, nw, 2, 1000));
     if (!sc->box_made)
         return fail(sc, "before the box exists: LAMMPS refuses it");
+    if (!strcmp(w[1], "all"))
+        return fail(sc, "group all is every atom (LAMMPS: cannot redefine it this way)");
+    if (sc->nruns)
+        return fail(sc, "after a run: mdlite makes its groups once, from the atoms as they are before the first run");
+    if (!sc->atoms_made && strcmp(w[2], "empty") != 0)
+        return fail(sc, "before the atoms exist: mdlite makes a group from atoms (LAMMPS's group would be empty)");
+    if (strlen(w[1]) >= 32 || strspn(w[1], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(w[1]))
+        return fail(sc, "group %s: mdlite takes IDs of letters, digits and '_', at most 31", w[1]);
     const char *how = w[2];
-    if (!strcmp(how, "type")) {
+    mdl_buf words = {0};
+    int rc = MDL_OK, typed = !strcmp(how, "type");
+    if (!strcmp(how, "type") || !strcmp(how, "id")) {
         if (nw < 4)
-            return fail(sc, "group %s type: no types", w[1]);
-        for (int k = 3; k < nw; k++) {
-            long t;
-            MDL_TRY(script_count(sc, w[k], 1, sc->ntypes, &t));
+            rc = fail(sc, "group %s %s: no %ss", w[1], how, how);
+        for (int k = 3; k < nw && rc == MDL_OK; k++) {
+            long t, hi;
+            char *colon = strchr(w[k], ':');
+            if (colon && how[0] == 'i')
+                *colon = '\0';
+            rc = script_count(sc, w[k], 1, how[0] == 't' ? sc->ntypes : 2147483647L, &t);
+            if (rc == MDL_OK && colon && how[0] == 'i')
+                rc = script_count(sc, colon + 1, t, 2147483647L, &hi), *colon = ':';
+            if (rc == MDL_OK)
+                rc = buf_addf(&words, " %s", w[k]);
         }
     } else if (!strcmp(how, "region")) {
         MDL_TRY(expect_args(sc, nw, 3, 3));
-        if (script_find_region(sc, w[3]) < 0)
+        const int k = script_find_region(sc, w[3]);
+        if (k < 0)
             return fail(sc, "no region %s (LAMMPS: group region ID does not exist)", w[3]);
+        if (sc->regions[k].prism)
+            return fail(sc, "region %s is a prism: mdlite makes groups of block regions", w[3]);
+        const double *b = sc->regions[k].b;
+        rc = buf_addf(&words, " %.17g %.17g %.17g %.17g %.17g %.17g", b[0], b[1], b[2], b[3], b[4], b[5]);
+        how = "block";
     } else if (!strcmp(how, "union") || !strcmp(how, "subtract") || !strcmp(how, "intersect")) {
         if (nw < 4 + (strcmp(how, "union") != 0))
             return fail(sc, "group %s %s: too few groups", w[1], how);
-        for (int k = 3; k < nw; k++)
-            if (!group_exists(sc, w[k]))
-                return fail(sc, "no group %s (LAMMPS: group ID does not exist)", w[k]);
+        for (int k = 3; k < nw && rc == MDL_OK; k++) {
+            rc = !script_group_exists(sc, w[k]) ? fail(sc, "no group %s (LAMMPS: group ID does not exist)", w[k])
+                                                : buf_addf(&words, " %s", w[k]);
+            typed |= listed(&sc->typed_groups, w[k]);
+        }
     } else if (strcmp(how, "empty") != 0) {
-        return fail(sc, "group %s %s: mdlite takes type, region, union, subtract, intersect and empty", w[1], how);
+        return fail(sc, "group %s %s: mdlite takes type, id, region, union, subtract, intersect and empty", w[1], how);
     }
-    if (!strcmp(w[1], "all"))
-        return fail(sc, "group all is every atom (LAMMPS: cannot redefine it this way)");
-    return group_exists(sc, w[1]) ? MDL_OK : buf_addf(&sc->groups, "%s\n", w[1]);
+    if (rc == MDL_OK) {
+        mdl_buf def = {0};
+        rc = buf_addf(&def, "%s%s", how, buf_str(&words));
+        rc = rc ? rc : add_definition(sc, w[1], buf_str(&def), typed);
+        buf_free(&def);
+    }
+    buf_free(&words);
+    return rc;
+}
+
+/* compute ID GROUP temp: a temperature on a group, for thermo_modify temp, fix_modify temp and
+   velocity's temp keyword (another compute is refused by its style). */
+static int cmd_compute(script *sc, char **w, int nw)
+{
+    if (nw < 4)
+        return fail(sc, "expected 'compute ID GROUP STYLE ...'");
+    if (strcmp(w[3], "temp") != 0 || nw != 4)
+        return fail(sc, "compute %s: mdlite takes compute ID GROUP temp (a group's temperature, for thermo_modify temp, "
+                        "fix_modify temp and velocity's temp)", w[3]);
+    if (!script_group_exists(sc, w[2]))
+        return fail(sc, "no group %s (LAMMPS: could not find compute group ID)", w[2]);
+    char g[32];
+    if (script_temp_compute(sc, w[1], g) || strchr(w[1], ' ') || strlen(w[1]) > 60)
+        return fail(sc, "compute %s exists already (LAMMPS refuses a second one of that ID)", w[1]);
+    return buf_addf(&sc->computes, "%s %s\n", w[1], w[2]);
+}
+
+int script_keyword_given(char **w, int nw, int from, const char *key)
+{
+    for (int k = from; k < nw; k += 2)
+        if (!strcmp(w[k], key))
+            return 1;
+    return 0;
+}
+
+/* velocity's keywords from w[from]: each one mdlite takes with its allowed values ("*": any word; a
+   temp compute's ID resolved to its group), the others refused. units box|lattice sets *lattice. */
+static int velocity_keywords(script *sc, char **w, int nw, int from, const char *allowed, mdl_buf *out, int *lattice)
+{
+    *lattice = 1;
+    for (int k = from; k < nw; k += 2) {
+        const char *key = w[k], *v = k + 1 < nw ? w[k + 1] : "";
+        char group[32], pair[80];
+        snprintf(pair, sizeof pair, " %s %s ", key, v);
+        const int any = !strcmp(key, "temp") && strstr(allowed, " temp * ");
+        if (!strstr(allowed, pair) && !any) {
+            char list[256], *o = list; /* the allowed pairs, comma-separated */
+            for (const char *a = allowed + 1; *a && o < list + sizeof list - 2; a++)
+                if (a[0] == ' ' && a[1] == ' ')
+                    *o++ = ',', *o++ = ' ', a++;
+                else if (a[1] || a[0] != ' ')
+                    *o++ = *a;
+            *o = '\0';
+            return fail(sc, "'%s %s': mdlite's velocity %s takes %s", key, v, w[2], list);
+        }
+        if (!strcmp(key, "units"))
+            *lattice = !strcmp(v, "lattice");
+        else if (!strcmp(key, "temp") && !script_temp_compute(sc, v, group))
+            return fail(sc, "temp %s: no compute temp of that ID (LAMMPS: could not find velocity temperature ID)", v);
+        else if (!strcmp(key, "temp"))
+            MDL_TRY(buf_addf(out, " temp %s", group));
+        else if (!strcmp(key, "loop") || !strcmp(key, "dist") || !strcmp(key, "sum"))
+            MDL_TRY(buf_addf(out, " %s %s", key, v));
+    }
+    return MDL_OK;
+}
+
+/* A value of velocity set or ramp in box units: units lattice (LAMMPS's default) scales it by the
+   lattice's spacing along d (no lattice: 1, LAMMPS's lattice none 1.0). */
+static int velocity_value(script *sc, const char *word, int d, int lattice, mdl_buf *out)
+{
+    if (!strcmp(word, "NULL"))
+        return buf_addf(out, " NULL");
+    double v;
+    MDL_TRY(script_number(sc, word, &v));
+    return buf_addf(out, " %.17g", lattice && sc->lattice[0] ? v * sc->crystal.spacing[d] : v);
+}
+
+int script_velocity_edit(script *sc, char **w, int nw)
+{
+    if (!script_group_exists(sc, w[1]))
+        return fail(sc, "no group %s (LAMMPS: could not find velocity group ID)", w[1]);
+    const char *st = w[2];
+    static const char *const common = " mom yes  rot no  units box  units lattice  bias no  rigid no ";
+    mdl_buf args = {0}, keys = {0};
+    char allowed[256];
+    int lattice, rc = MDL_OK;
+    const int create = !strcmp(st, "create"), set = !strcmp(st, "set"), ramp = !strcmp(st, "ramp"),
+              scale = !strcmp(st, "scale");
+    const int nargs = create ? 2 : set ? 3 : ramp ? 6 : scale ? 1 : -1;
+    if (nargs < 0 || nw < 3 + nargs)
+        return fail(sc, "velocity %s: mdlite takes create T SEED, set VX VY VZ, ramp VDIM VLO VHI DIM CLO CHI and scale T",
+                    st);
+    snprintf(allowed, sizeof allowed, "%s%s", common,
+             create ? " dist uniform  dist gaussian  loop all  loop geom  sum no  temp * "
+             : scale ? " temp * " : " sum no  sum yes ");
+    rc = velocity_keywords(sc, w, nw, 3 + nargs, allowed, &keys, &lattice);
+    for (int k = 0; k < nargs && rc == MDL_OK; k++) {
+        if (ramp && (k == 0 || k == 3)) { /* vx|vy|vz and x|y|z */
+            const char *d = w[3 + k] + (k == 0);
+            if ((k == 0 && w[3][0] != 'v') || !strchr("xyz", d[0]) || !d[0] || d[1])
+                rc = fail(sc, "velocity ramp: '%s': expected %s", w[3 + k], k ? "x, y or z" : "vx, vy or vz");
+            else
+                rc = buf_addf(&args, " %s", w[3 + k]);
+        } else if (set || ramp) {
+            const int d = set ? k : k < 3 ? w[3][1] - 'x' : w[6][0] - 'x';
+            rc = velocity_value(sc, w[3 + k], d, lattice, &args);
+        } else {
+            double v;
+            rc = script_number(sc, w[3 + k], &v);
+            rc = rc ? rc : buf_addf(&args, " %s", w[3 + k]);
+        }
+    }
+    if (rc == MDL_OK) {
+        const setting *old = settings_find(&sc->now, "velocity_edits");
+        rc = setf(sc, "system", "velocity_edits", "%s%s%s %s%s%s", old ? old->value : "", old ? ", " : "", st, w[1],
+                  buf_str(&args), buf_str(&keys));
+    }
+    buf_free(&args);
+    buf_free(&keys);
+    return rc;
 }
 
 /* set type T type N | set region R type N (a block: inside with its faces, as LAMMPS's RegBlock) |
@@ -56,11 +236,14 @@ static int cmd_group(script *sc, char **w, int nw)
 static int cmd_set(script *sc, char **w, int nw)
 {
     if (nw != 5 || strcmp(w[3], "type") != 0)
-        return fail(sc, "mdlite takes 'set type T type N', 'set region ID type N' and 'set group all type N'");
+        return fail(sc, "mdlite takes 'set type T type N', 'set region ID type N' and 'set group ID type N'");
     if (!sc->atoms_made)
         return fail(sc, "before the atoms exist (LAMMPS: set command before simulation box is defined)");
     if (sc->nruns)
         return fail(sc, "after a run: mdlite sets types before the first run");
+    if (sc->typed_groups.len) /* their atoms are made after every set, from the types it leaves */
+        return fail(sc, "after a group of types (%.*s): mdlite makes such groups after every set command; set the "
+                        "types first", (int)strcspn(sc->typed_groups.s, "\n"), sc->typed_groups.s);
     long n, t = 0;
     MDL_TRY(script_count(sc, w[4], 1, sc->ntypes, &n));
     mdl_buf edit = {0};
@@ -79,8 +262,12 @@ static int cmd_set(script *sc, char **w, int nw)
         rc = rc ? rc : buf_addf(&edit, "block %.17g %.17g %.17g %.17g %.17g %.17g %ld", b[0], b[1], b[2], b[3], b[4], b[5], n);
     } else if (!strcmp(w[1], "group") && !strcmp(w[2], "all")) {
         rc = rc ? rc : buf_addf(&edit, "all %ld", n);
+    } else if (!strcmp(w[1], "group")) {
+        if (!script_group_exists(sc, w[2]))
+            rc = fail(sc, "no group %s (LAMMPS: set group ID does not exist)", w[2]);
+        rc = rc ? rc : buf_addf(&edit, "group %s %ld", w[2], n);
     } else {
-        rc = fail(sc, "set %s %s: mdlite sets the types of a type, of a block region or of group all", w[1], w[2]);
+        rc = fail(sc, "set %s %s: mdlite sets the types of a type, of a block region or of a group", w[1], w[2]);
     }
     if (rc == MDL_OK)
         rc = setf(sc, "system", "set_types", "%s", edit.s);
@@ -107,6 +294,8 @@ int lammps_group_command(script *sc, char **w, int nw)
         return cmd_group(sc, w, nw);
     if (!strcmp(w[0], "set"))
         return cmd_set(sc, w, nw);
+    if (!strcmp(w[0], "compute"))
+        return cmd_compute(sc, w, nw);
     if (!strcmp(w[0], "balance"))
         return cmd_balance(sc, w, nw);
     return 1;

@@ -33,10 +33,13 @@ static int cmd_fix(script *sc, char **w, int nw)
         return fail(sc, "before the box exists: LAMMPS refuses it");
     if (nw < 4)
         return fail(sc, "expected 'fix ID GROUP STYLE ...'");
-    if (strcmp(w[2], "all") != 0)
-        return fail(sc, "group %s: mdlite's fixes act on all atoms (fix ID all STYLE ...)", w[2]);
     char base[64];
     script_base_style(w[3], base, sizeof base);
+    if (!script_group_exists(sc, w[2]))
+        return fail(sc, "no group %s (LAMMPS: could not find fix group ID)", w[2]);
+    if (strcmp(w[2], "all") != 0 && !script_fix_takes_group(base))
+        return fail(sc, "fix %s on group %s: mdlite's %s acts on all atoms; on a group it takes setforce, addforce, "
+                        "aveforce, langevin, temp/rescale, temp/berendsen and temp/csvr", base, w[2], base);
     if (!strcmp(base, "enforce2d") && sc->dimension != 2)
         return fail(sc, "fix enforce2d in a 3-d system (LAMMPS: cannot use fix enforce2d with 3d simulation)");
     if (!strcmp(base, "enforce2d") && nw != 4)
@@ -60,9 +63,10 @@ static int cmd_fix(script *sc, char **w, int nw)
     }
     script_fix *f = &sc->fixes[k];
     *f = (script_fix){mdl_strdup(w[1]), mdl_strdup(base), mdl_calloc((size_t)nw, sizeof(char *), "fix"), 0, sc->line,
-                      ++sc->fixes_made};
+                      ++sc->fixes_made, "", ""};
     if (!f->id || !f->style || !f->args)
         return MDL_ERUN;
+    snprintf(f->group, sizeof f->group, "%s", w[2]);
     for (int a = 4; a < nw; a++)
         if (!(f->args[f->nargs++] = mdl_strdup(w[a])))
             return MDL_ERUN;
@@ -104,7 +108,7 @@ static int nose_hoover_keys(script *sc, const script_fix *f, int npt)
 static void drop_ensemble_keys(script *sc)
 {
     static const char *const keys[] = {"ensemble", "chains", "target_temperature", "tau", "every", "chain",
-                                       "target_pressure", "pressure_tau", "pressure_chain"};
+                                       "target_pressure", "pressure_tau", "pressure_chain", "rescale_window"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         settings_drop(&sc->now, keys[k]);
 }
@@ -130,20 +134,33 @@ static int thermostat_keys(script *sc, const script_fix *f)
     }
     double window, fraction;
     if (!strcmp(f->style, "temp/rescale") && f->nargs == 5 && !strcmp(f->args[1], f->args[2]) &&
-        mdl_parse_double(f->args[3], &window) == 0 && window == 0 && mdl_parse_double(f->args[4], &fraction) == 0 &&
+        mdl_parse_double(f->args[3], &window) == 0 && window >= 0 && mdl_parse_double(f->args[4], &fraction) == 0 &&
         fraction == 1) {
         MDL_TRY(setf(sc, "run", "ensemble", "nvt-rescale"));
         MDL_TRY(setf(sc, "run", "every", "%s", f->args[0]));
+        if (window > 0)
+            MDL_TRY(setf(sc, "run", "rescale_window", "%s", f->args[3]));
         return setf(sc, "run", "target_temperature", "%s", f->args[1]);
     }
     sc->line = f->line;
     return fail(sc, "fix %s: mdlite takes nve alone, nvt, npt (temp, iso), or nve with langevin T T DAMP SEED, "
-                    "temp/berendsen T T DAMP, temp/csvr T T DAMP SEED or temp/rescale N T T 0 1.0 (one target: "
+                    "temp/berendsen T T DAMP, temp/csvr T T DAMP SEED or temp/rescale N T T WINDOW 1.0 (one target: "
                     "start = stop)", f->style);
 }
 
 /* The ensemble of the fixes in force at a run, as mdlite's [run] keys. */
+static int thermostat_of_fixes(script *sc, long steps);
 static int ensemble_of_fixes(script *sc, long steps)
+{
+    MDL_TRY(thermostat_of_fixes(sc, steps));
+    const script_fix *thermostat = NULL;
+    for (int k = 0; k < sc->nfix && !thermostat; k++)
+        thermostat = script_fix_takes_group(sc->fixes[k].style) && !script_force_fix_style(sc->fixes[k].style)
+                         ? &sc->fixes[k] : NULL;
+    return script_group_fixes(sc, thermostat);
+}
+
+static int thermostat_of_fixes(script *sc, long steps)
 {
     drop_ensemble_keys(sc);
     MDL_TRY(script_walls(sc));
@@ -151,7 +168,7 @@ static int ensemble_of_fixes(script *sc, long steps)
     for (int k = 0; k < sc->nfix; k++) {
         const script_fix *f = &sc->fixes[k];
         /* a 2-d system's z forces and velocities are 0 (make_2d); walls: script_walls */
-        if (!strcmp(f->style, "enforce2d") || !strcmp(f->style, "wall/reflect"))
+        if (!strcmp(f->style, "enforce2d") || !strcmp(f->style, "wall/reflect") || script_force_fix_style(f->style))
             continue;
         if (!strcmp(f->style, "nve") && !nve)
             nve = f;
@@ -193,6 +210,8 @@ static int cmd_thermo_style(script *sc, char **w, int nw)
     static const char *const modifiers[] = {"thermo_norm", "thermo_format", "thermo_line"};
     for (size_t k = 0; k < sizeof modifiers / sizeof modifiers[0]; k++)
         settings_drop(&sc->now, modifiers[k]);
+    if (settings_find(&sc->now, "thermo_group")) /* a stage's own: the stages before it may have had one */
+        MDL_TRY(setf(sc, "output", "thermo_group", "all"));
     sc->thermo_custom = 0;
     if (nw == 2 && !strcmp(w[1], "one"))
         return setf(sc, "output", "thermo_columns", "step temp epair emol etotal press");
@@ -214,7 +233,9 @@ static int cmd_thermo_modify(script *sc, char **w, int nw)
     for (int k = 1; k < nw; k += 2) {
         const char *key = w[k], *v = k + 1 < nw ? w[k + 1] : "";
         const int yesno = !strcmp(v, "yes") || !strcmp(v, "no");
-        if (!strcmp(key, "norm") && yesno) {
+        if (!strcmp(key, "temp") && k + 1 < nw) {
+            MDL_TRY(script_thermo_temp(sc, v));
+        } else if (!strcmp(key, "norm") && yesno) {
             MDL_TRY(setf(sc, "output", "thermo_norm", "%s", v));
         } else if (!strcmp(key, "line") && (!strcmp(v, "one") || !strcmp(v, "multi"))) {
             MDL_TRY(setf(sc, "output", "thermo_line", "%s", v));
@@ -248,7 +269,7 @@ static int cmd_thermo_modify(script *sc, char **w, int nw)
             /* flush: mdlite flushes every row; lost: atoms never leave a periodic box; warn: how many
                warnings LAMMPS prints */
         } else {
-            return fail(sc, "'%s %s': mdlite takes norm, format, line one|multi, flush, lost, lost/bond and warn",
+            return fail(sc, "'%s %s': mdlite takes norm, temp, format, line one|multi, flush, lost, lost/bond and warn",
                         key, v);
         }
     }
@@ -538,7 +559,8 @@ int lammps_run_command(script *sc, char **w, int nw)
                  {"thermo_style", cmd_thermo_style}, {"thermo_modify", cmd_thermo_modify}, {"dump", script_cmd_dump},
                  {"undump", script_cmd_dump},       {"run", cmd_run},            {"minimize", cmd_minimize},
                  {"write_data", cmd_write_data}, {"info", cmd_info},      {"min_style", cmd_min},
-                 {"min_modify", cmd_min},     {"dump_modify", script_cmd_dump_modify}};
+                 {"min_modify", cmd_min},     {"dump_modify", script_cmd_dump_modify},
+                 {"fix_modify", script_cmd_fix_modify}};
     for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
         if (!strcmp(table[k].name, w[0]))
             return table[k].fn(sc, w, nw);

@@ -44,6 +44,8 @@ typedef struct {
     char **args;
     int nargs, line;
     long made;            /* its number among the fix commands (a fix made again is a new one) */
+    char group[32];       /* its group ID */
+    char temp[64];        /* fix_modify temp: its temperature compute's ID ("": its own, on its group) */
 } script_fix;
 
 typedef struct {
@@ -102,6 +104,8 @@ typedef struct script {
     int log_append;
     mdl_buf initial_data;   /* write_data before the first run: paths separated by newlines */
     mdl_buf groups;         /* the group command's IDs, each followed by a newline */
+    mdl_buf computes;       /* compute ID GROUP temp: "ID GROUP" lines */
+    mdl_buf typed_groups;   /* the groups with a definition of types (by type, or of such groups) */
     settings data_keys;     /* the keys at the last of them (a change before the first run is refused) */
     int data_line;
 } script;
@@ -143,8 +147,17 @@ int script_evaluate(script *sc, const char *formula, double *out);
 int script_thermo_variables(script *sc, const char *columns, mdl_buf *out);
 /* The index of region id, or -1. */
 int script_find_region(script *sc, const char *id);
-/* group, set, balance (lammps_group_commands.c; lammps_system_command asks it): 1 when w[0] is none. */
+/* group, set, compute, balance (lammps_group_commands.c; lammps_system_command asks it): 1 when w[0]
+   is none. */
 int lammps_group_command(script *sc, char **w, int nw);
+/* Whether group id exists (all does); the group of compute temp id into group (0: no such compute). */
+int script_group_exists(const script *sc, const char *id);
+int script_temp_compute(const script *sc, const char *id, char group[32]);
+/* Whether keyword key is among the keyword-value pairs w[from ..]. */
+int script_keyword_given(char **w, int nw, int from, const char *key);
+/* A velocity command other than the first `velocity all create`, as a [system] velocity_edits edit
+   (values in box units; a temp compute as its group). */
+int script_velocity_edit(script *sc, char **w, int nw);
 /* A variable from mdlite's command line (-var NAME VALUE ...): an index variable. */
 int script_define_index(script *sc, const char *name, char **values, int nvalues);
 void script_free_vars(script *sc);
@@ -171,6 +184,15 @@ int script_type_range(script *sc, const char *word, int n, int *lo, int *hi);
 /* The fix wall/reflect commands in force, as [run] wall_reflect (in box units) for this run
    (lammps_walls.c); a wall at a variable's coordinate refused with its fix's line. */
 int script_walls(script *sc);
+
+/* Fixes on groups (lammps_group_fixes.c): the styles that set or add to forces, the styles that take
+   a group other than all; at a run, the force fixes in force as [run] force_fixes and the
+   thermostat's group as [run] thermostat_group; fix_modify temp; thermo_modify temp's group. */
+int script_force_fix_style(const char *style);
+int script_fix_takes_group(const char *style);
+int script_group_fixes(script *sc, const script_fix *thermostat);
+int script_cmd_fix_modify(script *sc, char **w, int nw);
+int script_thermo_temp(script *sc, const char *id);
 
 /* dump, undump and dump_modify (lammps_dump_commands.c). */
 int script_cmd_dump(script *sc, char **w, int nw);

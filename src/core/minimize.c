@@ -58,6 +58,8 @@ static int read_forces(minimizer *m)
 {
     run_state *r = m->r;
     MDL_TRY(r->ops->compute_forces(r->ctx, MDL_FORCES_ENERGY));
+    if (r->cfg->force_fixes.n) /* LAMMPS's min_post_force */
+        MDL_TRY(r->ops->force_fixes(r->ctx, &r->cfg->force_fixes));
     MDL_TRY(r->ops->snapshot_start(r->ctx, r->data_slot, MDL_DUMP_FORCE)); /* every rank's atoms to rank 0 */
     if (r->rank == 0) {
         mdl_system frame = r->snap;

@@ -395,6 +395,8 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     double t = mdl_wtime();
     int rc = system_setup(cfg, &u, &s, ops->draw_normals);
     if (rc == MDL_OK)
+        rc = stepper_groups(cfg, ops, &s);
+    if (rc == MDL_OK)
         rc = load_restart(restart, &s, &r);
     if (rc == MDL_OK)
         rc = potential_build(cfg, &s, &pt);

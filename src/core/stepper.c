@@ -4,13 +4,40 @@
 
 #include "../util/util.h"
 
+#include <stdlib.h>
+
 int is_thermo_step(const mdl_config *cfg, long step, long final_step)
 {
     return cfg->thermo != 0 && (step == final_step || (cfg->thermo > 0 && step % cfg->thermo == 0)); /* -1: ends */
 }
 
+int stepper_groups(const mdl_config *base, const mdl_backend_ops *ops, mdl_system *s)
+{
+    int used = base->groups_used, k = 0;
+    while (!used && k < base->nstages)
+        used = base->stages[k++].groups_used;
+    if (!used) { /* groups that made types or velocities alone: the run needs none */
+        free(s->groups);
+        s->groups = NULL;
+        return MDL_OK;
+    }
+    if (ops->force_fixes && ops->thermo_group)
+        return MDL_OK;
+    mdl_error("%s: [run] backend = %s: the run's fixes, thermostat or thermo act on a group ([run] force_fixes, "
+              "thermostat_group, [output] thermo_group), which the %s backend does not take yet; run it with backend = "
+              "cpu", base->path, ops->name, ops->name);
+    return MDL_EINPUT;
+}
+
+int stepper_force_fixes(mdl_stepper *st)
+{
+    return st->cfg->force_fixes.n ? st->ops->force_fixes(st->ctx, &st->cfg->force_fixes) : MDL_OK;
+}
+
 int stepper_setup(mdl_stepper *st, long step, int forces_given)
 {
+    if (st->ops->thermo_group)
+        MDL_TRY(st->ops->thermo_group(st->ctx, st->cfg->thermo_group, st->cfg->thermo_pressure_group));
     MDL_TRY(st->ops->build_neighbors(st->ctx));
     thermostat_init(&st->thermostat, st->cfg, st->units, st->natoms);
     if (forces_given) /* a restart's forces: the thermostat's force is in them already */
@@ -18,6 +45,7 @@ int stepper_setup(mdl_stepper *st, long step, int forces_given)
     else {
         MDL_TRY(st->ops->compute_forces(st->ctx, MDL_FORCES_ENERGY));
         MDL_TRY(thermostat_apply(&st->thermostat, st->ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
+        MDL_TRY(stepper_force_fixes(st));
     }
     return thermostat_setup(&st->thermostat, st->ops, st->ctx, st->thermostat_state, st->nstate);
 }
@@ -64,7 +92,8 @@ int stepper_advance(mdl_stepper *st, long step, int energy, int chain)
     chain = chain && !scale && !st->sync_phases && !st->cfg->walls.n;
     /* nothing between the forces and the chained kicks (the thermostat's force acts on every step
        or none, so the step's kind says this too) */
-    int fold = chain && !energy && !thermostat_acts(&st->thermostat, step, MDL_THERMOSTAT_POST_FORCE);
+    int fold = chain && !energy && !thermostat_acts(&st->thermostat, step, MDL_THERMOSTAT_POST_FORCE) &&
+               !st->cfg->force_fixes.n;
     /* what differs between steps: energy, a rescaling thermostat's steps, the chained half kicks */
     int kind = energy | scale << 1 | chain << 2 | first_done << 3;
     phase_start(&st->timers);
@@ -82,6 +111,7 @@ int stepper_advance(mdl_stepper *st, long step, int energy, int chain)
         MDL_TRY(ops->compute_forces(st->ctx, energy ? MDL_FORCES_ENERGY : virial ? MDL_FORCES_VIRIAL
                                              : fold ? MDL_FORCES_THEN_KICKS : MDL_FORCES));
         MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
+        MDL_TRY(stepper_force_fixes(st));
         phase_end(st, PH_FORCE);
         MDL_TRY(ops->integrate_second(st->ctx, chain));
         MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_END_OF_STEP));

@@ -22,10 +22,12 @@ void thermostat_init(mdl_thermostat *t, const mdl_config *cfg, const mdl_units *
     t->target = cfg->target_temperature;
     t->coupling = cfg->ensemble == MDL_NVT_BERENDSEN ? cfg->timestep / cfg->tau : 1.0;
     t->scaling = (mdl_scaling){cfg->target_temperature, t->coupling, cfg->ensemble == MDL_NVT_CSVR,
-                               cfg->tau > 0 ? exp(-cfg->timestep / cfg->tau) : 0.0, mdl_rng_key(cfg->seed, MDL_STREAM_CSVR)};
+                               cfg->tau > 0 ? exp(-cfg->timestep / cfg->tau) : 0.0, mdl_rng_key(cfg->seed, MDL_STREAM_CSVR),
+                               cfg->ensemble == MDL_NVT_RESCALE ? cfg->rescale_window : 0.0, cfg->thermostat_group};
     t->every = cfg->every;
     t->seed = cfg->seed;
-    t->langevin = (mdl_langevin){cfg->target_temperature, cfg->tau, cfg->timestep, u->boltz, u->mvv2e, u->ftm2v};
+    t->langevin = (mdl_langevin){cfg->target_temperature, cfg->tau, cfg->timestep, u->boltz, u->mvv2e, u->ftm2v,
+                                 cfg->thermostat_group};
     mdl_nh *nh = &t->nh;
     nh->tchain = cfg->chain;
     nh->pchain = cfg->pressure_chain;

@@ -36,6 +36,7 @@ static void cpu_destroy(void *p)
     free_slots(c);
     cpu_analysis_free(c);
     system_destroy(&c->s);
+    free(c->groups);
     free(c->x0);
     free(c->y0);
     free(c->z0);
@@ -151,6 +152,12 @@ static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     int nc[3]; /* the cell lists size their own grid from the region */
     domain_cell_grid(&c->dm, c->rneigh, s->n, &c->region, nc);
     MDL_TRY(domain_take_owned(&c->dm, s, setup->build, &c->s));
+    c->thermo_group = c->pressure_group = MDL_GROUP_ALL;
+    if (s->groups) {
+        if (!(c->groups = mdl_calloc(s->n, sizeof *c->groups, "the atoms' groups")))
+            return MDL_ERUN;
+        memcpy(c->groups, s->groups, s->n * sizeof *c->groups);
+    }
     c->restart_since = -1;
     if (setup->build) { /* the first build from the checkpoint's build positions, by id */
         c->box_now = s->box, c->s.box = *box;
@@ -410,8 +417,8 @@ static int cpu_langevin(void *p, const mdl_langevin *lp, uint64_t seed, long ste
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
-    langevin_forces(c->dm.nlocal, s->mass, s->type, s->id, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz, lp, seed,
-                    (uint64_t)step);
+    langevin_forces(c->dm.nlocal, s->mass, s->type, s->id, c->groups, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz, lp,
+                    seed, (uint64_t)step);
     return MDL_OK;
 }
 
@@ -420,9 +427,19 @@ static int cpu_scale_to_temperature(void *p, const mdl_scaling *rule, long step)
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
+    const int dim = box_dimension(&s->box);
+    if (rule->group != MDL_GROUP_ALL) { /* a group's temperature, its atoms scaled (LAMMPS: none when dof < 1) */
+        double ke, n;
+        MDL_TRY(cpu_group_kinetic(c, rule->group, &ke, &n));
+        const double dof = mdl_dof((size_t)n, dim), t = mdl_temperature(ke, (size_t)n, dim, &c->u);
+        const double factor = dof >= 1 && t > 0 ? thermostat_factor(rule, t, dof, (uint64_t)step) : 1.0;
+        for (size_t i = 0; i < c->dm.nlocal && factor != 1.0; i++)
+            if (group_has(c->groups, s->id[i], rule->group))
+                s->vx[i] *= factor, s->vy[i] *= factor, s->vz[i] *= factor;
+        return MDL_OK;
+    }
     double ke = cpu_local_kinetic(c);
     MDL_TRY(comm_sum_doubles(&ke, 1)); /* all ranks' */
-    const int dim = box_dimension(&s->box);
     double t = mdl_temperature(ke, c->natoms, dim, &c->u);
     if (t > 0)
         scale_velocities(c->dm.nlocal, thermostat_factor(rule, t, mdl_dof(c->natoms, dim), (uint64_t)step), s->vx, s->vy,
@@ -567,5 +584,7 @@ const mdl_backend_ops mdl_cpu_backend = {
     .set_velocities = cpu_set_velocities,
     .move_atoms = cpu_move_atoms,
     .reflect_walls = cpu_reflect_walls,
+    .force_fixes = cpu_force_fixes,
+    .thermo_group = cpu_thermo_group,
     .atom_energies = cpu_atom_energies,
 };

@@ -48,6 +48,9 @@ typedef struct {
     double volume0;           /* the barostat's reference volume (its run's first; a runaway's reference) */
     long step_now;            /* the step begin_step opened */
     double box_moved;         /* > 0: the box's faces moved this far past the skin (unsafe) */
+    uint32_t *groups;         /* every atom's groups, by id (mdl_system.groups; NULL: all alone) */
+    uint32_t thermo_group;    /* thermo's temperature and kinetic energy are this group's (MDL_GROUP_ALL: every atom's) */
+    uint32_t pressure_group;  /* ... and the pressure's kinetic part this one's */
     mdl_health lost;          /* the first atom this rank found past a fixed face (MDL_HEALTH_LOST + face) */
     struct cpu_analysis {     /* on-the-fly analysis (analysis.c) */
         mdl_analysis_spec spec;
@@ -89,6 +92,12 @@ int cpu_remap_box(cpu_ctx *c);
 int cpu_apply_boundary(cpu_ctx *c, int *lost);
 /* The backend table's reflect_walls (boundary.c). */
 int cpu_reflect_walls(void *p, const mdl_walls *w);
+
+/* Groups (groups.c): a group's kinetic energy and atom count over all ranks; the backend table's
+   force_fixes and thermo_group. */
+int cpu_group_kinetic(cpu_ctx *c, uint32_t group, double *kinetic, double *count);
+int cpu_force_fixes(void *p, const mdl_force_fixes *ff);
+int cpu_thermo_group(void *p, uint32_t temperature, uint32_t pressure);
 
 /* The observables' operations of the backend table (observe.c). */
 /* The observables now into o (all ranks' sums). */

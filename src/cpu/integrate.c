@@ -74,12 +74,14 @@ void scale_velocities(size_t n, double factor, double *vx, double *vy, double *v
 }
 
 void langevin_forces(size_t n, const double *mass_of_type, const int32_t *type, const int64_t *id,
-                     const double *vx, const double *vy, const double *vz, double *fx, double *fy, double *fz,
+                     const uint32_t *groups, const double *vx, const double *vy, const double *vz, double *fx, double *fy, double *fz,
                      const mdl_langevin *p, uint64_t seed, uint64_t step)
 {
     const uint64_t key = mdl_rng_key(seed, MDL_STREAM_LANGEVIN);
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < n; i++) {
+        if (!group_has(groups, id[i], p->group))
+            continue;
         mdl_u32x4 r = mdl_random_block(key, (uint64_t)id[i], step);
         double f[3];
         langevin_force(p, mass_of_type[type[i]], vx[i], vy[i], vz[i], r.v, f);

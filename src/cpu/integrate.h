@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../physics/groups.h"
 #include "../physics/langevin.h"
 #include "../physics/nose_hoover.h"
 
@@ -26,7 +27,7 @@ void remap_coordinates(size_t n, double *x, double lo, double len, double lo2, d
 /* LAMMPS fix langevin's force (physics/langevin.h) added to every atom's, the noise from the
    counter-based stream at (seed, atom id, step), so results do not depend on threads. */
 void langevin_forces(size_t n, const double *mass_of_type, const int32_t *type, const int64_t *id,
-                     const double *vx, const double *vy, const double *vz, double *fx, double *fy, double *fz,
+                     const uint32_t *groups, const double *vx, const double *vy, const double *vz, double *fx, double *fy, double *fz,
                      const mdl_langevin *p, uint64_t seed, uint64_t step);
 
 /* The CPU backend's draw of the initial velocities' normal deviates (physics/rng.h's

@@ -11,12 +11,21 @@
 int cpu_reduce(void *p, mdl_observables *o)
 {
     cpu_ctx *c = p;
-    double sums[3] = {cpu_local_kinetic(c), c->pe, c->virial};
+    double sums[3] = {cpu_local_kinetic(c), c->pe, c->virial}, n = (double)c->natoms;
     MDL_TRY(comm_sum_doubles(sums, 3)); /* in rank order */
-    o->kinetic = sums[0];
+    double press_kinetic = sums[0], press_n;
+    if (c->thermo_group != MDL_GROUP_ALL) /* thermo_modify temp: that group's kinetic energy and count */
+        MDL_TRY(cpu_group_kinetic(c, c->thermo_group, &sums[0], &n));
+    if (c->pressure_group != MDL_GROUP_ALL)
+        MDL_TRY(cpu_group_kinetic(c, c->pressure_group, &press_kinetic, &press_n));
+    o->kinetic = c->pressure_group == c->thermo_group ? sums[0] : press_kinetic;
     o->potential = sums[1];
     o->virial = sums[2];
-    mdl_finish_observables(o, c->natoms, &c->s.box, &c->u, c->tail);
+    mdl_finish_observables(o, (size_t)n, &c->s.box, &c->u, c->tail); /* the pressure of this kinetic energy */
+    if (c->pressure_group != c->thermo_group) { /* then the temperature's */
+        o->kinetic = sums[0];
+        o->temperature = mdl_temperature(o->kinetic, (size_t)n, box_dimension(&c->s.box), &c->u);
+    }
     o->ecouple = c->nose_hoover ? nh_energy(&c->nh, o->volume) : 0.0;
     return MDL_OK;
 }
@@ -43,6 +52,8 @@ int cpu_pressure_tensor(void *p, double kinetic[6], double virial[6])
     const mdl_system *s = &c->s;
     double sums[12] = {0};
     for (size_t i = 0; i < c->dm.nlocal; i++) {
+        if (!group_has(c->groups, s->id[i], c->pressure_group)) /* thermo's pressure's group */
+            continue;
         const double m = s->mass[s->type[i]] * c->u.mvv2e, v[3] = {s->vx[i], s->vy[i], s->vz[i]};
         sums[0] += m * v[0] * v[0], sums[1] += m * v[1] * v[1], sums[2] += m * v[2] * v[2];
         sums[3] += m * v[0] * v[1], sums[4] += m * v[0] * v[2], sums[5] += m * v[1] * v[2];

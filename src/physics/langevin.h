@@ -13,6 +13,7 @@
 typedef struct {
     double temperature, tau, dt;
     double boltz, mvv2e, ftm2v;
+    uint32_t group; /* the atoms it acts on (groups.h's bit) */
 } mdl_langevin;
 
 /* The force on an atom of mass m and velocity (vx, vy, vz), from the raw random words r of its

@@ -25,11 +25,15 @@ typedef struct {
     int csvr;
     double c1;
     uint64_t key;
+    double window;   /* rescale: no scaling while |T - target| <= window (LAMMPS's temp/rescale window) */
+    uint32_t group;  /* the group whose temperature is measured and whose atoms are scaled (groups.h's bit) */
 } mdl_scaling;
 
 /* Its factor at temperature T over dof degrees of freedom, at the end of step `step`. */
 static inline MDL_HD double thermostat_factor(const mdl_scaling *s, double T, double dof, uint64_t step)
 {
+    if (!s->csvr && s->window > 0 && fabs(T - s->target) <= s->window)
+        return 1.0;
     return s->csvr ? csvr_factor(T, s->target, s->c1, dof, s->key, step) : thermostat_scale(T, s->target, s->coupling);
 }
 

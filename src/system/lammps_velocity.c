@@ -77,12 +77,15 @@ static void draw_triple(mdl_ranpark *r, int gaussian, double v[3])
 }
 
 /* Velocity::zero_momentum: the group's mass and centre-of-mass velocity, summed in atom order. */
-static void zero_momentum(mdl_system *s)
+static void zero_momentum(mdl_system *s, uint32_t group)
 {
     double mtot = 0, p[3] = {0, 0, 0};
     for (size_t i = 0; i < s->n; i++)
-        mtot += s->mass[s->type[i]];
+        if (group_has(s->groups, s->id[i], group))
+            mtot += s->mass[s->type[i]];
     for (size_t i = 0; i < s->n; i++) {
+        if (!group_has(s->groups, s->id[i], group))
+            continue;
         double m = s->mass[s->type[i]];
         p[0] += s->vx[i] * m;
         p[1] += s->vy[i] * m;
@@ -91,34 +94,80 @@ static void zero_momentum(mdl_system *s)
     for (int d = 0; d < 3; d++)
         p[d] /= mtot;
     for (size_t i = 0; i < s->n; i++)
-        s->vx[i] -= p[0], s->vy[i] -= p[1], s->vz[i] -= p[2];
+        if (group_has(s->groups, s->id[i], group))
+            s->vx[i] -= p[0], s->vy[i] -= p[1], s->vz[i] -= p[2];
 }
 
-/* ComputeTemp::compute_scalar with dim N - dim degrees of freedom. */
-static double temperature_of(const mdl_system *s, const mdl_units *u)
+double velocities_temperature(const mdl_system *s, const mdl_units *u, uint32_t group)
 {
     double t = 0;
+    size_t n = 0;
     for (size_t i = 0; i < s->n; i++)
-        t += (s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i] + s->vz[i] * s->vz[i]) * s->mass[s->type[i]];
-    return t * (u->mvv2e / (mdl_dof(s->n, box_dimension(&s->box)) * u->boltz));
+        if (group_has(s->groups, s->id[i], group)) {
+            t += (s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i] + s->vz[i] * s->vz[i]) * s->mass[s->type[i]];
+            n++;
+        }
+    const double dof = mdl_dof(n, box_dimension(&s->box));
+    return dof > 0 ? t * (u->mvv2e / (dof * u->boltz)) : 0.0;
 }
 
-void velocities_lammps(mdl_system *s, const mdl_units *u, double T, int seed, int loop, int gaussian)
+void velocities_scale(mdl_system *s, const mdl_units *u, double T, uint32_t group, uint32_t temp_group)
+{
+    double t = velocities_temperature(s, u, temp_group);
+    double factor = t > 0 ? sqrt(T / t) : 0.0;
+    for (size_t i = 0; i < s->n; i++)
+        if (group_has(s->groups, s->id[i], group))
+            s->vx[i] *= factor, s->vy[i] *= factor, s->vz[i] *= factor;
+}
+
+void velocities_lammps_group(mdl_system *s, const mdl_units *u, double T, int seed, int loop, int gaussian,
+                             uint32_t group, uint32_t temp_group)
 {
     mdl_ranpark r;
     ranpark_init(&r, loop == MDL_VEL_LOOP_ALL ? seed : 1);
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t i = 0; i < s->n; i++) { /* loop all: a draw for every id, kept for the group's atoms */
         double v[3], c[3] = {s->x[i], s->y[i], s->z[i]};
+        const int in = group_has(s->groups, s->id[i], group);
+        if (loop == MDL_VEL_LOOP_GEOM && !in)
+            continue;
         if (loop == MDL_VEL_LOOP_GEOM)
             ranpark_reset_coord(&r, seed, c);
         draw_triple(&r, gaussian, v);
+        if (!in)
+            continue;
         double factor = 1.0 / sqrt(s->mass[s->type[i]]);
         s->vx[i] = v[0] * factor, s->vy[i] = v[1] * factor; /* in 2-d LAMMPS draws vz and sets it to 0 */
         s->vz[i] = box_dimension(&s->box) == 2 ? 0.0 : v[2] * factor;
     }
-    zero_momentum(s);
-    double t = temperature_of(s, u);
-    double factor = t > 0 ? sqrt(T / t) : 0.0;
+    zero_momentum(s, group);
+    velocities_scale(s, u, T, group, temp_group);
+}
+
+void velocities_lammps(mdl_system *s, const mdl_units *u, double T, int seed, int loop, int gaussian)
+{
+    velocities_lammps_group(s, u, T, seed, loop, gaussian, MDL_GROUP_ALL, MDL_GROUP_ALL);
+}
+
+void velocities_set(mdl_system *s, uint32_t group, const int acts[3], const double v[3], int sum)
+{
+    double *c[3] = {s->vx, s->vy, s->vz};
     for (size_t i = 0; i < s->n; i++)
-        s->vx[i] *= factor, s->vy[i] *= factor, s->vz[i] *= factor;
+        for (int d = 0; d < 3; d++)
+            if (acts[d] && group_has(s->groups, s->id[i], group))
+                c[d][i] = sum ? c[d][i] + v[d] : v[d];
+}
+
+void velocities_ramp(mdl_system *s, uint32_t group, int vdim, double vlo, double vhi, int cdim, double clo, double chi,
+                     int sum)
+{
+    double *v = vdim == 0 ? s->vx : vdim == 1 ? s->vy : s->vz;
+    const double *x = cdim == 0 ? s->x : cdim == 1 ? s->y : s->z;
+    for (size_t i = 0; i < s->n; i++) {
+        if (!group_has(s->groups, s->id[i], group))
+            continue;
+        double fraction = (x[i] - clo) / (chi - clo);
+        fraction = fraction < 0.0 ? 0.0 : fraction > 1.0 ? 1.0 : fraction;
+        const double ramp = vlo + fraction * (vhi - vlo);
+        v[i] = sum ? v[i] + ramp : ramp;
+    }
 }

@@ -25,7 +25,7 @@ int system_init(mdl_system *s, size_t capacity)
 void system_destroy(mdl_system *s)
 {
     void *arrays[] = {s->x, s->y, s->z, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz,
-                      s->ix, s->iy, s->iz, s->bx, s->by, s->bz, s->type, s->id};
+                      s->ix, s->iy, s->iz, s->bx, s->by, s->bz, s->type, s->id, s->groups};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     memset(s, 0, sizeof *s);

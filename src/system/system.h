@@ -4,6 +4,7 @@
 
 #include "../physics/boundary.h"
 #include "../physics/box.h"
+#include "../physics/groups.h"
 #include "../physics/species.h"
 
 #include <stddef.h>
@@ -26,6 +27,8 @@ typedef struct {
                               here (NULL: the positions say the order) */
     int32_t *type;         /* species index into species[] */
     int64_t *id;           /* global atom id, 0-based, fixed for the whole run */
+    uint32_t *groups;      /* by id: each atom's groups (bit k: [system] groups' k-th, bit 0 all); NULL:
+                              every atom is in all alone. Owned; a backend keeps its own copy */
 
     int ntypes;
     char species[MDL_MAX_SPECIES][MDL_NAME_LEN];

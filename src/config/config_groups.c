@@ -1,0 +1,208 @@
+/* [system] groups' names and definitions checked, and the keys that name a group read into bits:
+   [run] force_fixes (setforce, addforce, aveforce), [run] thermostat_group, [output] thermo_group and
+   thermo_pressure_group. */
+#define _POSIX_C_SOURCE 200809L
+#include "config_schema.h"
+
+#include "../util/util.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The index of group `name` (0: all), or -1. */
+static int group_index(const mdl_config *cfg, const char *name)
+{
+    for (int k = 0; k < cfg->ngroups; k++)
+        if (!strcmp(cfg->group_name[k], name))
+            return k;
+    return -1;
+}
+
+uint32_t config_group_bit(const mdl_config *cfg, const char *name)
+{
+    const int k = group_index(cfg, name);
+    return k < 0 ? 0 : 1u << k;
+}
+
+uint32_t config_group_type_dependent(const mdl_config *cfg, const char *definition, uint32_t *typed)
+{
+    char *text = mdl_strdup(definition), *w[1024], *save = NULL;
+    int n = 0;
+    for (char *t = text ? strtok_r(text, " \t", &save) : NULL; t && n < 1024; t = strtok_r(NULL, " \t", &save))
+        w[n++] = t;
+    int dependent = n >= 2 && !strcmp(w[1], "type");
+    const int of_groups = n >= 2 && (!strcmp(w[1], "union") || !strcmp(w[1], "subtract") || !strcmp(w[1], "intersect"));
+    for (int a = 2; a < n && !dependent && of_groups; a++)
+        dependent = (*typed & config_group_bit(cfg, w[a])) != 0;
+    const uint32_t bit = n >= 1 ? config_group_bit(cfg, w[0]) : 0;
+    free(text);
+    if (dependent)
+        *typed |= bit;
+    return dependent ? bit : 0;
+}
+
+static int valid_name(const char *w)
+{
+    if (!*w || strlen(w) >= MDL_GROUP_NAME_LEN)
+        return 0;
+    for (const char *c = w; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_')
+            return 0;
+    return 1;
+}
+
+/* One definition's words (NAME HOW ARGS): NULL, or why it is not one. Its name is added when new. */
+static const char *group_definition(mdl_config *cfg, char **w, int n)
+{
+    static const char *const hows[] = {"block", "type", "id", "union", "subtract", "intersect", "empty"};
+    int how = 0;
+    while (how < 7 && (n < 2 || strcmp(w[1], hows[how])))
+        how++;
+    if (n < 2 || !valid_name(w[0]))
+        return "expected NAME HOW ARGS: a name of letters, digits and '_' (at most 31), then block, type, id, union, "
+               "subtract, intersect or empty";
+    if (!strcmp(w[0], "all"))
+        return "all is every atom: it is not redefined";
+    if (how == 7)
+        return "HOW is block, type, id, union, subtract, intersect or empty";
+    const int args = n - 2;
+    if ((how == 0 && args != 6) || (how == 6 && args) || ((how == 1 || how == 2 || how == 3) && args < 1) ||
+        ((how == 4 || how == 5) && args < 2))
+        return how == 0 ? "block takes XLO XHI YLO YHI ZLO ZHI" : how == 6 ? "empty takes nothing"
+               : how <= 3 ? "at least one type, id or group" : "at least two groups";
+    for (int a = 2; a < n; a++) {
+        double v;
+        long lo, hi;
+        char *colon = strchr(w[a], ':');
+        if (how == 0 && mdl_parse_double(w[a], &v) != 0)
+            return "a block's bounds are numbers (box units)";
+        if (how == 2 && colon)
+            *colon = '\0';
+        if (how == 2 && (mdl_parse_long(w[a], &lo) != 0 || lo < 1 || (colon && (mdl_parse_long(colon + 1, &hi) != 0 || hi < lo))))
+            return "ids are numbers from 1, or ranges A:B";
+        if (how >= 3 && group_index(cfg, w[a]) < 0)
+            return "a group it names is not defined before it";
+    }
+    if (group_index(cfg, w[0]) < 0) {
+        if (cfg->ngroups == MDL_MAX_GROUPS)
+            return "more than 31 groups (LAMMPS's limit too)";
+        mdl_copy(cfg->group_name[cfg->ngroups++], MDL_GROUP_NAME_LEN, w[0]);
+    }
+    return NULL;
+}
+
+static int read_definitions(mdl_config *cfg)
+{
+    cfg->ngroups = 1;
+    mdl_copy(cfg->group_name[0], MDL_GROUP_NAME_LEN, "all");
+    char *copy = mdl_strdup(cfg->groups), *save = NULL;
+    if (!copy)
+        return 0;
+    int ok = 1;
+    uint32_t typed = 0;
+    for (char *d = strtok_r(copy, ",", &save); d && ok; d = strtok_r(NULL, ",", &save)) {
+        char *w[1024], *s2 = NULL, *text = mdl_strdup(d);
+        int n = 0;
+        for (char *t = text ? strtok_r(text, " \t", &s2) : NULL; t && n < 1024; t = strtok_r(NULL, " \t", &s2))
+            w[n++] = t;
+        const char *why = text ? group_definition(cfg, w, n) : "out of memory";
+        const uint32_t before = typed;
+        if (!why && !config_group_type_dependent(cfg, d, &typed) && (before & config_group_bit(cfg, w[0])))
+            why = "a definition that does not depend on types after one of the same group that does (mdlite makes "
+                  "the groups of types after set_types, the others before it)";
+        if (why) {
+            config_fail(config_find_entry(cfg, "system", "groups"), "'%s': %s", d, why);
+            ok = 0;
+        }
+        free(text);
+    }
+    free(copy);
+    return ok;
+}
+
+/* A key naming one group into its bit ("" is all). */
+static int group_key(const mdl_config *cfg, const char *section, const char *key, const char *name, uint32_t *bit)
+{
+    char one[MDL_GROUP_NAME_LEN + 2];
+    const int n = sscanf(name, " %33s %c", one, &(char){0});
+    const int k = n <= 0 ? 0 : n == 1 ? group_index(cfg, one) : -1;
+    if (k < 0) {
+        config_fail(config_find_entry(cfg, section, key), "'%s': not one of [system] groups' names (or all)", name);
+        return 0;
+    }
+    *bit = 1u << k;
+    return 1;
+}
+
+/* [run] force_fixes: STYLE GROUP FX FY FZ, ... (NULL: the component is left as it is; not addforce's). */
+static int read_force_fixes(mdl_config *cfg)
+{
+    static const char *const styles[] = {"setforce", "addforce", "aveforce"};
+    memset(&cfg->force_fixes, 0, sizeof cfg->force_fixes);
+    char *copy = mdl_strdup(cfg->force_fix_keys), *save = NULL;
+    if (!copy)
+        return 0;
+    int ok = 1;
+    for (char *d = strtok_r(copy, ",", &save); d && ok; d = strtok_r(NULL, ",", &save)) {
+        char st[16], g[MDL_GROUP_NAME_LEN + 2], v[3][32];
+        const int n = sscanf(d, " %15s %33s %31s %31s %31s %c", st, g, v[0], v[1], v[2], &(char){0});
+        mdl_force_fix f = {0};
+        while (n >= 1 && f.style < 3 && strcmp(st, styles[f.style]))
+            f.style++;
+        const int k = n >= 2 ? group_index(cfg, g) : -1;
+        const char *why = n != 5 || f.style == 3 ? "expected STYLE GROUP FX FY FZ: setforce, addforce or aveforce"
+                          : k < 0 ? "its group is not one of [system] groups' names (or all)"
+                          : cfg->force_fixes.n == MDL_MAX_FORCE_FIXES ? "more than 16 fixes" : NULL;
+        for (int c = 0; c < 3 && !why; c++) {
+            f.acts[c] = strcmp(v[c], "NULL") != 0;
+            if (f.acts[c] && mdl_parse_double(v[c], &f.value[c]) != 0)
+                why = "a component is a number or NULL";
+            else if (!f.acts[c] && f.style == MDL_FIX_ADDFORCE)
+                why = "addforce's components are numbers (LAMMPS's addforce takes no NULL)";
+        }
+        if (why) {
+            config_fail(config_find_entry(cfg, "run", "force_fixes"), "'%s': %s", d, why);
+            ok = 0;
+            break;
+        }
+        f.group = 1u << k;
+        cfg->force_fixes.fix[cfg->force_fixes.n++] = f;
+    }
+    free(copy);
+    return ok;
+}
+
+int config_read_groups(mdl_config *cfg)
+{
+    if (!read_definitions(cfg) || !read_force_fixes(cfg) ||
+        !group_key(cfg, "run", "thermostat_group", cfg->thermostat_group_name, &cfg->thermostat_group) ||
+        !group_key(cfg, "output", "thermo_group", cfg->thermo_group_name, &cfg->thermo_group) ||
+        !group_key(cfg, "output", "thermo_pressure_group", cfg->thermo_pressure_group_name, &cfg->thermo_pressure_group))
+        return 0;
+    if (!config_find_entry(cfg, "output", "thermo_pressure_group"))
+        cfg->thermo_pressure_group = cfg->thermo_group;
+    const int e = cfg->ensemble;
+    if (cfg->thermostat_group != MDL_GROUP_ALL && e != MDL_NVT_RESCALE && e != MDL_NVT_BERENDSEN &&
+        e != MDL_NVT_LANGEVIN && e != MDL_NVT_CSVR) {
+        config_fail(config_find_entry(cfg, "run", "thermostat_group"), "'%s': a group's thermostat is nvt-rescale, "
+                    "nvt-berendsen, nvt-csvr or nvt-langevin (this ensemble acts on all atoms)", cfg->thermostat_group_name);
+        return 0;
+    }
+    if (config_find_entry(cfg, "run", "rescale_window") && e != MDL_NVT_RESCALE) {
+        config_fail(config_find_entry(cfg, "run", "rescale_window"), "only nvt-rescale has a window");
+        return 0;
+    }
+    cfg->groups_used = cfg->force_fixes.n || cfg->thermostat_group != MDL_GROUP_ALL || cfg->thermo_group != MDL_GROUP_ALL ||
+                       cfg->thermo_pressure_group != MDL_GROUP_ALL;
+    if (cfg->groups_used && !strcmp(cfg->backend, "gpu")) {
+        const int run = cfg->force_fixes.n || cfg->thermostat_group != MDL_GROUP_ALL;
+        const char *key = cfg->force_fixes.n ? "force_fixes" : run ? "thermostat_group"
+                          : cfg->thermo_group != MDL_GROUP_ALL ? "thermo_group" : "thermo_pressure_group";
+        config_fail(config_find_entry(cfg, run ? "run" : "output", key),
+                    "the GPU backend does not take fixes, thermostats or thermo on groups yet ([run] backend = gpu); "
+                    "run it with backend = cpu");
+        return 0;
+    }
+    return 1;
+}

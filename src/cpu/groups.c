@@ -1,0 +1,62 @@
+/* The CPU's groups: the fixes on a group's forces (setforce, addforce, aveforce with its mean over
+   all ranks) and a group's kinetic energy and atom count, for the thermostats and thermo's
+   temperature on a group. Sums run in the owned atoms' order, then over ranks in rank order. */
+#include "context.h"
+
+#include "../parallel/comm.h"
+
+int cpu_group_kinetic(cpu_ctx *c, uint32_t group, double *kinetic, double *count)
+{
+    const mdl_system *s = &c->s;
+    double sums[2] = {0, 0};
+    for (size_t i = 0; i < c->dm.nlocal; i++)
+        if (group_has(c->groups, s->id[i], group)) {
+            sums[0] += s->mass[s->type[i]] * (s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i] + s->vz[i] * s->vz[i]);
+            sums[1] += 1;
+        }
+    MDL_TRY(comm_sum_doubles(sums, 2));
+    *kinetic = 0.5 * c->u.mvv2e * sums[0], *count = sums[1];
+    return MDL_OK;
+}
+
+/* aveforce: the group's mean force over all ranks (LAMMPS's foriginal / count; none: no atoms). */
+static int group_mean_force(cpu_ctx *c, uint32_t group, double mean[3], int *none)
+{
+    const mdl_system *s = &c->s;
+    double sums[4] = {0, 0, 0, 0};
+    for (size_t i = 0; i < c->dm.nlocal; i++)
+        if (group_has(c->groups, s->id[i], group))
+            sums[0] += s->fx[i], sums[1] += s->fy[i], sums[2] += s->fz[i], sums[3] += 1;
+    MDL_TRY(comm_sum_doubles(sums, 4));
+    *none = sums[3] == 0;
+    for (int d = 0; d < 3; d++)
+        mean[d] = *none ? 0.0 : sums[d] / sums[3];
+    return MDL_OK;
+}
+
+int cpu_force_fixes(void *p, const mdl_force_fixes *ff)
+{
+    cpu_ctx *c = p;
+    mdl_system *s = &c->s;
+    for (int k = 0; k < ff->n; k++) {
+        const mdl_force_fix *f = &ff->fix[k];
+        double mean[3] = {0, 0, 0};
+        int none = 0;
+        if (f->style == MDL_FIX_AVEFORCE)
+            MDL_TRY(group_mean_force(c, f->group, mean, &none));
+        for (size_t i = 0; i < c->dm.nlocal && !none; i++)
+            if (group_has(c->groups, s->id[i], f->group)) {
+                double force[3] = {s->fx[i], s->fy[i], s->fz[i]};
+                force_fix_atom(f, mean, force);
+                s->fx[i] = force[0], s->fy[i] = force[1], s->fz[i] = force[2];
+            }
+    }
+    return MDL_OK;
+}
+
+int cpu_thermo_group(void *p, uint32_t temperature, uint32_t pressure)
+{
+    cpu_ctx *c = p;
+    c->thermo_group = temperature, c->pressure_group = pressure;
+    return MDL_OK;
+}

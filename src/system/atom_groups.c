@@ -1,0 +1,214 @@
+/* [system] groups made on the atoms as they are created (LAMMPS's group command: a block's atoms with
+   its faces, types, ids, and unions, differences and intersections of the groups before), and
+   [system] velocity_edits applied in order after the initial velocities (LAMMPS's velocity command
+   on groups: create, set, ramp, scale). */
+#define _POSIX_C_SOURCE 200809L
+#include "atom_groups.h"
+
+#include "lammps_velocity.h"
+#include "../util/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int split(char *text, char **w, int max)
+{
+    char *save = NULL;
+    int n = 0;
+    for (char *t = strtok_r(text, " \t", &save); t && n < max; t = strtok_r(NULL, " \t", &save))
+        w[n++] = t;
+    return n;
+}
+
+/* Whether atom i is named by the definition's arguments w[2 ..] (config_groups.c checked them). */
+static int in_definition(const mdl_config *cfg, const mdl_system *s, size_t i, char **w, int n, const int *types)
+{
+    const uint32_t g = s->groups[s->id[i]] | MDL_GROUP_ALL;
+    const double p[3] = {s->x[i], s->y[i], s->z[i]};
+    int in = w[1][0] == 'i' && w[1][1] == 'n'; /* intersect: in every group named */
+    switch (w[1][0]) {
+    case 'b':
+        for (int d = 0; d < 3; d++)
+            if (!(p[d] >= strtod(w[2 + 2 * d], NULL) && p[d] <= strtod(w[3 + 2 * d], NULL)))
+                return 0;
+        return 1;
+    case 't':
+        for (int a = 2; a < n; a++)
+            if (s->type[i] == types[a])
+                return 1;
+        return 0;
+    case 'e':
+        return 0;
+    case 's': /* subtract: in the first, in none of the others */
+        if (!(g & config_group_bit(cfg, w[2])))
+            return 0;
+        for (int a = 3; a < n; a++)
+            if (g & config_group_bit(cfg, w[a]))
+                return 0;
+        return 1;
+    }
+    if (w[1][0] == 'u' || in) {
+        for (int a = 2; a < n; a++) {
+            const int member = (g & config_group_bit(cfg, w[a])) != 0;
+            if (member != in) /* union: in one; intersect: out of one */
+                return member;
+        }
+        return in;
+    }
+    for (int a = 2; a < n; a++) { /* id: ids from 1, or ranges A:B */
+        const long id = (long)s->id[i] + 1, lo = strtol(w[a], NULL, 10);
+        const char *c = strchr(w[a], ':');
+        if (c ? id >= lo && id <= strtol(c + 1, NULL, 10) : id == lo)
+            return 1;
+    }
+    return 0;
+}
+
+static int apply_definition(const mdl_config *cfg, mdl_system *s, char *d)
+{
+    char *w[1024];
+    int types[1024];
+    const int n = split(d, w, 1024);
+    for (int a = 2; a < n && w[1][0] == 't'; a++)
+        if ((types[a] = system_species_index(s, w[a], 0)) < 0) {
+            mdl_error("%s: [system] groups: '%s': not one of the system's species", config_origin(cfg, "system", "groups"),
+                      w[a]);
+            return MDL_EINPUT;
+        }
+    const uint32_t bit = config_group_bit(cfg, w[0]);
+    uint32_t *add = mdl_calloc(s->n, sizeof *add, "a group"); /* decided on the groups before it, then set */
+    if (!add)
+        return MDL_ERUN;
+    for (size_t i = 0; i < s->n; i++)
+        add[i] = in_definition(cfg, s, i, w, n, types) ? bit : 0;
+    for (size_t i = 0; i < s->n; i++)
+        s->groups[s->id[i]] |= add[i];
+    free(add);
+    return MDL_OK;
+}
+
+int system_make_groups(const mdl_config *cfg, mdl_system *s, int after_types)
+{
+    if (cfg->ngroups <= 1)
+        return MDL_OK;
+    if (!s->groups && !(s->groups = mdl_calloc(s->n, sizeof *s->groups, "the atoms' groups")))
+        return MDL_ERUN;
+    for (size_t i = 0; i < s->n && !after_types; i++)
+        s->groups[i] = MDL_GROUP_ALL;
+    char *copy = mdl_strdup(cfg->groups), *save = NULL;
+    if (!copy)
+        return MDL_ERUN;
+    int rc = MDL_OK;
+    uint32_t typed = 0;
+    for (char *d = strtok_r(copy, ",", &save); d && rc == MDL_OK; d = strtok_r(NULL, ",", &save))
+        if ((config_group_type_dependent(cfg, d, &typed) != 0) == after_types)
+            rc = apply_definition(cfg, s, d);
+    free(copy);
+    return rc;
+}
+
+/* The value of keyword key among w[from ..] (NULL: not given); *bad: a word that is no keyword. */
+static const char *keyword(char **w, int n, int from, const char *key, const char *const *keys, const char **bad)
+{
+    const char *v = NULL;
+    for (int a = from; a < n; a += 2) {
+        int known = 0;
+        for (const char *const *k = keys; *k; k++)
+            known |= !strcmp(w[a], *k);
+        if (!known || a + 1 == n)
+            *bad = w[a];
+        else if (!strcmp(w[a], key))
+            v = w[a + 1];
+    }
+    return v;
+}
+
+static int dim_of(const char *w, char letter)
+{
+    return (w[0] == letter && w[1] && strchr("xyz", w[1]) && !w[2]) ? w[1] - 'x'
+           : (letter == 0 && w[0] && strchr("xyz", w[0]) && !w[1]) ? w[0] - 'x' : -1;
+}
+
+/* One edit; NULL, or why its words are not one. */
+static const char *velocity_edit(const mdl_config *cfg, const mdl_units *u, mdl_system *s, char **w, int n)
+{
+    static const char *const create_keys[] = {"loop", "dist", "temp", NULL}, *const sum_keys[] = {"sum", NULL},
+                             *const temp_keys[] = {"temp", NULL};
+    const uint32_t group = n >= 2 ? config_group_bit(cfg, w[1]) : 0;
+    const char *bad = NULL, *sum = NULL, *tg = NULL;
+    double v[6];
+    if (!group)
+        return "expected create|set|ramp|scale GROUP ..., GROUP one of [system] groups' names or all";
+    if (!strcmp(w[0], "create") && n >= 4) {
+        const char *loop = keyword(w, n, 4, "loop", create_keys, &bad), *dist = keyword(w, n, 4, "dist", create_keys, &bad);
+        tg = keyword(w, n, 4, "temp", create_keys, &bad);
+        long seed;
+        if (bad || mdl_parse_double(w[2], &v[0]) != 0 || !(v[0] >= 0) || mdl_parse_long(w[3], &seed) != 0 || seed < 1 ||
+            seed > 2147483647L || (loop && strcmp(loop, "all") && strcmp(loop, "geom")) ||
+            (dist && strcmp(dist, "uniform") && strcmp(dist, "gaussian")) || (tg && !config_group_bit(cfg, tg)))
+            return "create GROUP T SEED [loop all|geom] [dist uniform|gaussian] [temp GROUP]: T >= 0, SEED 1 .. 2^31 - 1";
+        velocities_lammps_group(s, u, v[0], (int)seed, loop && !strcmp(loop, "geom") ? MDL_VEL_LOOP_GEOM : MDL_VEL_LOOP_ALL,
+                                dist && !strcmp(dist, "gaussian"), group, tg ? config_group_bit(cfg, tg) : group);
+        return NULL;
+    }
+    if (!strcmp(w[0], "set") && n >= 5) {
+        int acts[3];
+        sum = keyword(w, n, 5, "sum", sum_keys, &bad);
+        for (int d = 0; d < 3; d++) {
+            acts[d] = strcmp(w[2 + d], "NULL") != 0;
+            if (acts[d] && mdl_parse_double(w[2 + d], &v[d]) != 0)
+                bad = w[2 + d];
+        }
+        if (bad || (sum && strcmp(sum, "yes") && strcmp(sum, "no")))
+            return "set GROUP VX VY VZ [sum yes|no]: numbers or NULL";
+        if (box_dimension(&s->box) == 2 && acts[2] && v[2] != 0)
+            return "a z velocity in a 2-d system (LAMMPS: cannot set non-zero z velocity for 2d simulation)";
+        velocities_set(s, group, acts, v, sum && !strcmp(sum, "yes"));
+        return NULL;
+    }
+    if (!strcmp(w[0], "ramp") && n >= 8) {
+        const int vd = dim_of(w[2], 'v'), cd = dim_of(w[5], 0);
+        sum = keyword(w, n, 8, "sum", sum_keys, &bad);
+        if (bad || vd < 0 || cd < 0 || mdl_parse_double(w[3], &v[0]) || mdl_parse_double(w[4], &v[1]) ||
+            mdl_parse_double(w[6], &v[2]) || mdl_parse_double(w[7], &v[3]) || v[2] == v[3] ||
+            (sum && strcmp(sum, "yes") && strcmp(sum, "no")))
+            return "ramp GROUP vx|vy|vz VLO VHI x|y|z CLO CHI [sum yes|no]: CLO and CHI apart";
+        if (box_dimension(&s->box) == 2 && (vd == 2 || cd == 2))
+            return "a ramp along z in a 2-d system (LAMMPS: velocity ramp in z for a 2d problem)";
+        velocities_ramp(s, group, vd, v[0], v[1], cd, v[2], v[3], sum && !strcmp(sum, "yes"));
+        return NULL;
+    }
+    if (!strcmp(w[0], "scale") && n >= 3) {
+        tg = keyword(w, n, 3, "temp", temp_keys, &bad);
+        if (bad || mdl_parse_double(w[2], &v[0]) != 0 || !(v[0] >= 0) || (tg && !config_group_bit(cfg, tg)))
+            return "scale GROUP T [temp GROUP]: T >= 0";
+        velocities_scale(s, u, v[0], group, tg ? config_group_bit(cfg, tg) : group);
+        return NULL;
+    }
+    return "expected create GROUP T SEED ..., set GROUP VX VY VZ ..., ramp GROUP VDIM VLO VHI DIM CLO CHI ... or scale "
+           "GROUP T ...";
+}
+
+int system_velocity_edits(const mdl_config *cfg, const mdl_units *u, mdl_system *s)
+{
+    char *copy = mdl_strdup(cfg->velocity_edits), *save = NULL;
+    if (!copy)
+        return MDL_ERUN;
+    int rc = MDL_OK;
+    for (char *d = strtok_r(copy, ",", &save); d && rc == MDL_OK; d = strtok_r(NULL, ",", &save)) {
+        char *text = mdl_strdup(d), *w[64];
+        if (!text) {
+            rc = MDL_ERUN;
+            break;
+        }
+        const int n = split(text, w, 64);
+        const char *why = n ? velocity_edit(cfg, u, s, w, n) : "an empty edit";
+        if (why) {
+            mdl_error("%s: [system] velocity_edits: '%s': %s", config_origin(cfg, "system", "velocity_edits"), d, why);
+            rc = MDL_EINPUT;
+        }
+        free(text);
+    }
+    free(copy);
+    return rc;
+}

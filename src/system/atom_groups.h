@@ -1,0 +1,18 @@
+/* The atoms' groups made from [system] groups, and [system] velocity_edits (LAMMPS's velocity command on
+   groups) applied to the initial velocities. */
+#ifndef MDL_ATOM_GROUPS_H
+#define MDL_ATOM_GROUPS_H
+
+#include "../config/config.h"
+#include "system.h"
+#include "../physics/units.h"
+
+/* s->groups by id from the definitions in order (a name again adds atoms, as LAMMPS's group
+   command); NULL where no group is defined. The definitions that depend on types (by type, or of a
+   group with such a definition before them) are made after [system] set_types (after_types = 1),
+   the others before it (after_types = 0): those never see a type. MDL_EINPUT names the key. */
+int system_make_groups(const mdl_config *cfg, mdl_system *s, int after_types);
+/* The edits in order, on s's velocities in id order. MDL_EINPUT names the key. */
+int system_velocity_edits(const mdl_config *cfg, const mdl_units *u, mdl_system *s);
+
+#endif

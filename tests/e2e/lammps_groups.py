@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""LAMMPS's groups and the commands that act on them, against `lmp` on the same script (every row to
+1e-10, lammps_trust.agree), or refused naming the script's line.
+
+  flows     the examples' 2-d channels (flow/in.flow.couette and in.flow.pois, shortened): groups of
+            block regions, union and subtract, set group, compute temp on a group, velocity create
+            with temp, velocity set in lattice units, temp/rescale on a group with its window and
+            fix_modify temp, setforce (NULL too), aveforce, addforce, thermo_modify temp with the
+            pressure tensor; stages that unfix setforce and reset thermo_modify with thermo_style;
+            a restart bit for bit
+  groups3d  3-d groups by type, id ranges, intersect, velocity ramp (sum yes) and scale, Berendsen on
+            a group, setforce and addforce on others; minimisation with a group held by setforce
+  refusals  what mdlite does not take of them, each naming its line; the GPU refusing a run of
+            groups by name
+
+usage: lammps_groups.py MDLITE CASE
+"""
+import os
+import shutil
+import sys
+
+sys.path.insert(0, os.path.dirname(__file__))
+import lammps_trust  # noqa: E402
+from common import SKIP, fail, run, workdir, write  # noqa: E402
+from lammps_families import restart_exact  # noqa: E402
+from lammps_trust import agree, refused  # noqa: E402
+
+CHANNEL = ("units lj\ndimension 2\nboundary p s p\natom_style atomic\nneighbor 0.3 bin\nneigh_modify delay 5\n"
+           "lattice hex 0.7\nregion box block 0 20 0 10 -0.25 0.25\ncreate_box 3 box\ncreate_atoms 1 box\n"
+           "mass 1 1.0\nmass 2 1.0\nmass 3 1.0\npair_style lj/cut 1.12246\npair_coeff * * 1.0 1.0 1.12246\n"
+           "region 1 block INF INF INF 1.25 INF INF\ngroup lower region 1\n"
+           "region 2 block INF INF 8.75 INF INF INF\ngroup upper region 2\ngroup boundary union lower upper\n"
+           "group flow subtract all boundary\nset group lower type 2\nset group upper type 3\n"
+           "compute mobile flow temp\nvelocity flow create 1.0 482748 temp mobile\nfix 1 all nve\n"
+           "fix 2 flow temp/rescale 200 1.0 1.0 0.02 1.0\nfix_modify 2 temp mobile\n")
+TENSOR = "thermo_style custom step temp pe ke etotal press pxx pyy pxy vol\nthermo_modify temp mobile\n"
+
+
+def flows(d):
+    couette = (CHANNEL + "velocity lower set 0.0 0.0 0.0\nvelocity upper set 3.0 0.0 0.0\n"
+               "fix 3 boundary setforce 0.0 0.0 0.0\nfix 4 all enforce2d\ntimestep 0.003\nthermo 50\n")
+    agree(d, "couette", couette + TENSOR + "run 600\n",
+          what="Couette flow: the wall moving at 3 lattice units, temp/rescale on the flow within 0.02")
+    agree(d, "poiseuille", CHANNEL + "velocity boundary set 0.0 0.0 0.0\nfix 3 lower setforce 0.0 0.0 0.0\n"
+          "fix 4 upper setforce 0.0 NULL 0.0\nfix 5 upper aveforce 0.0 -1.0 0.0\nfix 6 flow addforce 0.5 0.0 0.0\n"
+          "fix 7 all enforce2d\ntimestep 0.003\nthermo 50\n" + TENSOR + "run 600\n",
+          what="Poiseuille flow: the upper wall pressed by aveforce, the flow driven by addforce")
+    agree(d, "stages", couette + "thermo_modify temp mobile\nrun 300\nunfix 3\nunfix 2\n"
+          "fix 2 flow temp/berendsen 1.0 1.0 0.5\nthermo_style custom step temp pe ke etotal press\nrun 200\n",
+          what="setforce unfixed and thermo_modify temp reset by thermo_style at the second run (the pressure "
+          "keeps the flow's kinetic part, as LAMMPS's thermo_press does), Berendsen on a group")
+    restart_exact(d, "restart", couette + "thermo_modify temp mobile\nthermo 25\nrun 200\n")
+
+
+FCC = ("units lj\natom_style atomic\nlattice fcc 0.8442\nregion box block 0 5 0 5 0 5\ncreate_box 2 box\n"
+       "create_atoms 1 box\nmass 1 1.0\nmass 2 2.0\npair_style lj/cut 2.5\npair_coeff * * 1.0 1.0 2.5\n"
+       "neighbor 0.3 bin\nneigh_modify delay 0 every 1 check yes\nregion left block INF 2.5 INF INF INF INF\n"
+       "group left region left\ngroup ids id 1:40 100 200:210 377\ngroup both intersect left ids\n"
+       "set group both type 2\ngroup ones type 1\ngroup twos type 2\ngroup mix union twos ids\n")
+
+
+def groups3d(d):
+    agree(d, "fcc_groups", FCC + "velocity all create 1.5 87287 loop geom\n"
+          "velocity left ramp vx 0.0 0.5 y 0.0 4.0 sum yes\nvelocity mix scale 2.0\ncompute tl left temp\n"
+          "fix 1 all nve\nfix 2 left temp/berendsen 1.2 1.2 0.5\nfix 3 both setforce NULL 0.0 NULL\n"
+          "fix 4 twos addforce 0.1 0.0 -0.1\nfix 5 ones aveforce NULL NULL 0.0\nthermo_style custom step temp pe ke etotal press pxx pyz\n"
+          "thermo_modify temp tl\nthermo 20\nrun 200\n",
+          what="groups by id ranges, intersect, and types after set; ramp and scale; Berendsen on a group")
+    agree(d, "create_on_groups", FCC + "compute tl0 left temp\n"
+          "velocity left create 2.0 4928 loop geom dist gaussian\nvelocity ids create 0.5 777 temp tl0\n"
+          "fix 1 all nve\nthermo 20\nrun 100\n", what="velocity create on groups: loop geom, and loop all with "
+          "another group's temperature")
+    indent = ("dimension 2\nboundary p s p\natom_style atomic\nneighbor 0.3 bin\nneigh_modify delay 5\n"
+              "lattice hex 0.9\nregion box block 0 20 0 10 -0.25 0.25\ncreate_box 2 box\ncreate_atoms 1 box\n"
+              "mass * 1.0\npair_style lj/cut 2.5\npair_coeff * * 1.0 1.0 2.5\nregion 1 block INF INF INF 1.25 INF INF\n"
+              "group lower region 1\ngroup mobile subtract all lower\nset group lower type 2\n")
+    agree(d, "min_setforce", indent +
+          "velocity mobile create 0.5 4928\nfix 1 all nve\nfix 2 lower setforce 0.0 0.0 0.0\nfix 5 all enforce2d\n"
+          "thermo 50\nrun 100\nthermo_style custom step pe fnorm fmax\nthermo 10\nminimize 1.0e-6 1.0e-6 1000 1000\n",
+          what="in/indent.min's slab: a run, then cg with the lower layer held")
+
+
+def refusals(d):
+    base = CHANNEL.replace("fix 1 all nve\nfix 2 flow temp/rescale 200 1.0 1.0 0.02 1.0\nfix_modify 2 temp mobile\n", "")
+    for name, text, expect in [
+            ("nve_group", base + "fix 1 flow nve\nrun 10\n", ["in.test:26:", "nve", "all atoms"]),
+            ("group_after_run", base + "fix 1 all nve\nrun 10\ngroup late region 1\nrun 10\n", ["in.test:28:", "after a run"]),
+            ("set_after_type_group", base + "group twos type 2\nset group flow type 1\n", ["in.test:27:", "group of types"]),
+            ("block_after_type", base + "group twos type 2\ngroup twos region 1\n", ["in.test:27:", "of types before"]),
+            ("temp_other_group", base + "compute t all temp\nfix 1 all nve\nfix 2 flow temp/rescale 10 1.0 1.0 0.0 1.0\n"
+             "fix_modify 2 temp t\n", ["in.test:29:", "group all", "group flow"]),
+            ("addforce_null", base + "fix 1 all nve\nfix 2 flow addforce 0.5 NULL 0.0\nrun 10\n", ["in.test:27:", "NULL"]),
+            ("before_langevin", base + "fix 1 all nve\nfix 3 boundary setforce 0 0 0\nfix 2 flow langevin 1 1 1 4\n"
+             "run 10\n", ["in.test:27:", "before fix langevin"]),
+            ("compute_pe", base + "compute p all pe\n", ["in.test:26:", "compute pe"]),
+            ("z_force_2d", base + "fix 1 all nve\nfix 2 flow setforce 0 0 1.0\nrun 10\n", ["in.test:27:", "2-d"]),
+            ("nvt_group", base + "fix 1 flow nvt temp 1 1 0.5\nrun 10\n", ["in.test:26:", "nvt", "all atoms"]),
+            ("velocity_keyword", base + "velocity upper set 1 0 0 rot yes\n", ["in.test:26:", "rot yes"]),
+            ("no_group", base + "fix 1 nogroup setforce 0 0 0\n", ["in.test:26:", "no group nogroup"])]:
+        refused(d, name, text, expect)
+    # the GPU: a run whose fixes act on a group is refused by name before the device is asked
+    folder = os.path.join(d, "gpu")
+    os.makedirs(folder, exist_ok=True)
+    write(os.path.join(folder, "in.test"), base + "fix 1 all nve\nfix 3 boundary setforce 0 0 0\nrun 10\n")
+    p = run([lammps_trust.MDLITE, "run", "in.test", "--set", "run.backend=gpu"], check=False, cwd=folder)
+    if p.returncode != 2 or "backend = gpu" not in p.stderr or "force_fixes" not in p.stderr:
+        fail(f"gpu: expected exit 2 naming the groups, got {p.returncode}:\n{p.stderr}")
+    print(f"gpu: refused: {p.stderr.strip().splitlines()[-1][:120]}")
+
+
+def main():
+    lammps_trust.MDLITE, case = sys.argv[1], sys.argv[2]
+    if not shutil.which("lmp"):
+        print("no lmp (LAMMPS): skipped")
+        sys.exit(SKIP)
+    d = workdir(f"lammps-groups-{case}")
+    {"flows": flows, "groups3d": groups3d, "refusals": refusals}[case](d)
+
+
+if __name__ == "__main__":
+    main()

@@ -195,6 +195,19 @@ def boundary(mdlite, mpiexec, d):
     print(f"bricks across a shrink-wrapped axis: refused: {said[0][:140] if said else p.stderr[:140]}")
 
 
+def groups(mdlite, mpiexec, d):
+    """Groups on CPU ranks: walls held by setforce (the upper one pressed by aveforce, its mean over
+    every rank), addforce, Berendsen and thermo's temperature on the flow between them, a velocity
+    ramp, as one rank runs them."""
+    same_as_one_rank(mdlite, mpiexec, d, [(2,), (4,), (4, "run.processors=1 2 2")],
+                     "system.groups=low block -1e20 1e20 -1e20 1.5 -1e20 1e20, top block -1e20 1e20 15 1e20 -1e20 1e20, "
+                     "mid subtract all low top, odd id 1:900 2001:2500 3999, oddmid intersect odd mid",
+                     "system.velocity_edits=ramp mid vx 0 0.5 y 1.5 15, set low 0 0 0, set top 0 0 0",
+                     "run.force_fixes=setforce low 0 0 0, setforce top 0 NULL 0, aveforce top NULL -0.2 NULL, "
+                     "addforce oddmid 0.05 0 0", "run.ensemble=nvt-berendsen", "run.target_temperature=1.44",
+                     "run.tau=0.5", "run.thermostat_group=mid", "output.thermo_group=mid", "run.steps=200")
+
+
 SQUEEZE = ("system.cells=9 9 9", "run.ensemble=npt-nose-hoover", "run.target_temperature=1.2", "run.tau=0.5",
            "run.target_pressure=20", "run.pressure_tau=0.5")
 
@@ -592,7 +605,7 @@ def main():
                       OMPI_MCA_orte_tmpdir_base=workdir("mpi-tmp"))
     {"thermo": thermo, "thermostats": thermostats, "frames": frames, "restart": restart, "refused": refused,
      "stops": stops, "gpu": gpu, "analysis": analysis, "gpu_analysis": gpu_analysis, "eam": eam,
-     "gpu_eam": gpu_eam, "minimize": minimize, "gpu_cells": gpu_cells, "boundary": boundary}[case](
+     "gpu_eam": gpu_eam, "minimize": minimize, "gpu_cells": gpu_cells, "boundary": boundary, "groups": groups}[case](
         mdlite, mpiexec, d)
     print(f"mpi {case}: ok")
 

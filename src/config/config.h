@@ -104,6 +104,7 @@ typedef struct mdl_config_s {
     double cutoff;
     int shift;
     int tail;                 /* [potential] tail: LAMMPS's pair_modify tail yes (energy and pressure) */
+    char exclude[MDL_PATH_LEN]; /* [potential] exclude: species pairs that do not interact, "A B, C D" */
     int npair;
     mdl_pair_coeff pair[MDL_MAX_SPECIES * (MDL_MAX_SPECIES + 1) / 2];
     char eam_file[MDL_PATH_LEN];  /* eam/alloy, eam/fs: file (resolved; "" when not given) */

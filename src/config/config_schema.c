@@ -56,7 +56,7 @@ static const key_spec SCHEMA[] = {
     MDL_PAIR_STYLES(STYLE_KEYS)
     {"potential", "cutoff", K_DOUBLE, F(cutoff), 0, BIG, 1, NULL},
     {"potential", "shift", K_BOOL, F(shift), 0, 0, 0, NULL},
-    {"potential", "tail", K_BOOL, F(tail), 0, 0, 0, NULL},
+    {"potential", "tail", K_BOOL, F(tail), 0, 0, 0, NULL}, {"potential", "exclude", K_WORDS, F(exclude), 0, 0, 0, NULL},
     {"neighbor", "skin", K_AUTO_DOUBLE, F(skin), 0, BIG, 1, NULL}, /* 0 would stop every run at step 1 */
     {"neighbor", "check", K_INT, F(check), 1, 1000000, 0, NULL}, {"neighbor", "delay", K_INT, F(delay), 0, 1000000, 0, NULL},
     {"neighbor", "distance_check", K_BOOL, F(distance_check), 0, 0, 0, NULL},

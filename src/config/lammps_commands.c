@@ -424,8 +424,20 @@ static int cmd_neighbor(script *sc, char **w, int nw)
         else if ((!strcmp(w[k], "page") || !strcmp(w[k], "one") || !strcmp(w[k], "binsize")) &&
                  mdl_parse_double(v, &(double){0}) == 0)
             ; /* LAMMPS's list memory and bin size: the same pairs */
-        else if (!(!strcmp(w[k], "once") && !strcmp(v, "no")))
-            return fail(sc, "'%s %s': mdlite takes every, delay, check, once no, page, one and binsize", w[k], v);
+        else if (!strcmp(w[k], "exclude") && !strcmp(v, "none"))
+            settings_drop(&sc->now, "exclude");
+        else if (!strcmp(w[k], "exclude") && !strcmp(v, "type") && k + 3 < nw) { /* exclude type M N */
+            long m, n2;
+            if (!sc->box_made)
+                return fail(sc, "exclude type before the box exists (LAMMPS: neigh_modify exclude before box)");
+            MDL_TRY(script_count(sc, w[k + 2], 1, sc->ntypes, &m));
+            MDL_TRY(script_count(sc, w[k + 3], 1, sc->ntypes, &n2));
+            const setting *old = settings_find(&sc->now, "exclude");
+            MDL_TRY(setf(sc, "potential", "exclude", "%s%s%ld %ld", old ? old->value : "", old ? ", " : "", m, n2));
+            k += 2;
+        } else if (!(!strcmp(w[k], "once") && !strcmp(v, "no")))
+            return fail(sc, "'%s %s': mdlite takes every, delay, check, once no, page, one, binsize, exclude type M N "
+                            "and exclude none", w[k], v);
     }
     return MDL_OK;
 }

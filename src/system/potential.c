@@ -1,5 +1,6 @@
 /* Builds the species pair table from [potential] through the style's unit (physics/pair_styles.h), or
    an EAM style's tables from its files (system/eam.c). */
+#define _POSIX_C_SOURCE 200809L
 #include "potential.h"
 
 #include "../util/util.h"
@@ -106,6 +107,30 @@ void potential_destroy(mdl_pair_table *pt)
     pt->eam = NULL;
 }
 
+/* [potential] exclude: each pair of species named has no force and no energy (coefficients and
+   cutoff 0: never within its cutoff), as LAMMPS's neigh_modify exclude type leaves it out of the
+   list. */
+static int exclude_pairs(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *pt)
+{
+    char text[MDL_PATH_LEN], *save = NULL;
+    mdl_copy(text, sizeof text, cfg->exclude);
+    for (char *d = strtok_r(text, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
+        char a[MDL_NAME_LEN + 2], b[MDL_NAME_LEN + 2];
+        int ta = -1, tb = -1;
+        if (sscanf(d, " %17s %17s %c", a, b, &(char){0}) == 2)
+            ta = system_species_index((mdl_system *)s, a, 0), tb = system_species_index((mdl_system *)s, b, 0);
+        if (ta < 0 || tb < 0 || cfg->tail) {
+            mdl_error("%s: [potential] exclude: '%s': %s", config_origin(cfg, "potential", "exclude"), d,
+                      cfg->tail ? "not with tail = yes" : "expected pairs of the system's species, 'A B, C D'");
+            return MDL_EINPUT;
+        }
+        for (int k = 0; k < MDL_PAIR_MAX_COEFF; k++)
+            pt->coeff[k][ta * pt->ntypes + tb] = pt->coeff[k][tb * pt->ntypes + ta] = 0.0;
+        pt->cutsq[ta * pt->ntypes + tb] = pt->cutsq[tb * pt->ntypes + ta] = 0.0;
+    }
+    return MDL_OK;
+}
+
 int potential_build(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *pt)
 {
     const int nt = s->ntypes;
@@ -116,6 +141,11 @@ int potential_build(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *
         if (cfg->tail) {
             mdl_error("%s: [potential] tail = yes: style %s has no tail correction (EAM's functions end at the "
                       "cutoff)", config_origin(cfg, "potential", "tail"), config_style_name(cfg->style));
+            return MDL_EINPUT;
+        }
+        if (cfg->exclude[0]) {
+            mdl_error("%s: [potential] exclude: not with an EAM style (mdlite excludes the pairs of pair styles)",
+                      config_origin(cfg, "potential", "exclude"));
             return MDL_EINPUT;
         }
         return build_eam(cfg, s, pt);
@@ -167,7 +197,7 @@ int potential_build(const mdl_config *cfg, const mdl_system *s, mdl_pair_table *
                     snprintf(pt->cutmax_key, sizeof pt->cutmax_key, "cutoff");
             }
         }
-    return MDL_OK;
+    return exclude_pairs(cfg, s, pt);
 }
 
 double potential_force_scale(const mdl_config *cfg)

@@ -93,6 +93,7 @@ def cases(d):
         ("rescale window with nve", ["run", ini, "--set", "run.rescale_window=0.1"], {ini: good}, ["[run] rescale_window", "nvt-rescale"]),
         ("groups on the gpu", ["run", ini, "--set", "run.force_fixes=setforce all 0 0 0", "--set", "run.backend=gpu"],
          {ini: good}, ["[run] force_fixes", "GPU backend"]),
+        ("exclude species", ["run", ini, "--set", "potential.exclude=A Q"], {ini: good}, ["[potential] exclude", "'A Q'"]),
         ("velocity edit", ["run", ini, "--set", "system.velocity_edits=spin all 1"], {ini: good}, ["[system] velocity_edits", "'spin all 1'"]),
         ("velocity ramp", ["run", ini, "--set", "system.velocity_edits=ramp all vx 0 1 y 2 2"], {ini: good},
          ["[system] velocity_edits", "CLO and CHI apart"]),

@@ -7,9 +7,10 @@
             with temp, velocity set in lattice units, temp/rescale on a group with its window and
             fix_modify temp, setforce (NULL too), aveforce, addforce, thermo_modify temp with the
             pressure tensor; stages that unfix setforce and reset thermo_modify with thermo_style;
-            a restart bit for bit
+            a restart bit for bit; crack/in.crack in a smaller box (neigh_modify exclude type)
   groups3d  3-d groups by type, id ranges, intersect, velocity ramp (sum yes) and scale, Berendsen on
-            a group, setforce and addforce on others; minimisation with a group held by setforce
+            a group, setforce, addforce and aveforce on others; exclude type; minimisation with a group
+            held by setforce
   refusals  what mdlite does not take of them, each naming its line; the GPU refusing a run of
             groups by name
 
@@ -33,6 +34,17 @@ CHANNEL = ("units lj\ndimension 2\nboundary p s p\natom_style atomic\nneighbor 0
            "group flow subtract all boundary\nset group lower type 2\nset group upper type 3\n"
            "compute mobile flow temp\nvelocity flow create 1.0 482748 temp mobile\nfix 1 all nve\n"
            "fix 2 flow temp/rescale 200 1.0 1.0 0.02 1.0\nfix_modify 2 temp mobile\n")
+CRACK = ("dimension 2\nboundary s s p\natom_style atomic\nneighbor 0.3 bin\nneigh_modify delay 5\nlattice hex 0.93\n"
+         "region box block 0 50 0 20 -0.25 0.25\ncreate_box 5 box\ncreate_atoms 1 box\nmass * 1.0\n"
+         "pair_style lj/cut 2.5\npair_coeff * * 1.0 1.0 2.5\nregion 1 block INF INF INF 1.25 INF INF\n"
+         "group lower region 1\nregion 2 block INF INF 18.75 INF INF INF\ngroup upper region 2\n"
+         "group boundary union lower upper\ngroup mobile subtract all boundary\n"
+         "region leftupper block INF 10 10 INF INF INF\nregion leftlower block INF 10 INF 10 INF INF\n"
+         "group leftupper region leftupper\ngroup leftlower region leftlower\nset group leftupper type 2\n"
+         "set group leftlower type 3\nset group lower type 4\nset group upper type 5\ncompute new mobile temp\n"
+         "velocity mobile create 0.01 887723 temp new\nvelocity upper set 0.0 0.3 0.0\n"
+         "velocity mobile ramp vy 0.0 0.3 y 1.25 18.75 sum yes\nfix 1 all nve\nfix 2 boundary setforce NULL 0.0 0.0\n"
+         "timestep 0.003\nthermo 100\nthermo_modify temp new\nneigh_modify exclude type 2 3\nrun 1000\n")
 TENSOR = "thermo_style custom step temp pe ke etotal press pxx pyy pxy vol\nthermo_modify temp mobile\n"
 
 
@@ -50,6 +62,8 @@ def flows(d):
           what="setforce unfixed and thermo_modify temp reset by thermo_style at the second run (the pressure "
           "keeps the flow's kinetic part, as LAMMPS's thermo_press does), Berendsen on a group")
     restart_exact(d, "restart", couette + "thermo_modify temp mobile\nthermo 25\nrun 200\n")
+    agree(d, "crack", CRACK, what="crack/in.crack in a smaller box: a ramp summed onto the created velocities, "
+          "setforce NULL, the crack's faces (types 2 and 3) excluded from each other")
 
 
 FCC = ("units lj\natom_style atomic\nlattice fcc 0.8442\nregion box block 0 5 0 5 0 5\ncreate_box 2 box\n"
@@ -66,6 +80,9 @@ def groups3d(d):
           "fix 4 twos addforce 0.1 0.0 -0.1\nfix 5 ones aveforce NULL NULL 0.0\nthermo_style custom step temp pe ke etotal press pxx pyz\n"
           "thermo_modify temp tl\nthermo 20\nrun 200\n",
           what="groups by id ranges, intersect, and types after set; ramp and scale; Berendsen on a group")
+    agree(d, "exclude", FCC + "velocity all create 1.5 87287 loop geom\nneigh_modify exclude type 1 2\nfix 1 all nve\n"
+          "thermo_style custom step temp pe ke etotal press pxy\nthermo 20\nrun 100\n",
+          what="type 2 atoms excluded from type 1 (neigh_modify exclude type)")
     agree(d, "create_on_groups", FCC + "compute tl0 left temp\n"
           "velocity left create 2.0 4928 loop geom dist gaussian\nvelocity ids create 0.5 777 temp tl0\n"
           "fix 1 all nve\nthermo 20\nrun 100\n", what="velocity create on groups: loop geom, and loop all with "
@@ -96,7 +113,8 @@ def refusals(d):
             ("z_force_2d", base + "fix 1 all nve\nfix 2 flow setforce 0 0 1.0\nrun 10\n", ["in.test:27:", "2-d"]),
             ("nvt_group", base + "fix 1 flow nvt temp 1 1 0.5\nrun 10\n", ["in.test:26:", "nvt", "all atoms"]),
             ("velocity_keyword", base + "velocity upper set 1 0 0 rot yes\n", ["in.test:26:", "rot yes"]),
-            ("no_group", base + "fix 1 nogroup setforce 0 0 0\n", ["in.test:26:", "no group nogroup"])]:
+            ("no_group", base + "fix 1 nogroup setforce 0 0 0\n", ["in.test:26:", "no group nogroup"]),
+            ("exclude_group", base + "neigh_modify exclude group lower upper\n", ["in.test:26:", "exclude type M N"])]:
         refused(d, name, text, expect)
     # the GPU: a run whose fixes act on a group is refused by name before the device is asked
     folder = os.path.join(d, "gpu")

@@ -135,39 +135,102 @@ static int group_key(const mdl_config *cfg, const char *section, const char *key
     return 1;
 }
 
-/* [run] force_fixes: STYLE GROUP FX FY FZ, ... (NULL: the component is left as it is; not addforce's). */
+/* indent's words after its K (w[0]): sphere X Y Z R | cylinder x|y|z C1 C2 R | plane x|y|z POS lo|hi, then
+   side in|out and energy yes|no. NULL, or why they are not. */
+static const char *indent_words(mdl_force_fix *f, char **w, int n)
+{
+    static const char *const shapes[] = {"sphere", "cylinder", "plane"};
+    if (n < 1 || mdl_parse_double(w[0], &f->k) != 0 || !(f->k >= 0))
+        return "indent GROUP K SHAPE ...: K a number of 0 or more";
+    f->shape = 0;
+    while (n >= 2 && f->shape < 3 && strcmp(w[1], shapes[f->shape]))
+        f->shape++;
+    const int nargs = f->shape == MDL_INDENT_PLANE ? 3 : 4;
+    if (n < 2 || f->shape == 3 || n < 2 + nargs)
+        return "indent's shape is sphere X Y Z R, cylinder x|y|z C1 C2 R or plane x|y|z POS lo|hi";
+    double v[4];
+    const int sphere = f->shape == MDL_INDENT_SPHERE;
+    f->axis = sphere ? 0 : w[2][0] - 'x';
+    if (!sphere && (!strchr("xyz", w[2][0]) || !w[2][0] || w[2][1]))
+        return "a cylinder's or plane's axis is x, y or z";
+    for (int a = sphere ? 0 : 1; a < (f->shape == MDL_INDENT_PLANE ? 2 : 4); a++)
+        if (mdl_parse_double(w[2 + a], &v[a]) != 0)
+            return "an indenter's coordinates and radius are numbers (box units)";
+    if (sphere)
+        f->centre[0] = v[0], f->centre[1] = v[1], f->centre[2] = v[2], f->radius = v[3];
+    else if (f->shape == MDL_INDENT_CYLINDER) /* the other two coordinates in x, y, z order */
+        f->centre[f->axis == 0 ? 1 : 0] = v[1], f->centre[f->axis == 2 ? 1 : 2] = v[2], f->radius = v[3];
+    else if (!strcmp(w[4], "lo") || !strcmp(w[4], "hi"))
+        f->centre[f->axis] = v[1], f->plane_side = w[4][0] == 'l' ? -1 : 1;
+    else
+        return "a plane's side is lo or hi";
+    if (f->shape != MDL_INDENT_PLANE && !(f->radius >= 0))
+        return "an indenter's radius is 0 or more";
+    for (int a = 2 + nargs; a < n; a += 2) {
+        const char *v2 = a + 1 < n ? w[a + 1] : "";
+        if (!strcmp(w[a], "side") && (!strcmp(v2, "in") || !strcmp(v2, "out")))
+            f->inside = !strcmp(v2, "in");
+        else if (!strcmp(w[a], "energy") && (!strcmp(v2, "yes") || !strcmp(v2, "no")))
+            f->energy = !strcmp(v2, "yes");
+        else
+            return "indent's keywords are side in|out and energy yes|no";
+    }
+    return NULL;
+}
+
+/* One fix's words: STYLE GROUP FX FY FZ (NULL: the component is left; not addforce's), or indent's. */
+static const char *force_fix_words(mdl_config *cfg, mdl_force_fix *f, char **w, int n)
+{
+    static const char *const styles[] = {"setforce", "addforce", "aveforce", "indent"};
+    f->style = 0;
+    while (n >= 1 && f->style < 4 && strcmp(w[0], styles[f->style]))
+        f->style++;
+    const int k = n >= 2 ? group_index(cfg, w[1]) : -1;
+    if (n < 2 || f->style == 4)
+        return "expected STYLE GROUP ...: setforce, addforce or aveforce GROUP FX FY FZ, or indent GROUP K SHAPE ...";
+    if (k < 0)
+        return "its group is not one of [system] groups' names (or all)";
+    f->group = 1u << k;
+    if (f->style == MDL_FIX_INDENT)
+        return indent_words(f, w + 2, n - 2);
+    if (n != 5)
+        return "expected STYLE GROUP FX FY FZ";
+    for (int c = 0; c < 3; c++) {
+        f->acts[c] = strcmp(w[2 + c], "NULL") != 0;
+        if (f->acts[c] && mdl_parse_double(w[2 + c], &f->value[c]) != 0)
+            return "a component is a number or NULL";
+        if (!f->acts[c] && f->style == MDL_FIX_ADDFORCE)
+            return "addforce's components are numbers (LAMMPS's addforce takes no NULL)";
+    }
+    return NULL;
+}
+
+/* [run] force_fixes: the fixes in order, comma-separated. */
 static int read_force_fixes(mdl_config *cfg)
 {
-    static const char *const styles[] = {"setforce", "addforce", "aveforce"};
     memset(&cfg->force_fixes, 0, sizeof cfg->force_fixes);
     char *copy = mdl_strdup(cfg->force_fix_keys), *save = NULL;
     if (!copy)
         return 0;
     int ok = 1;
     for (char *d = strtok_r(copy, ",", &save); d && ok; d = strtok_r(NULL, ",", &save)) {
-        char st[16], g[MDL_GROUP_NAME_LEN + 2], v[3][32];
-        const int n = sscanf(d, " %15s %33s %31s %31s %31s %c", st, g, v[0], v[1], v[2], &(char){0});
+        char *text = mdl_strdup(d), *w[32], *s2 = NULL;
+        int n = 0;
+        for (char *t = text ? strtok_r(text, " \t", &s2) : NULL; t && n < 32; t = strtok_r(NULL, " \t", &s2))
+            w[n++] = t;
         mdl_force_fix f = {0};
-        while (n >= 1 && f.style < 3 && strcmp(st, styles[f.style]))
-            f.style++;
-        const int k = n >= 2 ? group_index(cfg, g) : -1;
-        const char *why = n != 5 || f.style == 3 ? "expected STYLE GROUP FX FY FZ: setforce, addforce or aveforce"
-                          : k < 0 ? "its group is not one of [system] groups' names (or all)"
-                          : cfg->force_fixes.n == MDL_MAX_FORCE_FIXES ? "more than 16 fixes" : NULL;
-        for (int c = 0; c < 3 && !why; c++) {
-            f.acts[c] = strcmp(v[c], "NULL") != 0;
-            if (f.acts[c] && mdl_parse_double(v[c], &f.value[c]) != 0)
-                why = "a component is a number or NULL";
-            else if (!f.acts[c] && f.style == MDL_FIX_ADDFORCE)
-                why = "addforce's components are numbers (LAMMPS's addforce takes no NULL)";
-        }
+        const char *why = !text ? "out of memory"
+                          : cfg->force_fixes.n == MDL_MAX_FORCE_FIXES ? "more than 16 fixes" : force_fix_words(cfg, &f, w, n);
+        const int z_indent = f.shape == MDL_INDENT_PLANE ? f.axis == 2 : f.centre[2] != 0;
+        if (!why && cfg->dimension == 2 && (f.style == MDL_FIX_INDENT ? z_indent : f.acts[2] && f.value[2] != 0))
+            why = "a z force in a 2-d system (an indenter's centre at z = 0, no plane along z)";
         if (why) {
             config_fail(config_find_entry(cfg, "run", "force_fixes"), "'%s': %s", d, why);
             ok = 0;
-            break;
+        } else {
+            cfg->force_fixes.fix[cfg->force_fixes.n++] = f;
         }
-        f.group = 1u << k;
-        cfg->force_fixes.fix[cfg->force_fixes.n++] = f;
+        free(text);
     }
     free(copy);
     return ok;

@@ -7,7 +7,50 @@
 
 int script_force_fix_style(const char *style)
 {
-    return !strcmp(style, "setforce") || !strcmp(style, "addforce") || !strcmp(style, "aveforce");
+    return !strcmp(style, "setforce") || !strcmp(style, "addforce") || !strcmp(style, "aveforce") ||
+           !strcmp(style, "indent");
+}
+
+/* fix indent's K SHAPE ARGS [side in|out] [units lattice|box] in box units (units lattice, LAMMPS's
+   default: a centre's coordinates by the lattice's spacings, a radius by x's), with energy yes|no. */
+static int indent_words(script *sc, const script_fix *f, mdl_buf *out)
+{
+    const char *shape = f->nargs >= 2 ? f->args[1] : "";
+    const int sphere = !strcmp(shape, "sphere"), plane = !strcmp(shape, "plane"), nshape = plane ? 3 : 4;
+    if ((!sphere && !plane && strcmp(shape, "cylinder")) || f->nargs < 2 + nshape)
+        return fail(sc, "fix indent: mdlite takes K sphere X Y Z R, cylinder DIM C1 C2 R or plane DIM POS lo|hi, then "
+                        "side in|out and units lattice|box");
+    int lattice = 1;
+    const char *side = "out";
+    for (int a = 2 + nshape; a < f->nargs; a += 2) {
+        const char *v = a + 1 < f->nargs ? f->args[a + 1] : "";
+        if (!strcmp(f->args[a], "units") && (!strcmp(v, "lattice") || !strcmp(v, "box")))
+            lattice = !strcmp(v, "lattice");
+        else if (!strcmp(f->args[a], "side") && (!strcmp(v, "in") || !strcmp(v, "out")))
+            side = v;
+        else
+            return fail(sc, "fix indent: '%s %s': mdlite takes side in|out and units lattice|box", f->args[a], v);
+    }
+    double k;
+    MDL_TRY(script_number(sc, f->args[0], &k));
+    MDL_TRY(buf_addf(out, "%sindent %s %.17g %s", out->len ? ", " : "", f->group, k, shape));
+    const int axis = sphere ? -1 : f->args[2][0] - 'x';
+    if (!sphere && (strlen(f->args[2]) != 1 || axis < 0 || axis > 2))
+        return fail(sc, "fix indent %s: '%s': the axis is x, y or z", shape, f->args[2]);
+    if (!sphere)
+        MDL_TRY(buf_addf(out, " %s", f->args[2]));
+    for (int a = sphere ? 0 : 1; a < (plane ? 2 : 4); a++) { /* each value's dimension, for its scale */
+        const int d = sphere ? (a < 3 ? a : 0) : plane ? axis : a == 3 ? 0 : a == 1 ? (axis == 0 ? 1 : 0) : (axis == 2 ? 1 : 2);
+        const char *word = f->args[2 + a];
+        double v;
+        if (word[0] == 'v' && word[1] == '_')
+            return fail(sc, "fix indent: %s: mdlite's indenter stands where it is put (no variable)", word);
+        MDL_TRY(script_number(sc, word, &v));
+        MDL_TRY(buf_addf(out, " %.17g", lattice && sc->lattice[0] ? v * sc->crystal.spacing[d] : v));
+    }
+    if (plane)
+        MDL_TRY(buf_addf(out, " %s", f->args[4]));
+    return buf_addf(out, " side %s energy %s", side, f->energy ? "yes" : "no");
 }
 
 int script_fix_takes_group(const char *style)
@@ -19,6 +62,8 @@ int script_fix_takes_group(const char *style)
 /* One force fix's words: FX FY FZ, numbers or NULL (addforce: numbers), no keywords. */
 static int force_fix_words(script *sc, const script_fix *f, mdl_buf *out)
 {
+    if (!strcmp(f->style, "indent"))
+        return indent_words(sc, f, out);
     if (f->nargs != 3)
         return fail(sc, "fix %s: mdlite takes fix ID GROUP %s FX FY FZ (no keywords)", f->style, f->style);
     MDL_TRY(buf_addf(out, "%s%s %s", out->len ? ", " : "", f->style, f->group));
@@ -66,14 +111,24 @@ int script_group_fixes(script *sc, const script_fix *thermostat)
     return setf(sc, "run", "thermostat_group", "%s", thermostat->group);
 }
 
-/* fix_modify ID temp C: the thermostat's temperature from compute temp C, on the fix's own group. */
+/* fix_modify ID temp C: the thermostat's temperature from compute temp C, on the fix's own group;
+   fix_modify ID energy yes|no: fix indent's energy in pe. */
 int script_cmd_fix_modify(script *sc, char **w, int nw)
 {
-    if (nw != 4 || strcmp(w[2], "temp") != 0)
-        return fail(sc, "mdlite takes fix_modify ID temp COMPUTE (a thermostat's temperature)");
     script_fix *f = NULL;
-    for (int k = 0; k < sc->nfix && !f; k++)
+    for (int k = 0; nw >= 2 && k < sc->nfix && !f; k++)
         f = !strcmp(sc->fixes[k].id, w[1]) ? &sc->fixes[k] : NULL;
+    if (nw == 4 && !strcmp(w[2], "energy") && (!strcmp(w[3], "yes") || !strcmp(w[3], "no"))) {
+        if (!f)
+            return fail(sc, "no fix %s (LAMMPS: could not find fix_modify ID)", w[1]);
+        if (strcmp(f->style, "indent") != 0)
+            return fail(sc, "fix %s is a %s: mdlite counts the energy of fix indent alone", w[1], f->style);
+        f->energy = !strcmp(w[3], "yes");
+        return MDL_OK;
+    }
+    if (nw != 4 || strcmp(w[2], "temp") != 0)
+        return fail(sc, "mdlite takes fix_modify ID temp COMPUTE (a thermostat's temperature) and fix_modify ID energy "
+                        "yes|no (fix indent's)");
     if (!f)
         return fail(sc, "no fix %s (LAMMPS: could not find fix_modify ID)", w[1]);
     char group[32];

@@ -63,7 +63,7 @@ static int cmd_fix(script *sc, char **w, int nw)
     }
     script_fix *f = &sc->fixes[k];
     *f = (script_fix){mdl_strdup(w[1]), mdl_strdup(base), mdl_calloc((size_t)nw, sizeof(char *), "fix"), 0, sc->line,
-                      ++sc->fixes_made, "", ""};
+                      ++sc->fixes_made, "", "", 0};
     if (!f->id || !f->style || !f->args)
         return MDL_ERUN;
     snprintf(f->group, sizeof f->group, "%s", w[2]);
@@ -461,7 +461,9 @@ static int cmd_minimize(script *sc, char **w, int nw)
     settings keep;
     MDL_TRY(settings_copy(&keep, &sc->now)); /* the fixes' ensemble stays for the runs after */
     drop_ensemble_keys(sc);
-    int rc = setf(sc, "run", "ensemble", "minimize");
+    int rc = script_group_fixes(sc, NULL); /* LAMMPS's min_post_force: the force fixes act, no thermostat */
+    if (rc == MDL_OK)
+        rc = setf(sc, "run", "ensemble", "minimize");
     if (rc == MDL_OK)
         rc = setf(sc, "run", "etol", "%s", w[1]);
     if (rc == MDL_OK)

@@ -46,6 +46,7 @@ typedef struct {
     long made;            /* its number among the fix commands (a fix made again is a new one) */
     char group[32];       /* its group ID */
     char temp[64];        /* fix_modify temp: its temperature compute's ID ("": its own, on its group) */
+    int energy;           /* fix_modify energy yes: its energy counts in pe (fix indent's) */
 } script_fix;
 
 typedef struct {

@@ -50,6 +50,26 @@ static int formula_var(void *user, const char *name, double *out, mdl_buf *why)
 
 /* Variable k as a number (an equal's formula evaluated once per generation; another style's text
    read as a number, as LAMMPS reads it in a formula). */
+/* The thermo keywords a script's formula may name as it is read: xlat, ylat, zlat (the lattice's
+   spacings; 1 without a lattice, LAMMPS's lattice none 1.0). Others are evaluated during a run. */
+static int script_keyword(void *user, const char *name, double *out, mdl_buf *why)
+{
+    const script *sc = user;
+    static const char *const lat[] = {"xlat", "ylat", "zlat"};
+    for (int d = 0; d < 3; d++)
+        if (!strcmp(name, lat[d]) && !sc->box_made) {
+            buf_addf(why, "'%s' before the box exists (LAMMPS: variable evaluation before simulation box is defined)",
+                     name);
+            return MDL_EINPUT;
+        } else if (!strcmp(name, lat[d])) {
+            *out = sc->lattice[0] ? sc->crystal.spacing[d] : 1.0;
+            return MDL_OK;
+        }
+    buf_addf(why, "'%s': a thermo keyword, or a word LAMMPS's formulas do not have; mdlite evaluates variables as it "
+             "reads the script, where LAMMPS evaluates thermo keywords during a run (xlat, ylat, zlat excepted)", name);
+    return MDL_EINPUT;
+}
+
 static int var_value(script *sc, int k, double *out, mdl_buf *why)
 {
     script_var *v = &sc->var[k];
@@ -86,7 +106,7 @@ static int var_value(script *sc, int k, double *out, mdl_buf *why)
     }
     v->busy = 1;
     mdl_buf inner = {0};
-    int rc = lammps_expr_eval(v->value, formula_var, sc, out, &inner);
+    int rc = lammps_expr_eval_thermo(v->value, formula_var, script_keyword, sc, out, &inner);
     v = &sc->var[k];
     v->busy = 0;
     if (rc == MDL_OK) {
@@ -105,7 +125,7 @@ static int var_value(script *sc, int k, double *out, mdl_buf *why)
 int script_evaluate(script *sc, const char *formula, double *out)
 {
     mdl_buf why = {0};
-    int rc = lammps_expr_eval(formula, formula_var, sc, out, &why);
+    int rc = lammps_expr_eval_thermo(formula, formula_var, script_keyword, sc, out, &why);
     if (rc == MDL_EINPUT)
         script_fail(sc, "'%s': %s", formula, buf_str(&why));
     buf_free(&why);

@@ -58,7 +58,7 @@ static int read_forces(minimizer *m)
 {
     run_state *r = m->r;
     MDL_TRY(r->ops->compute_forces(r->ctx, MDL_FORCES_ENERGY));
-    if (r->cfg->force_fixes.n) /* LAMMPS's min_post_force */
+    if (r->ops->force_fixes) /* LAMMPS's min_post_force */
         MDL_TRY(r->ops->force_fixes(r->ctx, &r->cfg->force_fixes));
     MDL_TRY(r->ops->snapshot_start(r->ctx, r->data_slot, MDL_DUMP_FORCE)); /* every rank's atoms to rank 0 */
     if (r->rank == 0) {
@@ -68,7 +68,7 @@ static int read_forces(minimizer *m)
             m->f[3 * i] = frame.fx[i], m->f[3 * i + 1] = frame.fy[i], m->f[3 * i + 2] = frame.fz[i];
     }
     MDL_TRY(share(m, m->f, &m->obs));
-    m->energy = m->obs.potential * m->norm;
+    m->energy = (m->obs.potential + m->obs.fix_energy) * m->norm; /* LAMMPS's pe, fix_modify energy included */
     return MDL_OK;
 }
 
@@ -255,9 +255,9 @@ static int fire_move(minimizer *m, double *v, double dtv, int integrator, int mi
         return MDL_OK;
     fire_kick(m, v, dtf); /* its second half kick, after the forces: the row's velocities */
     MDL_TRY(r->ops->set_velocities(r->ctx, v));
-    const double potential = m->obs.potential;
+    const double potential = m->obs.potential, fix_energy = m->obs.fix_energy;
     MDL_TRY(backend_observe(r->ops, r->ctx, &m->obs));
-    m->obs.potential = potential;
+    m->obs.potential = potential, m->obs.fix_energy = fix_energy;
     return MDL_OK;
 }
 

@@ -31,7 +31,8 @@ int stepper_groups(const mdl_config *base, const mdl_backend_ops *ops, mdl_syste
 
 int stepper_force_fixes(mdl_stepper *st)
 {
-    return st->cfg->force_fixes.n ? st->ops->force_fixes(st->ctx, &st->cfg->force_fixes) : MDL_OK;
+    /* called with none too: their energy is then 0 */
+    return st->ops->force_fixes ? st->ops->force_fixes(st->ctx, &st->cfg->force_fixes) : MDL_OK;
 }
 
 int stepper_setup(mdl_stepper *st, long step, int forces_given)

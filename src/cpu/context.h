@@ -51,6 +51,7 @@ typedef struct {
     uint32_t *groups;         /* every atom's groups, by id (mdl_system.groups; NULL: all alone) */
     uint32_t thermo_group;    /* thermo's temperature and kinetic energy are this group's (MDL_GROUP_ALL: every atom's) */
     uint32_t pressure_group;  /* ... and the pressure's kinetic part this one's */
+    double fix_energy;        /* this rank's share of the last force fixes' energy that counts (indent's) */
     mdl_health lost;          /* the first atom this rank found past a fixed face (MDL_HEALTH_LOST + face) */
     struct cpu_analysis {     /* on-the-fly analysis (analysis.c) */
         mdl_analysis_spec spec;

@@ -1,5 +1,5 @@
 /* The CPU's groups: the fixes on a group's forces (setforce, addforce, aveforce with its mean over
-   all ranks) and a group's kinetic energy and atom count, for the thermostats and thermo's
+   all ranks, indent with its energy) and a group's kinetic energy and atom count, for the thermostats and thermo's
    temperature on a group. Sums run in the owned atoms' order, then over ranks in rank order. */
 #include "context.h"
 
@@ -34,12 +34,32 @@ static int group_mean_force(cpu_ctx *c, uint32_t group, double mean[3], int *non
     return MDL_OK;
 }
 
+/* indent: its force on the group's atoms; its energy, where it counts, into c->fix_energy. */
+static void indent_forces(cpu_ctx *c, const mdl_force_fix *f)
+{
+    mdl_system *s = &c->s;
+    double e = 0;
+    for (size_t i = 0; i < c->dm.nlocal; i++)
+        if (group_has(c->groups, s->id[i], f->group)) {
+            const double x[3] = {s->x[i], s->y[i], s->z[i]};
+            double force[3] = {s->fx[i], s->fy[i], s->fz[i]};
+            e += indent_atom(f, x, &s->box, force);
+            s->fx[i] = force[0], s->fy[i] = force[1], s->fz[i] = force[2];
+        }
+    c->fix_energy += f->energy ? e : 0.0;
+}
+
 int cpu_force_fixes(void *p, const mdl_force_fixes *ff)
 {
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
+    c->fix_energy = 0;
     for (int k = 0; k < ff->n; k++) {
         const mdl_force_fix *f = &ff->fix[k];
+        if (f->style == MDL_FIX_INDENT) {
+            indent_forces(c, f);
+            continue;
+        }
         double mean[3] = {0, 0, 0};
         int none = 0;
         if (f->style == MDL_FIX_AVEFORCE)

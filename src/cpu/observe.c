@@ -11,8 +11,8 @@
 int cpu_reduce(void *p, mdl_observables *o)
 {
     cpu_ctx *c = p;
-    double sums[3] = {cpu_local_kinetic(c), c->pe, c->virial}, n = (double)c->natoms;
-    MDL_TRY(comm_sum_doubles(sums, 3)); /* in rank order */
+    double sums[4] = {cpu_local_kinetic(c), c->pe, c->virial, c->fix_energy}, n = (double)c->natoms;
+    MDL_TRY(comm_sum_doubles(sums, 4)); /* in rank order */
     double press_kinetic = sums[0], press_n;
     if (c->thermo_group != MDL_GROUP_ALL) /* thermo_modify temp: that group's kinetic energy and count */
         MDL_TRY(cpu_group_kinetic(c, c->thermo_group, &sums[0], &n));
@@ -27,6 +27,7 @@ int cpu_reduce(void *p, mdl_observables *o)
         o->temperature = mdl_temperature(o->kinetic, (size_t)n, box_dimension(&c->s.box), &c->u);
     }
     o->ecouple = c->nose_hoover ? nh_energy(&c->nh, o->volume) : 0.0;
+    o->fix_energy = sums[3];
     return MDL_OK;
 }
 

@@ -316,7 +316,7 @@ static void write_columns(mdl_thermo *t, long step, double time, const mdl_obser
 int thermo_write(mdl_thermo *t, long step, double time, const mdl_observables *o, const mdl_thermo_extra *x)
 {
     const double per = t->norm ? t->natoms : 1.0;
-    double pe = o->potential / per, ke = o->kinetic / per, conserved = pe + ke + o->ecouple / per;
+    double pe = (o->potential + o->fix_energy) / per, ke = o->kinetic / per, conserved = pe + ke + o->ecouple / per;
     if (t->ncol > 0)
         write_columns(t, step, time, o, x);
     if (t->ncol == 0 || t->csv_default) {

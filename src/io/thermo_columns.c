@@ -91,7 +91,8 @@ static double cell_parameter(int c, const mdl_observables *o)
 double thermo_column_value(const mdl_thermo *t, int c, long step, double time, const mdl_observables *o,
                            const mdl_thermo_extra *x)
 {
-    const double per = t->norm && COLUMNS[c].energy ? t->natoms : 1.0, etotal = (o->potential + o->kinetic) / per;
+    const double per = t->norm && COLUMNS[c].energy ? t->natoms : 1.0;
+    const double etotal = (o->potential + o->fix_energy + o->kinetic) / per; /* pe: with the fixes' energy */
     switch (c) {
     case C_STEP: return (double)step;
     case C_ELAPSED: return (double)(step - x->run_first);
@@ -104,7 +105,8 @@ double thermo_column_value(const mdl_thermo *t, int c, long step, double time, c
     case C_ATOMS: return t->natoms;
     case C_TEMP: return o->temperature;
     case C_PRESS: return o->pressure;
-    case C_PE: case C_EVDWL: case C_EPAIR: return o->potential / per;
+    case C_PE: return (o->potential + o->fix_energy) / per;
+    case C_EVDWL: case C_EPAIR: return o->potential / per;
     case C_KE: return o->kinetic / per;
     case C_ETOTAL: return etotal;
     case C_ENTHALPY: return etotal + o->pressure * (o->volume / per) / t->nktv2p;

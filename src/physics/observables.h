@@ -17,6 +17,8 @@ typedef struct {
     double volume, ecouple;
     double etail, ptail; /* the tail correction's shares of the potential energy (LAMMPS's etail) and the
                             pressure (0: none) */
+    double fix_energy;   /* the energy of the fixes whose energy counts in pe and etotal (fix indent with
+                            fix_modify energy yes; not in potential, LAMMPS's evdwl and epair) */
     double box_lo[3], box_len[3], box_tilt[3];
 } mdl_observables;
 
@@ -43,6 +45,7 @@ static inline void mdl_finish_observables(mdl_observables *o, size_t n, const md
     const double volume = box_volume(b);
     const int dim = box_dimension(b);
     o->temperature = mdl_temperature(o->kinetic, n, dim, u);
+    o->fix_energy = 0.0;
     o->etail = tail[0] / volume;
     o->potential += o->etail;
     o->ptail = tail[1] / (volume * volume) * u->nktv2p;

@@ -9,8 +9,9 @@
             pressure tensor; stages that unfix setforce and reset thermo_modify with thermo_style;
             a restart bit for bit; crack/in.crack in a smaller box (neigh_modify exclude type)
   groups3d  3-d groups by type, id ranges, intersect, velocity ramp (sum yes) and scale, Berendsen on
-            a group, setforce, addforce and aveforce on others; exclude type; minimisation with a group
-            held by setforce
+            a group, setforce, addforce and aveforce on others; exclude type; fix indent (sphere,
+            cylinder, plane, side in, fix_modify energy); minimisation with a group held by setforce and
+            pressed by an indenter
   refusals  what mdlite does not take of them, each naming its line; the GPU refusing a run of
             groups by name
 
@@ -91,6 +92,20 @@ def groups3d(d):
               "lattice hex 0.9\nregion box block 0 20 0 10 -0.25 0.25\ncreate_box 2 box\ncreate_atoms 1 box\n"
               "mass * 1.0\npair_style lj/cut 2.5\npair_coeff * * 1.0 1.0 2.5\nregion 1 block INF INF INF 1.25 INF INF\n"
               "group lower region 1\ngroup mobile subtract all lower\nset group lower type 2\n")
+    agree(d, "indent_md", FCC + "velocity all create 1.5 87287 loop geom\nfix 1 all nve\n"
+          "fix 4 all indent 5.0 cylinder z 2.3 2.2 1.0\nfix 5 mix indent 10.0 plane y 0.2 lo\nfix_modify 5 energy yes\n"
+          "fix 6 all indent 5.0 sphere 4.2 4.2 4.2 7.0 side in units box\nfix_modify 6 energy yes\n"
+          "thermo_style custom step temp pe epair ke etotal press fmax\nthermo 20\nrun 200\n",
+          what="fix indent: a cylinder, a plane on a group and a sphere holding the atoms in, two counting their "
+          "energy in pe (not in epair)")
+    # the energies (a minimisation's shrink-wrapped box is reset at other line-search points than LAMMPS's:
+    # its volume and pressure part between the builds)
+    agree(d, "indent_min", indent + "fix 2 lower setforce 0.0 0.0 0.0\nfix 5 all enforce2d\nthermo 10\n"
+          "thermo_style custom step pe epair etotal fnorm fmax\n"
+          "minimize 1.0e-6 1.0e-6 1000 1000\nvariable k equal 5000.0/xlat\nfix 4 all indent $k sphere 10 13.0 0 6.0\n"
+          "fix_modify 4 energy yes\nminimize 1.0e-6 1.0e-6 10 1000\n",
+          what="indent/in.indent.min's first minimisation and 10 iterations of its second: setforce before any "
+          "run, then a sphere pressed in (its k 5000/xlat), its energy minimised")
     agree(d, "min_setforce", indent +
           "velocity mobile create 0.5 4928\nfix 1 all nve\nfix 2 lower setforce 0.0 0.0 0.0\nfix 5 all enforce2d\n"
           "thermo 50\nrun 100\nthermo_style custom step pe fnorm fmax\nthermo 10\nminimize 1.0e-6 1.0e-6 1000 1000\n",

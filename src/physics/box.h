@@ -231,8 +231,10 @@ static inline MDL_HD double box_wrap(double x, double lo, double len, int32_t *i
         return x;
     double k = floor((x - lo) / len);
     x -= k * len;
-    if (x >= lo + len) /* rounding at the upper face */
+    if (x >= lo + len) { /* rounded up to the upper face (x just below lo): the lower face of the next image */
         x = lo;
+        k += 1.0;
+    }
     *image += (int32_t)k;
     return x;
 }

@@ -98,14 +98,12 @@ def groups3d(d):
           "thermo_style custom step temp pe epair ke etotal press fmax\nthermo 20\nrun 200\n",
           what="fix indent: a cylinder, a plane on a group and a sphere holding the atoms in, two counting their "
           "energy in pe (not in epair)")
-    # the energies (a minimisation's shrink-wrapped box is reset at other line-search points than LAMMPS's:
-    # its volume and pressure part between the builds)
     agree(d, "indent_min", indent + "fix 2 lower setforce 0.0 0.0 0.0\nfix 5 all enforce2d\nthermo 10\n"
-          "thermo_style custom step pe epair etotal fnorm fmax\n"
           "minimize 1.0e-6 1.0e-6 1000 1000\nvariable k equal 5000.0/xlat\nfix 4 all indent $k sphere 10 13.0 0 6.0\n"
           "fix_modify 4 energy yes\nminimize 1.0e-6 1.0e-6 10 1000\n",
-          what="indent/in.indent.min's first minimisation and 10 iterations of its second: setforce before any "
-          "run, then a sphere pressed in (its k 5000/xlat), its energy minimised")
+          what="indent/in.indent.min's first minimisation and 10 iterations of its second: setforce before "
+          "any run, then a sphere pressed in (its k 5000/xlat), its energy minimised; the shrink-wrapped box's "
+          "volume and pressure as LAMMPS's (atoms on the box's upper x face at the lattice's start)")
     agree(d, "min_setforce", indent +
           "velocity mobile create 0.5 4928\nfix 1 all nve\nfix 2 lower setforce 0.0 0.0 0.0\nfix 5 all enforce2d\n"
           "thermo 50\nrun 100\nthermo_style custom step pe fnorm fmax\nthermo 10\nminimize 1.0e-6 1.0e-6 1000 1000\n",

@@ -86,3 +86,18 @@ Test(lattice, maxwell_boltzmann_exact_temperature_zero_momentum)
     cr_assert(s.vx[5] != vx0, "another seed gives other velocities");
     system_destroy(&s);
 }
+
+/* A coordinate a rounding below the box's lower face wraps to lo + len, which rounds to the upper face:
+   it is put on the lower face of the next image, and its image counter says so (its unwrapped
+   position x + image * len is where it was, not one box length away). */
+Test(lattice, wrap_at_a_rounding_tie_keeps_the_image)
+{
+    const double len = 22.653923, lo = 0.0, xs[] = {-1e-17, -4e-16, -len - 1e-15, 2 * len - 1e-15, 0.5};
+    for (size_t k = 0; k < sizeof xs / sizeof xs[0]; k++) {
+        int32_t image = 0;
+        const double w = box_wrap(xs[k], lo, len, &image);
+        cr_expect(w >= lo && w < lo + len, "x = %g wrapped to %.17g, outside [0, len)", xs[k], w);
+        cr_expect(fabs(w + image * len - xs[k]) < 1e-12, "x = %g: wrapped %.17g with image %d unwraps to %.17g",
+                  xs[k], w, image, w + image * len);
+    }
+}

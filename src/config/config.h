@@ -73,6 +73,8 @@ typedef struct mdl_config_s {
     int ngroups;              /* ... their names, all first: group k is bit 1 << k */
     char group_name[MDL_MAX_GROUPS][MDL_GROUP_NAME_LEN];
     int groups_used;          /* a stage's fixes, thermostat or thermo act on a group other than all */
+    char delete_atoms[MDL_PATH_LEN]; /* regions whose atoms are removed after the velocities (LAMMPS's
+                                        delete_atoms region): "block ..., sphere ..." */
     char velocity_edits[MDL_PATH_LEN]; /* LAMMPS's velocity commands after the initial velocities:
                                           "create|set|ramp|scale GROUP ARGS, ..." (box units) */
     int dimension;            /* 3, or 2: a 2-d system (LAMMPS's dimension 2), its atoms in the plane z = 0 */

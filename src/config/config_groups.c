@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "config_schema.h"
 
+#include "../physics/region.h"
 #include "../util/util.h"
 
 #include <ctype.h>
@@ -55,28 +56,28 @@ static int valid_name(const char *w)
 /* One definition's words (NAME HOW ARGS): NULL, or why it is not one. Its name is added when new. */
 static const char *group_definition(mdl_config *cfg, char **w, int n)
 {
-    static const char *const hows[] = {"block", "type", "id", "union", "subtract", "intersect", "empty"};
+    static const char *const hows[] = {"block", "type", "id", "union", "subtract", "intersect", "empty", "sphere",
+                                       "cylinder"};
     int how = 0;
-    while (how < 7 && (n < 2 || strcmp(w[1], hows[how])))
+    while (how < 9 && (n < 2 || strcmp(w[1], hows[how])))
         how++;
     if (n < 2 || !valid_name(w[0]))
-        return "expected NAME HOW ARGS: a name of letters, digits and '_' (at most 31), then block, type, id, union, "
-               "subtract, intersect or empty";
+        return "expected NAME HOW ARGS: a name of letters, digits and '_' (at most 31), then block, sphere, cylinder, "
+               "type, id, union, subtract, intersect or empty";
     if (!strcmp(w[0], "all"))
         return "all is every atom: it is not redefined";
-    if (how == 7)
-        return "HOW is block, type, id, union, subtract, intersect or empty";
+    if (how == 9)
+        return "HOW is block, sphere, cylinder, type, id, union, subtract, intersect or empty";
     const int args = n - 2;
-    if ((how == 0 && args != 6) || (how == 6 && args) || ((how == 1 || how == 2 || how == 3) && args < 1) ||
-        ((how == 4 || how == 5) && args < 2))
-        return how == 0 ? "block takes XLO XHI YLO YHI ZLO ZHI" : how == 6 ? "empty takes nothing"
-               : how <= 3 ? "at least one type, id or group" : "at least two groups";
-    for (int a = 2; a < n; a++) {
-        double v;
+    mdl_region r;
+    if ((how == 0 || how >= 7) && region_parse(w + 1, n - 1, &r) != n - 1)
+        return "a region is block XLO XHI YLO YHI ZLO ZHI, sphere X Y Z R or cylinder x|y|z C1 C2 R LO HI (box units), "
+               "then out or nothing";
+    if ((how == 6 && args) || ((how == 1 || how == 2 || how == 3) && args < 1) || ((how == 4 || how == 5) && args < 2))
+        return how == 6 ? "empty takes nothing" : how <= 3 ? "at least one type, id or group" : "at least two groups";
+    for (int a = 2; a < n && how >= 1 && how <= 5; a++) {
         long lo, hi;
         char *colon = strchr(w[a], ':');
-        if (how == 0 && mdl_parse_double(w[a], &v) != 0)
-            return "a block's bounds are numbers (box units)";
         if (how == 2 && colon)
             *colon = '\0';
         if (how == 2 && (mdl_parse_long(w[a], &lo) != 0 || lo < 1 || (colon && (mdl_parse_long(colon + 1, &hi) != 0 || hi < lo))))

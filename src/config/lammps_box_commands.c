@@ -2,6 +2,8 @@
    styles and keywords), region block and prism (in lattice or box units), create_box (an
    orthogonal or a triclinic box), create_atoms TYPE box. */
 #include "lammps_script_state.h"
+
+#include "../physics/region.h"
 #include "../physics/box.h"
 
 #include <math.h>
@@ -105,18 +107,77 @@ static int cmd_lattice(script *sc, char **w, int nw)
     return MDL_OK;
 }
 
-/* region ID block|prism bounds [tilts] [units lattice|box]: kept in box units. */
+/* A region's bound or coordinate: INF (LAMMPS's -BIG or BIG: upper is its sign) or EDGE (the box's face d),
+   else a number, scaled by the lattice's spacing along d in lattice units. */
+static int region_bound(script *sc, script_region *r, const char *word, int face, int lattice_units, double *v)
+{
+    const int d = face / 2;
+    if (!strcmp(word, "INF") || !strcmp(word, "EDGE")) {
+        if (word[0] == 'E' && !sc->box_made)
+            return fail(sc, "region %s: EDGE before the box exists (LAMMPS: cannot use region INF or EDGE when box "
+                            "does not exist)", r->id);
+        const script_region *own = word[0] == 'E' ? &sc->regions[sc->box_region] : NULL;
+        *v = own ? own->b[face] : face % 2 ? 1.0e20 : -1.0e20;
+        r->unbounded |= !own;
+        return MDL_OK;
+    }
+    MDL_TRY(script_number(sc, word, v));
+    *v *= lattice_units ? sc->crystal.spacing[d] : 1.0;
+    return MDL_OK;
+}
+
+/* A sphere's X Y Z R or a cylinder's DIM C1 C2 R LO HI into r (LAMMPS's scales: a centre's coordinates
+   by their spacings, a radius by x's, or y's for a cylinder along x). */
+static int round_region(script *sc, script_region *r, char **w, int lattice_units)
+{
+    const double *sp = sc->crystal.spacing;
+    const double s = lattice_units ? 1.0 : 0.0;
+    if (r->shape == MDL_REGION_SPHERE) {
+        for (int d = 0; d < 3; d++) {
+            MDL_TRY(script_number(sc, w[d], &r->c[d]));
+            r->c[d] *= s ? sp[d] : 1.0;
+        }
+        MDL_TRY(script_number(sc, w[3], &r->r));
+        r->r *= s ? sp[0] : 1.0;
+    } else {
+        if (strlen(w[0]) != 1 || !strchr("xyz", w[0][0]))
+            return fail(sc, "region %s cylinder: '%s': its axis is x, y or z", r->id, w[0]);
+        r->axis = w[0][0] - 'x';
+        const int d1 = r->axis == 0 ? 1 : 0, d2 = r->axis == 2 ? 1 : 2;
+        MDL_TRY(script_number(sc, w[1], &r->c[d1]));
+        MDL_TRY(script_number(sc, w[2], &r->c[d2]));
+        MDL_TRY(script_number(sc, w[3], &r->r));
+        r->c[d1] *= s ? sp[d1] : 1.0, r->c[d2] *= s ? sp[d2] : 1.0, r->r *= s ? sp[d1] : 1.0;
+        MDL_TRY(region_bound(sc, r, w[4], 2 * r->axis, lattice_units, &r->lo));
+        MDL_TRY(region_bound(sc, r, w[5], 2 * r->axis + 1, lattice_units, &r->hi));
+    }
+    if (!(r->r >= 0))
+        return fail(sc, "region %s: a radius of 0 or more (LAMMPS: illegal region command)", r->id);
+    return MDL_OK;
+}
+
+/* region ID block|prism|sphere|cylinder ARGS [side in|out] [units lattice|box]: kept in box units. */
 static int cmd_region(script *sc, char **w, int nw)
 {
-    const int prism = nw >= 3 && !strcmp(w[2], "prism"), nb = prism ? 12 : 9;
-    if (nw < 9 || (!prism && strcmp(w[2], "block")) || nw < nb)
-        return fail(sc, "mdlite takes 'region ID block xlo xhi ylo yhi zlo zhi' and 'region ID prism xlo xhi ylo yhi "
-                        "zlo zhi xy xz yz', each with [units lattice|box]");
-    int lattice_units = 1;
-    if (nw == nb + 2 && !strcmp(w[nb], "units") && (!strcmp(w[nb + 1], "box") || !strcmp(w[nb + 1], "lattice")))
-        lattice_units = !strcmp(w[nb + 1], "lattice");
-    else if (nw != nb)
-        return fail(sc, "keywords after the bounds: mdlite takes 'units lattice|box' only");
+    const char *st = nw >= 3 ? w[2] : "";
+    const int prism = !strcmp(st, "prism"), shape = !strcmp(st, "sphere") ? MDL_REGION_SPHERE
+                                                     : !strcmp(st, "cylinder") ? MDL_REGION_CYLINDER : 0;
+    const int nb = prism ? 12 : shape == MDL_REGION_SPHERE ? 7 : 9;
+    if ((!prism && !shape && strcmp(st, "block")) || nw < nb)
+        return fail(sc, "mdlite takes 'region ID block xlo xhi ylo yhi zlo zhi', 'prism xlo xhi ylo yhi zlo zhi xy xz "
+                        "yz', 'sphere x y z r' and 'cylinder dim c1 c2 r lo hi', each with [side in|out] [units "
+                        "lattice|box]");
+    int lattice_units = 1, out = 0;
+    for (int k = nb; k < nw; k += 2) {
+        const char *v = k + 1 < nw ? w[k + 1] : "";
+        if (!strcmp(w[k], "units") && (!strcmp(v, "box") || !strcmp(v, "lattice")))
+            lattice_units = !strcmp(v, "lattice");
+        else if (!strcmp(w[k], "side") && (!strcmp(v, "in") || !strcmp(v, "out")) && !prism)
+            out = !strcmp(v, "out");
+        else
+            return fail(sc, "'%s %s' after the bounds: mdlite takes 'side in|out' (not on a prism) and 'units "
+                            "lattice|box'", w[k], v);
+    }
     if (lattice_units && !sc->lattice[0])
         return fail(sc, "a region in lattice units needs a lattice command before it (LAMMPS: use of region with "
                         "undefined lattice)");
@@ -132,33 +193,44 @@ static int cmd_region(script *sc, char **w, int nw)
     }
     script_region *r = &sc->regions[sc->nregion];
     memset(r, 0, sizeof *r);
-    const double *sp = sc->crystal.spacing;
-    for (int d = 0; d < 6; d++) {
-        if (!strcmp(w[3 + d], "INF") || !strcmp(w[3 + d], "EDGE")) { /* LAMMPS: -BIG or BIG, or the box's face */
-            if (w[3 + d][0] == 'E' && !sc->box_made)
-                return fail(sc, "region %s: EDGE before the box exists (LAMMPS: cannot use region INF or EDGE when "
-                            "box does not exist)", w[1]);
-            const script_region *own = w[3 + d][0] == 'E' ? &sc->regions[sc->box_region] : NULL;
-            r->b[d] = own ? own->b[d] : d % 2 ? 1.0e20 : -1.0e20;
-            r->unbounded |= !own;
-            continue;
-        }
-        MDL_TRY(script_number(sc, w[3 + d], &r->b[d]));
-        r->b[d] *= lattice_units ? sp[d / 2] : 1.0;
-    }
-    for (int k = 0; prism && k < 3; k++) { /* LAMMPS: xy and xz in x's spacing, yz in y's */
-        MDL_TRY(script_number(sc, w[9 + k], &r->tilt[k]));
-        r->tilt[k] *= lattice_units ? sp[k < 2 ? 0 : 1] : 1.0;
-    }
-    for (int d = 0; d < 3; d++)
-        if (!(r->b[2 * d + 1] > r->b[2 * d]))
-            return fail(sc, "region %s: %clo must be below %chi (LAMMPS: illegal region command)", w[1], "xyz"[d],
-                        "xyz"[d]);
     if (!(r->id = mdl_strdup(w[1])))
         return MDL_ERUN;
-    r->prism = prism;
+    r->shape = shape, r->out = out, r->prism = prism;
+    int rc = shape ? round_region(sc, r, w + 3, lattice_units) : MDL_OK;
+    for (int d = 0; d < 6 && !shape && rc == MDL_OK; d++)
+        rc = region_bound(sc, r, w[3 + d], d, lattice_units, &r->b[d]);
+    for (int k = 0; prism && k < 3 && rc == MDL_OK; k++) { /* LAMMPS: xy and xz in x's spacing, yz in y's */
+        rc = script_number(sc, w[9 + k], &r->tilt[k]);
+        r->tilt[k] *= lattice_units ? sc->crystal.spacing[k < 2 ? 0 : 1] : 1.0;
+    }
+    for (int d = 0; d < 3 && !shape && rc == MDL_OK; d++) /* a flat block is LAMMPS's too (a box is not) */
+        if (!(r->b[2 * d + 1] >= r->b[2 * d]))
+            rc = fail(sc, "region %s: %clo above %chi (LAMMPS: illegal region block command)", w[1], "xyz"[d], "xyz"[d]);
+    if (rc != MDL_OK) {
+        free(r->id);
+        return rc;
+    }
     sc->nregion++;
     return MDL_OK;
+}
+
+int script_region_words(script *sc, const char *id, const char *what, mdl_buf *out)
+{
+    const int k = script_find_region(sc, id);
+    if (k < 0)
+        return fail(sc, "no region %s (LAMMPS: %s region ID does not exist)", id, what);
+    const script_region *r = &sc->regions[k];
+    if (r->prism)
+        return fail(sc, "region %s is a prism: mdlite's %s takes block, sphere and cylinder regions", id, what);
+    if (r->shape == MDL_REGION_SPHERE)
+        MDL_TRY(buf_addf(out, "sphere %.17g %.17g %.17g %.17g", r->c[0], r->c[1], r->c[2], r->r));
+    else if (r->shape == MDL_REGION_CYLINDER)
+        MDL_TRY(buf_addf(out, "cylinder %c %.17g %.17g %.17g %.17g %.17g", "xyz"[r->axis], r->c[r->axis == 0 ? 1 : 0],
+                         r->c[r->axis == 2 ? 1 : 2], r->r, r->lo, r->hi));
+    else
+        MDL_TRY(buf_addf(out, "block %.17g %.17g %.17g %.17g %.17g %.17g", r->b[0], r->b[1], r->b[2], r->b[3], r->b[4],
+                         r->b[5]));
+    return r->out ? buf_addf(out, " out") : MDL_OK;
 }
 
 int script_find_region(script *sc, const char *id)
@@ -182,8 +254,14 @@ static int cmd_create_box(script *sc, char **w, int nw)
     if (k < 0)
         return fail(sc, "no region %s", w[2]);
     const script_region *r = &sc->regions[k];
+    if (r->shape || r->out)
+        return fail(sc, "region %s: mdlite makes the box of a block or prism region (side in)", w[2]);
     if (r->unbounded)
         return fail(sc, "region %s has an INF bound (LAMMPS: create_box region does not support a bounding box)", w[2]);
+    for (int d = 0; d < 3; d++)
+        if (!(r->b[2 * d + 1] > r->b[2 * d]))
+            return fail(sc, "region %s is flat along %c: a box has a volume (LAMMPS: illegal simulation box)", w[2],
+                        "xyz"[d]);
     mdl_box b = {{r->b[0], r->b[2], r->b[4]}, {r->b[1] - r->b[0], r->b[3] - r->b[2], r->b[5] - r->b[4]}, {1, 1, 1},
                  {r->tilt[0], r->tilt[1], r->tilt[2]}, 0};
     const char *why = box_tilt_unfit(&b);
@@ -251,7 +329,7 @@ static int cmd_create_atoms(script *sc, char **w, int nw)
         const int k = script_find_region(sc, w[3]);
         const script_region *r = k >= 0 ? &sc->regions[k] : NULL, *own = &sc->regions[sc->box_region];
         if (!r || memcmp(r->b, own->b, sizeof r->b) || memcmp(r->tilt, own->tilt, sizeof r->tilt) ||
-            r->prism != own->prism)
+            r->prism != own->prism || r->shape || r->out)
             return fail(sc, "region %s: mdlite fills the whole box (create_atoms TYPE box)", w[3]);
     }
     long t;

@@ -89,14 +89,11 @@ static int cmd_group(script *sc, char **w, int nw)
         }
     } else if (!strcmp(how, "region")) {
         MDL_TRY(expect_args(sc, nw, 3, 3));
-        const int k = script_find_region(sc, w[3]);
-        if (k < 0)
-            return fail(sc, "no region %s (LAMMPS: group region ID does not exist)", w[3]);
-        if (sc->regions[k].prism)
-            return fail(sc, "region %s is a prism: mdlite makes groups of block regions", w[3]);
-        const double *b = sc->regions[k].b;
-        rc = buf_addf(&words, " %.17g %.17g %.17g %.17g %.17g %.17g", b[0], b[1], b[2], b[3], b[4], b[5]);
-        how = "block";
+        mdl_buf def = {0};
+        rc = script_region_words(sc, w[3], "group", &def);
+        rc = rc ? rc : add_definition(sc, w[1], buf_str(&def), 0);
+        buf_free(&def);
+        return rc;
     } else if (!strcmp(how, "union") || !strcmp(how, "subtract") || !strcmp(how, "intersect")) {
         if (nw < 4 + (strcmp(how, "union") != 0))
             return fail(sc, "group %s %s: too few groups", w[1], how);
@@ -253,13 +250,8 @@ static int cmd_set(script *sc, char **w, int nw)
         MDL_TRY(script_count(sc, w[2], 1, sc->ntypes, &t));
         rc = rc ? rc : buf_addf(&edit, "type %ld %ld", t, n);
     } else if (!strcmp(w[1], "region")) {
-        const int k = script_find_region(sc, w[2]);
-        if (k < 0)
-            rc = fail(sc, "no region %s (LAMMPS: set region ID does not exist)", w[2]);
-        else if (sc->regions[k].prism)
-            rc = fail(sc, "region %s is a prism: mdlite sets types in block regions", w[2]);
-        const double *b = k >= 0 ? sc->regions[k].b : NULL;
-        rc = rc ? rc : buf_addf(&edit, "block %.17g %.17g %.17g %.17g %.17g %.17g %ld", b[0], b[1], b[2], b[3], b[4], b[5], n);
+        rc = rc ? rc : script_region_words(sc, w[2], "set", &edit);
+        rc = rc ? rc : buf_addf(&edit, " %ld", n);
     } else if (!strcmp(w[1], "group") && !strcmp(w[2], "all")) {
         rc = rc ? rc : buf_addf(&edit, "all %ld", n);
     } else if (!strcmp(w[1], "group")) {
@@ -267,11 +259,31 @@ static int cmd_set(script *sc, char **w, int nw)
             rc = fail(sc, "no group %s (LAMMPS: set group ID does not exist)", w[2]);
         rc = rc ? rc : buf_addf(&edit, "group %s %ld", w[2], n);
     } else {
-        rc = fail(sc, "set %s %s: mdlite sets the types of a type, of a block region or of a group", w[1], w[2]);
+        rc = fail(sc, "set %s %s: mdlite sets the types of a type, of a region or of a group", w[1], w[2]);
     }
     if (rc == MDL_OK)
         rc = setf(sc, "system", "set_types", "%s", edit.s);
     buf_free(&edit);
+    return rc;
+}
+
+/* delete_atoms region R [compress yes]: [system] delete_atoms, made once the velocities are (after
+   every group, set and velocity command: their ids are the atoms' before it). */
+static int cmd_delete_atoms(script *sc, char **w, int nw)
+{
+    if (nw < 3 || strcmp(w[1], "region") != 0 || (nw != 3 && !(nw == 5 && !strcmp(w[3], "compress") && !strcmp(w[4], "yes"))))
+        return fail(sc, "mdlite takes 'delete_atoms region ID [compress yes]' (ids made 1 .. N again, as LAMMPS's "
+                        "default)");
+    if (!sc->atoms_made || sc->nruns)
+        return fail(sc, sc->nruns ? "after a run: mdlite deletes atoms before the first run"
+                                  : "before the atoms exist (LAMMPS: delete_atoms command before simulation box is defined)");
+    mdl_buf words = {0};
+    const setting *old = settings_find(&sc->now, "delete_atoms");
+    int rc = buf_addf(&words, "%s%s", old ? old->value : "", old ? ", " : "");
+    rc = rc ? rc : script_region_words(sc, w[2], "delete_atoms", &words);
+    rc = rc ? rc : setf(sc, "system", "delete_atoms", "%s", words.s);
+    buf_free(&words);
+    sc->deleted = 1;
     return rc;
 }
 
@@ -296,6 +308,11 @@ int lammps_group_command(script *sc, char **w, int nw)
         return cmd_set(sc, w, nw);
     if (!strcmp(w[0], "compute"))
         return cmd_compute(sc, w, nw);
+    if (!strcmp(w[0], "delete_atoms"))
+        return cmd_delete_atoms(sc, w, nw);
+    if (sc->deleted && (!strcmp(w[0], "group") || !strcmp(w[0], "set") || !strcmp(w[0], "velocity")))
+        return fail(sc, "%s after delete_atoms: mdlite deletes atoms after every group, set and velocity command (the "
+                        "ids they name are those before it)", w[0]);
     if (!strcmp(w[0], "balance"))
         return cmd_balance(sc, w, nw);
     return 1;

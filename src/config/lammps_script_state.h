@@ -55,6 +55,10 @@ typedef struct {
     double tilt[3]; /* prism: xy xz yz in box units */
     int prism;
     int unbounded; /* a bound is INF (LAMMPS's -BIG or BIG) */
+    int shape;     /* 0 block or prism, MDL_REGION_SPHERE (centre c, radius r) or MDL_REGION_CYLINDER (along
+                      axis through c's other two coordinates, radius r, from lo to hi) */
+    int axis, out; /* out: LAMMPS's side out */
+    double c[3], r, lo, hi;
 } script_region;
 
 /* What a run or minimize saved: the keys then, and the text printed before it. */
@@ -91,6 +95,7 @@ typedef struct script {
     int box_region;         /* create_box's region (its index) */
     int dimension;          /* the dimension command's 2 or 3 (0: not given, 3) */
     int ntypes, box_made, atoms_made, velocity_made, stop;
+    int deleted;            /* a delete_atoms command was made */
     char dump_id[64];       /* the dump's ID ("": none) */
     long thermo_every;      /* thermo N (0: the first and last steps of each run) */
     int thermo_custom;
@@ -148,6 +153,10 @@ int script_evaluate(script *sc, const char *formula, double *out);
 int script_thermo_variables(script *sc, const char *columns, mdl_buf *out);
 /* The index of region id, or -1. */
 int script_find_region(script *sc, const char *id);
+/* Region id's words as [system] groups, set_types and delete_atoms read them (physics/region.h: block,
+   sphere, cylinder, then out), appended to out; a prism, or no such region: a message naming what
+   (the command `what` needs). */
+int script_region_words(script *sc, const char *id, const char *what, mdl_buf *out);
 /* group, set, compute, balance (lammps_group_commands.c; lammps_system_command asks it): 1 when w[0]
    is none. */
 int lammps_group_command(script *sc, char **w, int nw);

@@ -6,6 +6,7 @@
 #include "atom_groups.h"
 
 #include "lammps_velocity.h"
+#include "../physics/region.h"
 #include "../util/util.h"
 
 #include <stdlib.h>
@@ -20,18 +21,13 @@ static int split(char *text, char **w, int max)
     return n;
 }
 
-/* Whether atom i is named by the definition's arguments w[2 ..] (config_groups.c checked them). */
+/* Whether atom i is named by the definition's arguments w[2 ..] of types, ids or groups (config_groups.c
+   checked them). */
 static int in_definition(const mdl_config *cfg, const mdl_system *s, size_t i, char **w, int n, const int *types)
 {
     const uint32_t g = s->groups[s->id[i]] | MDL_GROUP_ALL;
-    const double p[3] = {s->x[i], s->y[i], s->z[i]};
     int in = w[1][0] == 'i' && w[1][1] == 'n'; /* intersect: in every group named */
     switch (w[1][0]) {
-    case 'b':
-        for (int d = 0; d < 3; d++)
-            if (!(p[d] >= strtod(w[2 + 2 * d], NULL) && p[d] <= strtod(w[3 + 2 * d], NULL)))
-                return 0;
-        return 1;
     case 't':
         for (int a = 2; a < n; a++)
             if (s->type[i] == types[a])
@@ -69,6 +65,8 @@ static int apply_definition(const mdl_config *cfg, mdl_system *s, char *d)
     char *w[1024];
     int types[1024];
     const int n = split(d, w, 1024);
+    if (n < 2) /* config_groups.c refused it */
+        return MDL_EINPUT;
     for (int a = 2; a < n && w[1][0] == 't'; a++)
         if ((types[a] = system_species_index(s, w[a], 0)) < 0) {
             mdl_error("%s: [system] groups: '%s': not one of the system's species", config_origin(cfg, "system", "groups"),
@@ -79,8 +77,12 @@ static int apply_definition(const mdl_config *cfg, mdl_system *s, char *d)
     uint32_t *add = mdl_calloc(s->n, sizeof *add, "a group"); /* decided on the groups before it, then set */
     if (!add)
         return MDL_ERUN;
-    for (size_t i = 0; i < s->n; i++)
-        add[i] = in_definition(cfg, s, i, w, n, types) ? bit : 0;
+    mdl_region r;
+    const int region = region_parse(w + 1, n - 1, &r) != 0; /* block, sphere, cylinder */
+    for (size_t i = 0; i < s->n; i++) {
+        const double p[3] = {s->x[i], s->y[i], s->z[i]};
+        add[i] = (region ? region_inside(&r, p) : in_definition(cfg, s, i, w, n, types)) ? bit : 0;
+    }
     for (size_t i = 0; i < s->n; i++)
         s->groups[s->id[i]] |= add[i];
     free(add);
@@ -103,6 +105,56 @@ int system_make_groups(const mdl_config *cfg, mdl_system *s, int after_types)
     for (char *d = strtok_r(copy, ",", &save); d && rc == MDL_OK; d = strtok_r(NULL, ",", &save))
         if ((config_group_type_dependent(cfg, d, &typed) != 0) == after_types)
             rc = apply_definition(cfg, s, d);
+    free(copy);
+    return rc;
+}
+
+/* One edit of [system] set_types on every atom it names (a region: inside with its faces, as LAMMPS's),
+   or MDL_EINPUT naming the key. */
+static int set_types_edit(const mdl_config *cfg, mdl_system *s, char *edit)
+{
+    char *w[12] = {""};
+    const int n = split(edit, w, 12);
+    const int to = n >= 2 ? system_species_index(s, w[n - 1], 0) : -1;
+    const int from = n == 3 && !strcmp(w[0], "type") ? system_species_index(s, w[1], 0) : -1;
+    uint32_t group = n == 3 && !strcmp(w[0], "group") ? config_group_bit(cfg, w[1]) : 0, typed = 0;
+    for (const char *d = cfg->groups; group && *d; d += strcspn(d, ",") + (d[strcspn(d, ",")] == ',')) {
+        char one[MDL_PATH_LEN];
+        snprintf(one, sizeof one, "%.*s", (int)strcspn(d, ","), d);
+        config_group_type_dependent(cfg, one, &typed);
+    }
+    if (group & typed) {
+        mdl_error("%s: [system] set_types: 'group %s': a group of types, made after set_types (set the types of "
+                  "the groups that do not depend on them)", config_origin(cfg, "system", "set_types"), w[1]);
+        return MDL_EINPUT;
+    }
+    mdl_region r;
+    const int region = n >= 2 && region_parse(w, n - 1, &r) == n - 1;
+    if (!(to >= 0 && ((n == 2 && !strcmp(w[0], "all")) || from >= 0 || group || region))) {
+        mdl_error("%s: [system] set_types: '%s': expected 'type SPECIES SPECIES', 'REGION SPECIES' (block XLO XHI YLO "
+                  "YHI ZLO ZHI, sphere X Y Z R or cylinder x|y|z C1 C2 R LO HI, then out or nothing), 'group GROUP "
+                  "SPECIES' or 'all SPECIES', of the system's species and [system] groups",
+                  config_origin(cfg, "system", "set_types"), w[0]);
+        return MDL_EINPUT;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        const double p[3] = {s->x[i], s->y[i], s->z[i]};
+        const int in = w[0][0] == 'a' || (group ? group_has(s->groups, s->id[i], group)
+                                          : from >= 0 ? s->type[i] == from : region_inside(&r, p));
+        if (in)
+            s->type[i] = to;
+    }
+    return MDL_OK;
+}
+
+int system_set_types(const mdl_config *cfg, mdl_system *s)
+{
+    char *copy = mdl_strdup(cfg->set_types), *save = NULL;
+    if (!copy)
+        return MDL_ERUN;
+    int rc = MDL_OK;
+    for (char *e = strtok_r(copy, ",", &save); e && rc == MDL_OK; e = strtok_r(NULL, ",", &save))
+        rc = set_types_edit(cfg, s, e);
     free(copy);
     return rc;
 }
@@ -211,4 +263,61 @@ int system_velocity_edits(const mdl_config *cfg, const mdl_units *u, mdl_system 
     }
     free(copy);
     return rc;
+}
+
+/* Moves atom `from` into slot `to` (to <= from), its id made `to`. */
+static void keep_atom(mdl_system *s, size_t to, size_t from)
+{
+    double *d[] = {s->x, s->y, s->z, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz};
+    int32_t *k[] = {s->ix, s->iy, s->iz, s->type};
+    for (size_t a = 0; a < sizeof d / sizeof d[0]; a++)
+        if (d[a])
+            d[a][to] = d[a][from];
+    for (size_t a = 0; a < sizeof k / sizeof k[0]; a++)
+        if (k[a])
+            k[a][to] = k[a][from];
+    if (s->groups)
+        s->groups[to] = s->groups[s->id[from]];
+    s->id[to] = (int64_t)to;
+}
+
+int system_delete_atoms(const mdl_config *cfg, mdl_system *s)
+{
+    mdl_region r[64];
+    int nr = 0;
+    char *copy = mdl_strdup(cfg->delete_atoms), *save = NULL;
+    if (!copy)
+        return MDL_ERUN;
+    for (char *d = strtok_r(copy, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
+        char *w[16];
+        const int n = split(d, w, 16);
+        if (nr == 64 || !n || region_parse(w, n, &r[nr]) != n) {
+            mdl_error("%s: [system] delete_atoms: expected regions, each block XLO XHI YLO YHI ZLO ZHI, sphere X Y Z R or "
+                      "cylinder x|y|z C1 C2 R LO HI (box units, then out or nothing; at most 64)",
+                      config_origin(cfg, "system", "delete_atoms"));
+            free(copy);
+            return MDL_EINPUT;
+        }
+        nr++;
+    }
+    free(copy);
+    size_t kept = 0;
+    for (size_t i = 0; i < s->n && nr; i++) { /* in id order: the ids of those kept stay in their order */
+        const double p[3] = {s->x[i], s->y[i], s->z[i]};
+        int in = 0;
+        for (int k = 0; k < nr && !in; k++)
+            in = region_inside(&r[k], p);
+        if (!in)
+            keep_atom(s, kept++, i);
+    }
+    if (nr && !kept) {
+        mdl_error("%s: [system] delete_atoms: every atom is deleted", config_origin(cfg, "system", "delete_atoms"));
+        return MDL_EINPUT;
+    }
+    if (nr && kept < s->n)
+        mdl_note("%s: [system] delete_atoms: %zu atoms deleted, %zu left (LAMMPS: Deleted %zu atoms, new total = %zu)",
+                 config_origin(cfg, "system", "delete_atoms"), s->n - kept, kept, s->n - kept, kept);
+    if (nr)
+        s->n = kept;
+    return MDL_OK;
 }

@@ -221,60 +221,6 @@ static int make_2d(const mdl_config *cfg, mdl_system *s)
     return MDL_OK;
 }
 
-/* One edit of [system] set_types on every atom it names (a block: inside with its faces, as LAMMPS's
-   region block), or MDL_EINPUT naming the key. */
-static int set_types_edit(const mdl_config *cfg, mdl_system *s, char *edit)
-{
-    char *w[9] = {""}, *save = NULL;
-    int n = 0;
-    for (char *t = strtok_r(edit, " \t", &save); t && n < 9; t = strtok_r(NULL, " \t", &save))
-        w[n++] = t;
-    const int to = n >= 2 ? system_species_index(s, w[n - 1], 0) : -1;
-    const int from = n == 3 && !strcmp(w[0], "type") ? system_species_index(s, w[1], 0) : -1;
-    uint32_t group = n == 3 && !strcmp(w[0], "group") ? config_group_bit(cfg, w[1]) : 0, typed = 0;
-    for (const char *d = cfg->groups; group && *d; d += strcspn(d, ",") + (d[strcspn(d, ",")] == ',')) {
-        char one[MDL_PATH_LEN];
-        snprintf(one, sizeof one, "%.*s", (int)strcspn(d, ","), d);
-        config_group_type_dependent(cfg, one, &typed);
-    }
-    if (group & typed) {
-        mdl_error("%s: [system] set_types: 'group %s': a group of types, made after set_types (set the types of "
-                  "the groups that do not depend on them)", config_origin(cfg, "system", "set_types"), w[1]);
-        return MDL_EINPUT;
-    }
-    double b[6];
-    int ok = to >= 0 && ((n == 2 && !strcmp(w[0], "all")) || from >= 0 || group || (n == 8 && !strcmp(w[0], "block")));
-    for (int d = 0; ok && w[0][0] == 'b' && d < 6; d++)
-        ok = mdl_parse_double(w[1 + d], &b[d]) == 0;
-    if (!ok) {
-        mdl_error("%s: [system] set_types: '%s': expected 'type SPECIES SPECIES', 'block XLO XHI YLO YHI ZLO ZHI SPECIES' "
-                  "'group GROUP SPECIES' or 'all SPECIES', of the system's species and [system] groups",
-                  config_origin(cfg, "system", "set_types"), w[0]);
-        return MDL_EINPUT;
-    }
-    for (size_t i = 0; i < s->n; i++) {
-        const int in = w[0][0] == 'a' || (w[0][0] == 'g' ? group_has(s->groups, s->id[i], group)
-                       : w[0][0] == 't' ? s->type[i] == from
-                       : s->x[i] >= b[0] && s->x[i] <= b[1] && s->y[i] >= b[2] && s->y[i] <= b[3] && s->z[i] >= b[4] &&
-                         s->z[i] <= b[5]);
-        if (in)
-            s->type[i] = to;
-    }
-    return MDL_OK;
-}
-
-static int set_types(const mdl_config *cfg, mdl_system *s)
-{
-    char *copy = mdl_strdup(cfg->set_types), *save = NULL;
-    if (!copy)
-        return MDL_ERUN;
-    int rc = MDL_OK;
-    for (char *e = strtok_r(copy, ",", &save); e && rc == MDL_OK; e = strtok_r(NULL, ",", &save))
-        rc = set_types_edit(cfg, s, e);
-    free(copy);
-    return rc;
-}
-
 int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_normals_fn draw)
 {
     int rc = cfg->input[0] ? read_input(cfg, s) : build_lattice(cfg, s);
@@ -287,7 +233,7 @@ int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_n
         return MDL_EINPUT;
     }
     if ((rc = make_boundary(cfg, s)) != MDL_OK || (rc = make_2d(cfg, s)) != MDL_OK ||
-        (rc = system_make_groups(cfg, s, 0)) != MDL_OK || (rc = set_types(cfg, s)) != MDL_OK ||
+        (rc = system_make_groups(cfg, s, 0)) != MDL_OK || (rc = system_set_types(cfg, s)) != MDL_OK ||
         (rc = system_make_groups(cfg, s, 1)) != MDL_OK ||
         (rc = system_assign_masses(cfg, s)) != MDL_OK)
         return rc;
@@ -303,7 +249,8 @@ int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_n
                       "remove one", config_origin(cfg, "system", "temperature"), cfg->input);
             return MDL_EINPUT;
         }
-        return system_velocity_edits(cfg, u, s);
+        MDL_TRY(system_velocity_edits(cfg, u, s));
+        return system_delete_atoms(cfg, s);
     }
     if (cfg->temperature < 0) {
         mdl_error("%s: [system] temperature: missing: initial velocities need a temperature",
@@ -311,5 +258,6 @@ int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_n
         return MDL_EINPUT;
     }
     MDL_TRY(create_velocities(cfg, u, s, draw));
-    return system_velocity_edits(cfg, u, s);
+    MDL_TRY(system_velocity_edits(cfg, u, s));
+    return system_delete_atoms(cfg, s);
 }

@@ -7,11 +7,12 @@
             with temp, velocity set in lattice units, temp/rescale on a group with its window and
             fix_modify temp, setforce (NULL too), aveforce, addforce, thermo_modify temp with the
             pressure tensor; stages that unfix setforce and reset thermo_modify with thermo_style;
-            a restart bit for bit; crack/in.crack in a smaller box (neigh_modify exclude type)
+            a restart bit for bit; crack/in.crack in a smaller box (neigh_modify exclude type);
+            obstacle/in.obstacle shortened (voids deleted, two indenters)
   groups3d  3-d groups by type, id ranges, intersect, velocity ramp (sum yes) and scale, Berendsen on
             a group, setforce, addforce and aveforce on others; exclude type; fix indent (sphere,
             cylinder, plane, side in, fix_modify energy); minimisation with a group held by setforce and
-            pressed by an indenter
+            pressed by an indenter; regions sphere and cylinder, side out, flat blocks; delete_atoms
   refusals  what mdlite does not take of them, each naming its line; the GPU refusing a run of
             groups by name
 
@@ -63,6 +64,14 @@ def flows(d):
           what="setforce unfixed and thermo_modify temp reset by thermo_style at the second run (the pressure "
           "keeps the flow's kinetic part, as LAMMPS's thermo_press does), Berendsen on a group")
     restart_exact(d, "restart", couette + "thermo_modify temp mobile\nthermo 25\nrun 200\n")
+    obstacle = (CHANNEL.replace("region box block 0 20 0 10", "region box block 0 40 0 10") +
+                "velocity boundary set 0.0 0.0 0.0\nfix 3 lower setforce 0.0 0.0 0.0\nfix 4 upper setforce 0.0 NULL 0.0\n"
+                "fix 5 upper aveforce 0.0 -0.5 0.0\nfix 6 flow addforce 1.0 0.0 0.0\nregion void1 sphere 10 4 0 3\n"
+                "delete_atoms region void1\nregion void2 sphere 20 7 0 3\ndelete_atoms region void2\n"
+                "fix 7 flow indent 100 sphere 10 4 0 4\nfix 8 flow indent 100 sphere 20 7 0 4\nfix 9 all enforce2d\n"
+                "timestep 0.003\nthermo 100\nthermo_modify temp mobile\nrun 1500\n")
+    agree(d, "obstacle", obstacle, what="obstacle/in.obstacle, shortened: two voids of sphere regions deleted (ids "
+          "made 1 .. N again), two indenters where they were, aveforce and addforce")
     agree(d, "crack", CRACK, what="crack/in.crack in a smaller box: a ramp summed onto the created velocities, "
           "setforce NULL, the crack's faces (types 2 and 3) excluded from each other")
 
@@ -84,6 +93,13 @@ def groups3d(d):
     agree(d, "exclude", FCC + "velocity all create 1.5 87287 loop geom\nneigh_modify exclude type 1 2\nfix 1 all nve\n"
           "thermo_style custom step temp pe ke etotal press pxy\nthermo 20\nrun 100\n",
           what="type 2 atoms excluded from type 1 (neigh_modify exclude type)")
+    agree(d, "regions", FCC.replace("region left block INF 2.5 INF INF INF INF\n",
+                                     "region left cylinder z 2.5 2.5 1.8 INF 3.5 side out\n") +
+          "region ball sphere 2.5 2.5 2.5 1.2\nregion slab block INF INF INF INF 1.0 1.0\ngroup flat region slab\n"
+          "velocity all create 1.5 87287 loop geom\nvelocity flat set 0.0 0.0 0.0\ndelete_atoms region ball\n"
+          "region hole cylinder x 2.5 2.5 0.8 EDGE INF units lattice\ndelete_atoms region hole compress yes\n"
+          "fix 1 all nve\nfix 2 left setforce NULL NULL 0.0\nthermo 20\nrun 100\n",
+          what="a cylinder region with side out and INF, a sphere and a cylinder deleted, a flat block (zlo = zhi)")
     agree(d, "create_on_groups", FCC + "compute tl0 left temp\n"
           "velocity left create 2.0 4928 loop geom dist gaussian\nvelocity ids create 0.5 777 temp tl0\n"
           "fix 1 all nve\nthermo 20\nrun 100\n", what="velocity create on groups: loop geom, and loop all with "
@@ -127,7 +143,13 @@ def refusals(d):
             ("nvt_group", base + "fix 1 flow nvt temp 1 1 0.5\nrun 10\n", ["in.test:26:", "nvt", "all atoms"]),
             ("velocity_keyword", base + "velocity upper set 1 0 0 rot yes\n", ["in.test:26:", "rot yes"]),
             ("no_group", base + "fix 1 nogroup setforce 0 0 0\n", ["in.test:26:", "no group nogroup"]),
-            ("exclude_group", base + "neigh_modify exclude group lower upper\n", ["in.test:26:", "exclude type M N"])]:
+            ("exclude_group", base + "neigh_modify exclude group lower upper\n", ["in.test:26:", "exclude type M N"]),
+            ("velocity_after_delete", base + "region v sphere 10 4 0 3\ndelete_atoms region v\nvelocity flow set 1 0 0\n",
+             ["in.test:28:", "after delete_atoms"]),
+            ("delete_no_compress", base + "region v sphere 10 4 0 3\ndelete_atoms region v compress no\n",
+             ["in.test:27:", "compress yes"]),
+            ("box_of_a_sphere", "units lj\nlattice fcc 0.8\nregion s sphere 0 0 0 3\ncreate_box 1 s\n",
+             ["in.test:4:", "block or prism"])]:
         refused(d, name, text, expect)
     # the GPU: a run whose fixes act on a group is refused by name before the device is asked
     folder = os.path.join(d, "gpu")

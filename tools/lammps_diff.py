@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Differential tester: small LAMMPS scripts made at random from the grammar docs/LAMMPS.md takes
 (commands in valid random orders, overrides, variables and immediate formulas, units, every pair
-style, data files of any name, output-only commands, and now and then a line LAMMPS refuses), each
+style, data files of any name, output-only commands, groups with velocity edits and fixes on their
+forces and temperatures, and now and then a line LAMMPS refuses), each
 run by `lmp` and by mdlite in a folder of its own. Each script ends in one of these outcomes:
 
   agree            both run, and every value of every thermo row both print agrees to 1e-10
@@ -57,6 +58,8 @@ class Script:
         self.lines = []
         self.files = {}  # name -> text (data files, included scripts)
         self.expect_refusal = False
+        self.groups = []   # the groups made (groups()), for the runs' fixes
+        self.grng = None
 
     def add(self, line):
         self.lines.append(line)
@@ -255,9 +258,47 @@ def runs(s, units):
             P = "1.0" if units == "lj" else "0.0"
             s.add(f"fix f{fixes} all npt temp {T} {T} {tdamp} iso {P} {P} {'2.0' if units == 'lj' else '1.0'}")
         steps = rng.choice([0, 10, 20, "$(10+5)"] + (["${s}", "$(v_s)"] if any("variable s " in x for x in s.lines) else []))
+        if r == 0 and s.groups:
+            group_fixes(s, s.grng, units, kind)
         s.add(f"run {steps}")
         if s.maybe(0.3):
             s.add(f"write_data out{r}.data")
+
+
+def groups(s, grng, units, hints):
+    """Groups (a third of the lattice scripts; their own random stream, so the other lines of a seed
+    stay as they were): a layer of a block region in lattice units, the rest, ids with a range, a
+    union; velocity set, ramp or scale on them, and computes of their temperatures."""
+    if hints["data"] or grng.random() >= 0.35:
+        return
+    T = "1.0" if units == "lj" else "300.0"
+    s.add("region layer block INF INF INF 0.9 INF INF")
+    s.add("group low region layer")
+    s.add("group rest subtract all low")
+    s.add(f"group ids id 1:{grng.choice([10, 40])} {grng.choice([55, 97])}")
+    s.add("group both union low ids")
+    s.add("compute trest rest temp")
+    created = any(x.startswith("velocity all create") for x in s.lines)
+    edits = ["velocity low set 0.0 0.0 0.0", "velocity rest ramp vx 0.0 0.1 y 0.0 3.0 sum yes",
+             "velocity ids set NULL 0.05 NULL sum yes"] + ([f"velocity rest scale {T} temp trest"] if created else [])
+    for line in grng.sample(edits, grng.randint(0, 2)):
+        s.add(line)
+    s.groups = ["low", "rest", "ids", "both"]
+    if grng.random() < 0.5:
+        s.add("thermo_modify temp trest")
+
+
+def group_fixes(s, grng, units, kind):
+    """Before the first run: fixes on the groups' forces, and now and then a thermostat on one."""
+    T, tdamp = ("1.0", "0.5") if units == "lj" else ("300.0", "0.1")
+    f = 0.01 if units == "lj" else 0.001
+    fixes = [f"fix g1 low setforce 0.0 0.0 0.0", f"fix g2 ids addforce {f} 0.0 0.0", "fix g3 both aveforce NULL NULL 0.0",
+             f"fix g4 rest setforce NULL {f} NULL", f"fix g5 all indent {2 * f * 100} sphere 0.25 0.3 0.35 0.8"]
+    for line in grng.sample(fixes, grng.randint(1, 3)):
+        s.add(line)
+    if kind == "nve" and grng.random() < 0.4:
+        s.add(f"fix t1 rest temp/berendsen {T} {T} {tdamp}")
+        s.add("fix_modify t1 temp trest")
 
 
 BAD = ["frobnicate 1 2", "mass 0 1.0", "units real", "pair_coeff 3 3 1.0 1.0", "run -5", "variable x equal 1/0",
@@ -297,6 +338,8 @@ def make_script(seed):
         variables(s)
         s.add('print "T0 = ${T0}, half = ${half}, word = ${word}, s = $s, $(v_s/4:%.3f)"')
     thermo_lines(s, units)
+    s.grng = random.Random(seed * 1000003 + 17)
+    groups(s, s.grng, units, hints)
     for _ in range(rng.randint(0, 2)):
         s.lines.insert(rng.randint(len(s.lines) // 2, len(s.lines)), "")
         output_only(s)

@@ -146,6 +146,18 @@ int script_cmd_fix_modify(script *sc, char **w, int nw)
 
 int script_thermo_temp(script *sc, const char *id)
 {
+    /* LAMMPS's thermo computes a temperature for these keywords alone (its index_temp) */
+    static const char *const uses[] = {"temp", "ke", "etotal", "enthalpy", "econserve"};
+    const setting *cols = settings_find(&sc->now, "thermo_columns");
+    int used = !cols; /* thermo_style one, LAMMPS's default, shows temp */
+    for (size_t k = 0; cols && !used && k < sizeof uses / sizeof uses[0]; k++) {
+        const size_t n = strlen(uses[k]);
+        for (const char *p = strstr(cols->value, uses[k]); p && !used; p = strstr(p + 1, uses[k]))
+            used = (p == cols->value || p[-1] == ' ') && (p[n] == ' ' || !p[n]);
+    }
+    if (!used)
+        return fail(sc, "temp %s: the thermo style has no temp, ke, etotal, enthalpy or econserve (LAMMPS: thermo style "
+                        "does not use temp)", id);
     char group[32];
     if (!script_temp_compute(sc, id, group))
         return fail(sc, "temp %s: no compute temp of that ID (LAMMPS: could not find thermo_modify temperature ID)",

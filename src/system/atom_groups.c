@@ -181,6 +181,9 @@ static int dim_of(const char *w, char letter)
            : (letter == 0 && w[0] && strchr("xyz", w[0]) && !w[1]) ? w[0] - 'x' : -1;
 }
 
+#define ZERO_T "the temperature to scale is 0: no atom of the temperature's group moves, or it has no degree of " \
+               "freedom (LAMMPS: attempting to rescale a 0.0 temperature)"
+
 /* One edit; NULL, or why its words are not one. */
 static const char *velocity_edit(const mdl_config *cfg, const mdl_units *u, mdl_system *s, char **w, int n)
 {
@@ -199,8 +202,9 @@ static const char *velocity_edit(const mdl_config *cfg, const mdl_units *u, mdl_
             seed > 2147483647L || (loop && strcmp(loop, "all") && strcmp(loop, "geom")) ||
             (dist && strcmp(dist, "uniform") && strcmp(dist, "gaussian")) || (tg && !config_group_bit(cfg, tg)))
             return "create GROUP T SEED [loop all|geom] [dist uniform|gaussian] [temp GROUP]: T >= 0, SEED 1 .. 2^31 - 1";
-        velocities_lammps_group(s, u, v[0], (int)seed, loop && !strcmp(loop, "geom") ? MDL_VEL_LOOP_GEOM : MDL_VEL_LOOP_ALL,
-                                dist && !strcmp(dist, "gaussian"), group, tg ? config_group_bit(cfg, tg) : group);
+        if (velocities_lammps_group(s, u, v[0], (int)seed, loop && !strcmp(loop, "geom") ? MDL_VEL_LOOP_GEOM : MDL_VEL_LOOP_ALL,
+                                    dist && !strcmp(dist, "gaussian"), group, tg ? config_group_bit(cfg, tg) : group))
+            return ZERO_T;
         return NULL;
     }
     if (!strcmp(w[0], "set") && n >= 5) {
@@ -234,8 +238,7 @@ static const char *velocity_edit(const mdl_config *cfg, const mdl_units *u, mdl_
         tg = keyword(w, n, 3, "temp", temp_keys, &bad);
         if (bad || mdl_parse_double(w[2], &v[0]) != 0 || !(v[0] >= 0) || (tg && !config_group_bit(cfg, tg)))
             return "scale GROUP T [temp GROUP]: T >= 0";
-        velocities_scale(s, u, v[0], group, tg ? config_group_bit(cfg, tg) : group);
-        return NULL;
+        return velocities_scale(s, u, v[0], group, tg ? config_group_bit(cfg, tg) : group) ? ZERO_T : NULL;
     }
     return "expected create GROUP T SEED ..., set GROUP VX VY VZ ..., ramp GROUP VDIM VLO VHI DIM CLO CHI ... or scale "
            "GROUP T ...";
@@ -248,6 +251,7 @@ int system_velocity_edits(const mdl_config *cfg, const mdl_units *u, mdl_system 
         return MDL_ERUN;
     int rc = MDL_OK;
     for (char *d = strtok_r(copy, ",", &save); d && rc == MDL_OK; d = strtok_r(NULL, ",", &save)) {
+        d += strspn(d, " \t"); /* the message names the edit as written */
         char *text = mdl_strdup(d), *w[64];
         if (!text) {
             rc = MDL_ERUN;

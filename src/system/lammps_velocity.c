@@ -111,17 +111,20 @@ double velocities_temperature(const mdl_system *s, const mdl_units *u, uint32_t 
     return dof > 0 ? t * (u->mvv2e / (dof * u->boltz)) : 0.0;
 }
 
-void velocities_scale(mdl_system *s, const mdl_units *u, double T, uint32_t group, uint32_t temp_group)
+int velocities_scale(mdl_system *s, const mdl_units *u, double T, uint32_t group, uint32_t temp_group)
 {
     double t = velocities_temperature(s, u, temp_group);
-    double factor = t > 0 ? sqrt(T / t) : 0.0;
+    if (!(t > 0))
+        return -1;
+    double factor = sqrt(T / t);
     for (size_t i = 0; i < s->n; i++)
         if (group_has(s->groups, s->id[i], group))
             s->vx[i] *= factor, s->vy[i] *= factor, s->vz[i] *= factor;
+    return 0;
 }
 
-void velocities_lammps_group(mdl_system *s, const mdl_units *u, double T, int seed, int loop, int gaussian,
-                             uint32_t group, uint32_t temp_group)
+int velocities_lammps_group(mdl_system *s, const mdl_units *u, double T, int seed, int loop, int gaussian,
+                            uint32_t group, uint32_t temp_group)
 {
     mdl_ranpark r;
     ranpark_init(&r, loop == MDL_VEL_LOOP_ALL ? seed : 1);
@@ -140,12 +143,13 @@ void velocities_lammps_group(mdl_system *s, const mdl_units *u, double T, int se
         s->vz[i] = box_dimension(&s->box) == 2 ? 0.0 : v[2] * factor;
     }
     zero_momentum(s, group);
-    velocities_scale(s, u, T, group, temp_group);
+    return velocities_scale(s, u, T, group, temp_group);
 }
 
 void velocities_lammps(mdl_system *s, const mdl_units *u, double T, int seed, int loop, int gaussian)
 {
-    velocities_lammps_group(s, u, T, seed, loop, gaussian, MDL_GROUP_ALL, MDL_GROUP_ALL);
+    /* every atom: more than one (setup.c), so the drawn velocities have a temperature */
+    (void)velocities_lammps_group(s, u, T, seed, loop, gaussian, MDL_GROUP_ALL, MDL_GROUP_ALL);
 }
 
 void velocities_set(mdl_system *s, uint32_t group, const int acts[3], const double v[3], int sum)

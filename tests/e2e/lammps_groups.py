@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 import lammps_trust  # noqa: E402
 from common import SKIP, fail, run, workdir, write  # noqa: E402
 from lammps_families import restart_exact  # noqa: E402
-from lammps_trust import agree, refused  # noqa: E402
+from lammps_trust import agree, lammps_refuses, refused  # noqa: E402
 
 CHANNEL = ("units lj\ndimension 2\nboundary p s p\natom_style atomic\nneighbor 0.3 bin\nneigh_modify delay 5\n"
            "lattice hex 0.7\nregion box block 0 20 0 10 -0.25 0.25\ncreate_box 3 box\ncreate_atoms 1 box\n"
@@ -151,6 +151,14 @@ def refusals(d):
             ("box_of_a_sphere", "units lj\nlattice fcc 0.8\nregion s sphere 0 0 0 3\ncreate_box 1 s\n",
              ["in.test:4:", "block or prism"])]:
         refused(d, name, text, expect)
+    # what LAMMPS refuses too: a thermo temperature no column uses, a temperature of 0 to scale
+    for name, text, expect in [
+            ("thermo_temp_unused", base + "thermo_style custom step pe press\nthermo_modify temp mobile\n",
+             ["in.test:27:", "does not use temp"]),
+            ("scale_zero_temperature", base + "region far block INF INF 100 INF INF INF\ngroup none region far\n"
+             "velocity none scale 1.0\nfix 1 all nve\nrun 10\n", ["velocity_edits", "0.0 temperature"])]:
+        refused(d, name, text, expect)
+        lammps_refuses(d, name, text)
     # the GPU: a run whose fixes act on a group is refused by name before the device is asked
     folder = os.path.join(d, "gpu")
     os.makedirs(folder, exist_ok=True)

@@ -8,7 +8,7 @@
             fix_modify temp, setforce (NULL too), aveforce, addforce, thermo_modify temp with the
             pressure tensor; stages that unfix setforce and reset thermo_modify with thermo_style;
             a restart bit for bit; crack/in.crack in a smaller box (neigh_modify exclude type);
-            obstacle/in.obstacle shortened (voids deleted, two indenters)
+            obstacle/in.obstacle shortened (voids deleted, two indenters); walls unfixed between runs
   groups3d  3-d groups by type, id ranges, intersect, velocity ramp (sum yes) and scale, Berendsen on
             a group, setforce, addforce and aveforce on others; exclude type; fix indent (sphere,
             cylinder, plane, side in, fix_modify energy); minimisation with a group held by setforce and
@@ -24,7 +24,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 import lammps_trust  # noqa: E402
-from common import SKIP, fail, run, workdir, write  # noqa: E402
+from common import SKIP, fail, run, run_lmp, workdir, write  # noqa: E402
 from lammps_families import restart_exact  # noqa: E402
 from lammps_trust import agree, lammps_refuses, refused  # noqa: E402
 
@@ -64,6 +64,7 @@ def flows(d):
           what="setforce unfixed and thermo_modify temp reset by thermo_style at the second run (the pressure "
           "keeps the flow's kinetic part, as LAMMPS's thermo_press does), Berendsen on a group")
     restart_exact(d, "restart", couette + "thermo_modify temp mobile\nthermo 25\nrun 200\n")
+    unfixed_walls(d)
     obstacle = (CHANNEL.replace("region box block 0 20 0 10", "region box block 0 40 0 10") +
                 "velocity boundary set 0.0 0.0 0.0\nfix 3 lower setforce 0.0 0.0 0.0\nfix 4 upper setforce 0.0 NULL 0.0\n"
                 "fix 5 upper aveforce 0.0 -0.5 0.0\nfix 6 flow addforce 1.0 0.0 0.0\nregion void1 sphere 10 4 0 3\n"
@@ -74,6 +75,23 @@ def flows(d):
           "made 1 .. N again), two indenters where they were, aveforce and addforce")
     agree(d, "crack", CRACK, what="crack/in.crack in a smaller box: a ramp summed onto the created velocities, "
           "setforce NULL, the crack's faces (types 2 and 3) excluded from each other")
+
+
+def unfixed_walls(d):
+    """Walls unfixed between runs are gone from the next (a stage that sets the ensemble drops them): a hot
+    gas then leaves through the fixed faces, which stops both codes (LAMMPS: Lost atoms)."""
+    text = ("units lj\natom_style atomic\nboundary p f p\nlattice fcc 0.8442 origin 0.25 0.25 0.25\n"
+            "region box block 0 4 0 4 0 4\ncreate_box 1 box\ncreate_atoms 1 box\nmass 1 1.0\n"
+            "velocity all create 3.0 87287 loop geom\npair_style lj/cut 2.5\npair_coeff 1 1 1.0 1.0 2.5\n"
+            "fix 1 all nve\nfix 2 all wall/reflect ylo EDGE yhi EDGE\nthermo 50\nrun 100\nunfix 2\nrun 300\n")
+    folder = os.path.join(d, "unfixed_walls")
+    os.makedirs(folder, exist_ok=True)
+    write(os.path.join(folder, "in.test"), text)
+    p = run([lammps_trust.MDLITE, "run", "in.test"], check=False, cwd=folder)
+    lp = run_lmp(["lmp", "-in", "in.test", "-log", "none"], check=False, cwd=folder)
+    if p.returncode != 1 or "left the box" not in p.stderr or "Lost atoms" not in lp.stdout + lp.stderr:
+        fail(f"unfixed walls: expected both to lose atoms in the second run, mdlite exit {p.returncode}:\n{p.stderr}")
+    print(f"unfixed_walls: both lose atoms once the walls are unfixed: '{p.stderr.strip().splitlines()[-1][:80]}...'")
 
 
 FCC = ("units lj\natom_style atomic\nlattice fcc 0.8442\nregion box block 0 5 0 5 0 5\ncreate_box 2 box\n"

@@ -88,10 +88,12 @@ int script_group_fixes(script *sc, const script_fix *thermostat)
     mdl_buf fixes = {0};
     int rc = MDL_OK;
     const int line = sc->line;
+    const char *cmd = sc->cmd;
     for (int k = 0; k < sc->nfix && rc == MDL_OK; k++) {
         const script_fix *f = &sc->fixes[k];
         if (!script_force_fix_style(f->style))
             continue;
+        sc->cmd = "fix";
         /* LAMMPS adds the forces of its fixes in their order: a force fix before Langevin's is not
            one mdlite's order (the thermostat's force, then the force fixes) gives */
         sc->line = f->line; /* messages name the fix's line */
@@ -101,7 +103,7 @@ int script_group_fixes(script *sc, const script_fix *thermostat)
         else
             rc = force_fix_words(sc, f, &fixes);
     }
-    sc->line = line;
+    sc->line = line, sc->cmd = cmd;
     if (rc == MDL_OK && fixes.len)
         rc = setf(sc, "run", "force_fixes", "%s", fixes.s);
     buf_free(&fixes);

@@ -542,7 +542,8 @@ int h5md_write(h5md_file *h, const mdl_frame *f)
     if (series_append(h->path, h->nframes, &h->edges, H5T_NATIVE_DOUBLE, edges, f->step, f->time) != MDL_OK)
         return MDL_ERUN;
     if (f->obs) {
-        double na = (double)n, pe = f->obs->potential / na, ke = f->obs->kinetic / na;
+        /* pe as thermo's: with the energy of the fixes that count theirs (fix indent's energy yes) */
+        double na = (double)n, pe = (f->obs->potential + f->obs->fix_energy) / na, ke = f->obs->kinetic / na;
         double v[5] = {f->obs->temperature, pe, ke, pe + ke, f->obs->pressure};
         for (int k = 0; k < 5; k++)
             if (series_append(h->path, h->nframes, &h->obs[k], H5T_NATIVE_DOUBLE, &v[k], f->step, f->time) != MDL_OK)

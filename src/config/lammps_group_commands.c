@@ -9,15 +9,19 @@
 
 #include <string.h>
 
-int script_group_exists(const script *sc, const char *id)
+/* Whether id is one of list's lines. */
+static int listed(const mdl_buf *list, const char *id)
 {
-    if (!strcmp(id, "all"))
-        return 1;
     const size_t n = strlen(id);
-    for (const char *p = sc->groups.s; p && *p; p = strchr(p, '\n') + 1)
+    for (const char *p = list->s; p && *p; p = strchr(p, '\n') + 1)
         if (!strncmp(p, id, n) && p[n] == '\n')
             return 1;
     return 0;
+}
+
+int script_group_exists(const script *sc, const char *id)
+{
+    return !strcmp(id, "all") || listed(&sc->groups, id);
 }
 
 int script_temp_compute(const script *sc, const char *id, char group[32])
@@ -30,15 +34,6 @@ int script_temp_compute(const script *sc, const char *id, char group[32])
             group[len < 31 ? len : 31] = '\0';
             return 1;
         }
-    return 0;
-}
-
-static int listed(const mdl_buf *list, const char *id)
-{
-    const size_t n = strlen(id);
-    for (const char *p = list->s; p && *p; p = strchr(p, '\n') + 1)
-        if (!strncmp(p, id, n) && p[n] == '\n')
-            return 1;
     return 0;
 }
 

@@ -3,8 +3,9 @@
 #ifndef MDL_PHYSICS_REGION_H
 #define MDL_PHYSICS_REGION_H
 
+#include "../util/util.h"
+
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 enum { MDL_REGION_BLOCK, MDL_REGION_SPHERE, MDL_REGION_CYLINDER };
@@ -17,13 +18,6 @@ typedef struct {
     double b[6], c[3], r, lo, hi;
 } mdl_region;
 
-static inline int region_number(const char *w, double *v)
-{
-    char *end;
-    *v = strtod(w, &end);
-    return *w && !*end && *v == *v;
-}
-
 /* The region of words w[0 ..]: "block XLO XHI YLO YHI ZLO ZHI", "sphere X Y Z R" or "cylinder x|y|z C1
    C2 R LO HI" (box units), then "out" or nothing. The words it takes, or 0 where they are not one. */
 static inline int region_parse(char *const *w, int n, mdl_region *r)
@@ -35,7 +29,7 @@ static inline int region_parse(char *const *w, int n, mdl_region *r)
         return 0;
     double v[6];
     for (int k = cyl; k < need; k++)
-        if (!region_number(w[1 + k], &v[k]))
+        if (mdl_parse_double(w[1 + k], &v[k]) != 0) /* a finite number */
             return 0;
     if (w[0][0] == 'b') {
         r->style = MDL_REGION_BLOCK;

@@ -97,6 +97,8 @@ def cases(d):
         ("indent shape", ["run", ini, "--set", "run.force_fixes=indent all 10 cone 1 1 1 1"], {ini: good}, ["[run] force_fixes", "sphere X Y Z R"]),
         ("indent keyword", ["run", ini, "--set", "run.force_fixes=indent all 10 plane x 1 lo energy maybe"], {ini: good},
          ["[run] force_fixes", "side in|out and energy yes|no"]),
+        ("group region NaN", ["run", ini, "--set", "system.groups=g block 0 nan 0 1 0 1"], {ini: good}, ["[system] groups", "a region is"]),
+        ("group region overflow", ["run", ini, "--set", "system.groups=g sphere 0 0 0 1e999"], {ini: good}, ["[system] groups", "a region is"]),
         ("group region words", ["run", ini, "--set", "system.groups=g sphere 1 1 1 -1"], {ini: good}, ["[system] groups", "a region is"]),
         ("delete_atoms region", ["run", ini, "--set", "system.delete_atoms=ball 1 1 1 1"], {ini: good}, ["[system] delete_atoms", "expected regions"]),
         ("delete every atom", ["run", ini, "--set", "system.delete_atoms=block -1e20 1e20 -1e20 1e20 -1e20 1e20"], {ini: good},

@@ -60,6 +60,7 @@ class Script:
         self.expect_refusal = False
         self.groups = []   # the groups made (groups()), for the runs' fixes
         self.grng = None
+        self.trng = None   # the thermostats' moving targets: their own stream (a seed's other lines stay)
 
     def add(self, line):
         self.lines.append(line)
@@ -253,16 +254,24 @@ def runs(s, units):
         if kind == "nve":
             s.add(f"fix f{fixes} all {rng.choice(['nve', suffixed('nve')])}")
         elif kind == "nvt":
-            s.add(f"fix f{fixes} all nvt temp {T} {T} {tdamp}")
+            s.add(f"fix f{fixes} all nvt temp {T} {target_stop(s, T, units)} {tdamp}")
         else:
             P = "1.0" if units == "lj" else "0.0"
-            s.add(f"fix f{fixes} all npt temp {T} {T} {tdamp} iso {P} {P} {'2.0' if units == 'lj' else '1.0'}")
+            s.add(f"fix f{fixes} all npt temp {T} {target_stop(s, T, units)} {tdamp} iso {P} {P} "
+                  f"{'2.0' if units == 'lj' else '1.0'}")
         steps = rng.choice([0, 10, 20, "$(10+5)"] + (["${s}", "$(v_s)"] if any("variable s " in x for x in s.lines) else []))
         if r == 0 and s.groups:
             group_fixes(s, s.grng, units, kind)
         s.add(f"run {steps}")
         if s.maybe(0.3):
             s.add(f"write_data out{r}.data")
+
+
+def target_stop(s, T, units):
+    """A thermostat's Tstop: its Tstart, or a third of the time a target moving over the run."""
+    if s.trng is None or s.trng.random() >= 0.35:
+        return T
+    return s.trng.choice(["0.8", "1.6"] if units == "lj" else ["200.0", "500.0"])
 
 
 def groups(s, grng, units, hints):
@@ -297,7 +306,7 @@ def group_fixes(s, grng, units, kind):
     for line in grng.sample(fixes, grng.randint(1, 3)):
         s.add(line)
     if kind == "nve" and grng.random() < 0.4:
-        s.add(f"fix t1 rest temp/berendsen {T} {T} {tdamp}")
+        s.add(f"fix t1 rest temp/berendsen {T} {target_stop(s, T, units)} {tdamp}")
         s.add("fix_modify t1 temp trest")
 
 
@@ -339,6 +348,7 @@ def make_script(seed):
         s.add('print "T0 = ${T0}, half = ${half}, word = ${word}, s = $s, $(v_s/4:%.3f)"')
     thermo_lines(s, units)
     s.grng = random.Random(seed * 1000003 + 17)
+    s.trng = random.Random(seed * 1000033 + 29)
     groups(s, s.grng, units, hints)
     for _ in range(rng.randint(0, 2)):
         s.lines.insert(rng.randint(len(s.lines) // 2, len(s.lines)), "")

@@ -361,7 +361,7 @@ static int evaluate(mdl_engine *e)
         mdl_error("the potential energy or virial of these positions is not finite (atoms on top of each other?)");
         return MDL_ERUN;
     }
-    if (e->cfg.ensemble == MDL_NVT_LANGEVIN) /* its force is added again before a step */
+    if (ensemble_info(e->cfg.ensemble)->action == MDL_ACT_FORCE) /* its force is added again before a step */
         e->stepper_ready = 0;
     e->evaluated = 1, e->forces_read = 0;
     return MDL_OK;
@@ -437,7 +437,8 @@ int engine_step(mdl_engine *e, long nsteps)
     MDL_TRY(push(e));
     if (!e->stepper_ready) {
         e->st = (mdl_stepper){.ops = e->ops, .ctx = e->ctx, .cfg = &e->cfg, .units = &e->u, .natoms = e->s.n,
-                              .thermostat_state = e->nh_n ? e->nh_state : NULL, .nstate = e->nh_n};
+                              .thermostat_state = e->nh_n ? e->nh_state : NULL, .nstate = e->nh_n,
+                              .run_begin = 0, .run_end = e->cfg.steps}; /* a moving target: over steps 0 to steps */
         MDL_TRY(stepper_setup(&e->st, e->step, 0));
         e->stepper_ready = e->evaluated = 1, e->forces_read = 0;
     }

@@ -48,7 +48,7 @@ typedef struct {
 static int run_side(side *sd, const mdl_backend_ops *ops, const mdl_config *cfg, const mdl_setup *setup,
                     const mdl_system *s0, mdl_system *forces0, int nrows)
 {
-    sd->st = (mdl_stepper){.ops = ops, .cfg = cfg, .units = setup->units, .natoms = s0->n};
+    sd->st = (mdl_stepper){.ops = ops, .cfg = cfg, .units = setup->units, .natoms = s0->n, .run_end = cfg->steps};
     sd->obs = calloc((size_t)nrows, sizeof *sd->obs);
     if (!sd->obs || ops->create(&sd->st.ctx, setup, s0) != MDL_OK || stepper_setup(&sd->st, 0, 0) != MDL_OK ||
         ops->snapshot_alloc(sd->st.ctx, 1, MDL_DUMP_FORCE) != MDL_OK ||

@@ -196,6 +196,7 @@ void config_defaults(mdl_config *cfg)
     cfg->timestep = -1; /* unit-dependent default */
     cfg->ensemble = MDL_NVE;
     cfg->target_temperature = -1;
+    cfg->final_temperature = -1;
     cfg->tau = -1;
     cfg->every = 1;
     cfg->chain = 3;
@@ -227,20 +228,18 @@ const mdl_entry *config_fresh_entry(const mdl_config *cfg, const char *section, 
    mistake there, are refused by check_pressure_keys). */
 static void warn_unused_run_keys(const mdl_config *cfg)
 {
-    const int nh = 1 << MDL_NVT_NOSE_HOOVER | 1 << MDL_NPT_NOSE_HOOVER;
     static const struct {
         const char *key;
-        int used_by; /* bits of mdl_ensemble */
-        const char *whose;
-    } keys[] = {{"target_temperature", ~(1 << MDL_NVE), "every thermostat's"},
-                {"tau", 1 << MDL_NVT_BERENDSEN | 1 << MDL_NVT_LANGEVIN | 1 << MDL_NVT_CSVR | nh,
-                 "Berendsen's, Langevin's, csvr's and Nose-Hoover's"},
-                {"every", 1 << MDL_NVT_RESCALE, "nvt-rescale's"},
-                {"chain", nh, "Nose-Hoover's"}};
-    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-        if (!(keys[k].used_by & 1 << cfg->ensemble) && config_fresh_entry(cfg, "run", keys[k].key))
-            mdl_warn("%s: [run] %s: not used by ensemble %s (%s)", config_origin(cfg, "run", keys[k].key), keys[k].key,
-                     config_ensemble_name(cfg->ensemble), keys[k].whose);
+        int read; /* ensembles.h's MDL_READS_* */
+    } keys[] = {{"target_temperature", MDL_READS_TARGET}, {"tau", MDL_READS_TAU}, {"every", MDL_READS_EVERY},
+                {"chain", MDL_READS_CHAIN}};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        if ((ensemble_reads(cfg->ensemble) & keys[k].read) || !config_fresh_entry(cfg, "run", keys[k].key))
+            continue;
+        char whose[256];
+        mdl_warn("%s: [run] %s: not used by ensemble %s (read by %s)", config_origin(cfg, "run", keys[k].key),
+                 keys[k].key, config_ensemble_name(cfg->ensemble), ensembles_reading(keys[k].read, whose, sizeof whose));
+    }
 }
 
 /* [analysis] keys of an RDF or MSD that is not sampled (its _every is 0). */
@@ -264,11 +263,12 @@ static int check_pressure_keys(const mdl_config *cfg)
     int ok = 1;
     for (int k = 0; k < 3; k++) {
         const mdl_entry *e = config_find_entry(cfg, "run", keys[k]);
-        if (cfg->ensemble != MDL_NPT_NOSE_HOOVER && e) {
+        const int barostat = ensemble_reads(cfg->ensemble) & MDL_READS_PRESSURE;
+        if (!barostat && e) {
             config_fail(e, "ensemble %s keeps the volume fixed: pressure keys need ensemble = npt-nose-hoover",
                         ens ? ens->value : "nve");
             ok = 0;
-        } else if (cfg->ensemble == MDL_NPT_NOSE_HOOVER && k < 2 && !e) {
+        } else if (barostat && k < 2 && !e) {
             config_fail(config_entry_or_file(cfg, "run", keys[k], &tmp), "missing: ensemble npt-nose-hoover needs %s",
                         k == 0 ? "a target pressure" : "pressure_tau (the barostat's relaxation time)");
             ok = 0;
@@ -357,13 +357,21 @@ static int cross_check(mdl_config *cfg, int ncomposition)
     } else {
         cfg->composition[0] = 1.0;
     }
-    if (cfg->ensemble != MDL_NVE && cfg->ensemble != MDL_MINIMIZE && cfg->target_temperature < 0) {
+    if (config_fresh_entry(cfg, "run", "final_temperature") && !(ensemble_reads(cfg->ensemble) & MDL_READS_RAMP)) {
+        char which[256];
+        config_fail(config_find_entry(cfg, "run", "final_temperature"), "ensemble %s holds one target (a moving "
+                    "one: %s)", config_ensemble_name(cfg->ensemble), ensembles_reading(MDL_READS_RAMP, which, sizeof which));
+        ok = 0;
+    }
+    const mdl_entry *fin = config_find_entry(cfg, "run", "final_temperature");
+    if (cfg->final_temperature < 0 || (fin && fin->inherited && config_fresh_entry(cfg, "run", "target_temperature")))
+        cfg->final_temperature = cfg->target_temperature; /* a stage's own target holds unless it moves it too */
+    if ((ensemble_reads(cfg->ensemble) & MDL_READS_TARGET) && cfg->target_temperature < 0) {
         config_fail(config_entry_or_file(cfg, "run", "target_temperature", &tmp), "missing: ensemble %s needs a target temperature",
              config_find_entry(cfg, "run", "ensemble")->value);
         ok = 0;
     }
-    if ((cfg->ensemble == MDL_NVT_BERENDSEN || cfg->ensemble == MDL_NVT_LANGEVIN || cfg->ensemble == MDL_NVT_CSVR ||
-         config_nose_hoover(cfg->ensemble)) && cfg->tau < 0) {
+    if ((ensemble_reads(cfg->ensemble) & MDL_READS_TAU) && cfg->tau < 0) {
         config_fail(config_entry_or_file(cfg, "run", "tau", &tmp), "missing: ensemble %s needs tau (relaxation time)",
              config_find_entry(cfg, "run", "ensemble")->value);
         ok = 0;
@@ -398,14 +406,12 @@ static int cross_check(mdl_config *cfg, int ncomposition)
    are then zero). */
 static int check_time_constants(const mdl_config *cfg, int nose_hoover)
 {
-    const int uses_tau = nose_hoover || cfg->ensemble == MDL_NVT_BERENDSEN || cfg->ensemble == MDL_NVT_LANGEVIN ||
-                         cfg->ensemble == MDL_NVT_CSVR;
-    if (uses_tau && cfg->tau < cfg->timestep) {
+    if ((ensemble_reads(cfg->ensemble) & MDL_READS_TAU) && cfg->tau < cfg->timestep) {
         mdl_error("%s: [run] tau = %g is shorter than the timestep %g: the thermostat cannot be integrated "
                   "(LAMMPS advises about 100 timesteps)", config_origin(cfg, "run", "tau"), cfg->tau, cfg->timestep);
         return MDL_EINPUT;
     }
-    if (cfg->ensemble == MDL_NPT_NOSE_HOOVER && cfg->pressure_tau < cfg->timestep) {
+    if ((ensemble_reads(cfg->ensemble) & MDL_READS_PRESSURE) && cfg->pressure_tau < cfg->timestep) {
         mdl_error("%s: [run] pressure_tau = %g is shorter than the timestep %g: the barostat cannot be integrated "
                   "(LAMMPS advises about 1000 timesteps)", config_origin(cfg, "run", "pressure_tau"),
                   cfg->pressure_tau, cfg->timestep);
@@ -469,7 +475,7 @@ int config_finish(mdl_config *cfg)
         mdl_warn("%s: [run] tau = %g is under 10 timesteps (%g): the chain follows the temperature's every "
                  "fluctuation; LAMMPS advises about 100 timesteps", config_origin(cfg, "run", "tau"), cfg->tau,
                  10 * cfg->timestep);
-    if (cfg->ensemble == MDL_NPT_NOSE_HOOVER && cfg->pressure_tau < 10 * cfg->timestep &&
+    if ((ensemble_reads(cfg->ensemble) & MDL_READS_PRESSURE) && cfg->pressure_tau < 10 * cfg->timestep &&
         config_fresh_entry(cfg, "run", "pressure_tau"))
         mdl_warn("%s: [run] pressure_tau = %g is under 10 timesteps (%g): the box follows the pressure's every "
                  "fluctuation; LAMMPS advises about 1000 timesteps", config_origin(cfg, "run", "pressure_tau"),
@@ -520,7 +526,8 @@ const char *config_origin(const mdl_config *cfg, const char *section, const char
 
 int config_nose_hoover(int ensemble)
 {
-    return ensemble == MDL_NVT_NOSE_HOOVER || ensemble == MDL_NPT_NOSE_HOOVER;
+    const mdl_ensemble_info *e = ensemble_info(ensemble);
+    return e && e->action == MDL_ACT_CHAINS;
 }
 
 int config_text(const mdl_config *cfg, const char *section, const char *key, mdl_buf *out)

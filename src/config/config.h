@@ -6,6 +6,7 @@
 #include "../util/strbuf.h"
 #include "../physics/boundary.h"
 #include "../physics/crystal.h"
+#include "../physics/ensembles.h"
 #include "../physics/groups.h"
 #include "../physics/nose_hoover.h"
 #include "../physics/pair_styles.h"
@@ -14,8 +15,6 @@
 
 #include <stdio.h>
 
-enum mdl_ensemble { MDL_NVE, MDL_NVT_RESCALE, MDL_NVT_BERENDSEN, MDL_NVT_LANGEVIN, MDL_NVT_NOSE_HOOVER, MDL_NPT_NOSE_HOOVER,
-                   MDL_MINIMIZE /* not an ensemble: energy minimisation (core/minimize.c) */, MDL_NVT_CSVR };
 enum mdl_input_format { MDL_INPUT_AUTO, MDL_INPUT_DATA, MDL_INPUT_XYZ, MDL_INPUT_XY };
 enum mdl_list_form { MDL_LIST_AUTO, MDL_LIST_PLAIN, MDL_LIST_PACKED };
 enum mdl_gpu_comm { MDL_COMM_AUTO, MDL_COMM_DIRECT, MDL_COMM_NCCL, MDL_COMM_MPI };
@@ -136,6 +135,7 @@ typedef struct mdl_config_s {
     double timestep;
     int ensemble;
     double target_temperature; /* < 0: not given */
+    double final_temperature;  /* the target at the stage's last step (LAMMPS's Tstop); < 0: not given (the target's) */
     double tau;
     int every;
     int chain;                /* Nose-Hoover: thermostats in the chain (LAMMPS's tchain) */

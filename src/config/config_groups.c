@@ -246,15 +246,18 @@ int config_read_groups(mdl_config *cfg)
         return 0;
     if (!config_find_entry(cfg, "output", "thermo_pressure_group"))
         cfg->thermo_pressure_group = cfg->thermo_group;
-    const int e = cfg->ensemble;
-    if (cfg->thermostat_group != MDL_GROUP_ALL && e != MDL_NVT_RESCALE && e != MDL_NVT_BERENDSEN &&
-        e != MDL_NVT_LANGEVIN && e != MDL_NVT_CSVR) {
-        config_fail(config_find_entry(cfg, "run", "thermostat_group"), "'%s': a group's thermostat is nvt-rescale, "
-                    "nvt-berendsen, nvt-csvr or nvt-langevin (this ensemble acts on all atoms)", cfg->thermostat_group_name);
+    const int reads = ensemble_reads(cfg->ensemble);
+    if (cfg->thermostat_group != MDL_GROUP_ALL && !(reads & MDL_ON_GROUP)) {
+        char which[256];
+        config_fail(config_find_entry(cfg, "run", "thermostat_group"), "'%s': a group's thermostat is one of %s (this "
+                    "ensemble acts on all atoms)", cfg->thermostat_group_name,
+                    ensembles_reading(MDL_ON_GROUP, which, sizeof which));
         return 0;
     }
-    if (config_find_entry(cfg, "run", "rescale_window") && e != MDL_NVT_RESCALE) {
-        config_fail(config_find_entry(cfg, "run", "rescale_window"), "only nvt-rescale has a window");
+    if (config_find_entry(cfg, "run", "rescale_window") && !(reads & MDL_READS_WINDOW)) {
+        char which[256];
+        config_fail(config_find_entry(cfg, "run", "rescale_window"), "ensemble %s has no window (read by %s)",
+                    config_ensemble_name(cfg->ensemble), ensembles_reading(MDL_READS_WINDOW, which, sizeof which));
         return 0;
     }
     cfg->groups_used = cfg->force_fixes.n || cfg->thermostat_group != MDL_GROUP_ALL || cfg->thermo_group != MDL_GROUP_ALL ||

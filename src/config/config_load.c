@@ -13,7 +13,7 @@
 
 static int is_ensemble_key(const char *section, const char *key)
 {
-    static const char *keys[] = {"ensemble", "target_temperature", "tau", "every", "chain", "target_pressure",
+    static const char *keys[] = {"ensemble", "target_temperature", "final_temperature", "tau", "every", "chain", "target_pressure",
                                  "pressure_tau", "pressure_chain", "rescale_window", "thermostat_group", "force_fixes",
                                  "wall_reflect"};
     for (size_t k = 0; strcmp(section, "run") == 0 && k < sizeof keys / sizeof keys[0]; k++)

@@ -18,9 +18,8 @@ const char *config_style_name(int style)
 
 const char *config_ensemble_name(int ensemble)
 {
-    static const char *names[] = {"nve", "nvt-rescale", "nvt-berendsen", "nvt-langevin", "nvt-nose-hoover",
-                                  "npt-nose-hoover", "minimize", "nvt-csvr"};
-    return ensemble >= 0 && ensemble < (int)(sizeof names / sizeof names[0]) ? names[ensemble] : "?";
+    const mdl_ensemble_info *e = ensemble_info(ensemble);
+    return e ? e->name : "?";
 }
 
 /* FNV-1a of a file's bytes (0 where it cannot be read: the run's reader says why). */
@@ -74,10 +73,12 @@ static size_t pair_origin(const mdl_config *cfg, char *out, size_t size)
 void config_force_origin(const mdl_config *cfg, char *out, size_t size)
 {
     size_t k = pair_style_info(cfg->style) ? pair_origin(cfg, out, size) : eam_origin(cfg, out, size);
-    if (cfg->ensemble == MDL_NVT_LANGEVIN && k < size)
-        k += (size_t)snprintf(out + k, size - k, "; langevin target_temperature=%.17g tau=%.17g timestep=%.17g "
-                              "seed=%lu", cfg->target_temperature, cfg->tau, cfg->timestep, cfg->seed);
-    if (cfg->ensemble == MDL_NVT_LANGEVIN && cfg->thermostat_group != MDL_GROUP_ALL && k < size)
+    const mdl_ensemble_info *e = ensemble_info(cfg->ensemble);
+    const int force = e && e->action == MDL_ACT_FORCE; /* a thermostat's force (Langevin's) is part of the forces */
+    if (force && k < size)
+        k += (size_t)snprintf(out + k, size - k, "; %s target_temperature=%.17g tau=%.17g timestep=%.17g "
+                              "seed=%lu", e->lammps_fix, cfg->target_temperature, cfg->tau, cfg->timestep, cfg->seed);
+    if (force && cfg->thermostat_group != MDL_GROUP_ALL && k < size)
         k += (size_t)snprintf(out + k, size - k, " group=%u", cfg->thermostat_group);
     for (int f = 0; f < cfg->force_fixes.n && k < size; f++) { /* the fixes on groups' forces, in order */
         const mdl_force_fix *x = &cfg->force_fixes.fix[f];

@@ -2,6 +2,7 @@
    aveforce as [run] force_fixes (in the fixes' order), a thermostat's group as [run]
    thermostat_group; fix_modify temp and thermo_modify temp (a compute temp on a group). */
 #include "lammps_script_state.h"
+#include "../physics/ensembles.h"
 
 #include <stdlib.h>
 
@@ -53,10 +54,25 @@ static int indent_words(script *sc, const script_fix *f, mdl_buf *out)
     return buf_addf(out, " side %s energy %s", side, f->energy ? "yes" : "no");
 }
 
+/* A thermostat that may act on a group (ensembles.h's MDL_ON_GROUP). */
+static int group_thermostat_style(const char *style)
+{
+    const int id = ensemble_of_lammps_thermostat(style);
+    return id >= 0 && (ensemble_reads(id) & MDL_ON_GROUP);
+}
+
 int script_fix_takes_group(const char *style)
 {
-    return script_force_fix_style(style) || !strcmp(style, "langevin") || !strcmp(style, "temp/rescale") ||
-           !strcmp(style, "temp/berendsen") || !strcmp(style, "temp/csvr");
+    return script_force_fix_style(style) || group_thermostat_style(style);
+}
+
+const char *script_group_fix_styles(char *out, size_t size)
+{
+    size_t n = (size_t)snprintf(out, size, "setforce, addforce, aveforce, indent");
+    for (int id = 0; id < MDL_NENSEMBLES && n < size; id++)
+        if ((ensemble_reads(id) & MDL_ON_GROUP) && ensemble_info(id)->lammps_fix)
+            n += (size_t)snprintf(out + n, size - n, ", %s", ensemble_info(id)->lammps_fix);
+    return out;
 }
 
 /* One force fix's words: FX FY FZ, numbers or NULL (addforce: numbers), no keywords. */
@@ -136,8 +152,7 @@ int script_cmd_fix_modify(script *sc, char **w, int nw)
     char group[32];
     if (!script_temp_compute(sc, w[3], group))
         return fail(sc, "no compute temp %s (LAMMPS: could not find fix_modify temperature ID)", w[3]);
-    if (strcmp(f->style, "temp/rescale") && strcmp(f->style, "temp/berendsen") && strcmp(f->style, "temp/csvr") &&
-        strcmp(f->style, "langevin"))
+    if (!group_thermostat_style(f->style))
         return fail(sc, "fix %s is a %s: mdlite takes fix_modify temp on thermostats", w[1], f->style);
     if (strcmp(group, f->group) != 0)
         return fail(sc, "compute %s is on group %s, fix %s on group %s: mdlite's thermostat measures the group it "

@@ -3,6 +3,7 @@
    write_data, info, and the refusals that point elsewhere (restart files). */
 #define _POSIX_C_SOURCE 200809L
 #include "lammps_script_state.h"
+#include "../physics/ensembles.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -37,9 +38,10 @@ static int cmd_fix(script *sc, char **w, int nw)
     script_base_style(w[3], base, sizeof base);
     if (!script_group_exists(sc, w[2]))
         return fail(sc, "no group %s (LAMMPS: could not find fix group ID)", w[2]);
+    char styles[256];
     if (strcmp(w[2], "all") != 0 && !script_fix_takes_group(base))
-        return fail(sc, "fix %s on group %s: mdlite's %s acts on all atoms; on a group it takes setforce, addforce, "
-                        "aveforce, langevin, temp/rescale, temp/berendsen and temp/csvr", base, w[2], base);
+        return fail(sc, "fix %s on group %s: mdlite's %s acts on all atoms; on a group it takes %s", base, w[2], base,
+                    script_group_fix_styles(styles, sizeof styles));
     if (!strcmp(base, "enforce2d") && sc->dimension != 2)
         return fail(sc, "fix enforce2d in a 3-d system (LAMMPS: cannot use fix enforce2d with 3d simulation)");
     if (!strcmp(base, "enforce2d") && nw != 4)
@@ -73,7 +75,7 @@ static int cmd_fix(script *sc, char **w, int nw)
     return MDL_OK;
 }
 
-/* A Nose-Hoover fix's keywords: temp T T tau [iso P P pdamp] [tchain N] [pchain M]. */
+/* A Nose-Hoover fix's keywords: temp Tstart Tstop tau [iso P P pdamp] [tchain N] [pchain M]. */
 static int nose_hoover_keys(script *sc, const script_fix *f, int npt)
 {
     int have_temp = 0, have_iso = 0;
@@ -81,13 +83,15 @@ static int nose_hoover_keys(script *sc, const script_fix *f, int npt)
         const char *k = f->args[a];
         const int need = !strcmp(k, "temp") || !strcmp(k, "iso") ? 3 : !strcmp(k, "tchain") || !strcmp(k, "pchain") ? 1 : -1;
         if (need < 0 || a + need >= f->nargs || (!npt && (!strcmp(k, "iso") || !strcmp(k, "pchain"))))
-            return fail(sc, "fix %s: '%s': mdlite takes temp T T TAU%s, tchain%s", f->style, k,
+            return fail(sc, "fix %s: '%s': mdlite takes temp Tstart Tstop TAU%s, tchain%s", f->style, k,
                         npt ? ", iso P P PDAMP" : "", npt ? " and pchain" : "");
-        if (need == 3 && strcmp(f->args[a + 1], f->args[a + 2]) != 0)
-            return fail(sc, "fix %s: %s %s %s: mdlite holds one target (start = stop)", f->style, k, f->args[a + 1],
-                        f->args[a + 2]);
+        if (need == 3 && strcmp(f->args[a + 1], f->args[a + 2]) != 0 && strcmp(k, "temp") != 0)
+            return fail(sc, "fix %s: %s %s %s: mdlite's barostat holds one target (Pstart = Pstop)", f->style, k,
+                        f->args[a + 1], f->args[a + 2]);
         if (!strcmp(k, "temp")) {
             MDL_TRY(setf(sc, "run", "target_temperature", "%s", f->args[a + 1]));
+            if (strcmp(f->args[a + 1], f->args[a + 2]) != 0)
+                MDL_TRY(setf(sc, "run", "final_temperature", "%s", f->args[a + 2]));
             MDL_TRY(setf(sc, "run", "tau", "%s", f->args[a + 3]));
             have_temp = 1;
         } else if (!strcmp(k, "iso")) {
@@ -107,45 +111,64 @@ static int nose_hoover_keys(script *sc, const script_fix *f, int npt)
 /* The [run] keys of an ensemble, dropped before another is set. */
 static void drop_ensemble_keys(script *sc)
 {
-    static const char *const keys[] = {"ensemble", "chains", "target_temperature", "tau", "every", "chain",
+    static const char *const keys[] = {"ensemble", "chains", "target_temperature", "final_temperature", "tau", "every", "chain",
                                        "target_pressure", "pressure_tau", "pressure_chain", "rescale_window"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         settings_drop(&sc->now, keys[k]);
 }
 
-/* A thermostat with fix nve: langevin T T DAMP SEED, temp/berendsen T T DAMP, temp/rescale N T T 0 1.0. */
+/* One argument of a thermostat fix by its word in ensembles.h's lammps_args (Tstart, Tstop, DAMP,
+   SEED, N, WINDOW, a number), as the [run] key it sets; 0 where it is not that word's. */
+static int thermostat_argument(script *sc, int id, const char *word, const char *arg)
+{
+    double x, fixed;
+    long n;
+    if (!strcmp(word, "Tstart"))
+        return setf(sc, "run", "target_temperature", "%s", arg) == MDL_OK;
+    if (!strcmp(word, "Tstop")) { /* a moving target where the ensemble has one */
+        const setting *start = settings_find(&sc->now, "target_temperature");
+        if (start && !strcmp(start->value, arg))
+            return 1;
+        return (ensemble_reads(id) & MDL_READS_RAMP) && setf(sc, "run", "final_temperature", "%s", arg) == MDL_OK;
+    }
+    if (!strcmp(word, "DAMP"))
+        return setf(sc, "run", "tau", "%s", arg) == MDL_OK;
+    if (!strcmp(word, "N"))
+        return setf(sc, "run", "every", "%s", arg) == MDL_OK;
+    if (!strcmp(word, "SEED")) /* LAMMPS's seed is checked; mdlite's stream is keyed by [system] seed */
+        return mdl_parse_long(arg, &n) == 0 && n > 0;
+    if (!strcmp(word, "WINDOW"))
+        return mdl_parse_double(arg, &x) == 0 && x >= 0 && (x == 0 || setf(sc, "run", "rescale_window", "%s", arg) == MDL_OK);
+    return mdl_parse_double(word, &fixed) == 0 && mdl_parse_double(arg, &x) == 0 && x == fixed;
+}
+
+/* A thermostat with fix nve, by ensembles.h: the fix whose lammps_fix is the style, its arguments
+   as its lammps_args list them. */
 static int thermostat_keys(script *sc, const script_fix *f)
 {
-    const int same = f->nargs >= 2 && !strcmp(f->args[0], f->args[1]);
-    if (!strcmp(f->style, "langevin") && f->nargs == 4 && same) {
-        MDL_TRY(setf(sc, "run", "ensemble", "nvt-langevin"));
-        MDL_TRY(setf(sc, "run", "target_temperature", "%s", f->args[0]));
-        return setf(sc, "run", "tau", "%s", f->args[2]);
+    const int id = ensemble_of_lammps_thermostat(f->style);
+    int ok = id >= 0;
+    if (ok) {
+        char words[128];
+        snprintf(words, sizeof words, "%s", ensemble_info(id)->lammps_args);
+        int a = 0;
+        MDL_TRY(setf(sc, "run", "ensemble", "%s", ensemble_info(id)->name));
+        for (char *save = NULL, *w = strtok_r(words, " ", &save); w && ok; w = strtok_r(NULL, " ", &save), a++)
+            ok = a < f->nargs && thermostat_argument(sc, id, w, f->args[a]);
+        if (ok && a == f->nargs)
+            return MDL_OK;
     }
-    if (!strcmp(f->style, "temp/berendsen") && f->nargs == 3 && same) {
-        MDL_TRY(setf(sc, "run", "ensemble", "nvt-berendsen"));
-        MDL_TRY(setf(sc, "run", "target_temperature", "%s", f->args[0]));
-        return setf(sc, "run", "tau", "%s", f->args[2]);
-    }
-    if (!strcmp(f->style, "temp/csvr") && f->nargs == 4 && same) { /* mdlite's own noise, as Langevin's */
-        MDL_TRY(setf(sc, "run", "ensemble", "nvt-csvr"));
-        MDL_TRY(setf(sc, "run", "target_temperature", "%s", f->args[0]));
-        return setf(sc, "run", "tau", "%s", f->args[2]);
-    }
-    double window, fraction;
-    if (!strcmp(f->style, "temp/rescale") && f->nargs == 5 && !strcmp(f->args[1], f->args[2]) &&
-        mdl_parse_double(f->args[3], &window) == 0 && window >= 0 && mdl_parse_double(f->args[4], &fraction) == 0 &&
-        fraction == 1) {
-        MDL_TRY(setf(sc, "run", "ensemble", "nvt-rescale"));
-        MDL_TRY(setf(sc, "run", "every", "%s", f->args[0]));
-        if (window > 0)
-            MDL_TRY(setf(sc, "run", "rescale_window", "%s", f->args[3]));
-        return setf(sc, "run", "target_temperature", "%s", f->args[1]);
+    mdl_buf forms = {0};
+    for (int k = 0, n = 0; k < MDL_NENSEMBLES; k++) {
+        const mdl_ensemble_info *e = ensemble_info(k);
+        if (e->lammps_fix && e->lammps_args && e->lammps_args[0])
+            MDL_TRY(buf_addf(&forms, "%s%s %s", n++ ? ", " : "", e->lammps_fix, e->lammps_args));
     }
     sc->line = f->line;
-    return fail(sc, "fix %s: mdlite takes nve alone, nvt, npt (temp, iso), or nve with langevin T T DAMP SEED, "
-                    "temp/berendsen T T DAMP, temp/csvr T T DAMP SEED or temp/rescale N T T WINDOW 1.0 (one target: "
-                    "start = stop)", f->style);
+    int rc = fail(sc, "fix %s: mdlite takes nve alone, nvt, npt (temp, iso; Tstart = Tstop), or nve with one of %s",
+                  f->style, buf_str(&forms));
+    buf_free(&forms);
+    return rc;
 }
 
 /* The ensemble of the fixes in force at a run, as mdlite's [run] keys. */
@@ -372,8 +395,7 @@ static int add_run(script *sc, long steps, int md)
     if (chains && ens && strcmp(ens->value, "nve") && !strstr(ens->value, "nose-hoover"))
         return fail(sc, "thermo keyword %s under fix %s: LAMMPS tallies the energy that thermostat adds and takes "
                         "into ecouple, which mdlite does not", chains,
-                    !strcmp(ens->value, "nvt-langevin") ? "langevin" : ens->value[4] == 'b' ? "temp/berendsen"
-                    : ens->value[4] == 'r' ? "temp/rescale" : "temp/csvr");
+                    ensemble_lammps_fix(ens->value));
     /* one and multi add Volume where the box moves (LAMMPS's Thermo::init): a barostat, a shrink-wrapped face */
     const setting *bnd = settings_find(&sc->now, "boundary");
     const int moves = (ens && !strcmp(ens->value, "npt-nose-hoover")) || (bnd && strpbrk(bnd->value, "sm"));

@@ -200,6 +200,8 @@ int script_walls(script *sc);
    thermostat's group as [run] thermostat_group; fix_modify temp; thermo_modify temp's group. */
 int script_force_fix_style(const char *style);
 int script_fix_takes_group(const char *style);
+/* Those styles as "a, b, c" into out (for messages). */
+const char *script_group_fix_styles(char *out, size_t size);
 int script_group_fixes(script *sc, const script_fix *thermostat);
 int script_cmd_fix_modify(script *sc, char **w, int nw);
 int script_thermo_temp(script *sc, const char *id);

@@ -105,7 +105,8 @@ static int run_stage(run_state *r, int continued)
     r->stage_wall0 = mdl_wtime(), r->row_wall = 0; /* thermo's cpu, tpcpu and spcpu: this stage's */
     r->st = (mdl_stepper){.ops = r->ops, .ctx = r->ctx, .cfg = cfg, .units = r->units,
                           .sync_phases = cfg->sync_phases, .natoms = r->natoms,
-                          .thermostat_state = r->nstate ? r->thermostat_state : NULL, .nstate = r->nstate};
+                          .thermostat_state = r->nstate ? r->thermostat_state : NULL, .nstate = r->nstate,
+                          .run_begin = r->final_step - cfg->steps, .run_end = r->final_step};
     MDL_TRY(stepper_setup(&r->st, r->first_step, r->forces_given)); /* a restart continues exactly */
     MDL_TRY(minimize_prepare(r)); /* FIRE's atoms at rest before its first row, as LAMMPS's setup */
     mdl_backend_stats before = {0}; /* the counts of the stages before: the summary says this one's */
@@ -317,6 +318,13 @@ static int choose_stage(run_state *r, const char *restart)
     }
     if (!restart)
         return MDL_OK;
+    if (!base->nstages && base->final_temperature != base->target_temperature &&
+        (ensemble_reads(base->ensemble) & MDL_READS_RAMP)) {
+        mdl_error("%s: [run] final_temperature: this run's target moves from its first step, which a restart "
+                  "without stages would make step %ld; a staged run ([stage:NAME]) restarts along its ramp",
+                  config_origin(base, "run", "final_temperature"), r->first_step);
+        return MDL_EINPUT;
+    }
     if (r->rank == 0)
         thermostat_say_restart(r->cfg, r->thermostat_state, r->nstate, restart, r->first_step);
     char now[4096];

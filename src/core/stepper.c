@@ -40,7 +40,7 @@ int stepper_setup(mdl_stepper *st, long step, int forces_given)
     if (st->ops->thermo_group)
         MDL_TRY(st->ops->thermo_group(st->ctx, st->cfg->thermo_group, st->cfg->thermo_pressure_group));
     MDL_TRY(st->ops->build_neighbors(st->ctx));
-    thermostat_init(&st->thermostat, st->cfg, st->units, st->natoms);
+    thermostat_init(&st->thermostat, st->cfg, st->units, st->natoms, st->run_begin, st->run_end);
     if (forces_given) /* a restart's forces: the thermostat's force is in them already */
         MDL_TRY(st->ops->compute_forces(st->ctx, MDL_ENERGY_ONLY));
     else {
@@ -48,7 +48,7 @@ int stepper_setup(mdl_stepper *st, long step, int forces_given)
         MDL_TRY(thermostat_apply(&st->thermostat, st->ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
         MDL_TRY(stepper_force_fixes(st));
     }
-    return thermostat_setup(&st->thermostat, st->ops, st->ctx, st->thermostat_state, st->nstate);
+    return thermostat_setup(&st->thermostat, st->ops, st->ctx, st->thermostat_state, st->nstate, step);
 }
 
 int stepper_unhealthy(mdl_stepper *st, long step, const char *observable)

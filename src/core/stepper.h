@@ -41,6 +41,7 @@ typedef struct {
     size_t natoms;   /* on all ranks (the thermostat's degrees of freedom) */
     const double *thermostat_state; /* a checkpoint's (thermostat_state's layout), for stepper_setup */
     int nstate;
+    long run_begin, run_end; /* the stage's first and last step (a thermostat's ramp), for stepper_setup */
 } mdl_stepper;
 
 int is_thermo_step(const mdl_config *cfg, long step, long final_step);

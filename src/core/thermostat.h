@@ -8,11 +8,11 @@
 #include "../physics/units.h"
 
 typedef struct {
-    int ensemble;          /* MDL_NVE, MDL_NVT_* */
+    int ensemble;          /* ensembles.h's id */
+    int action;            /* its MDL_ACT_* */
     double target;         /* temperature */
-    double coupling;       /* rescale: 1; Berendsen: dt / tau */
-    mdl_scaling scaling;   /* the scaling thermostats' rule (rescale, Berendsen, csvr) */
-    int every;             /* rescale every N steps */
+    mdl_scaling scaling;   /* a scaling thermostat's constants (its unit's, physics/thermostat.h) */
+    int every;             /* scale every N steps (1 unless the ensemble reads [run] every) */
     unsigned long seed;
     mdl_langevin langevin; /* Langevin's constants */
     mdl_nh nh;             /* Nose-Hoover's chains and barostat: constants and the state to start from
@@ -20,17 +20,20 @@ typedef struct {
 } mdl_thermostat;
 
 
-void thermostat_init(mdl_thermostat *t, const mdl_config *cfg, const mdl_units *u, size_t natoms);
-/* At the set-up, after the first forces: Nose-Hoover's chains start in the backend from `state` (a
-   checkpoint's, nh_pack's layout; NULL or other chains: at rest). */
-int thermostat_setup(mdl_thermostat *t, const mdl_backend_ops *ops, void *ctx, const double *state, int nstate);
+/* The configured ensemble's constants; a target that moves does so from step begin to step end. */
+void thermostat_init(mdl_thermostat *t, const mdl_config *cfg, const mdl_units *u, size_t natoms, long begin, long end);
+/* At the set-up of step `step`, after the first forces: Nose-Hoover's chains start in the backend
+   from `state` (a checkpoint's, nh_pack's layout; NULL or other chains: at rest), at that step's target. */
+int thermostat_setup(mdl_thermostat *t, const mdl_backend_ops *ops, void *ctx, const double *state, int nstate,
+                     long step);
 /* A restart whose Nose-Hoover chains are not its checkpoint's state (another `chain` or
    `pressure_chain`, or a barostat the checkpoint has none of): says so on stderr, since they start
    at rest (nh_unpack). */
 void thermostat_say_restart(const mdl_config *cfg, const double *state, int nstate, const char *restart, long step);
-/* The stage of a step (MDL_THERMOSTAT_POST_FORCE or _END_OF_STEP): Langevin adds its force after
-   the force call; rescaling (every N steps) and Berendsen scale velocities at the end. (Nose-Hoover's
-   half steps are the backend's integrator's, before the first half kick and after the second.) */
+/* The stage of a step (MDL_THERMOSTAT_POST_FORCE or _END_OF_STEP), by the ensemble's action
+   (ensembles.h): a force thermostat (Langevin) adds its force after the force call; a scaling one
+   (rescale every N steps, Berendsen, csvr) scales velocities at the end. (Nose-Hoover's half steps
+   are the backend's integrator's, before the first half kick and after the second.) */
 int thermostat_apply(mdl_thermostat *t, const mdl_backend_ops *ops, void *ctx, long step, int stage);
 /* Whether thermostat_apply calls a primitive at this step and stage. */
 int thermostat_acts(const mdl_thermostat *t, long step, int stage);

@@ -387,19 +387,25 @@ static int cpu_compute_forces(void *p, int what)
     return rc;
 }
 
-static int cpu_integrate_first(void *p)
+/* The first half of step `step`: the chains' start, the half kick and the drift. */
+static int integrate_first_of(cpu_ctx *c, long step)
 {
-    cpu_ctx *c = p;
     mdl_system *s = &c->s;
     const size_t n = c->dm.nlocal;
     const int barostat = c->nose_hoover && c->nh.barostat;
     if (c->nose_hoover)
-        MDL_TRY(cpu_nose_hoover_half(c, 1));
+        MDL_TRY(cpu_nose_hoover_half(c, 1, step));
     integrate_kick(n, 0.5 * c->dt * c->u.ftm2v, c->inv_mass, s->type, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz);
     if (barostat)
         MDL_TRY(cpu_remap_box(c));
     integrate_drift(n, c->dt, s->x, s->y, s->z, s->vx, s->vy, s->vz);
     return barostat ? cpu_remap_box(c) : MDL_OK;
+}
+
+static int cpu_integrate_first(void *p)
+{
+    cpu_ctx *c = p;
+    return integrate_first_of(c, c->step_now);
 }
 
 static int cpu_integrate_second(void *p, int then_first)
@@ -409,8 +415,8 @@ static int cpu_integrate_second(void *p, int then_first)
     integrate_kick(c->dm.nlocal, 0.5 * c->dt * c->u.ftm2v, c->inv_mass, s->type, s->vx, s->vy, s->vz, s->fx, s->fy,
                    s->fz);
     if (c->nose_hoover)
-        MDL_TRY(cpu_nose_hoover_half(c, 0));
-    return then_first ? cpu_integrate_first(c) : MDL_OK;
+        MDL_TRY(cpu_nose_hoover_half(c, 0, c->step_now));
+    return then_first ? integrate_first_of(c, c->step_now + 1) : MDL_OK; /* the next step's first half */
 }
 
 static int cpu_langevin(void *p, const mdl_langevin *lp, uint64_t seed, long step)

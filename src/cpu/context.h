@@ -84,8 +84,8 @@ int cpu_nose_hoover_init(void *p, const mdl_nh *nh);
 int cpu_nose_hoover_state(void *p, mdl_nh *out);
 /* A half step of the chains (and barostat), the velocities scaled: start, before the first kick,
    on what they hold; else after the second, on the kicked velocities' temperature and the new
-   forces' virial (all ranks' sums). */
-int cpu_nose_hoover_half(cpu_ctx *c, int start);
+   forces' virial (all ranks' sums); `step`: the step the half belongs to (the start's target). */
+int cpu_nose_hoover_half(cpu_ctx *c, int start, long step);
 int cpu_remap_box(cpu_ctx *c);
 
 /* At a rebuild (boundary.c): shrink-wrapped faces moved to the atoms; *lost: an atom on some rank

@@ -84,7 +84,7 @@ void langevin_forces(size_t n, const double *mass_of_type, const int32_t *type, 
             continue;
         mdl_u32x4 r = mdl_random_block(key, (uint64_t)id[i], step);
         double f[3];
-        langevin_force(p, mass_of_type[type[i]], vx[i], vy[i], vz[i], r.v, f);
+        langevin_force(p, step, mass_of_type[type[i]], vx[i], vy[i], vz[i], r.v, f);
         fx[i] += f[0];
         fy[i] += f[1];
         fz[i] += f[2];

@@ -77,13 +77,13 @@ int cpu_nose_hoover_init(void *p, const mdl_nh *nh)
     return MDL_OK;
 }
 
-int cpu_nose_hoover_half(cpu_ctx *c, int start)
+int cpu_nose_hoover_half(cpu_ctx *c, int start, long step)
 {
     mdl_system *s = &c->s;
     const double volume = box_volume(&s->box);
     mdl_nh_factors f;
     if (start) {
-        f = nh_start_of_step(&c->nh, volume);
+        f = nh_start_of_step(&c->nh, volume, (uint64_t)step);
         c->boxscale = f.boxscale;
     } else {
         double t;

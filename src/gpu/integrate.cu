@@ -167,7 +167,7 @@ __global__ void langevin_kernel(int n, const double *vx, const double *vy, const
     uint4 r = curand4(&st);
     const uint32_t words[3] = {r.x, r.y, r.z};
     double f[3];
-    langevin_force(&p, c_mass[type[i]], vx[i], vy[i], vz[i], words, f);
+    langevin_force(&p, step, c_mass[type[i]], vx[i], vy[i], vz[i], words, f);
     fx[i] += (mdl_real)f[0];
     fy[i] += (mdl_real)f[1];
     fz[i] += (mdl_real)f[2];

@@ -48,7 +48,7 @@ __device__ void nh_steps(mdl_nh *nh, int mode, double sum, double virial, double
         f = nh_end_of_step(nh, nh->tdof > 0 ? 2.0 * kinetic / (nh->tdof * nh->boltz) : 0.0, volume).vscale;
     }
     if (mode & GPU_NH_START) {
-        const mdl_nh_factors g = nh_start_of_step(nh, volume);
+        const mdl_nh_factors g = nh_start_of_step(nh, volume, (uint64_t)(st->step + 1)); /* the next step's */
         f *= g.vscale;
         box = g.boxscale;
         if (nh->barostat && move_box(bx, box)) {

@@ -7,6 +7,7 @@
 
 #include "hd.h"
 #include "rng.h"
+#include "scaling.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -82,16 +83,24 @@ static inline MDL_HD double csvr_sum_noises(long nn, csvr_stream *s)
 }
 
 /* The velocity factor at the end of step `step`: the kinetic energy at temperature T resampled
-   toward T0's with c1 = exp(-dt / tau), over dof degrees of freedom (LAMMPS's resamplekin). */
-static inline MDL_HD double csvr_factor(double T, double T0, double c1, double dof, uint64_t key, uint64_t step)
+   toward the target's with c1 = exp(-dt / tau), over dof degrees of freedom (LAMMPS's resamplekin). */
+static inline MDL_HD double csvr_factor(const mdl_scaling *p, double T, double dof, uint64_t step)
 {
     if (!(T > 0) || !(dof > 0))
         return 1.0;
-    csvr_stream s = {key, step, 0, {{0, 0, 0, 0}}, 4};
-    const double c2 = (1.0 - c1) * (T0 / T) / dof;
+    const double c1 = p->c1;
+    csvr_stream s = {p->key, step, 0, {{0, 0, 0, 0}}, 4};
+    const double c2 = (1.0 - c1) * (ramp_value(&p->target, step) / T) / dof;
     const double r1 = csvr_gaussian(&s);
     const double r2 = csvr_sum_noises((long)dof - 1, &s);
     return sqrt(c1 + c2 * (r1 * r1 + r2) + 2.0 * r1 * sqrt(c1 * c2));
+}
+
+/* Its constants: c1 = exp(-dt / tau), the stream keyed by the seed (as Langevin's, its own stream). */
+static inline void csvr_setup(mdl_scaling *s, double dt, double tau, uint64_t seed)
+{
+    s->c1 = tau > 0 ? exp(-dt / tau) : 0.0;
+    s->key = mdl_rng_key(seed, MDL_STREAM_CSVR);
 }
 
 #endif

@@ -7,6 +7,7 @@
 #define MDL_PHYSICS_NOSE_HOOVER_H
 
 #include "hd.h"
+#include "ramp.h"
 
 #include <math.h>
 
@@ -21,7 +22,8 @@ typedef struct {
     int barostat;        /* 1: isotropic pressure coupling (npt), 0: none (nvt) */
     double dt, boltz, nktv2p;
     double tdof, natoms; /* 3N - 3 degrees of freedom (as mdl_temperature counts them); N */
-    double t_target, t_freq; /* target temperature; 1 / tau */
+    double t_target, t_freq; /* target temperature (now: nh_target_at); 1 / tau */
+    mdl_ramp t_ramp;     /* the target over the run (LAMMPS's Tstart Tstop) */
     double p_target, p_freq; /* target pressure; 1 / pressure_tau */
     /* the thermostat chain (eta_dot[M] = 0) */
     double eta[MDL_MAX_CHAIN], eta_dot[MDL_MAX_CHAIN + 1], eta_dotdot[MDL_MAX_CHAIN], eta_mass[MDL_MAX_CHAIN];
@@ -44,10 +46,11 @@ typedef struct {
 } mdl_nh_factors;
 
 /* The masses (LAMMPS's setup: the chain's from the target, tau and the degrees of freedom; the
-   barostat's from (N + 1) kT and pressure_tau), and the chains' forces from their velocities. */
+   barostat's from (N + 1) kT and pressure_tau, kT of the run's first target, which they keep), and
+   the chains' forces from their velocities. */
 static inline MDL_HD void nh_setup(mdl_nh *nh, double t_current)
 {
-    const double kt = nh->boltz * nh->t_target;
+    const double kt = nh->boltz * nh->t_target, kt0 = nh->boltz * nh->t_ramp.start;
     nh->t_current = t_current;
     nh->eta_mass[0] = nh->tdof * nh->boltz * nh->t_target / (nh->t_freq * nh->t_freq);
     for (int k = 1; k < nh->tchain; k++)
@@ -57,9 +60,9 @@ static inline MDL_HD void nh_setup(mdl_nh *nh, double t_current)
     nh->eta_dot[nh->tchain] = 0.0;
     if (!nh->barostat)
         return;
-    nh->omega_mass = (nh->natoms + 1) * kt / (nh->p_freq * nh->p_freq);
+    nh->omega_mass = (nh->natoms + 1) * kt0 / (nh->p_freq * nh->p_freq);
     for (int k = 0; k < nh->pchain; k++)
-        nh->etap_mass[k] = kt / (nh->p_freq * nh->p_freq);
+        nh->etap_mass[k] = kt0 / (nh->p_freq * nh->p_freq);
     for (int k = 1; k < nh->pchain; k++)
         nh->etap_dotdot[k] = (nh->etap_mass[k - 1] * nh->etap_dot[k - 1] * nh->etap_dot[k - 1] - kt) / nh->etap_mass[k];
     nh->etap_dot[nh->pchain] = 0.0;
@@ -96,9 +99,19 @@ static inline MDL_HD double nh_chain_half(int m, double *x, double *v, double *a
     return factor;
 }
 
-/* The thermostat chain's half step on t_current; returns the velocities' factor. */
+/* The target at step `step` (LAMMPS's compute_temp_target, at the start of each step). */
+static inline MDL_HD void nh_target_at(mdl_nh *nh, uint64_t step)
+{
+    nh->t_target = ramp_value(&nh->t_ramp, step);
+}
+
+/* The thermostat chain's half step on t_current; returns the velocities' factor. Its masses follow
+   the target (LAMMPS's eta_mass_flag: the chain's frequency kept as the target moves). */
 static inline MDL_HD double nh_temp_half(mdl_nh *nh)
 {
+    nh->eta_mass[0] = nh->tdof * nh->boltz * nh->t_target / (nh->t_freq * nh->t_freq);
+    for (int k = 1; k < nh->tchain; k++)
+        nh->eta_mass[k] = nh->boltz * nh->t_target / (nh->t_freq * nh->t_freq);
     double ke = nh->tdof * nh->boltz * nh->t_current;
     const double factor = nh_chain_half(nh->tchain, nh->eta, nh->eta_dot, nh->eta_dotdot, nh->eta_mass, &ke,
                                         nh->tdof * nh->boltz * nh->t_target, nh->boltz * nh->t_target, nh->dt);
@@ -142,13 +155,15 @@ static inline MDL_HD double nh_press_factor(const mdl_nh *nh)
     return exp(-0.25 * nh->dt * (nh->omega_dot + nh->mtk_term2));
 }
 
-/* Before the first half kick (LAMMPS's initial_integrate up to nve_v): the barostat's chain, the
-   thermostat's, the barostat; the box's half-step factor for the drift's two remaps. */
-static inline MDL_HD mdl_nh_factors nh_start_of_step(mdl_nh *nh, double volume)
+/* Before the first half kick of step `step` (LAMMPS's initial_integrate up to nve_v): the
+   barostat's chain, the step's target, the thermostat's chain, the barostat; the box's half-step factor for the drift's
+   two remaps. */
+static inline MDL_HD mdl_nh_factors nh_start_of_step(mdl_nh *nh, double volume, uint64_t step)
 {
     mdl_nh_factors out = {1.0, 1.0};
-    if (nh->barostat)
+    if (nh->barostat) /* on the last step's target, as LAMMPS's nhc_press_integrate comes first */
         nh_press_half(nh);
+    nh_target_at(nh, step);
     out.vscale = nh_temp_half(nh);
     if (!nh->barostat)
         return out;

@@ -1,40 +1,46 @@
-/* Velocity-scaling thermostats written once for host C and CUDA: the factor that moves the
-   temperature T toward T0 (velocity rescaling: straight there; Berendsen: by dt / tau of the way;
-   csvr: a canonical resampling, csvr.h). */
+/* The velocity-scaling thermostats' two entry points, generated from MDL_SCALING (ensembles.h) for
+   host C and CUDA: a unit's constants once (thermostat_scaling), its factor at each scaling
+   (thermostat_factor). */
 #ifndef MDL_PHYSICS_THERMOSTAT_H
 #define MDL_PHYSICS_THERMOSTAT_H
 
-#include "csvr.h"
+#include "ensembles.h"
 #include "hd.h"
+#include "scaling.h"
 
-#include <math.h>
 #include <stdint.h>
 
-/* Coupling 1 rescales to T0 exactly; 0 < coupling < 1 is Berendsen's dt / tau; T <= 0: factor 1. */
-static inline MDL_HD double thermostat_scale(double T, double T0, double coupling)
+/* The scaling of ensemble `rule` toward `target`: its unit's constants from the timestep, tau and
+   seed; `window` (rescale's) and `group` as given. */
+static inline mdl_scaling thermostat_scaling(int rule, mdl_ramp target, double dt, double tau, uint64_t seed,
+                                             double window, uint32_t group)
 {
-    if (!(T > 0))
-        return 1.0;
-    return coupling == 1.0 ? sqrt(T0 / T) : sqrt(1.0 + coupling * (T0 / T - 1.0));
+    mdl_scaling s = {rule, target, 1.0, 0.0, 0, window, group};
+    switch (rule) {
+#define MDL_SCALING_SETUP(ID, unit) \
+    case MDL_##ID:                  \
+        unit##_setup(&s, dt, tau, seed); \
+        break;
+        MDL_SCALING(MDL_SCALING_SETUP)
+#undef MDL_SCALING_SETUP
+    default:
+        break;
+    }
+    return s;
 }
 
-/* A velocity-scaling thermostat: rescale and Berendsen (thermostat_scale's target and coupling),
-   or Bussi's stochastic rescaling (csvr: c1 = exp(-dt / tau), its stream's key). */
-typedef struct {
-    double target, coupling;
-    int csvr;
-    double c1;
-    uint64_t key;
-    double window;   /* rescale: no scaling while |T - target| <= window (LAMMPS's temp/rescale window) */
-    uint32_t group;  /* the group whose temperature is measured and whose atoms are scaled (groups.h's bit) */
-} mdl_scaling;
-
-/* Its factor at temperature T over dof degrees of freedom, at the end of step `step`. */
+/* Its factor at temperature T over dof degrees of freedom, at the end of step `step` (1: no such rule). */
 static inline MDL_HD double thermostat_factor(const mdl_scaling *s, double T, double dof, uint64_t step)
 {
-    if (!s->csvr && s->window > 0 && fabs(T - s->target) <= s->window)
+    switch (s->rule) {
+#define MDL_SCALING_FACTOR(ID, unit) \
+    case MDL_##ID:                   \
+        return unit##_factor(s, T, dof, step);
+        MDL_SCALING(MDL_SCALING_FACTOR)
+#undef MDL_SCALING_FACTOR
+    default:
         return 1.0;
-    return s->csvr ? csvr_factor(T, s->target, s->c1, dof, s->key, step) : thermostat_scale(T, s->target, s->coupling);
+    }
 }
 
 #endif

@@ -106,6 +106,22 @@ def write(path, text):
     return path
 
 
+def terminate_at_row(p, thermo_csv, step, timeout=120):
+    """SIGTERM to the run p once its thermo file has a row at `step` or past it (or it ended)."""
+    import signal
+    import time
+    t0, reached = time.time(), False
+    while not reached and time.time() - t0 < timeout and p.poll() is None:
+        try:
+            with open(thermo_csv) as f:
+                reached = int(f.read().split()[-1].split(",")[0]) >= step
+        except (OSError, ValueError, IndexError):
+            pass
+        time.sleep(0.02)
+    p.send_signal(signal.SIGTERM)
+    return p.communicate(timeout=timeout)
+
+
 def fail(msg):
     sys.stderr.write("FAIL: " + msg + "\n")
     _note_failure()

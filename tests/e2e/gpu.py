@@ -1037,6 +1037,18 @@ def csvr(mdlite, inp, d, precision):
     compare_within(mdlite, "2-d sq2, 800 atoms, csvr", [script], ftol, ttol, precision)
 
 
+def ramps(mdlite, inp, d, precision):
+    """A moving target (final_temperature: LAMMPS's Tstart Tstop) on the GPU against the CPU (mdlite
+    compare, 100 steps from 1.0 to 2.0): Berendsen's and csvr's scaling pass and Langevin's force
+    reading the device's step, Nose-Hoover's chain (its masses following the target) in its thread."""
+    ftol, ttol = (3e-4, 1e-4) if precision == "mixed" else (1e-11, 1e-9)
+    melt = os.path.join(inp, "lj_melt.ini")
+    for ens in ("nvt-berendsen", "nvt-csvr", "nvt-langevin", "nvt-nose-hoover"):
+        sets = [f"run.ensemble={ens}", "run.target_temperature=1.0", "run.final_temperature=2.0", "run.tau=0.25"]
+        compare_within(mdlite, f"LJ, 32,000 atoms, {ens} 1.0 to 2.0", [melt, *sum((["--set", x] for x in sets), [])],
+                       ftol, ttol, precision)
+
+
 def boundary(mdlite, inp, d, precision):
     """A box with non-periodic faces (boundary f, s, m; fix wall/reflect needs them) is refused on
     the GPU by name (exit 2), and runs on the CPU."""

@@ -13,6 +13,10 @@ refuses what mdlite does not take.
   fire        min_style fire moving the atoms' own velocities (temperature and pressure in thermo, a
               run after it going on from them), in 3-d and 2-d, min_modify's integrators and keys,
               fire/old; dt and time under it refused
+  ramps       a thermostat's moving target (Tstart Tstop): temp/berendsen and temp/rescale (with its
+              window), fix nvt and fix npt ramping over staged runs against lmp, a restart along the
+              ramp bit for bit; Langevin's and csvr's temperature following theirs; refusals (a
+              pressure ramp, a restart of an unstaged ramp)
 
 usage: lammps_families.py MDLITE CASE
 """
@@ -23,7 +27,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 import lammps_trust  # noqa: E402
-from common import SKIP, fail, run, run_lmp, workdir, write  # noqa: E402
+from common import SKIP, fail, run, run_lmp, terminate_at_row, workdir, write  # noqa: E402
 from lammps_trust import agree, lammps_refuses, refused  # noqa: E402
 
 BOX_COLUMNS = "thermo_style custom step temp pe ke etotal press vol density pxx pyy pzz pxy pxz pyz lx ly lz zlo zhi\n"
@@ -345,6 +349,82 @@ def dumps(d):
             ["in.test:16:", "sort id"])
 
 
+RAMP = (lj3d("p p p", temp="1.0") + "fix 1 all nve\nfix 2 all temp/berendsen 1.0 2.0 0.1\nthermo 20\nrun 200\n"
+        "unfix 2\nfix 2 all temp/rescale 10 2.0 0.5 0.05 1.0\nrun 200\nfix 2 all temp/rescale 10 0.5 0.5 0.05 1.0\n"
+        "run 60\n")
+
+
+def ramp_restart(d):
+    """A staged ramp stopped by SIGTERM (its checkpoint at that frame) and restarted goes on along the
+    ramp: its rows are the run never stopped, bit for bit."""
+    import subprocess
+    folder = os.path.join(d, "restart")
+    os.makedirs(folder, exist_ok=True)
+    write(os.path.join(folder, "in.test"), lj3d("p p p", cells="0 4 0 4 0 4", temp="1.0") +
+          "fix 1 all nve\nfix 2 all temp/berendsen 1.0 2.0 0.5\nthermo 100\nrun 100\n"
+          "fix 2 all temp/berendsen 2.0 0.7 0.5\nrun 8000\n")
+    write(os.path.join(folder, "run.ini"), run([lammps_trust.MDLITE, "convert", "in.test"], cwd=folder).stdout)
+    mdl = [lammps_trust.MDLITE, "run", "run.ini", "--quiet", "--set", "output.dump_every=50"]
+    run([*mdl, "--set", "output.thermo_file=a.csv", "--set", "output.trajectory=a.h5md"], cwd=folder)
+    p = subprocess.Popen([*mdl, "--set", "output.thermo_file=b.csv", "--set", "output.trajectory=b.h5md",
+                          "--set", "output.flush_every=1"], cwd=folder, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+    terminate_at_row(p, os.path.join(folder, "b.csv"), 1000)
+    if p.returncode != 143:
+        fail(f"ramp restart: the run stopped by SIGTERM exited {p.returncode} (it must be stopped mid-stage)")
+    run([*mdl, "--restart", "b.h5md", "--set", "output.thermo_file=b.csv", "--set", "output.trajectory=b.h5md"],
+        cwd=folder)
+    rows = [open(os.path.join(folder, f)).read().splitlines() for f in ("a.csv", "b.csv")]
+    body = [[r for r in x if r[:1].isdigit()] for x in rows]
+    body[1] = [r for r in body[1] if int(r.split(",")[0]) % 100 == 0]  # less the row SIGTERM printed where it stopped
+    if body[0] != body[1] or len(body[0]) < 80:
+        fail(f"ramp restart: the restarted run's {len(body[1])} rows are not the straight run's {len(body[0])}")
+    print(f"restart: stopped by SIGTERM in the second ramp, restarted: {len(body[0])} rows equal, bit for bit")
+
+
+def ramps(d):
+    agree(d, "berendsen_rescale", RAMP, what="temp/berendsen 1 to 2 over 200 steps, temp/rescale 2 to 0.5 over "
+          "200 (window 0.05), then a fixed target again")
+    ramp_restart(d)
+    # Langevin's and csvr's noise is mdlite's own: their temperature follows the ramp (tau 0.1, 864 atoms)
+    for fix in ("langevin 0.5 1.5 0.1 4242", "temp/csvr 0.5 1.5 0.1 4242"):
+        folder = os.path.join(d, fix.split()[0].replace("/", "_"))
+        os.makedirs(folder, exist_ok=True)
+        write(os.path.join(folder, "in.test"), lj3d("p p p", cells="0 6 0 6 0 6", temp="0.5") +
+              f"fix 1 all nve\nfix 2 all {fix}\nthermo 100\nrun 4000\n")
+        ini = run([lammps_trust.MDLITE, "convert", "in.test"], cwd=folder).stdout
+        write(os.path.join(folder, "run.ini"), ini)
+        run([lammps_trust.MDLITE, "run", "run.ini", "--set", "output.thermo_file=t.csv"], cwd=folder)
+        rows = [line.split(",") for line in open(os.path.join(folder, "t.csv")) if line[0].isdigit()]
+        worst = 0.0
+        for r in rows[4:]:  # past the first 400 steps (tau 0.1 is 20 steps; the lag is a few tau)
+            target = 0.5 + int(r[0]) / 4000
+            worst = max(worst, abs(float(r[2]) - target) / target)
+        if worst > 0.12:
+            fail(f"{fix}: the temperature is {worst:.3f} off its moving target")
+        print(f"{fix.split()[0]}: T follows 0.5 to 1.5 over 4000 steps within {worst:.3f} of the target")
+    agree(d, "nose_hoover", lj3d("p p p", temp="1.0") + "fix 1 all nvt temp 1.0 2.0 0.5 tchain 3\nthermo_style custom "
+          "step temp pe etotal press ecouple econserve\nthermo 20\nrun 300\nunfix 1\nfix 1 all npt temp 2.0 1.2 0.5 iso "
+          "1.0 1.0 2.0\nthermo_style custom step temp pe etotal press vol\nrun 200\n",
+          what="fix nvt temp 1 to 2 over 300 steps (its chain's masses following the target, ecouple), then fix npt "
+          "temp 2 to 1.2 over 200 at a fixed pressure")
+    refused(d, "npt_pressure_ramp", lj3d("p p p") + "fix 1 all npt temp 1.0 1.0 0.5 iso 0.0 1.0 2.0\nrun 10\n",
+            ["in.test:", "Pstart = Pstop"])
+    folder = os.path.join(d, "ini")
+    os.makedirs(folder, exist_ok=True)
+    base = [lammps_trust.MDLITE, "run", os.path.join(os.path.dirname(__file__), "..", "..", "input", "lj_melt.ini"),
+            "--set", "system.cells=4 4 4", "--set", "run.steps=40", "--set", "run.target_temperature=1.0"]
+    p = run([*base, "--set", "run.ensemble=nve", "--set", "run.final_temperature=2.0"], check=False, cwd=folder)
+    if p.returncode != 2 or "final_temperature" not in p.stderr or "one target" not in p.stderr:
+        fail(f"final_temperature under nve: expected exit 2 naming it, got {p.returncode}: {p.stderr}")
+    ramp = [*base, "--set", "run.ensemble=nvt-berendsen", "--set", "run.tau=0.5", "--set", "run.final_temperature=2.0"]
+    run([*ramp, "--set", "output.trajectory=r.h5md", "--set", "output.dump_every=20"], cwd=folder)
+    p = run([*ramp, "--restart", "r.h5md", "--set", "output.trajectory=s.h5md"], check=False, cwd=folder)
+    if p.returncode != 2 or "final_temperature" not in p.stderr:
+        fail(f"a restart of an unstaged ramp: expected exit 2 naming final_temperature, got {p.returncode}: {p.stderr}")
+    print("refused: a pressure ramp, final_temperature under nve, a restart of an unstaged ramp")
+
+
 def main():
     lammps_trust.MDLITE, case = sys.argv[1], sys.argv[2]
     if not shutil.which("lmp"):
@@ -352,7 +432,7 @@ def main():
         sys.exit(SKIP)
     d = workdir(f"lammps-families-{case}")
     {"dim2": dim2, "real": real, "variables": variables, "types": types, "fire": fire,
-     "boundary": boundary, "dumps": dumps}[case](d)
+     "boundary": boundary, "dumps": dumps, "ramps": ramps}[case](d)
 
 
 if __name__ == "__main__":

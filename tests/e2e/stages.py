@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from common import fail, read_thermo, run, workdir, write  # noqa: E402
+from common import fail, read_thermo, run, terminate_at_row, workdir, write  # noqa: E402
 
 BASE = """[system]
 lattice = fcc
@@ -190,9 +190,7 @@ ensemble = nve
 
 
 def signal(mdlite, inp, d):
-    import signal as sig
     import subprocess
-    import time
     cfg = write(os.path.join(d, "long.ini"), BASE.format(traj="") + """
 [analysis]
 rdf_every = 20
@@ -210,16 +208,7 @@ ensemble = nve
 """)
     p = subprocess.Popen([mdlite, "run", cfg, "--quiet"], cwd=d, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                          text=True)
-    t0, reached = time.time(), False
-    while not reached and time.time() - t0 < 120 and p.poll() is None:
-        try:
-            with open(os.path.join(d, "thermo.csv")) as f:
-                reached = int(f.read().split()[-1].split(",")[0]) >= 300
-        except (OSError, ValueError, IndexError):
-            pass
-        time.sleep(0.05)
-    p.send_signal(sig.SIGTERM)
-    err = p.communicate(timeout=120)[1]
+    err = terminate_at_row(p, os.path.join(d, "thermo.csv"), 300)[1]
     with open(os.path.join(d, "rdf.csv")) as f:
         stages = {line.split(",")[0] for line in f if not line.startswith(("#", "stage"))}
     with open(os.path.join(d, "msd.csv")) as f:

@@ -14,6 +14,7 @@ static mdl_nh make_nh(int tchain, int pchain, int barostat)
     nh.dt = 0.005, nh.boltz = 1.0, nh.nktv2p = 1.0;
     nh.natoms = 1000, nh.tdof = 2997;
     nh.t_target = 1.0, nh.t_freq = 1.0 / 0.1;
+    nh.t_ramp = (mdl_ramp){1.0, 1.0, 0, 0};
     nh.p_target = 0.5, nh.p_freq = 1.0 / 0.5;
     nh.virial = -800.0;
     nh_setup(&nh, 1.7);
@@ -24,7 +25,7 @@ static mdl_nh make_nh(int tchain, int pchain, int barostat)
 static void advance(mdl_nh *nh, double *t, double *volume, int steps)
 {
     for (int k = 0; k < steps; k++) {
-        mdl_nh_factors f = nh_start_of_step(nh, *volume);
+        mdl_nh_factors f = nh_start_of_step(nh, *volume, (uint64_t)k + 1);
         *t *= f.vscale * f.vscale;
         *volume *= f.boxscale * f.boxscale * f.boxscale * f.boxscale * f.boxscale * f.boxscale;
         f = nh_end_of_step(nh, *t, *volume);

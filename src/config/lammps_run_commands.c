@@ -85,6 +85,9 @@ static int nose_hoover_keys(script *sc, const script_fix *f, int npt)
         if (need < 0 || a + need >= f->nargs || (!npt && (!strcmp(k, "iso") || !strcmp(k, "pchain"))))
             return fail(sc, "fix %s: '%s': mdlite takes temp Tstart Tstop TAU%s, tchain%s", f->style, k,
                         npt ? ", iso P P PDAMP" : "", npt ? " and pchain" : "");
+        double x;
+        for (int v = 1; v <= need && need == 3; v++)
+            MDL_TRY(script_number(sc, f->args[a + v], &x)); /* a variable (v_name): refused */
         if (need == 3 && strcmp(f->args[a + 1], f->args[a + 2]) != 0 && strcmp(k, "temp") != 0)
             return fail(sc, "fix %s: %s %s %s: mdlite's barostat holds one target (Pstart = Pstop)", f->style, k,
                         f->args[a + 1], f->args[a + 2]);
@@ -123,6 +126,8 @@ static int thermostat_argument(script *sc, int id, const char *word, const char 
 {
     double x, fixed;
     long n;
+    if (strcmp(word, "SEED") != 0 && strcmp(word, "N") != 0 && mdl_parse_double(arg, &x) != 0)
+        return 0; /* a number (LAMMPS's v_name targets: refused) */
     if (!strcmp(word, "Tstart"))
         return setf(sc, "run", "target_temperature", "%s", arg) == MDL_OK;
     if (!strcmp(word, "Tstop")) { /* a moving target where the ensemble has one */
@@ -134,7 +139,7 @@ static int thermostat_argument(script *sc, int id, const char *word, const char 
     if (!strcmp(word, "DAMP"))
         return setf(sc, "run", "tau", "%s", arg) == MDL_OK;
     if (!strcmp(word, "N"))
-        return setf(sc, "run", "every", "%s", arg) == MDL_OK;
+        return mdl_parse_long(arg, &n) == 0 && n > 0 && setf(sc, "run", "every", "%s", arg) == MDL_OK;
     if (!strcmp(word, "SEED")) /* LAMMPS's seed is checked; mdlite's stream is keyed by [system] seed */
         return mdl_parse_long(arg, &n) == 0 && n > 0;
     if (!strcmp(word, "WINDOW"))
@@ -165,8 +170,8 @@ static int thermostat_keys(script *sc, const script_fix *f)
             MDL_TRY(buf_addf(&forms, "%s%s %s", n++ ? ", " : "", e->lammps_fix, e->lammps_args));
     }
     sc->line = f->line;
-    int rc = fail(sc, "fix %s: mdlite takes nve alone, nvt, npt (temp, iso; Tstart = Tstop), or nve with one of %s",
-                  f->style, buf_str(&forms));
+    int rc = fail(sc, "fix %s: mdlite takes nve alone, nvt, npt (temp, iso), or nve with one of %s (numbers: a "
+                      "variable's target is refused)", f->style, buf_str(&forms));
     buf_free(&forms);
     return rc;
 }

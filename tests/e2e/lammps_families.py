@@ -410,6 +410,9 @@ def ramps(d):
           "temp 2 to 1.2 over 200 at a fixed pressure")
     refused(d, "npt_pressure_ramp", lj3d("p p p") + "fix 1 all npt temp 1.0 1.0 0.5 iso 0.0 1.0 2.0\nrun 10\n",
             ["in.test:", "Pstart = Pstop"])
+    for fix in ("fix 1 all nvt temp v_t 2.0 0.5", "fix 1 all nve\nfix 2 all langevin v_t 2.0 0.5 77"):
+        refused(d, "variable_target", lj3d("p p p") + f"variable t equal 1.0\n{fix}\nrun 10\n", ["in.test:", "v_t"]
+                if "nvt" in fix else ["in.test:", "variable's target"])
     folder = os.path.join(d, "ini")
     os.makedirs(folder, exist_ok=True)
     base = [lammps_trust.MDLITE, "run", os.path.join(os.path.dirname(__file__), "..", "..", "input", "lj_melt.ini"),

@@ -102,16 +102,19 @@ static inline MDL_HD double nh_chain_half(int m, double *x, double *v, double *a
 /* The target at step `step` (LAMMPS's compute_temp_target, at the start of each step). */
 static inline MDL_HD void nh_target_at(mdl_nh *nh, uint64_t step)
 {
-    nh->t_target = ramp_value(&nh->t_ramp, step);
+    if (nh->t_ramp.stop != nh->t_ramp.start) /* a fixed target stays as set (ramp_value's start exactly) */
+        nh->t_target = ramp_value(&nh->t_ramp, step);
 }
 
 /* The thermostat chain's half step on t_current; returns the velocities' factor. Its masses follow
    the target (LAMMPS's eta_mass_flag: the chain's frequency kept as the target moves). */
 static inline MDL_HD double nh_temp_half(mdl_nh *nh)
 {
-    nh->eta_mass[0] = nh->tdof * nh->boltz * nh->t_target / (nh->t_freq * nh->t_freq);
-    for (int k = 1; k < nh->tchain; k++)
-        nh->eta_mass[k] = nh->boltz * nh->t_target / (nh->t_freq * nh->t_freq);
+    if (nh->t_ramp.stop != nh->t_ramp.start) { /* a fixed target's are nh_setup's */
+        nh->eta_mass[0] = nh->tdof * nh->boltz * nh->t_target / (nh->t_freq * nh->t_freq);
+        for (int k = 1; k < nh->tchain; k++)
+            nh->eta_mass[k] = nh->boltz * nh->t_target / (nh->t_freq * nh->t_freq);
+    }
     double ke = nh->tdof * nh->boltz * nh->t_current;
     const double factor = nh_chain_half(nh->tchain, nh->eta, nh->eta_dot, nh->eta_dotdot, nh->eta_mass, &ke,
                                         nh->tdof * nh->boltz * nh->t_target, nh->boltz * nh->t_target, nh->dt);

@@ -426,6 +426,20 @@ def ramps(d):
     if p.returncode != 2 or "final_temperature" not in p.stderr:
         fail(f"a restart of an unstaged ramp: expected exit 2 naming final_temperature, got {p.returncode}: {p.stderr}")
     print("refused: a pressure ramp, final_temperature under nve, a restart of an unstaged ramp")
+    # a stage that sets its own target and no final_temperature holds it still: bit for bit the run that
+    # sets final_temperature = target there
+    stages = ("[stage:heat]\nsteps = 100\nensemble = nvt-berendsen\ntarget_temperature = 1.0\n"
+              "final_temperature = 2.0\ntau = 0.5\n[stage:hold]\nsteps = 100\ntarget_temperature = 1.5\n{}")
+    rows = []
+    for k, extra in enumerate(("", "final_temperature = 1.5\n")):
+        cfg = write(os.path.join(folder, f"held{k}.ini"), open(base[2]).read().replace("[run]", "[run]\n; staged")
+                    .replace("steps    = 100\n", "") + stages.format(extra))
+        run([lammps_trust.MDLITE, "run", cfg, "--set", "system.cells=4 4 4", "--set", f"output.thermo_file=h{k}.csv"],
+            cwd=folder)
+        rows.append(open(os.path.join(folder, f"h{k}.csv")).read())
+    if rows[0] != rows[1]:
+        fail("a stage's own target_temperature without final_temperature did not hold its target still")
+    print("a stage setting its own target holds it still (its rows those of final_temperature = target)")
 
 
 def main():

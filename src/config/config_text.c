@@ -78,6 +78,8 @@ void config_force_origin(const mdl_config *cfg, char *out, size_t size)
     if (force && k < size)
         k += (size_t)snprintf(out + k, size - k, "; %s target_temperature=%.17g tau=%.17g timestep=%.17g "
                               "seed=%lu", e->lammps_fix, cfg->target_temperature, cfg->tau, cfg->timestep, cfg->seed);
+    if (force && cfg->final_temperature != cfg->target_temperature && k < size) /* a moving target's end */
+        k += (size_t)snprintf(out + k, size - k, " final_temperature=%.17g", cfg->final_temperature);
     if (force && cfg->thermostat_group != MDL_GROUP_ALL && k < size)
         k += (size_t)snprintf(out + k, size - k, " group=%u", cfg->thermostat_group);
     for (int f = 0; f < cfg->force_fixes.n && k < size; f++) { /* the fixes on groups' forces, in order */

@@ -225,3 +225,15 @@ const char *script_base_style(const char *style, char *out, size_t size)
     return out;
 }
 
+int script_step_now(script *sc, long *step)
+{
+    *step = 0;
+    for (int r = 0; r < sc->nruns; r++) {
+        const setting *e = settings_find(&sc->runs[r].keys, "ensemble"), *n = settings_find(&sc->runs[r].keys, "steps");
+        if (e && !strcmp(e->value, "minimize"))
+            return fail(sc, "after the minimize of line %d: its steps are its iterations, which mdlite knows only "
+                            "once it has run", sc->runs[r].line);
+        *step += n ? atol(n->value) : 0;
+    }
+    return MDL_OK;
+}

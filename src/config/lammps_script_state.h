@@ -68,6 +68,7 @@ typedef struct {
     mdl_buf screen, log; /* print and echo before it (each channel's whole text) */
     int line;
     long made;           /* the fix commands before it */
+    int nfix;            /* the fixes in force at it */
 } script_run;
 
 typedef struct script {
@@ -186,6 +187,9 @@ const char *script_base_style(const char *style, char *out, size_t size);
 /* A number, with a message naming the word when it is not one. */
 int script_number(script *sc, const char *word, double *v);
 int script_count(script *sc, const char *word, long lo, long hi, long *v);
+/* The step the script's runs have reached (their steps summed; after a minimize: refused, its
+   iterations unknown until it runs). */
+int script_step_now(script *sc, long *step);
 /* The argument count between lo and hi (hi >= 1000: no upper bound), else a message. */
 int expect_args(script *sc, int nw, int lo, int hi);
 /* Type range I, *, *J, I*, I*J (LAMMPS's bounds) of 1..n into [*lo, *hi]. */
@@ -194,6 +198,11 @@ int script_type_range(script *sc, const char *word, int n, int *lo, int *hi);
 /* The fix wall/reflect commands in force, as [run] wall_reflect (in box units) for this run
    (lammps_walls.c); a wall at a variable's coordinate refused with its fix's line. */
 int script_walls(script *sc);
+
+/* The ensemble of the fixes in force at a run as [run] keys, the walls and group fixes with it; the
+   ensemble's keys dropped before another is set (lammps_thermostats.c). */
+int script_ensemble_of_fixes(script *sc, long steps);
+void script_drop_ensemble_keys(script *sc);
 
 /* Fixes on groups (lammps_group_fixes.c): the styles that set or add to forces, the styles that take
    a group other than all; at a run, the force fixes in force as [run] force_fixes and the

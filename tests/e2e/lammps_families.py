@@ -14,9 +14,10 @@ refuses what mdlite does not take.
               run after it going on from them), in 3-d and 2-d, min_modify's integrators and keys,
               fire/old; dt and time under it refused
   ramps       a thermostat's moving target (Tstart Tstop): temp/berendsen and temp/rescale (with its
-              window), fix nvt and fix npt ramping over staged runs against lmp, a restart along the
-              ramp bit for bit; Langevin's and csvr's temperature following theirs; refusals (a
-              pressure ramp, a restart of an unstaged ramp)
+              window), fix nvt and fix npt ramping over staged runs against lmp, run N upto (a ramp
+              over its span), a restart along the ramp bit for bit; Langevin's and csvr's temperature
+              following theirs; refusals (a pressure ramp, a restart of an unstaged ramp, upto past
+              the step or after a minimize, pre no after the fixes changed)
 
 usage: lammps_families.py MDLITE CASE
 """
@@ -386,6 +387,14 @@ def ramps(d):
     agree(d, "berendsen_rescale", RAMP, what="temp/berendsen 1 to 2 over 200 steps, temp/rescale 2 to 0.5 over "
           "200 (window 0.05), then a fixed target again")
     ramp_restart(d)
+    agree(d, "upto", lj3d("p p p", temp="1.0") + "fix 1 all nve\nthermo 10\nrun 30\nrun 100 upto\n"
+          "fix 2 all temp/berendsen 1.0 2.0 0.5\nrun 150 upto pre yes\n",
+          what="run N upto: to step N, a ramp over that span (LAMMPS's beginstep and endstep)")
+    upto = lj3d("p p p", temp="1.0") + "fix 1 all nve\nthermo 10\n"
+    refused(d, "upto_past", upto + "run 50\nrun 20 upto\n", ["in.test:", "at step 50 already"])
+    refused(d, "upto_minimize", upto + "minimize 0 0 5 10\nrun 100 upto\n", ["in.test:", "minimize"])
+    refused(d, "pre_no", upto + "run 20\nfix 2 all temp/berendsen 1.0 1.0 0.5\nrun 20 pre no\n",
+            ["in.test:", "pre no"])
     # Langevin's and csvr's noise is mdlite's own: their temperature follows the ramp (tau 0.1, 864 atoms)
     for fix in ("langevin 0.5 1.5 0.1 4242", "temp/csvr 0.5 1.5 0.1 4242"):
         folder = os.path.join(d, fix.split()[0].replace("/", "_"))

@@ -19,8 +19,8 @@ static int nose_hoover_keys(script *sc, const script_fix *f, int npt)
             return fail(sc, "fix %s: '%s': mdlite takes temp Tstart Tstop TAU%s, tchain%s", f->style, k,
                         npt ? ", iso P P PDAMP" : "", npt ? " and pchain" : "");
         double x;
-        for (int v = 1; v <= need && need == 3; v++)
-            MDL_TRY(script_number(sc, f->args[a + v], &x)); /* a variable (v_name): refused */
+        for (int v = 1; need == 3 && v <= 3; v++) /* temp and iso's values: numbers (a v_name: refused) */
+            MDL_TRY(script_number(sc, f->args[a + v], &x));
         if (need == 3 && strcmp(f->args[a + 1], f->args[a + 2]) != 0 && strcmp(k, "temp") != 0)
             return fail(sc, "fix %s: %s %s %s: mdlite's barostat holds one target (Pstart = Pstop)", f->style, k,
                         f->args[a + 1], f->args[a + 2]);

@@ -21,7 +21,6 @@ void thermostat_init(mdl_thermostat *t, const mdl_config *cfg, const mdl_units *
     const int reads = ensemble_reads(cfg->ensemble);
     t->ensemble = cfg->ensemble;
     t->action = ensemble_info(cfg->ensemble)->action;
-    t->target = cfg->target_temperature;
     const mdl_ramp target = {cfg->target_temperature, reads & MDL_READS_RAMP ? cfg->final_temperature : cfg->target_temperature,
                              begin, end};
     if (t->action == MDL_ACT_SCALE)

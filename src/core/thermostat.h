@@ -10,7 +10,6 @@
 typedef struct {
     int ensemble;          /* ensembles.h's id */
     int action;            /* its MDL_ACT_* */
-    double target;         /* temperature */
     mdl_scaling scaling;   /* a scaling thermostat's constants (its unit's, physics/thermostat.h) */
     int every;             /* scale every N steps (1 unless the ensemble reads [run] every) */
     unsigned long seed;

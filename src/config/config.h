@@ -76,6 +76,8 @@ typedef struct mdl_config_s {
                                         delete_atoms region): "block ..., sphere ..." */
     char velocity_edits[MDL_PATH_LEN]; /* LAMMPS's velocity commands after the initial velocities:
                                           "create|set|ramp|scale GROUP ARGS, ..." (box units) */
+    char stage_velocity_edits[MDL_PATH_LEN]; /* a stage's own, made as it begins (LAMMPS's velocity between
+                                                runs), in velocity_edits' form; "": none */
     int dimension;            /* 3, or 2: a 2-d system (LAMMPS's dimension 2), its atoms in the plane z = 0 */
     char boundary[MDL_PATH_LEN]; /* LAMMPS's boundary: per dimension p, or f, s, m for both faces or two
                                     letters (lower, upper face); "" is p p p */

@@ -206,13 +206,11 @@ static int cmd_velocity(script *sc, char **w, int nw)
         return fail(sc, "expected 'velocity GROUP create|set|ramp|scale ...'");
     if (!sc->atoms_made)
         return fail(sc, "before atoms exist: LAMMPS refuses a velocity command with no atoms");
-    if (sc->nruns)
-        return fail(sc, "velocities made again after a run: mdlite makes them once, at the start");
     if (script_type_without_mass(sc))
         return fail(sc, "atom type %d has no mass yet: LAMMPS refuses a velocity command before every mass is set",
                     script_type_without_mass(sc));
     /* velocity all create as the first: [system] temperature and seed; the others in order, as edits */
-    if (strcmp(w[1], "all") || strcmp(w[2], "create") || settings_find(&sc->now, "velocity_edits") ||
+    if (sc->nruns || strcmp(w[1], "all") || strcmp(w[2], "create") || settings_find(&sc->now, "velocity_edits") ||
         sc->velocity_made || script_keyword_given(w, nw, 5, "temp"))
         return script_velocity_edit(sc, w, nw);
     if (nw < 5)

@@ -178,6 +178,27 @@ static int velocity_value(script *sc, const char *word, int d, int lattice, mdl_
     return buf_addf(out, " %.17g", lattice && sc->lattice[0] ? v * sc->crystal.spacing[d] : v);
 }
 
+/* After a run LAMMPS's atoms lie as its last neighbor build (every run's set-up makes one) left them:
+   one that crossed a periodic face since is outside the box, where loop geom's hash and a ramp's
+   coordinate see it; mdlite's stages build on their own schedule, and wrap. */
+static int after_run_velocity(script *sc, char **w, int nw, int ramp)
+{
+    for (int k = 5; k + 1 < nw && !strcmp(w[2], "create"); k += 2)
+        if (!strcmp(w[k], "loop") && !strcmp(w[k + 1], "geom"))
+            return fail(sc, "velocity create loop geom after a run: LAMMPS hashes each atom's position as its last "
+                            "neighbor build left it, outside the box for an atom that crossed a periodic face since; "
+                            "mdlite takes loop all there");
+    const setting *b = settings_find(&sc->now, "boundary");
+    const char *face = b ? b->value : "p p p"; /* dimension d's word of "X Y Z" */
+    for (int d = ramp ? w[6][0] - 'x' : 0; d > 0; d--)
+        face += strcspn(face, " ") + 1;
+    if (ramp && face[0] == 'p' && (face[1] == ' ' || !face[1]))
+        return fail(sc, "velocity ramp along periodic %s after a run: LAMMPS reads each atom's coordinate as its last "
+                        "neighbor build left it, outside the box for an atom that crossed the face since; mdlite "
+                        "takes a ramp along a non-periodic dimension there", w[6]);
+    return MDL_OK;
+}
+
 int script_velocity_edit(script *sc, char **w, int nw)
 {
     if (!script_group_exists(sc, w[1]))
@@ -197,6 +218,8 @@ int script_velocity_edit(script *sc, char **w, int nw)
              create ? " dist uniform  dist gaussian  loop all  loop geom  sum no  temp * "
              : scale ? " temp * " : " sum no  sum yes ");
     rc = velocity_keywords(sc, w, nw, 3 + nargs, allowed, &keys, &lattice);
+    if (rc == MDL_OK && sc->nruns)
+        rc = after_run_velocity(sc, w, nw, ramp);
     for (int k = 0; k < nargs && rc == MDL_OK; k++) {
         if (ramp && (k == 0 || k == 3)) { /* vx|vy|vz and x|y|z */
             const char *d = w[3 + k] + (k == 0);
@@ -213,10 +236,11 @@ int script_velocity_edit(script *sc, char **w, int nw)
             rc = rc ? rc : buf_addf(&args, " %s", w[3 + k]);
         }
     }
-    if (rc == MDL_OK) {
-        const setting *old = settings_find(&sc->now, "velocity_edits");
-        rc = setf(sc, "system", "velocity_edits", "%s%s%s %s%s%s", old ? old->value : "", old ? ", " : "", st, w[1],
-                  buf_str(&args), buf_str(&keys));
+    if (rc == MDL_OK) { /* after a run: the next run's own, made as it begins */
+        const char *key = sc->nruns ? "stage_velocity_edits" : "velocity_edits";
+        const setting *old = settings_find(&sc->now, key);
+        rc = setf(sc, sc->nruns ? "run" : "system", key, "%s%s%s %s%s%s", old ? old->value : "", old ? ", " : "", st,
+                  w[1], buf_str(&args), buf_str(&keys));
     }
     buf_free(&args);
     buf_free(&keys);
@@ -305,7 +329,7 @@ int lammps_group_command(script *sc, char **w, int nw)
         return cmd_compute(sc, w, nw);
     if (!strcmp(w[0], "delete_atoms"))
         return cmd_delete_atoms(sc, w, nw);
-    if (sc->deleted && (!strcmp(w[0], "group") || !strcmp(w[0], "set") || !strcmp(w[0], "velocity")))
+    if (sc->deleted && !sc->nruns && (!strcmp(w[0], "group") || !strcmp(w[0], "set") || !strcmp(w[0], "velocity")))
         return fail(sc, "%s after delete_atoms: mdlite deletes atoms after every group, set and velocity command (the "
                         "ids they name are those before it)", w[0]);
     if (!strcmp(w[0], "balance"))

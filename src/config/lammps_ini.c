@@ -162,7 +162,8 @@ static int write_stage(script *sc, ini_out *o, const ini_stage *st)
     const int line = st->run->line;
     MDL_TRY(emit(o, line, "[stage:%s]", st->name));
     for (int k = 0; k < keys->n; k++)
-        if (config_stage_key_section(keys->s[k].key) && !(st->zero && !strcmp(keys->s[k].key, "steps")))
+        if (config_stage_key_section(keys->s[k].key) && !(st->zero && (!strcmp(keys->s[k].key, "steps") ||
+                                                                        !strcmp(keys->s[k].key, "stage_velocity_edits"))))
             MDL_TRY(emit(o, keys->s[k].line, "%s = %s", keys->s[k].key, keys->s[k].value));
     if (st->zero)
         MDL_TRY(emit(o, line, "steps = 0"));

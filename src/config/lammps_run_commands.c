@@ -276,6 +276,7 @@ static int add_run(script *sc, long steps, int md)
     *r = (script_run){.line = sc->line, .made = sc->fixes_made, .nfix = sc->nfix};
     sc->nruns++;
     MDL_TRY(settings_copy(&r->keys, &sc->now));
+    settings_drop(&sc->now, "stage_velocity_edits"); /* made as this run begins, never again */
     r->screen = sc->screen, r->log = sc->log; /* what was printed before it is this run's */
     sc->screen = (mdl_buf){0}, sc->log = (mdl_buf){0};
     return MDL_OK;

@@ -166,7 +166,8 @@ int script_group_exists(const script *sc, const char *id);
 int script_temp_compute(const script *sc, const char *id, char group[32]);
 /* Whether keyword key is among the keyword-value pairs w[from ..]. */
 int script_keyword_given(char **w, int nw, int from, const char *key);
-/* A velocity command other than the first `velocity all create`, as a [system] velocity_edits edit
+/* A velocity command other than the first `velocity all create`, as a [system] velocity_edits edit (after
+   a run: [run] stage_velocity_edits, the next run's)
    (values in box units; a temp compute as its group). */
 int script_velocity_edit(script *sc, char **w, int nw);
 /* A variable from mdlite's command line (-var NAME VALUE ...): an index variable. */

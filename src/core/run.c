@@ -113,7 +113,12 @@ static int run_stage(run_state *r, int continued)
     if (continued) {
         MDL_TRY(r->ops->stats(r->ctx, &before));
         r->builds0 = before.builds, r->dangerous0 = before.dangerous; /* thermo's nbuild, ndanger: this run's */
-    } else {
+    }
+    if (continued && r->row_again && cfg->thermo != 0) { /* velocities edited: the step's row again, as LAMMPS's */
+        mdl_observables o;
+        MDL_TRY(backend_observe(r->ops, r->ctx, &o));
+        MDL_TRY(run_write_thermo_row(r, r->first_step, &o, NULL));
+    } else if (!continued) {
         mdl_observables o;
         MDL_TRY(backend_observe(r->ops, r->ctx, &o));
         if (cfg->thermo != 0)
@@ -271,6 +276,7 @@ static int run_loop(run_state *r)
     while (r->base->nstages && r->stage + 1 < r->base->nstages) {
         const mdl_config *next = &r->base->stages[++r->stage];
         MDL_TRY(next_stage(r, next));
+        MDL_TRY(run_stage_velocities(r, &r->row_again));
         MDL_TRY(stage_message(r));
         if (next->steps == 0) { /* a run 0, or a further write_data: its data file of this state */
             MDL_TRY(run_write_data(r, r->final_step));
@@ -405,6 +411,8 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     if (rc == MDL_OK)
         rc = stepper_groups(cfg, ops, &s);
     if (rc == MDL_OK)
+        rc = run_check_stage_velocities(cfg, &u, &s);
+    if (rc == MDL_OK)
         rc = load_restart(restart, &s, &r);
     if (rc == MDL_OK)
         rc = potential_build(cfg, &s, &pt);
@@ -500,7 +508,7 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     t = mdl_wtime();
     /* the backend holds the state from here on; s lives on as the frames' metadata */
     /* the run's own snapshots (data files, minimisation): the writer's spare slot, or one */
-    const int data = writes_data(cfg) || minimizes(cfg);
+    const int data = writes_data(cfg) || minimizes(cfg) || run_stage_velocities_used(cfg);
     const int data_fields = data ? MDL_DUMP_POSITION | MDL_DUMP_VELOCITY | MDL_DUMP_IMAGE | (minimizes(cfg) ? MDL_DUMP_FORCE : 0) : 0;
     if (r.traj || data)
         r.snap = s;

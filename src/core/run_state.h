@@ -68,6 +68,7 @@ typedef struct run_state {
     double cutmax;           /* the largest pair cutoff */
     int quiet;
     double next_progress;
+    int row_again;      /* the stage began with its velocities edited: its first row is printed again */
     int rank, nranks;
     int grid[3];             /* bricks along x, y, z */
     double volume_sum;       /* over the thermo rows of the stage's last half (a barostat's average volume) */
@@ -110,6 +111,12 @@ int run_queue_thermo(run_state *r, long step);
 int run_claim_outputs(run_state *r, const mdl_run_options *opt);
 /* The log file opened, what the run printed before it written into it. */
 int run_open_log(run_state *r);
+/* [run] stage_velocity_edits (run_velocities.c): whether a stage after the first has its own; their
+   words checked on the set-up system s (exit 2 before the first step), and refused outside such a
+   stage; and the stage r->cfg's own edits made on the backend's atoms as it begins (*edited: any). */
+int run_stage_velocities_used(const mdl_config *base);
+int run_check_stage_velocities(const mdl_config *base, const mdl_units *u, mdl_system *s);
+int run_stage_velocities(run_state *r, int *edited);
 /* The trajectory file, made from the set-up system s (in id order). */
 int run_open_output(run_state *r, const mdl_units *u, const mdl_system *s);
 

@@ -16,9 +16,13 @@ int stepper_groups(const mdl_config *base, const mdl_backend_ops *ops, mdl_syste
     int used = base->groups_used, k = 0;
     while (!used && k < base->nstages)
         used = base->stages[k++].groups_used;
-    if (!used) { /* groups that made types or velocities alone: the run needs none */
-        free(s->groups);
-        s->groups = NULL;
+    if (!used) { /* groups that made types or velocities alone: the run needs none (a stage's velocity
+                    edits name them on the host) */
+        int edits = 0;
+        for (k = 1; k < base->nstages; k++)
+            edits |= base->stages[k].stage_velocity_edits[0] != '\0';
+        if (!edits)
+            free(s->groups), s->groups = NULL;
         return MDL_OK;
     }
     if (ops->force_fixes && ops->thermo_group)

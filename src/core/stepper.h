@@ -46,7 +46,8 @@ typedef struct {
 
 int is_thermo_step(const mdl_config *cfg, long step, long final_step);
 /* Groups after the set-up: where no stage's fixes, thermostat or thermo act on a group, s->groups is
-   freed (it made types or velocities alone); where one does, a backend without groups refuses it
+   freed (it made types or velocities alone) unless a
+   stage's velocity edits name them; where one does, a backend without groups refuses it
    (MDL_EINPUT, naming the keys). */
 int stepper_groups(const mdl_config *base, const mdl_backend_ops *ops, mdl_system *s);
 /* The stage's fixes on groups' forces ([run] force_fixes), after the thermostat's force. */

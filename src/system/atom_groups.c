@@ -184,8 +184,8 @@ static int dim_of(const char *w, char letter)
 #define ZERO_T "the temperature to scale is 0: no atom of the temperature's group moves, or it has no degree of " \
                "freedom (LAMMPS: attempting to rescale a 0.0 temperature)"
 
-/* One edit; NULL, or why its words are not one. */
-static const char *velocity_edit(const mdl_config *cfg, const mdl_units *u, mdl_system *s, char **w, int n)
+/* One edit (check: its words only, the velocities left alone); NULL, or why its words are not one. */
+static const char *velocity_edit(const mdl_config *cfg, const mdl_units *u, mdl_system *s, char **w, int n, int check)
 {
     static const char *const create_keys[] = {"loop", "dist", "temp", NULL}, *const sum_keys[] = {"sum", NULL},
                              *const temp_keys[] = {"temp", NULL};
@@ -202,7 +202,7 @@ static const char *velocity_edit(const mdl_config *cfg, const mdl_units *u, mdl_
             seed > 2147483647L || (loop && strcmp(loop, "all") && strcmp(loop, "geom")) ||
             (dist && strcmp(dist, "uniform") && strcmp(dist, "gaussian")) || (tg && !config_group_bit(cfg, tg)))
             return "create GROUP T SEED [loop all|geom] [dist uniform|gaussian] [temp GROUP]: T >= 0, SEED 1 .. 2^31 - 1";
-        if (velocities_lammps_group(s, u, v[0], (int)seed, loop && !strcmp(loop, "geom") ? MDL_VEL_LOOP_GEOM : MDL_VEL_LOOP_ALL,
+        if (!check && velocities_lammps_group(s, u, v[0], (int)seed, loop && !strcmp(loop, "geom") ? MDL_VEL_LOOP_GEOM : MDL_VEL_LOOP_ALL,
                                     dist && !strcmp(dist, "gaussian"), group, tg ? config_group_bit(cfg, tg) : group))
             return ZERO_T;
         return NULL;
@@ -219,7 +219,8 @@ static const char *velocity_edit(const mdl_config *cfg, const mdl_units *u, mdl_
             return "set GROUP VX VY VZ [sum yes|no]: numbers or NULL";
         if (box_dimension(&s->box) == 2 && acts[2] && v[2] != 0)
             return "a z velocity in a 2-d system (LAMMPS: cannot set non-zero z velocity for 2d simulation)";
-        velocities_set(s, group, acts, v, sum && !strcmp(sum, "yes"));
+        if (!check)
+            velocities_set(s, group, acts, v, sum && !strcmp(sum, "yes"));
         return NULL;
     }
     if (!strcmp(w[0], "ramp") && n >= 8) {
@@ -231,14 +232,15 @@ static const char *velocity_edit(const mdl_config *cfg, const mdl_units *u, mdl_
             return "ramp GROUP vx|vy|vz VLO VHI x|y|z CLO CHI [sum yes|no]: CLO and CHI apart";
         if (box_dimension(&s->box) == 2 && (vd == 2 || cd == 2))
             return "a ramp along z in a 2-d system (LAMMPS: velocity ramp in z for a 2d problem)";
-        velocities_ramp(s, group, vd, v[0], v[1], cd, v[2], v[3], sum && !strcmp(sum, "yes"));
+        if (!check)
+            velocities_ramp(s, group, vd, v[0], v[1], cd, v[2], v[3], sum && !strcmp(sum, "yes"));
         return NULL;
     }
     if (!strcmp(w[0], "scale") && n >= 3) {
         tg = keyword(w, n, 3, "temp", temp_keys, &bad);
         if (bad || mdl_parse_double(w[2], &v[0]) != 0 || !(v[0] >= 0) || (tg && !config_group_bit(cfg, tg)))
             return "scale GROUP T [temp GROUP]: T >= 0";
-        return velocities_scale(s, u, v[0], group, tg ? config_group_bit(cfg, tg) : group) ? ZERO_T : NULL;
+        return !check && velocities_scale(s, u, v[0], group, tg ? config_group_bit(cfg, tg) : group) ? ZERO_T : NULL;
     }
     return "expected create GROUP T SEED ..., set GROUP VX VY VZ ..., ramp GROUP VDIM VLO VHI DIM CLO CHI ... or scale "
            "GROUP T ...";
@@ -246,7 +248,13 @@ static const char *velocity_edit(const mdl_config *cfg, const mdl_units *u, mdl_
 
 int system_velocity_edits(const mdl_config *cfg, const mdl_units *u, mdl_system *s)
 {
-    char *copy = mdl_strdup(cfg->velocity_edits), *save = NULL;
+    return system_edit_velocities(cfg, u, s, "system", "velocity_edits", cfg->velocity_edits, 0);
+}
+
+int system_edit_velocities(const mdl_config *cfg, const mdl_units *u, mdl_system *s, const char *section,
+                           const char *key, const char *edits, int check)
+{
+    char *copy = mdl_strdup(edits), *save = NULL;
     if (!copy)
         return MDL_ERUN;
     int rc = MDL_OK;
@@ -258,9 +266,9 @@ int system_velocity_edits(const mdl_config *cfg, const mdl_units *u, mdl_system 
             break;
         }
         const int n = split(text, w, 64);
-        const char *why = n ? velocity_edit(cfg, u, s, w, n) : "an empty edit";
+        const char *why = n ? velocity_edit(cfg, u, s, w, n, check) : "an empty edit";
         if (why) {
-            mdl_error("%s: [system] velocity_edits: '%s': %s", config_origin(cfg, "system", "velocity_edits"), d, why);
+            mdl_error("%s: [%s] %s: '%s': %s", config_origin(cfg, section, key), section, key, d, why);
             rc = MDL_EINPUT;
         }
         free(text);

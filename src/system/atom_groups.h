@@ -20,5 +20,9 @@ int system_set_types(const mdl_config *cfg, mdl_system *s);
 int system_delete_atoms(const mdl_config *cfg, mdl_system *s);
 /* The edits in order, on s's velocities in id order. MDL_EINPUT names the key. */
 int system_velocity_edits(const mdl_config *cfg, const mdl_units *u, mdl_system *s);
+/* The edits of [section] key (its text edits, in velocity_edits' form) on s's velocities in id order;
+   check: their words checked, nothing changed. MDL_EINPUT names the key. */
+int system_edit_velocities(const mdl_config *cfg, const mdl_units *u, mdl_system *s, const char *section,
+                           const char *key, const char *edits, int check);
 
 #endif

@@ -15,6 +15,11 @@
             pressed by an indenter; regions sphere and cylinder, side out, flat blocks; delete_atoms
   refusals  what mdlite does not take of them, each naming its line; the GPU refusing a run of
             groups by name
+  velocities  velocity between runs (scale, set with sum, ramp along a shrink-wrapped dimension,
+            create loop all with another group's temperature): each run's first row again with the
+            new velocities, as LAMMPS's; restarts at the run's boundary and inside the run after it bit
+            for bit; loop geom and a ramp along a periodic dimension after a run refused; the INI key
+            outside a later stage and an edit of a group no one defined refused before the first step
 
 usage: lammps_groups.py MDLITE CASE
 """
@@ -25,7 +30,7 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 import lammps_trust  # noqa: E402
 from common import SKIP, fail, run, run_lmp, workdir, write  # noqa: E402
-from lammps_families import restart_exact  # noqa: E402
+from lammps_families import lj3d, restart_exact  # noqa: E402
 from lammps_trust import agree, lammps_refuses, refused  # noqa: E402
 
 CHANNEL = ("units lj\ndimension 2\nboundary p s p\natom_style atomic\nneighbor 0.3 bin\nneigh_modify delay 5\n"
@@ -187,13 +192,73 @@ def refusals(d):
     print(f"gpu: refused: {p.stderr.strip().splitlines()[-1][:120]}")
 
 
+BETWEEN = (lj3d("p s p", temp="1.0").replace("pair_coeff", "region lo block INF INF INF 1.5 INF INF\n"
+           "group lo region lo\ngroup hi subtract all lo\ncompute tlo lo temp\npair_coeff") +
+           "fix 1 all nve\nthermo 20\nrun 100\nvelocity all scale 1.5\nvelocity lo set 0.5 NULL NULL sum yes\n"
+           "velocity hi ramp vx 0.0 1.0 y 2.0 4.0 sum yes\nrun 100\nvelocity hi create 0.3 4711 temp tlo\n"
+           "thermo_style custom step temp pe ke etotal press pxy\nrun 100\n")
+
+
+def restarted_rows(d, name, cut, stop):
+    """BETWEEN's INI run straight, then with stage run2 cut to `cut` steps (a checkpoint where it
+    ends) and restarted from there with the whole run: (the straight run's CSV rows, the restarted's)."""
+    folder = os.path.join(d, name)
+    os.makedirs(folder, exist_ok=True)
+    write(os.path.join(folder, "in.test"), BETWEEN)
+    write(os.path.join(folder, "run.ini"), run([lammps_trust.MDLITE, "convert", "in.test"], cwd=folder).stdout)
+    mdl = [lammps_trust.MDLITE, "run", "run.ini", "--quiet", "--overwrite"]
+    run([*mdl, "--set", "output.thermo_file=a.csv"], cwd=folder)
+    traj = ["--set", "output.thermo_file=b.csv", "--set", "output.trajectory=b.h5md", "--set", "output.dump_every=25"]
+    run([*mdl, *traj, "--set", f"stage:run2.steps={cut}", "--set", "stage:run3.steps=0"], cwd=folder)
+    run([*mdl, *traj, "--restart", "b.h5md"], cwd=folder)
+    rows = [open(os.path.join(folder, f)).read().splitlines() for f in ("a.csv", "b.csv")]
+    rows[1] = [r for r in rows[1] if not r[:1].isdigit() or int(r.split(",")[0]) % 20 == 0]  # less the cut's row
+    if rows[0] != rows[1] or len(rows[0]) < stop:
+        fail(f"{name}: the restarted run's rows are not the straight run's:\n{rows[0]}\n{rows[1]}")
+    return rows[0]
+
+
+def velocities(d):
+    agree(d, "between_runs", BETWEEN, what="velocity scale, set (sum yes) and ramp (y shrink-wrapped) after a "
+          "run, then create on a group scaled by another's temperature: each run's first row again")
+    rows = restarted_rows(d, "restart_boundary", 0, 17)
+    twice = [r.split(",")[0] for r in rows[1:]].count("100")
+    if twice != 2:
+        fail(f"restart_boundary: step 100 has {twice} rows in thermo.csv, expected 2 (before and after the edit)")
+    print(f"restart_boundary: restarted at step 100, the run's boundary: {len(rows) - 1} rows equal, bit for bit "
+          "(step 100 twice: before the edit and after)")
+    rows = restarted_rows(d, "restart_inside", 50, 17)
+    print(f"restart_inside: restarted at step 150, inside the run after the edit: {len(rows) - 1} rows equal")
+    base = lj3d("p s p", temp="1.0") + "fix 1 all nve\nrun 10\n"
+    refused(d, "geom_after_run", base + "velocity all create 1.0 5 loop geom\nrun 10\n",
+            ["in.test:", "loop geom after a run"])
+    refused(d, "periodic_ramp_after_run", base + "velocity all ramp vy 0 1 x 0 3\nrun 10\n",
+            ["in.test:", "ramp along periodic x"])
+    folder = os.path.join(d, "ini")
+    os.makedirs(folder, exist_ok=True)
+    write(os.path.join(folder, "in.test"), base + "velocity all scale 2.0\nrun 10\n")
+    ini = run([lammps_trust.MDLITE, "convert", "in.test"], cwd=folder).stdout
+    if "stage_velocity_edits = scale all 2.0" not in ini.split("[stage:run2]")[-1]:
+        fail(f"ini: the second stage holds no stage_velocity_edits:\n{ini}")
+    for name, text, expect in [
+            ("top", ini.replace("[run]\n", "[run]\nstage_velocity_edits = scale all 2.0\n", 1), "after the first"),
+            ("no_group", ini.replace("scale all 2.0", "scale nobody 2.0"), "GROUP one of")]:
+        write(os.path.join(folder, f"{name}.ini"), text)
+        p = run([lammps_trust.MDLITE, "run", f"{name}.ini", "--quiet"], check=False, cwd=folder)
+        if p.returncode != 2 or expect not in p.stderr or "stage_velocity_edits" not in p.stderr or \
+                os.path.exists(os.path.join(folder, "thermo.csv")):
+            fail(f"ini {name}: expected exit 2 naming stage_velocity_edits before any row, got {p.returncode}:\n"
+                 f"{p.stderr}")
+        print(f"ini {name}: refused: {p.stderr.strip().splitlines()[-1][:140]}")
+
+
 def main():
     lammps_trust.MDLITE, case = sys.argv[1], sys.argv[2]
     if not shutil.which("lmp"):
         print("no lmp (LAMMPS): skipped")
         sys.exit(SKIP)
     d = workdir(f"lammps-groups-{case}")
-    {"flows": flows, "groups3d": groups3d, "refusals": refusals}[case](d)
+    {"flows": flows, "groups3d": groups3d, "refusals": refusals, "velocities": velocities}[case](d)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 /* The LAMMPS commands that make the system, each into mdlite's INI keys: units, read_data (the
    lattice, regions, the box and its atoms: lammps_box_commands.c), masses, velocities, pair styles and their
    coefficients (the last write wins per type pair, as in LAMMPS), the neighbor schedule, and the
-   settings that change no number (processors, atom_modify, newton, package, suffix). */
+   settings that change no number (processors, atom_modify, comm_style, newton, package, suffix). */
 #define _POSIX_C_SOURCE 200809L
 #include "lammps_script_state.h"
 #include "../physics/boundary.h"
@@ -32,7 +32,7 @@ static int cmd_timestep(script *sc, char **w, int nw)
     return setf(sc, "run", "timestep", "%s", w[1]);
 }
 
-/* atom_style, dimension, boundary, newton, processors, atom_modify, package, suffix, timer. */
+/* atom_style, dimension, boundary, newton, processors, atom_modify, comm_style, package, suffix, timer. */
 static int cmd_setting(script *sc, char **w, int nw)
 {
     const char *c = w[0];
@@ -97,6 +97,9 @@ static int cmd_setting(script *sc, char **w, int nw)
         }
         return MDL_OK;
     }
+    if (!strcmp(c, "comm_style")) /* how LAMMPS's processors share the box (tiled: balance rcb): the same physics */
+        return nw == 2 && (!strcmp(w[1], "brick") || !strcmp(w[1], "tiled")) ? MDL_OK
+                                                                              : fail(sc, "comm_style takes brick or tiled");
     if (!strcmp(c, "package") || !strcmp(c, "suffix")) /* accelerators: mdlite's styles are the plain ones */
         return expect_args(sc, nw, 1, 100000);
     if (!strcmp(c, "timer")) {

@@ -111,19 +111,32 @@ static int cmd_group(script *sc, char **w, int nw)
 }
 
 /* compute ID GROUP temp: a temperature on a group, for thermo_modify temp, fix_modify temp and
-   velocity's temp keyword (another compute is refused by its style). */
+   velocity's temp keyword; compute ID GROUP property/atom i_NAME|d_NAME ...: defined, its values
+   (a fix property/atom's, which nothing mdlite runs sets) never read (another compute is refused by
+   its style). */
 static int cmd_compute(script *sc, char **w, int nw)
 {
     if (nw < 4)
         return fail(sc, "expected 'compute ID GROUP STYLE ...'");
+    char g[32];
+    if (script_temp_compute(sc, w[1], g) || listed(&sc->unread_computes, w[1]))
+        return fail(sc, "compute %s exists already (LAMMPS refuses a second one of that ID)", w[1]);
+    if (!strcmp(w[3], "property/atom") && nw > 4) {
+        for (int a = 4; a < nw; a++)
+            if (strncmp(w[a], "i_", 2) && strncmp(w[a], "d_", 2))
+                return fail(sc, "compute property/atom %s: mdlite takes the custom values of fix property/atom (i_NAME, "
+                                "d_NAME), defined and not read", w[a]);
+        if (!script_group_exists(sc, w[2]))
+            return fail(sc, "no group %s (LAMMPS: could not find compute group ID)", w[2]);
+        return buf_addf(&sc->unread_computes, "%s\n", w[1]);
+    }
     if (strcmp(w[3], "temp") != 0 || nw != 4)
         return fail(sc, "compute %s: mdlite takes compute ID GROUP temp (a group's temperature, for thermo_modify temp, "
                         "fix_modify temp and velocity's temp)", w[3]);
     if (!script_group_exists(sc, w[2]))
         return fail(sc, "no group %s (LAMMPS: could not find compute group ID)", w[2]);
-    char g[32];
-    if (script_temp_compute(sc, w[1], g) || strchr(w[1], ' ') || strlen(w[1]) > 60)
-        return fail(sc, "compute %s exists already (LAMMPS refuses a second one of that ID)", w[1]);
+    if (strchr(w[1], ' ') || strlen(w[1]) > 60)
+        return fail(sc, "compute %s: mdlite takes IDs of at most 60 characters", w[1]);
     return buf_addf(&sc->computes, "%s %s\n", w[1], w[2]);
 }
 

@@ -17,6 +17,35 @@ static void free_fix(script_fix *f)
     free(f->args);
 }
 
+/* fix balance NFREQ THRESH shift|rcb ... (LAMMPS moves its processors' boundaries) and fix property/atom
+   i_NAME|d_NAME ... [ghost yes|no] (a per-atom store nothing of mdlite's reads): fixes that change no number. */
+static int bookkeeping_fix(script *sc, const char *style, char **w, int nw)
+{
+    if (!strcmp(style, "balance")) {
+        long nfreq;
+        double thresh;
+        MDL_TRY(expect_args(sc, nw, 6, 100000));
+        MDL_TRY(script_count(sc, w[4], 0, 2000000000L, &nfreq));
+        MDL_TRY(script_number(sc, w[5], &thresh));
+        if (strcmp(w[6], "shift") && strcmp(w[6], "rcb"))
+            return fail(sc, "fix balance NFREQ THRESH shift|rcb ...: '%s' (LAMMPS: illegal fix balance command)", w[6]);
+        return MDL_OK;
+    }
+    MDL_TRY(expect_args(sc, nw, 4, 100000));
+    for (int a = 4; a < nw; a++)
+        if (!strcmp(w[a], "ghost") && a + 1 < nw && (!strcmp(w[a + 1], "yes") || !strcmp(w[a + 1], "no")))
+            a++;
+        else if (strncmp(w[a], "i_", 2) && strncmp(w[a], "d_", 2))
+            return fail(sc, "fix property/atom %s: mdlite takes custom values (i_NAME, d_NAME), which nothing it runs "
+                            "reads; mol, q and rmass change its atoms", w[a]);
+    return MDL_OK;
+}
+
+int script_bookkeeping_fix_style(const char *style)
+{
+    return !strcmp(style, "balance") || !strcmp(style, "property/atom");
+}
+
 static int cmd_fix(script *sc, char **w, int nw)
 {
     if (!strcmp(w[0], "unfix")) {
@@ -46,6 +75,8 @@ static int cmd_fix(script *sc, char **w, int nw)
         return fail(sc, "fix enforce2d in a 3-d system (LAMMPS: cannot use fix enforce2d with 3d simulation)");
     if (!strcmp(base, "enforce2d") && nw != 4)
         return fail(sc, "fix enforce2d takes no arguments");
+    if (script_bookkeeping_fix_style(base))
+        MDL_TRY(bookkeeping_fix(sc, base, w, nw));
     int k = 0;
     while (k < sc->nfix && strcmp(sc->fixes[k].id, w[1]) != 0)
         k++;
@@ -246,9 +277,12 @@ static int add_run(script *sc, long steps, int md)
         return fail(sc, "thermo keyword %s under fix %s: LAMMPS tallies the energy that thermostat adds and takes "
                         "into ecouple, which mdlite does not", chains,
                     ensemble_lammps_fix(ens->value));
-    /* one and multi add Volume where the box moves (LAMMPS's Thermo::init): a barostat, a shrink-wrapped face */
+    /* one and multi add Volume where the box may move (LAMMPS's Thermo::init, domain->box_change): a
+       barostat, a shrink-wrapped face, fix balance (its sub-domains) */
     const setting *bnd = settings_find(&sc->now, "boundary");
-    const int moves = (ens && !strcmp(ens->value, "npt-nose-hoover")) || (bnd && strpbrk(bnd->value, "sm"));
+    int moves = (ens && !strcmp(ens->value, "npt-nose-hoover")) || (bnd && strpbrk(bnd->value, "sm"));
+    for (int k = 0; k < sc->nfix; k++)
+        moves |= !strcmp(sc->fixes[k].style, "balance");
     mdl_buf base = {0};
     MDL_TRY(buf_add(&base, cols->value));
     const size_t n = base.len;

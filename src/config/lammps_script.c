@@ -353,6 +353,7 @@ static void free_script(script *sc)
     buf_free(&sc->initial_data);
     buf_free(&sc->groups);
     buf_free(&sc->computes);
+    buf_free(&sc->unread_computes);
     buf_free(&sc->typed_groups);
     settings_free(&sc->data_keys);
     free(sc->pair_set);

@@ -112,6 +112,7 @@ typedef struct script {
     mdl_buf initial_data;   /* write_data before the first run: paths separated by newlines */
     mdl_buf groups;         /* the group command's IDs, each followed by a newline */
     mdl_buf computes;       /* compute ID GROUP temp: "ID GROUP" lines */
+    mdl_buf unread_computes; /* compute ID GROUP property/atom: "ID" lines (nothing mdlite runs reads them) */
     mdl_buf typed_groups;   /* the groups with a definition of types (by type, or of such groups) */
     settings data_keys;     /* the keys at the last of them (a change before the first run is refused) */
     int data_line;
@@ -196,6 +197,8 @@ int expect_args(script *sc, int nw, int lo, int hi);
 /* Type range I, *, *J, I*, I*J (LAMMPS's bounds) of 1..n into [*lo, *hi]. */
 int script_type_range(script *sc, const char *word, int n, int *lo, int *hi);
 
+/* Whether a fix style changes no number (balance, property/atom: lammps_run_commands.c). */
+int script_bookkeeping_fix_style(const char *style);
 /* The fix wall/reflect commands in force, as [run] wall_reflect (in box units) for this run
    (lammps_walls.c); a wall at a variable's coordinate refused with its fix's line. */
 int script_walls(script *sc);

@@ -128,7 +128,8 @@ static int thermostat_of_fixes(script *sc, long steps)
     for (int k = 0; k < sc->nfix; k++) {
         const script_fix *f = &sc->fixes[k];
         /* a 2-d system's z forces and velocities are 0 (make_2d); walls: script_walls */
-        if (!strcmp(f->style, "enforce2d") || !strcmp(f->style, "wall/reflect") || script_force_fix_style(f->style))
+        if (!strcmp(f->style, "enforce2d") || !strcmp(f->style, "wall/reflect") || script_force_fix_style(f->style) ||
+            script_bookkeeping_fix_style(f->style))
             continue;
         if (!strcmp(f->style, "nve") && !nve)
             nve = f;

@@ -1049,6 +1049,32 @@ def ramps(mdlite, inp, d, precision):
                        ftol, ttol, precision)
 
 
+def stage_velocities(mdlite, inp, d, precision):
+    """velocity between runs ([run] stage_velocity_edits: scale, set with sum on a group, create with
+    another group's temperature) on the GPU against the CPU: 8,000 atoms, three runs of 100 steps,
+    every row of thermo.csv (the edited stages' first rows again) within the precision's tolerance."""
+    text = ("units lj\natom_style atomic\nlattice fcc 0.8442\nregion box block 0 20 0 20 0 5\ncreate_box 1 box\n"
+            "create_atoms 1 box\nmass 1 1.0\nvelocity all create 1.0 87287\npair_style lj/cut 2.5\n"
+            "pair_coeff 1 1 1.0 1.0 2.5\nregion lo block INF INF INF 5 INF INF\ngroup lo region lo\n"
+            "group hi subtract all lo\ncompute tlo lo temp\nfix 1 all nve\nthermo 20\nrun 100\n"
+            "velocity all scale 1.5\nvelocity lo set 0.5 NULL NULL sum yes\nrun 100\n"
+            "velocity hi create 0.3 4711 temp tlo\nrun 100\n")
+    script = write(os.path.join(d, "in.between"), text)
+    rows = {}
+    for backend in ("cpu", "gpu"):
+        run([mdlite, "run", script, "--backend", backend, "--overwrite", "--quiet", "--set",
+             f"output.thermo_file={backend}.csv"], cwd=d)
+        rows[backend] = [[float(x) for x in r.split(",")] for r in open(os.path.join(d, f"{backend}.csv")).read().split()[1:]]
+    tol = 1e-4 if precision == "mixed" else 1e-10
+    steps = [r[0] for r in rows["cpu"]]
+    if steps != [r[0] for r in rows["gpu"]] or steps.count(100) != 2 or steps.count(200) != 2:
+        fail(f"stage velocities: CPU steps {steps}, GPU steps {[r[0] for r in rows['gpu']]} (100 and 200 twice)")
+    worst = max(abs(x - y) / max(abs(x), 1.0) for a, b in zip(rows["cpu"], rows["gpu"]) for x, y in zip(a, b))
+    if worst > tol:
+        fail(f"stage velocities: GPU rows {worst:.3g} from the CPU's (tolerance {tol})")
+    print(f"OK {precision}, stage velocity edits: {len(steps)} rows within {worst:.2g} of the CPU's")
+
+
 def boundary(mdlite, inp, d, precision):
     """A box with non-periodic faces (boundary f, s, m; fix wall/reflect needs them) is refused on
     the GPU by name (exit 2), and runs on the CPU."""

@@ -9,7 +9,8 @@ refuses what mdlite does not take.
   variables   v_NAME thermo columns: equal variables over thermo keywords, chained, normalised or not,
               redefined between runs; an atom variable defined, never used; refusals
   types       create_box of several types filled with one, set type / set region (INF, EDGE), group,
-              balance, processors with stars; refusals
+              balance, processors with stars; comm_style, fix balance, fix and compute property/atom
+              (numbers unchanged); refusals
   fire        min_style fire moving the atoms' own velocities (temperature and pressure in thermo, a
               run after it going on from them), in 3-d and 2-d, min_modify's integrators and keys,
               fire/old; dt and time under it refused
@@ -128,6 +129,26 @@ def types(d):
     text = "units lj\nlattice fcc 0.8\nregion r block 0 EDGE 0 1 0 1\n"
     refused(d, "edge_early", text, ["in.test:3:", "EDGE"])
     lammps_refuses(d, "edge_early", text)
+    # balance/in.balance.*.dynamic and neigh.rcb: how LAMMPS shares the box changes no number
+    keep = (base + "velocity all create 1.0 87287\n" + pair + "comm_style tiled\nfix p all property/atom d_WEIGHT\n"
+            "compute p all property/atom d_WEIGHT\nvariable lastweight atom c_p\n")
+    agree(d, "balance_fixes", keep + "fix 0 all balance 20 1.0 rcb weight neigh 0.8 weight store WEIGHT\n"
+          "variable maximb equal f_0[1]\nfix 1 all nve\nthermo 20\nrun 100\n"
+          "fix 0 all balance 20 1.1 shift x 5 1.0 weight var lastweight\nrun 60\n",
+          what="comm_style tiled, fix property/atom, compute property/atom, fix balance (rcb, shift, weights) and a "
+          "variable of its output, never used")
+    for name, extra, expect in [
+            ("balance_style", "fix 0 all balance 20 1.0 bogus x 5 1.0\n", ["in.test:", "'bogus'"]),
+            ("property_charge", "fix p2 all property/atom q\n", ["in.test:", "mol, q and rmass"]),
+            ("compute_property_x", "compute px all property/atom x\n", ["in.test:", "property/atom x"]),
+            ("compute_twice", "compute p all temp\n", ["in.test:", "exists already"]),
+            ("comm_style_other", "comm_style bricks\n", ["in.test:", "brick or tiled"]),
+            ("balance_column", "fix 0 all balance 20 1.0 rcb\nthermo_style custom step temp f_0\nfix 1 all nve\n"
+             "run 10\n", ["in.test:", "f_0"]),
+            ("balance_variable_used", "fix 0 all balance 20 1.0 rcb\nvariable m equal f_0[1]\n"
+             "thermo_style custom step temp v_m\nfix 1 all nve\nrun 10\n", ["in.test:", "evaluated during a run"])]:
+        refused(d, name, keep + extra, expect)
+    lammps_refuses(d, "balance_style", keep + "fix 0 all balance 20 1.0 bogus x 5 1.0\n")
 
 
 def rattled_data(path, cells, a, seed, dim=3):

@@ -41,11 +41,6 @@ static int bookkeeping_fix(script *sc, const char *style, char **w, int nw)
     return MDL_OK;
 }
 
-int script_bookkeeping_fix_style(const char *style)
-{
-    return !strcmp(style, "balance") || !strcmp(style, "property/atom");
-}
-
 static int cmd_fix(script *sc, char **w, int nw)
 {
     if (!strcmp(w[0], "unfix")) {

@@ -197,7 +197,8 @@ int expect_args(script *sc, int nw, int lo, int hi);
 /* Type range I, *, *J, I*, I*J (LAMMPS's bounds) of 1..n into [*lo, *hi]. */
 int script_type_range(script *sc, const char *word, int n, int *lo, int *hi);
 
-/* Whether a fix style changes no number (balance, property/atom: lammps_run_commands.c). */
+/* Whether a fix style changes no number (balance, property/atom: lammps_thermostats.c, which passes them
+   over; lammps_run_commands.c checks their arguments). */
 int script_bookkeeping_fix_style(const char *style);
 /* The fix wall/reflect commands in force, as [run] wall_reflect (in box units) for this run
    (lammps_walls.c); a wall at a variable's coordinate refused with its fix's line. */

@@ -120,6 +120,11 @@ int script_ensemble_of_fixes(script *sc, long steps)
     return script_group_fixes(sc, thermostat);
 }
 
+int script_bookkeeping_fix_style(const char *style)
+{
+    return !strcmp(style, "balance") || !strcmp(style, "property/atom");
+}
+
 static int thermostat_of_fixes(script *sc, long steps)
 {
     script_drop_ensemble_keys(sc);

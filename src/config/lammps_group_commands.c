@@ -203,6 +203,7 @@ static int after_run_velocity(script *sc, char **w, int nw, int ramp)
                             "mdlite takes loop all there");
     const setting *b = settings_find(&sc->now, "boundary");
     const char *face = b ? b->value : "p p p"; /* dimension d's word of "X Y Z" */
+    ramp = ramp && strchr("xyz", w[6][0]) && w[6][0] && !w[6][1]; /* else the ramp's own check says why */
     for (int d = ramp ? w[6][0] - 'x' : 0; d > 0; d--)
         face += strcspn(face, " ") + 1;
     if (ramp && face[0] == 'p' && (face[1] == ' ' || !face[1]))

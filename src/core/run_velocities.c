@@ -84,9 +84,9 @@ int run_stage_velocities(run_state *r, int *edited)
     int rc = r->ops->snapshot_start(r->ctx, r->data_slot, MDL_DUMP_POSITION | MDL_DUMP_VELOCITY | MDL_DUMP_IMAGE);
     if (rc == MDL_OK && r->rank == 0)
         rc = edit_on_root(r, edits, v);
-    if (r->nranks > 1) { /* rank 0's verdict, then its velocities, to every rank */
+    if (r->nranks > 1) { /* any rank's failure stops every rank; then rank 0's velocities to all */
         int bad = rc != MDL_OK;
-        if (comm_broadcast(&bad, sizeof bad) != MDL_OK || (bad && rc == MDL_OK))
+        if (comm_or_int(&bad) != MDL_OK || (bad && rc == MDL_OK))
             rc = MDL_EINPUT;
         if (rc == MDL_OK)
             rc = comm_broadcast(v, 3 * r->natoms * sizeof *v);

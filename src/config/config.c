@@ -337,7 +337,14 @@ static int cross_check(mdl_config *cfg, int ncomposition)
         cfg->nspecies = 1;
         snprintf(cfg->species[0], MDL_NAME_LEN, "%s", strcmp(cfg->units, "metal") == 0 ? "Ar" : "A");
     }
-    if (comp) {
+    const mdl_entry *fills = config_find_entry(cfg, "system", "lattice_regions");
+    if (fills && (comp || !config_find_entry(cfg, "system", "lattice"))) {
+        config_fail(fills, comp ? "with [system] composition: the regions give each atom its species"
+                                : "without [system] lattice: it places the lattice's points");
+        ok = 0;
+    } else if (fills) {
+        cfg->composition[0] = 1.0; /* unread: each region names its atoms' species */
+    } else if (comp) {
         if (ncomposition != cfg->nspecies) {
             config_fail(comp, "%d fractions for %d species", ncomposition, cfg->nspecies);
             ok = 0;

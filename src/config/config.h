@@ -72,6 +72,8 @@ typedef struct mdl_config_s {
     int ngroups;              /* ... their names, all first: group k is bit 1 << k */
     char group_name[MDL_MAX_GROUPS][MDL_GROUP_NAME_LEN];
     int groups_used;          /* a stage's fixes, thermostat or thermo act on a group other than all */
+    char lattice_regions[MDL_PATH_LEN]; /* the lattice's points in regions, each of a species (LAMMPS's
+                                           create_atoms TYPE region): "A block ..., B sphere ..." */
     char delete_atoms[MDL_PATH_LEN]; /* regions whose atoms are removed after the velocities (LAMMPS's
                                         delete_atoms region): "block ..., sphere ..." */
     char velocity_edits[MDL_PATH_LEN]; /* LAMMPS's velocity commands after the initial velocities:

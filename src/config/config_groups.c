@@ -48,7 +48,7 @@ static int valid_name(const char *w)
     if (!*w || strlen(w) >= MDL_GROUP_NAME_LEN)
         return 0;
     for (const char *c = w; *c; c++)
-        if (!isalnum((unsigned char)*c) && *c != '_')
+        if (!isalnum((unsigned char)*c) && *c != '_' && (*c != '-' || c == w))
             return 0;
     return 1;
 }
@@ -57,22 +57,26 @@ static int valid_name(const char *w)
 static const char *group_definition(mdl_config *cfg, char **w, int n)
 {
     static const char *const hows[] = {"block", "type", "id", "union", "subtract", "intersect", "empty", "sphere",
-                                       "cylinder"};
+                                       "cylinder", "made_type"};
     int how = 0;
-    while (how < 9 && (n < 2 || strcmp(w[1], hows[how])))
+    while (how < 10 && (n < 2 || strcmp(w[1], hows[how])))
         how++;
+    if (how == 9) /* made_type: as type, of the species the atoms were made with */
+        how = 1;
+    else if (how == 10)
+        how = 9;
     if (n < 2 || !valid_name(w[0]))
-        return "expected NAME HOW ARGS: a name of letters, digits and '_' (at most 31), then block, sphere, cylinder, "
-               "type, id, union, subtract, intersect or empty";
+        return "expected NAME HOW ARGS: a name of letters, digits, '_' and '-' (not first; at most 31), then block, "
+               "sphere, cylinder, type, made_type, id, union, subtract, intersect or empty";
     if (!strcmp(w[0], "all"))
         return "all is every atom: it is not redefined";
     if (how == 9)
-        return "HOW is block, sphere, cylinder, type, id, union, subtract, intersect or empty";
+        return "HOW is block, sphere, cylinder, type, made_type, id, union, subtract, intersect or empty";
     const int args = n - 2;
-    mdl_region r;
-    if ((how == 0 || how >= 7) && region_parse(w + 1, n - 1, &r) != n - 1)
+    mdl_region_set r;
+    if ((how == 0 || how >= 7) && region_set_parse(w + 1, n - 1, &r) != n - 1)
         return "a region is block XLO XHI YLO YHI ZLO ZHI, sphere X Y Z R or cylinder x|y|z C1 C2 R LO HI (box units), "
-               "then out or nothing";
+               "then out or nothing; or up to 8 of them joined by 'and' (in all) or by 'or' (in any)";
     if ((how == 6 && args) || ((how == 1 || how == 2 || how == 3) && args < 1) || ((how == 4 || how == 5) && args < 2))
         return how == 6 ? "empty takes nothing" : how <= 3 ? "at least one type, id or group" : "at least two groups";
     for (int a = 2; a < n && how >= 1 && how <= 5; a++) {

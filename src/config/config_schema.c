@@ -25,7 +25,7 @@ static const key_spec SCHEMA[] = {
     {"system", "dimension", K_INT, F(dimension), 2, 3, 0, NULL}, {"system", "boundary", K_WORDS, F(boundary), 0, 0, 0, NULL},
     {"system", "set_types", K_WORDS, F(set_types), 0, 0, 0, NULL}, {"system", "groups", K_WORDS, F(groups), 0, 0, 0, NULL},
     {"system", "velocity_edits", K_WORDS, F(velocity_edits), 0, 0, 0, NULL},
-    {"system", "delete_atoms", K_WORDS, F(delete_atoms), 0, 0, 0, NULL},
+    {"system", "delete_atoms", K_WORDS, F(delete_atoms), 0, 0, 0, NULL}, {"system", "lattice_regions", K_WORDS, F(lattice_regions), 0, 0, 0, NULL},
     {"run", "stage_velocity_edits", K_WORDS, F(stage_velocity_edits), 0, 0, 0, NULL},
     {"system", "lattice", K_CHOICE, F(lattice), 0, 0, 0, "fcc|bcc|sc|hcp|diamond|custom|sq|sq2|hex"},
     {"system", "lattice_a1", K_DOUBLE3, F(lattice_a[0]), -BIG, BIG, 0, NULL},

@@ -76,6 +76,7 @@ static int cmd_lattice(script *sc, char **w, int nw)
     if (!(v >= 1e-30 && v <= 1e30))
         return fail(sc, "the scale %s must lie within [1e-30, 1e30]", w[2]);
     snprintf(sc->lattice, sizeof sc->lattice, "%s", w[1]);
+    sc->lattice_made++;
     mdl_lattice_spec *sp = &sc->lat;
     *sp = (mdl_lattice_spec){sc->lattice, 0, 0, {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, &sc->lat_basis,
                              {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}, {0, 0, 0}};
@@ -157,16 +158,70 @@ static int round_region(script *sc, script_region *r, char **w, int lattice_unit
 }
 
 /* region ID block|prism|sphere|cylinder ARGS [side in|out] [units lattice|box]: kept in box units. */
+/* *out: a new region of that ID, zeroed (counted once the caller has filled it); a failure where the ID
+   is taken. */
+static int new_region(script *sc, const char *id, script_region **out)
+{
+    for (int k = 0; k < sc->nregion; k++)
+        if (!strcmp(sc->regions[k].id, id))
+            return fail(sc, "region %s exists already (LAMMPS refuses a second one of that ID)", id);
+    if (sc->nregion == sc->region_cap) {
+        int cap = 2 * sc->region_cap + 4;
+        script_region *r = mdl_realloc(sc->regions, (size_t)cap * sizeof *r, "regions");
+        if (!r)
+            return MDL_ERUN;
+        sc->regions = r, sc->region_cap = cap;
+    }
+    script_region *r = &sc->regions[sc->nregion];
+    memset(r, 0, sizeof *r);
+    *out = r;
+    return (r->id = mdl_strdup(id)) ? MDL_OK : MDL_ERUN;
+}
+
+/* region ID intersect|union N ID1 ... IDN [side in|out] [units box|lattice]: of regions made before it,
+   each a block, sphere or cylinder (one level: a part that is itself joined is refused). */
+static int cmd_region_join(script *sc, char **w, int nw)
+{
+    long n;
+    if (nw < 4 || mdl_parse_long(w[3], &n) != 0 || n < 2 || n > MDL_REGION_PARTS || nw < 4 + n)
+        return fail(sc, "region ID %s N ID ...: mdlite takes 2 to %d regions", w[2], MDL_REGION_PARTS);
+    int parts[MDL_REGION_PARTS], out = 0;
+    for (int k = 0; k < n; k++) {
+        parts[k] = script_find_region(sc, w[4 + k]);
+        const script_region *p = parts[k] >= 0 ? &sc->regions[parts[k]] : NULL;
+        if (!p)
+            return fail(sc, "no region %s (LAMMPS: region %s region ID does not exist)", w[4 + k], w[2]);
+        if (p->nparts || p->prism)
+            return fail(sc, "region %s is %s: mdlite's %s joins blocks, spheres and cylinders", w[4 + k],
+                        p->prism ? "a prism" : "itself joined", w[2]);
+    }
+    for (int k = 4 + (int)n; k < nw; k += 2) {
+        const char *v = k + 1 < nw ? w[k + 1] : "";
+        if (!strcmp(w[k], "side") && (!strcmp(v, "in") || !strcmp(v, "out")))
+            out = !strcmp(v, "out");
+        else if (strcmp(w[k], "units") || (strcmp(v, "box") && strcmp(v, "lattice")))
+            return fail(sc, "'%s %s' after the regions: mdlite takes 'side in|out' and 'units lattice|box'", w[k], v);
+    }
+    script_region *r;
+    MDL_TRY(new_region(sc, w[1], &r));
+    r->nparts = (int)n, r->any = w[2][0] == 'u', r->out = out;
+    memcpy(r->parts, parts, sizeof parts);
+    sc->nregion++;
+    return MDL_OK;
+}
+
 static int cmd_region(script *sc, char **w, int nw)
 {
     const char *st = nw >= 3 ? w[2] : "";
+    if (!strcmp(st, "intersect") || !strcmp(st, "union"))
+        return cmd_region_join(sc, w, nw);
     const int prism = !strcmp(st, "prism"), shape = !strcmp(st, "sphere") ? MDL_REGION_SPHERE
                                                      : !strcmp(st, "cylinder") ? MDL_REGION_CYLINDER : 0;
     const int nb = prism ? 12 : shape == MDL_REGION_SPHERE ? 7 : 9;
     if ((!prism && !shape && strcmp(st, "block")) || nw < nb)
         return fail(sc, "mdlite takes 'region ID block xlo xhi ylo yhi zlo zhi', 'prism xlo xhi ylo yhi zlo zhi xy xz "
                         "yz', 'sphere x y z r' and 'cylinder dim c1 c2 r lo hi', each with [side in|out] [units "
-                        "lattice|box]");
+                        "lattice|box], and 'intersect|union N ID ...'");
     int lattice_units = 1, out = 0;
     for (int k = nb; k < nw; k += 2) {
         const char *v = k + 1 < nw ? w[k + 1] : "";
@@ -181,20 +236,8 @@ static int cmd_region(script *sc, char **w, int nw)
     if (lattice_units && !sc->lattice[0])
         return fail(sc, "a region in lattice units needs a lattice command before it (LAMMPS: use of region with "
                         "undefined lattice)");
-    for (int k = 0; k < sc->nregion; k++)
-        if (!strcmp(sc->regions[k].id, w[1]))
-            return fail(sc, "region %s exists already (LAMMPS refuses a second one of that ID)", w[1]);
-    if (sc->nregion == sc->region_cap) {
-        int cap = 2 * sc->region_cap + 4;
-        script_region *r = mdl_realloc(sc->regions, (size_t)cap * sizeof *r, "regions");
-        if (!r)
-            return MDL_ERUN;
-        sc->regions = r, sc->region_cap = cap;
-    }
-    script_region *r = &sc->regions[sc->nregion];
-    memset(r, 0, sizeof *r);
-    if (!(r->id = mdl_strdup(w[1])))
-        return MDL_ERUN;
+    script_region *r;
+    MDL_TRY(new_region(sc, w[1], &r));
     r->shape = shape, r->out = out, r->prism = prism;
     int rc = shape ? round_region(sc, r, w + 3, lattice_units) : MDL_OK;
     for (int d = 0; d < 6 && !shape && rc == MDL_OK; d++)
@@ -214,14 +257,11 @@ static int cmd_region(script *sc, char **w, int nw)
     return MDL_OK;
 }
 
-int script_region_words(script *sc, const char *id, const char *what, mdl_buf *out)
+/* The words of a simple region (flip: its side turned over). */
+static int simple_region_words(script *sc, const script_region *r, int flip, const char *what, mdl_buf *out)
 {
-    const int k = script_find_region(sc, id);
-    if (k < 0)
-        return fail(sc, "no region %s (LAMMPS: %s region ID does not exist)", id, what);
-    const script_region *r = &sc->regions[k];
     if (r->prism)
-        return fail(sc, "region %s is a prism: mdlite's %s takes block, sphere and cylinder regions", id, what);
+        return fail(sc, "region %s is a prism: mdlite's %s takes block, sphere and cylinder regions", r->id, what);
     if (r->shape == MDL_REGION_SPHERE)
         MDL_TRY(buf_addf(out, "sphere %.17g %.17g %.17g %.17g", r->c[0], r->c[1], r->c[2], r->r));
     else if (r->shape == MDL_REGION_CYLINDER)
@@ -230,7 +270,23 @@ int script_region_words(script *sc, const char *id, const char *what, mdl_buf *o
     else
         MDL_TRY(buf_addf(out, "block %.17g %.17g %.17g %.17g %.17g %.17g", r->b[0], r->b[1], r->b[2], r->b[3], r->b[4],
                          r->b[5]));
-    return r->out ? buf_addf(out, " out") : MDL_OK;
+    return r->out != flip ? buf_addf(out, " out") : MDL_OK;
+}
+
+int script_region_words(script *sc, const char *id, const char *what, mdl_buf *out)
+{
+    const int k = script_find_region(sc, id);
+    if (k < 0)
+        return fail(sc, "no region %s (LAMMPS: %s region ID does not exist)", id, what);
+    const script_region *r = &sc->regions[k];
+    if (!r->nparts)
+        return simple_region_words(sc, r, 0, what, out);
+    for (int p = 0; p < r->nparts; p++) { /* side out of a join: each part turned over, and/or swapped (De Morgan) */
+        if (p)
+            MDL_TRY(buf_addf(out, r->any != r->out ? " or " : " and "));
+        MDL_TRY(simple_region_words(sc, &sc->regions[r->parts[p]], r->out, what, out));
+    }
+    return MDL_OK;
 }
 
 int script_find_region(script *sc, const char *id)
@@ -254,7 +310,7 @@ static int cmd_create_box(script *sc, char **w, int nw)
     if (k < 0)
         return fail(sc, "no region %s", w[2]);
     const script_region *r = &sc->regions[k];
-    if (r->shape || r->out)
+    if (r->shape || r->out || r->nparts)
         return fail(sc, "region %s: mdlite makes the box of a block or prism region (side in)", w[2]);
     if (r->unbounded)
         return fail(sc, "region %s has an INF bound (LAMMPS: create_box region does not support a bounding box)", w[2]);
@@ -315,38 +371,67 @@ static int lattice_keys(script *sc)
     return rc;
 }
 
-/* create_atoms TYPE box (or region R, the box's own region): the lattice fills the box. */
-static int cmd_create_atoms(script *sc, char **w, int nw)
+/* Whether the atoms made so far have been named, edited or deleted (a later create_atoms would add atoms
+   that those commands never saw: the INI makes them once all atoms are). */
+static const char *atoms_touched(script *sc)
 {
-    const int box = nw == 3 && !strcmp(w[2], "box");
-    if (!box && !(nw == 4 && !strcmp(w[2], "region")))
-        return fail(sc, "mdlite takes 'create_atoms TYPE box'");
-    if (!sc->box_made || !sc->lattice[0] || sc->atoms_made)
-        return fail(sc, sc->atoms_made ? "atoms created a second time: mdlite fills the box once"
-                                       : !sc->box_made ? "no create_box before" : "no lattice before (LAMMPS: cannot "
-                                                                                  "create atoms with undefined lattice)");
-    if (!box) {
-        const int k = script_find_region(sc, w[3]);
-        const script_region *r = k >= 0 ? &sc->regions[k] : NULL, *own = &sc->regions[sc->box_region];
-        if (!r || memcmp(r->b, own->b, sizeof r->b) || memcmp(r->tilt, own->tilt, sizeof r->tilt) ||
-            r->prism != own->prism || r->shape || r->out)
-            return fail(sc, "region %s: mdlite fills the whole box (create_atoms TYPE box)", w[3]);
-    }
-    long t;
-    MDL_TRY(script_count(sc, w[1], 1, sc->ntypes, &t));
-    sc->atoms_made = 1;
-    MDL_TRY(lattice_keys(sc));
-    if (sc->ntypes == 1)
+    static const char *keys[] = {"groups", "set_types", "velocity_edits", "delete_atoms", "velocities", "temperature"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        if (settings_find(&sc->now, keys[k]))
+            return keys[k];
+    return NULL;
+}
+
+/* The species keys: every type of the box, its atoms all of type t (one create_atoms of the whole box),
+   or (t 0) the types of [system] lattice_regions. */
+static int species_keys(script *sc, long t)
+{
+    if (sc->ntypes == 1 && t)
         return setf(sc, "system", "species", "1");
-    mdl_buf names = {0}, fractions = {0}; /* every type of the box, its atoms all of type t */
+    mdl_buf names = {0}, fractions = {0};
     int rc = MDL_OK;
     for (int k = 1; k <= sc->ntypes && rc == MDL_OK; k++)
         if ((rc = buf_addf(&names, "%s%d", k > 1 ? " " : "", k)) == MDL_OK)
             rc = buf_addf(&fractions, "%s%d", k > 1 ? " " : "", k == t);
-    if (rc == MDL_OK && (rc = setf(sc, "system", "species", "%s", names.s)) == MDL_OK)
-        rc = setf(sc, "system", "composition", "%s", fractions.s);
+    if (!t)
+        settings_drop(&sc->now, "composition");
+    if (rc == MDL_OK && (rc = setf(sc, "system", "species", "%s", buf_str(&names))) == MDL_OK)
+        rc = t ? setf(sc, "system", "composition", "%s", buf_str(&fractions))
+               : setf(sc, "system", "lattice_regions", "%s", buf_str(&sc->fills));
     buf_free(&names), buf_free(&fractions);
     return rc;
+}
+
+/* create_atoms TYPE box | region R: the lattice's points in the box, or in region R ([system]
+   lattice_regions), one command after another with one lattice. */
+static int cmd_create_atoms(script *sc, char **w, int nw)
+{
+    const int box = nw == 3 && !strcmp(w[2], "box");
+    if (!box && !(nw == 4 && !strcmp(w[2], "region")))
+        return fail(sc, "mdlite takes 'create_atoms TYPE box' and 'create_atoms TYPE region ID' (no keywords)");
+    if (!sc->box_made || !sc->lattice[0] || (sc->atoms_made && !sc->nfills))
+        return fail(sc, sc->atoms_made ? "atoms created after read_data: mdlite makes them one way"
+                                       : !sc->box_made ? "no create_box before" : "no lattice before (LAMMPS: cannot "
+                                                                                  "create atoms with undefined lattice)");
+    const char *touched = sc->nfills ? atoms_touched(sc) : NULL;
+    if (touched)
+        return fail(sc, "atoms created after commands that named or edited those before them ([system] %s): mdlite "
+                        "makes every atom first", touched);
+    if (sc->nfills && sc->lattice_made != sc->fill_lattice)
+        return fail(sc, "a lattice command since the first create_atoms: mdlite fills every region from one lattice");
+    long t;
+    MDL_TRY(script_count(sc, w[1], 1, sc->ntypes, &t));
+    const int k = box ? -1 : script_find_region(sc, w[3]);
+    const script_region *r = k >= 0 ? &sc->regions[k] : NULL, *own = &sc->regions[sc->box_region];
+    const int whole = box || (r && !memcmp(r->b, own->b, sizeof r->b) && !memcmp(r->tilt, own->tilt, sizeof r->tilt) &&
+                              r->prism == own->prism && !r->shape && !r->out && !r->nparts);
+    MDL_TRY(buf_addf(&sc->fills, "%s%ld ", sc->nfills ? ", " : "", t));
+    MDL_TRY(whole ? buf_addf(&sc->fills, "box") : script_region_words(sc, w[3], "create_atoms", &sc->fills));
+    if (!sc->nfills++) {
+        sc->atoms_made = 1, sc->fill_lattice = sc->lattice_made, sc->fill_whole = whole ? t : 0;
+        MDL_TRY(lattice_keys(sc));
+    }
+    return species_keys(sc, sc->nfills == 1 ? sc->fill_whole : 0);
 }
 
 int lammps_box_command(script *sc, char **w, int nw)

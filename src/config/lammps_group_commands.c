@@ -63,11 +63,14 @@ static int cmd_group(script *sc, char **w, int nw)
         return fail(sc, "after a run: mdlite makes its groups once, from the atoms as they are before the first run");
     if (!sc->atoms_made && strcmp(w[2], "empty") != 0)
         return fail(sc, "before the atoms exist: mdlite makes a group from atoms (LAMMPS's group would be empty)");
-    if (strlen(w[1]) >= 32 || strspn(w[1], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(w[1]))
-        return fail(sc, "group %s: mdlite takes IDs of letters, digits and '_', at most 31", w[1]);
+    if (strlen(w[1]) >= 32 || w[1][0] == '-' ||
+        strspn(w[1], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != strlen(w[1]))
+        return fail(sc, "group %s: mdlite takes IDs of letters, digits, '_' and '-' (not first), at most 31", w[1]);
     const char *how = w[2];
     mdl_buf words = {0};
-    int rc = MDL_OK, typed = !strcmp(how, "type");
+    /* types before any set command are those the atoms were made with: made before set_types, in order */
+    const int made = !strcmp(how, "type") && !settings_find(&sc->now, "set_types");
+    int rc = MDL_OK, typed = !strcmp(how, "type") && !made;
     if (!strcmp(how, "type") || !strcmp(how, "id")) {
         if (nw < 4)
             rc = fail(sc, "group %s %s: no %ss", w[1], how, how);
@@ -102,7 +105,7 @@ static int cmd_group(script *sc, char **w, int nw)
     }
     if (rc == MDL_OK) {
         mdl_buf def = {0};
-        rc = buf_addf(&def, "%s%s", how, buf_str(&words));
+        rc = buf_addf(&def, "%s%s", made ? "made_type" : how, buf_str(&words));
         rc = rc ? rc : add_definition(sc, w[1], buf_str(&def), typed);
         buf_free(&def);
     }

@@ -352,6 +352,7 @@ static void free_script(script *sc)
     buf_free(&sc->log);
     buf_free(&sc->initial_data);
     buf_free(&sc->groups);
+    buf_free(&sc->fills);
     buf_free(&sc->computes);
     buf_free(&sc->unread_computes);
     buf_free(&sc->typed_groups);

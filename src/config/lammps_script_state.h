@@ -6,6 +6,7 @@
 
 #include "lammps_script.h"
 #include "../physics/crystal.h"
+#include "../physics/region.h"
 #include "../util/strbuf.h"
 #include "../util/util.h"
 
@@ -59,6 +60,8 @@ typedef struct {
                       axis through c's other two coordinates, radius r, from lo to hi) */
     int axis, out; /* out: LAMMPS's side out */
     double c[3], r, lo, hi;
+    int nparts, any; /* intersect (any 0) or union (any 1) of the regions parts[..] (simple ones) */
+    int parts[MDL_REGION_PARTS];
 } script_region;
 
 /* What a run or minimize saved: the keys then, and the text printed before it. */
@@ -97,6 +100,9 @@ typedef struct script {
     int dimension;          /* the dimension command's 2 or 3 (0: not given, 3) */
     int ntypes, box_made, atoms_made, velocity_made, stop;
     int deleted;            /* a delete_atoms command was made */
+    mdl_buf fills;          /* create_atoms so far: [system] lattice_regions' entries ("T box" or "T REGION") */
+    int nfills, fill_whole; /* fill_whole: the first fills the box, of that type (0: a region) */
+    long lattice_made, fill_lattice; /* lattice commands so far; the count at the first create_atoms */
     char dump_id[64];       /* the dump's ID ("": none) */
     long thermo_every;      /* thermo N (0: the first and last steps of each run) */
     int thermo_custom;

@@ -1,5 +1,6 @@
-/* LAMMPS's regions that name atoms by where they are (block, sphere, cylinder, inside or out), as the
-   groups, type edits and deletions of [system] read them: their words and the inside test. */
+/* LAMMPS's regions that name atoms by where they are (block, sphere, cylinder, inside or out, and
+   their intersections or unions), as the groups, type edits, deletions and lattice fills of [system]
+   read them: their words and the inside test. */
 #ifndef MDL_PHYSICS_REGION_H
 #define MDL_PHYSICS_REGION_H
 
@@ -65,6 +66,42 @@ static inline int region_inside(const mdl_region *r, const double p[3])
             in &= p[r->axis] >= r->lo && p[r->axis] <= r->hi;
     }
     return in != r->out;
+}
+
+/* A region of one or more parts: "R and R ..." (in every part, LAMMPS's region intersect) or "R or
+   R ..." (in any, LAMMPS's region union), each R as region_parse reads it. */
+enum { MDL_REGION_PARTS = 8 };
+typedef struct {
+    int n, any;
+    mdl_region part[MDL_REGION_PARTS];
+} mdl_region_set;
+
+/* The region of words w[0 ..], its parts joined by one of "and" or "or": the words it takes, or 0
+   where they are not one (a word after a part that is neither is left to the caller). */
+static inline int region_set_parse(char *const *w, int n, mdl_region_set *set)
+{
+    memset(set, 0, sizeof *set);
+    for (int used = 0;;) {
+        const int k = set->n < MDL_REGION_PARTS ? region_parse(w + used, n - used, &set->part[set->n]) : 0;
+        if (!k)
+            return 0;
+        set->n++, used += k;
+        const int join = used < n ? !strcmp(w[used], "and") ? 1 : !strcmp(w[used], "or") ? 2 : 0 : 0;
+        if (!join)
+            return used;
+        if (set->n > 1 && (join == 2) != set->any)
+            return 0; /* "and" and "or" in one region: LAMMPS nests regions, mdlite takes one level */
+        set->any = join == 2, used++;
+    }
+}
+
+/* Whether p is in the region of parts. */
+static inline int region_set_inside(const mdl_region_set *set, const double p[3])
+{
+    for (int k = 0; k < set->n; k++)
+        if (region_inside(&set->part[k], p) == set->any)
+            return set->any;
+    return !set->any;
 }
 
 #endif

@@ -28,7 +28,8 @@ static int in_definition(const mdl_config *cfg, const mdl_system *s, size_t i, c
     const uint32_t g = s->groups[s->id[i]] | MDL_GROUP_ALL;
     int in = w[1][0] == 'i' && w[1][1] == 'n'; /* intersect: in every group named */
     switch (w[1][0]) {
-    case 't':
+    case 't': /* type, or made_type (made before set_types) */
+    case 'm':
         for (int a = 2; a < n; a++)
             if (s->type[i] == types[a])
                 return 1;
@@ -67,7 +68,7 @@ static int apply_definition(const mdl_config *cfg, mdl_system *s, char *d)
     const int n = split(d, w, 1024);
     if (n < 2) /* config_groups.c refused it */
         return MDL_EINPUT;
-    for (int a = 2; a < n && w[1][0] == 't'; a++)
+    for (int a = 2; a < n && (w[1][0] == 't' || w[1][0] == 'm'); a++)
         if ((types[a] = system_species_index(s, w[a], 0)) < 0) {
             mdl_error("%s: [system] groups: '%s': not one of the system's species", config_origin(cfg, "system", "groups"),
                       w[a]);
@@ -77,11 +78,11 @@ static int apply_definition(const mdl_config *cfg, mdl_system *s, char *d)
     uint32_t *add = mdl_calloc(s->n, sizeof *add, "a group"); /* decided on the groups before it, then set */
     if (!add)
         return MDL_ERUN;
-    mdl_region r;
-    const int region = region_parse(w + 1, n - 1, &r) != 0; /* block, sphere, cylinder */
+    mdl_region_set r;
+    const int region = region_set_parse(w + 1, n - 1, &r) != 0; /* block, sphere, cylinder, joined */
     for (size_t i = 0; i < s->n; i++) {
         const double p[3] = {s->x[i], s->y[i], s->z[i]};
-        add[i] = (region ? region_inside(&r, p) : in_definition(cfg, s, i, w, n, types)) ? bit : 0;
+        add[i] = (region ? region_set_inside(&r, p) : in_definition(cfg, s, i, w, n, types)) ? bit : 0;
     }
     for (size_t i = 0; i < s->n; i++)
         s->groups[s->id[i]] |= add[i];
@@ -113,8 +114,8 @@ int system_make_groups(const mdl_config *cfg, mdl_system *s, int after_types)
    or MDL_EINPUT naming the key. */
 static int set_types_edit(const mdl_config *cfg, mdl_system *s, char *edit)
 {
-    char *w[12] = {""};
-    const int n = split(edit, w, 12);
+    char *w[128] = {""};
+    const int n = split(edit, w, 128);
     const int to = n >= 2 ? system_species_index(s, w[n - 1], 0) : -1;
     const int from = n == 3 && !strcmp(w[0], "type") ? system_species_index(s, w[1], 0) : -1;
     uint32_t group = n == 3 && !strcmp(w[0], "group") ? config_group_bit(cfg, w[1]) : 0, typed = 0;
@@ -128,11 +129,12 @@ static int set_types_edit(const mdl_config *cfg, mdl_system *s, char *edit)
                   "the groups that do not depend on them)", config_origin(cfg, "system", "set_types"), w[1]);
         return MDL_EINPUT;
     }
-    mdl_region r;
-    const int region = n >= 2 && region_parse(w, n - 1, &r) == n - 1;
+    mdl_region_set r;
+    const int region = n >= 2 && region_set_parse(w, n - 1, &r) == n - 1;
     if (!(to >= 0 && ((n == 2 && !strcmp(w[0], "all")) || from >= 0 || group || region))) {
         mdl_error("%s: [system] set_types: '%s': expected 'type SPECIES SPECIES', 'REGION SPECIES' (block XLO XHI YLO "
-                  "YHI ZLO ZHI, sphere X Y Z R or cylinder x|y|z C1 C2 R LO HI, then out or nothing), 'group GROUP "
+                  "YHI ZLO ZHI, sphere X Y Z R or cylinder x|y|z C1 C2 R LO HI, then out or nothing; or such regions "
+                  "joined by 'and' or by 'or'), 'group GROUP "
                   "SPECIES' or 'all SPECIES', of the system's species and [system] groups",
                   config_origin(cfg, "system", "set_types"), w[0]);
         return MDL_EINPUT;
@@ -140,7 +142,7 @@ static int set_types_edit(const mdl_config *cfg, mdl_system *s, char *edit)
     for (size_t i = 0; i < s->n; i++) {
         const double p[3] = {s->x[i], s->y[i], s->z[i]};
         const int in = w[0][0] == 'a' || (group ? group_has(s->groups, s->id[i], group)
-                                          : from >= 0 ? s->type[i] == from : region_inside(&r, p));
+                                          : from >= 0 ? s->type[i] == from : region_set_inside(&r, p));
         if (in)
             s->type[i] = to;
     }
@@ -295,17 +297,18 @@ static void keep_atom(mdl_system *s, size_t to, size_t from)
 
 int system_delete_atoms(const mdl_config *cfg, mdl_system *s)
 {
-    mdl_region r[64];
+    mdl_region_set r[64];
     int nr = 0;
     char *copy = mdl_strdup(cfg->delete_atoms), *save = NULL;
     if (!copy)
         return MDL_ERUN;
     for (char *d = strtok_r(copy, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
-        char *w[16];
-        const int n = split(d, w, 16);
-        if (nr == 64 || !n || region_parse(w, n, &r[nr]) != n) {
+        char *w[128];
+        const int n = split(d, w, 128);
+        if (nr == 64 || !n || region_set_parse(w, n, &r[nr]) != n) {
             mdl_error("%s: [system] delete_atoms: expected regions, each block XLO XHI YLO YHI ZLO ZHI, sphere X Y Z R or "
-                      "cylinder x|y|z C1 C2 R LO HI (box units, then out or nothing; at most 64)",
+                      "cylinder x|y|z C1 C2 R LO HI (box units, then out or nothing; at most 64), or such regions "
+                      "joined by 'and' or by 'or'",
                       config_origin(cfg, "system", "delete_atoms"));
             free(copy);
             return MDL_EINPUT;
@@ -318,7 +321,7 @@ int system_delete_atoms(const mdl_config *cfg, mdl_system *s)
         const double p[3] = {s->x[i], s->y[i], s->z[i]};
         int in = 0;
         for (int k = 0; k < nr && !in; k++)
-            in = region_inside(&r[k], p);
+            in = region_set_inside(&r[k], p);
         if (!in)
             keep_atom(s, kept++, i);
     }

@@ -1,8 +1,10 @@
 /* Lattices as LAMMPS's lattice and create_atoms make them (fcc, bcc, sc, hcp, diamond, custom;
-   oriented, shifted, in any box), species assignment and Maxwell-Boltzmann velocities. */
+   oriented, shifted, in any box or in regions of it), species assignment and Maxwell-Boltzmann
+   velocities. */
 #include "lattice.h"
 
 #include "../physics/observables.h"
+#include "../physics/region.h"
 #include "../physics/rng.h"
 #include "../util/util.h"
 
@@ -60,14 +62,60 @@ static void lattice_box(const mdl_config *cfg, const mdl_crystal *L, mdl_box *b)
     }
 }
 
+/* One fill of the lattice: the whole box (species by composition where species < 0) or a region's
+   points, of one species ([system] lattice_regions). */
+enum { MAX_FILLS = 64 };
+typedef struct {
+    int species, whole;
+    mdl_region_set region;
+} lattice_fill;
+
+/* The fills of cfg: [system] lattice_regions' entries ("SPECIES box" or "SPECIES REGION"), or the
+   whole box by composition. A bad entry: MDL_EINPUT, named where report is set. */
+static int read_fills(const mdl_config *cfg, lattice_fill *f, int *n, int report)
+{
+    *n = 0;
+    if (!cfg->lattice_regions[0]) {
+        f[0] = (lattice_fill){-1, 1, {0}}, *n = 1;
+        return MDL_OK;
+    }
+    char copy[MDL_PATH_LEN], *save = NULL;
+    mdl_copy(copy, sizeof copy, cfg->lattice_regions);
+    for (char *d = strtok_r(copy, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
+        char entry[MDL_PATH_LEN], *w[128], *s2 = NULL;
+        mdl_copy(entry, sizeof entry, d);
+        int nw = 0;
+        for (char *t = strtok_r(d, " \t", &s2); t && nw < 128; t = strtok_r(NULL, " \t", &s2))
+            w[nw++] = t;
+        lattice_fill *e = &f[*n < MAX_FILLS ? *n : 0];
+        e->species = -1;
+        for (int t = 0; nw && t < cfg->nspecies; t++)
+            if (!strcmp(cfg->species[t], w[0]))
+                e->species = t;
+        e->whole = nw == 2 && !strcmp(w[1], "box");
+        if (*n == MAX_FILLS || e->species < 0 ||
+            (!e->whole && (nw < 2 || region_set_parse(w + 1, nw - 1, &e->region) != nw - 1))) {
+            if (report)
+                mdl_error("%s: [system] lattice_regions: '%s': expected 'SPECIES box' or 'SPECIES REGION', SPECIES one "
+                          "of [system] species and REGION as [system] groups writes one (at most %d entries)",
+                          config_origin(cfg, "system", "lattice_regions"), entry, MAX_FILLS);
+            return MDL_EINPUT;
+        }
+        (*n)++;
+    }
+    return MDL_OK;
+}
+
 /* The lattice points inside box b, in LAMMPS's create_atoms order (cells k, j, i over the box's
    bounding box in lattice coordinates, then the basis), each kept where it lies in the box shrunk
    by 1e-6 of it at the lower faces and twice that at the upper ones (LAMMPS's epsilon: of the
    fractional coordinate in a triclinic box, of each length in an orthogonal one), so that of two
    periodic images on the faces exactly one is made. Along a non-periodic dimension (face: the
    boundary's faces) the box is [lo, hi) as made, its shrink-wrapped faces out by 1e-4 of its length,
-   as LAMMPS's create_box makes it. Appended to s where s is given; returns how many. */
-static size_t fill_box(const mdl_crystal *L, const mdl_box *b, const int face[3][2], mdl_system *s)
+   as LAMMPS's create_box makes it; those of fill f's region alone (LAMMPS: the region's test before
+   the box's). Appended to s where s is given; returns how many. */
+static size_t fill_box(const mdl_crystal *L, const mdl_box *b, const int face[3][2], const lattice_fill *f,
+                       mdl_system *s)
 {
     const int tri = box_is_triclinic(b);
     double blo[3] = {INFINITY, INFINITY, INFINITY}, bhi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -104,6 +152,8 @@ static size_t fill_box(const mdl_crystal *L, const mdl_box *b, const int face[3]
                 for (int m = 0; m < L->nbasis; m++) {
                     double x[3] = {i + L->basis[m][0], j + L->basis[m][1], k + L->basis[m][2]}, c[3];
                     crystal_to_box(L, x);
+                    if (!f->whole && !region_set_inside(&f->region, x))
+                        continue;
                     if (tri)
                         box_to_fraction(b, x, c);
                     else
@@ -112,7 +162,7 @@ static size_t fill_box(const mdl_crystal *L, const mdl_box *b, const int face[3]
                         c[2] < sublo[2] || c[2] >= subhi[2])
                         continue;
                     if (s)
-                        system_add_atom(s, 0, x[0], x[1], x[2]);
+                        system_add_atom(s, f->species < 0 ? 0 : f->species, x[0], x[1], x[2]);
                     n++;
                 }
     return n;
@@ -127,9 +177,15 @@ size_t lattice_atom_count(const mdl_config *cfg)
     const double cells = box_volume(&b) / crystal_cell_volume(&L);
     if (!(cells * L.nbasis < 4.0 * (double)MDL_MAX_ATOMS)) /* far too many: never the loop */
         return (size_t)MDL_MAX_ATOMS + 1;
-    int face[3][2];
+    int face[3][2], nf;
     const char *why;
-    return config_boundary(cfg, face, &why) ? fill_box(&L, &b, face, NULL) : 0; /* config_check_system: valid */
+    lattice_fill f[MAX_FILLS];
+    if (!config_boundary(cfg, face, &why) || read_fills(cfg, f, &nf, 0) != MDL_OK)
+        return 0; /* config_check_system: a valid boundary; lattice_build names a bad fill */
+    size_t n = 0;
+    for (int k = 0; k < nf; k++)
+        n += fill_box(&L, &b, face, &f[k], NULL);
+    return n;
 }
 
 double lattice_volume(const mdl_config *cfg)
@@ -157,11 +213,13 @@ int lattice_build(const mdl_config *cfg, mdl_system *s)
     for (int t = 0; t < cfg->nspecies; t++)
         system_species_index(s, cfg->species[t], 1);
     lattice_box(cfg, &L, &s->box);
-    int face[3][2];
+    int face[3][2], nf;
     const char *why;
-    if (config_boundary(cfg, face, &why))
-        fill_box(&L, &s->box, face, s);
-    return s->n > 0 ? assign_species(cfg, s) : MDL_OK;
+    lattice_fill f[MAX_FILLS];
+    MDL_TRY(read_fills(cfg, f, &nf, 1));
+    for (int k = 0; k < nf && config_boundary(cfg, face, &why); k++)
+        fill_box(&L, &s->box, face, &f[k], s);
+    return s->n > 0 && f[0].species < 0 ? assign_species(cfg, s) : MDL_OK;
 }
 
 double kinetic_energy(const mdl_system *s, const mdl_units *u)

@@ -13,6 +13,10 @@
             a group, setforce, addforce and aveforce on others; exclude type; fix indent (sphere,
             cylinder, plane, side in, fix_modify energy); minimisation with a group held by setforce and
             pressed by an indenter; regions sphere and cylinder, side out, flat blocks; delete_atoms
+  fills     create_atoms in regions, one after another with their types (friction/in.friction's slabs and
+            half-spheres, shortened): regions intersect and union, side out of them, groups of types made
+            before a set, a joined region deleted; a create_atoms after a group, after a new lattice, and a
+            join of a join refused
   refusals  what mdlite does not take of them, each naming its line; the GPU refusing a run of
             groups by name
   velocities  velocity between runs (scale, set with sum, ramp along a shrink-wrapped dimension,
@@ -149,6 +153,45 @@ def groups3d(d):
           what="in/indent.min's slab: a run, then cg with the lower layer held")
 
 
+FILLS = ("dimension 2\nboundary p s p\natom_style atomic\nneighbor 0.3 bin\nneigh_modify delay 5\nlattice hex 0.9\n"
+         "region box block 0 30 0 16 -0.25 0.25\ncreate_box 4 box\nmass * 1.0\n"
+         "region lo-slab block INF INF INF 5 INF INF\nregion hi-slab block INF INF 11 INF INF INF\n"
+         "region above-lo block INF INF INF 5 INF INF side out\nregion below-hi block INF INF 11 INF INF INF side out\n"
+         "region lo-ball sphere 18 5 0 5\nregion hi-ball sphere 10 11 0 5\n"
+         "region lo-half intersect 2 lo-ball above-lo\nregion hi-half intersect 2 hi-ball below-hi\n"
+         "create_atoms 1 region lo-slab\ncreate_atoms 1 region hi-slab\ncreate_atoms 2 region lo-half\n"
+         "create_atoms 3 region hi-half\npair_style lj/cut 2.5\npair_coeff * * 1.0 1.0 2.5\n"
+         "group lo region lo-slab\ngroup lo type 2\ngroup hi region hi-slab\ngroup hi type 3\n"
+         "region lo-fixed block INF INF INF 1.1 INF INF\nregion hi-fixed block INF INF 14.9 INF INF INF\n"
+         "group lo-fixed region lo-fixed\ngroup hi-fixed region hi-fixed\ngroup boundary union lo-fixed hi-fixed\n"
+         "group mobile subtract all boundary\nset group lo-fixed type 4\nset group hi-fixed type 4\n")
+
+
+def fills(d):
+    agree(d, "friction_fills", FILLS + "compute new mobile temp\nvelocity mobile create 0.1 482748 temp new\n"
+          "velocity hi set 1.0 0.0 0.0 sum yes\nfix 1 all nve\nfix 2 boundary setforce 0.0 0.0 0.0\n"
+          "fix 4 all enforce2d\ntimestep 0.0025\nthermo_style custom step atoms temp pe ke etotal press\n"
+          "thermo 100\nthermo_modify temp new\nrun 500\n",
+          what="friction/in.friction's slabs and half-spheres (create_atoms in regions, intersect with side out, "
+          "groups of types before set, IDs with '-')")
+    joined = ("units lj\natom_style atomic\nlattice fcc 0.8442\nregion box block 0 6 0 6 0 6\ncreate_box 2 box\n"
+              "mass * 1.0\npair_style lj/cut 2.5\npair_coeff * * 1.0 1.0 2.5\nregion a sphere 3 3 3 2.2\n"
+              "region b block 0 2 INF INF INF INF\nregion ab union 2 a b\nregion notab union 2 a b side out\n"
+              "region c cylinder z 3 3 1.5 INF INF\nregion cb intersect 2 c b side out\n"
+              "create_atoms 1 region ab\ncreate_atoms 2 region notab\ngroup ones type 1\nset region a type 2\n"
+              "group ring region c\nvelocity all create 1.2 4711 loop geom\nvelocity ones scale 1.5\n"
+              "velocity ring scale 0.5\ndelete_atoms region cb\nfix 1 all nve\n"
+              "thermo_style custom step atoms temp pe ke etotal press\nthermo 25\nrun 100\n")
+    agree(d, "union_fills", joined, what="union and its side out filled with two types, a group of type 1 before a set "
+          "made type 2 of some, an intersect's side out deleted (LAMMPS regions joined, De Morgan for side out)")
+    refused(d, "fill_then_group", joined.replace("create_atoms 2 region notab\n", "group one type 1\n"
+            "create_atoms 2 region notab\n"), ["in.test:17", "after commands that named"])
+    refused(d, "fill_new_lattice", joined.replace("create_atoms 2 region notab\n", "lattice fcc 0.9\n"
+            "create_atoms 2 region notab\n"), ["in.test:17", "one lattice"])
+    refused(d, "nested_join", joined.replace("region cb intersect 2 c b side out\n", "region cb intersect 2 c ab\n"),
+            ["in.test:14", "itself joined"])
+
+
 def refusals(d):
     base = CHANNEL.replace("fix 1 all nve\nfix 2 flow temp/rescale 200 1.0 1.0 0.02 1.0\nfix_modify 2 temp mobile\n", "")
     for name, text, expect in [
@@ -258,7 +301,7 @@ def main():
         print("no lmp (LAMMPS): skipped")
         sys.exit(SKIP)
     d = workdir(f"lammps-groups-{case}")
-    {"flows": flows, "groups3d": groups3d, "refusals": refusals, "velocities": velocities}[case](d)
+    {"flows": flows, "groups3d": groups3d, "refusals": refusals, "velocities": velocities, "fills": fills}[case](d)
 
 
 if __name__ == "__main__":

@@ -291,8 +291,8 @@ def bad_scripts(mdlite):
     refused(mdlite, d, "in.fix", BASE + "fix 2 all nvt temp 1 1 0.5\nrun 10\n", ["fix nve and fix nvt together"])
     refused(mdlite, d, "in.velocity", BASE + "run 10\nvelocity all create 1.0 5 loop geom\nrun 10\n",
             [f"in.velocity:{n + 2}:", "loop geom after a run"])
-    refused(mdlite, d, "in.mix", BASE.replace("create_atoms 1 box", "region half block 0 2 0 4 0 4\ncreate_atoms 1 region half"),
-            ["in.mix:7:", "create_atoms", "fills the whole box"])
+    refused(mdlite, d, "in.mix", BASE.replace("create_atoms 1 box", "region half block 0 2 0 4 0 4\ncreate_atoms 1 region half basis 1 1"),
+            ["in.mix:7:", "create_atoms", "no keywords"])
     # a key the script sets reaches the configuration with its script line
     refused(mdlite, d, "in.skin", BASE + "neighbor -0.3 bin\nrun 10\n", [f"in.skin:{n + 1}:", "skin"])
 

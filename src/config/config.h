@@ -160,6 +160,8 @@ typedef struct mdl_config_s {
     mdl_force_fixes force_fixes; /* ... read, their groups as bits */
     char thermostat_group_name[MDL_PATH_LEN]; /* the group a scaling or Langevin thermostat acts on */
     uint32_t thermostat_group; /* ... its bit */
+    int thermostat_components; /* ... the velocity components it measures and scales (bits 1 x, 2 y, 4 z; 7 all:
+                                  LAMMPS's compute temp/partial as a scaling thermostat's fix_modify temp) */
     double rescale_window;    /* nvt-rescale: no rescaling while |T - target| is within it (LAMMPS's window) */
     int threads;              /* 0: OpenMP default */
     int processors[3];        /* MPI bricks along x, y, z (product = ranks); 0 0 0: auto */
@@ -176,9 +178,11 @@ typedef struct mdl_config_s {
     char thermo_format[MDL_PATH_LEN]; /* the table's formats: "line=F F ...;int=F;float=F;N=F" ("": LAMMPS's) */
     char thermo_group_name[MDL_PATH_LEN]; /* the group of thermo's temperature (LAMMPS's thermo_modify temp) */
     uint32_t thermo_group;    /* ... its bit */
+    int thermo_components;    /* ... its velocity components (bits 1 x, 2 y, 4 z; 7 all) */
     char thermo_pressure_group_name[MDL_PATH_LEN]; /* the group of the pressure's kinetic part ("": thermo_group's;
                                                       LAMMPS's thermo_press keeps thermo_modify temp's) */
     uint32_t thermo_pressure_group;
+    int thermo_pressure_components;
     int thermo_multi;         /* the table as LAMMPS's thermo_modify line multi (keyword = value lines) */
     char log_file[MDL_PATH_LEN]; /* what the run prints, also into this file ("": none) */
     int log_append;

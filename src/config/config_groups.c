@@ -127,16 +127,27 @@ static int read_definitions(mdl_config *cfg)
 }
 
 /* A key naming one group into its bit ("" is all). */
-static int group_key(const mdl_config *cfg, const char *section, const char *key, const char *name, uint32_t *bit)
+/* A group key's value, "NAME [COMPONENTS]": the group's bit, and the velocity components its
+   temperature counts (COMPONENTS of x, y and z, each once, z not in 2-d: LAMMPS's compute temp/partial;
+   none: all, 7). */
+static int group_key(const mdl_config *cfg, const char *section, const char *key, const char *name, uint32_t *bit,
+                     int *components)
 {
-    char one[MDL_GROUP_NAME_LEN + 2];
-    const int n = sscanf(name, " %33s %c", one, &(char){0});
-    const int k = n <= 0 ? 0 : n == 1 ? group_index(cfg, one) : -1;
-    if (k < 0) {
-        config_fail(config_find_entry(cfg, section, key), "'%s': not one of [system] groups' names (or all)", name);
+    char one[MDL_GROUP_NAME_LEN + 2], comp[8] = "xyz";
+    const int n = sscanf(name, " %33s %7s %c", one, comp, &(char){0});
+    const int k = n <= 0 ? 0 : n <= 2 ? group_index(cfg, one) : -1;
+    int c = 0, ok = k >= 0 && strlen(comp) <= 3;
+    for (const char *p = comp; ok && *p; p++) {
+        const int b = *p == 'x' ? 1 : *p == 'y' ? 2 : *p == 'z' && cfg->dimension != 2 ? 4 : 0;
+        ok = b && !(c & b), c |= b;
+    }
+    if (!ok) {
+        config_fail(config_find_entry(cfg, section, key), "'%s': expected NAME [COMPONENTS], NAME one of [system] "
+                    "groups' names (or all), COMPONENTS the velocity components its temperature counts (x, y, z, "
+                    "each once, z not in 2-d: LAMMPS's compute temp/partial)", name);
         return 0;
     }
-    *bit = 1u << k;
+    *bit = 1u << k, *components = n == 2 ? c : 7;
     return 1;
 }
 
@@ -244,18 +255,26 @@ static int read_force_fixes(mdl_config *cfg)
 int config_read_groups(mdl_config *cfg)
 {
     if (!read_definitions(cfg) || !read_force_fixes(cfg) ||
-        !group_key(cfg, "run", "thermostat_group", cfg->thermostat_group_name, &cfg->thermostat_group) ||
-        !group_key(cfg, "output", "thermo_group", cfg->thermo_group_name, &cfg->thermo_group) ||
-        !group_key(cfg, "output", "thermo_pressure_group", cfg->thermo_pressure_group_name, &cfg->thermo_pressure_group))
+        !group_key(cfg, "run", "thermostat_group", cfg->thermostat_group_name, &cfg->thermostat_group,
+                   &cfg->thermostat_components) ||
+        !group_key(cfg, "output", "thermo_group", cfg->thermo_group_name, &cfg->thermo_group, &cfg->thermo_components) ||
+        !group_key(cfg, "output", "thermo_pressure_group", cfg->thermo_pressure_group_name, &cfg->thermo_pressure_group,
+                   &cfg->thermo_pressure_components))
         return 0;
     if (!config_find_entry(cfg, "output", "thermo_pressure_group"))
-        cfg->thermo_pressure_group = cfg->thermo_group;
+        cfg->thermo_pressure_group = cfg->thermo_group, cfg->thermo_pressure_components = cfg->thermo_components;
     const int reads = ensemble_reads(cfg->ensemble);
     if (cfg->thermostat_group != MDL_GROUP_ALL && !(reads & MDL_ON_GROUP)) {
         char which[256];
         config_fail(config_find_entry(cfg, "run", "thermostat_group"), "'%s': a group's thermostat is one of %s (this "
                     "ensemble acts on all atoms)", cfg->thermostat_group_name,
                     ensembles_reading(MDL_ON_GROUP, which, sizeof which));
+        return 0;
+    }
+    if (cfg->thermostat_components != 7 && ensemble_info(cfg->ensemble)->action != MDL_ACT_SCALE) {
+        config_fail(config_find_entry(cfg, "run", "thermostat_group"), "'%s': a temperature of some velocity components "
+                    "is a scaling thermostat's (nvt-rescale, nvt-berendsen, nvt-csvr), not %s's",
+                    cfg->thermostat_group_name, config_ensemble_name(cfg->ensemble));
         return 0;
     }
     if (config_find_entry(cfg, "run", "rescale_window") && !(reads & MDL_READS_WINDOW)) {
@@ -265,11 +284,13 @@ int config_read_groups(mdl_config *cfg)
         return 0;
     }
     cfg->groups_used = cfg->force_fixes.n || cfg->thermostat_group != MDL_GROUP_ALL || cfg->thermo_group != MDL_GROUP_ALL ||
-                       cfg->thermo_pressure_group != MDL_GROUP_ALL;
+                       cfg->thermo_pressure_group != MDL_GROUP_ALL || cfg->thermostat_components != 7 ||
+                       cfg->thermo_components != 7 || cfg->thermo_pressure_components != 7;
     if (cfg->groups_used && !strcmp(cfg->backend, "gpu")) {
-        const int run = cfg->force_fixes.n || cfg->thermostat_group != MDL_GROUP_ALL;
+        const int run = cfg->force_fixes.n || cfg->thermostat_group != MDL_GROUP_ALL || cfg->thermostat_components != 7;
         const char *key = cfg->force_fixes.n ? "force_fixes" : run ? "thermostat_group"
-                          : cfg->thermo_group != MDL_GROUP_ALL ? "thermo_group" : "thermo_pressure_group";
+                          : cfg->thermo_group != MDL_GROUP_ALL || cfg->thermo_components != 7 ? "thermo_group"
+                                                                                                : "thermo_pressure_group";
         config_fail(config_find_entry(cfg, run ? "run" : "output", key),
                     "the GPU backend does not take fixes, thermostats or thermo on groups yet ([run] backend = gpu); "
                     "run it with backend = cpu");

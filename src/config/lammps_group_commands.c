@@ -24,14 +24,19 @@ int script_group_exists(const script *sc, const char *id)
     return !strcmp(id, "all") || listed(&sc->groups, id);
 }
 
-int script_temp_compute(const script *sc, const char *id, char group[32])
+int script_temp_compute(const script *sc, const char *id, char group[32], char components[4])
 {
     const size_t n = strlen(id);
     for (const char *p = sc->computes.s; p && *p; p = strchr(p, '\n') + 1)
-        if (!strncmp(p, id, n) && p[n] == ' ') {
-            const size_t len = strcspn(p + n + 1, "\n");
-            memcpy(group, p + n + 1, len < 31 ? len : 31);
+        if (!strncmp(p, id, n) && p[n] == ' ') { /* "ID GROUP" or "ID GROUP COMPONENTS" */
+            const char *g = p + n + 1;
+            const size_t len = strcspn(g, " \n"), k = g[len] == ' ' ? strcspn(g + len + 1, "\n") : 0;
+            memcpy(group, g, len < 31 ? len : 31);
             group[len < 31 ? len : 31] = '\0';
+            if (components) {
+                memcpy(components, g + len + 1, k < 3 ? k : 3);
+                components[k < 3 ? k : 3] = '\0';
+            }
             return 1;
         }
     return 0;
@@ -122,7 +127,7 @@ static int cmd_compute(script *sc, char **w, int nw)
     if (nw < 4)
         return fail(sc, "expected 'compute ID GROUP STYLE ...'");
     char g[32];
-    if (script_temp_compute(sc, w[1], g) || listed(&sc->unread_computes, w[1]))
+    if (script_temp_compute(sc, w[1], g, NULL) || listed(&sc->unread_computes, w[1]))
         return fail(sc, "compute %s exists already (LAMMPS refuses a second one of that ID)", w[1]);
     if (!strcmp(w[3], "property/atom") && nw > 4) {
         for (int a = 4; a < nw; a++)
@@ -133,14 +138,27 @@ static int cmd_compute(script *sc, char **w, int nw)
             return fail(sc, "no group %s (LAMMPS: could not find compute group ID)", w[2]);
         return buf_addf(&sc->unread_computes, "%s\n", w[1]);
     }
-    if (strcmp(w[3], "temp") != 0 || nw != 4)
-        return fail(sc, "compute %s: mdlite takes compute ID GROUP temp (a group's temperature, for thermo_modify temp, "
-                        "fix_modify temp and velocity's temp)", w[3]);
+    const int partial = !strcmp(w[3], "temp/partial") && nw == 7;
+    if ((strcmp(w[3], "temp") != 0 || nw != 4) && !partial)
+        return fail(sc, "compute %s: mdlite takes compute ID GROUP temp and temp/partial XFLAG YFLAG ZFLAG (a group's "
+                        "temperature, for thermo_modify temp, fix_modify temp and velocity's temp)", w[3]);
     if (!script_group_exists(sc, w[2]))
         return fail(sc, "no group %s (LAMMPS: could not find compute group ID)", w[2]);
     if (strchr(w[1], ' ') || strlen(w[1]) > 60)
         return fail(sc, "compute %s: mdlite takes IDs of at most 60 characters", w[1]);
-    return buf_addf(&sc->computes, "%s %s\n", w[1], w[2]);
+    char comp[4] = "";
+    for (int d = 0; d < 3 && partial; d++) {
+        long flag;
+        MDL_TRY(script_count(sc, w[4 + d], 0, 1, &flag));
+        if (flag && d == 2 && sc->dimension == 2)
+            return fail(sc, "temp/partial with vz in a 2-d system (LAMMPS: compute temp/partial cannot use vz for 2d "
+                            "systems)");
+        if (flag)
+            strncat(comp, &"xyz"[d], 1);
+    }
+    if (partial && !comp[0])
+        return fail(sc, "temp/partial of no velocity component: no degree of freedom to count");
+    return buf_addf(&sc->computes, "%s %s%s%s\n", w[1], w[2], comp[0] ? " " : "", comp);
 }
 
 int script_keyword_given(char **w, int nw, int from, const char *key)
@@ -158,7 +176,7 @@ static int velocity_keywords(script *sc, char **w, int nw, int from, const char 
     *lattice = 1;
     for (int k = from; k < nw; k += 2) {
         const char *key = w[k], *v = k + 1 < nw ? w[k + 1] : "";
-        char group[32], pair[80];
+        char group[32], comp[4], pair[80];
         snprintf(pair, sizeof pair, " %s %s ", key, v);
         const int any = !strcmp(key, "temp") && strstr(allowed, " temp * ");
         if (!strstr(allowed, pair) && !any) {
@@ -173,10 +191,10 @@ static int velocity_keywords(script *sc, char **w, int nw, int from, const char 
         }
         if (!strcmp(key, "units"))
             *lattice = !strcmp(v, "lattice");
-        else if (!strcmp(key, "temp") && !script_temp_compute(sc, v, group))
+        else if (!strcmp(key, "temp") && !script_temp_compute(sc, v, group, comp))
             return fail(sc, "temp %s: no compute temp of that ID (LAMMPS: could not find velocity temperature ID)", v);
-        else if (!strcmp(key, "temp"))
-            MDL_TRY(buf_addf(out, " temp %s", group));
+        else if (!strcmp(key, "temp")) /* temp/partial: its components (velocity's bias no, LAMMPS's default) */
+            MDL_TRY(buf_addf(out, " temp %s%s%s", group, comp[0] ? " components " : "", comp));
         else if (!strcmp(key, "loop") || !strcmp(key, "dist") || !strcmp(key, "sum"))
             MDL_TRY(buf_addf(out, " %s %s", key, v));
     }

@@ -124,9 +124,12 @@ int script_group_fixes(script *sc, const script_fix *thermostat)
         rc = setf(sc, "run", "force_fixes", "%s", fixes.s);
     buf_free(&fixes);
     MDL_TRY(rc);
-    if (!thermostat || !strcmp(thermostat->group, "all"))
+    char group[32], comp[4] = "";
+    if (thermostat && thermostat->temp[0] && !script_temp_compute(sc, thermostat->temp, group, comp))
+        comp[0] = '\0';
+    if (!thermostat || (!strcmp(thermostat->group, "all") && !comp[0]))
         return MDL_OK;
-    return setf(sc, "run", "thermostat_group", "%s", thermostat->group);
+    return setf(sc, "run", "thermostat_group", "%s%s%s", thermostat->group, comp[0] ? " " : "", comp);
 }
 
 /* fix_modify ID temp C: the thermostat's temperature from compute temp C, on the fix's own group;
@@ -149,11 +152,14 @@ int script_cmd_fix_modify(script *sc, char **w, int nw)
                         "yes|no (fix indent's)");
     if (!f)
         return fail(sc, "no fix %s (LAMMPS: could not find fix_modify ID)", w[1]);
-    char group[32];
-    if (!script_temp_compute(sc, w[3], group))
+    char group[32], comp[4];
+    if (!script_temp_compute(sc, w[3], group, comp))
         return fail(sc, "no compute temp %s (LAMMPS: could not find fix_modify temperature ID)", w[3]);
     if (!group_thermostat_style(f->style))
         return fail(sc, "fix %s is a %s: mdlite takes fix_modify temp on thermostats", w[1], f->style);
+    if (comp[0] && !strcmp(f->style, "langevin"))
+        return fail(sc, "compute %s is a temp/partial: mdlite's Langevin acts on every velocity component (a scaling "
+                        "thermostat takes one: temp/rescale, temp/berendsen, temp/csvr)", w[3]);
     if (strcmp(group, f->group) != 0)
         return fail(sc, "compute %s is on group %s, fix %s on group %s: mdlite's thermostat measures the group it "
                         "acts on", w[3], group, w[1], f->group);
@@ -175,10 +181,11 @@ int script_thermo_temp(script *sc, const char *id)
     if (!used)
         return fail(sc, "temp %s: the thermo style has no temp, ke, etotal, enthalpy or econserve (LAMMPS: thermo style "
                         "does not use temp)", id);
-    char group[32];
-    if (!script_temp_compute(sc, id, group))
+    char group[32], comp[4];
+    if (!script_temp_compute(sc, id, group, comp))
         return fail(sc, "temp %s: no compute temp of that ID (LAMMPS: could not find thermo_modify temperature ID)",
                     id);
-    MDL_TRY(setf(sc, "output", "thermo_pressure_group", "%s", group)); /* LAMMPS's thermo_press keeps it */
-    return setf(sc, "output", "thermo_group", "%s", group);
+    const char *sep = comp[0] ? " " : ""; /* temp/partial: the components its temperature counts */
+    MDL_TRY(setf(sc, "output", "thermo_pressure_group", "%s%s%s", group, sep, comp)); /* LAMMPS's thermo_press keeps it */
+    return setf(sc, "output", "thermo_group", "%s%s%s", group, sep, comp);
 }

@@ -170,7 +170,7 @@ int script_region_words(script *sc, const char *id, const char *what, mdl_buf *o
 int lammps_group_command(script *sc, char **w, int nw);
 /* Whether group id exists (all does); the group of compute temp id into group (0: no such compute). */
 int script_group_exists(const script *sc, const char *id);
-int script_temp_compute(const script *sc, const char *id, char group[32]);
+int script_temp_compute(const script *sc, const char *id, char group[32], char components[4]);
 /* Whether keyword key is among the keyword-value pairs w[from ..]. */
 int script_keyword_given(char **w, int nw, int from, const char *key);
 /* A velocity command other than the first `velocity all create`, as a [system] velocity_edits edit (after

@@ -154,10 +154,12 @@ typedef struct {
     /* the fixes on groups' forces (physics/groups.h), in order, after the thermostat's force at every
        step, at the set-up's forces and at a minimiser's every evaluation; and the groups whose
        temperature and kinetic energy, and whose kinetic part of the pressure (scalar and tensor),
-       the observables report from then on (LAMMPS's thermo_modify temp; MDL_GROUP_ALL: every atom). NULL: a backend without groups (a
+       the observables report from then on (LAMMPS's thermo_modify temp; MDL_GROUP_ALL: every atom), of
+       these velocity components (bits 1 x, 2 y, 4 z; 7 all: LAMMPS's temp/partial). NULL: a backend without groups (a
        run that uses groups is refused on it, at create: mdl_system.groups) */
     int (*force_fixes)(void *ctx, const mdl_force_fixes *ff);
-    int (*thermo_group)(void *ctx, uint32_t temperature, uint32_t pressure);
+    int (*thermo_group)(void *ctx, uint32_t temperature, int temperature_components, uint32_t pressure,
+                        int pressure_components);
     /* Nose-Hoover's chains and barostat (physics/nose_hoover.h), owned where the atoms are (GPU:
        in device memory; no host wait per step), made part of the integrator as LAMMPS's fix nvt
        replaces fix nve's. init, after the set-up's forces with energy: the chains' constants and

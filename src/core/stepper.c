@@ -42,7 +42,8 @@ int stepper_force_fixes(mdl_stepper *st)
 int stepper_setup(mdl_stepper *st, long step, int forces_given)
 {
     if (st->ops->thermo_group)
-        MDL_TRY(st->ops->thermo_group(st->ctx, st->cfg->thermo_group, st->cfg->thermo_pressure_group));
+        MDL_TRY(st->ops->thermo_group(st->ctx, st->cfg->thermo_group, st->cfg->thermo_components,
+                                      st->cfg->thermo_pressure_group, st->cfg->thermo_pressure_components));
     MDL_TRY(st->ops->build_neighbors(st->ctx));
     thermostat_init(&st->thermostat, st->cfg, st->units, st->natoms, st->run_begin, st->run_end);
     if (forces_given) /* a restart's forces: the thermostat's force is in them already */

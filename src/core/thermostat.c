@@ -23,9 +23,11 @@ void thermostat_init(mdl_thermostat *t, const mdl_config *cfg, const mdl_units *
     t->action = ensemble_info(cfg->ensemble)->action;
     const mdl_ramp target = {cfg->target_temperature, reads & MDL_READS_RAMP ? cfg->final_temperature : cfg->target_temperature,
                              begin, end};
-    if (t->action == MDL_ACT_SCALE)
+    if (t->action == MDL_ACT_SCALE) {
         t->scaling = thermostat_scaling(cfg->ensemble, target, cfg->timestep, cfg->tau, cfg->seed,
                                         reads & MDL_READS_WINDOW ? cfg->rescale_window : 0.0, cfg->thermostat_group);
+        t->scaling.components = cfg->thermostat_components;
+    }
     t->every = reads & MDL_READS_EVERY ? cfg->every : 1;
     t->seed = cfg->seed;
     t->langevin = (mdl_langevin){target, cfg->tau, cfg->timestep, u->boltz, u->mvv2e, u->ftm2v,

@@ -153,6 +153,7 @@ static int cpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     domain_cell_grid(&c->dm, c->rneigh, s->n, &c->region, nc);
     MDL_TRY(domain_take_owned(&c->dm, s, setup->build, &c->s));
     c->thermo_group = c->pressure_group = MDL_GROUP_ALL;
+    c->thermo_components = c->pressure_components = 7;
     if (s->groups) {
         if (!(c->groups = mdl_calloc(s->n, sizeof *c->groups, "the atoms' groups")))
             return MDL_ERUN;
@@ -434,14 +435,17 @@ static int cpu_scale_to_temperature(void *p, const mdl_scaling *rule, long step)
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
     const int dim = box_dimension(&s->box);
-    if (rule->group != MDL_GROUP_ALL) { /* a group's temperature, its atoms scaled (LAMMPS: none when dof < 1) */
+    if (rule->group != MDL_GROUP_ALL || rule->components != 7) { /* a group's temperature (of some velocity
+                                       components), its atoms (those components) scaled (LAMMPS: none when dof < 1) */
         double ke, n;
-        MDL_TRY(cpu_group_kinetic(c, rule->group, &ke, &n));
-        const double dof = mdl_dof((size_t)n, dim), t = mdl_temperature(ke, (size_t)n, dim, &c->u);
+        const int comp = rule->components, nper = mdl_component_count(comp, dim);
+        MDL_TRY(cpu_group_kinetic(c, rule->group, comp, &ke, &n));
+        const double dof = mdl_dof((size_t)n, nper), t = mdl_temperature(ke, (size_t)n, nper, &c->u);
         const double factor = dof >= 1 && t > 0 ? thermostat_factor(rule, t, dof, (uint64_t)step) : 1.0;
+        const double fx = comp & 1 ? factor : 1.0, fy = comp & 2 ? factor : 1.0, fz = comp & 4 ? factor : 1.0;
         for (size_t i = 0; i < c->dm.nlocal && factor != 1.0; i++)
             if (group_has(c->groups, s->id[i], rule->group))
-                s->vx[i] *= factor, s->vy[i] *= factor, s->vz[i] *= factor;
+                s->vx[i] *= fx, s->vy[i] *= fy, s->vz[i] *= fz;
         return MDL_OK;
     }
     double ke = cpu_local_kinetic(c);

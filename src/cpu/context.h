@@ -51,6 +51,7 @@ typedef struct {
     uint32_t *groups;         /* every atom's groups, by id (mdl_system.groups; NULL: all alone) */
     uint32_t thermo_group;    /* thermo's temperature and kinetic energy are this group's (MDL_GROUP_ALL: every atom's) */
     uint32_t pressure_group;  /* ... and the pressure's kinetic part this one's */
+    int thermo_components, pressure_components; /* ... of these velocity components (bits 1 x, 2 y, 4 z; 7 all) */
     double fix_energy;        /* this rank's share of the last force fixes' energy that counts (indent's) */
     mdl_health lost;          /* the first atom this rank found past a fixed face (MDL_HEALTH_LOST + face) */
     struct cpu_analysis {     /* on-the-fly analysis (analysis.c) */
@@ -96,9 +97,10 @@ int cpu_reflect_walls(void *p, const mdl_walls *w);
 
 /* Groups (groups.c): a group's kinetic energy and atom count over all ranks; the backend table's
    force_fixes and thermo_group. */
-int cpu_group_kinetic(cpu_ctx *c, uint32_t group, double *kinetic, double *count);
+int cpu_group_kinetic(cpu_ctx *c, uint32_t group, int components, double *kinetic, double *count);
 int cpu_force_fixes(void *p, const mdl_force_fixes *ff);
-int cpu_thermo_group(void *p, uint32_t temperature, uint32_t pressure);
+int cpu_thermo_group(void *p, uint32_t temperature, int temperature_components, uint32_t pressure,
+                     int pressure_components);
 
 /* The observables' operations of the backend table (observe.c). */
 /* The observables now into o (all ranks' sums). */

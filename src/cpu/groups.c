@@ -5,13 +5,14 @@
 
 #include "../parallel/comm.h"
 
-int cpu_group_kinetic(cpu_ctx *c, uint32_t group, double *kinetic, double *count)
+int cpu_group_kinetic(cpu_ctx *c, uint32_t group, int components, double *kinetic, double *count)
 {
     const mdl_system *s = &c->s;
     double sums[2] = {0, 0};
+    const double cx = components & 1, cy = (components >> 1) & 1, cz = (components >> 2) & 1;
     for (size_t i = 0; i < c->dm.nlocal; i++)
-        if (group_has(c->groups, s->id[i], group)) {
-            sums[0] += s->mass[s->type[i]] * (s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i] + s->vz[i] * s->vz[i]);
+        if (group_has(c->groups, s->id[i], group)) { /* LAMMPS's temp/partial: flag * v * v, flags 0 or 1 */
+            sums[0] += s->mass[s->type[i]] * (cx * s->vx[i] * s->vx[i] + cy * s->vy[i] * s->vy[i] + cz * s->vz[i] * s->vz[i]);
             sums[1] += 1;
         }
     MDL_TRY(comm_sum_doubles(sums, 2));
@@ -74,9 +75,11 @@ int cpu_force_fixes(void *p, const mdl_force_fixes *ff)
     return MDL_OK;
 }
 
-int cpu_thermo_group(void *p, uint32_t temperature, uint32_t pressure)
+int cpu_thermo_group(void *p, uint32_t temperature, int temperature_components, uint32_t pressure,
+                     int pressure_components)
 {
     cpu_ctx *c = p;
     c->thermo_group = temperature, c->pressure_group = pressure;
+    c->thermo_components = temperature_components, c->pressure_components = pressure_components;
     return MDL_OK;
 }

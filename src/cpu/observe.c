@@ -14,17 +14,19 @@ int cpu_reduce(void *p, mdl_observables *o)
     double sums[4] = {cpu_local_kinetic(c), c->pe, c->virial, c->fix_energy}, n = (double)c->natoms;
     MDL_TRY(comm_sum_doubles(sums, 4)); /* in rank order */
     double press_kinetic = sums[0], press_n;
-    if (c->thermo_group != MDL_GROUP_ALL) /* thermo_modify temp: that group's kinetic energy and count */
-        MDL_TRY(cpu_group_kinetic(c, c->thermo_group, &sums[0], &n));
-    if (c->pressure_group != MDL_GROUP_ALL)
-        MDL_TRY(cpu_group_kinetic(c, c->pressure_group, &press_kinetic, &press_n));
-    o->kinetic = c->pressure_group == c->thermo_group ? sums[0] : press_kinetic;
+    const int dim = box_dimension(&c->s.box), tcomp = c->thermo_components, pcomp = c->pressure_components;
+    if (c->thermo_group != MDL_GROUP_ALL || tcomp != 7) /* thermo_modify temp: that group's kinetic energy and count */
+        MDL_TRY(cpu_group_kinetic(c, c->thermo_group, tcomp, &sums[0], &n));
+    if (c->pressure_group != MDL_GROUP_ALL || pcomp != 7)
+        MDL_TRY(cpu_group_kinetic(c, c->pressure_group, pcomp, &press_kinetic, &press_n));
+    const int same = c->pressure_group == c->thermo_group && pcomp == tcomp;
+    o->kinetic = same ? sums[0] : press_kinetic;
     o->potential = sums[1];
     o->virial = sums[2];
     mdl_finish_observables(o, (size_t)n, &c->s.box, &c->u, c->tail); /* the pressure of this kinetic energy */
-    if (c->pressure_group != c->thermo_group) { /* then the temperature's */
+    if (!same || tcomp != 7) { /* then the temperature's, of its components (LAMMPS's temp/partial) */
         o->kinetic = sums[0];
-        o->temperature = mdl_temperature(o->kinetic, (size_t)n, box_dimension(&c->s.box), &c->u);
+        o->temperature = mdl_temperature(o->kinetic, (size_t)n, mdl_component_count(tcomp, dim), &c->u);
     }
     o->ecouple = c->nose_hoover ? nh_energy(&c->nh, o->volume) : 0.0;
     o->fix_energy = sums[3];
@@ -55,7 +57,9 @@ int cpu_pressure_tensor(void *p, double kinetic[6], double virial[6])
     for (size_t i = 0; i < c->dm.nlocal; i++) {
         if (!group_has(c->groups, s->id[i], c->pressure_group)) /* thermo's pressure's group */
             continue;
-        const double m = s->mass[s->type[i]] * c->u.mvv2e, v[3] = {s->vx[i], s->vy[i], s->vz[i]};
+        const int k = c->pressure_components; /* LAMMPS's temp/partial: the components it counts (the others 0) */
+        const double m = s->mass[s->type[i]] * c->u.mvv2e, v[3] = {k & 1 ? s->vx[i] : 0.0, k & 2 ? s->vy[i] : 0.0,
+                                                                   k & 4 ? s->vz[i] : 0.0};
         sums[0] += m * v[0] * v[0], sums[1] += m * v[1] * v[1], sums[2] += m * v[2] * v[2];
         sums[3] += m * v[0] * v[1], sums[4] += m * v[0] * v[2], sums[5] += m * v[1] * v[2];
     }

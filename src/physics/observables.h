@@ -29,6 +29,14 @@ static inline MDL_HD double mdl_dof(size_t n, int dim)
     return dof - (double)dim;
 }
 
+/* How many of the velocity components in comp (bits 1 x, 2 y, 4 z: LAMMPS's compute temp/partial
+   flags) a temperature counts in dimension dim (z never in 2-d); mdl_temperature with that count for
+   dim gives LAMMPS's temp/partial, its nper N - nper degrees of freedom. */
+static inline int mdl_component_count(int comp, int dim)
+{
+    return (comp & 1) + ((comp >> 1) & 1) + (dim == 3 ? (comp >> 2) & 1 : 0);
+}
+
 /* Temperature with dim N - dim degrees of freedom, and pressure P = (2 KE + W) / (dim V) (V the area
    in 2-d, where W's z part is 0: every atom lies in one plane). */
 static inline double mdl_temperature(double kinetic, size_t n, int dim, const mdl_units *u)

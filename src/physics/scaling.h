@@ -15,6 +15,8 @@ typedef struct {
     uint64_t key;    /* csvr: its stream's key (seed and stream) */
     double window;   /* rescale: no scaling while |T - target| <= window (LAMMPS's temp/rescale window) */
     uint32_t group;  /* the group whose temperature is measured and whose atoms are scaled (groups.h's bit) */
+    int components;  /* the velocity components measured and scaled (bits 1 x, 2 y, 4 z; 7 all: LAMMPS's
+                        temp/partial as the fix's bias, the others left as they are) */
 } mdl_scaling;
 
 #endif

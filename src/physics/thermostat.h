@@ -15,7 +15,7 @@
 static inline mdl_scaling thermostat_scaling(int rule, mdl_ramp target, double dt, double tau, uint64_t seed,
                                              double window, uint32_t group)
 {
-    mdl_scaling s = {rule, target, 1.0, 0.0, 0, window, group};
+    mdl_scaling s = {rule, target, 1.0, 0.0, 0, window, group, 7}; /* every velocity component */
     switch (rule) {
 #define MDL_SCALING_SETUP(ID, unit) \
     case MDL_##ID:                  \

@@ -183,14 +183,28 @@ static int dim_of(const char *w, char letter)
            : (letter == 0 && w[0] && strchr("xyz", w[0]) && !w[1]) ? w[0] - 'x' : -1;
 }
 
+/* The velocity components of a temperature, "components XYZ" (each of x, y, z once; z not in 2-d): bits
+   1 x, 2 y, 4 z; 7 where not given; *bad set where the word is not one. */
+static int components_of(const char *word, const mdl_system *s, const char **bad)
+{
+    int c = 0;
+    for (const char *p = word; p && *p; p++) {
+        const int b = *p == 'x' ? 1 : *p == 'y' ? 2 : *p == 'z' && box_dimension(&s->box) == 3 ? 4 : 0;
+        if (!b || (c & b))
+            *bad = word;
+        c |= b;
+    }
+    return word && c ? c : 7;
+}
+
 #define ZERO_T "the temperature to scale is 0: no atom of the temperature's group moves, or it has no degree of " \
                "freedom (LAMMPS: attempting to rescale a 0.0 temperature)"
 
 /* One edit (check: its words only, the velocities left alone); NULL, or why its words are not one. */
 static const char *velocity_edit(const mdl_config *cfg, const mdl_units *u, mdl_system *s, char **w, int n, int check)
 {
-    static const char *const create_keys[] = {"loop", "dist", "temp", NULL}, *const sum_keys[] = {"sum", NULL},
-                             *const temp_keys[] = {"temp", NULL};
+    static const char *const create_keys[] = {"loop", "dist", "temp", "components", NULL},
+                             *const sum_keys[] = {"sum", NULL}, *const temp_keys[] = {"temp", "components", NULL};
     const uint32_t group = n >= 2 ? config_group_bit(cfg, w[1]) : 0;
     const char *bad = NULL, *sum = NULL, *tg = NULL;
     double v[6];
@@ -199,13 +213,15 @@ static const char *velocity_edit(const mdl_config *cfg, const mdl_units *u, mdl_
     if (!strcmp(w[0], "create") && n >= 4) {
         const char *loop = keyword(w, n, 4, "loop", create_keys, &bad), *dist = keyword(w, n, 4, "dist", create_keys, &bad);
         tg = keyword(w, n, 4, "temp", create_keys, &bad);
+        const int comp = components_of(keyword(w, n, 4, "components", create_keys, &bad), s, &bad);
         long seed;
         if (bad || mdl_parse_double(w[2], &v[0]) != 0 || !(v[0] >= 0) || mdl_parse_long(w[3], &seed) != 0 || seed < 1 ||
             seed > 2147483647L || (loop && strcmp(loop, "all") && strcmp(loop, "geom")) ||
             (dist && strcmp(dist, "uniform") && strcmp(dist, "gaussian")) || (tg && !config_group_bit(cfg, tg)))
-            return "create GROUP T SEED [loop all|geom] [dist uniform|gaussian] [temp GROUP]: T >= 0, SEED 1 .. 2^31 - 1";
+            return "create GROUP T SEED [loop all|geom] [dist uniform|gaussian] [temp GROUP] [components XYZ]: T >= 0, SEED "
+                   "1 .. 2^31 - 1, XYZ the temperature's velocity components (of x, y, z; no z in 2-d)";
         if (!check && velocities_lammps_group(s, u, v[0], (int)seed, loop && !strcmp(loop, "geom") ? MDL_VEL_LOOP_GEOM : MDL_VEL_LOOP_ALL,
-                                    dist && !strcmp(dist, "gaussian"), group, tg ? config_group_bit(cfg, tg) : group))
+                                    dist && !strcmp(dist, "gaussian"), group, tg ? config_group_bit(cfg, tg) : group, comp))
             return ZERO_T;
         return NULL;
     }
@@ -240,9 +256,10 @@ static const char *velocity_edit(const mdl_config *cfg, const mdl_units *u, mdl_
     }
     if (!strcmp(w[0], "scale") && n >= 3) {
         tg = keyword(w, n, 3, "temp", temp_keys, &bad);
+        const int comp = components_of(keyword(w, n, 3, "components", temp_keys, &bad), s, &bad);
         if (bad || mdl_parse_double(w[2], &v[0]) != 0 || !(v[0] >= 0) || (tg && !config_group_bit(cfg, tg)))
-            return "scale GROUP T [temp GROUP]: T >= 0";
-        return !check && velocities_scale(s, u, v[0], group, tg ? config_group_bit(cfg, tg) : group) ? ZERO_T : NULL;
+            return "scale GROUP T [temp GROUP] [components XYZ]: T >= 0, XYZ of x, y, z (no z in 2-d)";
+        return !check && velocities_scale(s, u, v[0], group, tg ? config_group_bit(cfg, tg) : group, comp) ? ZERO_T : NULL;
     }
     return "expected create GROUP T SEED ..., set GROUP VX VY VZ ..., ramp GROUP VDIM VLO VHI DIM CLO CHI ... or scale "
            "GROUP T ...";

@@ -98,22 +98,24 @@ static void zero_momentum(mdl_system *s, uint32_t group)
             s->vx[i] -= p[0], s->vy[i] -= p[1], s->vz[i] -= p[2];
 }
 
-double velocities_temperature(const mdl_system *s, const mdl_units *u, uint32_t group)
+double velocities_temperature(const mdl_system *s, const mdl_units *u, uint32_t group, int components)
 {
     double t = 0;
     size_t n = 0;
+    const double cx = components & 1, cy = (components >> 1) & 1, cz = (components >> 2) & 1;
     for (size_t i = 0; i < s->n; i++)
-        if (group_has(s->groups, s->id[i], group)) {
-            t += (s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i] + s->vz[i] * s->vz[i]) * s->mass[s->type[i]];
+        if (group_has(s->groups, s->id[i], group)) { /* LAMMPS's temp/partial: flag * v * v, flags 0 or 1 */
+            t += (cx * s->vx[i] * s->vx[i] + cy * s->vy[i] * s->vy[i] + cz * s->vz[i] * s->vz[i]) * s->mass[s->type[i]];
             n++;
         }
-    const double dof = mdl_dof(n, box_dimension(&s->box));
+    const double dof = mdl_dof(n, mdl_component_count(components, box_dimension(&s->box)));
     return dof > 0 ? t * (u->mvv2e / (dof * u->boltz)) : 0.0;
 }
 
-int velocities_scale(mdl_system *s, const mdl_units *u, double T, uint32_t group, uint32_t temp_group)
+int velocities_scale(mdl_system *s, const mdl_units *u, double T, uint32_t group, uint32_t temp_group,
+                     int temp_components)
 {
-    double t = velocities_temperature(s, u, temp_group);
+    double t = velocities_temperature(s, u, temp_group, temp_components);
     if (!(t > 0))
         return -1;
     double factor = sqrt(T / t);
@@ -124,7 +126,7 @@ int velocities_scale(mdl_system *s, const mdl_units *u, double T, uint32_t group
 }
 
 int velocities_lammps_group(mdl_system *s, const mdl_units *u, double T, int seed, int loop, int gaussian,
-                            uint32_t group, uint32_t temp_group)
+                            uint32_t group, uint32_t temp_group, int temp_components)
 {
     mdl_ranpark r;
     ranpark_init(&r, loop == MDL_VEL_LOOP_ALL ? seed : 1);
@@ -143,13 +145,13 @@ int velocities_lammps_group(mdl_system *s, const mdl_units *u, double T, int see
         s->vz[i] = box_dimension(&s->box) == 2 ? 0.0 : v[2] * factor;
     }
     zero_momentum(s, group);
-    return velocities_scale(s, u, T, group, temp_group);
+    return velocities_scale(s, u, T, group, temp_group, temp_components);
 }
 
 void velocities_lammps(mdl_system *s, const mdl_units *u, double T, int seed, int loop, int gaussian)
 {
     /* every atom: more than one (setup.c), so the drawn velocities have a temperature */
-    (void)velocities_lammps_group(s, u, T, seed, loop, gaussian, MDL_GROUP_ALL, MDL_GROUP_ALL);
+    (void)velocities_lammps_group(s, u, T, seed, loop, gaussian, MDL_GROUP_ALL, MDL_GROUP_ALL, 7);
 }
 
 void velocities_set(mdl_system *s, uint32_t group, const int acts[3], const double v[3], int sum)

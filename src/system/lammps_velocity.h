@@ -28,15 +28,18 @@ enum { MDL_VEL_LOOP_ALL, MDL_VEL_LOOP_GEOM };
 void velocities_lammps(mdl_system *s, const mdl_units *u, double T, int seed, int loop, int gaussian);
 /* The same on a group's atoms (the others keep theirs; loop all still draws for every id, loop geom
    for the group's atoms alone), its momentum zeroed and the result scaled to T as measured on the
-   temperature group (LAMMPS's `temp` keyword; by default the same group). */
+   temperature group (LAMMPS's `temp` keyword; by default the same group), of its velocity components
+   temp_components (bits 1 x, 2 y, 4 z; 7 all: LAMMPS's compute temp/partial, velocity's bias no). */
 int velocities_lammps_group(mdl_system *s, const mdl_units *u, double T, int seed, int loop, int gaussian,
-                            uint32_t group, uint32_t temp_group);
-/* LAMMPS's compute temp on a group: dim N - dim degrees of freedom (0 where there are none). */
-double velocities_temperature(const mdl_system *s, const mdl_units *u, uint32_t group);
+                            uint32_t group, uint32_t temp_group, int temp_components);
+/* LAMMPS's compute temp on a group: dim N - dim degrees of freedom (0 where there are none); of some
+   components (compute temp/partial): nper N - nper. */
+double velocities_temperature(const mdl_system *s, const mdl_units *u, uint32_t group, int components);
 /* velocity scale: the group's velocities scaled so that the temperature group's temperature is T. Both
    return -1, the velocities as they were, where that temperature is 0 (no atom moves, or no degree of
    freedom: LAMMPS's "attempting to rescale a 0.0 temperature"). */
-int velocities_scale(mdl_system *s, const mdl_units *u, double T, uint32_t group, uint32_t temp_group);
+int velocities_scale(mdl_system *s, const mdl_units *u, double T, uint32_t group, uint32_t temp_group,
+                     int temp_components);
 /* velocity set: each component that acts set to v (sum: v added); velocity ramp: component vdim
    from vlo to vhi as coordinate cdim goes from clo to chi (held at the ends), set or added. */
 void velocities_set(mdl_system *s, uint32_t group, const int acts[3], const double v[3], int sum);

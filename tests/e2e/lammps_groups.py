@@ -14,9 +14,11 @@
             cylinder, plane, side in, fix_modify energy); minimisation with a group held by setforce and
             pressed by an indenter; regions sphere and cylinder, side out, flat blocks; delete_atoms
   fills     create_atoms in regions, one after another with their types (friction/in.friction's slabs and
-            half-spheres, shortened): regions intersect and union, side out of them, groups of types made
-            before a set, a joined region deleted; a create_atoms after a group, after a new lattice, and a
-            join of a join refused
+            half-spheres, shortened, its temp/partial): regions intersect and union, side out of them,
+            groups of types made before a set, a joined region deleted; compute temp/partial in velocity
+            create and scale, temp/rescale and temp/berendsen, thermo and the pressure tensor; a
+            create_atoms after a group, after a new lattice, a join of a join, Langevin with temp/partial
+            and vz in 2-d refused
   refusals  what mdlite does not take of them, each naming its line; the GPU refusing a run of
             groups by name
   velocities  velocity between runs (scale, set with sum, ramp along a shrink-wrapped dimension,
@@ -168,12 +170,30 @@ FILLS = ("dimension 2\nboundary p s p\natom_style atomic\nneighbor 0.3 bin\nneig
 
 
 def fills(d):
-    agree(d, "friction_fills", FILLS + "compute new mobile temp\nvelocity mobile create 0.1 482748 temp new\n"
-          "velocity hi set 1.0 0.0 0.0 sum yes\nfix 1 all nve\nfix 2 boundary setforce 0.0 0.0 0.0\n"
-          "fix 4 all enforce2d\ntimestep 0.0025\nthermo_style custom step atoms temp pe ke etotal press\n"
+    agree(d, "friction_fills", FILLS + "compute new mobile temp/partial 0 1 0\n"
+          "velocity mobile create 0.1 482748 temp new\nvelocity hi set 1.0 0.0 0.0 sum yes\nfix 1 all nve\n"
+          "fix 2 boundary setforce 0.0 0.0 0.0\nfix 3 mobile temp/rescale 50 0.1 0.1 0.02 1.0\nfix_modify 3 temp new\n"
+          "fix 4 all enforce2d\ntimestep 0.0025\nthermo_style custom step atoms temp pe ke etotal press pxx pxy\n"
           "thermo 100\nthermo_modify temp new\nrun 500\n",
           what="friction/in.friction's slabs and half-spheres (create_atoms in regions, intersect with side out, "
-          "groups of types before set, IDs with '-')")
+          "groups of types before set, IDs with '-'), its temp/partial 0 1 0 in velocity create, temp/rescale's "
+          "fix_modify temp and thermo_modify temp")
+    partial = ("units lj\natom_style atomic\nboundary p s p\nlattice fcc 0.8442\nregion box block 0 6 0 6 0 6\n"
+               "create_box 1 box\ncreate_atoms 1 box\nmass 1 1.0\npair_style lj/cut 2.5\npair_coeff 1 1 1.0 1.0 2.5\n"
+               "region top block INF INF 5 INF INF INF\ngroup top region top\ngroup inner subtract all top\n"
+               "compute yz inner temp/partial 0 1 1\ncompute xo all temp/partial 1 0 0\n"
+               "velocity all create 1.5 87287 loop geom temp xo\nvelocity top set 0.5 NULL NULL sum yes\n"
+               "velocity inner scale 1.2 temp yz\nfix 1 all nve\n")
+    agree(d, "partial_rescale", partial + "fix 2 inner temp/rescale 10 1.0 1.0 0.05 1.0\nfix_modify 2 temp yz\n"
+          "thermo_style custom step temp pe ke etotal press pxx pyy pxy pyz\nthermo_modify temp yz\nthermo 20\nrun 200\n",
+          what="3-d temp/partial 0 1 1 and 1 0 0: velocity create and scale with them, temp/rescale and "
+          "thermo on y and z alone, the pressure tensor's kinetic part of them")
+    agree(d, "partial_berendsen", partial + "fix 2 inner temp/berendsen 1.0 1.0 0.5\nfix_modify 2 temp yz\n"
+          "thermo_style custom step temp pe ke etotal press\nthermo 20\nrun 200\n",
+          what="temp/berendsen with temp/partial 0 1 1 (thermo of every atom's full temperature)")
+    refused(d, "partial_langevin", partial + "fix 2 inner langevin 1.0 1.0 0.5 4928\nfix_modify 2 temp yz\nrun 10\n",
+            ["in.test:21", "temp/partial"])
+    refused(d, "partial_2d_z", FILLS + "compute new mobile temp/partial 0 1 1\n", ["in.test:36", "vz"])
     joined = ("units lj\natom_style atomic\nlattice fcc 0.8442\nregion box block 0 6 0 6 0 6\ncreate_box 2 box\n"
               "mass * 1.0\npair_style lj/cut 2.5\npair_coeff * * 1.0 1.0 2.5\nregion a sphere 3 3 3 2.2\n"
               "region b block 0 2 INF INF INF INF\nregion ab union 2 a b\nregion notab union 2 a b side out\n"

@@ -133,10 +133,10 @@ static int read_definitions(mdl_config *cfg)
 static int group_key(const mdl_config *cfg, const char *section, const char *key, const char *name, uint32_t *bit,
                      int *components)
 {
-    char one[MDL_GROUP_NAME_LEN + 2], comp[8] = "xyz";
+    char one[MDL_GROUP_NAME_LEN + 2], comp[8] = "";
     const int n = sscanf(name, " %33s %7s %c", one, comp, &(char){0});
     const int k = n <= 0 ? 0 : n <= 2 ? group_index(cfg, one) : -1;
-    int c = 0, ok = k >= 0 && strlen(comp) <= 3;
+    int c = 0, ok = k >= 0 && strlen(comp) <= 3; /* no COMPONENTS (or no key): every component */
     for (const char *p = comp; ok && *p; p++) {
         const int b = *p == 'x' ? 1 : *p == 'y' ? 2 : *p == 'z' && cfg->dimension != 2 ? 4 : 0;
         ok = b && !(c & b), c |= b;

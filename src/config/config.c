@@ -199,6 +199,7 @@ void config_defaults(mdl_config *cfg)
     cfg->final_temperature = -1;
     cfg->tau = -1;
     cfg->every = 1;
+    cfg->reset_timestep = -1;
     cfg->chain = 3;
     cfg->pressure_tau = -1;
     cfg->pressure_chain = 3;

@@ -74,6 +74,8 @@ typedef struct mdl_config_s {
     int groups_used;          /* a stage's fixes, thermostat or thermo act on a group other than all */
     char lattice_regions[MDL_PATH_LEN]; /* the lattice's points in regions, each of a species (LAMMPS's
                                            create_atoms TYPE region): "A block ..., B sphere ..." */
+    int delete_atoms_first;   /* delete_atoms before the velocities are made (LAMMPS's delete_atoms before any velocity
+                                 command), not after their edits */
     char delete_atoms[MDL_PATH_LEN]; /* regions whose atoms are removed after the velocities (LAMMPS's
                                         delete_atoms region): "block ..., sphere ..." */
     char velocity_edits[MDL_PATH_LEN]; /* LAMMPS's velocity commands after the initial velocities:
@@ -136,6 +138,8 @@ typedef struct mdl_config_s {
     /* [run] */
     char backend[8];
     long steps;
+    long reset_timestep;      /* a stage's: the step number its first step is shown as (LAMMPS's reset_timestep
+                                 before its run), the later stages counting on from it; -1: none */
     double timestep;
     int ensemble;
     double target_temperature; /* < 0: not given */

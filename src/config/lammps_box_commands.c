@@ -273,12 +273,9 @@ static int simple_region_words(script *sc, const script_region *r, int flip, con
     return r->out != flip ? buf_addf(out, " out") : MDL_OK;
 }
 
-int script_region_words(script *sc, const char *id, const char *what, mdl_buf *out)
+/* Region r's words (physics/region.h's), appended to out. */
+static int region_words(script *sc, const script_region *r, const char *what, mdl_buf *out)
 {
-    const int k = script_find_region(sc, id);
-    if (k < 0)
-        return fail(sc, "no region %s (LAMMPS: %s region ID does not exist)", id, what);
-    const script_region *r = &sc->regions[k];
     if (!r->nparts)
         return simple_region_words(sc, r, 0, what, out);
     for (int p = 0; p < r->nparts; p++) { /* side out of a join: each part turned over, and/or swapped (De Morgan) */
@@ -288,6 +285,15 @@ int script_region_words(script *sc, const char *id, const char *what, mdl_buf *o
     }
     return MDL_OK;
 }
+
+int script_region_words(script *sc, const char *id, const char *what, mdl_buf *out)
+{
+    const int k = script_find_region(sc, id);
+    if (k < 0)
+        return fail(sc, "no region %s (LAMMPS: %s region ID does not exist)", id, what);
+    return region_words(sc, &sc->regions[k], what, out);
+}
+
 
 int script_find_region(script *sc, const char *id)
 {

@@ -337,8 +337,14 @@ static int cmd_delete_atoms(script *sc, char **w, int nw)
     rc = rc ? rc : script_region_words(sc, w[2], "delete_atoms", &words);
     rc = rc ? rc : setf(sc, "system", "delete_atoms", "%s", words.s);
     buf_free(&words);
-    sc->deleted = 1;
-    return rc;
+    MDL_TRY(rc);
+    /* before any velocity command: deleted before the velocities are made, which may follow it */
+    const int velocities = sc->velocity_made || settings_find(&sc->now, "velocity_edits");
+    if (velocities && settings_find(&sc->now, "delete_atoms_first"))
+        return fail(sc, "delete_atoms after a velocity command that followed another delete_atoms: mdlite deletes "
+                        "atoms at one point, before the velocities or after them");
+    sc->deleted = velocities ? 1 : 2;
+    return velocities ? MDL_OK : setf(sc, "system", "delete_atoms_first", "true");
 }
 
 /* balance THRESH STYLE ...: LAMMPS moves its processors' boundaries; mdlite's bricks are its own. */
@@ -364,9 +370,10 @@ int lammps_group_command(script *sc, char **w, int nw)
         return cmd_compute(sc, w, nw);
     if (!strcmp(w[0], "delete_atoms"))
         return cmd_delete_atoms(sc, w, nw);
-    if (sc->deleted && !sc->nruns && (!strcmp(w[0], "group") || !strcmp(w[0], "set") || !strcmp(w[0], "velocity")))
-        return fail(sc, "%s after delete_atoms: mdlite deletes atoms after every group, set and velocity command (the "
-                        "ids they name are those before it)", w[0]);
+    if (sc->deleted && !sc->nruns && (!strcmp(w[0], "group") || !strcmp(w[0], "set") ||
+                                      (!strcmp(w[0], "velocity") && sc->deleted == 1)))
+        return fail(sc, "%s after delete_atoms: mdlite deletes atoms after every group and set command%s (the ids they "
+                    "name are those before it)", w[0], sc->deleted == 1 ? " and after the velocity commands before it" : "");
     if (!strcmp(w[0], "balance"))
         return cmd_balance(sc, w, nw);
     return 1;

@@ -306,6 +306,7 @@ static int add_run(script *sc, long steps, int md)
     sc->nruns++;
     MDL_TRY(settings_copy(&r->keys, &sc->now));
     settings_drop(&sc->now, "stage_velocity_edits"); /* made as this run begins, never again */
+    settings_drop(&sc->now, "reset_timestep");
     r->screen = sc->screen, r->log = sc->log; /* what was printed before it is this run's */
     sc->screen = (mdl_buf){0}, sc->log = (mdl_buf){0};
     return MDL_OK;
@@ -464,6 +465,23 @@ static int cmd_min(script *sc, char **w, int nw)
     return MDL_OK;
 }
 
+/* reset_timestep N: after a run, the next run's [run] reset_timestep (its steps shown from N, the
+   run's own count going on); before any, only the 0 the count begins at. */
+static int cmd_reset_timestep(script *sc, char **w, int nw)
+{
+    long n;
+    if (nw != 2)
+        return fail(sc, "mdlite takes 'reset_timestep N' (no keywords)");
+    MDL_TRY(script_count(sc, w[1], 0, 900000000000000L, &n));
+    if (!sc->nruns && n != 0)
+        return fail(sc, "reset_timestep %ld before the first run: mdlite's first run counts from 0 (reset_timestep "
+                        "between runs renumbers the next run's steps)", n);
+    if (sc->dump_id[0])
+        return fail(sc, "with dump %s: its frames would keep the run's own step numbers (mdlite renumbers thermo's "
+                        "rows alone)", sc->dump_id);
+    return sc->nruns ? setf(sc, "run", "reset_timestep", "%ld", n) : MDL_OK;
+}
+
 int lammps_run_command(script *sc, char **w, int nw)
 {
     static const struct {
@@ -474,7 +492,7 @@ int lammps_run_command(script *sc, char **w, int nw)
                  {"undump", script_cmd_dump},       {"run", cmd_run},            {"minimize", cmd_minimize},
                  {"write_data", cmd_write_data}, {"info", cmd_info},      {"min_style", cmd_min},
                  {"min_modify", cmd_min},     {"dump_modify", script_cmd_dump_modify},
-                 {"fix_modify", script_cmd_fix_modify}};
+                 {"fix_modify", script_cmd_fix_modify}, {"reset_timestep", cmd_reset_timestep}};
     for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
         if (!strcmp(table[k].name, w[0]))
             return table[k].fn(sc, w, nw);

@@ -99,7 +99,7 @@ typedef struct script {
     int box_region;         /* create_box's region (its index) */
     int dimension;          /* the dimension command's 2 or 3 (0: not given, 3) */
     int ntypes, box_made, atoms_made, velocity_made, stop;
-    int deleted;            /* a delete_atoms command was made */
+    int deleted;            /* a delete_atoms command was made: 1 after a velocity command, 2 before any */
     mdl_buf fills;          /* create_atoms so far: [system] lattice_regions' entries ("T box" or "T REGION") */
     int nfills, fill_whole; /* fill_whole: the first fills the box, of that type (0: a region) */
     long lattice_made, fill_lattice; /* lattice commands so far; the count at the first create_atoms */

@@ -103,6 +103,7 @@ static int run_stage(run_state *r, int continued)
 {
     const mdl_config *cfg = r->cfg;
     r->stage_wall0 = mdl_wtime(), r->row_wall = 0; /* thermo's cpu, tpcpu and spcpu: this stage's */
+    r->thermo.step_shift = stages_step_shift(r->base, r->stages_from, r->stage); /* reset_timestep's */
     r->st = (mdl_stepper){.ops = r->ops, .ctx = r->ctx, .cfg = cfg, .units = r->units,
                           .sync_phases = cfg->sync_phases, .natoms = r->natoms,
                           .thermostat_state = r->nstate ? r->thermostat_state : NULL, .nstate = r->nstate,
@@ -277,6 +278,9 @@ static int run_loop(run_state *r)
         const mdl_config *next = &r->base->stages[++r->stage];
         MDL_TRY(next_stage(r, next));
         MDL_TRY(run_stage_velocities(r, &r->row_again));
+        /* a reset_timestep: the step's row again with its new number, as LAMMPS's next run prints it */
+        r->row_again |= stages_step_shift(r->base, r->stages_from, r->stage) !=
+                        stages_step_shift(r->base, r->stages_from, r->stage - 1);
         MDL_TRY(stage_message(r));
         if (next->steps == 0) { /* a run 0, or a further write_data: its data file of this state */
             MDL_TRY(run_write_data(r, r->final_step));
@@ -322,6 +326,7 @@ static int choose_stage(run_state *r, const char *restart)
         if (restart && stages_changed(base, r->stage, r->ck.stage_plan, restart))
             r->resume = NULL; /* that stage's samples are not this one's (r->ck keeps them to free) */
     }
+    MDL_TRY(stages_check_shifts(base, r->stages_from));
     if (!restart)
         return MDL_OK;
     if (!base->nstages && base->final_temperature != base->target_temperature &&

@@ -1,7 +1,9 @@
 /* The stages' schedule: each stage's steps follow the last one's, from the step the first began. */
 #include "stages.h"
 
+#include "../config/config_schema.h"
 #include "../parallel/comm.h"
+#include "../physics/ensembles.h"
 #include "../util/util.h"
 
 #include <stdio.h>
@@ -37,6 +39,50 @@ int stages_find(const mdl_config *cfg, long from, long step, const char *restart
         return MDL_EINPUT;
     }
     *stage = k, *end = e;
+    return MDL_OK;
+}
+
+/* The stage's own reset_timestep (not one inherited from the stage before), or -1. */
+static long own_reset(const mdl_config *st)
+{
+    return st->reset_timestep >= 0 && config_fresh_entry(st, "run", "reset_timestep") ? st->reset_timestep : -1;
+}
+
+long stages_step_shift(const mdl_config *cfg, long from, int stage)
+{
+    long begin = from, shift = 0;
+    for (int k = 0; k <= stage && k < cfg->nstages; k++) {
+        if (own_reset(&cfg->stages[k]) >= 0)
+            shift = begin - own_reset(&cfg->stages[k]);
+        begin += cfg->stages[k].steps;
+    }
+    return shift;
+}
+
+int stages_check_shifts(const mdl_config *cfg, long from)
+{
+    const mdl_config *first = cfg->nstages ? &cfg->stages[0] : cfg;
+    if (config_find_entry(cfg, "run", "reset_timestep") || own_reset(first) >= 0) {
+        const mdl_config *at = config_find_entry(cfg, "run", "reset_timestep") ? cfg : first;
+        mdl_error("%s: [run] reset_timestep: a stage after the first begins its step numbers anew; the run's own "
+                  "count begins where the first stage does", config_origin(at, "run", "reset_timestep"));
+        return MDL_EINPUT;
+    }
+    const mdl_config *named = NULL;
+    for (int k = 1; k < cfg->nstages; k++) {
+        const mdl_config *st = &cfg->stages[k];
+        named = own_reset(st) >= 0 ? st : named;
+        const long shift = stages_step_shift(cfg, from, k);
+        const long every = ensemble_reads(st->ensemble) & MDL_READS_EVERY ? st->every : 1;
+        const char *what = st->thermo > 0 && shift % st->thermo ? "thermo" : shift % every ? "every" : NULL;
+        if (what && named && st->steps > 0) { /* a stage of no steps prints no row */
+            mdl_error("%s: [run] reset_timestep: stage %s's steps shown %ld off the run's own, not a multiple of its "
+                      "%s %ld: its %s would fall on other steps than LAMMPS's", config_origin(named, "run",
+                      "reset_timestep"), st->stage_name, shift, what, what[0] == 't' ? (long)st->thermo : every,
+                      what[0] == 't' ? "rows" : "rescalings");
+            return MDL_EINPUT;
+        }
+    }
     return MDL_OK;
 }
 

@@ -292,12 +292,14 @@ static void say_value(const mdl_thermo *t, int k, double v)
 /* A row of LAMMPS's columns: the table (one line, or multi's lines) and the CSV (%.17g). */
 static void write_columns(mdl_thermo *t, long step, double time, const mdl_observables *o, const mdl_thermo_extra *x)
 {
+    mdl_thermo_extra shown = *x; /* the table's steps: shifted, elapsed and elaplong as they were */
+    shown.first -= t->step_shift, shown.run_first -= t->step_shift;
     if (!t->quiet && t->multi)
-        mdl_say("---------------- Step %8ld ----- CPU = %11.4f (sec) ----------------", step, x->cpu);
+        mdl_say("---------------- Step %8ld ----- CPU = %11.4f (sec) ----------------", step - t->step_shift, x->cpu);
     for (int k = 0; k < t->ncol && !t->quiet; k++) {
         if (t->multi)
             mdl_say("%s%-8s = ", k % 3 == 0 ? "\n" : "", thermo_label(t, t->col[k]));
-        say_value(t, k, thermo_value(t, t->col[k], step, time, o, x));
+        say_value(t, k, thermo_value(t, t->col[k], step - t->step_shift, time, o, &shown));
         mdl_say(" ");
     }
     if (!t->quiet)
@@ -321,8 +323,8 @@ int thermo_write(mdl_thermo *t, long step, double time, const mdl_observables *o
         write_columns(t, step, time, o, x);
     if (t->ncol == 0 || t->csv_default) {
         if (!t->quiet && t->ncol == 0) {
-            mdl_say("%10ld %12.6g %14.8g %14.8g %14.8g %14.8g %14.8g %14.8g %14.8g\n", step, time, o->temperature, pe,
-                    ke, pe + ke, o->pressure, o->volume, conserved);
+            mdl_say("%10ld %12.6g %14.8g %14.8g %14.8g %14.8g %14.8g %14.8g %14.8g\n", step - t->step_shift, time,
+                    o->temperature, pe, ke, pe + ke, o->pressure, o->volume, conserved);
             mdl_say_flush();
         }
         if (t->csv)

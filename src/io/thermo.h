@@ -53,6 +53,8 @@ typedef struct {
     int failed; /* a v_NAME column could not be evaluated (thermo_write: MDL_ERUN) */
     char *fmt[MDL_THERMO_MAX_COLUMNS];     /* each column's table format (NULL: LAMMPS's default) */
     int norm, csv_default, multi;
+    long step_shift; /* the table's steps lie this far below the CSV's (a stage's reset_timestep: LAMMPS's
+                        numbers on the screen and in the log, the run's own in the CSV) */
     double mass, nktv2p, mv2d, mvv2e;
     char header[1024]; /* the CSV's first line */
 } mdl_thermo;

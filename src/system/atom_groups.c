@@ -296,7 +296,7 @@ int system_edit_velocities(const mdl_config *cfg, const mdl_units *u, mdl_system
     return rc;
 }
 
-/* Moves atom `from` into slot `to` (to <= from), its id made `to`. */
+/* Moves atom `from` into slot `to` (to < from, or a slot past every kept one), its id made `to`. */
 static void keep_atom(mdl_system *s, size_t to, size_t from)
 {
     double *d[] = {s->x, s->y, s->z, s->vx, s->vy, s->vz, s->fx, s->fy, s->fz};
@@ -333,15 +333,15 @@ int system_delete_atoms(const mdl_config *cfg, mdl_system *s)
         nr++;
     }
     free(copy);
-    size_t kept = 0;
-    for (size_t i = 0; i < s->n && nr; i++) { /* in id order: the ids of those kept stay in their order */
-        const double p[3] = {s->x[i], s->y[i], s->z[i]};
-        int in = 0;
-        for (int k = 0; k < nr && !in; k++)
-            in = region_set_inside(&r[k], p);
-        if (!in)
-            keep_atom(s, kept++, i);
-    }
+    size_t kept = s->n;
+    for (int k = 0; k < nr; k++) /* each region in turn, as LAMMPS's delete_atoms commands */
+        for (size_t i = 0; i < kept;) { /* LAMMPS's: the last atom into a deleted one's slot, ids by slot */
+            const double p[3] = {s->x[i], s->y[i], s->z[i]};
+            if (region_set_inside(&r[k], p))
+                keep_atom(s, i, kept - 1), kept--;
+            else
+                s->id[i] = (int64_t)i, i++;
+        }
     if (nr && !kept) {
         mdl_error("%s: [system] delete_atoms: every atom is deleted", config_origin(cfg, "system", "delete_atoms"));
         return MDL_EINPUT;

@@ -235,7 +235,7 @@ int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_n
     if ((rc = make_boundary(cfg, s)) != MDL_OK || (rc = make_2d(cfg, s)) != MDL_OK ||
         (rc = system_make_groups(cfg, s, 0)) != MDL_OK || (rc = system_set_types(cfg, s)) != MDL_OK ||
         (rc = system_make_groups(cfg, s, 1)) != MDL_OK ||
-        (rc = system_assign_masses(cfg, s)) != MDL_OK)
+        (rc = system_assign_masses(cfg, s)) != MDL_OK || (cfg->delete_atoms_first && (rc = system_delete_atoms(cfg, s))))
         return rc;
     if (s->has_velocities && cfg->temperature >= 0 && cfg->velocities) { /* LAMMPS's velocity create after read_data */
         mdl_note("%s: [system] velocities = %s replaces the velocities read from %s, as LAMMPS's velocity create "
@@ -250,7 +250,7 @@ int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_n
             return MDL_EINPUT;
         }
         MDL_TRY(system_velocity_edits(cfg, u, s));
-        return system_delete_atoms(cfg, s);
+        return cfg->delete_atoms_first ? MDL_OK : system_delete_atoms(cfg, s);
     }
     if (cfg->temperature < 0) {
         mdl_error("%s: [system] temperature: missing: initial velocities need a temperature",
@@ -259,5 +259,5 @@ int system_setup(const mdl_config *cfg, const mdl_units *u, mdl_system *s, mdl_n
     }
     MDL_TRY(create_velocities(cfg, u, s, draw));
     MDL_TRY(system_velocity_edits(cfg, u, s));
-    return system_delete_atoms(cfg, s);
+    return cfg->delete_atoms_first ? MDL_OK : system_delete_atoms(cfg, s);
 }

@@ -16,9 +16,13 @@
   fills     create_atoms in regions, one after another with their types (friction/in.friction's slabs and
             half-spheres, shortened, its temp/partial): regions intersect and union, side out of them,
             groups of types made before a set, a joined region deleted; compute temp/partial in velocity
-            create and scale, temp/rescale and temp/berendsen, thermo and the pressure tensor; a
+            create and scale, temp/rescale and temp/berendsen, thermo and the pressure tensor; deletions
+            before velocity create (LAMMPS's slot order and ids); a
             create_atoms after a group, after a new lattice, a join of a join, Langevin with temp/partial
             and vz in 2-d refused
+  timesteps  reset_timestep between runs (0, then 1000): rows numbered as LAMMPS's, temp/rescale on
+            the new numbers; restarts at the run's boundary and inside it bit for bit (thermo.csv: the run's
+            own steps); a shift off thermo's cadence, one before the first run and one with a dump refused
   refusals  what mdlite does not take of them, each naming its line; the GPU refusing a run of
             groups by name
   velocities  velocity between runs (scale, set with sum, ramp along a shrink-wrapped dimension,
@@ -204,6 +208,18 @@ def fills(d):
               "thermo_style custom step atoms temp pe ke etotal press\nthermo 25\nrun 100\n")
     agree(d, "union_fills", joined, what="union and its side out filled with two types, a group of type 1 before a set "
           "made type 2 of some, an intersect's side out deleted (LAMMPS regions joined, De Morgan for side out)")
+    holes = ("units lj\natom_style atomic\nlattice fcc 0.8442\nregion box block 0 6 0 6 0 6\ncreate_box 1 box\n"
+             "create_atoms 1 box\nmass 1 1.0\npair_style lj/cut 2.5\npair_coeff 1 1 1.0 1.0 2.5\n"
+             "region hole sphere 3 3 3 1.5\nregion slab block INF INF INF INF 0 1.2\ngroup low region slab\n"
+             "delete_atoms region hole\ndelete_atoms region slab compress yes\nvelocity all create 1.2 4711\n"
+             "velocity low set 0.2 NULL NULL\nfix 1 all nve\nthermo_style custom step atoms temp pe ke etotal press\n"
+             "thermo 25\nrun 100\n")
+    agree(d, "delete_then_velocity", holes, what="two delete_atoms before velocity create loop all: each as LAMMPS's "
+          "(the last atom into a deleted one's slot, ids by slot), so every atom draws LAMMPS's velocity")
+    agree(d, "fill_minus_holes", holes.replace("group low region slab\n", "").replace("velocity low set 0.2 NULL NULL\n",
+          ""), what="the same deletions right after create_atoms, no group before them")
+    refused(d, "delete_velocity_delete", holes.replace("velocity low set 0.2 NULL NULL\n",
+            "velocity low set 0.2 NULL NULL\ndelete_atoms region hole\n"), ["in.test:17", "at one point"])
     refused(d, "fill_then_group", joined.replace("create_atoms 2 region notab\n", "group one type 1\n"
             "create_atoms 2 region notab\n"), ["in.test:17", "after commands that named"])
     refused(d, "fill_new_lattice", joined.replace("create_atoms 2 region notab\n", "lattice fcc 0.9\n"
@@ -262,12 +278,13 @@ BETWEEN = (lj3d("p s p", temp="1.0").replace("pair_coeff", "region lo block INF 
            "thermo_style custom step temp pe ke etotal press pxy\nrun 100\n")
 
 
-def restarted_rows(d, name, cut, stop):
-    """BETWEEN's INI run straight, then with stage run2 cut to `cut` steps (a checkpoint where it
-    ends) and restarted from there with the whole run: (the straight run's CSV rows, the restarted's)."""
+def restarted_rows(d, name, cut, stop, script=BETWEEN):
+    """The script's INI (BETWEEN's) run straight, then with stage run2 cut to `cut` steps (a checkpoint
+    where it ends) and restarted from there with the whole run: (the straight run's CSV rows, the
+    restarted's)."""
     folder = os.path.join(d, name)
     os.makedirs(folder, exist_ok=True)
-    write(os.path.join(folder, "in.test"), BETWEEN)
+    write(os.path.join(folder, "in.test"), script)
     write(os.path.join(folder, "run.ini"), run([lammps_trust.MDLITE, "convert", "in.test"], cwd=folder).stdout)
     mdl = [lammps_trust.MDLITE, "run", "run.ini", "--quiet", "--overwrite"]
     run([*mdl, "--set", "output.thermo_file=a.csv"], cwd=folder)
@@ -279,6 +296,28 @@ def restarted_rows(d, name, cut, stop):
     if rows[0] != rows[1] or len(rows[0]) < stop:
         fail(f"{name}: the restarted run's rows are not the straight run's:\n{rows[0]}\n{rows[1]}")
     return rows[0]
+
+
+RESET = (lj3d("p p p", temp="1.5").replace("pair_coeff", "compute tz all temp/partial 0 0 1\npair_coeff") + "fix 1 all nve\nthermo 20\nthermo_style custom step time temp pe ke etotal elapsed elaplong\n"
+         "run 100\nreset_timestep 0\nfix 2 all temp/rescale 10 1.0 1.0 0.02 1.0\nfix_modify 2 temp tz\nrun 100\n"
+         "unfix 2\nreset_timestep 1000\nrun 100\n")
+
+
+def timesteps(d):
+    agree(d, "reset_timestep", RESET, what="reset_timestep 0 and 1000 between runs: each run's rows numbered from "
+          "there (its first row again), time, elapsed and elaplong as LAMMPS's, temp/rescale every 10 of the new "
+          "numbers")
+    rows = restarted_rows(d, "reset_restart_boundary", 0, 16, RESET)
+    print(f"reset_restart_boundary: restarted at the second run's first step: {len(rows) - 1} CSV rows equal, bit "
+          "for bit (the run's own steps, 0 to 300)")
+    rows = restarted_rows(d, "reset_restart_inside", 50, 16, RESET)
+    print(f"reset_restart_inside: restarted inside the renumbered run: {len(rows) - 1} CSV rows equal")
+    unaligned = RESET.replace("run 100\nreset_timestep 0\n", "run 100\nreset_timestep 7\n")
+    refused(d, "reset_unaligned", unaligned, ["reset_timestep", "not a multiple of its thermo 20"])
+    refused(d, "reset_first", RESET.replace("fix 1 all nve\n", "reset_timestep 5\nfix 1 all nve\n"),
+            ["in.test:", "before the first run"])
+    refused(d, "reset_dump", RESET.replace("run 100\nreset_timestep 0", "dump 1 all atom 50 d.txt\nrun 100\n"
+            "reset_timestep 0"), ["in.test:", "with dump 1"])
 
 
 def velocities(d):
@@ -321,7 +360,8 @@ def main():
         print("no lmp (LAMMPS): skipped")
         sys.exit(SKIP)
     d = workdir(f"lammps-groups-{case}")
-    {"flows": flows, "groups3d": groups3d, "refusals": refusals, "velocities": velocities, "fills": fills}[case](d)
+    {"flows": flows, "groups3d": groups3d, "refusals": refusals, "velocities": velocities, "fills": fills,
+     "timesteps": timesteps}[case](d)
 
 
 if __name__ == "__main__":

@@ -230,10 +230,13 @@ int script_step_now(script *sc, long *step)
     *step = 0;
     for (int r = 0; r < sc->nruns; r++) {
         const setting *e = settings_find(&sc->runs[r].keys, "ensemble"), *n = settings_find(&sc->runs[r].keys, "steps");
+        const setting *reset = settings_find(&sc->runs[r].keys, "reset_timestep"); /* LAMMPS's count from there */
         if (e && !strcmp(e->value, "minimize"))
             return fail(sc, "after the minimize of line %d: its steps are its iterations, which mdlite knows only "
                             "once it has run", sc->runs[r].line);
-        *step += n ? atol(n->value) : 0;
+        *step = (reset ? atol(reset->value) : *step) + (n ? atol(n->value) : 0);
     }
+    const setting *reset = settings_find(&sc->now, "reset_timestep"); /* one since the last run */
+    *step = reset ? atol(reset->value) : *step;
     return MDL_OK;
 }

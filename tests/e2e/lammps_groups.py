@@ -300,12 +300,12 @@ def restarted_rows(d, name, cut, stop, script=BETWEEN):
 
 RESET = (lj3d("p p p", temp="1.5").replace("pair_coeff", "compute tz all temp/partial 0 0 1\npair_coeff") + "fix 1 all nve\nthermo 20\nthermo_style custom step time temp pe ke etotal elapsed elaplong\n"
          "run 100\nreset_timestep 0\nfix 2 all temp/rescale 10 1.0 1.0 0.02 1.0\nfix_modify 2 temp tz\nrun 100\n"
-         "unfix 2\nreset_timestep 1000\nrun 100\n")
+         "unfix 2\nreset_timestep 1000\nrun 1100 upto\n")
 
 
 def timesteps(d):
     agree(d, "reset_timestep", RESET, what="reset_timestep 0 and 1000 between runs: each run's rows numbered from "
-          "there (its first row again), time, elapsed and elaplong as LAMMPS's, temp/rescale every 10 of the new "
+          "there (its first row again; run 1100 upto after the second), time, elapsed and elaplong as LAMMPS's, temp/rescale every 10 of the new "
           "numbers")
     rows = restarted_rows(d, "reset_restart_boundary", 0, 16, RESET)
     print(f"reset_restart_boundary: restarted at the second run's first step: {len(rows) - 1} CSV rows equal, bit "

@@ -188,8 +188,11 @@ static const char *indent_words(mdl_force_fix *f, char **w, int n)
             f->inside = !strcmp(v2, "in");
         else if (!strcmp(w[a], "energy") && (!strcmp(v2, "yes") || !strcmp(v2, "no")))
             f->energy = !strcmp(v2, "yes");
+        else if (!strcmp(w[a], "move") && a + 3 < n && !mdl_parse_double(w[a + 1], &f->move[0]) &&
+                 !mdl_parse_double(w[a + 2], &f->move[1]) && !mdl_parse_double(w[a + 3], &f->move[2]))
+            a += 2; /* three values */
         else
-            return "indent's keywords are side in|out and energy yes|no";
+            return "indent's keywords are side in|out, energy yes|no and move VX VY VZ (its centre's move per step)";
     }
     return NULL;
 }
@@ -237,9 +240,13 @@ static int read_force_fixes(mdl_config *cfg)
         mdl_force_fix f = {0};
         const char *why = !text ? "out of memory"
                           : cfg->force_fixes.n == MDL_MAX_FORCE_FIXES ? "more than 16 fixes" : force_fix_words(cfg, &f, w, n);
-        const int z_indent = f.shape == MDL_INDENT_PLANE ? f.axis == 2 : f.centre[2] != 0;
+        const int z_indent = f.shape == MDL_INDENT_PLANE ? f.axis == 2 : f.centre[2] != 0 || f.move[2] != 0;
+        const int moves = f.move[0] != 0 || f.move[1] != 0 || f.move[2] != 0;
         if (!why && cfg->dimension == 2 && (f.style == MDL_FIX_INDENT ? z_indent : f.acts[2] && f.value[2] != 0))
-            why = "a z force in a 2-d system (an indenter's centre at z = 0, no plane along z)";
+            why = "a z force in a 2-d system (an indenter's centre at z = 0, no plane along z, no move along z)";
+        if (!why && moves && cfg->ensemble == MDL_MINIMIZE)
+            why = "a moving indenter in a minimisation (its iterations are not steps of the run's time)";
+        cfg->force_fixes.moving |= moves;
         if (why) {
             config_fail(config_find_entry(cfg, "run", "force_fixes"), "'%s': %s", d, why);
             ok = 0;

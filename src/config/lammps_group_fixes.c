@@ -12,6 +12,15 @@ int script_force_fix_style(const char *style)
            !strcmp(style, "indent");
 }
 
+/* Whether a reset_timestep came before this run (or before it, for it). */
+static int reset_given(const script *sc)
+{
+    for (int r = 0; r < sc->nruns; r++)
+        if (settings_find(&sc->runs[r].keys, "reset_timestep"))
+            return 1;
+    return settings_find(&sc->now, "reset_timestep") != NULL;
+}
+
 /* fix indent's K SHAPE ARGS [side in|out] [units lattice|box] in box units (units lattice, LAMMPS's
    default: a centre's coordinates by the lattice's spacings, a radius by x's), with energy yes|no. */
 static int indent_words(script *sc, const script_fix *f, mdl_buf *out)
@@ -40,18 +49,27 @@ static int indent_words(script *sc, const script_fix *f, mdl_buf *out)
         return fail(sc, "fix indent %s: '%s': the axis is x, y or z", shape, f->args[2]);
     if (!sphere)
         MDL_TRY(buf_addf(out, " %s", f->args[2]));
+    double move[3] = {0, 0, 0};
     for (int a = sphere ? 0 : 1; a < (plane ? 2 : 4); a++) { /* each value's dimension, for its scale */
         const int d = sphere ? (a < 3 ? a : 0) : plane ? axis : a == 3 ? 0 : a == 1 ? (axis == 0 ? 1 : 0) : (axis == 2 ? 1 : 2);
         const char *word = f->args[2 + a];
         double v;
-        if (word[0] == 'v' && word[1] == '_')
-            return fail(sc, "fix indent: %s: mdlite's indenter stands where it is put (no variable)", word);
+        if (word[0] == 'v' && word[1] == '_') { /* a coordinate of the step (LAMMPS's, not scaled by units) */
+            if (a == 3 || reset_given(sc))
+                return fail(sc, "fix indent: %s: %s", word, a != 3 ? "after a reset_timestep (mdlite's "
+                            "indenter moves with the run's own step)" : "a radius of a variable: mdlite's stays as given");
+            MDL_TRY(script_linear_in_step(sc, word + 2, &v, &move[d]));
+            MDL_TRY(buf_addf(out, " %.17g", v));
+            continue;
+        }
         MDL_TRY(script_number(sc, word, &v));
         MDL_TRY(buf_addf(out, " %.17g", lattice && sc->lattice[0] ? v * sc->crystal.spacing[d] : v));
     }
     if (plane)
         MDL_TRY(buf_addf(out, " %s", f->args[4]));
-    return buf_addf(out, " side %s energy %s", side, f->energy ? "yes" : "no");
+    MDL_TRY(buf_addf(out, " side %s energy %s", side, f->energy ? "yes" : "no"));
+    return move[0] != 0 || move[1] != 0 || move[2] != 0 ? buf_addf(out, " move %.17g %.17g %.17g", move[0], move[1], move[2])
+                                                       : MDL_OK;
 }
 
 /* A thermostat that may act on a group (ensembles.h's MDL_ON_GROUP). */

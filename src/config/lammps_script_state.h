@@ -84,6 +84,8 @@ typedef struct script {
     script_var *var;
     int nvar, var_cap;
     long generation;        /* bumped at every variable command: the equal variables' caches */
+    int stepping;           /* formulas evaluated as at step `at_step` (step and dt bound): script_linear_in_step */
+    long at_step;
     settings now;           /* the keys as the script stands */
     script_run *runs;
     int nruns, runs_cap;
@@ -155,6 +157,9 @@ int cmd_variable(script *sc, char **w, int nw);
 /* $x, ${name} and $(formula[:format]) replaced in line, outside quotes (or everywhere: quoted = 1),
    into out. */
 int script_substitute(script *sc, const char *line, mdl_buf *out, int quoted);
+/* Equal variable NAME as a line in LAMMPS's step: its value at step 0 and its change per step, where
+   its formula (of step, dt and what the script knows) is one; MDL_EINPUT naming it otherwise. */
+int script_linear_in_step(script *sc, const char *name, double *at0, double *per_step);
 /* The value of a formula (immediate or an equal variable's). */
 int script_evaluate(script *sc, const char *formula, double *out);
 /* The formulas of the v_NAME words of columns (a thermo_style custom), "NAME=FORMULA;...", into out. */

@@ -6,6 +6,7 @@
 #include "lammps_expr.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 
 static const char *const STYLES[] = {"index", "loop", "world", "universe", "uloop", "string",
@@ -55,6 +56,15 @@ static int formula_var(void *user, const char *name, double *out, mdl_buf *why)
 static int script_keyword(void *user, const char *name, double *out, mdl_buf *why)
 {
     const script *sc = user;
+    if (sc->stepping && !strcmp(name, "step")) {
+        *out = (double)sc->at_step;
+        return MDL_OK;
+    }
+    if (sc->stepping && !strcmp(name, "dt")) { /* the script's timestep, or its units' default (LAMMPS's) */
+        const setting *dt = settings_find(&sc->now, "timestep");
+        *out = dt ? atof(dt->value) : !strcmp(sc->units, "metal") ? 0.001 : !strcmp(sc->units, "real") ? 1.0 : 0.005;
+        return MDL_OK;
+    }
     static const char *const lat[] = {"xlat", "ylat", "zlat"};
     for (int d = 0; d < 3; d++)
         if (!strcmp(name, lat[d]) && !sc->box_made) {
@@ -120,6 +130,33 @@ static int var_value(script *sc, int k, double *out, mdl_buf *why)
     }
     buf_free(&inner);
     return rc;
+}
+
+int script_linear_in_step(script *sc, const char *name, double *at0, double *per_step)
+{
+    const int k = find_var(sc, name);
+    if (k < 0 || sc->var[k].style != V_EQUAL)
+        return script_fail(sc, "v_%s: %s", name, k < 0 ? "no such variable" : "not an equal-style variable");
+    static const long steps[4] = {0, 1, 1000, 1048576};
+    double v[4];
+    mdl_buf why = {0};
+    int rc = MDL_OK;
+    for (int s = 0; s < 4 && rc == MDL_OK; s++) { /* each step's value afresh (no cached value of another step) */
+        sc->stepping = 1, sc->at_step = steps[s], sc->generation++;
+        rc = var_value(sc, k, &v[s], &why);
+    }
+    sc->stepping = 0, sc->generation++;
+    if (rc == MDL_EINPUT)
+        script_fail(sc, "v_%s: %s", name, buf_str(&why));
+    buf_free(&why);
+    MDL_TRY(rc);
+    *at0 = v[0], *per_step = (v[3] - v[0]) / (double)steps[3];
+    const double tol = 1e-12 * (fabs(v[0]) + fabs(v[3]) + 1.0);
+    for (int s = 1; s < 3; s++)
+        if (!(fabs(v[s] - (v[0] + (double)steps[s] * *per_step)) <= tol))
+            return script_fail(sc, "v_%s: its values at steps 0, 1, 1000 and 1048576 (%.17g, %.17g, %.17g, %.17g) lie on "
+                               "no line: mdlite moves an indenter at a constant speed", name, v[0], v[1], v[2], v[3]);
+    return MDL_OK;
 }
 
 int script_evaluate(script *sc, const char *formula, double *out)
@@ -370,7 +407,8 @@ int cmd_variable(script *sc, char **w, int nw)
 
 /* Variable `name`'s formula as a v_NAME thermo column evaluates it during a run: its v_ references
    written in (an equal's formula in parentheses, another style's value as it reads in a formula),
-   its blanks left out. */
+   xlat, ylat and zlat as their numbers (the lattice's spacings, as the script knows them now), its
+   blanks left out. */
 static int thermo_formula(script *sc, const char *name, int depth, mdl_buf *out)
 {
     const int k = find_var(sc, name);
@@ -398,6 +436,13 @@ static int thermo_formula(script *sc, const char *name, int depth, mdl_buf *out)
             snprintf(ref, sizeof ref, "%.*s", (int)(q - p - 2), p + 2);
             rc = thermo_formula(sc, ref, depth + 1, out);
             p = q - 1;
+        } else if (strchr("xyz", *p) && !strncmp(p + 1, "lat", 3) && !(isalnum((unsigned char)p[4]) || p[4] == '_') &&
+                   (p == v->value || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+            double lat;
+            const char word[5] = {p[0], 'l', 'a', 't', '\0'};
+            rc = script_keyword(sc, word, &lat, &(mdl_buf){0});
+            rc = rc ? rc : buf_addf(out, "(%.17g)", lat);
+            p += 3;
         } else if (!isspace((unsigned char)*p)) {
             rc = buf_addf(out, "%c", *p);
         }

@@ -33,10 +33,15 @@ int stepper_groups(const mdl_config *base, const mdl_backend_ops *ops, mdl_syste
     return MDL_EINPUT;
 }
 
-int stepper_force_fixes(mdl_stepper *st)
+int stepper_force_fixes(mdl_stepper *st, long step)
 {
-    /* called with none too: their energy is then 0 */
-    return st->ops->force_fixes ? st->ops->force_fixes(st->ctx, &st->cfg->force_fixes) : MDL_OK;
+    /* called with none too: their energy is then 0; a moving indenter where it stands at this step */
+    if (!st->ops->force_fixes)
+        return MDL_OK;
+    if (!st->cfg->force_fixes.moving)
+        return st->ops->force_fixes(st->ctx, &st->cfg->force_fixes);
+    const mdl_force_fixes now = force_fixes_at(&st->cfg->force_fixes, step);
+    return st->ops->force_fixes(st->ctx, &now);
 }
 
 int stepper_setup(mdl_stepper *st, long step, int forces_given)
@@ -51,7 +56,7 @@ int stepper_setup(mdl_stepper *st, long step, int forces_given)
     else {
         MDL_TRY(st->ops->compute_forces(st->ctx, MDL_FORCES_ENERGY));
         MDL_TRY(thermostat_apply(&st->thermostat, st->ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
-        MDL_TRY(stepper_force_fixes(st));
+        MDL_TRY(stepper_force_fixes(st, step));
     }
     return thermostat_setup(&st->thermostat, st->ops, st->ctx, st->thermostat_state, st->nstate, step);
 }
@@ -117,7 +122,7 @@ int stepper_advance(mdl_stepper *st, long step, int energy, int chain)
         MDL_TRY(ops->compute_forces(st->ctx, energy ? MDL_FORCES_ENERGY : virial ? MDL_FORCES_VIRIAL
                                              : fold ? MDL_FORCES_THEN_KICKS : MDL_FORCES));
         MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
-        MDL_TRY(stepper_force_fixes(st));
+        MDL_TRY(stepper_force_fixes(st, step));
         phase_end(st, PH_FORCE);
         MDL_TRY(ops->integrate_second(st->ctx, chain));
         MDL_TRY(thermostat_apply(&st->thermostat, ops, st->ctx, step, MDL_THERMOSTAT_END_OF_STEP));

@@ -51,7 +51,7 @@ int is_thermo_step(const mdl_config *cfg, long step, long final_step);
    (MDL_EINPUT, naming the keys). */
 int stepper_groups(const mdl_config *base, const mdl_backend_ops *ops, mdl_system *s);
 /* The stage's fixes on groups' forces ([run] force_fixes), after the thermostat's force. */
-int stepper_force_fixes(mdl_stepper *st);
+int stepper_force_fixes(mdl_stepper *st, long step);
 /* Set-up at `step`: neighbor build, forces with energy, post-force thermostat; with forces_given
    (a restart) the backend's forces are kept and only energy and virial computed. */
 int stepper_setup(mdl_stepper *st, long step, int forces_given);

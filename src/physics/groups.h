@@ -38,13 +38,26 @@ typedef struct {
     double value[3];
     int shape, axis, inside, plane_side, energy;
     double k, centre[3], radius;
+    double move[3]; /* indent: its centre's move per step, the centre at the run's step s centre + s move
+                       (LAMMPS's indenter at v_NAME coordinates linear in step) */
 } mdl_force_fix;
 
 /* The fixes in force, applied in this order after the thermostat's force (LAMMPS's post_force). */
 typedef struct {
     int n;
+    int moving; /* an indenter moves (force_fixes_at gives the fixes of a step) */
     mdl_force_fix fix[MDL_MAX_FORCE_FIXES];
 } mdl_force_fixes;
+
+/* The fixes as they stand at the run's step `step`: each moving indenter's centre there. */
+static inline mdl_force_fixes force_fixes_at(const mdl_force_fixes *ff, long step)
+{
+    mdl_force_fixes now = *ff;
+    for (int k = 0; k < now.n && now.moving; k++)
+        for (int d = 0; d < 3; d++)
+            now.fix[k].centre[d] += (double)step * now.fix[k].move[d];
+    return now;
+}
 
 /* The fix on one atom of its group: setforce sets the components, addforce adds to them, aveforce
    sets them to mean (the group's mean force, LAMMPS's foriginal / count) plus the value. */

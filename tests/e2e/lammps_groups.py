@@ -11,7 +11,8 @@
             obstacle/in.obstacle shortened (voids deleted, two indenters); walls unfixed between runs
   groups3d  3-d groups by type, id ranges, intersect, velocity ramp (sum yes) and scale, Berendsen on
             a group, setforce, addforce and aveforce on others; exclude type; fix indent (sphere,
-            cylinder, plane, side in, fix_modify energy); minimisation with a group held by setforce and
+            cylinder, plane, side in, fix_modify energy; one moving, at v_NAME coordinates of the step);
+            minimisation with a group held by setforce and
             pressed by an indenter; regions sphere and cylinder, side out, flat blocks; delete_atoms
   fills     create_atoms in regions, one after another with their types (friction/in.friction's slabs and
             half-spheres, shortened, its temp/partial): regions intersect and union, side out of them,
@@ -147,6 +148,15 @@ def groups3d(d):
           "thermo_style custom step temp pe epair ke etotal press fmax\nthermo 20\nrun 200\n",
           what="fix indent: a cylinder, a plane on a group and a sphere holding the atoms in, two counting their "
           "energy in pe (not in epair)")
+    moving = (indent + "compute new mobile temp\nvelocity mobile create 0.2 482748 temp new\nfix 1 all nve\n"
+              "fix 2 lower setforce 0.0 0.0 0.0\nfix 3 all temp/rescale 100 0.1 0.1 0.01 1.0\ntimestep 0.003\n"
+              "variable k equal 1000.0/xlat\nvariable y equal \"13.0*ylat - step*dt*0.2*ylat\"\n"
+              "fix 4 all indent $k sphere 10 v_y 0 5.0\nfix_modify 4 energy yes\nfix 5 all enforce2d\n"
+              "thermo_style custom step temp pe ke etotal press v_y\nthermo 200\nthermo_modify temp new\nrun 2000\n")
+    agree(d, "indent_moving", moving, what="indent/in.indent's indenter at v_y = 13 ylat - step dt 0.2 ylat, pressed "
+          "into the slab as it moves (its energy in pe)")
+    refused(d, "indent_curve", moving.replace("step*dt*0.2*ylat", "step*step*1e-8"), ["in.test:", "lie on no line"])
+    refused(d, "indent_radius", moving.replace("sphere 10 v_y 0 5.0", "sphere 10 13 0 v_y"), ["in.test:", "radius"])
     agree(d, "indent_min", indent + "fix 2 lower setforce 0.0 0.0 0.0\nfix 5 all enforce2d\nthermo 10\n"
           "minimize 1.0e-6 1.0e-6 1000 1000\nvariable k equal 5000.0/xlat\nfix 4 all indent $k sphere 10 13.0 0 6.0\n"
           "fix_modify 4 energy yes\nminimize 1.0e-6 1.0e-6 10 1000\n",

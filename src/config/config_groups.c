@@ -152,7 +152,7 @@ static int group_key(const mdl_config *cfg, const char *section, const char *key
 }
 
 /* indent's words after its K (w[0]): sphere X Y Z R | cylinder x|y|z C1 C2 R | plane x|y|z POS lo|hi, then
-   side in|out and energy yes|no. NULL, or why they are not. */
+   side in|out, energy yes|no and move VX VY VZ. NULL, or why they are not. */
 static const char *indent_words(mdl_force_fix *f, char **w, int n)
 {
     static const char *const shapes[] = {"sphere", "cylinder", "plane"};

@@ -102,7 +102,7 @@ def cases(d):
         ("exclude species", ["run", ini, "--set", "potential.exclude=A Q"], {ini: good}, ["[potential] exclude", "'A Q'"]),
         ("indent shape", ["run", ini, "--set", "run.force_fixes=indent all 10 cone 1 1 1 1"], {ini: good}, ["[run] force_fixes", "sphere X Y Z R"]),
         ("indent keyword", ["run", ini, "--set", "run.force_fixes=indent all 10 plane x 1 lo energy maybe"], {ini: good},
-         ["[run] force_fixes", "side in|out and energy yes|no"]),
+         ["[run] force_fixes", "side in|out, energy yes|no and move"]),
         ("group region NaN", ["run", ini, "--set", "system.groups=g block 0 nan 0 1 0 1"], {ini: good}, ["[system] groups", "a region is"]),
         ("group region overflow", ["run", ini, "--set", "system.groups=g sphere 0 0 0 1e999"], {ini: good}, ["[system] groups", "a region is"]),
         ("group region words", ["run", ini, "--set", "system.groups=g sphere 1 1 1 -1"], {ini: good}, ["[system] groups", "a region is"]),

@@ -125,9 +125,25 @@ int script_bookkeeping_fix_style(const char *style)
     return !strcmp(style, "balance") || !strcmp(style, "property/atom");
 }
 
+/* A fix whose style mdlite has no meaning for, named with its line (before any pairing of ensembles). */
+static int unknown_fix_style(script *sc)
+{
+    for (int k = 0; k < sc->nfix; k++) {
+        const script_fix *f = &sc->fixes[k];
+        if (!strcmp(f->style, "enforce2d") || !strcmp(f->style, "wall/reflect") || script_force_fix_style(f->style) ||
+            script_bookkeeping_fix_style(f->style) || !strcmp(f->style, "nve") || !strcmp(f->style, "nvt") ||
+            !strcmp(f->style, "npt") || ensemble_of_lammps_thermostat(f->style) >= 0)
+            continue;
+        return fail(sc, "fix %s %s (line %d): a fix style mdlite does not run (docs/LAMMPS.md lists the fixes it takes)",
+                    f->id, f->style, f->line);
+    }
+    return MDL_OK;
+}
+
 static int thermostat_of_fixes(script *sc, long steps)
 {
     script_drop_ensemble_keys(sc);
+    MDL_TRY(unknown_fix_style(sc));
     MDL_TRY(script_walls(sc));
     const script_fix *nve = NULL, *other = NULL;
     for (int k = 0; k < sc->nfix; k++) {

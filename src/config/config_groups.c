@@ -8,6 +8,7 @@
 #include "../util/util.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,21 +198,61 @@ static const char *indent_words(mdl_force_fix *f, char **w, int n)
     return NULL;
 }
 
-/* One fix's words: STYLE GROUP FX FY FZ (NULL: the component is left; not addforce's), or indent's. */
+/* A wall's words after its group: FACE COORD|EDGE EPSILON SIGMA CUTOFF [energy yes|no] (box units),
+   checked against the faces of [system] boundary. NULL, or why they are not. */
+static const char *wall_words(mdl_config *cfg, mdl_force_fix *f, char **w, int n)
+{
+    static const char *const faces[] = {"xlo", "xhi", "ylo", "yhi", "zlo", "zhi"};
+    int k = 0, face[3][2];
+    const char *why;
+    while (n >= 1 && k < 6 && strcmp(w[0], faces[k]))
+        k++;
+    double sigma;
+    if (n != 5 && !(n == 7 && !strcmp(w[5], "energy") && (!strcmp(w[6], "yes") || !strcmp(w[6], "no"))))
+        return "a wall is FACE COORD|EDGE EPSILON SIGMA CUTOFF, then energy yes|no";
+    f->edge = !strcmp(w[1], "EDGE");
+    f->axis = k / 2, f->plane_side = k % 2 ? 1 : -1, f->energy = n == 7 && !strcmp(w[6], "yes");
+    if (k == 6)
+        return "a wall's face is xlo, xhi, ylo, yhi, zlo or zhi";
+    if ((!f->edge && mdl_parse_double(w[1], &f->centre[f->axis]) != 0) || mdl_parse_double(w[2], &f->k) != 0 ||
+        mdl_parse_double(w[3], &sigma) != 0 || mdl_parse_double(w[4], &f->cutoff) != 0 || !isfinite(f->k) ||
+        !isfinite(sigma) || !isfinite(f->centre[f->axis]))
+        return "a wall's coordinate (box units, or EDGE), epsilon, sigma and cutoff are numbers";
+    if (!(f->cutoff > 0) || !isfinite(f->cutoff))
+        return "a wall's cutoff is above 0 (LAMMPS: fix wall cutoff <= 0.0)";
+    if (!config_boundary(cfg, face, &why))
+        return why;
+    if (face[f->axis][k % 2] == MDL_FACE_P)
+        return "a wall on a periodic dimension (LAMMPS: cannot use fix wall in periodic dimension)";
+    if (k >= 4 && cfg->dimension == 2)
+        return "zlo or zhi in a 2-d system (LAMMPS: cannot use fix wall zlo/zhi for a 2d simulation)";
+    if (f->edge && face[f->axis][k % 2] != MDL_FACE_F)
+        return "EDGE on a shrink-wrapped face (its box moves): give the wall's coordinate";
+    wall_coefficients(f, sigma);
+    return NULL;
+}
+
+/* One fix's words: STYLE GROUP FX FY FZ (NULL: the component is left; not addforce's), indent's or a wall's. */
 static const char *force_fix_words(mdl_config *cfg, mdl_force_fix *f, char **w, int n)
 {
-    static const char *const styles[] = {"setforce", "addforce", "aveforce", "indent"};
+    static const char *const styles[] = {"setforce", "addforce", "aveforce", "indent", "wall/lj93", "wall/lj126",
+                                         "wall/harmonic"};
     f->style = 0;
-    while (n >= 1 && f->style < 4 && strcmp(w[0], styles[f->style]))
+    while (n >= 1 && f->style < 7 && strcmp(w[0], styles[f->style]))
         f->style++;
     const int k = n >= 2 ? group_index(cfg, w[1]) : -1;
-    if (n < 2 || f->style == 4)
-        return "expected STYLE GROUP ...: setforce, addforce or aveforce GROUP FX FY FZ, or indent GROUP K SHAPE ...";
+    if (n < 2 || f->style == 7)
+        return "expected STYLE GROUP ...: setforce, addforce or aveforce GROUP FX FY FZ, indent GROUP K SHAPE ..., or "
+               "wall/lj93, wall/lj126 or wall/harmonic GROUP FACE COORD EPSILON SIGMA CUTOFF";
     if (k < 0)
         return "its group is not one of [system] groups' names (or all)";
     f->group = 1u << k;
     if (f->style == MDL_FIX_INDENT)
         return indent_words(f, w + 2, n - 2);
+    if (f->style >= MDL_FIX_WALL) {
+        f->wall = f->style - MDL_FIX_WALL, f->style = MDL_FIX_WALL;
+        return wall_words(cfg, f, w + 2, n - 2);
+    }
     if (n != 5)
         return "expected STYLE GROUP FX FY FZ";
     for (int c = 0; c < 3; c++) {
@@ -242,7 +283,8 @@ static int read_force_fixes(mdl_config *cfg)
                           : cfg->force_fixes.n == MDL_MAX_FORCE_FIXES ? "more than 16 fixes" : force_fix_words(cfg, &f, w, n);
         const int z_indent = f.shape == MDL_INDENT_PLANE ? f.axis == 2 : f.centre[2] != 0 || f.move[2] != 0;
         const int moves = f.move[0] != 0 || f.move[1] != 0 || f.move[2] != 0;
-        if (!why && cfg->dimension == 2 && (f.style == MDL_FIX_INDENT ? z_indent : f.acts[2] && f.value[2] != 0))
+        if (!why && cfg->dimension == 2 && f.style != MDL_FIX_WALL &&
+            (f.style == MDL_FIX_INDENT ? z_indent : f.acts[2] && f.value[2] != 0))
             why = "a z force in a 2-d system (an indenter's centre at z = 0, no plane along z, no move along z)";
         if (!why && moves && cfg->ensemble == MDL_MINIMIZE)
             why = "a moving indenter in a minimisation (its iterations are not steps of the run's time)";

@@ -87,6 +87,12 @@ void config_force_origin(const mdl_config *cfg, char *out, size_t size)
         k += (size_t)snprintf(out + k, size - k, "; fix %d group=%u", x->style, x->group);
         for (int d = 0; d < 3 && k < size; d++)
             k += (size_t)(x->acts[d] ? snprintf(out + k, size - k, " %.17g", x->value[d]) : snprintf(out + k, size - k, " NULL"));
+        if (x->style >= MDL_FIX_INDENT && k < size) /* an indenter's or a wall's every parameter */
+            k += (size_t)snprintf(out + k, size - k, " shape=%d,%d,%d,%d,%d,%d,%d k=%.17g at=%.17g,%.17g,%.17g r=%.17g "
+                                  "move=%.17g,%.17g,%.17g cut=%.17g coeff=%.17g,%.17g,%.17g,%.17g,%.17g", x->shape,
+                                  x->axis, x->inside, x->plane_side, x->energy, x->wall, x->edge, x->k, x->centre[0],
+                                  x->centre[1], x->centre[2], x->radius, x->move[0], x->move[1], x->move[2], x->cutoff,
+                                  x->coeff[0], x->coeff[1], x->coeff[2], x->coeff[3], x->offset);
     }
 }
 

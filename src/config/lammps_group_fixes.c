@@ -1,5 +1,5 @@
-/* The LAMMPS fixes that act on a group, into mdlite's keys at each run: setforce, addforce and
-   aveforce as [run] force_fixes (in the fixes' order), a thermostat's group as [run]
+/* The LAMMPS fixes that act on a group, into mdlite's keys at each run: setforce, addforce,
+   aveforce, indent and the walls as [run] force_fixes (in the fixes' order), a thermostat's group as [run]
    thermostat_group; fix_modify temp and thermo_modify temp (a compute temp on a group). */
 #include "lammps_script_state.h"
 #include "../physics/ensembles.h"
@@ -9,7 +9,54 @@
 int script_force_fix_style(const char *style)
 {
     return !strcmp(style, "setforce") || !strcmp(style, "addforce") || !strcmp(style, "aveforce") ||
-           !strcmp(style, "indent");
+           !strcmp(style, "indent") || script_wall_fix_style(style);
+}
+
+int script_wall_fix_style(const char *style)
+{
+    return !strcmp(style, "wall/lj93") || !strcmp(style, "wall/lj126") || !strcmp(style, "wall/harmonic");
+}
+
+/* fix wall/lj93|lj126|harmonic FACE COORD EPSILON SIGMA CUTOFF ... [units lattice|box]: one [run]
+   force_fixes item per face, in the fix's order (LAMMPS's walls m = 0, 1, ...), COORD in box units
+   (units lattice, LAMMPS's default: times the spacing along the face's dimension) or EDGE. */
+static int wall_words(script *sc, const script_fix *f, mdl_buf *out)
+{
+    int n = f->nargs, lattice = 1;
+    if (n >= 2 && !strcmp(f->args[n - 2], "units") && (!strcmp(f->args[n - 1], "box") || !strcmp(f->args[n - 1], "lattice")))
+        lattice = !strcmp(f->args[n - 1], "lattice"), n -= 2;
+    if (n < 5 || n % 5)
+        return fail(sc, "fix %s: mdlite takes FACE COORD EPSILON SIGMA CUTOFF for each face, then units lattice|box",
+                    f->style);
+    for (int k = 0; k < n; k += 5) {
+        const char *face = f->args[k], *c = f->args[k + 1];
+        const int d = face[0] - 'x';
+        if (strlen(face) != 3 || d < 0 || d > 2 || (strcmp(face + 1, "lo") && strcmp(face + 1, "hi")))
+            return fail(sc, "fix %s: '%s': a face is xlo, xhi, ylo, yhi, zlo or zhi (fld, pbc and other keywords: not "
+                            "taken)", f->style, face);
+        for (int j = 0; j < k; j += 5)
+            if (!strcmp(f->args[j], face))
+                return fail(sc, "fix %s: %s twice (LAMMPS: wall defined twice in fix wall command)", f->style, face);
+        MDL_TRY(buf_addf(out, "%s%s %s %s", out->len ? ", " : "", f->style, f->group, face));
+        double v[4];
+        if (c[0] == 'v' && c[1] == '_')
+            return fail(sc, "fix %s %s %s: a wall at a variable's coordinate is not taken", f->style, face, c);
+        if (strcmp(c, "EDGE") != 0) {
+            MDL_TRY(script_number(sc, c, &v[0]));
+            if (lattice && !sc->lattice[0])
+                return fail(sc, "fix %s in lattice units without a lattice (LAMMPS: use of fix wall with undefined "
+                                "lattice)", f->style);
+            MDL_TRY(buf_addf(out, " %.17g", lattice ? v[0] * sc->crystal.spacing[d] : v[0]));
+        } else {
+            MDL_TRY(buf_addf(out, " EDGE"));
+        }
+        for (int a = 1; a < 4; a++) {
+            MDL_TRY(script_number(sc, f->args[k + 1 + a], &v[a]));
+            MDL_TRY(buf_addf(out, " %.17g", v[a]));
+        }
+        MDL_TRY(buf_addf(out, " energy %s", f->energy ? "yes" : "no"));
+    }
+    return MDL_OK;
 }
 
 /* Whether a reset_timestep came before this run (or before it, for it). */
@@ -86,7 +133,7 @@ int script_fix_takes_group(const char *style)
 
 const char *script_group_fix_styles(char *out, size_t size)
 {
-    size_t n = (size_t)snprintf(out, size, "setforce, addforce, aveforce, indent");
+    size_t n = (size_t)snprintf(out, size, "setforce, addforce, aveforce, indent, wall/lj93, wall/lj126, wall/harmonic");
     for (int id = 0; id < MDL_NENSEMBLES && n < size; id++)
         if ((ensemble_reads(id) & MDL_ON_GROUP) && ensemble_info(id)->lammps_fix)
             n += (size_t)snprintf(out + n, size - n, ", %s", ensemble_info(id)->lammps_fix);
@@ -98,6 +145,8 @@ static int force_fix_words(script *sc, const script_fix *f, mdl_buf *out)
 {
     if (!strcmp(f->style, "indent"))
         return indent_words(sc, f, out);
+    if (script_wall_fix_style(f->style))
+        return wall_words(sc, f, out);
     if (f->nargs != 3)
         return fail(sc, "fix %s: mdlite takes fix ID GROUP %s FX FY FZ (no keywords)", f->style, f->style);
     MDL_TRY(buf_addf(out, "%s%s %s", out->len ? ", " : "", f->style, f->group));
@@ -151,7 +200,7 @@ int script_group_fixes(script *sc, const script_fix *thermostat)
 }
 
 /* fix_modify ID temp C: the thermostat's temperature from compute temp C, on the fix's own group;
-   fix_modify ID energy yes|no: fix indent's energy in pe. */
+   fix_modify ID energy yes|no: fix indent's or a wall's energy in pe. */
 int script_cmd_fix_modify(script *sc, char **w, int nw)
 {
     script_fix *f = NULL;
@@ -160,14 +209,14 @@ int script_cmd_fix_modify(script *sc, char **w, int nw)
     if (nw == 4 && !strcmp(w[2], "energy") && (!strcmp(w[3], "yes") || !strcmp(w[3], "no"))) {
         if (!f)
             return fail(sc, "no fix %s (LAMMPS: could not find fix_modify ID)", w[1]);
-        if (strcmp(f->style, "indent") != 0)
-            return fail(sc, "fix %s is a %s: mdlite counts the energy of fix indent alone", w[1], f->style);
+        if (strcmp(f->style, "indent") != 0 && !script_wall_fix_style(f->style))
+            return fail(sc, "fix %s is a %s: mdlite counts the energy of fix indent and the walls alone", w[1], f->style);
         f->energy = !strcmp(w[3], "yes");
         return MDL_OK;
     }
     if (nw != 4 || strcmp(w[2], "temp") != 0)
         return fail(sc, "mdlite takes fix_modify ID temp COMPUTE (a thermostat's temperature) and fix_modify ID energy "
-                        "yes|no (fix indent's)");
+                        "yes|no (fix indent's and the walls')");
     if (!f)
         return fail(sc, "no fix %s (LAMMPS: could not find fix_modify ID)", w[1]);
     char group[32], comp[4];

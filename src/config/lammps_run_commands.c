@@ -121,6 +121,17 @@ static int cmd_thermo_style(script *sc, char **w, int nw)
     sc->thermo_custom = 1;
     if (nw < 3 || strcmp(w[1], "custom") != 0)
         return fail(sc, "mdlite takes 'thermo_style one', 'multi' and 'custom NAMES'");
+    for (int k = 2; k < nw; k++) /* a fix's or a compute's output: named with what it is */
+        if ((w[k][0] == 'f' || w[k][0] == 'c') && w[k][1] == '_') {
+            const char *style = "";
+            char id[64];
+            snprintf(id, sizeof id, "%.*s", (int)strcspn(w[k] + 2, "["), w[k] + 2);
+            for (int j = 0; j < sc->nfix && w[k][0] == 'f'; j++)
+                style = !strcmp(sc->fixes[j].id, id) ? sc->fixes[j].style : style;
+            return fail(sc, "%s: the output of %s %s%s%s as a column: not one mdlite prints (its columns are LAMMPS's "
+                            "thermo keywords and v_NAME)", w[k], w[k][0] == 'f' ? "fix" : "compute", id, style[0] ? " " : "",
+                        style);
+        }
     return setf_words(sc, "output", "thermo_columns", w, 2, nw);
 }
 

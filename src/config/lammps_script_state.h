@@ -224,6 +224,8 @@ void script_drop_ensemble_keys(script *sc);
    a group other than all; at a run, the force fixes in force as [run] force_fixes and the
    thermostat's group as [run] thermostat_group; fix_modify temp; thermo_modify temp's group. */
 int script_force_fix_style(const char *style);
+/* fix wall/lj93, wall/lj126, wall/harmonic: walls on the faces, as [run] force_fixes items. */
+int script_wall_fix_style(const char *style);
 int script_fix_takes_group(const char *style);
 /* Those styles as "a, b, c" into out (for messages). */
 const char *script_group_fix_styles(char *out, size_t size);

@@ -1,6 +1,7 @@
 /* The CPU's groups: the fixes on a group's forces (setforce, addforce, aveforce with its mean over
-   all ranks, indent with its energy) and a group's kinetic energy and atom count, for the thermostats and thermo's
-   temperature on a group. Sums run in the owned atoms' order, then over ranks in rank order. */
+   all ranks, indent with its energy, the walls) and a group's kinetic energy and atom count, for the
+   thermostats and thermo's temperature on a group. Sums run in the owned atoms' order, then over ranks
+   in rank order. */
 #include "context.h"
 
 #include "../parallel/comm.h"
@@ -50,6 +51,34 @@ static void indent_forces(cpu_ctx *c, const mdl_force_fix *f)
     c->fix_energy += f->energy ? e : 0.0;
 }
 
+/* A wall: its force on the group's atoms, its energy where it counts; an atom on the wall or past it
+   on any rank stops every rank (LAMMPS's "particle on or inside fix wall surface"). */
+static int wall_forces(cpu_ctx *c, const mdl_force_fix *f)
+{
+    static const char *const faces[] = {"xlo", "xhi", "ylo", "yhi", "zlo", "zhi"};
+    mdl_system *s = &c->s;
+    double e = 0, behind[2] = {0, 0};
+    for (size_t i = 0; i < c->dm.nlocal; i++)
+        if (group_has(c->groups, s->id[i], f->group)) {
+            const double x[3] = {s->x[i], s->y[i], s->z[i]};
+            double force[3] = {s->fx[i], s->fy[i], s->fz[i]};
+            int past = 0;
+            e += wall_atom(f, x, &s->box, force, &past);
+            s->fx[i] = force[0], s->fy[i] = force[1], s->fz[i] = force[2];
+            if (past && !behind[0])
+                behind[0] = 1, behind[1] = (double)s->id[i] + 1;
+        }
+    c->fix_energy += f->energy ? e : 0.0;
+    const double mine = behind[1];
+    MDL_TRY(comm_sum_doubles(behind, 1));
+    if (behind[0] == 0)
+        return MDL_OK;
+    if (mine > 0)
+        mdl_error("atom %.0f is on or past the wall at %s (LAMMPS: particle on or inside fix wall surface)", mine,
+                  faces[2 * f->axis + (f->plane_side > 0)]);
+    return MDL_ERUN;
+}
+
 int cpu_force_fixes(void *p, const mdl_force_fixes *ff)
 {
     cpu_ctx *c = p;
@@ -59,6 +88,10 @@ int cpu_force_fixes(void *p, const mdl_force_fixes *ff)
         const mdl_force_fix *f = &ff->fix[k];
         if (f->style == MDL_FIX_INDENT) {
             indent_forces(c, f);
+            continue;
+        }
+        if (f->style == MDL_FIX_WALL) {
+            MDL_TRY(wall_forces(c, f));
             continue;
         }
         double mean[3] = {0, 0, 0};

@@ -24,6 +24,10 @@
   timesteps  reset_timestep between runs (0, then 1000): rows numbered as LAMMPS's, temp/rescale on
             the new numbers; restarts at the run's boundary and inside it bit for bit (thermo.csv: the run's
             own steps); a shift off thermo's cadence, one before the first run and one with a dump refused
+  walls     fix wall/lj93, wall/lj126 and wall/harmonic on fixed and shrink-wrapped faces (EDGE, lattice and
+            box units, a group, sigma other than 1, fix_modify energy in pe and in a minimisation), a 2-d
+            disc between four walls (balance/in.balance's, shortened); an atom past a wall stopping the run
+            (exit 1, naming it); a periodic face (zlo in 2-d too), a wall at a variable and a fix's column refused
   refusals  what mdlite does not take of them, each naming its line; the GPU refusing a run of
             groups by name
   velocities  velocity between runs (scale, set with sum, ramp along a shrink-wrapped dimension,
@@ -167,6 +171,55 @@ def groups3d(d):
           "velocity mobile create 0.5 4928\nfix 1 all nve\nfix 2 lower setforce 0.0 0.0 0.0\nfix 5 all enforce2d\n"
           "thermo 50\nrun 100\nthermo_style custom step pe fnorm fmax\nthermo 10\nminimize 1.0e-6 1.0e-6 1000 1000\n",
           what="in/indent.min's slab: a run, then cg with the lower layer held")
+
+
+BOX_WALLS = ("units lj\natom_style atomic\nboundary f p s\nlattice fcc 0.8442\nregion box block 0 6 0 4 0 4\n"
+             "create_box 1 box\nregion inner block 0.3 5.7 INF INF 0.3 3.7\ncreate_atoms 1 region inner\nmass 1 1.0\n"
+             "pair_style lj/cut 2.5\npair_coeff 1 1 1.0 1.0 2.5\ngroup ids id 1:150\nneighbor 0.3 bin\n"
+             "neigh_modify delay 0 every 1 check yes\n")
+
+
+def walls(d):
+    md = (BOX_WALLS + "velocity all create 1.5 87287 loop geom\nfix 1 all nve\n"
+          "fix 2 all wall/lj93 xlo EDGE 1.0 1.1 2.5 xhi EDGE 0.5 1.0 2.0\n"
+          "fix 3 ids wall/lj126 zlo -0.5 1.0 1.1 1.5\nfix 4 all wall/harmonic zhi 7.0 5.0 1.0 1.5 units box\n"
+          "fix_modify 3 energy yes\nfix_modify 4 energy yes\n"
+          "thermo_style custom step temp pe epair ke etotal press pxx pzz\nthermo 50\nrun 400\n")
+    agree(d, "walls_md", md, what="lj93 at both x faces (EDGE, sigma 1.1), lj126 on a group at z = -0.5 lattice "
+          "spacings, harmonic at z = 7 box units, the last two counting their energy in pe")
+    agree(d, "walls_min", md.replace("thermo 50\nrun 400", "thermo 10\nminimize 1.0e-8 1.0e-8 200 2000"),
+          what="the same walls in cg: their energy minimised with the pair's")
+    disc = ("units lj\ndimension 2\natom_style atomic\nboundary f f p\nlattice hex 0.85\n"
+            "region box block 0 30 0 14 -0.5 0.5\ncreate_box 1 box\nregion circle sphere 16 7 0.0 6\n"
+            "create_atoms 1 region circle\nmass 1 1.0\nvelocity all create 0.5 87287 loop geom\n"
+            "velocity all set 5 2 0 sum yes\npair_style lj/cut 2.5\npair_coeff 1 1 10.0 1.0 2.5\nneighbor 0.3 bin\n"
+            "neigh_modify delay 0 every 1 check yes\nfix 1 all nve\nfix 2 all wall/lj93 xlo 0.0 1 1 2.5 xhi 30 1 1 2.5\n"
+            "fix 3 all wall/lj93 ylo 0.0 1 1 2.5 yhi 14 1 1 2.5\nthermo_style custom step temp epair press\n"
+            "thermo 50\nrun 400\n")
+    agree(d, "walls_disc", disc, what="balance/in.balance's disc thrown at four lj93 walls (lattice units, 2-d; "
+          "the rows part at rounding past step 450)")
+    folder = os.path.join(d, "walls_past")
+    os.makedirs(folder, exist_ok=True)
+    write(os.path.join(folder, "in.test"), BOX_WALLS.replace("0.3 5.7", "0.0 5.7") + "fix 1 all nve\n"
+          "fix 2 all wall/lj93 xlo EDGE 1.0 1.0 2.5\nrun 10\n")
+    p = run([lammps_trust.MDLITE, "run", "in.test"], check=False, cwd=folder)
+    lp = run_lmp(["lmp", "-in", "in.test", "-log", "none"], check=False, cwd=folder)
+    if p.returncode != 1 or "on or past the wall at xlo" not in p.stderr or "inside fix wall" not in lp.stdout + lp.stderr:
+        fail(f"walls_past: expected both to stop at an atom on the wall, mdlite exit {p.returncode}:\n{p.stderr}")
+    print(f"walls_past: both stop: '{p.stderr.strip().splitlines()[-1][:100]}'")
+    base = BOX_WALLS + "fix 1 all nve\n"
+    for name, line, expect in (("walls_periodic", "fix 2 all wall/lj93 ylo EDGE 1 1 2.5", "periodic dimension"),
+                               ("walls_variable", "variable z equal 0.1\nfix 2 all wall/lj93 zlo v_z 1 1 2.5",
+                                "a variable's coordinate"),
+                               ("walls_column", "fix 2 all wall/lj93 zlo 0.1 1 1 2.5\nthermo_style custom step pe f_2",
+                                "fix 2 wall/lj93 as a column"),
+                               ("walls_twice", "fix 2 all wall/lj93 zlo 0.1 1 1 2.5 zlo 0.2 1 1 2.5", "zlo twice")):
+        text = base + line + "\nrun 10\n"
+        refused(d, name, text, ["in.test:", expect])
+        if name in ("walls_periodic", "walls_twice"):
+            lammps_refuses(d, name, text)
+    refused(d, "walls_2d_z", disc.replace("ylo 0.0 1 1 2.5 yhi 14 1 1 2.5", "zlo 0.0 1 1 2.5"), ["in.test:", "periodic"])
+    lammps_refuses(d, "walls_2d_z", disc.replace("ylo 0.0 1 1 2.5 yhi 14 1 1 2.5", "zlo 0.0 1 1 2.5"))
 
 
 FILLS = ("dimension 2\nboundary p s p\natom_style atomic\nneighbor 0.3 bin\nneigh_modify delay 5\nlattice hex 0.9\n"
@@ -371,7 +424,7 @@ def main():
         sys.exit(SKIP)
     d = workdir(f"lammps-groups-{case}")
     {"flows": flows, "groups3d": groups3d, "refusals": refusals, "velocities": velocities, "fills": fills,
-     "timesteps": timesteps}[case](d)
+     "timesteps": timesteps, "walls": walls}[case](d)
 
 
 if __name__ == "__main__":

@@ -162,6 +162,7 @@ typedef struct mdl_config_s {
     mdl_walls walls;          /* ... read */
     char force_fix_keys[MDL_PATH_LEN]; /* [run] force_fixes: "setforce|addforce|aveforce GROUP FX FY FZ, ..." */
     mdl_force_fixes force_fixes; /* ... read, their groups as bits */
+    char force_fix_ids[MDL_PATH_LEN]; /* their `id NAME` words for thermo's f_ID: "NAME=wall|indent:K,K;..." */
     char thermostat_group_name[MDL_PATH_LEN]; /* the group a scaling or Langevin thermostat acts on */
     uint32_t thermostat_group; /* ... its bit */
     int thermostat_components; /* ... the velocity components it measures and scales (bits 1 x, 2 y, 4 z; 7 all:

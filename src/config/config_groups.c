@@ -265,10 +265,43 @@ static const char *force_fix_words(mdl_config *cfg, mdl_force_fix *f, char **w, 
     return NULL;
 }
 
+/* An item's `id NAME` (LAMMPS's fix ID, for thermo's f_ID columns) into cfg->force_fix_ids,
+   "NAME=wall|indent:K,K;...": the items of one NAME together, all walls or one indenter. NULL, or why not. */
+static const char *fix_id_add(mdl_config *cfg, const char *name, const mdl_force_fix *f, int item)
+{
+    if (f->style != MDL_FIX_WALL && f->style != MDL_FIX_INDENT)
+        return "an id is a wall's or an indenter's (thermo's f_ID columns)";
+    if (strpbrk(name, "=;,[]") || strlen(name) > 31)
+        return "an id is a word of up to 31 characters without = ; , [ ]";
+    const char *style = f->style == MDL_FIX_WALL ? "wall" : "indent";
+    char *ids = cfg->force_fix_ids, *p = ids;
+    const size_t n = strlen(name);
+    while (*p && !(!strncmp(p, name, n) && p[n] == '='))
+        p = strchr(p, ';') ? strchr(p, ';') + 1 : p + strlen(p);
+    if (*p && (strncmp(p + n + 1, style, strlen(style)) || f->style == MDL_FIX_INDENT))
+        return "an id given to another item: one id names one indenter or the walls of one fix";
+    char entry[64], rest[MDL_PATH_LEN];
+    if (!*p) {
+        snprintf(entry, sizeof entry, "%s=%s:%d;", name, style, item);
+        if (strlen(ids) + strlen(entry) >= sizeof cfg->force_fix_ids)
+            return "too many ids";
+        strcat(ids, entry);
+        return NULL;
+    }
+    char *end = strchr(p, ';'); /* the walls' entry: this item appended to its list */
+    snprintf(rest, sizeof rest, "%s", end);
+    snprintf(entry, sizeof entry, ",%d", item);
+    if (strlen(ids) + strlen(entry) >= sizeof cfg->force_fix_ids)
+        return "too many ids";
+    snprintf(end, sizeof cfg->force_fix_ids - (size_t)(end - ids), "%s%s", entry, rest);
+    return NULL;
+}
+
 /* [run] force_fixes: the fixes in order, comma-separated. */
 static int read_force_fixes(mdl_config *cfg)
 {
     memset(&cfg->force_fixes, 0, sizeof cfg->force_fixes);
+    cfg->force_fix_ids[0] = '\0';
     char *copy = mdl_strdup(cfg->force_fix_keys), *save = NULL;
     if (!copy)
         return 0;
@@ -279,6 +312,8 @@ static int read_force_fixes(mdl_config *cfg)
         for (char *t = text ? strtok_r(text, " \t", &s2) : NULL; t && n < 32; t = strtok_r(NULL, " \t", &s2))
             w[n++] = t;
         mdl_force_fix f = {0};
+        const char *named = n >= 2 && !strcmp(w[n - 2], "id") ? w[n - 1] : "";
+        n -= named[0] ? 2 : 0;
         const char *why = !text ? "out of memory"
                           : cfg->force_fixes.n == MDL_MAX_FORCE_FIXES ? "more than 16 fixes" : force_fix_words(cfg, &f, w, n);
         const int z_indent = f.shape == MDL_INDENT_PLANE ? f.axis == 2 : f.centre[2] != 0 || f.move[2] != 0;
@@ -289,6 +324,8 @@ static int read_force_fixes(mdl_config *cfg)
         if (!why && moves && cfg->ensemble == MDL_MINIMIZE)
             why = "a moving indenter in a minimisation (its iterations are not steps of the run's time)";
         cfg->force_fixes.moving |= moves;
+        if (!why && named[0])
+            why = fix_id_add(cfg, named, &f, cfg->force_fixes.n);
         if (why) {
             config_fail(config_find_entry(cfg, "run", "force_fixes"), "'%s': %s", d, why);
             ok = 0;

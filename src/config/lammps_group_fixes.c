@@ -54,7 +54,7 @@ static int wall_words(script *sc, const script_fix *f, mdl_buf *out)
             MDL_TRY(script_number(sc, f->args[k + 1 + a], &v[a]));
             MDL_TRY(buf_addf(out, " %.17g", v[a]));
         }
-        MDL_TRY(buf_addf(out, " energy %s", f->energy ? "yes" : "no"));
+        MDL_TRY(buf_addf(out, " energy %s id %s", f->energy ? "yes" : "no", f->id));
     }
     return MDL_OK;
 }
@@ -115,8 +115,9 @@ static int indent_words(script *sc, const script_fix *f, mdl_buf *out)
     if (plane)
         MDL_TRY(buf_addf(out, " %s", f->args[4]));
     MDL_TRY(buf_addf(out, " side %s energy %s", side, f->energy ? "yes" : "no"));
-    return move[0] != 0 || move[1] != 0 || move[2] != 0 ? buf_addf(out, " move %.17g %.17g %.17g", move[0], move[1], move[2])
-                                                       : MDL_OK;
+    if (move[0] != 0 || move[1] != 0 || move[2] != 0)
+        MDL_TRY(buf_addf(out, " move %.17g %.17g %.17g", move[0], move[1], move[2]));
+    return buf_addf(out, " id %s", f->id);
 }
 
 /* A thermostat that may act on a group (ensembles.h's MDL_ON_GROUP). */

@@ -121,18 +121,33 @@ static int cmd_thermo_style(script *sc, char **w, int nw)
     sc->thermo_custom = 1;
     if (nw < 3 || strcmp(w[1], "custom") != 0)
         return fail(sc, "mdlite takes 'thermo_style one', 'multi' and 'custom NAMES'");
-    for (int k = 2; k < nw; k++) /* a fix's or a compute's output: named with what it is */
-        if ((w[k][0] == 'f' || w[k][0] == 'c') && w[k][1] == '_') {
-            const char *style = "";
-            char id[64];
-            snprintf(id, sizeof id, "%.*s", (int)strcspn(w[k] + 2, "["), w[k] + 2);
-            for (int j = 0; j < sc->nfix && w[k][0] == 'f'; j++)
-                style = !strcmp(sc->fixes[j].id, id) ? sc->fixes[j].style : style;
-            return fail(sc, "%s: the output of %s %s%s%s as a column: not one mdlite prints (its columns are LAMMPS's "
-                            "thermo keywords and v_NAME)", w[k], w[k][0] == 'f' ? "fix" : "compute", id, style[0] ? " " : "",
-                        style);
-        }
+    for (int k = 2; k < nw; k++) /* a compute's output: named (a fix's f_ID: checked at the run) */
+        if (w[k][0] == 'c' && w[k][1] == '_')
+            return fail(sc, "%s: a compute's output as a column: not one mdlite prints (its columns are LAMMPS's thermo "
+                            "keywords, v_NAME, and f_ID of walls and indenters)", w[k]);
     return setf_words(sc, "output", "thermo_columns", w, 2, nw);
+}
+
+/* The thermo columns f_ID and f_ID[k] at a run: each of a fix in force that is a wall or an indenter
+   (its [run] force_fixes items carry `id ID`), else refused naming it. */
+static int fix_columns(script *sc, const char *columns)
+{
+    char copy[MDL_PATH_LEN], *save = NULL;
+    snprintf(copy, sizeof copy, "%s", columns);
+    for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        if (strncmp(w, "f_", 2) != 0)
+            continue;
+        const script_fix *f = NULL;
+        const size_t n = strcspn(w + 2, "[");
+        for (int j = 0; j < sc->nfix && !f; j++)
+            f = strlen(sc->fixes[j].id) == n && !strncmp(sc->fixes[j].id, w + 2, n) ? &sc->fixes[j] : NULL;
+        if (!f)
+            return fail(sc, "%s: no fix %.*s (LAMMPS: could not find thermo custom fix ID)", w, (int)n, w + 2);
+        if (strcmp(f->style, "indent") != 0 && !script_wall_fix_style(f->style))
+            return fail(sc, "%s: the output of fix %s %s as a column: mdlite prints those of walls and indenters",
+                        w, f->id, f->style);
+    }
+    return MDL_OK;
 }
 
 /* thermo_modify norm, format (line|int|float|N "fmt"), line one|multi, flush, lost, lost/bond, warn. */
@@ -298,6 +313,7 @@ static int add_run(script *sc, long steps, int md)
                  ? setf(sc, "output", "thermo_columns", "%s vol", base.s) : setf(sc, "output", "thermo_columns", "%s", base.s);
     buf_free(&base);
     MDL_TRY(rc);
+    MDL_TRY(fix_columns(sc, settings_find(&sc->now, "thermo_columns")->value));
     mdl_buf vars = {0}; /* the v_NAME columns' formulas as they stand at this run */
     settings_drop(&sc->now, "thermo_variables");
     rc = script_thermo_variables(sc, settings_find(&sc->now, "thermo_columns")->value, &vars);

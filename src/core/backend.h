@@ -160,6 +160,10 @@ typedef struct {
     int (*force_fixes)(void *ctx, const mdl_force_fixes *ff);
     int (*thermo_group)(void *ctx, uint32_t temperature, int temperature_components, uint32_t pressure,
                         int pressure_components);
+    /* each force fix's outputs of its last evaluation, summed over every rank (collective): out[k] its
+       energy (counted or not) and, of a wall, the force on it (LAMMPS's f_ID[k]), of an indenter the
+       force on it along x, y, z. NULL: thermo's f_ID columns are refused on this backend */
+    int (*force_fix_outputs)(void *ctx, double out[][4], int n);
     /* Nose-Hoover's chains and barostat (physics/nose_hoover.h), owned where the atoms are (GPU:
        in device memory; no host wait per step), made part of the integrator as LAMMPS's fix nvt
        replaces fix nve's. init, after the set-up's forces with energy: the chains' constants and

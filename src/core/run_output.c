@@ -56,6 +56,8 @@ int run_thermo_extras(run_state *r, long step, mdl_thermo_extra *x)
     x->fmax = norms[0], x->fnorm = norms[1];
     if (needs & MDL_THERMO_NEEDS_TENSOR)
         MDL_TRY(r->ops->pressure_tensor(r->ctx, x->kinetic, x->virial));
+    if (needs & MDL_THERMO_NEEDS_FIXES)
+        MDL_TRY(r->ops->force_fix_outputs(r->ctx, x->fix_out, r->cfg->force_fixes.n));
     return MDL_OK;
 }
 
@@ -64,14 +66,15 @@ mdl_thermo_style run_thermo_style(const mdl_config *cfg, double mass, const mdl_
     return (mdl_thermo_style){cfg->thermo_columns, config_origin(cfg, "output", "thermo_columns"), cfg->thermo_norm,
                               cfg->thermo_file_mdlite, cfg->thermo_format, config_origin(cfg, "output", "thermo_format"),
                               cfg->thermo_multi, mass, u, cfg->thermo_variables,
-                              config_origin(cfg, "output", "thermo_variables")};
+                              config_origin(cfg, "output", "thermo_variables"), cfg->force_fix_ids};
 }
 
 int run_check_thermo_backend(const run_state *r)
 {
     const int needs = thermo_needs(&r->thermo);
     const char *what = needs & MDL_THERMO_NEEDS_FORCES && !r->ops->force_norms ? "fmax and fnorm"
-                     : needs & MDL_THERMO_NEEDS_TENSOR && !r->ops->pressure_tensor ? "pxx pyy pzz pxy pxz pyz" : NULL;
+                     : needs & MDL_THERMO_NEEDS_TENSOR && !r->ops->pressure_tensor ? "pxx pyy pzz pxy pxz pyz"
+                     : needs & MDL_THERMO_NEEDS_FIXES && !r->ops->force_fix_outputs ? "a fix's f_ID columns" : NULL;
     if (!what)
         return MDL_OK;
     mdl_error("%s: [output] thermo_columns: the %s backend does not compute %s; the cpu backend does",

@@ -595,6 +595,7 @@ const mdl_backend_ops mdl_cpu_backend = {
     .move_atoms = cpu_move_atoms,
     .reflect_walls = cpu_reflect_walls,
     .force_fixes = cpu_force_fixes,
+    .force_fix_outputs = cpu_force_fix_outputs,
     .thermo_group = cpu_thermo_group,
     .atom_energies = cpu_atom_energies,
 };

@@ -53,6 +53,7 @@ typedef struct {
     uint32_t pressure_group;  /* ... and the pressure's kinetic part this one's */
     int thermo_components, pressure_components; /* ... of these velocity components (bits 1 x, 2 y, 4 z; 7 all) */
     double fix_energy;        /* this rank's share of the last force fixes' energy that counts (indent's) */
+    double fix_out[MDL_MAX_FORCE_FIXES][4]; /* ... and of each one's outputs (backend.h's force_fix_outputs) */
     mdl_health lost;          /* the first atom this rank found past a fixed face (MDL_HEALTH_LOST + face) */
     struct cpu_analysis {     /* on-the-fly analysis (analysis.c) */
         mdl_analysis_spec spec;
@@ -99,6 +100,7 @@ int cpu_reflect_walls(void *p, const mdl_walls *w);
    force_fixes and thermo_group. */
 int cpu_group_kinetic(cpu_ctx *c, uint32_t group, int components, double *kinetic, double *count);
 int cpu_force_fixes(void *p, const mdl_force_fixes *ff);
+int cpu_force_fix_outputs(void *p, double out[][4], int n);
 int cpu_thermo_group(void *p, uint32_t temperature, int temperature_components, uint32_t pressure,
                      int pressure_components);
 

@@ -6,6 +6,8 @@
 
 #include "../parallel/comm.h"
 
+#include <string.h>
+
 int cpu_group_kinetic(cpu_ctx *c, uint32_t group, int components, double *kinetic, double *count)
 {
     const mdl_system *s = &c->s;
@@ -36,8 +38,9 @@ static int group_mean_force(cpu_ctx *c, uint32_t group, double mean[3], int *non
     return MDL_OK;
 }
 
-/* indent: its force on the group's atoms; its energy, where it counts, into c->fix_energy. */
-static void indent_forces(cpu_ctx *c, const mdl_force_fix *f)
+/* indent: its force on the group's atoms; its energy, where it counts, into c->fix_energy; its energy
+   and the force on it (minus the atoms') into out. */
+static void indent_forces(cpu_ctx *c, const mdl_force_fix *f, double out[4])
 {
     mdl_system *s = &c->s;
     double e = 0;
@@ -46,14 +49,17 @@ static void indent_forces(cpu_ctx *c, const mdl_force_fix *f)
             const double x[3] = {s->x[i], s->y[i], s->z[i]};
             double force[3] = {s->fx[i], s->fy[i], s->fz[i]};
             e += indent_atom(f, x, &s->box, force);
+            out[1] -= force[0] - s->fx[i], out[2] -= force[1] - s->fy[i], out[3] -= force[2] - s->fz[i];
             s->fx[i] = force[0], s->fy[i] = force[1], s->fz[i] = force[2];
         }
+    out[0] = e;
     c->fix_energy += f->energy ? e : 0.0;
 }
 
 /* A wall: its force on the group's atoms, its energy where it counts; an atom on the wall or past it
-   on any rank stops every rank (LAMMPS's "particle on or inside fix wall surface"). */
-static int wall_forces(cpu_ctx *c, const mdl_force_fix *f)
+   on any rank stops every rank (LAMMPS's "particle on or inside fix wall surface"); its energy and the
+   force on it (LAMMPS's signed sum) into out. */
+static int wall_forces(cpu_ctx *c, const mdl_force_fix *f, double out[4])
 {
     static const char *const faces[] = {"xlo", "xhi", "ylo", "yhi", "zlo", "zhi"};
     mdl_system *s = &c->s;
@@ -63,11 +69,14 @@ static int wall_forces(cpu_ctx *c, const mdl_force_fix *f)
             const double x[3] = {s->x[i], s->y[i], s->z[i]};
             double force[3] = {s->fx[i], s->fy[i], s->fz[i]};
             int past = 0;
+            const double before = force[f->axis];
             e += wall_atom(f, x, &s->box, force, &past);
+            out[1] += before - force[f->axis]; /* LAMMPS's fwall: what the atom's force lost */
             s->fx[i] = force[0], s->fy[i] = force[1], s->fz[i] = force[2];
             if (past && !behind[0])
                 behind[0] = 1, behind[1] = (double)s->id[i] + 1;
         }
+    out[0] = e;
     c->fix_energy += f->energy ? e : 0.0;
     const double mine = behind[1];
     MDL_TRY(comm_sum_doubles(behind, 1));
@@ -84,14 +93,15 @@ int cpu_force_fixes(void *p, const mdl_force_fixes *ff)
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
     c->fix_energy = 0;
+    memset(c->fix_out, 0, sizeof c->fix_out);
     for (int k = 0; k < ff->n; k++) {
         const mdl_force_fix *f = &ff->fix[k];
         if (f->style == MDL_FIX_INDENT) {
-            indent_forces(c, f);
+            indent_forces(c, f, c->fix_out[k]);
             continue;
         }
         if (f->style == MDL_FIX_WALL) {
-            MDL_TRY(wall_forces(c, f));
+            MDL_TRY(wall_forces(c, f, c->fix_out[k]));
             continue;
         }
         double mean[3] = {0, 0, 0};
@@ -115,4 +125,11 @@ int cpu_thermo_group(void *p, uint32_t temperature, int temperature_components, 
     c->thermo_group = temperature, c->pressure_group = pressure;
     c->thermo_components = temperature_components, c->pressure_components = pressure_components;
     return MDL_OK;
+}
+
+int cpu_force_fix_outputs(void *p, double out[][4], int n)
+{
+    cpu_ctx *c = p;
+    memcpy(out, c->fix_out, (size_t)n * sizeof out[0]);
+    return n ? comm_sum_doubles(&out[0][0], 4 * n) : MDL_OK;
 }

@@ -128,7 +128,8 @@ static int parse_formats(mdl_thermo *t, const char *spec, const char *origin)
 }
 
 /* The LAMMPS columns named in `names` into t; the CSV's header. */
-static int parse_columns(mdl_thermo *t, const char *names, const char *origin, int csv_default, const char *vars)
+static int parse_columns(mdl_thermo *t, const char *names, const char *origin, int csv_default, const char *vars,
+                         const char *fixes)
 {
     char *buf = strdup(names);
     if (!buf)
@@ -136,8 +137,10 @@ static int parse_columns(mdl_thermo *t, const char *names, const char *origin, i
     t->header[0] = '\0';
     int rc = MDL_OK;
     for (char *save = NULL, *w = strtok_r(buf, " \t,", &save); w && rc == MDL_OK; w = strtok_r(NULL, " \t,", &save)) {
-        const int c = !strncmp(w, "v_", 2) ? thermo_variable_add(t, w, vars ? vars : "", origin) : thermo_column_index(w);
-        if (c < 0 && !strncmp(w, "v_", 2)) {
+        const int c = !strncmp(w, "v_", 2)   ? thermo_variable_add(t, w, vars ? vars : "", origin)
+                      : !strncmp(w, "f_", 2) ? thermo_fix_add(t, w, fixes ? fixes : "", origin)
+                                             : thermo_column_index(w);
+        if (c < 0 && (!strncmp(w, "v_", 2) || !strncmp(w, "f_", 2))) {
             rc = MDL_EINPUT;
             break;
         }
@@ -170,7 +173,7 @@ static void free_formats(mdl_thermo *t)
         free(t->fmt[k]), t->fmt[k] = NULL;
     for (int j = 0; j < t->nvar; j++)
         free(t->var_label[j]), free(t->var_formula[j]), t->var_label[j] = t->var_formula[j] = NULL;
-    t->nvar = 0;
+    t->nvar = 0, t->nfixcol = 0;
 }
 
 int thermo_check_style(const mdl_thermo_style *style)
@@ -179,7 +182,7 @@ int thermo_check_style(const mdl_thermo_style *style)
     memset(&t, 0, sizeof t);
     int rc = MDL_OK;
     if (style->columns && style->columns[0])
-        rc = parse_columns(&t, style->columns, style->origin, style->csv_default, style->variables);
+        rc = parse_columns(&t, style->columns, style->origin, style->csv_default, style->variables, style->fixes);
     if (rc == MDL_OK && style->formats && style->formats[0])
         rc = parse_formats(&t, style->formats, style->formats_origin);
     free_formats(&t);
@@ -193,7 +196,7 @@ int thermo_restyle(mdl_thermo *t, const mdl_thermo_style *style)
     free_formats(t);
     t->ncol = 0;
     t->multi = style->multi;
-    int rc = style->columns && style->columns[0] ? parse_columns(t, style->columns, style->origin, t->csv_default, style->variables)
+    int rc = style->columns && style->columns[0] ? parse_columns(t, style->columns, style->origin, t->csv_default, style->variables, style->fixes)
                                                   : MDL_OK;
     if (rc == MDL_OK && style->formats && style->formats[0])
         rc = parse_formats(t, style->formats, style->formats_origin);
@@ -234,7 +237,7 @@ int thermo_open(mdl_thermo *t, mdl_outfile *out, size_t natoms, int quiet, long 
     t->mass = style->mass, t->nktv2p = style->u->nktv2p, t->mv2d = style->u->mv2d, t->mvv2e = style->u->mvv2e;
     own_header(t->header, sizeof t->header, t->norm);
     if (style->columns && style->columns[0])
-        MDL_TRY(parse_columns(t, style->columns, style->origin, style->csv_default, style->variables));
+        MDL_TRY(parse_columns(t, style->columns, style->origin, style->csv_default, style->variables, style->fixes));
     if (style->formats && style->formats[0])
         MDL_TRY(parse_formats(t, style->formats, style->formats_origin));
     t->csv_default = style->csv_default;

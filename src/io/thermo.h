@@ -3,6 +3,7 @@
 #define MDL_THERMO_H
 
 #include "outfile.h"
+#include "../physics/groups.h"
 #include "../physics/observables.h"
 #include "../physics/units.h"
 #include "../util/util.h"
@@ -11,6 +12,7 @@
 
 /* mdlite's CSV columns; energies per atom (thermo_norm = yes) have "_per_atom" in their names. */
 #define MDL_THERMO_MAX_COLUMNS 64
+#define MDL_THERMO_MAX_FIXES MDL_MAX_FORCE_FIXES
 
 /* What the rows hold: columns, LAMMPS's thermo_style custom names ("" or NULL: mdlite's own), origin
    naming them in messages; norm, energies per atom (else totals); formats, the table's (thermo_modify
@@ -25,6 +27,7 @@ typedef struct {
     double mass;
     const mdl_units *u;
     const char *variables, *variables_origin; /* v_NAME columns' formulas, "NAME=FORMULA;..." (NULL: none) */
+    const char *fixes; /* the force fixes' ids for f_ID columns, "ID=STYLE:K,K;..." (config_fix_ids; NULL: none) */
 } mdl_thermo_style;
 
 /* A row's values beyond the observables, where its columns ask for them (thermo_needs). */
@@ -35,10 +38,12 @@ typedef struct {
     long nbuild, ndanger;     /* neighbor list builds and dangerous builds so far */
     double fmax, fnorm;       /* the forces' largest component and their two-norm */
     double kinetic[6], virial[6]; /* sum m v_a v_b (energy units) and the virial tensor, xx yy zz xy xz yz */
+    double fix_out[MDL_THERMO_MAX_FIXES][4]; /* each force fix's energy and force (backend.h's force_fix_outputs) */
 } mdl_thermo_extra;
 
-enum { MDL_THERMO_VARIABLE = 1000 }; /* a v_NAME column's index base */
-enum { MDL_THERMO_NEEDS_FORCES = 1, MDL_THERMO_NEEDS_TENSOR = 2, MDL_THERMO_NEEDS_STATS = 4, MDL_THERMO_NEEDS_CLOCK = 8 };
+enum { MDL_THERMO_VARIABLE = 1000, MDL_THERMO_FIX = 2000 }; /* v_NAME's and f_ID's column index bases */
+enum { MDL_THERMO_NEEDS_FORCES = 1, MDL_THERMO_NEEDS_TENSOR = 2, MDL_THERMO_NEEDS_STATS = 4, MDL_THERMO_NEEDS_CLOCK = 8,
+       MDL_THERMO_NEEDS_FIXES = 16 };
 
 typedef struct {
     FILE *csv;       /* NULL when there is no thermo file */
@@ -50,6 +55,10 @@ typedef struct {
     char *var_label[MDL_THERMO_MAX_COLUMNS], *var_formula[MDL_THERMO_MAX_COLUMNS];
     int nvar, var_needs[MDL_THERMO_MAX_COLUMNS], var_requires[MDL_THERMO_MAX_COLUMNS];
     char var_first[MDL_THERMO_MAX_COLUMNS][16];
+    int nfixcol, fix_comp[MDL_THERMO_MAX_COLUMNS]; /* f_ID column j: the sum over the force fixes in fix_items[j]
+                                                     of their output fix_comp[j] (0 energy, 1 to 3 force) */
+    uint32_t fix_items[MDL_THERMO_MAX_COLUMNS];
+    char fix_label[MDL_THERMO_MAX_COLUMNS][48];
     int failed; /* a v_NAME column could not be evaluated (thermo_write: MDL_ERUN) */
     char *fmt[MDL_THERMO_MAX_COLUMNS];     /* each column's table format (NULL: LAMMPS's default) */
     int norm, csv_default, multi;

@@ -223,6 +223,50 @@ static char *formula_of(const char *vars, const char *name)
     return NULL;
 }
 
+/* The entry ID=STYLE:K,K of fixes for id (its length n), or NULL. */
+static const char *fix_entry(const char *fixes, const char *id, size_t n)
+{
+    for (const char *p = fixes; p && *p; p = strchr(p, ';') ? strchr(p, ';') + 1 : NULL)
+        if (!strncmp(p, id, n) && p[n] == '=')
+            return p + n + 1;
+    return NULL;
+}
+
+int thermo_fix_add(mdl_thermo *t, const char *column, const char *fixes, const char *origin)
+{
+    const char *id = column + 2, *open = strchr(id, '[');
+    const size_t n = open ? (size_t)(open - id) : strlen(id);
+    const char *e = fix_entry(fixes, id, n);
+    long k = 0;
+    char *end = NULL;
+    if (open)
+        k = strtol(open + 1, &end, 10);
+    int items[MDL_THERMO_MAX_FIXES], nitems = 0;
+    const char *r = e ? strchr(e, ':') : NULL;
+    for (r = r ? r + 1 : NULL; r && *r && *r != ';' && nitems < MDL_THERMO_MAX_FIXES;) { /* its items K,K */
+        items[nitems++] = atoi(r);
+        r += strcspn(r, ",;");
+        r = *r == ',' ? r + 1 : NULL;
+    }
+    const int wall = e && !strncmp(e, "wall:", 5), most = wall ? nitems : 3;
+    const char *why = !e || !nitems ? "no force fix of that id ([run] force_fixes' id NAME: a wall or an indenter)"
+                      : open && (!end || end == open + 1 || strcmp(end, "]") != 0 || k < 1 || k > most)
+                          ? (wall ? "f_ID[k]: k from 1 to the fix's walls" : "f_ID[k]: k from 1 to 3 (the indenter's force)")
+                      : t->nfixcol == MDL_THERMO_MAX_COLUMNS || strlen(column) >= sizeof t->fix_label[0] ? "one too many or too long"
+                                                                                                       : NULL;
+    if (why) {
+        mdl_error("%s: [output] thermo_columns: %s: %s", origin, column, why);
+        return -1;
+    }
+    const int j = t->nfixcol++;
+    t->fix_items[j] = 0;
+    for (int i = 0; i < nitems; i++) /* the energy: every wall's; a wall's force: its own */
+        t->fix_items[j] |= !open || !wall || i == k - 1 ? 1u << items[i] : 0u;
+    t->fix_comp[j] = !open ? 0 : wall ? 1 : (int)k;
+    snprintf(t->fix_label[j], sizeof t->fix_label[j], "%s", column);
+    return MDL_THERMO_FIX + j;
+}
+
 int thermo_variable_add(mdl_thermo *t, const char *column, const char *vars, const char *origin)
 {
     char *f = formula_of(vars, column + 2);
@@ -257,6 +301,8 @@ int thermo_variable_add(mdl_thermo *t, const char *column, const char *vars, con
 
 const char *thermo_label(const mdl_thermo *t, int c)
 {
+    if (c >= MDL_THERMO_FIX)
+        return t->fix_label[c - MDL_THERMO_FIX];
     return c >= MDL_THERMO_VARIABLE ? t->var_label[c - MDL_THERMO_VARIABLE] : COLUMNS[c].label;
 }
 
@@ -267,6 +313,8 @@ int thermo_integer(int c)
 
 int thermo_needs_of(const mdl_thermo *t, int c)
 {
+    if (c >= MDL_THERMO_FIX)
+        return MDL_THERMO_NEEDS_FIXES;
     return c >= MDL_THERMO_VARIABLE ? t->var_needs[c - MDL_THERMO_VARIABLE] : COLUMNS[c].needs;
 }
 
@@ -274,6 +322,13 @@ double thermo_value(mdl_thermo *t, int c, long step, double time, const mdl_obse
 {
     if (c < MDL_THERMO_VARIABLE)
         return thermo_column_value(t, c, step, time, o, x);
+    if (c >= MDL_THERMO_FIX) { /* extensive, as LAMMPS's fixes: per atom with thermo_modify norm */
+        const int j = c - MDL_THERMO_FIX;
+        double v = 0;
+        for (int f = 0; f < MDL_THERMO_MAX_FIXES; f++)
+            v += (t->fix_items[j] >> f) & 1u ? x->fix_out[f][t->fix_comp[j]] : 0.0;
+        return t->norm ? v / t->natoms : v;
+    }
     keyword_ctx k = {t, step, time, o, x, 0, 0, "", 0, 0};
     mdl_buf why = {0};
     double v = 0;

@@ -17,6 +17,10 @@ const thermo_column *thermo_column_at(int c);
 /* A v_NAME column (NAME's formula in vars, "NAME=FORMULA;...", its words checked): its index
    (MDL_THERMO_VARIABLE + j), or -1 after the message. */
 int thermo_variable_add(mdl_thermo *t, const char *column, const char *vars, const char *origin);
+/* An f_ID or f_ID[k] column of the force fixes in fixes ("ID=STYLE:K,K;...", STYLE wall or indent):
+   its index (MDL_THERMO_FIX + j), or -1 after the message. LAMMPS's outputs: a wall fix's energy (f_ID)
+   and the force on its k-th face (f_ID[k]); an indenter's energy and force components 1 to 3. */
+int thermo_fix_add(mdl_thermo *t, const char *column, const char *fixes, const char *origin);
 /* The v_NAME columns' formulas need of the table's other columns what LAMMPS needs of them, or
    MDL_EINPUT naming the variable and the keyword. */
 int thermo_check_variables(const mdl_thermo *t, const char *origin);

@@ -11,7 +11,8 @@
             obstacle/in.obstacle shortened (voids deleted, two indenters); walls unfixed between runs
   groups3d  3-d groups by type, id ranges, intersect, velocity ramp (sum yes) and scale, Berendsen on
             a group, setforce, addforce and aveforce on others; exclude type; fix indent (sphere,
-            cylinder, plane, side in, fix_modify energy; one moving, at v_NAME coordinates of the step);
+            cylinder, plane, side in, fix_modify energy, their f_ID columns; one moving, at v_NAME coordinates
+            of the step);
             minimisation with a group held by setforce and
             pressed by an indenter; regions sphere and cylinder, side out, flat blocks; delete_atoms
   fills     create_atoms in regions, one after another with their types (friction/in.friction's slabs and
@@ -27,7 +28,9 @@
   walls     fix wall/lj93, wall/lj126 and wall/harmonic on fixed and shrink-wrapped faces (EDGE, lattice and
             box units, a group, sigma other than 1, fix_modify energy in pe and in a minimisation), a 2-d
             disc between four walls (balance/in.balance's, shortened); an atom past a wall stopping the run
-            (exit 1, naming it); a periodic face (zlo in 2-d too), a wall at a variable and a fix's column refused
+            (exit 1, naming it); each fix's energy and force on each wall as f_ID columns; a periodic face (zlo
+            in 2-d too), a wall at a variable, a face given twice, f_ID[k] past its walls, another fix's or a
+            compute's column refused
   refusals  what mdlite does not take of them, each naming its line; the GPU refusing a run of
             groups by name
   velocities  velocity between runs (scale, set with sum, ramp along a shrink-wrapped dimension,
@@ -149,9 +152,10 @@ def groups3d(d):
     agree(d, "indent_md", FCC + "velocity all create 1.5 87287 loop geom\nfix 1 all nve\n"
           "fix 4 all indent 5.0 cylinder z 2.3 2.2 1.0\nfix 5 mix indent 10.0 plane y 0.2 lo\nfix_modify 5 energy yes\n"
           "fix 6 all indent 5.0 sphere 4.2 4.2 4.2 7.0 side in units box\nfix_modify 6 energy yes\n"
-          "thermo_style custom step temp pe epair ke etotal press fmax\nthermo 20\nrun 200\n",
+          "thermo_style custom step temp pe epair ke etotal press fmax f_4 f_4[1] f_4[2] f_5 f_5[2] f_6 f_6[3]\n"
+          "thermo 20\nrun 200\n",
           what="fix indent: a cylinder, a plane on a group and a sphere holding the atoms in, two counting their "
-          "energy in pe (not in epair)")
+          "energy in pe (not in epair); each one's energy and the force on it (f_ID, f_ID[k])")
     moving = (indent + "compute new mobile temp\nvelocity mobile create 0.2 482748 temp new\nfix 1 all nve\n"
               "fix 2 lower setforce 0.0 0.0 0.0\nfix 3 all temp/rescale 100 0.1 0.1 0.01 1.0\ntimestep 0.003\n"
               "variable k equal 1000.0/xlat\nvariable y equal \"13.0*ylat - step*dt*0.2*ylat\"\n"
@@ -184,9 +188,11 @@ def walls(d):
           "fix 2 all wall/lj93 xlo EDGE 1.0 1.1 2.5 xhi EDGE 0.5 1.0 2.0\n"
           "fix 3 ids wall/lj126 zlo -0.5 1.0 1.1 1.5\nfix 4 all wall/harmonic zhi 7.0 5.0 1.0 1.5 units box\n"
           "fix_modify 3 energy yes\nfix_modify 4 energy yes\n"
-          "thermo_style custom step temp pe epair ke etotal press pxx pzz\nthermo 50\nrun 400\n")
+          "thermo_style custom step temp pe epair ke etotal press pxx pzz f_2 f_2[1] f_2[2] f_3 f_3[1] f_4\n"
+          "thermo 50\nrun 400\n")
     agree(d, "walls_md", md, what="lj93 at both x faces (EDGE, sigma 1.1), lj126 on a group at z = -0.5 lattice "
-          "spacings, harmonic at z = 7 box units, the last two counting their energy in pe")
+          "spacings, harmonic at z = 7 box units, the last two counting their energy in pe; each fix's energy and "
+          "the force on each wall (f_ID, f_ID[k])")
     agree(d, "walls_min", md.replace("thermo 50\nrun 400", "thermo 10\nminimize 1.0e-8 1.0e-8 200 2000"),
           what="the same walls in cg: their energy minimised with the pair's")
     disc = ("units lj\ndimension 2\natom_style atomic\nboundary f f p\nlattice hex 0.85\n"
@@ -211,12 +217,16 @@ def walls(d):
     for name, line, expect in (("walls_periodic", "fix 2 all wall/lj93 ylo EDGE 1 1 2.5", "periodic dimension"),
                                ("walls_variable", "variable z equal 0.1\nfix 2 all wall/lj93 zlo v_z 1 1 2.5",
                                 "a variable's coordinate"),
-                               ("walls_column", "fix 2 all wall/lj93 zlo 0.1 1 1 2.5\nthermo_style custom step pe f_2",
-                                "fix 2 wall/lj93 as a column"),
+                               ("walls_column", "fix 2 all wall/lj93 zlo 0.1 1 1 2.5\nthermo_style custom step pe f_2[2]",
+                                "k from 1 to the fix's walls"),
+                               ("walls_setforce_column", "fix 2 ids setforce 0 0 0\nthermo_style custom step pe f_2[1]",
+                                "fix 2 setforce as a column"),
+                               ("walls_compute_column", "compute t all temp\nthermo_style custom step pe c_t",
+                                "a compute's output as a column"),
                                ("walls_twice", "fix 2 all wall/lj93 zlo 0.1 1 1 2.5 zlo 0.2 1 1 2.5", "zlo twice")):
         text = base + line + "\nrun 10\n"
         refused(d, name, text, ["in.test:", expect])
-        if name in ("walls_periodic", "walls_twice"):
+        if name in ("walls_periodic", "walls_twice", "walls_column"):
             lammps_refuses(d, name, text)
     refused(d, "walls_2d_z", disc.replace("ylo 0.0 1 1 2.5 yhi 14 1 1 2.5", "zlo 0.0 1 1 2.5"), ["in.test:", "periodic"])
     lammps_refuses(d, "walls_2d_z", disc.replace("ylo 0.0 1 1 2.5 yhi 14 1 1 2.5", "zlo 0.0 1 1 2.5"))

@@ -232,27 +232,55 @@ static const char *wall_words(mdl_config *cfg, mdl_force_fix *f, char **w, int n
     return NULL;
 }
 
+/* viscous's words after its group: GAMMA [scale TYPE RATIO ...] (TYPE a species' number from 1).
+   NULL, or why they are not. */
+static const char *viscous_words(mdl_force_fix *f, char **w, int n)
+{
+    for (int t = 0; t < MDL_MAX_SPECIES; t++)
+        f->type_scale[t] = 1.0;
+    if (n < 1 || mdl_parse_double(w[0], &f->k) != 0 || !isfinite(f->k))
+        return "viscous GROUP GAMMA [scale TYPE RATIO ...]: GAMMA a number";
+    for (int a = 1; a < n; a += 3) {
+        long t;
+        double r;
+        if (strcmp(w[a], "scale") != 0 || a + 2 >= n || mdl_parse_long(w[a + 1], &t) != 0 ||
+            mdl_parse_double(w[a + 2], &r) != 0 || !isfinite(r))
+            return "viscous's keyword is scale TYPE RATIO (numbers)";
+        if (t < 1 || t > MDL_MAX_SPECIES)
+            return "a scale's TYPE is a species' number, 1 to 8";
+        f->type_scale[t - 1] = r;
+    }
+    return NULL;
+}
+
 /* One fix's words: STYLE GROUP FX FY FZ (NULL: the component is left; not addforce's), indent's or a wall's. */
 static const char *force_fix_words(mdl_config *cfg, mdl_force_fix *f, char **w, int n)
 {
-    static const char *const styles[] = {"setforce", "addforce", "aveforce", "indent", "wall/lj93", "wall/lj126",
-                                         "wall/harmonic"};
-    f->style = 0;
-    while (n >= 1 && f->style < 7 && strcmp(w[0], styles[f->style]))
-        f->style++;
+    static const struct {
+        const char *name;
+        int style, wall;
+    } styles[] = {{"setforce", MDL_FIX_SETFORCE, 0},  {"addforce", MDL_FIX_ADDFORCE, 0},
+                  {"aveforce", MDL_FIX_AVEFORCE, 0},  {"indent", MDL_FIX_INDENT, 0},
+                  {"wall/lj93", MDL_FIX_WALL, MDL_WALL_LJ93}, {"wall/lj126", MDL_FIX_WALL, MDL_WALL_LJ126},
+                  {"wall/harmonic", MDL_FIX_WALL, MDL_WALL_HARMONIC}, {"viscous", MDL_FIX_VISCOUS, 0}};
+    const int nstyles = (int)(sizeof styles / sizeof styles[0]);
+    int s = 0;
+    while (n >= 1 && s < nstyles && strcmp(w[0], styles[s].name))
+        s++;
     const int k = n >= 2 ? group_index(cfg, w[1]) : -1;
-    if (n < 2 || f->style == 7)
-        return "expected STYLE GROUP ...: setforce, addforce or aveforce GROUP FX FY FZ, indent GROUP K SHAPE ..., or "
-               "wall/lj93, wall/lj126 or wall/harmonic GROUP FACE COORD EPSILON SIGMA CUTOFF";
+    if (n < 2 || s == nstyles)
+        return "expected STYLE GROUP ...: setforce, addforce or aveforce GROUP FX FY FZ, indent GROUP K SHAPE ..., "
+               "wall/lj93, wall/lj126 or wall/harmonic GROUP FACE COORD EPSILON SIGMA CUTOFF, or viscous GROUP GAMMA";
+    f->style = styles[s].style, f->wall = styles[s].wall;
     if (k < 0)
         return "its group is not one of [system] groups' names (or all)";
     f->group = 1u << k;
     if (f->style == MDL_FIX_INDENT)
         return indent_words(f, w + 2, n - 2);
-    if (f->style >= MDL_FIX_WALL) {
-        f->wall = f->style - MDL_FIX_WALL, f->style = MDL_FIX_WALL;
+    if (f->style == MDL_FIX_WALL)
         return wall_words(cfg, f, w + 2, n - 2);
-    }
+    if (f->style == MDL_FIX_VISCOUS)
+        return viscous_words(f, w + 2, n - 2);
     if (n != 5)
         return "expected STYLE GROUP FX FY FZ";
     for (int c = 0; c < 3; c++) {

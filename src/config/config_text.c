@@ -93,6 +93,8 @@ void config_force_origin(const mdl_config *cfg, char *out, size_t size)
                                   x->axis, x->inside, x->plane_side, x->energy, x->wall, x->edge, x->k, x->centre[0],
                                   x->centre[1], x->centre[2], x->radius, x->move[0], x->move[1], x->move[2], x->cutoff,
                                   x->coeff[0], x->coeff[1], x->coeff[2], x->coeff[3], x->offset);
+        for (int t = 0; x->style == MDL_FIX_VISCOUS && t < MDL_MAX_SPECIES && k < size; t++) /* its scales */
+            k += (size_t)snprintf(out + k, size - k, "%s%.17g", t ? "," : " scale=", x->type_scale[t]);
     }
 }
 

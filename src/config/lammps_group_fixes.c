@@ -9,7 +9,27 @@
 int script_force_fix_style(const char *style)
 {
     return !strcmp(style, "setforce") || !strcmp(style, "addforce") || !strcmp(style, "aveforce") ||
-           !strcmp(style, "indent") || script_wall_fix_style(style);
+           !strcmp(style, "indent") || !strcmp(style, "viscous") || script_wall_fix_style(style);
+}
+
+/* fix viscous GAMMA [scale TYPE RATIO ...]: the drag on the group's atoms. */
+static int viscous_words(script *sc, const script_fix *f, mdl_buf *out)
+{
+    double gamma;
+    if (f->nargs < 1 || (f->nargs - 1) % 3)
+        return fail(sc, "fix viscous: mdlite takes GAMMA, then scale TYPE RATIO");
+    MDL_TRY(script_number(sc, f->args[0], &gamma));
+    MDL_TRY(buf_addf(out, "%sviscous %s %.17g", out->len ? ", " : "", f->group, gamma));
+    for (int a = 1; a < f->nargs; a += 3) {
+        long t;
+        double r;
+        if (strcmp(f->args[a], "scale") != 0)
+            return fail(sc, "fix viscous: '%s': mdlite takes scale TYPE RATIO", f->args[a]);
+        MDL_TRY(script_count(sc, f->args[a + 1], 1, sc->ntypes, &t));
+        MDL_TRY(script_number(sc, f->args[a + 2], &r));
+        MDL_TRY(buf_addf(out, " scale %ld %.17g", t, r));
+    }
+    return MDL_OK;
 }
 
 int script_wall_fix_style(const char *style)
@@ -134,7 +154,7 @@ int script_fix_takes_group(const char *style)
 
 const char *script_group_fix_styles(char *out, size_t size)
 {
-    size_t n = (size_t)snprintf(out, size, "setforce, addforce, aveforce, indent, wall/lj93, wall/lj126, wall/harmonic");
+    size_t n = (size_t)snprintf(out, size, "setforce, addforce, aveforce, indent, wall/lj93, wall/lj126, wall/harmonic, viscous");
     for (int id = 0; id < MDL_NENSEMBLES && n < size; id++)
         if ((ensemble_reads(id) & MDL_ON_GROUP) && ensemble_info(id)->lammps_fix)
             n += (size_t)snprintf(out + n, size - n, ", %s", ensemble_info(id)->lammps_fix);
@@ -148,6 +168,8 @@ static int force_fix_words(script *sc, const script_fix *f, mdl_buf *out)
         return indent_words(sc, f, out);
     if (script_wall_fix_style(f->style))
         return wall_words(sc, f, out);
+    if (!strcmp(f->style, "viscous"))
+        return viscous_words(sc, f, out);
     if (f->nargs != 3)
         return fail(sc, "fix %s: mdlite takes fix ID GROUP %s FX FY FZ (no keywords)", f->style, f->style);
     MDL_TRY(buf_addf(out, "%s%s %s", out->len ? ", " : "", f->style, f->group));

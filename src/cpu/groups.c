@@ -1,5 +1,5 @@
 /* The CPU's groups: the fixes on a group's forces (setforce, addforce, aveforce with its mean over
-   all ranks, indent with its energy, the walls) and a group's kinetic energy and atom count, for the
+   all ranks, indent with its energy, the walls, viscous) and a group's kinetic energy and atom count, for the
    thermostats and thermo's temperature on a group. Sums run in the owned atoms' order, then over ranks
    in rank order. */
 #include "context.h"
@@ -88,6 +88,19 @@ static int wall_forces(cpu_ctx *c, const mdl_force_fix *f, double out[4])
     return MDL_ERUN;
 }
 
+/* viscous: each of the group's atoms dragged by -gamma v (its velocity as it stands: the half step's). */
+static void viscous_forces(cpu_ctx *c, const mdl_force_fix *f)
+{
+    mdl_system *s = &c->s;
+    for (size_t i = 0; i < c->dm.nlocal; i++)
+        if (group_has(c->groups, s->id[i], f->group)) {
+            const double v[3] = {s->vx[i], s->vy[i], s->vz[i]};
+            double force[3] = {s->fx[i], s->fy[i], s->fz[i]};
+            viscous_atom(f, s->type[i], v, force);
+            s->fx[i] = force[0], s->fy[i] = force[1], s->fz[i] = force[2];
+        }
+}
+
 int cpu_force_fixes(void *p, const mdl_force_fixes *ff)
 {
     cpu_ctx *c = p;
@@ -102,6 +115,10 @@ int cpu_force_fixes(void *p, const mdl_force_fixes *ff)
         }
         if (f->style == MDL_FIX_WALL) {
             MDL_TRY(wall_forces(c, f, c->fix_out[k]));
+            continue;
+        }
+        if (f->style == MDL_FIX_VISCOUS) {
+            viscous_forces(c, f);
             continue;
         }
         double mean[3] = {0, 0, 0};

@@ -1,11 +1,12 @@
 /* Groups of atoms as bit masks (LAMMPS's group command: bit 0 is `all`), and the fixes that set or add
    to the forces of a group's atoms (setforce, addforce, aveforce, indent, the walls wall/lj93, wall/lj126
-   and wall/harmonic), written once for host C and CUDA. */
+   and wall/harmonic, viscous), written once for host C and CUDA. */
 #ifndef MDL_PHYSICS_GROUPS_H
 #define MDL_PHYSICS_GROUPS_H
 
 #include "box.h"
 #include "hd.h"
+#include "species.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -22,7 +23,7 @@ static inline MDL_HD int group_has(const uint32_t *groups, int64_t id, uint32_t 
     return bit == MDL_GROUP_ALL || (groups && (groups[id] & bit));
 }
 
-enum { MDL_FIX_SETFORCE, MDL_FIX_ADDFORCE, MDL_FIX_AVEFORCE, MDL_FIX_INDENT, MDL_FIX_WALL };
+enum { MDL_FIX_SETFORCE, MDL_FIX_ADDFORCE, MDL_FIX_AVEFORCE, MDL_FIX_INDENT, MDL_FIX_WALL, MDL_FIX_VISCOUS };
 enum { MDL_WALL_LJ93, MDL_WALL_LJ126, MDL_WALL_HARMONIC };
 enum { MDL_INDENT_SPHERE, MDL_INDENT_CYLINDER, MDL_INDENT_PLANE };
 #define MDL_MAX_FORCE_FIXES 16
@@ -33,7 +34,8 @@ enum { MDL_INDENT_SPHERE, MDL_INDENT_CYLINDER, MDL_INDENT_PLANE };
    LAMMPS's lo) or above (+1)), its force constant k and radius, whether atoms are kept inside it
    (LAMMPS's side in) and whether its energy counts in the potential energy (fix_modify energy yes).
    A wall: its potential (wall), the face it stands for (axis, plane_side -1 lo or +1 hi) at
-   centre[axis] or at the box's face (edge), its epsilon as k, its cutoff and LAMMPS's coefficients. */
+   centre[axis] or at the box's face (edge), its epsilon as k, its cutoff and LAMMPS's coefficients.
+   viscous: its gamma as k, times type_scale of the atom's type (LAMMPS's scale keyword; 1 unless given). */
 typedef struct {
     int style;
     uint32_t group;
@@ -45,6 +47,7 @@ typedef struct {
                        (LAMMPS's indenter at v_NAME coordinates linear in step) */
     int wall, edge;
     double cutoff, coeff[4], offset;
+    double type_scale[MDL_MAX_SPECIES];
 } mdl_force_fix;
 
 /* The fixes in force, applied in this order after the thermostat's force (LAMMPS's post_force). */
@@ -103,6 +106,14 @@ static inline MDL_HD double indent_atom(const mdl_force_fix *f, const double p[3
     for (int d = 0; d < 3; d++)
         force[d] += del[d] * fmag / r;
     return -f->k / 3.0 * dr * dr * dr;
+}
+
+/* viscous on one atom of type t with velocity v: LAMMPS's drag -gamma v added to force. */
+static inline MDL_HD void viscous_atom(const mdl_force_fix *f, int t, const double v[3], double force[3])
+{
+    const double drag = f->k * f->type_scale[t];
+    for (int d = 0; d < 3; d++)
+        force[d] -= drag * v[d];
 }
 
 /* A wall's coefficients from its epsilon (k), sigma and cutoff, as LAMMPS's precompute: lj93

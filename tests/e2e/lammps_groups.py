@@ -10,7 +10,8 @@
             a restart bit for bit; crack/in.crack in a smaller box (neigh_modify exclude type);
             obstacle/in.obstacle shortened (voids deleted, two indenters); walls unfixed between runs
   groups3d  3-d groups by type, id ranges, intersect, velocity ramp (sum yes) and scale, Berendsen on
-            a group, setforce, addforce and aveforce on others; exclude type; fix indent (sphere,
+            a group, setforce, addforce and aveforce on others; exclude type; fix viscous with scale, in MD
+            and cg; fix indent (sphere,
             cylinder, plane, side in, fix_modify energy, their f_ID columns; one moving, at v_NAME coordinates
             of the step);
             minimisation with a group held by setforce and
@@ -149,6 +150,11 @@ def groups3d(d):
               "lattice hex 0.9\nregion box block 0 20 0 10 -0.25 0.25\ncreate_box 2 box\ncreate_atoms 1 box\n"
               "mass * 1.0\npair_style lj/cut 2.5\npair_coeff * * 1.0 1.0 2.5\nregion 1 block INF INF INF 1.25 INF INF\n"
               "group lower region 1\ngroup mobile subtract all lower\nset group lower type 2\n")
+    agree(d, "viscous", FCC + "velocity all create 2.0 87287 loop geom\nfix 1 all nve\n"
+          "fix 2 all viscous 0.5 scale 2 3.0\nfix 3 left viscous 0.2\nthermo_style custom step temp pe ke etotal press pxy\n"
+          "thermo 50\nrun 300\nvelocity all create 1.0 4711\nminimize 1e-8 1e-8 100 1000\n",
+          what="fix viscous on all (type 2 scaled by 3) and again on a group; then cg, where LAMMPS's drag reads "
+          "the velocities as they stand")
     agree(d, "indent_md", FCC + "velocity all create 1.5 87287 loop geom\nfix 1 all nve\n"
           "fix 4 all indent 5.0 cylinder z 2.3 2.2 1.0\nfix 5 mix indent 10.0 plane y 0.2 lo\nfix_modify 5 energy yes\n"
           "fix 6 all indent 5.0 sphere 4.2 4.2 4.2 7.0 side in units box\nfix_modify 6 energy yes\n"

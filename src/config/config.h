@@ -178,6 +178,8 @@ typedef struct mdl_config_s {
     char thermo_file[MDL_PATH_LEN];
     char thermo_columns[MDL_PATH_LEN]; /* LAMMPS's thermo_style custom names ("": mdlite's columns) */
     char thermo_variables[MDL_PATH_LEN]; /* the formulas of its v_NAME columns: "NAME=FORMULA;..." */
+    char thermo_balance_id[64]; /* LAMMPS's fix balance's ID and threshold: its f_ID columns on one rank */
+    double balance_threshold;
     int thermo_file_mdlite;   /* the CSV keeps mdlite's columns (thermo_file_columns = mdlite) */
     int thermo_norm;          /* energies per atom (LAMMPS's thermo_modify norm yes) or totals */
     char thermo_format[MDL_PATH_LEN]; /* the table's formats: "line=F F ...;int=F;float=F;N=F" ("": LAMMPS's) */

@@ -366,9 +366,33 @@ static int read_force_fixes(mdl_config *cfg)
     return ok;
 }
 
+/* [output] thermo_balance_id = ID THRESH: its f_ID columns into force_fix_ids ("ID=balance:;"), the
+   threshold LAMMPS's fix balance compares its imbalance with. */
+static int read_balance_id(mdl_config *cfg)
+{
+    char id[32] = "";
+    double thresh = 0;
+    const size_t n = strlen(cfg->force_fix_ids);
+    if (!cfg->thermo_balance_id[0])
+        return 1;
+    const int words = sscanf(cfg->thermo_balance_id, "%31s %lf", id, &thresh);
+    int taken = 0;
+    for (const char *p = cfg->force_fix_ids; *p; p = strchr(p, ';') ? strchr(p, ';') + 1 : p + strlen(p))
+        taken |= !strncmp(p, id, strlen(id)) && p[strlen(id)] == '=';
+    if (words != 2 || !(thresh >= 0) || !isfinite(thresh) || strpbrk(id, "=;,[]") || taken ||
+        strlen(id) + n + 11 >= sizeof cfg->force_fix_ids) {
+        config_fail(config_find_entry(cfg, "output", "thermo_balance_id"), "'%s': expected ID THRESH (a word without "
+                    "= ; , [ ] that no force fix has, and fix balance's threshold, a number of 0 or more)", cfg->thermo_balance_id);
+        return 0;
+    }
+    cfg->balance_threshold = thresh;
+    snprintf(cfg->force_fix_ids + n, sizeof cfg->force_fix_ids - n, "%s=balance:;", id);
+    return 1;
+}
+
 int config_read_groups(mdl_config *cfg)
 {
-    if (!read_definitions(cfg) || !read_force_fixes(cfg) ||
+    if (!read_definitions(cfg) || !read_force_fixes(cfg) || !read_balance_id(cfg) ||
         !group_key(cfg, "run", "thermostat_group", cfg->thermostat_group_name, &cfg->thermostat_group,
                    &cfg->thermostat_components) ||
         !group_key(cfg, "output", "thermo_group", cfg->thermo_group_name, &cfg->thermo_group, &cfg->thermo_components) ||

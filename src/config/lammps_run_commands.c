@@ -129,7 +129,8 @@ static int cmd_thermo_style(script *sc, char **w, int nw)
 }
 
 /* The thermo columns f_ID and f_ID[k] at a run: each of a fix in force that is a wall or an indenter
-   (its [run] force_fixes items carry `id ID`), else refused naming it. */
+   (its [run] force_fixes items carry `id ID`) or a fix balance ([output] thermo_balance_id), else
+   refused naming it. */
 static int fix_columns(script *sc, const char *columns)
 {
     char copy[MDL_PATH_LEN], *save = NULL;
@@ -143,9 +144,23 @@ static int fix_columns(script *sc, const char *columns)
             f = strlen(sc->fixes[j].id) == n && !strncmp(sc->fixes[j].id, w + 2, n) ? &sc->fixes[j] : NULL;
         if (!f)
             return fail(sc, "%s: no fix %.*s (LAMMPS: could not find thermo custom fix ID)", w, (int)n, w + 2);
-        if (strcmp(f->style, "indent") != 0 && !script_wall_fix_style(f->style))
-            return fail(sc, "%s: the output of fix %s %s as a column: mdlite prints those of walls and indenters",
-                        w, f->id, f->style);
+        const setting *bal = settings_find(&sc->now, "thermo_balance_id");
+        const size_t idn = strlen(f->id);
+        if (!strcmp(f->style, "balance") && bal && (strncmp(bal->value, f->id, idn) || bal->value[idn] != ' '))
+            return fail(sc, "%s: the columns of two fix balance (%s and %s): mdlite prints one's", w, bal->value, f->id);
+        double thresh;
+        if (!strcmp(f->style, "balance") && (f->nargs < 2 || script_number(sc, f->args[1], &thresh) != MDL_OK))
+            return fail(sc, "%s: fix balance %s has no threshold mdlite reads", w, f->id);
+        int weighted = 0;
+        for (int a = 0; a < f->nargs; a++)
+            weighted |= !strcmp(f->args[a], "weight");
+        if (!strcmp(f->style, "balance") && weighted && !strcmp(w + 2 + idn, "[1]"))
+            return fail(sc, "%s: fix balance %s's largest load with weights: mdlite counts atoms", w, f->id);
+        if (!strcmp(f->style, "balance"))
+            MDL_TRY(setf(sc, "output", "thermo_balance_id", "%s %.17g", f->id, thresh));
+        else if (strcmp(f->style, "indent") != 0 && !script_wall_fix_style(f->style))
+            return fail(sc, "%s: the output of fix %s %s as a column: mdlite prints those of walls, indenters and "
+                            "fix balance", w, f->id, f->style);
     }
     return MDL_OK;
 }
@@ -313,6 +328,7 @@ static int add_run(script *sc, long steps, int md)
                  ? setf(sc, "output", "thermo_columns", "%s vol", base.s) : setf(sc, "output", "thermo_columns", "%s", base.s);
     buf_free(&base);
     MDL_TRY(rc);
+    settings_drop(&sc->now, "thermo_balance_id");
     MDL_TRY(fix_columns(sc, settings_find(&sc->now, "thermo_columns")->value));
     mdl_buf vars = {0}; /* the v_NAME columns' formulas as they stand at this run */
     settings_drop(&sc->now, "thermo_variables");

@@ -13,7 +13,7 @@ static const char *const STAGE_KEYS[][2] = {
     {"run", "min_style"},      {"run", "etol"},          {"run", "ftol"},               {"run", "maxeval"},
     {"run", "dmax"},           {"analysis", "msd_origins"}, {"analysis", "msd_origin_every"},
     {"run", "message"},        {"run", "log_message"},   {"output", "thermo_columns"}, {"output", "thermo_format"},
-    {"output", "thermo_line"}, {"run", "chains"},          {"output", "thermo_variables"}, {"run", "fire"},
+    {"output", "thermo_line"}, {"run", "chains"},          {"output", "thermo_variables"}, {"run", "fire"}, {"output", "thermo_balance_id"},
     {"run", "wall_reflect"},   {"run", "force_fixes"},   {"run", "thermostat_group"},   {"run", "rescale_window"},
     {"output", "thermo_group"},  {"output", "thermo_pressure_group"}, {"run", "final_temperature"},
     {"run", "stage_velocity_edits"}, {"run", "reset_timestep"}};

@@ -58,6 +58,13 @@ int run_thermo_extras(run_state *r, long step, mdl_thermo_extra *x)
         MDL_TRY(r->ops->pressure_tensor(r->ctx, x->kinetic, x->virial));
     if (needs & MDL_THERMO_NEEDS_FIXES)
         MDL_TRY(r->ops->force_fix_outputs(r->ctx, x->fix_out, r->cfg->force_fixes.n));
+    if (needs & MDL_THERMO_NEEDS_BALANCE) { /* one process, as LAMMPS's: an imbalance of 1, balanced at each check
+                                               (f_ID and f_ID[3] set) where that is above the threshold */
+        mdl_backend_stats st;
+        MDL_TRY(r->ops->stats(r->ctx, &st));
+        const double balanced = 1.0 > r->cfg->balance_threshold ? 1.0 : 0.0;
+        x->balance[0] = balanced, x->balance[1] = (double)st.owned, x->balance[2] = 0, x->balance[3] = balanced;
+    }
     return MDL_OK;
 }
 
@@ -75,6 +82,12 @@ int run_check_thermo_backend(const run_state *r)
     const char *what = needs & MDL_THERMO_NEEDS_FORCES && !r->ops->force_norms ? "fmax and fnorm"
                      : needs & MDL_THERMO_NEEDS_TENSOR && !r->ops->pressure_tensor ? "pxx pyy pzz pxy pxz pyz"
                      : needs & MDL_THERMO_NEEDS_FIXES && !r->ops->force_fix_outputs ? "a fix's f_ID columns" : NULL;
+    if (!what && needs & MDL_THERMO_NEEDS_BALANCE && comm_size() > 1) { /* mdlite's bricks are not LAMMPS's */
+        mdl_error("%s: [output] thermo_balance_id: fix balance's columns on %d ranks: mdlite's decomposition is not "
+                  "LAMMPS's (one rank prints LAMMPS's one-process values)", config_origin(r->cfg, "output",
+                  "thermo_balance_id"), comm_size());
+        return MDL_EINPUT;
+    }
     if (!what)
         return MDL_OK;
     mdl_error("%s: [output] thermo_columns: the %s backend does not compute %s; the cpu backend does",

@@ -27,7 +27,7 @@ typedef struct {
     double mass;
     const mdl_units *u;
     const char *variables, *variables_origin; /* v_NAME columns' formulas, "NAME=FORMULA;..." (NULL: none) */
-    const char *fixes; /* the force fixes' ids for f_ID columns, "ID=STYLE:K,K;..." (config_fix_ids; NULL: none) */
+    const char *fixes; /* the ids for f_ID columns, "ID=STYLE:K,K;..." (force fixes' and balance's; NULL: none) */
 } mdl_thermo_style;
 
 /* A row's values beyond the observables, where its columns ask for them (thermo_needs). */
@@ -39,11 +39,13 @@ typedef struct {
     double fmax, fnorm;       /* the forces' largest component and their two-norm */
     double kinetic[6], virial[6]; /* sum m v_a v_b (energy units) and the virial tensor, xx yy zz xy xz yz */
     double fix_out[MDL_THERMO_MAX_FIXES][4]; /* each force fix's energy and force (backend.h's force_fix_outputs) */
+    double balance[4]; /* LAMMPS's fix balance's outputs for this decomposition: the imbalance (the most atoms a
+                          rank owns over the mean), the most atoms, 0 iterations, the imbalance again */
 } mdl_thermo_extra;
 
 enum { MDL_THERMO_VARIABLE = 1000, MDL_THERMO_FIX = 2000 }; /* v_NAME's and f_ID's column index bases */
 enum { MDL_THERMO_NEEDS_FORCES = 1, MDL_THERMO_NEEDS_TENSOR = 2, MDL_THERMO_NEEDS_STATS = 4, MDL_THERMO_NEEDS_CLOCK = 8,
-       MDL_THERMO_NEEDS_FIXES = 16 };
+       MDL_THERMO_NEEDS_FIXES = 16, MDL_THERMO_NEEDS_BALANCE = 32 };
 
 typedef struct {
     FILE *csv;       /* NULL when there is no thermo file */

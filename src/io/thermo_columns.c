@@ -248,8 +248,9 @@ int thermo_fix_add(mdl_thermo *t, const char *column, const char *fixes, const c
         r += strcspn(r, ",;");
         r = *r == ',' ? r + 1 : NULL;
     }
-    const int wall = e && !strncmp(e, "wall:", 5), most = wall ? nitems : 3;
-    const char *why = !e || !nitems ? "no force fix of that id ([run] force_fixes' id NAME: a wall or an indenter)"
+    const int wall = e && !strncmp(e, "wall:", 5), balance = e && !strncmp(e, "balance:", 8), most = wall ? nitems : 3;
+    const char *why = !e || (!nitems && !balance) ? "no force fix of that id ([run] force_fixes' id NAME: a wall or an "
+                                                    "indenter) and not [output] thermo_balance_id"
                       : open && (!end || end == open + 1 || strcmp(end, "]") != 0 || k < 1 || k > most)
                           ? (wall ? "f_ID[k]: k from 1 to the fix's walls" : "f_ID[k]: k from 1 to 3 (the indenter's force)")
                       : t->nfixcol == MDL_THERMO_MAX_COLUMNS || strlen(column) >= sizeof t->fix_label[0] ? "one too many or too long"
@@ -259,11 +260,15 @@ int thermo_fix_add(mdl_thermo *t, const char *column, const char *fixes, const c
         return -1;
     }
     const int j = t->nfixcol++;
+    snprintf(t->fix_label[j], sizeof t->fix_label[j], "%s", column);
+    if (balance) { /* not extensive: never per atom */
+        t->fix_items[j] = 0, t->fix_comp[j] = 10 + (int)k;
+        return MDL_THERMO_FIX + j;
+    }
     t->fix_items[j] = 0;
     for (int i = 0; i < nitems; i++) /* the energy: every wall's; a wall's force: its own */
         t->fix_items[j] |= !open || !wall || i == k - 1 ? 1u << items[i] : 0u;
     t->fix_comp[j] = !open ? 0 : wall ? 1 : (int)k;
-    snprintf(t->fix_label[j], sizeof t->fix_label[j], "%s", column);
     return MDL_THERMO_FIX + j;
 }
 
@@ -314,7 +319,7 @@ int thermo_integer(int c)
 int thermo_needs_of(const mdl_thermo *t, int c)
 {
     if (c >= MDL_THERMO_FIX)
-        return MDL_THERMO_NEEDS_FIXES;
+        return t->fix_comp[c - MDL_THERMO_FIX] >= 10 ? MDL_THERMO_NEEDS_BALANCE : MDL_THERMO_NEEDS_FIXES;
     return c >= MDL_THERMO_VARIABLE ? t->var_needs[c - MDL_THERMO_VARIABLE] : COLUMNS[c].needs;
 }
 
@@ -324,6 +329,8 @@ double thermo_value(mdl_thermo *t, int c, long step, double time, const mdl_obse
         return thermo_column_value(t, c, step, time, o, x);
     if (c >= MDL_THERMO_FIX) { /* extensive, as LAMMPS's fixes: per atom with thermo_modify norm */
         const int j = c - MDL_THERMO_FIX;
+        if (t->fix_comp[j] >= 10)
+            return x->balance[t->fix_comp[j] - 10];
         double v = 0;
         for (int f = 0; f < MDL_THERMO_MAX_FIXES; f++)
             v += (t->fix_items[j] >> f) & 1u ? x->fix_out[f][t->fix_comp[j]] : 0.0;

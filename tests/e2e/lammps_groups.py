@@ -29,7 +29,8 @@
   walls     fix wall/lj93, wall/lj126 and wall/harmonic on fixed and shrink-wrapped faces (EDGE, lattice and
             box units, a group, sigma other than 1, fix_modify energy in pe and in a minimisation), a 2-d
             disc between four walls (balance/in.balance's, shortened); an atom past a wall stopping the run
-            (exit 1, naming it); each fix's energy and force on each wall as f_ID columns; a periodic face (zlo
+            (exit 1, naming it); each fix's energy and force on each wall as f_ID columns; fix balance's columns
+            on one process, balanced or not, its weighted load refused; a periodic face (zlo
             in 2-d too), a wall at a variable, a face given twice, f_ID[k] past its walls, another fix's or a
             compute's column refused
   refusals  what mdlite does not take of them, each naming its line; the GPU refusing a run of
@@ -206,10 +207,18 @@ def walls(d):
             "create_atoms 1 region circle\nmass 1 1.0\nvelocity all create 0.5 87287 loop geom\n"
             "velocity all set 5 2 0 sum yes\npair_style lj/cut 2.5\npair_coeff 1 1 10.0 1.0 2.5\nneighbor 0.3 bin\n"
             "neigh_modify delay 0 every 1 check yes\nfix 1 all nve\nfix 2 all wall/lj93 xlo 0.0 1 1 2.5 xhi 30 1 1 2.5\n"
-            "fix 3 all wall/lj93 ylo 0.0 1 1 2.5 yhi 14 1 1 2.5\nthermo_style custom step temp epair press\n"
+            "fix 3 all wall/lj93 ylo 0.0 1 1 2.5 yhi 14 1 1 2.5\ncomm_style tiled\nfix 10 all balance 50 0.9 rcb\n"
+            "thermo_style custom step temp epair press f_10[1] f_10[2] f_10[3] f_10\n"
             "thermo 50\nrun 400\n")
     agree(d, "walls_disc", disc, what="balance/in.balance's disc thrown at four lj93 walls (lattice units, 2-d; "
-          "the rows part at rounding past step 450)")
+          "the rows part at rounding past step 450), fix balance's columns as LAMMPS's on one process (balanced: "
+          "its threshold 0.9 below the imbalance 1)")
+    unbalanced = (BOX_WALLS.replace("boundary f p s", "boundary p p p") + "velocity all create 1.5 87287 loop geom\n"
+                  "fix 1 all nve\nfix 9 all balance 50 1.0 shift x 10 1.0\n"
+                  "thermo_style custom step temp pe f_9 f_9[1] f_9[2] f_9[3]\nthermo 50\nrun 100\n")
+    agree(d, "balance_columns", unbalanced, what="fix balance's columns never balanced (threshold 1.0, not exceeded)")
+    refused(d, "balance_weighted", unbalanced.replace("shift x 10 1.0", "shift x 10 1.0 weight time 1.0"),
+            ["in.test:", "largest load with weights"])
     folder = os.path.join(d, "walls_past")
     os.makedirs(folder, exist_ok=True)
     write(os.path.join(folder, "in.test"), BOX_WALLS.replace("0.3 5.7", "0.0 5.7") + "fix 1 all nve\n"

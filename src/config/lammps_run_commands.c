@@ -414,6 +414,7 @@ static int cmd_minimize(script *sc, char **w, int nw)
             return fail(sc, "thermo keyword %s under min_style fire: LAMMPS shows FIRE's own timestep there, which "
                             "mdlite keeps to its minimiser", word);
     }
+    MDL_TRY(script_unknown_fix_style(sc)); /* box/relax and the like change what is minimised */
     settings keep;
     MDL_TRY(settings_copy(&keep, &sc->now)); /* the fixes' ensemble stays for the runs after */
     script_drop_ensemble_keys(sc);
@@ -431,7 +432,9 @@ static int cmd_minimize(script *sc, char **w, int nw)
     if (rc == MDL_OK)
         rc = add_run(sc, maxiter, 0);
     settings_free(&sc->now);
-    sc->now = keep; /* the run's keys are saved: the script goes on from the keys before */
+    sc->now = keep; /* the run's keys are saved: the script goes on from the keys before, */
+    settings_drop(&sc->now, "stage_velocity_edits"); /* but for what this minimisation made once */
+    settings_drop(&sc->now, "reset_timestep");
     return rc;
 }
 

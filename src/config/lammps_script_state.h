@@ -218,6 +218,9 @@ int script_walls(script *sc);
 /* The ensemble of the fixes in force at a run as [run] keys, the walls and group fixes with it; the
    ensemble's keys dropped before another is set (lammps_thermostats.c). */
 int script_ensemble_of_fixes(script *sc, long steps);
+/* A fix in force whose style mdlite has no meaning for (at a run or a minimisation), named with its
+   line: MDL_EINPUT; else MDL_OK. */
+int script_unknown_fix_style(script *sc);
 void script_drop_ensemble_keys(script *sc);
 
 /* Fixes on groups (lammps_group_fixes.c): the styles that set or add to forces, the styles that take

@@ -125,8 +125,7 @@ int script_bookkeeping_fix_style(const char *style)
     return !strcmp(style, "balance") || !strcmp(style, "property/atom");
 }
 
-/* A fix whose style mdlite has no meaning for, named with its line (before any pairing of ensembles). */
-static int unknown_fix_style(script *sc)
+int script_unknown_fix_style(script *sc)
 {
     for (int k = 0; k < sc->nfix; k++) {
         const script_fix *f = &sc->fixes[k];
@@ -143,7 +142,7 @@ static int unknown_fix_style(script *sc)
 static int thermostat_of_fixes(script *sc, long steps)
 {
     script_drop_ensemble_keys(sc);
-    MDL_TRY(unknown_fix_style(sc));
+    MDL_TRY(script_unknown_fix_style(sc));
     MDL_TRY(script_walls(sc));
     const script_fix *nve = NULL, *other = NULL;
     for (int k = 0; k < sc->nfix; k++) {

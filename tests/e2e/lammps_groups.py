@@ -411,6 +411,10 @@ def timesteps(d):
 def velocities(d):
     agree(d, "between_runs", BETWEEN, what="velocity scale, set (sum yes) and ramp (y shrink-wrapped) after a "
           "run, then create on a group scaled by another's temperature: each run's first row again")
+    around_min = (lj3d("p p p", temp="2.0") + "fix 1 all nve\nthermo 50\nrun 100\n"
+                  "velocity all set 0.5 0.0 0.0 sum yes\nreset_timestep 1000\nminimize 1e-6 1e-6 20 100\nrun 100\nrun 100\n")
+    agree(d, "edit_before_min", around_min, what="velocity set (sum yes) and reset_timestep before a minimisation: "
+          "made once, not again at the runs after it (LAMMPS's velocities pass through the minimisation)")
     rows = restarted_rows(d, "restart_boundary", 0, 17)
     twice = [r.split(",")[0] for r in rows[1:]].count("100")
     if twice != 2:

@@ -292,6 +292,8 @@ def bad_scripts(mdlite):
     # a style mdlite has no meaning for is named with its own line, not paired as an ensemble
     refused(mdlite, d, "in.momentum", BASE + "fix 2 all momentum 100 linear 1 1 1\nfix 3 all viscous 0.1\nrun 10\n",
             [f"in.momentum:{n + 3}:", f"fix 2 momentum (line {n + 1})", "a fix style mdlite does not run"])
+    refused(mdlite, d, "in.boxrelax", BASE + "fix 3 all box/relax iso 0.0\nminimize 1e-6 1e-6 10 100\n",
+            [f"in.boxrelax:{n + 2}:", f"fix 3 box/relax (line {n + 1})", "a fix style mdlite does not run"])
     refused(mdlite, d, "in.velocity", BASE + "run 10\nvelocity all create 1.0 5 loop geom\nrun 10\n",
             [f"in.velocity:{n + 2}:", "loop geom after a run"])
     refused(mdlite, d, "in.mix", BASE.replace("create_atoms 1 box", "region half block 0 2 0 4 0 4\ncreate_atoms 1 region half basis 1 1"),

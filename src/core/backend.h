@@ -164,6 +164,9 @@ typedef struct {
        energy (counted or not) and, of a wall, the force on it (LAMMPS's f_ID[k]), of an indenter the
        force on it along x, y, z. NULL: thermo's f_ID columns are refused on this backend */
     int (*force_fix_outputs)(void *ctx, double out[][4], int n);
+    /* the force fixes' energy and outputs of the forces as they stand (a restart's, the fixes in them
+       already), the forces left as they are. NULL: a backend without groups */
+    int (*force_fix_energy)(void *ctx, const mdl_force_fixes *ff);
     /* Nose-Hoover's chains and barostat (physics/nose_hoover.h), owned where the atoms are (GPU:
        in device memory; no host wait per step), made part of the integrator as LAMMPS's fix nvt
        replaces fix nve's. init, after the set-up's forces with energy: the chains' constants and

@@ -51,9 +51,13 @@ int stepper_setup(mdl_stepper *st, long step, int forces_given)
                                       st->cfg->thermo_pressure_group, st->cfg->thermo_pressure_components));
     MDL_TRY(st->ops->build_neighbors(st->ctx));
     thermostat_init(&st->thermostat, st->cfg, st->units, st->natoms, st->run_begin, st->run_end);
-    if (forces_given) /* a restart's forces: the thermostat's force is in them already */
+    if (forces_given) { /* a restart's forces: the thermostat's force and the fixes' are in them already */
         MDL_TRY(st->ops->compute_forces(st->ctx, MDL_ENERGY_ONLY));
-    else {
+        if (st->cfg->force_fixes.n && st->ops->force_fix_energy) { /* their energy and outputs, as at the step */
+            const mdl_force_fixes now = force_fixes_at(&st->cfg->force_fixes, step);
+            MDL_TRY(st->ops->force_fix_energy(st->ctx, &now));
+        }
+    } else {
         MDL_TRY(st->ops->compute_forces(st->ctx, MDL_FORCES_ENERGY));
         MDL_TRY(thermostat_apply(&st->thermostat, st->ops, st->ctx, step, MDL_THERMOSTAT_POST_FORCE));
         MDL_TRY(stepper_force_fixes(st, step));

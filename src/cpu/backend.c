@@ -596,6 +596,7 @@ const mdl_backend_ops mdl_cpu_backend = {
     .reflect_walls = cpu_reflect_walls,
     .force_fixes = cpu_force_fixes,
     .force_fix_outputs = cpu_force_fix_outputs,
+    .force_fix_energy = cpu_force_fix_energy,
     .thermo_group = cpu_thermo_group,
     .atom_energies = cpu_atom_energies,
 };

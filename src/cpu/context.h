@@ -101,6 +101,7 @@ int cpu_reflect_walls(void *p, const mdl_walls *w);
 int cpu_group_kinetic(cpu_ctx *c, uint32_t group, int components, double *kinetic, double *count);
 int cpu_force_fixes(void *p, const mdl_force_fixes *ff);
 int cpu_force_fix_outputs(void *p, double out[][4], int n);
+int cpu_force_fix_energy(void *p, const mdl_force_fixes *ff);
 int cpu_thermo_group(void *p, uint32_t temperature, int temperature_components, uint32_t pressure,
                      int pressure_components);
 

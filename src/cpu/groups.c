@@ -6,6 +6,7 @@
 
 #include "../parallel/comm.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int cpu_group_kinetic(cpu_ctx *c, uint32_t group, int components, double *kinetic, double *count)
@@ -47,10 +48,10 @@ static void indent_forces(cpu_ctx *c, const mdl_force_fix *f, double out[4])
     for (size_t i = 0; i < c->dm.nlocal; i++)
         if (group_has(c->groups, s->id[i], f->group)) {
             const double x[3] = {s->x[i], s->y[i], s->z[i]};
-            double force[3] = {s->fx[i], s->fy[i], s->fz[i]};
-            e += indent_atom(f, x, &s->box, force);
-            out[1] -= force[0] - s->fx[i], out[2] -= force[1] - s->fy[i], out[3] -= force[2] - s->fz[i];
-            s->fx[i] = force[0], s->fy[i] = force[1], s->fz[i] = force[2];
+            double add[3] = {0, 0, 0}; /* its force alone: the same sum whatever the force it adds to */
+            e += indent_atom(f, x, &s->box, add);
+            out[1] -= add[0], out[2] -= add[1], out[3] -= add[2];
+            s->fx[i] += add[0], s->fy[i] += add[1], s->fz[i] += add[2];
         }
     out[0] = e;
     c->fix_energy += f->energy ? e : 0.0;
@@ -67,12 +68,11 @@ static int wall_forces(cpu_ctx *c, const mdl_force_fix *f, double out[4])
     for (size_t i = 0; i < c->dm.nlocal; i++)
         if (group_has(c->groups, s->id[i], f->group)) {
             const double x[3] = {s->x[i], s->y[i], s->z[i]};
-            double force[3] = {s->fx[i], s->fy[i], s->fz[i]};
+            double add[3] = {0, 0, 0}; /* its force alone (-fwall along its axis) */
             int past = 0;
-            const double before = force[f->axis];
-            e += wall_atom(f, x, &s->box, force, &past);
-            out[1] += before - force[f->axis]; /* LAMMPS's fwall: what the atom's force lost */
-            s->fx[i] = force[0], s->fy[i] = force[1], s->fz[i] = force[2];
+            e += wall_atom(f, x, &s->box, add, &past);
+            out[1] -= add[f->axis]; /* LAMMPS's fwall: what the atom's force lost */
+            s->fx[i] += add[0], s->fy[i] += add[1], s->fz[i] += add[2];
             if (past && !behind[0])
                 behind[0] = 1, behind[1] = (double)s->id[i] + 1;
         }
@@ -149,4 +149,21 @@ int cpu_force_fix_outputs(void *p, double out[][4], int n)
     cpu_ctx *c = p;
     memcpy(out, c->fix_out, (size_t)n * sizeof out[0]);
     return n ? comm_sum_doubles(&out[0][0], 4 * n) : MDL_OK;
+}
+
+int cpu_force_fix_energy(void *p, const mdl_force_fixes *ff)
+{
+    cpu_ctx *c = p;
+    mdl_system *s = &c->s;
+    const size_t n = c->dm.nlocal;
+    double *kept = malloc(3 * (n ? n : 1) * sizeof *kept);
+    if (!kept) {
+        mdl_error("out of memory for the force fixes' energy at a restart");
+        return MDL_ERUN;
+    }
+    memcpy(kept, s->fx, n * sizeof *kept), memcpy(kept + n, s->fy, n * sizeof *kept), memcpy(kept + 2 * n, s->fz, n * sizeof *kept);
+    const int rc = cpu_force_fixes(p, ff); /* the same arithmetic; its forces then put back */
+    memcpy(s->fx, kept, n * sizeof *kept), memcpy(s->fy, kept + n, n * sizeof *kept), memcpy(s->fz, kept + 2 * n, n * sizeof *kept);
+    free(kept);
+    return rc;
 }

@@ -276,20 +276,20 @@ def faces_in_files(d):
     print(f"files: {msg}")
 
 
-def restart_exact(d, name, text):
+def restart_exact(d, name, text, extra=()):
     """A shrink-wrapped run stopped at step 100 and restarted from its checkpoint prints the rows of
-    the run never stopped, bit for bit."""
+    the run never stopped, bit for bit (extra: more --set arguments for every run)."""
     folder = os.path.join(d, name)
     os.makedirs(folder, exist_ok=True)
     write(os.path.join(folder, "in.test"), text)
     ini = run([lammps_trust.MDLITE, "convert", "in.test"], cwd=folder).stdout
     write(os.path.join(folder, "run.ini"), ini)
     traj = ["--set", "output.trajectory=r.h5md", "--set", "output.dump_every=25", "--set", "output.flush_every=1"]
-    run([lammps_trust.MDLITE, "run", "run.ini", "--set", "output.thermo_file=a.csv"], cwd=folder)
-    run([lammps_trust.MDLITE, "run", "run.ini", "--set", "run.steps=100", "--set", "output.thermo_file=b.csv", *traj],
-        cwd=folder)
+    run([lammps_trust.MDLITE, "run", "run.ini", "--set", "output.thermo_file=a.csv", *extra], cwd=folder)
+    run([lammps_trust.MDLITE, "run", "run.ini", "--set", "run.steps=100", "--set", "output.thermo_file=b.csv", *traj,
+         *extra], cwd=folder)
     run([lammps_trust.MDLITE, "run", "run.ini", "--restart", "r.h5md", "--set", "run.steps=100", "--set",
-         "output.thermo_file=b.csv", *traj], cwd=folder)
+         "output.thermo_file=b.csv", *traj, *extra], cwd=folder)
     rows = [open(os.path.join(folder, f)).read().splitlines() for f in ("a.csv", "b.csv")]
     if rows[0] != rows[1] or len(rows[0]) < 9:
         fail(f"{name}: the restarted run's rows are not the straight run's:\n{rows[0]}\n{rows[1]}")

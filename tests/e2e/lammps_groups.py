@@ -29,7 +29,8 @@
   walls     fix wall/lj93, wall/lj126 and wall/harmonic on fixed and shrink-wrapped faces (EDGE, lattice and
             box units, a group, sigma other than 1, fix_modify energy in pe and in a minimisation), a 2-d
             disc between four walls (balance/in.balance's, shortened); an atom past a wall stopping the run
-            (exit 1, naming it); each fix's energy and force on each wall as f_ID columns; fix balance's columns
+            (exit 1, naming it); each fix's energy and force on each wall as f_ID columns, a restart's first row
+            of them (and of an indenter's energy in pe) the run's never stopped; fix balance's columns
             on one process, balanced or not, its weighted load refused; a periodic face (zlo
             in 2-d too), a wall at a variable, a face given twice, f_ID[k] past its walls, another fix's or a
             compute's column refused
@@ -200,6 +201,9 @@ def walls(d):
     agree(d, "walls_md", md, what="lj93 at both x faces (EDGE, sigma 1.1), lj126 on a group at z = -0.5 lattice "
           "spacings, harmonic at z = 7 box units, the last two counting their energy in pe; each fix's energy and "
           "the force on each wall (f_ID, f_ID[k])")
+    restart_exact(d, "walls_restart", md.replace("fix_modify 3 energy yes\n", "fix_modify 3 energy yes\n"
+                  "fix 5 ids indent 5.0 sphere 4 3 3 2.0\nfix_modify 5 energy yes\n").replace("f_4\n", "f_4 f_5 f_5[1]\n").replace("run 400", "run 200").replace("thermo 50", "thermo 25"),
+                  extra=("--set", "output.thermo_file_columns=thermo"))
     agree(d, "walls_min", md.replace("thermo 50\nrun 400", "thermo 10\nminimize 1.0e-8 1.0e-8 200 2000"),
           what="the same walls in cg: their energy minimised with the pair's")
     disc = ("units lj\ndimension 2\natom_style atomic\nboundary f f p\nlattice hex 0.85\n"

@@ -559,8 +559,7 @@ static int cpu_snapshot_finish(void *p, int k, mdl_system *frame, mdl_observable
 
 const mdl_backend_ops mdl_cpu_backend = {
     .name = "cpu",
-    .create = cpu_create,
-    .destroy = cpu_destroy,
+    .create = cpu_create, .destroy = cpu_destroy,
     .update_neighbors = cpu_update_neighbors,
     .health = cpu_health,
     .diagnose = cpu_diagnose,
@@ -594,9 +593,8 @@ const mdl_backend_ops mdl_cpu_backend = {
     .set_velocities = cpu_set_velocities,
     .move_atoms = cpu_move_atoms,
     .reflect_walls = cpu_reflect_walls,
-    .force_fixes = cpu_force_fixes,
-    .force_fix_outputs = cpu_force_fix_outputs,
-    .force_fix_energy = cpu_force_fix_energy,
+    .force_fixes = cpu_force_fixes, /* physics/groups.h's fixes, their outputs, their energy of given forces */
+    .force_fix_outputs = cpu_force_fix_outputs, .force_fix_energy = cpu_force_fix_energy,
     .thermo_group = cpu_thermo_group,
     .atom_energies = cpu_atom_energies,
 };

@@ -143,8 +143,8 @@ def types(d):
             ("compute_property_x", "compute px all property/atom x\n", ["in.test:", "property/atom x"]),
             ("compute_twice", "compute p all temp\n", ["in.test:", "exists already"]),
             ("comm_style_other", "comm_style bricks\n", ["in.test:", "brick or tiled"]),
-            ("balance_column", "fix 0 all balance 20 1.0 rcb\nthermo_style custom step temp f_0\nfix 1 all nve\n"
-             "run 10\n", ["in.test:", "f_0"]),
+            ("balance_column", "fix 0 all balance 20 1.0 rcb weight time 1.0\nthermo_style custom step temp f_0[1]\n"
+             "fix 1 all nve\nrun 10\n", ["in.test:", "f_0[1]", "largest load with weights"]),
             ("balance_variable_used", "fix 0 all balance 20 1.0 rcb\nvariable m equal f_0[1]\n"
              "thermo_style custom step temp v_m\nfix 1 all nve\nrun 10\n", ["in.test:", "evaluated during a run"])]:
         refused(d, name, keep + extra, expect)

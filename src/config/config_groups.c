@@ -202,10 +202,9 @@ static const char *indent_words(mdl_force_fix *f, char **w, int n)
    checked against the faces of [system] boundary. NULL, or why they are not. */
 static const char *wall_words(mdl_config *cfg, mdl_force_fix *f, char **w, int n)
 {
-    static const char *const faces[] = {"xlo", "xhi", "ylo", "yhi", "zlo", "zhi"};
     int k = 0, face[3][2];
     const char *why;
-    while (n >= 1 && k < 6 && strcmp(w[0], faces[k]))
+    while (n >= 1 && k < 6 && strcmp(w[0], boundary_face_name(k)))
         k++;
     double sigma;
     if (n != 5 && !(n == 7 && !strcmp(w[5], "energy") && (!strcmp(w[6], "yes") || !strcmp(w[6], "no"))))

@@ -173,7 +173,6 @@ int config_lammps_dump(mdl_config *cfg)
 int config_read_walls(mdl_config *cfg)
 {
     const mdl_entry *e = config_find_entry(cfg, "run", "wall_reflect");
-    static const char *const faces[] = {"xlo", "xhi", "ylo", "yhi", "zlo", "zhi"};
     char text[MDL_PATH_LEN], *save = NULL;
     int face[3][2];
     const char *why;
@@ -184,7 +183,7 @@ int config_read_walls(mdl_config *cfg)
     for (char *f = strtok_r(text, " \t", &save); f; f = strtok_r(NULL, " \t", &save)) {
         const char *c = strtok_r(NULL, " \t", &save);
         int k = 0, n = cfg->walls.n;
-        while (k < 6 && strcmp(faces[k], f))
+        while (k < 6 && strcmp(boundary_face_name(k), f))
             k++;
         double v = 0;
         const int edge = c && !strcmp(c, "EDGE");

@@ -5,6 +5,7 @@
 #include "context.h"
 
 #include "../parallel/comm.h"
+#include "../physics/boundary.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,14 +58,13 @@ static void indent_forces(cpu_ctx *c, const mdl_force_fix *f, double out[4])
     c->fix_energy += f->energy ? e : 0.0;
 }
 
-/* A wall: its force on the group's atoms, its energy where it counts; an atom on the wall or past it
-   on any rank stops every rank (LAMMPS's "particle on or inside fix wall surface"); its energy and the
-   force on it (LAMMPS's signed sum) into out. */
-static int wall_forces(cpu_ctx *c, const mdl_force_fix *f, double out[4])
+/* A wall: its force on the group's atoms, its energy where it counts, its energy and the force on it
+   (LAMMPS's signed sum) into out; the first atom on the wall or past it into behind (its id + 1 and
+   its face), for cpu_force_fixes to stop every rank on (LAMMPS's "particle on or inside fix wall surface"). */
+static void wall_forces(cpu_ctx *c, const mdl_force_fix *f, double out[4], double behind[2])
 {
-    static const char *const faces[] = {"xlo", "xhi", "ylo", "yhi", "zlo", "zhi"};
     mdl_system *s = &c->s;
-    double e = 0, behind[2] = {0, 0};
+    double e = 0;
     for (size_t i = 0; i < c->dm.nlocal; i++)
         if (group_has(c->groups, s->id[i], f->group)) {
             const double x[3] = {s->x[i], s->y[i], s->z[i]};
@@ -74,17 +74,23 @@ static int wall_forces(cpu_ctx *c, const mdl_force_fix *f, double out[4])
             out[1] -= add[f->axis]; /* LAMMPS's fwall: what the atom's force lost */
             s->fx[i] += add[0], s->fy[i] += add[1], s->fz[i] += add[2];
             if (past && !behind[0])
-                behind[0] = 1, behind[1] = (double)s->id[i] + 1;
+                behind[0] = (double)s->id[i] + 1, behind[1] = 2 * f->axis + (f->plane_side > 0);
         }
     out[0] = e;
     c->fix_energy += f->energy ? e : 0.0;
-    const double mine = behind[1];
-    MDL_TRY(comm_sum_doubles(behind, 1));
-    if (behind[0] == 0)
+}
+
+/* An atom past a wall on any rank (one sum over ranks for all the walls): each rank that has one
+   names it, every rank stops. */
+static int walls_passed(const double behind[2])
+{
+    double any = behind[0] > 0;
+    MDL_TRY(comm_sum_doubles(&any, 1));
+    if (any == 0)
         return MDL_OK;
-    if (mine > 0)
-        mdl_error("atom %.0f is on or past the wall at %s (LAMMPS: particle on or inside fix wall surface)", mine,
-                  faces[2 * f->axis + (f->plane_side > 0)]);
+    if (behind[0] > 0)
+        mdl_error("atom %.0f is on or past the wall at %s (LAMMPS: particle on or inside fix wall surface)", behind[0],
+                  boundary_face_name((int)behind[1]));
     return MDL_ERUN;
 }
 
@@ -106,7 +112,9 @@ int cpu_force_fixes(void *p, const mdl_force_fixes *ff)
     cpu_ctx *c = p;
     mdl_system *s = &c->s;
     c->fix_energy = 0;
-    memset(c->fix_out, 0, sizeof c->fix_out);
+    memset(c->fix_out, 0, (size_t)ff->n * sizeof c->fix_out[0]); /* the step calls it with none too */
+    double behind[2] = {0, 0};
+    int walls = 0;
     for (int k = 0; k < ff->n; k++) {
         const mdl_force_fix *f = &ff->fix[k];
         if (f->style == MDL_FIX_INDENT) {
@@ -114,7 +122,7 @@ int cpu_force_fixes(void *p, const mdl_force_fixes *ff)
             continue;
         }
         if (f->style == MDL_FIX_WALL) {
-            MDL_TRY(wall_forces(c, f, c->fix_out[k]));
+            wall_forces(c, f, c->fix_out[k], behind), walls = 1;
             continue;
         }
         if (f->style == MDL_FIX_VISCOUS) {
@@ -132,7 +140,7 @@ int cpu_force_fixes(void *p, const mdl_force_fixes *ff)
                 s->fx[i] = force[0], s->fy[i] = force[1], s->fz[i] = force[2];
             }
     }
-    return MDL_OK;
+    return walls ? walls_passed(behind) : MDL_OK;
 }
 
 int cpu_thermo_group(void *p, uint32_t temperature, int temperature_components, uint32_t pressure,

@@ -58,7 +58,8 @@ typedef struct {
     int nvar, var_needs[MDL_THERMO_MAX_COLUMNS], var_requires[MDL_THERMO_MAX_COLUMNS];
     char var_first[MDL_THERMO_MAX_COLUMNS][16];
     int nfixcol, fix_comp[MDL_THERMO_MAX_COLUMNS]; /* f_ID column j: the sum over the force fixes in fix_items[j]
-                                                     of their output fix_comp[j] (0 energy, 1 to 3 force) */
+                                                     of their output fix_comp[j] (0 energy, 1 to 3 force;
+                                                     10 + k: fix balance's output k, 0 its scalar) */
     uint32_t fix_items[MDL_THERMO_MAX_COLUMNS];
     char fix_label[MDL_THERMO_MAX_COLUMNS][48];
     int failed; /* a v_NAME column could not be evaluated (thermo_write: MDL_ERUN) */

@@ -8,6 +8,13 @@
 
 enum { MDL_FACE_P, MDL_FACE_F, MDL_FACE_S, MDL_FACE_M };
 
+/* Face k's name, 0 to 5: xlo xhi ylo yhi zlo zhi (LAMMPS's words for walls); NULL past them. */
+static inline const char *boundary_face_name(int k)
+{
+    static const char *const faces[] = {"xlo", "xhi", "ylo", "yhi", "zlo", "zhi"};
+    return k >= 0 && k < 6 ? faces[k] : NULL;
+}
+
 typedef struct {
     int face[3][2];            /* MDL_FACE_* of the lower and upper face along x, y, z */
     double small[3];           /* the shrink-wrap margin: 1e-4 of the box's length as made (LAMMPS's SMALL) */

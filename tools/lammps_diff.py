@@ -13,7 +13,9 @@ run by `lmp` and by mdlite in a folder of its own. Each script ends in one of th
   BUG differ       both run, and a value, or the steps printed, differ
   BUG accepts      lmp refuses, mdlite runs
   mdlite stops     lmp runs, mdlite stops with exit 1 naming why (a barostat's box below twice
-                   the list cutoff, which mdlite cannot run yet)
+                   the list cutoff, which mdlite cannot run yet; an atom past the skin where lmp
+                   counts dangerous builds, whose pairs it may have missed)
+  both stop        lmp stops with a run's ERROR (Lost atoms) after its first row, mdlite with exit 1
   BUG exit         mdlite exits otherwise than 0, 1 with its reason, or 2 with file:line
   lmp failed       lmp exits otherwise than 0 or with its ERROR line: no verdict (a failure too)
 
@@ -275,8 +277,11 @@ def between_runs(s, T):
     if s.vrng is None or s.vrng.random() >= 0.35:
         return
     group = s.vrng.choice(["all"] + s.groups)
-    edits = [f"velocity {group} scale {T}", f"velocity {group} set NULL 0.02 NULL sum yes",
-             f"velocity {group} create {T} {s.vrng.randint(1, 99999)}", "velocity all set 0.0 0.0 0.0"]
+    # a scale of atoms at rest would scale their rounding (a temperature of 1e-31 to T): ill-posed
+    created = any(x.startswith("velocity all create") for x in s.lines)
+    edits = [f"velocity {group} scale {T}" if created else "velocity all set 0.0 0.0 0.0",
+             f"velocity {group} set NULL 0.02 NULL sum yes", f"velocity {group} create {T} {s.vrng.randint(1, 99999)}",
+             "velocity all set 0.0 0.0 0.0"]
     for line in s.vrng.sample(edits, s.vrng.randint(1, 2)):
         s.add(line)
 
@@ -433,8 +438,11 @@ def one(mdlite, lmp, seed, root, perturb=False):
         f.write(mp.stdout)
     where = re.search(r"(in\.test|extra\.in):(\d+): (\S+)", mp.stderr) or \
         re.search(r"(\S+\.(data|dat|lmp|txt|eam|alloy|fs)|data\.\w+):(\d+):", mp.stderr)
-    if mp.returncode == 1 and lmp_ok and "the run stops" in mp.stderr:
+    dangerous = re.search(r"^Dangerous builds = [1-9]", lp.stdout, re.M)
+    if mp.returncode == 1 and lmp_ok and ("the run stops" in mp.stderr or (dangerous and "than the skin" in mp.stderr)):
         return "mdlite stops", seed, re.search(r"error: (.*)", mp.stderr).group(1)[:80], d
+    if mp.returncode == 1 and refusal and re.search(r"^\s*Step ", lp.stdout, re.M) and "error: " in mp.stderr:
+        return "both stop", seed, refusal.group(0)[:80], d
     if mp.returncode not in (0, 2) or (mp.returncode == 2 and not where):
         return "BUG exit", seed, f"mdlite exit {mp.returncode}: {mp.stderr.strip()[-300:]}", d
     if mp.returncode == 2:
@@ -451,8 +459,8 @@ def one(mdlite, lmp, seed, root, perturb=False):
         seen = {}
         for row, header in zip(ours_rows, ours_names[step]):  # LAMMPS's row of the same columns there
             # LAMMPS prints a step a run ends on again as the next run's first (a run 0's too); mdlite
-            # once, or again where the next run begins with edited velocities: its first row is
-            # LAMMPS's first, its later ones LAMMPS's last
+            # once, or again where the row tells something new (edited velocities, new columns, a run
+            # 0): its first row is LAMMPS's first, its later ones LAMMPS's last
             match = [r for r, h in zip(theirs[step], names[step]) if h == header]
             k = seen[tuple(header)] = seen.get(tuple(header), -1) + 1
             later = sum(1 for h in ours_names[step] if h == header) - k

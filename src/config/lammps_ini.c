@@ -162,11 +162,14 @@ static int write_stage(script *sc, ini_out *o, const ini_stage *st)
     const int line = st->run->line;
     MDL_TRY(emit(o, line, "[stage:%s]", st->name));
     for (int k = 0; k < keys->n; k++)
-        if (config_stage_key_section(keys->s[k].key) && !(st->zero && (!strcmp(keys->s[k].key, "steps") ||
-                                                                        !strcmp(keys->s[k].key, "stage_velocity_edits"))))
+        if (config_stage_key_section(keys->s[k].key) &&
+            !(st->zero && (!strcmp(keys->s[k].key, "steps") || !strcmp(keys->s[k].key, "stage_velocity_edits") ||
+                           !strcmp(keys->s[k].key, "thermo"))))
             MDL_TRY(emit(o, keys->s[k].line, "%s = %s", keys->s[k].key, keys->s[k].value));
-    if (st->zero)
+    if (st->zero) { /* a write_data: the state, no row (the runs print theirs) */
         MDL_TRY(emit(o, line, "steps = 0"));
+        MDL_TRY(emit(o, line, "thermo = 0"));
+    }
     if (st->data[0])
         MDL_TRY(emit(o, line, "data_file = %.*s", (int)st->data_len, st->data));
     MDL_TRY(emit_text(o, line, "message", st->screen));

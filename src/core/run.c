@@ -182,7 +182,7 @@ static int run_stage(run_state *r, int continued)
 /* From one stage to the next on the same backend: the chains' state carried where the
    Nose-Hoover ensemble stays, else they stop; forces kept unless what makes them changes
    (Langevin's force: recomputed). */
-static int next_stage(run_state *r, const mdl_config *next)
+static int next_stage(run_state *r, const mdl_config *next, int *restyled)
 {
     const mdl_config *now = r->cfg;
     /* after a minimisation the time goes on from where it began: LAMMPS's rows count its iterations as
@@ -205,6 +205,7 @@ static int next_stage(run_state *r, const mdl_config *next)
                         now->thermo_multi != next->thermo_multi;
     r->cfg = next;
     r->volume_sum = 0, r->volume_rows = 0;
+    *restyled = restyle;
     if (restyle) { /* the stage's own table (a LAMMPS run's thermo_style) */
         const mdl_thermo_style style = run_thermo_style(next, r->atoms_mass, r->units);
         MDL_TRY(thermo_restyle(&r->thermo, &style));
@@ -270,19 +271,25 @@ static int writes_data(const mdl_config *base)
     return 0;
 }
 
-/* The stages in order from the one the run starts in (a stage of no steps is passed over). */
+/* The stages in order from the one the run starts in. A stage of no steps is a run 0 (its set-up
+   with its forces, its row); one without rows too (thermo = 0) writes its data file alone (a further
+   write_data). A stage's first row is the last one's step again where it tells something new: edited
+   velocities, a reset_timestep, other columns, no row of that step yet, or a run 0 before (LAMMPS's
+   next run prints it). */
 static int run_loop(run_state *r)
 {
     MDL_TRY(run_stage(r, 0)); /* its banner came before the thermo table's header */
+    int run0_before = r->cfg->steps == 0 && r->cfg->thermo != 0, row_done = r->cfg->thermo != 0;
     while (r->base->nstages && r->stage + 1 < r->base->nstages) {
         const mdl_config *next = &r->base->stages[++r->stage];
-        MDL_TRY(next_stage(r, next));
+        int restyled;
+        MDL_TRY(next_stage(r, next, &restyled));
         MDL_TRY(run_stage_velocities(r, &r->row_again));
-        /* a reset_timestep: the step's row again with its new number, as LAMMPS's next run prints it */
-        r->row_again |= stages_step_shift(r->base, r->stages_from, r->stage) !=
-                        stages_step_shift(r->base, r->stages_from, r->stage - 1);
+        r->row_again |= restyled || run0_before || !row_done || next->steps == 0 ||
+                        stages_step_shift(r->base, r->stages_from, r->stage) !=
+                            stages_step_shift(r->base, r->stages_from, r->stage - 1);
         MDL_TRY(stage_message(r));
-        if (next->steps == 0) { /* a run 0, or a further write_data: its data file of this state */
+        if (next->steps == 0 && next->thermo == 0) { /* a further write_data: its data file of this state */
             MDL_TRY(run_write_data(r, r->final_step));
             continue;
         }
@@ -290,6 +297,7 @@ static int run_loop(run_state *r)
         if (r->cfg->thermo != 0)
             thermo_header(&r->thermo);
         MDL_TRY(run_stage(r, 1));
+        run0_before = next->steps == 0 && next->thermo != 0, row_done = next->thermo != 0;
     }
     return MDL_OK;
 }

@@ -333,6 +333,8 @@ void mdl_print_cpu_use(double cpu, double loop, int threads, const char *backend
 
 void mdl_print_performance(size_t natoms, long steps, double loop, double dt, const char *time_unit, double per_day)
 {
+    if (steps == 0) /* a run 0 has no speed (LAMMPS prints none) */
+        return;
     const double rate = loop > 0 ? (double)steps / loop : 0.0;
     mdl_say("Performance: %.6g atom-steps/s, %.6g timesteps/s, %.6g %s/day\n", rate * (double)natoms, rate,
            rate * dt * per_day, time_unit);

@@ -34,6 +34,7 @@
             on one process, balanced or not, its weighted load refused; a periodic face (zlo
             in 2-d too), a wall at a variable, a face given twice, f_ID[k] past its walls, another fix's or a
             compute's column refused
+  run_zero  run 0 between runs and the fixes added before it: every row LAMMPS prints, the same
   refusals  what mdlite does not take of them, each naming its line; the GPU refusing a run of
             groups by name
   velocities  velocity between runs (scale, set with sum, ramp along a shrink-wrapped dimension,
@@ -412,6 +413,17 @@ def timesteps(d):
             "reset_timestep 0"), ["in.test:", "with dump 1"])
 
 
+def run_zero(d):
+    """run 0 between runs, as LAMMPS's: its set-up takes the fixes added since (their forces in the next
+    run's first step), its row printed, and the next run's first row again, new columns too."""
+    text = (lj3d("p p p", temp="1.0") + "group low id 1:40\nfix 1 all nve\nthermo 5\nrun 10\nrun 0\n"
+            "fix 2 low addforce 0.1 0.0 0.0\nfix 3 all setforce NULL 0.0 NULL\n"
+            "thermo_style custom step temp pe ke pxy fmax fnorm\nrun 0\nrun 10\nunfix 2\nrun 0\n"
+            "write_data a.data\nwrite_data b.data\nrun 5\n")
+    agree(d, "run_zero", text, every_row=True, what="run 0 after a run, fixes added, run 0 again, a run, unfix, "
+          "run 0 and two write_data: each row LAMMPS prints, the fixes' forces in the first step after a run 0")
+
+
 def velocities(d):
     agree(d, "between_runs", BETWEEN, what="velocity scale, set (sum yes) and ramp (y shrink-wrapped) after a "
           "run, then create on a group scaled by another's temperature: each run's first row again")
@@ -457,7 +469,7 @@ def main():
         sys.exit(SKIP)
     d = workdir(f"lammps-groups-{case}")
     {"flows": flows, "groups3d": groups3d, "refusals": refusals, "velocities": velocities, "fills": fills,
-     "timesteps": timesteps, "walls": walls}[case](d)
+     "timesteps": timesteps, "walls": walls, "run_zero": run_zero}[case](d)
 
 
 if __name__ == "__main__":

@@ -65,13 +65,16 @@ def both(d, name, text, files=(), mdlite_args=()):
     return table(lp.stdout), table(mp.stdout), mp
 
 
-def agree(d, name, text, files=(), what="", mdlite_args=()):
+def agree(d, name, text, files=(), what="", mdlite_args=(), every_row=False):
     """Every row mdlite prints equals LAMMPS's row of that step with the same columns: its first; or,
     where mdlite prints a step again (a run that begins with edited velocities), its later rows
-    LAMMPS's last (LAMMPS prints a step a run ends on again as the next run's first, a run 0's too)."""
+    LAMMPS's last (LAMMPS prints a step a run ends on again as the next run's first, a run 0's too).
+    every_row: mdlite prints LAMMPS's rows, each step and columns as often and in the same order."""
     theirs, ours, p = both(d, name, text, files, mdlite_args)
     if not ours:
         fail(f"{name}: mdlite printed no thermo rows:\n{p.stdout}")
+    if every_row and [(s, h) for s, h, _ in ours] != [(s, h) for s, h, _ in theirs]:
+        fail(f"{name}: mdlite's rows {[(s, len(h)) for s, h, _ in ours]}, LAMMPS's {[(s, len(h)) for s, h, _ in theirs]}")
     worst, seen = 0.0, {}
     for step, header, row in ours:
         match = [r for s, h, r in theirs if s == step and h == header]

@@ -6,7 +6,8 @@ directly or through others): every file can be read after the files it calls; an
 is over 600 lines (split it by what each part owns).
 
 usage: tools/check_layers.py [SRC_DIR]   prints the violations; exit 1 if any
-layers (low to high): physics/, util/ | config/, system/system, system/potential, system/eam, system/eam_files, core/health,
+layers (low to high): physics/, util/ | config/, system/system, system/potential, system/eam, system/eam_files, system/computes, system/orientorder,
+core/health,
 parallel/ | core/backend | cpu/, gpu/, io/ | system/lattice, system/lammps_velocity, system/atom_groups, system/setup, the rest of core/ (run,
 stepper, thermostat, skin_tuner) | cmd/, api/ (libmdlite) and its public header include/mdlite.h | main
 """
@@ -15,7 +16,7 @@ import re
 import sys
 
 LAYERS = [("physics/", 0), ("util/", 0),
-          ("config/", 1), ("system/system.", 1), ("system/potential.", 1), ("system/eam.", 1), ("system/eam_files.", 1), ("core/health.", 1), ("parallel/", 1),
+          ("config/", 1), ("system/system.", 1), ("system/potential.", 1), ("system/eam.", 1), ("system/eam_files.", 1), ("system/computes.", 1), ("system/orientorder.", 1), ("core/health.", 1), ("parallel/", 1),
           ("core/backend.", 2),
           ("cpu/", 3), ("gpu/", 3), ("io/", 3),
           ("system/lattice.", 4), ("system/lammps_velocity.", 4), ("system/atom_groups.", 4), ("system/setup.", 4), ("core/", 4),

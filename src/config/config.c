@@ -405,7 +405,8 @@ static int cross_check(mdl_config *cfg, int ncomposition)
         }
     }
     ok &= style_keys_only(cfg) && eam_keys(cfg);
-    return ok && config_read_fire(cfg) && config_read_walls(cfg) && config_read_groups(cfg);
+    return ok && config_read_fire(cfg) && config_read_walls(cfg) && config_read_groups(cfg) &&
+           config_read_computes(cfg);
 }
 
 /* What the thermostats cannot integrate, refused before the run rather than blamed on the forces

@@ -5,6 +5,7 @@
 #include "lammps_script.h"
 #include "../util/strbuf.h"
 #include "../physics/boundary.h"
+#include "../physics/computes.h"
 #include "../physics/crystal.h"
 #include "../physics/ensembles.h"
 #include "../physics/groups.h"
@@ -179,6 +180,8 @@ typedef struct mdl_config_s {
     char thermo_columns[MDL_PATH_LEN]; /* LAMMPS's thermo_style custom names ("": mdlite's columns) */
     char thermo_variables[MDL_PATH_LEN]; /* the formulas of its v_NAME columns: "NAME=FORMULA;..." */
     char thermo_balance_id[64]; /* LAMMPS's fix balance's ID and threshold: its f_ID columns on one rank */
+    char thermo_compute_keys[MDL_PATH_LEN]; /* [output] thermo_computes: "ID STYLE GROUP ARGS; ..." (c_ID columns) */
+    mdl_computes computes;    /* ... read, their groups as bits */
     double balance_threshold;
     int thermo_file_mdlite;   /* the CSV keeps mdlite's columns (thermo_file_columns = mdlite) */
     int thermo_norm;          /* energies per atom (LAMMPS's thermo_modify norm yes) or totals */
@@ -284,6 +287,8 @@ const char *config_dump_column_name(int c);
    depends on types (by type, or of groups of which one did before it: *typed, their bits, is
    updated): its group's bit, else 0. Those are made after set_types, the others before it. */
 uint32_t config_group_bit(const mdl_config *cfg, const char *name);
+/* [output] thermo_computes into cfg->computes: 1, or 0 after the message naming the key. */
+int config_read_computes(mdl_config *cfg);
 uint32_t config_group_type_dependent(const mdl_config *cfg, const char *definition, uint32_t *typed);
 /* 1 when the key was set (in the file or by --set), 0 when it keeps its default. */
 int config_has(const mdl_config *cfg, const char *section, const char *key);

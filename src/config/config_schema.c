@@ -92,7 +92,7 @@ static const key_spec SCHEMA[] = {
     {"run", "gpu_arrays", K_ENUM, F(gpu_arrays), 0, 0, 0, "spare|tight"},
     {"output", "thermo", K_THERMO, F(thermo), 0, 2e9, 0, NULL},
     {"output", "thermo_file", K_STRING, F(thermo_file), 0, 0, 0, NULL},
-    {"output", "thermo_columns", K_WORDS, F(thermo_columns), 0, 0, 0, NULL},
+    {"output", "thermo_columns", K_WORDS, F(thermo_columns), 0, 0, 0, NULL}, {"output", "thermo_computes", K_WORDS, F(thermo_compute_keys), 0, 0, 0, NULL},
     {"output", "thermo_variables", K_WORDS, F(thermo_variables), 0, 0, 0, NULL}, {"output", "thermo_balance_id", K_WORDS, F(thermo_balance_id), 0, 0, 0, NULL},
     {"output", "thermo_norm", K_BOOL, F(thermo_norm), 0, 0, 0, NULL},
     {"output", "thermo_file_columns", K_ENUM, F(thermo_file_mdlite), 0, 0, 0, "thermo|mdlite"},

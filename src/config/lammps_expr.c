@@ -171,7 +171,7 @@ static double word(parser *e)
     for (size_t k = 0; k < sizeof constants / sizeof constants[0]; k++)
         if (!strcmp(constants[k].name, name))
             return constants[k].value;
-    if (!strncmp(name, "c_", 2) || !strncmp(name, "f_", 2))
+    if ((!strncmp(name, "c_", 2) && !e->keyword) || !strncmp(name, "f_", 2)) /* a compute's: the keyword's to say */
         return error(e, MDL_EINPUT, "%s: computes and fixes in formulas are evaluated during a run; mdlite "
                      "evaluates variables as it reads the script", name);
     if (name[0] && e->keyword) {

@@ -24,6 +24,21 @@ int script_group_exists(const script *sc, const char *id)
     return !strcmp(id, "all") || listed(&sc->groups, id);
 }
 
+int script_compute_size(const script *sc, const char *id, size_t n)
+{
+    for (const char *p = sc->thermo_computes.s; p && *p; p = strchr(p, ';') + 1)
+        if (!strncmp(p, id, n) && p[n] == ' ') { /* "ID STYLE GROUP ARGS;" */
+            char style[32] = "";
+            sscanf(p + n + 1, "%31s", style);
+            const char *end = strchr(p, ';');
+            int words = 0;
+            for (const char *q = p; q < end; q++)
+                words += *q == ' ';
+            return !strncmp(style, "temp", 4) ? 6 : !strcmp(style, "com") ? 3 : !strcmp(style, "reduce") ? words - 3 : 1;
+        }
+    return 0;
+}
+
 int script_temp_compute(const script *sc, const char *id, char group[32], char components[4])
 {
     const size_t n = strlen(id);
@@ -118,6 +133,43 @@ static int cmd_group(script *sc, char **w, int nw)
     return rc;
 }
 
+/* The words w[1..nw) of a compute, as [output] thermo_computes has them ("ID STYLE GROUP ARGS;"). */
+static int setf_words_to(mdl_buf *out, char **w, int nw)
+{
+    MDL_TRY(buf_addf(out, "%s %s %s", w[1], w[3], w[2]));
+    for (int k = 4; k < nw; k++)
+        MDL_TRY(buf_addf(out, " %s", w[k]));
+    return buf_add(out, ";");
+}
+
+/* compute ID GROUP ke|temp/com|com|pe|ke/atom|pe/atom|orientorder/atom, and reduce MODE INPUTS: for thermo's c_ID columns and
+   formulas (the rest refused by style). */
+static int thermo_compute(script *sc, char **w, int nw)
+{
+    static const char *const bare[] = {"ke", "temp/com", "com", "ke/atom", "pe", "pe/atom"};
+    int known = 0;
+    for (size_t k = 0; k < sizeof bare / sizeof bare[0]; k++)
+        known |= !strcmp(w[3], bare[k]) && nw == 4;
+    if (!strcmp(w[3], "pe") && strcmp(w[2], "all") != 0)
+        return fail(sc, "compute pe on group %s (LAMMPS: compute pe must use group all)", w[2]);
+    known |= !strcmp(w[3], "orientorder/atom"); /* its keywords: [output] thermo_computes reads them */
+    if (!strcmp(w[3], "reduce") && nw >= 6) {
+        for (int k = 5; k < nw; k++) {
+            if (!strcmp(w[k], "replace") || !strcmp(w[k], "inputs"))
+                return fail(sc, "compute reduce's keyword %s: mdlite takes MODE and its inputs alone", w[k]);
+            if (strchr(w[k], '*') || !strncmp(w[k], "v_", 2) || !strncmp(w[k], "f_", 2))
+                return fail(sc, "compute reduce %s: mdlite reduces x y z vx vy vz fx fy fz, c_ID of a compute ke/atom or "
+                                "pe/atom and c_ID[k] of an orientorder/atom (no wildcard, variable or fix)", w[k]);
+        }
+        known = 1;
+    }
+    if (!known)
+        return fail(sc, "compute %s: mdlite takes compute temp, temp/partial XFLAG YFLAG ZFLAG, temp/com, ke, pe, com, "
+                        "ke/atom, pe/atom, orientorder/atom and reduce MODE INPUTS (thermo's c_ID; a temp also for thermo_modify "
+                        "temp, fix_modify temp and velocity's temp)", w[3]);
+    return setf_words_to(&sc->thermo_computes, w, nw);
+}
+
 /* compute ID GROUP temp: a temperature on a group, for thermo_modify temp, fix_modify temp and
    velocity's temp keyword; compute ID GROUP property/atom i_NAME|d_NAME ...: defined, its values
    (a fix property/atom's, which nothing mdlite runs sets) never read (another compute is refused by
@@ -127,7 +179,8 @@ static int cmd_compute(script *sc, char **w, int nw)
     if (nw < 4)
         return fail(sc, "expected 'compute ID GROUP STYLE ...'");
     char g[32];
-    if (script_temp_compute(sc, w[1], g, NULL) || listed(&sc->unread_computes, w[1]))
+    if (script_temp_compute(sc, w[1], g, NULL) || listed(&sc->unread_computes, w[1]) ||
+        script_compute_size(sc, w[1], strlen(w[1])))
         return fail(sc, "compute %s exists already (LAMMPS refuses a second one of that ID)", w[1]);
     if (!strcmp(w[3], "property/atom") && nw > 4) {
         for (int a = 4; a < nw; a++)
@@ -139,13 +192,13 @@ static int cmd_compute(script *sc, char **w, int nw)
         return buf_addf(&sc->unread_computes, "%s\n", w[1]);
     }
     const int partial = !strcmp(w[3], "temp/partial") && nw == 7;
-    if ((strcmp(w[3], "temp") != 0 || nw != 4) && !partial)
-        return fail(sc, "compute %s: mdlite takes compute ID GROUP temp and temp/partial XFLAG YFLAG ZFLAG (a group's "
-                        "temperature, for thermo_modify temp, fix_modify temp and velocity's temp)", w[3]);
     if (!script_group_exists(sc, w[2]))
         return fail(sc, "no group %s (LAMMPS: could not find compute group ID)", w[2]);
-    if (strchr(w[1], ' ') || strlen(w[1]) > 60)
-        return fail(sc, "compute %s: mdlite takes IDs of at most 60 characters", w[1]);
+    if (strchr(w[1], ' ') || strlen(w[1]) > 31)
+        return fail(sc, "compute %s: mdlite takes IDs of at most 31 characters", w[1]);
+    if ((strcmp(w[3], "temp") != 0 || nw != 4) && !partial)
+        return thermo_compute(sc, w, nw);
+    MDL_TRY(setf_words_to(&sc->thermo_computes, w, nw));
     char comp[4] = "";
     for (int d = 0; d < 3 && partial; d++) {
         long flag;

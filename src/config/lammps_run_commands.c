@@ -121,11 +121,24 @@ static int cmd_thermo_style(script *sc, char **w, int nw)
     sc->thermo_custom = 1;
     if (nw < 3 || strcmp(w[1], "custom") != 0)
         return fail(sc, "mdlite takes 'thermo_style one', 'multi' and 'custom NAMES'");
-    for (int k = 2; k < nw; k++) /* a compute's output: named (a fix's f_ID: checked at the run) */
-        if (w[k][0] == 'c' && w[k][1] == '_')
-            return fail(sc, "%s: a compute's output as a column: not one mdlite prints (its columns are LAMMPS's thermo "
-                            "keywords, v_NAME, and f_ID of walls and indenters)", w[k]);
-    return setf_words(sc, "output", "thermo_columns", w, 2, nw);
+    mdl_buf cols = {0}; /* a compute's c_ID[*]: each of its vector's elements (a fix's f_ID: checked at the run) */
+    int rc = MDL_OK;
+    for (int k = 2; k < nw && rc == MDL_OK; k++) {
+        const int compute = !strncmp(w[k], "c_", 2);
+        const size_t n = compute ? strcspn(w[k] + 2, "[") : 0;
+        const int size = compute ? script_compute_size(sc, w[k] + 2, n) : 0;
+        if (compute && !size)
+            rc = fail(sc, "%s: no compute %.*s (LAMMPS: could not find thermo custom compute ID)", w[k], (int)n, w[k] + 2);
+        else if (size && !strcmp(w[k] + 2 + n, "[*]"))
+            for (int e = 1; e <= size && rc == MDL_OK; e++)
+                rc = buf_addf(&cols, "%s%.*s[%d]", cols.len ? " " : "", (int)n + 2, w[k], e);
+        else
+            rc = buf_addf(&cols, "%s%s", cols.len ? " " : "", w[k]);
+    }
+    if (rc == MDL_OK)
+        rc = setf(sc, "output", "thermo_columns", "%s", cols.s);
+    buf_free(&cols);
+    return rc;
 }
 
 /* The thermo columns f_ID and f_ID[k] at a run: each of a fix in force that is a wall or an indenter
@@ -330,6 +343,9 @@ static int add_run(script *sc, long steps, int md)
     MDL_TRY(rc);
     settings_drop(&sc->now, "thermo_balance_id");
     MDL_TRY(fix_columns(sc, settings_find(&sc->now, "thermo_columns")->value));
+    settings_drop(&sc->now, "thermo_computes");
+    if (sc->thermo_computes.len)
+        MDL_TRY(setf(sc, "output", "thermo_computes", "%s", sc->thermo_computes.s));
     mdl_buf vars = {0}; /* the v_NAME columns' formulas as they stand at this run */
     settings_drop(&sc->now, "thermo_variables");
     rc = script_thermo_variables(sc, settings_find(&sc->now, "thermo_columns")->value, &vars);
@@ -352,6 +368,7 @@ static int add_run(script *sc, long steps, int md)
     settings_drop(&sc->now, "reset_timestep");
     r->screen = sc->screen, r->log = sc->log; /* what was printed before it is this run's */
     sc->screen = (mdl_buf){0}, sc->log = (mdl_buf){0};
+    sc->changed_since_run[0] = '\0';
     return MDL_OK;
 }
 

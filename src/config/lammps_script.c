@@ -227,8 +227,12 @@ static int cmd_print(script *sc, char **w, int nw)
     int rc = MDL_OK;
     for (int k = 1; k < last && rc == MDL_OK; k++)
         rc = buf_addf(&text, "%s%s", k > 1 ? " " : "", w[k]);
+    if (strchr(buf_str(&text), MDL_SCRIPT_DEFERRED))
+        rc = fail(sc, "a control character (\\001) in the text");
+    sc->deferring = 1;
     if (rc == MDL_OK) /* LAMMPS substitutes the text again, quotes or not */
         rc = script_substitute(sc, buf_str(&text), &out, 1);
+    sc->deferring = 0;
     if (rc == MDL_OK)
         rc = script_say(sc, buf_str(&out), screen, 1);
     buf_free(&text);
@@ -276,6 +280,8 @@ static int script_command(script *sc, mdl_buf *cmd, mdl_buf *expanded, words *wd
         return MDL_OK;
     sc->cmd = wd->w[0];
     int rc = input_command(sc, wd->w, wd->n);
+    if (rc == 1 && !sc->changed_since_run[0]) /* a print after it reads no state of the run before it */
+        snprintf(sc->changed_since_run, sizeof sc->changed_since_run, "%s", wd->w[0]);
     if (rc == 1)
         rc = lammps_system_command(sc, wd->w, wd->n);
     if (rc == 1)
@@ -355,6 +361,7 @@ static void free_script(script *sc)
     buf_free(&sc->fills);
     buf_free(&sc->computes);
     buf_free(&sc->unread_computes);
+    buf_free(&sc->thermo_computes);
     buf_free(&sc->typed_groups);
     settings_free(&sc->data_keys);
     free(sc->pair_set);

@@ -53,11 +53,16 @@ char *script_path(script *sc, const char *path)
 
 int script_say(script *sc, const char *text, int screen, int log)
 {
-    if (screen)
-        MDL_TRY(buf_addf(&sc->screen, "%s\n", text));
-    if (log)
-        MDL_TRY(buf_addf(&sc->log, "%s\n", text));
-    return MDL_OK;
+    mdl_buf t = {0};
+    int rc = buf_add(&t, "");
+    for (const char *p = text; *p && rc == MDL_OK; p++)
+        rc = *p == '$' ? buf_add(&t, "$$") : *p == MDL_SCRIPT_DEFERRED ? buf_add(&t, "$") : buf_addn(&t, p, 1);
+    if (rc == MDL_OK && screen)
+        rc = buf_addf(&sc->screen, "%s\n", buf_str(&t));
+    if (rc == MDL_OK && log)
+        rc = buf_addf(&sc->log, "%s\n", buf_str(&t));
+    buf_free(&t);
+    return rc;
 }
 
 int settings_set(settings *st, const char *section, const char *key, const char *value, int line)

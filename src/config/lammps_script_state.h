@@ -85,6 +85,8 @@ typedef struct script {
     int nvar, var_cap;
     long generation;        /* bumped at every variable command: the equal variables' caches */
     int stepping;           /* formulas evaluated as at step `at_step` (step and dt bound): script_linear_in_step */
+    int deferring;          /* a print's text: formulas of thermo keywords and computes left to the run */
+    char changed_since_run[32]; /* the first command since the last run that is not print, variable, echo or log */
     long at_step;
     settings now;           /* the keys as the script stands */
     script_run *runs;
@@ -121,6 +123,7 @@ typedef struct script {
     mdl_buf groups;         /* the group command's IDs, each followed by a newline */
     mdl_buf computes;       /* compute ID GROUP temp: "ID GROUP" lines */
     mdl_buf unread_computes; /* compute ID GROUP property/atom: "ID" lines (nothing mdlite runs reads them) */
+    mdl_buf thermo_computes; /* every compute thermo may print: "ID STYLE GROUP ARGS;" ([output] thermo_computes) */
     mdl_buf typed_groups;   /* the groups with a definition of types (by type, or of such groups) */
     settings data_keys;     /* the keys at the last of them (a change before the first run is refused) */
     int data_line;
@@ -150,6 +153,9 @@ int script_input_file(script *sc, const char *path, const char *what);
 /* A path as the run opens it: absolute, a relative one from the script's folder (malloc'ed). */
 char *script_path(script *sc, const char *path);
 /* Text for the next run's screen and log (or the end's): screen, log or both. */
+/* In a print's substituted text, where a formula left to the run begins: (FORMULA:FORMAT) follows it;
+   script_say writes it as the INI's `$(`, and every other '$' as `$$`. */
+#define MDL_SCRIPT_DEFERRED '\001'
 int script_say(script *sc, const char *text, int screen, int log);
 
 /* ---- variables (lammps_vars.c) ---- */
@@ -176,6 +182,9 @@ int lammps_group_command(script *sc, char **w, int nw);
 /* Whether group id exists (all does); the group of compute temp id into group (0: no such compute). */
 int script_group_exists(const script *sc, const char *id);
 int script_temp_compute(const script *sc, const char *id, char group[32], char components[4]);
+/* The compute id (its first n characters) thermo may print: its vector's length (temp 6, com 3, reduce
+   its inputs; a scalar's 1), or 0 for none of that ID. */
+int script_compute_size(const script *sc, const char *id, size_t n);
 /* Whether keyword key is among the keyword-value pairs w[from ..]. */
 int script_keyword_given(char **w, int nw, int from, const char *key);
 /* A velocity command other than the first `velocity all create`, as a [system] velocity_edits edit (after

@@ -56,6 +56,11 @@ static int formula_var(void *user, const char *name, double *out, mdl_buf *why)
 static int script_keyword(void *user, const char *name, double *out, mdl_buf *why)
 {
     const script *sc = user;
+    if (!strncmp(name, "c_", 2)) { /* a thermo column's formula takes it (io/thermo_columns.c) */
+        buf_clear(why);
+        return buf_addf(why, "%s: computes in formulas are evaluated during a run; mdlite evaluates variables as it "
+                        "reads the script (a thermo column's v_NAME may read one)", name) == MDL_OK ? MDL_EINPUT : MDL_ERUN;
+    }
     if (sc->stepping && !strcmp(name, "step")) {
         *out = (double)sc->at_step;
         return MDL_OK;
@@ -79,6 +84,9 @@ static int script_keyword(void *user, const char *name, double *out, mdl_buf *wh
              "reads the script, where LAMMPS evaluates thermo keywords during a run (xlat, ylat, zlat excepted)", name);
     return MDL_EINPUT;
 }
+
+static int thermo_formula(script *sc, const char *name, int depth, mdl_buf *out);
+static int defer(script *sc, const char *formula, int inlined, const char *fmt, mdl_buf *out, const char *why_now);
 
 static int var_value(script *sc, int k, double *out, mdl_buf *why)
 {
@@ -184,6 +192,15 @@ static int var_text(script *sc, const char *name, mdl_buf *out)
     double v;
     mdl_buf why = {0};
     int rc = var_value(sc, k, &v, &why);
+    if (rc == MDL_EINPUT && sc->deferring) { /* ${e} of e equal pe after a run: the run's to evaluate */
+        const int j = sc->var[k].style == V_FORMAT ? find_var(sc, sc->var[k].value) : k;
+        mdl_buf f = {0};
+        rc = thermo_formula(sc, sc->var[j].name, 0, &f);
+        if (rc == MDL_OK)
+            rc = defer(sc, buf_str(&f), 1, sc->var[k].style == V_FORMAT ? sc->var[k].format : "%.15g", out, buf_str(&why));
+        buf_free(&f), buf_free(&why);
+        return rc;
+    }
     if (rc == MDL_EINPUT)
         script_fail(sc, "%s", buf_str(&why));
     buf_free(&why);
@@ -219,11 +236,16 @@ static int immediate(script *sc, const char *p, mdl_buf *out, const char **end)
             snprintf(fmt, sizeof fmt, "%s", colon + 1), *colon = '\0';
     }
     double v;
-    if (rc == MDL_OK)
+    mdl_buf why = {0};
+    if (rc == MDL_OK && sc->deferring) { /* a print's $(pe) after a run: the run's to evaluate */
+        rc = lammps_expr_eval_thermo(f.s, formula_var, script_keyword, sc, &v, &why);
+        rc = rc == MDL_EINPUT ? defer(sc, f.s, 0, fmt, out, buf_str(&why)) : rc == MDL_OK ? buf_addf(out, fmt, v) : rc;
+    } else if (rc == MDL_OK) {
         rc = script_evaluate(sc, f.s, &v);
-    if (rc == MDL_OK)
-        rc = buf_addf(out, fmt, v);
-    buf_free(&f);
+        if (rc == MDL_OK)
+            rc = buf_addf(out, fmt, v);
+    }
+    buf_free(&f), buf_free(&why);
     *end = q;
     return rc;
 }
@@ -405,6 +427,34 @@ int cmd_variable(script *sc, char **w, int nw)
     return rc;
 }
 
+/* A formula's text as a run evaluates it: its v_ references written in (thermo_formula), xlat, ylat and
+   zlat as their numbers, its blanks left out. */
+static int inline_text(script *sc, const char *text, int depth, mdl_buf *out)
+{
+    int rc = MDL_OK;
+    for (const char *p = text; *p && rc == MDL_OK; p++) {
+        if (!strncmp(p, "v_", 2) && (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+            const char *q = p + 2;
+            while (isalnum((unsigned char)*q) || *q == '_')
+                q++;
+            char ref[256];
+            snprintf(ref, sizeof ref, "%.*s", (int)(q - p - 2), p + 2);
+            rc = thermo_formula(sc, ref, depth + 1, out);
+            p = q - 1;
+        } else if (strchr("xyz", *p) && !strncmp(p + 1, "lat", 3) && !(isalnum((unsigned char)p[4]) || p[4] == '_') &&
+                   (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+            double lat;
+            const char word[5] = {p[0], 'l', 'a', 't', '\0'};
+            rc = script_keyword(sc, word, &lat, &(mdl_buf){0});
+            rc = rc ? rc : buf_addf(out, "(%.17g)", lat);
+            p += 3;
+        } else if (!isspace((unsigned char)*p)) {
+            rc = buf_addf(out, "%c", *p);
+        }
+    }
+    return rc;
+}
+
 /* Variable `name`'s formula as a v_NAME thermo column evaluates it during a run: its v_ references
    written in (an equal's formula in parentheses, another style's value as it reads in a formula),
    xlat, ylat and zlat as their numbers (the lattice's spacings, as the script knows them now), its
@@ -427,28 +477,48 @@ static int thermo_formula(script *sc, const char *name, int depth, mdl_buf *out)
         return script_fail(sc, "thermo column v_%s: its variables refer back to themselves", name);
     v->busy = 1;
     int rc = buf_add(out, "(");
-    for (const char *p = v->value; *p && rc == MDL_OK; p++) {
-        if (!strncmp(p, "v_", 2) && (p == v->value || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
-            const char *q = p + 2;
-            while (isalnum((unsigned char)*q) || *q == '_')
-                q++;
-            char ref[256];
-            snprintf(ref, sizeof ref, "%.*s", (int)(q - p - 2), p + 2);
-            rc = thermo_formula(sc, ref, depth + 1, out);
-            p = q - 1;
-        } else if (strchr("xyz", *p) && !strncmp(p + 1, "lat", 3) && !(isalnum((unsigned char)p[4]) || p[4] == '_') &&
-                   (p == v->value || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
-            double lat;
-            const char word[5] = {p[0], 'l', 'a', 't', '\0'};
-            rc = script_keyword(sc, word, &lat, &(mdl_buf){0});
-            rc = rc ? rc : buf_addf(out, "(%.17g)", lat);
-            p += 3;
-        } else if (!isspace((unsigned char)*p)) {
-            rc = buf_addf(out, "%c", *p);
-        }
-    }
+    if (rc == MDL_OK)
+        rc = inline_text(sc, v->value, depth, out);
     sc->var[k].busy = 0;
     return rc == MDL_OK ? buf_add(out, ")") : rc;
+}
+
+/* Any word a thermo formula may have, as 1 (the run checks them): whether a formula is one a run evaluates. */
+static int dry_keyword(void *user, const char *name, double *out, mdl_buf *why)
+{
+    (void)user, (void)name, (void)why;
+    *out = 1.0;
+    return MDL_OK;
+}
+
+static int dry_var(void *user, const char *name, double *out, mdl_buf *why)
+{
+    (void)user, (void)name, (void)why;
+    *out = 1.0;
+    return MDL_OK;
+}
+
+/* A print's formula of thermo keywords or computes, which LAMMPS evaluates as it reads the print after a
+   run: into out as MDL_SCRIPT_DEFERRED (FORMULA:FORMAT), its variables written in, for the run to evaluate
+   on its last state as it prints the text; why_now, the reason it could not be evaluated now. */
+static int defer(script *sc, const char *formula, int inlined, const char *fmt, mdl_buf *out, const char *why_now)
+{
+    if (!sc->deferring)
+        return script_fail(sc, "%s", why_now);
+    if (!sc->nruns)
+        return script_fail(sc, "%s; before the first run there is no state for a print to read it of", why_now);
+    if (sc->changed_since_run[0])
+        return script_fail(sc, "%s; a print's run-time values come from the state as the last run left it, and %s "
+                           "came after that run", why_now, sc->changed_since_run);
+    mdl_buf inl = {0}, why = {0};
+    int rc = inlined ? buf_add(&inl, formula) : inline_text(sc, formula, 0, &inl);
+    double v;
+    if (rc == MDL_OK && lammps_expr_eval_thermo(buf_str(&inl), dry_var, dry_keyword, sc, &v, &why) != MDL_OK)
+        rc = script_fail(sc, "%s", why_now);
+    if (rc == MDL_OK)
+        rc = buf_addf(out, "%c(%s:%s)", MDL_SCRIPT_DEFERRED, buf_str(&inl), fmt);
+    buf_free(&inl), buf_free(&why);
+    return rc;
 }
 
 int script_thermo_variables(script *sc, const char *columns, mdl_buf *out)

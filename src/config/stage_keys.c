@@ -16,7 +16,7 @@ static const char *const STAGE_KEYS[][2] = {
     {"output", "thermo_line"}, {"run", "chains"},          {"output", "thermo_variables"}, {"run", "fire"}, {"output", "thermo_balance_id"},
     {"run", "wall_reflect"},   {"run", "force_fixes"},   {"run", "thermostat_group"},   {"run", "rescale_window"},
     {"output", "thermo_group"},  {"output", "thermo_pressure_group"}, {"run", "final_temperature"},
-    {"run", "stage_velocity_edits"}, {"run", "reset_timestep"}};
+    {"run", "stage_velocity_edits"}, {"run", "reset_timestep"}, {"output", "thermo_computes"}};
 
 const char *config_stage_key_section(const char *key)
 {

@@ -201,6 +201,8 @@ static int next_stage(run_state *r, const mdl_config *next, int *restyled)
     r->first_step = r->final_step;
     r->final_step += next->steps;
     const int restyle = strcmp(now->thermo_columns, next->thermo_columns) || strcmp(now->thermo_format, next->thermo_format) ||
+                        strcmp(now->thermo_compute_keys, next->thermo_compute_keys) || now->thermo_group != next->thermo_group ||
+                        now->thermo_components != next->thermo_components ||
                         strcmp(now->thermo_variables, next->thermo_variables) ||
                         now->thermo_multi != next->thermo_multi;
     r->cfg = next;
@@ -214,22 +216,6 @@ static int next_stage(run_state *r, const mdl_config *next, int *restyled)
     return MDL_OK;
 }
 
-/* A stage's message (a script's print and echo before its run): on the screen and in the log. */
-static int stage_message(const run_state *r)
-{
-    mdl_buf screen = {0}, log = {0};
-    int rc = config_text(r->cfg, "run", "message", &screen);
-    if (rc == MDL_OK)
-        rc = config_text(r->cfg, "run", "log_message", &log);
-    if (rc == MDL_OK && r->rank == 0 && !r->quiet)
-        mdl_say_to(buf_str(&screen), 1, 0);
-    if (rc == MDL_OK && r->rank == 0)
-        mdl_say_to(buf_str(&log), 0, 1);
-    buf_free(&screen);
-    buf_free(&log);
-    return rc;
-}
-
 static void stage_banner(const run_state *r)
 {
     if (r->base->nstages && !r->quiet)
@@ -238,12 +224,15 @@ static void stage_banner(const run_state *r)
     mdl_say_flush(); /* a program reading the output sees where the run is */
 }
 
-/* Whether the run or any stage minimises (ensemble = minimize). */
-static int minimizes(const mdl_config *base)
+/* Whether the run or any stage minimises (what 0: ensemble = minimize), writes a data file (1) or has
+   computes (2: thermo's c_ID, a snapshot at their rows). */
+static int any_stage(const mdl_config *base, int what)
 {
-    for (int k = 0; k < (base->nstages ? base->nstages : 1); k++)
-        if ((base->nstages ? &base->stages[k] : base)->ensemble == MDL_MINIMIZE)
+    for (int k = 0; k < (base->nstages ? base->nstages : 1); k++) {
+        const mdl_config *st = base->nstages ? &base->stages[k] : base;
+        if (what == 0 ? st->ensemble == MDL_MINIMIZE : what == 1 ? run_data_file(base, k)[0] != '\0' : st->computes.n > 0)
             return 1;
+    }
     return 0;
 }
 
@@ -251,7 +240,7 @@ static int minimizes(const mdl_config *base)
    it converges, so the stages' schedule is the run's own). */
 static int check_minimize(const mdl_config *base, const char *backend, int nranks, const char *restart)
 {
-    if (!minimizes(base) || ((nranks == 1 || !strcmp(backend, "cpu")) && !restart))
+    if (!any_stage(base, 0) || ((nranks == 1 || !strcmp(backend, "cpu")) && !restart))
         return MDL_OK;
     const mdl_config *st = base;
     for (int k = 0; k < base->nstages && st->ensemble != MDL_MINIMIZE; k++)
@@ -260,15 +249,6 @@ static int check_minimize(const mdl_config *base, const char *backend, int nrank
               "(this run: %s backend, %d rank%s%s)", config_origin(st, "run", "ensemble"), backend, nranks,
               nranks == 1 ? "" : "s", restart ? ", a restart" : "");
     return MDL_EINPUT;
-}
-
-/* Whether the run or any stage writes a data file. */
-static int writes_data(const mdl_config *base)
-{
-    for (int k = 0; k < (base->nstages ? base->nstages : 1); k++)
-        if (run_data_file(base, k)[0])
-            return 1;
-    return 0;
 }
 
 /* The stages in order from the one the run starts in. A stage of no steps is a run 0 (its set-up
@@ -282,13 +262,13 @@ static int run_loop(run_state *r)
     int run0_before = r->cfg->steps == 0 && r->cfg->thermo != 0, row_done = r->cfg->thermo != 0;
     while (r->base->nstages && r->stage + 1 < r->base->nstages) {
         const mdl_config *next = &r->base->stages[++r->stage];
+        MDL_TRY(run_stage_message(r, next)); /* on the state and table of the stage that ended */
         int restyled;
         MDL_TRY(next_stage(r, next, &restyled));
         MDL_TRY(run_stage_velocities(r, &r->row_again));
         r->row_again |= restyled || run0_before || !row_done || next->steps == 0 ||
                         stages_step_shift(r->base, r->stages_from, r->stage) !=
                             stages_step_shift(r->base, r->stages_from, r->stage - 1);
-        MDL_TRY(stage_message(r));
         if (next->steps == 0 && next->thermo == 0) { /* a further write_data: its data file of this state */
             MDL_TRY(run_write_data(r, r->final_step));
             continue;
@@ -300,22 +280,6 @@ static int run_loop(run_state *r)
         run0_before = next->steps == 0 && next->thermo != 0, row_done = next->thermo != 0;
     }
     return MDL_OK;
-}
-
-/* The run's last words (a script's print and echo after its last run), on the screen and in the log. */
-static int run_end_message(const run_state *r)
-{
-    mdl_buf screen = {0}, log = {0};
-    int rc = config_text(r->base, "output", "end_message", &screen);
-    if (rc == MDL_OK)
-        rc = config_text(r->base, "output", "end_log_message", &log);
-    if (rc == MDL_OK && r->rank == 0 && !r->quiet)
-        mdl_say_to(buf_str(&screen), 1, 0);
-    if (rc == MDL_OK && r->rank == 0)
-        mdl_say_to(buf_str(&log), 0, 1);
-    buf_free(&screen);
-    buf_free(&log);
-    return rc;
 }
 
 /* The stage the run starts in (r->stage, r->cfg) and its last step: with stages, their schedule
@@ -473,8 +437,14 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
                stages_end(cfg, cfg->nstages ? r.stages_from : r.first_step));
     if (rc == MDL_OK && !quiet && r.nranks > 1)
         mdl_say("mdlite: %d ranks, %d x %d x %d bricks\n", r.nranks, r.grid[0], r.grid[1], r.grid[2]);
+    double mass = 0; /* the atoms' (thermo's density) */
+    for (size_t i = 0; i < s.n; i++)
+        mass += s.mass[s.type[i]];
+    r.atoms_mass = mass;
+    if (rc == MDL_OK)
+        rc = run_check_messages(&r);
     if (rc == MDL_OK && !r.restarted)
-        rc = stage_message(&r);
+        rc = run_stage_message(&r, r.cfg);
     if (rc == MDL_OK)
         stage_banner(&r);
     int thermo_open_rc = MDL_ERUN;
@@ -485,10 +455,6 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
                     stop_signal_name(stop_signal()));
         rc = 128 + stop_signal();
     }
-    double mass = 0; /* the atoms' (thermo's density) */
-    for (size_t i = 0; i < s.n; i++)
-        mass += s.mass[s.type[i]];
-    r.atoms_mass = mass;
     const mdl_thermo_style style = run_thermo_style(r.cfg, mass, &u);
     for (int k = 0; k < (cfg->nstages ? cfg->nstages : 1) && rc == MDL_OK; k++) { /* before any file is claimed */
         const mdl_config *st = cfg->nstages ? &cfg->stages[k] : cfg;
@@ -521,8 +487,9 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
     t = mdl_wtime();
     /* the backend holds the state from here on; s lives on as the frames' metadata */
     /* the run's own snapshots (data files, minimisation): the writer's spare slot, or one */
-    const int data = writes_data(cfg) || minimizes(cfg) || run_stage_velocities_used(cfg);
-    const int data_fields = data ? MDL_DUMP_POSITION | MDL_DUMP_VELOCITY | MDL_DUMP_IMAGE | (minimizes(cfg) ? MDL_DUMP_FORCE : 0) : 0;
+    const int data = any_stage(cfg, 1) || any_stage(cfg, 0) || run_stage_velocities_used(cfg) || any_stage(cfg, 2);
+    const int data_fields = data ? MDL_DUMP_POSITION | MDL_DUMP_VELOCITY | MDL_DUMP_IMAGE |
+                                       (any_stage(cfg, 0) || any_stage(cfg, 2) ? MDL_DUMP_FORCE : 0) : 0;
     if (r.traj || data)
         r.snap = s;
     else
@@ -535,8 +502,11 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         rc = r.writer ? (r.data_slot = writer_spare_slot(r.writer), MDL_OK) : ops->snapshot_alloc(r.ctx, 1, data_fields);
     profile_phase(r.prof, "writer start", t);
     t = mdl_wtime();
+    mdl_buf end_screen = {0}, end_log = {0}; /* read on the last state, said once the files are closed */
     if (rc == MDL_OK)
         rc = run_loop(&r);
+    if (rc == MDL_OK)
+        rc = run_end_message(&r, &end_screen, &end_log);
     analysis_discard(&r.an); /* what a stage that stopped on an error still held */
     profile_phase(r.prof, "loop", t);
     if (r.writer) /* from here the writer needs only the snapshot's types and ids: free the
@@ -575,7 +545,8 @@ int run_simulation(const mdl_config *cfg, const mdl_run_options *opt)
         profile_destroy(r.prof);
     }
     if (rc == MDL_OK)
-        rc = run_end_message(&r);
+        run_say_message(&r, &end_screen, &end_log);
+    buf_free(&end_screen), buf_free(&end_log);
     outfile_release(&r.o_thermo); /* what never got content goes: no empty file */
     outfile_release(&r.o_traj);
     outfile_release(&r.o_rdf);

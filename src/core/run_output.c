@@ -6,6 +6,7 @@
 #include "../config/config_schema.h"
 #include "../io/data_file.h"
 #include "../io/outfile.h"
+#include "../system/computes.h"
 #include "../parallel/comm.h"
 #include "../util/util.h"
 
@@ -28,6 +29,54 @@ static const char *nonfinite_observable(const mdl_observables *o)
 {
     return !isfinite(o->potential) ? "potential energy" : !isfinite(o->kinetic) ? "kinetic energy"
          : !isfinite(o->pressure) ? "pressure" : NULL;
+}
+
+static int thermo_snapshot(run_state *r, mdl_thermo_extra *x, const double *energy);
+
+/* The computes' values of the state now (system/computes.h), of a snapshot that rank 0 takes and
+   evaluates, every rank given them. */
+static int thermo_computes(run_state *r, mdl_thermo_extra *x)
+{
+    double *energy = NULL; /* each atom's, where a pe/atom is read (every rank takes part) */
+    for (int j = 0; j < r->cfg->computes.n && !energy; j++)
+        if (r->cfg->computes.c[j].style == MDL_COMPUTE_PE_ATOM && computes_read_by_reduce(&r->cfg->computes, j)) {
+            if (!(energy = mdl_alloc((r->natoms ? r->natoms : 1) * sizeof *energy, "pe/atom")))
+                return MDL_ERUN;
+            const int erc = r->ops->atom_energies(r->ctx, energy);
+            if (erc != MDL_OK) {
+                free(energy);
+                return erc;
+            }
+        }
+    const int rc = thermo_snapshot(r, x, energy);
+    free(energy);
+    return rc;
+}
+
+/* The computes' values of a snapshot of the state (energy: the atoms' potential energies or NULL). */
+static int thermo_snapshot(run_state *r, mdl_thermo_extra *x, const double *energy)
+{
+    MDL_TRY(r->ops->snapshot_start(r->ctx, r->data_slot, MDL_DUMP_POSITION | MDL_DUMP_VELOCITY | MDL_DUMP_FORCE |
+                                                             MDL_DUMP_IMAGE));
+    int rc = MDL_OK;
+    if (r->rank == 0) {
+        mdl_system frame = r->snap; /* a view: the per-atom arrays are pointed into the slot */
+        mdl_observables obs;
+        rc = r->ops->snapshot_finish(r->ctx, r->data_slot, &frame, &obs);
+        for (int d = 0; d < 3 && rc == MDL_OK && obs.volume > 0; d++) /* the box now (a barostat moves it) */
+            frame.box.lo[d] = obs.box_lo[d], frame.box.len[d] = obs.box_len[d], frame.box.tilt[d] = obs.box_tilt[d];
+        frame.n = r->natoms;
+        if (rc == MDL_OK)
+            rc = computes_evaluate(&r->cfg->computes, &frame, energy, r->units, r->cutmax, x->compute);
+    }
+    if (r->nranks > 1) {
+        int bad = rc != MDL_OK;
+        MDL_TRY(comm_or_int(&bad));
+        if (bad)
+            return rc != MDL_OK ? rc : MDL_ERUN;
+        MDL_TRY(comm_broadcast(x->compute, sizeof x->compute));
+    }
+    return rc;
 }
 
 /* The extras a row's columns need, of the state now (backend.h's force_norms and pressure_tensor: all
@@ -58,6 +107,8 @@ int run_thermo_extras(run_state *r, long step, mdl_thermo_extra *x)
         MDL_TRY(r->ops->pressure_tensor(r->ctx, x->kinetic, x->virial));
     if (needs & MDL_THERMO_NEEDS_FIXES)
         MDL_TRY(r->ops->force_fix_outputs(r->ctx, x->fix_out, r->cfg->force_fixes.n));
+    if (needs & MDL_THERMO_NEEDS_COMPUTES)
+        MDL_TRY(thermo_computes(r, x));
     if (needs & MDL_THERMO_NEEDS_BALANCE) { /* one process, as LAMMPS's: an imbalance of 1, balanced at each check
                                                (f_ID and f_ID[3] set) where that is above the threshold */
         mdl_backend_stats st;
@@ -73,13 +124,17 @@ mdl_thermo_style run_thermo_style(const mdl_config *cfg, double mass, const mdl_
     return (mdl_thermo_style){cfg->thermo_columns, config_origin(cfg, "output", "thermo_columns"), cfg->thermo_norm,
                               cfg->thermo_file_mdlite, cfg->thermo_format, config_origin(cfg, "output", "thermo_format"),
                               cfg->thermo_multi, mass, u, cfg->thermo_variables,
-                              config_origin(cfg, "output", "thermo_variables"), cfg->force_fix_ids};
+                              config_origin(cfg, "output", "thermo_variables"), cfg->force_fix_ids, &cfg->computes};
 }
 
 int run_check_thermo_backend(const run_state *r)
 {
     const int needs = thermo_needs(&r->thermo);
-    const char *what = needs & MDL_THERMO_NEEDS_FORCES && !r->ops->force_norms ? "fmax and fnorm"
+    int pe_atom = 0;
+    for (int j = 0; j < r->cfg->computes.n; j++)
+        pe_atom |= r->cfg->computes.c[j].style == MDL_COMPUTE_PE_ATOM && computes_read_by_reduce(&r->cfg->computes, j);
+    const char *what = needs & MDL_THERMO_NEEDS_COMPUTES && pe_atom && !r->ops->atom_energies ? "compute pe/atom"
+                     : needs & MDL_THERMO_NEEDS_FORCES && !r->ops->force_norms ? "fmax and fnorm"
                      : needs & MDL_THERMO_NEEDS_TENSOR && !r->ops->pressure_tensor ? "pxx pyy pzz pxy pxz pyz"
                      : needs & MDL_THERMO_NEEDS_FIXES && !r->ops->force_fix_outputs ? "a fix's f_ID columns" : NULL;
     if (!what && needs & MDL_THERMO_NEEDS_BALANCE && comm_size() > 1) { /* mdlite's bricks are not LAMMPS's */

@@ -82,6 +82,15 @@ static inline double step_time(const run_state *r, long step)
 }
 
 
+/* Stage st's message (a script's print and echo before its run) and the run's last words (after its
+   last run), on the screen and in the log, their $(FORMULA:FORMAT) evaluated on the state now with the
+   table of the stage that ended (run_message.c). */
+int run_stage_message(run_state *r, const mdl_config *st);
+/* The run's last words as they read now (after its last step), printed later by run_say_message. */
+int run_end_message(run_state *r, mdl_buf *screen, mdl_buf *log);
+void run_say_message(const run_state *r, const mdl_buf *screen, const mdl_buf *log);
+/* Every message's formulas checked before the first step: MDL_EINPUT naming the key. */
+int run_check_messages(const run_state *r);
 /* The data file stage `stage` writes at its end ("": none): the one its own section names, or, at
    the last stage, [output]'s. */
 const char *run_data_file(const mdl_config *base, int stage);

@@ -17,10 +17,10 @@ int stepper_groups(const mdl_config *base, const mdl_backend_ops *ops, mdl_syste
     while (!used && k < base->nstages)
         used = base->stages[k++].groups_used;
     if (!used) { /* groups that made types or velocities alone: the run needs none (a stage's velocity
-                    edits name them on the host) */
-        int edits = 0;
-        for (k = 1; k < base->nstages; k++)
-            edits |= base->stages[k].stage_velocity_edits[0] != '\0';
+                    edits and thermo's computes name them on the host) */
+        int edits = base->computes.n > 0;
+        for (k = 0; k < base->nstages; k++)
+            edits |= (k && base->stages[k].stage_velocity_edits[0] != '\0') || base->stages[k].computes.n > 0;
         if (!edits)
             free(s->groups), s->groups = NULL;
         return MDL_OK;

@@ -139,8 +139,9 @@ static int parse_columns(mdl_thermo *t, const char *names, const char *origin, i
     for (char *save = NULL, *w = strtok_r(buf, " \t,", &save); w && rc == MDL_OK; w = strtok_r(NULL, " \t,", &save)) {
         const int c = !strncmp(w, "v_", 2)   ? thermo_variable_add(t, w, vars ? vars : "", origin)
                       : !strncmp(w, "f_", 2) ? thermo_fix_add(t, w, fixes ? fixes : "", origin)
+                      : !strncmp(w, "c_", 2) ? thermo_compute_add(t, w, origin)
                                              : thermo_column_index(w);
-        if (c < 0 && (!strncmp(w, "v_", 2) || !strncmp(w, "f_", 2))) {
+        if (c < 0 && (!strncmp(w, "v_", 2) || !strncmp(w, "f_", 2) || !strncmp(w, "c_", 2))) {
             rc = MDL_EINPUT;
             break;
         }
@@ -173,18 +174,33 @@ static void free_formats(mdl_thermo *t)
         free(t->fmt[k]), t->fmt[k] = NULL;
     for (int j = 0; j < t->nvar; j++)
         free(t->var_label[j]), free(t->var_formula[j]), t->var_label[j] = t->var_formula[j] = NULL;
-    t->nvar = 0, t->nfixcol = 0;
+    t->nvar = 0, t->nfixcol = 0, t->ncompcol = 0;
 }
 
 int thermo_check_style(const mdl_thermo_style *style)
 {
     mdl_thermo t;
     memset(&t, 0, sizeof t);
+    t.computes = style->computes;
     int rc = MDL_OK;
     if (style->columns && style->columns[0])
         rc = parse_columns(&t, style->columns, style->origin, style->csv_default, style->variables, style->fixes);
     if (rc == MDL_OK && style->formats && style->formats[0])
         rc = parse_formats(&t, style->formats, style->formats_origin);
+    free_formats(&t);
+    return rc;
+}
+
+int thermo_check_message_formula(const mdl_thermo_style *style, const char *formula, mdl_buf *why)
+{
+    mdl_thermo t;
+    memset(&t, 0, sizeof t);
+    t.computes = style->computes;
+    int rc = style->columns && style->columns[0]
+                 ? parse_columns(&t, style->columns, style->origin, style->csv_default, style->variables, style->fixes)
+                 : MDL_OK;
+    if (rc == MDL_OK)
+        rc = thermo_check_formula(&t, formula, why);
     free_formats(&t);
     return rc;
 }
@@ -196,6 +212,7 @@ int thermo_restyle(mdl_thermo *t, const mdl_thermo_style *style)
     free_formats(t);
     t->ncol = 0;
     t->multi = style->multi;
+    t->computes = style->computes;
     int rc = style->columns && style->columns[0] ? parse_columns(t, style->columns, style->origin, t->csv_default, style->variables, style->fixes)
                                                   : MDL_OK;
     if (rc == MDL_OK && style->formats && style->formats[0])
@@ -235,6 +252,7 @@ int thermo_open(mdl_thermo *t, mdl_outfile *out, size_t natoms, int quiet, long 
     t->norm = style->norm;
     t->multi = style->multi;
     t->mass = style->mass, t->nktv2p = style->u->nktv2p, t->mv2d = style->u->mv2d, t->mvv2e = style->u->mvv2e;
+    t->computes = style->computes;
     own_header(t->header, sizeof t->header, t->norm);
     if (style->columns && style->columns[0])
         MDL_TRY(parse_columns(t, style->columns, style->origin, style->csv_default, style->variables, style->fixes));

@@ -3,9 +3,11 @@
 #define MDL_THERMO_H
 
 #include "outfile.h"
+#include "../physics/computes.h"
 #include "../physics/groups.h"
 #include "../physics/observables.h"
 #include "../physics/units.h"
+#include "../util/strbuf.h"
 #include "../util/util.h"
 
 #include <stdio.h>
@@ -28,6 +30,7 @@ typedef struct {
     const mdl_units *u;
     const char *variables, *variables_origin; /* v_NAME columns' formulas, "NAME=FORMULA;..." (NULL: none) */
     const char *fixes; /* the ids for f_ID columns, "ID=STYLE:K,K;..." (force fixes' and balance's; NULL: none) */
+    const mdl_computes *computes; /* the computes of c_ID columns and of c_ID in formulas (NULL: none) */
 } mdl_thermo_style;
 
 /* A row's values beyond the observables, where its columns ask for them (thermo_needs). */
@@ -41,11 +44,13 @@ typedef struct {
     double fix_out[MDL_THERMO_MAX_FIXES][4]; /* each force fix's energy and force (backend.h's force_fix_outputs) */
     double balance[4]; /* LAMMPS's fix balance's outputs for this decomposition: the imbalance (the most atoms a
                           rank owns over the mean), the most atoms, 0 iterations, the imbalance again */
+    double compute[MDL_MAX_COMPUTES][MDL_COMPUTE_VALUES]; /* each compute's scalar and vector (system/computes.h) */
 } mdl_thermo_extra;
 
-enum { MDL_THERMO_VARIABLE = 1000, MDL_THERMO_FIX = 2000 }; /* v_NAME's and f_ID's column index bases */
+/* v_NAME's, f_ID's and c_ID's column index bases */
+enum { MDL_THERMO_VARIABLE = 1000, MDL_THERMO_FIX = 2000, MDL_THERMO_COMPUTE = 3000 };
 enum { MDL_THERMO_NEEDS_FORCES = 1, MDL_THERMO_NEEDS_TENSOR = 2, MDL_THERMO_NEEDS_STATS = 4, MDL_THERMO_NEEDS_CLOCK = 8,
-       MDL_THERMO_NEEDS_FIXES = 16, MDL_THERMO_NEEDS_BALANCE = 32 };
+       MDL_THERMO_NEEDS_FIXES = 16, MDL_THERMO_NEEDS_BALANCE = 32, MDL_THERMO_NEEDS_COMPUTES = 64 };
 
 typedef struct {
     FILE *csv;       /* NULL when there is no thermo file */
@@ -62,6 +67,9 @@ typedef struct {
                                                      10 + k: fix balance's output k, 0 its scalar) */
     uint32_t fix_items[MDL_THERMO_MAX_COLUMNS];
     char fix_label[MDL_THERMO_MAX_COLUMNS][48];
+    const mdl_computes *computes; /* the table's (the stage's); c_ID column j: compute comp_of[j]'s value comp_k[j] */
+    int ncompcol, comp_of[MDL_THERMO_MAX_COLUMNS], comp_k[MDL_THERMO_MAX_COLUMNS];
+    char comp_label[MDL_THERMO_MAX_COLUMNS][48];
     int failed; /* a v_NAME column could not be evaluated (thermo_write: MDL_ERUN) */
     char *fmt[MDL_THERMO_MAX_COLUMNS];     /* each column's table format (NULL: LAMMPS's default) */
     int norm, csv_default, multi;
@@ -90,6 +98,16 @@ int thermo_needs(const mdl_thermo *t);
 int thermo_write(mdl_thermo *t, long step, double time, const mdl_observables *o, const mdl_thermo_extra *x);
 /* The table's header on stdout again (a new stage's rows follow; nothing when quiet). */
 void thermo_header(const mdl_thermo *t);
+/* A formula over thermo keywords and computes (a message's, printed after a run) on the state o, x:
+   its value into v, or MDL_EINPUT with why. */
+int thermo_formula_value(mdl_thermo *t, const char *formula, long step, double time, const mdl_observables *o,
+                         const mdl_thermo_extra *x, double *v, mdl_buf *why);
+/* Whether that formula can be evaluated after a run of table t's columns: its words thermo keywords or
+   computes LAMMPS has current then (a compute that the table's columns print; the computes a keyword needs
+   made by a column, LAMMPS's rule): MDL_OK, or MDL_EINPUT with why. */
+int thermo_check_formula(const mdl_thermo *t, const char *formula, mdl_buf *why);
+/* The same on the table a stage's style makes. */
+int thermo_check_message_formula(const mdl_thermo_style *style, const char *formula, mdl_buf *why);
 int thermo_close(mdl_thermo *t);
 
 #endif

@@ -144,6 +144,7 @@ typedef struct {
     char first[16];
     int unknown;  /* a word that is no thermo keyword */
     double dry;   /* the value of every keyword where there are no observables (a check) */
+    uint32_t computes; /* the computes named (bit j: compute j) */
 } keyword_ctx;
 
 enum { LAMMPS_TEMP = 1, LAMMPS_PRESS = 2, LAMMPS_PE = 4 };
@@ -164,11 +165,18 @@ static int lammps_computes(int c, int in_formula)
     }
 }
 
-int thermo_check_variables(const mdl_thermo *t, const char *origin)
+/* The computes LAMMPS's thermo makes for the table's columns (mdlite's own columns: all of them). */
+static int made_computes(const mdl_thermo *t)
 {
-    int made = 0;
+    int made = t->ncol ? 0 : LAMMPS_TEMP | LAMMPS_PRESS | LAMMPS_PE;
     for (int k = 0; k < t->ncol; k++)
         made |= t->col[k] < MDL_THERMO_VARIABLE ? lammps_computes(t->col[k], 0) : 0;
+    return made;
+}
+
+int thermo_check_variables(const mdl_thermo *t, const char *origin)
+{
+    const int made = made_computes(t);
     for (int j = 0; j < t->nvar; j++)
         if (t->var_requires[j] & ~made) {
             const int miss = t->var_requires[j] & ~made;
@@ -182,9 +190,64 @@ int thermo_check_variables(const mdl_thermo *t, const char *origin)
     return MDL_OK;
 }
 
+/* c_ID or c_ID[k] of the computes: the compute's index into *j and the value's (0 its scalar) into
+   *k; or NULL, else why not. */
+static const char *compute_reference(const mdl_computes *cs, const char *name, int *j, int *k)
+{
+    const char *id = name + 2, *open = strchr(id, '[');
+    const size_t n = open ? (size_t)(open - id) : strlen(id);
+    *j = -1, *k = 0;
+    for (int i = 0; cs && i < cs->n && *j < 0; i++)
+        *j = strlen(cs->c[i].id) == n && !strncmp(cs->c[i].id, id, n) ? i : -1;
+    if (*j < 0)
+        return "no compute of that ID ([output] thermo_computes)";
+    const mdl_compute *c = &cs->c[*j];
+    const int size = compute_vector_size(c);
+    if (size < 0)
+        return "a per-atom compute: its values reach thermo through a compute reduce";
+    if (!open)
+        return compute_has_scalar(c) ? NULL : "this compute has a vector: c_ID[k]";
+    char *end = NULL;
+    const long v = strtol(open + 1, &end, 10);
+    if (end == open + 1 || strcmp(end, "]") != 0 || v < 1 || v > size)
+        return size ? "c_ID[k]: k from 1 to the compute's vector's length" : "this compute has a scalar alone: c_ID";
+    *k = (int)v;
+    return NULL;
+}
+
+int thermo_compute_add(mdl_thermo *t, const char *column, const char *origin)
+{
+    int j, k;
+    const char *why = compute_reference(t->computes, column, &j, &k);
+    if (!why && (t->ncompcol == MDL_THERMO_MAX_COLUMNS || strlen(column) >= sizeof t->comp_label[0]))
+        why = "one too many or too long";
+    if (why) {
+        mdl_error("%s: [output] thermo_columns: %s: %s", origin, column, why);
+        return -1;
+    }
+    const int c = t->ncompcol++;
+    t->comp_of[c] = j, t->comp_k[c] = k;
+    snprintf(t->comp_label[c], sizeof t->comp_label[c], "%s", column);
+    return MDL_THERMO_COMPUTE + c;
+}
+
 static int keyword_value(void *user, const char *name, double *out, mdl_buf *why)
 {
     keyword_ctx *k = user;
+    if (!strncmp(name, "c_", 2)) { /* a compute's value, as the compute gives it (never per atom) */
+        int j, e;
+        const char *bad = compute_reference(k->t->computes, name, &j, &e);
+        if (bad) {
+            k->unknown = 1;
+            buf_clear(why);
+            return buf_addf(why, "%s: %s", name, bad) == MDL_OK ? MDL_EINPUT : MDL_ERUN;
+        }
+        const int pe = k->t->computes->c[j].style == MDL_COMPUTE_PE;
+        k->computes |= 1u << j;
+        k->needs |= pe ? 0 : MDL_THERMO_NEEDS_COMPUTES;
+        *out = !k->o ? k->dry : pe ? k->o->potential + k->o->fix_energy : k->x->compute[j][e];
+        return MDL_OK;
+    }
     const int c = thermo_column_index(name);
     if (c < 0) {
         k->unknown = 1;
@@ -283,7 +346,7 @@ int thermo_variable_add(mdl_thermo *t, const char *column, const char *vars, con
     /* its words and syntax checked on dry values: a formula that fails on each of three (a syntax
        error, 1/(pe-pe)) fails on every row; one that fails on some (1/(temp-1)) is left to its rows */
     static const double DRY[] = {1.0, -1.37, 2.71};
-    keyword_ctx k = {t, 0, 0, NULL, NULL, 0, 0, "", 0, 0};
+    keyword_ctx k = {t, 0, 0, NULL, NULL, 0, 0, "", 0, 0, 0};
     mdl_buf why = {0};
     double v;
     int rc = MDL_EINPUT;
@@ -306,6 +369,8 @@ int thermo_variable_add(mdl_thermo *t, const char *column, const char *vars, con
 
 const char *thermo_label(const mdl_thermo *t, int c)
 {
+    if (c >= MDL_THERMO_COMPUTE)
+        return t->comp_label[c - MDL_THERMO_COMPUTE];
     if (c >= MDL_THERMO_FIX)
         return t->fix_label[c - MDL_THERMO_FIX];
     return c >= MDL_THERMO_VARIABLE ? t->var_label[c - MDL_THERMO_VARIABLE] : COLUMNS[c].label;
@@ -318,6 +383,8 @@ int thermo_integer(int c)
 
 int thermo_needs_of(const mdl_thermo *t, int c)
 {
+    if (c >= MDL_THERMO_COMPUTE) /* pe: the observables' */
+        return t->computes->c[t->comp_of[c - MDL_THERMO_COMPUTE]].style == MDL_COMPUTE_PE ? 0 : MDL_THERMO_NEEDS_COMPUTES;
     if (c >= MDL_THERMO_FIX)
         return t->fix_comp[c - MDL_THERMO_FIX] >= 10 ? MDL_THERMO_NEEDS_BALANCE : MDL_THERMO_NEEDS_FIXES;
     return c >= MDL_THERMO_VARIABLE ? t->var_needs[c - MDL_THERMO_VARIABLE] : COLUMNS[c].needs;
@@ -327,6 +394,11 @@ double thermo_value(mdl_thermo *t, int c, long step, double time, const mdl_obse
 {
     if (c < MDL_THERMO_VARIABLE)
         return thermo_column_value(t, c, step, time, o, x);
+    if (c >= MDL_THERMO_COMPUTE) { /* an extensive value per atom with thermo_modify norm, as LAMMPS's thermo */
+        const int j = c - MDL_THERMO_COMPUTE, i = t->comp_of[j];
+        const double v = t->computes->c[i].style == MDL_COMPUTE_PE ? o->potential + o->fix_energy : x->compute[i][t->comp_k[j]];
+        return t->norm && compute_extensive(&t->computes->c[i], t->comp_k[j]) ? v / t->natoms : v;
+    }
     if (c >= MDL_THERMO_FIX) { /* extensive, as LAMMPS's fixes: per atom with thermo_modify norm */
         const int j = c - MDL_THERMO_FIX;
         if (t->fix_comp[j] >= 10)
@@ -336,7 +408,7 @@ double thermo_value(mdl_thermo *t, int c, long step, double time, const mdl_obse
             v += (t->fix_items[j] >> f) & 1u ? x->fix_out[f][t->fix_comp[j]] : 0.0;
         return t->norm ? v / t->natoms : v;
     }
-    keyword_ctx k = {t, step, time, o, x, 0, 0, "", 0, 0};
+    keyword_ctx k = {t, step, time, o, x, 0, 0, "", 0, 0, 0};
     mdl_buf why = {0};
     double v = 0;
     const int j = c - MDL_THERMO_VARIABLE;
@@ -348,4 +420,51 @@ double thermo_value(mdl_thermo *t, int c, long step, double time, const mdl_obse
     }
     buf_free(&why);
     return v;
+}
+
+int thermo_formula_value(mdl_thermo *t, const char *formula, long step, double time, const mdl_observables *o,
+                         const mdl_thermo_extra *x, double *v, mdl_buf *why)
+{
+    keyword_ctx k = {t, step, time, o, x, 0, 0, "", 0, 0, 0};
+    return lammps_expr_eval_thermo(formula, no_variables, keyword_value, &k, v, why);
+}
+
+int thermo_check_formula(const mdl_thermo *t, const char *formula, mdl_buf *why)
+{
+    static const double DRY[] = {1.0, -1.37, 2.71};
+    keyword_ctx k = {t, 0, 0, NULL, NULL, 0, 0, "", 0, 0, 0};
+    double v;
+    int rc = MDL_EINPUT;
+    for (int d = 0; d < 3 && rc != MDL_OK && !k.unknown; d++) {
+        k.dry = DRY[d];
+        buf_clear(why);
+        rc = lammps_expr_eval_thermo(formula, no_variables, keyword_value, &k, &v, why);
+    }
+    const int miss = rc == MDL_OK ? k.requires & ~made_computes(t) : 0;
+    if (miss) {
+        buf_clear(why);
+        return buf_addf(why, "%s needs the %s LAMMPS computes only for a thermo column such as %s (LAMMPS: thermo keyword "
+                        "in variable requires thermo to use/init %s)", k.first, miss & LAMMPS_TEMP ? "temperature" :
+                        miss & LAMMPS_PE ? "potential energy" : "pressure", miss & LAMMPS_TEMP ? "temp" : miss & LAMMPS_PE ?
+                        "pe" : "press", miss & LAMMPS_TEMP ? "temp" : miss & LAMMPS_PE ? "pe" : "press") == MDL_OK
+                   ? MDL_EINPUT : MDL_ERUN;
+    }
+    uint32_t current = 0; /* the computes the table's last row invoked: its columns' and its formulas' */
+    for (int c = 0; c < t->ncompcol; c++)
+        current |= 1u << t->comp_of[c];
+    for (int j = 0; j < t->nvar; j++) {
+        keyword_ctx f = {t, 0, 0, NULL, NULL, 0, 0, "", 0, 1.0, 0};
+        mdl_buf w = {0};
+        lammps_expr_eval_thermo(t->var_formula[j], no_variables, keyword_value, &f, &v, &w);
+        buf_free(&w);
+        current |= f.computes;
+    }
+    for (int j = 0; rc == MDL_OK && t->computes && j < t->computes->n; j++)
+        if ((k.computes >> j) & 1u && !((current >> j) & 1u) && t->computes->c[j].style != MDL_COMPUTE_PE) {
+            buf_clear(why);
+            return buf_addf(why, "c_%s: a compute the last run's thermo did not print at its last step (LAMMPS: compute "
+                            "used in variable between runs is not current)", t->computes->c[j].id) == MDL_OK
+                       ? MDL_EINPUT : MDL_ERUN;
+        }
+    return rc;
 }

@@ -21,6 +21,8 @@ int thermo_variable_add(mdl_thermo *t, const char *column, const char *vars, con
    its index (MDL_THERMO_FIX + j), or -1 after the message. LAMMPS's outputs: a wall fix's energy (f_ID)
    and the force on its k-th face (f_ID[k]); an indenter's energy and force components 1 to 3. */
 int thermo_fix_add(mdl_thermo *t, const char *column, const char *fixes, const char *origin);
+/* A c_ID or c_ID[k] column of t->computes: its index (MDL_THERMO_COMPUTE + j), or -1 after the message. */
+int thermo_compute_add(mdl_thermo *t, const char *column, const char *origin);
 /* The v_NAME columns' formulas need of the table's other columns what LAMMPS needs of them, or
    MDL_EINPUT naming the variable and the keyword. */
 int thermo_check_variables(const mdl_thermo *t, const char *origin);

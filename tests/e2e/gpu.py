@@ -228,7 +228,9 @@ def scripts(mdlite, inp, d, precision):
     print(f"OK {precision}, bench/in.lj run: {counts['gpu']} builds found an atom past half the skin on both backends")
     # thermo keywords: the GPU's fmax and fnorm (its forces downloaded) and counters against the CPU's;
     # the pressure tensor refused there (exit 2, naming the key)
-    keys = ("thermo 10\nthermo_style custom step pe fmax fnorm nbuild ndanger elapsed dt\n"
+    keys = ("region half block INF 10 INF INF INF INF\ngroup half region half\ncompute t half temp\n"
+            "compute k all ke\ncompute c half com\ncompute ka half ke/atom\ncompute r all reduce max vx fy c_ka\n"
+            "thermo 10\nthermo_style custom step pe fmax fnorm nbuild ndanger elapsed dt c_t c_t[2] c_k c_c[*] c_r[*]\n"
             "thermo_modify format float %.17g\nrun 40\n")
     write(os.path.join(d, "in.keys"), open(os.path.join(src, "in.lj")).read().replace("run\t\t100\n", keys))
     rows = {}
@@ -248,8 +250,14 @@ def scripts(mdlite, inp, d, precision):
              "output.thermo_columns=step pxx"], cwd=d, check=False)
     if p.returncode != 2 or "pxx" not in p.stderr:
         fail(f"pxx on the GPU: exit {p.returncode}, expected 2:\n{p.stderr}")
-    print(f"OK {precision}, thermo keywords pe fmax fnorm nbuild ndanger elapsed dt: the GPU's equal the CPU's "
-          f"({len(rows['gpu'])} rows, to {tol:g}); pxx refused on the GPU")
+    write(os.path.join(d, "in.peatom"), open(os.path.join(src, "in.lj")).read().replace(
+        "run\t\t100\n", "compute pa all pe/atom\ncompute r all reduce sum c_pa\nthermo_style custom step c_r\nrun 10\n"))
+    p = run([mdlite, "run", os.path.join(d, "in.peatom"), "--backend", "gpu", "--overwrite"], cwd=d, check=False)
+    if p.returncode != 2 or "compute pe/atom" not in p.stderr:
+        fail(f"pe/atom on the GPU: exit {p.returncode}, expected 2 naming it:\n{p.stderr}")
+    print(f"OK {precision}, thermo keywords pe fmax fnorm nbuild ndanger elapsed dt and computes temp ke com reduce on a "
+          f"group: the GPU's equal the CPU's "
+          f"({len(rows['gpu'])} rows, to {tol:g}); pxx and pe/atom refused on the GPU")
 
 
 def read_rows(path):

@@ -34,6 +34,11 @@
             on one process, balanced or not, its weighted load refused; a periodic face (zlo
             in 2-d too), a wall at a variable, a face given twice, f_ID[k] past its walls, another fix's or a
             compute's column refused
+  computes  thermo's c_ID and c_ID[k] of compute temp, temp/partial, temp/com, ke, pe, com and reduce
+            (each mode, over velocities, forces, ke/atom, a non-periodic position, orientorder/atom's
+            Q_l, W_l and W_l hat, pe/atom of LJ and EAM), in formulas too;
+            per atom and totals, 3-d and 2-d; print after a run of thermo keywords and computes (${v},
+            $(formula:format)), each line LAMMPS's; what mdlite does not compute refused naming its line
   run_zero  run 0 between runs and the fixes added before it: every row LAMMPS prints, the same
   refusals  what mdlite does not take of them, each naming its line; the GPU refusing a run of
             groups by name
@@ -54,6 +59,7 @@ import lammps_trust  # noqa: E402
 from common import SKIP, fail, run, run_lmp, workdir, write  # noqa: E402
 from lammps_families import lj3d, restart_exact  # noqa: E402
 from lammps_trust import agree, lammps_refuses, refused  # noqa: E402
+from lammps_compare import POT  # noqa: E402
 
 CHANNEL = ("units lj\ndimension 2\nboundary p s p\natom_style atomic\nneighbor 0.3 bin\nneigh_modify delay 5\n"
            "lattice hex 0.7\nregion box block 0 20 0 10 -0.25 0.25\ncreate_box 3 box\ncreate_atoms 1 box\n"
@@ -241,8 +247,8 @@ def walls(d):
                                 "k from 1 to the fix's walls"),
                                ("walls_setforce_column", "fix 2 ids setforce 0 0 0\nthermo_style custom step pe f_2[1]",
                                 "fix 2 setforce as a column"),
-                               ("walls_compute_column", "compute t all temp\nthermo_style custom step pe c_t",
-                                "a compute's output as a column"),
+                               ("walls_compute_column", "compute t all ke/atom\nthermo_style custom step pe c_t",
+                                "per-atom compute"),
                                ("walls_twice", "fix 2 all wall/lj93 zlo 0.1 1 1 2.5 zlo 0.2 1 1 2.5", "zlo twice")):
         text = base + line + "\nrun 10\n"
         refused(d, name, text, ["in.test:", expect])
@@ -333,7 +339,7 @@ def refusals(d):
             ("addforce_null", base + "fix 1 all nve\nfix 2 flow addforce 0.5 NULL 0.0\nrun 10\n", ["in.test:27:", "NULL"]),
             ("before_langevin", base + "fix 1 all nve\nfix 3 boundary setforce 0 0 0\nfix 2 flow langevin 1 1 1 4\n"
              "run 10\n", ["in.test:27:", "before fix langevin"]),
-            ("compute_pe", base + "compute p all pe\n", ["in.test:26:", "compute pe"]),
+            ("compute_pe", base + "compute p all stress/atom NULL\n", ["in.test:26:", "compute stress/atom"]),
             ("z_force_2d", base + "fix 1 all nve\nfix 2 flow setforce 0 0 1.0\nrun 10\n", ["in.test:27:", "2-d"]),
             ("nvt_group", base + "fix 1 flow nvt temp 1 1 0.5\nrun 10\n", ["in.test:26:", "nvt", "all atoms"]),
             ("velocity_keyword", base + "velocity upper set 1 0 0 rot yes\n", ["in.test:26:", "rot yes"]),
@@ -424,6 +430,101 @@ def run_zero(d):
           "run 0 and two write_data: each row LAMMPS prints, the fixes' forces in the first step after a run 0")
 
 
+COMPUTES = ("compute tl left temp\ncompute tp all temp/partial 1 0 1\ncompute tc left temp/com\ncompute k left ke\n"
+            "compute p all pe\ncompute c twos com\ncompute ka all ke/atom\ncompute r1 all reduce sum vx\n"
+            "compute r2 left reduce ave vx vy c_ka fz\ncompute r3 all reduce max c_ka vz\ncompute r4 twos reduce sumsq fx\n"
+            "compute r5 all reduce min fy\ncompute r6 mix reduce avesq vy\nvariable a equal c_tl*2+c_r2[3]-c_p/atoms\n")
+COMPUTE_COLUMNS = ("thermo_style custom step temp pe c_tl c_tl[*] c_tp c_tc c_tc[4] c_k c_p c_c[*] c_r1 c_r2[*] c_r3[1] "
+                   "c_r3[2] c_r4 c_r5 c_r6 v_a\n")
+
+
+def computes(d):
+    """Thermo's c_ID columns and c_ID in formulas: temp (its tensor), temp/partial, temp/com, ke, pe (an
+    indenter's energy in it), com (crossing periodic faces), reduce of every mode over velocities, forces,
+    ke/atom and a non-periodic position, in 3-d and 2-d, per atom and totals."""
+    fcc = FCC.replace("units lj\n", "units lj\nboundary p s p\n") + "velocity all create 1.5 87287 loop geom\n"
+    agree(d, "computes", fcc + COMPUTES + "compute ry all reduce max y\nfix 1 all nve\n"
+          "fix 2 all indent 5.0 sphere 4.0 8.0 4.0 2.0\nfix_modify 2 energy yes\n" + COMPUTE_COLUMNS.replace("v_a", "v_a c_ry") +
+          "thermo 20\nrun 100\nthermo_modify temp tl\nrun 40\n", every_row=True,
+          what="3-d, y shrink-wrapped, thermo_modify norm yes (lj), thermo_modify temp between runs")
+    flow = fcc.replace("velocity all create 1.5 87287 loop geom\n", "velocity all create 1.0 87287 loop geom\n"
+                       "velocity twos set 0.5 0.0 0.2 sum yes\n")
+    agree(d, "computes_totals", flow + COMPUTES + "fix 1 all nvt temp 1.0 1.0 0.5\n" + COMPUTE_COLUMNS +
+          "thermo_modify norm no\nthermo 25\nrun 150\n", what="totals (norm no), NVT, a group drifting through the "
+          "periodic x and z faces (com of unwrapped positions)")
+    disc = ("units lj\ndimension 2\natom_style atomic\nlattice hex 0.7\nregion box block 0 12 0 8 -0.25 0.25\n"
+            "create_box 1 box\ncreate_atoms 1 box\nmass 1 1.0\nvelocity all create 1.0 87287 loop geom\n"
+            "pair_style lj/cut 2.5\npair_coeff 1 1 1.0 1.0 2.5\nregion half block INF 6 INF INF INF INF\n"
+            "group half region half\ncompute t half temp\ncompute tp half temp/partial 0 1 0\ncompute c all com\n"
+            "compute r half reduce ave vx vy fx fy\nfix 1 all nve\nfix 2 all enforce2d\n"
+            "thermo_style custom step temp c_t c_t[1] c_t[2] c_t[4] c_tp c_c[1] c_c[2] c_r[*]\nthermo 20\nrun 100\n")
+    agree(d, "computes_2d", disc, what="2-d: temperatures of 2N - 2 and N - 1 degrees of freedom")
+    agree(d, "orientorder", fcc + "compute q all orientorder/atom degrees 4 4 6 8 12 wl yes wl/hat yes\n"
+          "compute q2 left orientorder/atom nnn NULL cutoff 1.3 chunksize 100\ncompute rq all reduce ave c_q[1] c_q[2] "
+          "c_q[4] c_q[7] c_q[10] c_q[12]\ncompute rq2 left reduce max c_q2[1] c_q2[2] c_q2[5]\ncompute r3 twos reduce "
+          "min c_q[9]\nfix 1 all nve\nthermo_style custom step temp pe c_rq[*] c_rq2[*] c_r3\nthermo 20\nrun 100\n",
+          what="orientorder/atom (its 12 nearest; all within a cutoff on a group), Q_l, W_l and W_l hat reduced")
+    agree(d, "pe_atom", fcc + "compute pa all pe/atom\ncompute pl left pe/atom\ncompute r1 all reduce sum c_pa\n"
+          "compute r2 left reduce ave c_pa c_pl\ncompute r3 all reduce min c_pl\ncompute p all pe\nfix 1 all nve\n"
+          "thermo_style custom step pe c_p c_r1 c_r2[*] c_r3\nthermo 20\nrun 100\n",
+          what="pe/atom (LJ) reduced: its sum the pair energy, per atom in lj units")
+    eam = ("units metal\natom_style atomic\nboundary p p s\nlattice fcc 3.615\nregion box block 0 4 0 4 0 4\n"
+           "create_box 1 box\ncreate_atoms 1 box\nmass 1 63.55\npair_style eam\npair_coeff 1 1 " + POT + "/Cu_u3.eam\n"
+           "region top block INF INF INF INF 2 INF\ngroup top region top\nvelocity all create 600 4928 loop geom\n"
+           "compute pa top pe/atom\ncompute r all reduce sum c_pa\ncompute m top reduce max c_pa\nfix 1 all nve\n"
+           "thermo_style custom step pe c_r c_m\nthermo 20\nrun 100\n")
+    agree(d, "pe_atom_eam", eam, what="pe/atom of EAM (the embedding energy and half of each pair's) on a group, "
+          "z shrink-wrapped")
+    prints(d, fcc)
+    base = fcc + "compute ka all ke/atom\ncompute t left temp\ncompute r all reduce sum vx\nfix 1 all nve\n"
+    for name, text, expect in [
+            ("no_compute", "thermo_style custom step c_none\n", ["in.test:", "no compute none"]),
+            ("per_atom", "thermo_style custom step c_ka\n", ["c_ka", "per-atom compute"]),
+            ("past_vector", "thermo_style custom step c_t[7]\n", ["c_t[7]", "k from 1"]),
+            ("scalar_index", "thermo_style custom step c_r[1]\n", ["c_r[1]", "a scalar alone"]),
+            ("periodic_x", "compute rx all reduce max x\nthermo_style custom step c_rx\n", ["along a periodic"]),
+            ("pe_group", "compute pl left pe\n", ["in.test:", "group all"]),
+            ("reduce_sumabs", "compute ra all reduce sumabs vx\n", ["in.test:", "sumsq avesq"]),
+            ("reduce_replace", "compute rr all reduce max vx vy replace 1 2\n", ["in.test:", "replace"]),
+            ("reduce_variable", "compute rv all reduce max v_x\n", ["in.test:", "variable"]),
+            ("other_style", "compute s all stress/atom NULL\n", ["in.test:", "stress/atom"]),
+            ("orientorder_column", "compute q all orientorder/atom\ncompute rq all reduce ave c_q[6]\n"
+             "thermo_style custom step c_rq\n", ["thermo_computes", "k from 1 to its columns"]),
+            ("orientorder_components", "compute q all orientorder/atom components 6\n", ["thermo_computes", "components"])]:
+        refused(d, f"computes_{name}", base + text + "run 10\n", expect)
+
+
+def prints(d, fcc):
+    """print after a run of thermo keywords and computes, as LAMMPS evaluates it there: ${v} of an equal
+    variable, $(formula) with its format, a format variable, each line LAMMPS's to the character."""
+    text = (fcc + "compute k left ke\ncompute t all temp\ncompute r twos reduce max vx\nvariable e equal pe\n"
+            "variable both equal 2*v_e+c_k\nvariable f format e %.6f\nfix 1 all nve\n"
+            "thermo_style custom step temp pe c_k c_r\nprint \"before: no values\"\nrun 50\n"
+            "print \"after: pe ${e} both ${both} f ${f} k/atom $(c_k/atoms:%.8f) temp $(temp:%.15g) $(v_e*2:%12.4e)\"\n"
+            "run 0\nprint \"end: $(pe:%.10f) at $(step) max vx $(c_r:%.12f) lattice $(xlat:%.6f)\"\n")
+    lines = {}
+    for who in ("lammps", "mdlite"):
+        folder = os.path.join(d, "prints", who)
+        os.makedirs(folder, exist_ok=True)
+        write(os.path.join(folder, "in.test"), text)
+        cmd = ["lmp", "-in", "in.test", "-log", "none"] if who == "lammps" else [lammps_trust.MDLITE, "run", "in.test"]
+        out = (run_lmp if who == "lammps" else run)(cmd, cwd=folder).stdout
+        lines[who] = [x for x in out.splitlines() if x.startswith(("before:", "after:", "end:"))]
+    if lines["mdlite"] != lines["lammps"] or len(lines["lammps"]) != 3:
+        fail(f"prints: mdlite's {lines['mdlite']}, LAMMPS's {lines['lammps']}")
+    print(f"prints: {len(lines['lammps'])} lines LAMMPS's to the character, e.g. {lines['mdlite'][1][:90]}")
+    base = fcc + "compute k all ke\nfix 1 all nve\n"
+    for name, tail, expect in [
+            ("print_before_run", "print \"x $(pe)\"\nrun 10\n", ["in.test:", "'pe'"]),
+            ("print_after_velocity", "run 10\nvelocity all scale 2.0\nprint \"x $(ke)\"\n", ["velocity came after"]),
+            ("print_not_current", "thermo_style custom step temp pe\nrun 10\nprint \"x $(c_k)\"\n",
+             ["end_message", "not current"]),
+            ("print_requires", "thermo_style custom step temp\nrun 10\nprint \"x $(pe)\"\n",
+             ["end_message", "requires thermo to use/init pe"]),
+            ("print_unknown", "run 10\nprint \"x $(nosuch)\"\n", ["end_message", "nosuch"])]:
+        refused(d, f"computes_{name}", base + tail, expect)
+
+
 def velocities(d):
     agree(d, "between_runs", BETWEEN, what="velocity scale, set (sum yes) and ramp (y shrink-wrapped) after a "
           "run, then create on a group scaled by another's temperature: each run's first row again")
@@ -469,7 +570,7 @@ def main():
         sys.exit(SKIP)
     d = workdir(f"lammps-groups-{case}")
     {"flows": flows, "groups3d": groups3d, "refusals": refusals, "velocities": velocities, "fills": fills,
-     "timesteps": timesteps, "walls": walls, "run_zero": run_zero}[case](d)
+     "timesteps": timesteps, "walls": walls, "run_zero": run_zero, "computes": computes}[case](d)
 
 
 if __name__ == "__main__":

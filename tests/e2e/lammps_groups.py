@@ -37,7 +37,7 @@
   computes  thermo's c_ID and c_ID[k] of compute temp, temp/partial, temp/com, ke, pe, com and reduce
             (each mode, over velocities, forces, ke/atom, a non-periodic position, orientorder/atom's
             Q_l, W_l and W_l hat, pe/atom of LJ and EAM), in formulas too;
-            per atom and totals, 3-d and 2-d; print after a run of thermo keywords and computes (${v},
+            per atom and totals, 3-d and 2-d; temp, pe and press the same to the bit with them; print after a run of thermo keywords and computes (${v},
             $(formula:format)), each line LAMMPS's; what mdlite does not compute refused naming its line
   run_zero  run 0 between runs and the fixes added before it: every row LAMMPS prints, the same
   refusals  what mdlite does not take of them, each naming its line; the GPU refusing a run of
@@ -476,6 +476,7 @@ def computes(d):
     agree(d, "pe_atom_eam", eam, what="pe/atom of EAM (the embedding energy and half of each pair's) on a group, "
           "z shrink-wrapped")
     prints(d, fcc)
+    unobserved(d, fcc)
     base = fcc + "compute ka all ke/atom\ncompute t left temp\ncompute r all reduce sum vx\nfix 1 all nve\n"
     for name, text, expect in [
             ("no_compute", "thermo_style custom step c_none\n", ["in.test:", "no compute none"]),
@@ -492,6 +493,22 @@ def computes(d):
              "thermo_style custom step c_rq\n", ["thermo_computes", "k from 1 to its columns"]),
             ("orientorder_components", "compute q all orientorder/atom components 6\n", ["thermo_computes", "components"])]:
         refused(d, f"computes_{name}", base + text + "run 10\n", expect)
+
+
+def unobserved(d, fcc):
+    """Computes observe: the run's rows of temp and pe with them and without, equal to the bit."""
+    rows = {}
+    for name, extra in (("bare", ""), ("observed", COMPUTES.replace("variable a equal c_tl*2+c_r2[3]-c_p/atoms\n", ""))):
+        folder = os.path.join(d, "unobserved", name)
+        os.makedirs(folder, exist_ok=True)
+        cols = " c_tl[*] c_r2[*] c_c[*]" if extra else ""
+        write(os.path.join(folder, "in.test"), fcc + extra + "fix 1 all nve\nthermo_style custom step temp pe press" + cols +
+              "\nthermo_modify format float %.17g\nthermo 10\nrun 200\n")
+        out = run([lammps_trust.MDLITE, "run", "in.test"], cwd=folder).stdout
+        rows[name] = [x.split()[:4] for x in out.splitlines() if x.strip() and x.split()[0].isdigit()]
+    if rows["bare"] != rows["observed"] or len(rows["bare"]) != 21:
+        fail(f"unobserved: temp, pe and press with computes {rows['observed'][:3]}, without {rows['bare'][:3]}")
+    print(f"unobserved: {len(rows['bare'])} rows of temp, pe and press equal to the bit with 15 compute columns and without")
 
 
 def prints(d, fcc):

@@ -37,7 +37,8 @@
   computes  thermo's c_ID and c_ID[k] of compute temp, temp/partial, temp/com, ke, pe, com and reduce
             (each mode, over velocities, forces, ke/atom, a non-periodic position, orientorder/atom's
             Q_l, W_l and W_l hat, pe/atom of LJ and EAM), in formulas too;
-            per atom and totals, 3-d and 2-d; temp, pe and press the same to the bit with them; print after a run of thermo keywords and computes (${v},
+            per atom and totals, 3-d and 2-d; temp, pe and press the same to the bit with them; a restart
+            bit for bit, their columns too; print after a run of thermo keywords and computes (${v},
             $(formula:format)), each line LAMMPS's; what mdlite does not compute refused naming its line
   run_zero  run 0 between runs and the fixes added before it: every row LAMMPS prints, the same
   refusals  what mdlite does not take of them, each naming its line; the GPU refusing a run of
@@ -452,6 +453,8 @@ def computes(d):
     agree(d, "computes_totals", flow + COMPUTES + "fix 1 all nvt temp 1.0 1.0 0.5\n" + COMPUTE_COLUMNS +
           "thermo_modify norm no\nthermo 25\nrun 150\n", what="totals (norm no), NVT, a group drifting through the "
           "periodic x and z faces (com of unwrapped positions)")
+    restart_exact(d, "computes_restart", flow + COMPUTES + "fix 1 all nvt temp 1.0 1.0 0.5\n" + COMPUTE_COLUMNS +
+                  "thermo_modify norm no\nthermo 25\nrun 200\n", ["--set", "output.thermo_file_columns=thermo"])
     disc = ("units lj\ndimension 2\natom_style atomic\nlattice hex 0.7\nregion box block 0 12 0 8 -0.25 0.25\n"
             "create_box 1 box\ncreate_atoms 1 box\nmass 1 1.0\nvelocity all create 1.0 87287 loop geom\n"
             "pair_style lj/cut 2.5\npair_coeff 1 1 1.0 1.0 2.5\nregion half block INF 6 INF INF INF INF\n"

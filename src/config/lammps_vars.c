@@ -53,6 +53,32 @@ static int formula_var(void *user, const char *name, double *out, mdl_buf *why)
    read as a number, as LAMMPS reads it in a formula). */
 /* The thermo keywords a script's formula may name as it is read: xlat, ylat, zlat (the lattice's
    spacings; 1 without a lattice, LAMMPS's lattice none 1.0). Others are evaluated during a run. */
+/* The box's keywords (vol, lx, ly, lz, xlo .. zhi, xy, xz, yz) where the script knows the box as LAMMPS
+   has it now: create_box's region, where no face is shrink-wrapped (LAMMPS widens those) and no run had
+   a barostat. MDL_OK with its value, or MDL_EINPUT. */
+static int box_keyword(const script *sc, const char *name, double *out)
+{
+    static const char *const KEYS[] = {"xlo", "xhi", "ylo", "yhi", "zlo", "zhi", "lx", "ly", "lz", "xy", "xz", "yz", "vol"};
+    int k = 0;
+    while (k < 13 && strcmp(KEYS[k], name) != 0)
+        k++;
+    if (k == 13 || !sc->box_made || sc->box_region < 0)
+        return MDL_EINPUT;
+    const setting *bd = settings_find(&sc->now, "boundary"); /* a shrink-wrapped face: LAMMPS's box is not the region's */
+    int moved = bd && (strchr(bd->value, 's') || strchr(bd->value, 'm'));
+    for (int r = 0; r < sc->nruns && !moved; r++) {
+        const setting *e = settings_find(&sc->runs[r].keys, "ensemble");
+        moved = e && (strstr(e->value, "npt") || strstr(e->value, "nph"));
+    }
+    if (moved)
+        return MDL_EINPUT;
+    const double *b = sc->regions[sc->box_region].b, *tilt = sc->regions[sc->box_region].tilt;
+    const double len[3] = {b[1] - b[0], b[3] - b[2], b[5] - b[4]};
+    *out = k < 6 ? b[k] : k < 9 ? len[k - 6] : k < 12 ? (sc->regions[sc->box_region].prism ? tilt[k - 9] : 0.0)
+         : len[0] * len[1] * (sc->dimension == 2 ? 1.0 : len[2]); /* vol: the area in 2-d, as LAMMPS's */
+    return MDL_OK;
+}
+
 static int script_keyword(void *user, const char *name, double *out, mdl_buf *why)
 {
     const script *sc = user;
@@ -65,7 +91,7 @@ static int script_keyword(void *user, const char *name, double *out, mdl_buf *wh
         *out = (double)sc->at_step;
         return MDL_OK;
     }
-    if (sc->stepping && !strcmp(name, "dt")) { /* the script's timestep, or its units' default (LAMMPS's) */
+    if (!strcmp(name, "dt")) { /* the script's timestep, or its units' default (LAMMPS's; one for the whole run) */
         const setting *dt = settings_find(&sc->now, "timestep");
         *out = dt ? atof(dt->value) : !strcmp(sc->units, "metal") ? 0.001 : !strcmp(sc->units, "real") ? 1.0 : 0.005;
         return MDL_OK;
@@ -80,8 +106,11 @@ static int script_keyword(void *user, const char *name, double *out, mdl_buf *wh
             *out = sc->lattice[0] ? sc->crystal.spacing[d] : 1.0;
             return MDL_OK;
         }
+    if (box_keyword(sc, name, out) == MDL_OK)
+        return MDL_OK;
     buf_addf(why, "'%s': a thermo keyword, or a word LAMMPS's formulas do not have; mdlite evaluates variables as it "
-             "reads the script, where LAMMPS evaluates thermo keywords during a run (xlat, ylat, zlat excepted)", name);
+             "reads the script, where LAMMPS evaluates thermo keywords during a run (xlat, ylat, zlat excepted; the "
+             "box's vol, lx .. zhi, xy, xz, yz where it cannot have moved)", name);
     return MDL_EINPUT;
 }
 

@@ -38,7 +38,8 @@
             (each mode, over velocities, forces, ke/atom, a non-periodic position, orientorder/atom's
             Q_l, W_l and W_l hat, pe/atom of LJ and EAM), in formulas too;
             per atom and totals, 3-d and 2-d; temp, pe and press the same to the bit with them; a restart
-            bit for bit, their columns too; print after a run of thermo keywords and computes (${v},
+            bit for bit, their columns too; the box's keywords and dt in formulas as the script is read;
+            print after a run of thermo keywords and computes (${v},
             $(formula:format)), each line LAMMPS's; what mdlite does not compute refused naming its line
   run_zero  run 0 between runs and the fixes added before it: every row LAMMPS prints, the same
   refusals  what mdlite does not take of them, each naming its line; the GPU refusing a run of
@@ -479,6 +480,7 @@ def computes(d):
     agree(d, "pe_atom_eam", eam, what="pe/atom of EAM (the embedding energy and half of each pair's) on a group, "
           "z shrink-wrapped")
     prints(d, fcc)
+    box_keywords(d)
     unobserved(d, fcc)
     base = fcc + "compute ka all ke/atom\ncompute t left temp\ncompute r all reduce sum vx\nfix 1 all nve\n"
     for name, text, expect in [
@@ -496,6 +498,35 @@ def computes(d):
              "thermo_style custom step c_rq\n", ["thermo_computes", "k from 1 to its columns"]),
             ("orientorder_components", "compute q all orientorder/atom components 6\n", ["thermo_computes", "components"])]:
         refused(d, f"computes_{name}", base + text + "run 10\n", expect)
+
+
+def box_keywords(d):
+    """The box's keywords and dt in formulas as the script is read (create_box's box, before a run and after
+    one that cannot move it), and after a run that does (y shrink-wrapped): left to the run's last state;
+    before a run of a shrink-wrapped box (LAMMPS widens it by 1e-4): refused."""
+    for name, boundary in (("box_fixed", "p p p"), ("box_wrapped", "p s p")):
+        text = ("units lj\ndimension 2\natom_style atomic\nboundary " + boundary + "\nlattice sq2 0.6\n"
+                "region simbox block 0 10 0 8 -0.1 0.1\ncreate_box 1 simbox\ncreate_atoms 1 box\nmass * 1.0\n"
+                "pair_style lj/cut 2.5\npair_coeff * * 1 1\nvelocity all create 1.0 97287\ntimestep 0.004\n"
+                "variable scale equal vol/(2.0*lx*dt)\n" +
+                ("print \"before: vol $(vol) lx $(lx:%.6f) scale ${scale} xlo $(xlo) yhi $(yhi) xy $(xy) dt $(dt)\"\n"
+                 if boundary == "p p p" else "print \"before: dt $(dt)\"\n") +
+                "fix 1 all nve\nfix 3 all enforce2d\nthermo_style custom step temp pe vol\nthermo 50\nrun 100\n"
+                "print \"after: $(vol*2) ly $(ly:%.10f) ylo $(ylo:%.10f)\"\n")
+        lines = {}
+        for who in ("lammps", "mdlite"):
+            folder = os.path.join(d, name, who)
+            os.makedirs(folder, exist_ok=True)
+            write(os.path.join(folder, "in.test"), text)
+            cmd = ["lmp", "-in", "in.test", "-log", "none"] if who == "lammps" else [lammps_trust.MDLITE, "run", "in.test"]
+            out = (run_lmp if who == "lammps" else run)(cmd, cwd=folder).stdout
+            lines[who] = [x for x in out.splitlines() if x.startswith(("before:", "after:"))]
+        if lines["mdlite"] != lines["lammps"] or len(lines["lammps"]) != 2:
+            fail(f"{name}: mdlite's {lines['mdlite']}, LAMMPS's {lines['lammps']}")
+        print(f"{name} ({boundary}): 2 lines LAMMPS's to the character: {lines['mdlite'][1]}")
+    refused(d, "box_wrapped_before", "units lj\nboundary p s p\natom_style atomic\nlattice fcc 0.8\nregion b block 0 2 0 2 0 2\n"
+            "create_box 1 b\ncreate_atoms 1 box\nmass 1 1\npair_style lj/cut 2.5\npair_coeff * * 1 1\n"
+            "print \"$(ly)\"\nfix 1 all nve\nrun 0\n", ["in.test:", "'ly'"])
 
 
 def unobserved(d, fcc):

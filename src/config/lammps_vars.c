@@ -512,15 +512,9 @@ static int thermo_formula(script *sc, const char *name, int depth, mdl_buf *out)
     return rc == MDL_OK ? buf_add(out, ")") : rc;
 }
 
-/* Any word a thermo formula may have, as 1 (the run checks them): whether a formula is one a run evaluates. */
-static int dry_keyword(void *user, const char *name, double *out, mdl_buf *why)
-{
-    (void)user, (void)name, (void)why;
-    *out = 1.0;
-    return MDL_OK;
-}
-
-static int dry_var(void *user, const char *name, double *out, mdl_buf *why)
+/* Any word or variable a thermo formula may have, as 1 (the run checks them): whether a formula is one a run
+   evaluates. */
+static int dry_word(void *user, const char *name, double *out, mdl_buf *why)
 {
     (void)user, (void)name, (void)why;
     *out = 1.0;
@@ -542,7 +536,7 @@ static int defer(script *sc, const char *formula, int inlined, const char *fmt, 
     mdl_buf inl = {0}, why = {0};
     int rc = inlined ? buf_add(&inl, formula) : inline_text(sc, formula, 0, &inl);
     double v;
-    if (rc == MDL_OK && lammps_expr_eval_thermo(buf_str(&inl), dry_var, dry_keyword, sc, &v, &why) != MDL_OK)
+    if (rc == MDL_OK && lammps_expr_eval_thermo(buf_str(&inl), dry_word, dry_word, sc, &v, &why) != MDL_OK)
         rc = script_fail(sc, "%s", why_now);
     if (rc == MDL_OK)
         rc = buf_addf(out, "%c(%s:%s)", MDL_SCRIPT_DEFERRED, buf_str(&inl), fmt);

@@ -174,17 +174,24 @@ static int made_computes(const mdl_thermo *t)
     return made;
 }
 
+/* What a formula's keyword needs that the table does not make (miss: LAMMPS_* bits), LAMMPS's words:
+   *what the quantity, *keyword the thermo keyword that makes it. */
+static void missing_compute(int miss, const char **what, const char **keyword)
+{
+    *what = miss & LAMMPS_TEMP ? "temperature" : miss & LAMMPS_PE ? "potential energy" : "pressure";
+    *keyword = miss & LAMMPS_TEMP ? "temp" : miss & LAMMPS_PE ? "pe" : "press";
+}
+
 int thermo_check_variables(const mdl_thermo *t, const char *origin)
 {
     const int made = made_computes(t);
     for (int j = 0; j < t->nvar; j++)
         if (t->var_requires[j] & ~made) {
-            const int miss = t->var_requires[j] & ~made;
+            const char *what, *key;
+            missing_compute(t->var_requires[j] & ~made, &what, &key);
             mdl_error("%s: [output] thermo_columns: %s: a keyword of its formula (%s) needs the %s LAMMPS computes only "
                       "for a column such as %s (LAMMPS: thermo keyword in variable requires thermo to use/init %s)",
-                      origin, t->var_label[j], t->var_first[j], miss & LAMMPS_TEMP ? "temperature" : miss & LAMMPS_PE ?
-                      "potential energy" : "pressure", miss & LAMMPS_TEMP ? "temp" : miss & LAMMPS_PE ? "pe" : "press",
-                      miss & LAMMPS_TEMP ? "temp" : miss & LAMMPS_PE ? "pe" : "press");
+                      origin, t->var_label[j], t->var_first[j], what, key, key);
             return MDL_EINPUT;
         }
     return MDL_OK;
@@ -231,6 +238,12 @@ int thermo_compute_add(mdl_thermo *t, const char *column, const char *origin)
     return MDL_THERMO_COMPUTE + c;
 }
 
+/* Value k of compute i on a row (pe: the observables', with the fixes' energy; the others the extras'). */
+static double compute_value(const mdl_thermo *t, int i, int k, const mdl_observables *o, const mdl_thermo_extra *x)
+{
+    return t->computes->c[i].style == MDL_COMPUTE_PE ? o->potential + o->fix_energy : x->compute[i][k];
+}
+
 static int keyword_value(void *user, const char *name, double *out, mdl_buf *why)
 {
     keyword_ctx *k = user;
@@ -245,7 +258,7 @@ static int keyword_value(void *user, const char *name, double *out, mdl_buf *why
         const int pe = k->t->computes->c[j].style == MDL_COMPUTE_PE;
         k->computes |= 1u << j;
         k->needs |= pe ? 0 : MDL_THERMO_NEEDS_COMPUTES;
-        *out = !k->o ? k->dry : pe ? k->o->potential + k->o->fix_energy : k->x->compute[j][e];
+        *out = k->o ? compute_value(k->t, j, e, k->o, k->x) : k->dry;
         return MDL_OK;
     }
     const int c = thermo_column_index(name);
@@ -268,6 +281,21 @@ static int no_variables(void *user, const char *name, double *out, mdl_buf *why)
     buf_clear(why);
     return buf_addf(why, "v_%s: the converter writes every variable into the formula", name) == MDL_OK ? MDL_EINPUT
                                                                                                      : MDL_ERUN;
+}
+
+/* A formula's words and syntax checked on dry values (k->o NULL): one that fails on each of three (a syntax
+   error, 1/(pe-pe)) fails on every row; one that fails on some (1/(temp-1)) is left to its rows. */
+static int dry_evaluate(const char *formula, keyword_ctx *k, mdl_buf *why)
+{
+    static const double DRY[] = {1.0, -1.37, 2.71};
+    double v;
+    int rc = MDL_EINPUT;
+    for (int d = 0; d < 3 && rc != MDL_OK && !k->unknown; d++) {
+        k->dry = DRY[d];
+        buf_clear(why);
+        rc = lammps_expr_eval_thermo(formula, no_variables, keyword_value, k, &v, why);
+    }
+    return rc;
 }
 
 /* NAME's formula in vars ("NAME=FORMULA;..."), malloc'ed, or NULL. */
@@ -343,17 +371,9 @@ int thermo_variable_add(mdl_thermo *t, const char *column, const char *vars, con
         mdl_error("%s: [output] thermo_columns: %s: no formula for it in [output] thermo_variables", origin, column);
         return -1;
     }
-    /* its words and syntax checked on dry values: a formula that fails on each of three (a syntax
-       error, 1/(pe-pe)) fails on every row; one that fails on some (1/(temp-1)) is left to its rows */
-    static const double DRY[] = {1.0, -1.37, 2.71};
     keyword_ctx k = {t, 0, 0, NULL, NULL, 0, 0, "", 0, 0, 0};
     mdl_buf why = {0};
-    double v;
-    int rc = MDL_EINPUT;
-    for (int d = 0; d < 3 && rc != MDL_OK && !k.unknown; d++) {
-        k.dry = DRY[d];
-        rc = lammps_expr_eval_thermo(f, no_variables, keyword_value, &k, &v, &why);
-    }
+    const int rc = dry_evaluate(f, &k, &why);
     if (rc != MDL_OK) {
         mdl_error("%s: [output] thermo_variables: %s = %s: %s", origin, column + 2, f, buf_str(&why));
         buf_free(&why), free(f);
@@ -396,7 +416,7 @@ double thermo_value(mdl_thermo *t, int c, long step, double time, const mdl_obse
         return thermo_column_value(t, c, step, time, o, x);
     if (c >= MDL_THERMO_COMPUTE) { /* an extensive value per atom with thermo_modify norm, as LAMMPS's thermo */
         const int j = c - MDL_THERMO_COMPUTE, i = t->comp_of[j];
-        const double v = t->computes->c[i].style == MDL_COMPUTE_PE ? o->potential + o->fix_energy : x->compute[i][t->comp_k[j]];
+        const double v = compute_value(t, i, t->comp_k[j], o, x);
         return t->norm && compute_extensive(&t->computes->c[i], t->comp_k[j]) ? v / t->natoms : v;
     }
     if (c >= MDL_THERMO_FIX) { /* extensive, as LAMMPS's fixes: per atom with thermo_modify norm */
@@ -431,23 +451,16 @@ int thermo_formula_value(mdl_thermo *t, const char *formula, long step, double t
 
 int thermo_check_formula(const mdl_thermo *t, const char *formula, mdl_buf *why)
 {
-    static const double DRY[] = {1.0, -1.37, 2.71};
     keyword_ctx k = {t, 0, 0, NULL, NULL, 0, 0, "", 0, 0, 0};
     double v;
-    int rc = MDL_EINPUT;
-    for (int d = 0; d < 3 && rc != MDL_OK && !k.unknown; d++) {
-        k.dry = DRY[d];
-        buf_clear(why);
-        rc = lammps_expr_eval_thermo(formula, no_variables, keyword_value, &k, &v, why);
-    }
+    const int rc = dry_evaluate(formula, &k, why);
     const int miss = rc == MDL_OK ? k.requires & ~made_computes(t) : 0;
     if (miss) {
+        const char *what, *key;
+        missing_compute(miss, &what, &key);
         buf_clear(why);
         return buf_addf(why, "%s needs the %s LAMMPS computes only for a thermo column such as %s (LAMMPS: thermo keyword "
-                        "in variable requires thermo to use/init %s)", k.first, miss & LAMMPS_TEMP ? "temperature" :
-                        miss & LAMMPS_PE ? "potential energy" : "pressure", miss & LAMMPS_TEMP ? "temp" : miss & LAMMPS_PE ?
-                        "pe" : "press", miss & LAMMPS_TEMP ? "temp" : miss & LAMMPS_PE ? "pe" : "press") == MDL_OK
-                   ? MDL_EINPUT : MDL_ERUN;
+                        "in variable requires thermo to use/init %s)", k.first, what, key, key) == MDL_OK ? MDL_EINPUT : MDL_ERUN;
     }
     uint32_t current = 0; /* the computes the table's last row invoked: its columns' and its formulas' */
     for (int c = 0; c < t->ncompcol; c++)

@@ -20,6 +20,7 @@ enum mdl_input_format { MDL_INPUT_AUTO, MDL_INPUT_DATA, MDL_INPUT_XYZ, MDL_INPUT
 enum mdl_list_form { MDL_LIST_AUTO, MDL_LIST_PLAIN, MDL_LIST_PACKED };
 enum mdl_gpu_comm { MDL_COMM_AUTO, MDL_COMM_DIRECT, MDL_COMM_NCCL, MDL_COMM_MPI };
 enum mdl_gpu_arrays { MDL_ARRAYS_SPARE, MDL_ARRAYS_TIGHT };
+enum mdl_gpu_step { MDL_GPU_STEP_AUTO, MDL_GPU_STEP_GRAPHS, MDL_GPU_STEP_PERSISTENT };
 enum mdl_dump_field { MDL_DUMP_POSITION = 1, MDL_DUMP_VELOCITY = 2, MDL_DUMP_FORCE = 4, MDL_DUMP_IMAGE = 8,
                       MDL_DUMP_ALL = 15,
                       MDL_DUMP_BUILD = 16 /* the positions at the last list build: a checkpoint's, where the
@@ -173,6 +174,7 @@ typedef struct mdl_config_s {
     int processors[3];        /* MPI bricks along x, y, z (product = ranks); 0 0 0: auto */
     int gpu_comm;             /* GPU ranks: MDL_COMM_AUTO, _DIRECT, _NCCL, _MPI */
     int gpu_arrays;           /* GPU ranks: MDL_ARRAYS_SPARE (room for arrivals) or MDL_ARRAYS_TIGHT */
+    int gpu_step;             /* one GPU: enum mdl_gpu_step (the persistent step where the size rule says: auto) */
 
     /* [output] */
     int thermo;

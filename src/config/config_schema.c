@@ -89,7 +89,7 @@ static const key_spec SCHEMA[] = {
     {"run", "threads", K_AUTO_INT, F(threads), 1, 1024, 0, NULL},
     {"run", "processors", K_AUTO_INT3, F(processors), 1, 65536, 0, NULL},
     {"run", "gpu_comm", K_ENUM, F(gpu_comm), 0, 0, 0, "auto|direct|nccl|mpi"},
-    {"run", "gpu_arrays", K_ENUM, F(gpu_arrays), 0, 0, 0, "spare|tight"},
+    {"run", "gpu_arrays", K_ENUM, F(gpu_arrays), 0, 0, 0, "spare|tight"}, {"run", "gpu_step", K_ENUM, F(gpu_step), 0, 0, 0, "auto|graphs|persistent"},
     {"output", "thermo", K_THERMO, F(thermo), 0, 2e9, 0, NULL},
     {"output", "thermo_file", K_STRING, F(thermo_file), 0, 0, 0, NULL},
     {"output", "thermo_columns", K_WORDS, F(thermo_columns), 0, 0, 0, NULL}, {"output", "thermo_computes", K_WORDS, F(thermo_compute_keys), 0, 0, 0, NULL},

@@ -29,7 +29,7 @@ mdl_setup backend_setup(const mdl_config *cfg, const mdl_units *u, const mdl_pai
                        .max_neighbors = cfg->max_neighbors, .threads = cfg->threads,
                        .outer_skin = cfg->outer_skin, .list_form = (enum mdl_list_form)cfg->list_form,
                        .grow = cfg->grow, .comm = (enum mdl_gpu_comm)cfg->gpu_comm,
-                       .arrays = (enum mdl_gpu_arrays)cfg->gpu_arrays, .rebuild_timeline = cfg->rebuild_timeline};
+                       .arrays = (enum mdl_gpu_arrays)cfg->gpu_arrays, .step_mode = (enum mdl_gpu_step)cfg->gpu_step, .rebuild_timeline = cfg->rebuild_timeline};
     if (strcmp(cfg->method, "brute") == 0)
         setup.method = MDL_NL_BRUTE;
     else if (strcmp(cfg->method, "brute-atomic") == 0)

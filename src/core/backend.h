@@ -35,12 +35,13 @@ typedef struct {
     int grid[3];       /* bricks along x, y, z, one per rank (0 0 0: one) */
     double rghost;     /* the ghost cutoff: at least the largest list cutoff of the run */
     /* the GPU's choices that a user makes ([neighbor] outer_skin, list, grow; [run] gpu_comm,
-       gpu_arrays; [output] rebuild_timeline: docs/CONFIG.md); the CPU has none of them */
+       gpu_arrays, gpu_step; [output] rebuild_timeline: docs/CONFIG.md); the CPU has none of them */
     double outer_skin; /* one rank: lists pruned from an outer list this much longer (0: built directly) */
     enum mdl_list_form list_form;
     int grow;          /* the list grows past max_neighbors (0: rows past it take a slower pass) */
     enum mdl_gpu_comm comm;
     enum mdl_gpu_arrays arrays;
+    enum mdl_gpu_step step_mode; /* one GPU: graphs, the persistent step, or the size rule's choice (auto) */
     int rebuild_timeline; /* ranks: the rebuild to time stage by stage (0: none) */
     /* a restart's lists: the positions at its checkpoint's last build (N x 3, by id) and the steps
        since; the backend builds from them, its atoms in the order of that build, so that the run
@@ -69,6 +70,7 @@ typedef struct {
     const char *exchange; /* how ranks exchange atoms (NULL: one rank) */
     long grown;          /* GPU ranks: times this rank's per-atom arrays grew for arrivals and ghosts */
     long folded;         /* steps whose chained kicks ran in the force pass (MDL_FORCES_THEN_KICKS) */
+    long persistent;     /* steps made by advance_plain */
     long prunes;         /* pruned lists: inner lists made from the outer list, builds not counted */
     double outer_skin;   /* pruned lists: the outer list's skin (0: lists not pruned) */
     const char *cell_sort; /* GPU: how atoms are sorted by cell (NULL: they are not) */
@@ -138,6 +140,15 @@ typedef struct {
        decision reached the host); the caller makes them again, then calls end_step again */
     int (*begin_step)(void *ctx, long step, int kind);
     int (*end_step)(void *ctx, int *redo);
+    /* plain steps from `step` on, at most `steps` of them, made at once where the backend can: steps
+       of velocity Verlet alone, with Langevin's force (langevin, seed; NULL: none) or with the
+       backend's Nose-Hoover chains (nose_hoover_init), and no other thermostat, fix, wall or barostat, no energy, none looked at in between (each chained into
+       the next, the last step's chained into the first), each what
+       begin_step .. end_step would make of it, to the bit. *done: how many it made (0: none; the
+       caller makes the next one itself). The GPU makes them in one launch (docs/ARCHITECTURE.md's
+       rule), stopping before a step that rebuilds the lists, and waits for it. NULL: a backend
+       without. */
+    int (*advance_plain)(void *ctx, long step, long steps, const mdl_langevin *langevin, uint64_t seed, long *done);
     /* velocity Verlet: half kick + drift, then (after forces) the second half kick; with
        then_first, the next step's half kick + drift follow at once (GPU: in the same pass over
        the atoms, the same arithmetic) and that step makes no integrate_first call */

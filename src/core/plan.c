@@ -58,8 +58,8 @@ int run_choose_grid(const mdl_config *cfg, const char *backend, int nranks, cons
     return MDL_OK;
 }
 
-/* The GPU's keys ([neighbor] outer_skin, list, layout, max_neighbors, grow; [run] gpu_comm, gpu_arrays; [output]
-   rebuild_timeline) where they cannot act: refused where the run would be wrong to go on, else a
+/* The GPU's keys ([neighbor] outer_skin, list, layout, max_neighbors, grow; [run] gpu_comm, gpu_arrays, gpu_step;
+   [output] rebuild_timeline) where they cannot act: refused where the run would be wrong to go on, else a
    warning that names the key. */
 int run_check_gpu_keys(const mdl_config *cfg, const char *backend, int nranks, const mdl_system *s,
                        const mdl_pair_table *pt)
@@ -75,12 +75,15 @@ int run_check_gpu_keys(const mdl_config *cfg, const char *backend, int nranks, c
                 {"neighbor", "layout", config_has(cfg, "neighbor", "layout"), 0},
                 {"neighbor", "max_neighbors", cfg->max_neighbors > 0, 0},
                 {"neighbor", "grow", !cfg->grow, 0},           {"run", "gpu_comm", cfg->gpu_comm != 0, 1},
-                {"run", "gpu_arrays", cfg->gpu_arrays != 0, 1}, {"output", "rebuild_timeline", cfg->rebuild_timeline > 0, 2}};
+                {"run", "gpu_arrays", cfg->gpu_arrays != 0, 1}, {"output", "rebuild_timeline", cfg->rebuild_timeline > 0, 2},
+                {"run", "gpu_step", cfg->gpu_step != 0, 3}}; /* ranks_only 3: one GPU alone */
     const int ghosts = nranks > 1 || domain_box_ghosted(&s->box, ghost_cutoff(cfg, pt)); /* ranks_only 2: one rank's ghosts too */
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-        if (keys[k].set && (!gpu || (keys[k].ranks_only == 1 && nranks == 1) || (keys[k].ranks_only == 2 && !ghosts)))
+        if (keys[k].set && (!gpu || (keys[k].ranks_only == 1 && nranks == 1) || (keys[k].ranks_only == 2 && !ghosts) ||
+                            (keys[k].ranks_only == 3 && nranks > 1)))
             mdl_warn("%s: [%s] %s: not used by this run (%s)", config_origin(cfg, keys[k].section, keys[k].key),
-                     keys[k].section, keys[k].key, !gpu ? "a GPU key, and the backend is cpu" : "it acts between GPU ranks");
+                     keys[k].section, keys[k].key, !gpu ? "a GPU key, and the backend is cpu"
+                     : keys[k].ranks_only == 3 ? "it acts on one GPU alone" : "it acts between GPU ranks");
     if (gpu && nranks > 1 && !cfg->distance_check) {
         mdl_error("%s: [neighbor] distance_check = no: GPU ranks rebuild on the skin test only (one GPU, the CPU "
                   "backend and CPU ranks take it)", config_origin(cfg, "neighbor", "distance_check"));

@@ -77,6 +77,20 @@ static int advance(run_state *r, long step)
     return MDL_OK;
 }
 
+/* How many steps from `step` on are plain (advance's chain without a row, frame, sample, stop or the
+   skin tuner's boundary), at most 10,000 (a stop signal waits for them). */
+static long plain_steps(const run_state *r, long step)
+{
+    long k = 0;
+    if (r->prof || stop_signal())
+        return 0;
+    for (long s = step; k < 10000 && s < r->final_step; s++, k++)
+        if (is_thermo_step(r->cfg, s, r->final_step) || is_dump_step(r, s) || analysis_is_step(&r->an, s) ||
+            skin_tuner_boundary(&r->tuner, s))
+            break;
+    return k;
+}
+
 /* A stop signal at `step`: the rows, a last frame, and the analysis of the samples taken so far. */
 static int stop_on_signal(run_state *r, long step)
 {
@@ -152,7 +166,13 @@ static int run_stage(run_state *r, int continued)
         return stop_on_signal(r, r->first_step);
     double t0 = mdl_wtime(), c0 = mdl_cpu_seconds();
     for (long step = r->first_step + 1; step <= r->final_step; step++) {
-        MDL_TRY(advance(r, step));
+        long plain = plain_steps(r, step), done = 0;
+        if (plain > 0)
+            MDL_TRY(stepper_advance_plain(&r->st, step, plain, &done));
+        if (done > 0)
+            step += done - 1, r->st.timers.mark = mdl_wtime();
+        else
+            MDL_TRY(advance(r, step));
         draw_progress(r, step, t0);
         MDL_TRY(stop_signal_agree(r->nranks));
         if (stop_signal() && !r->st.first_done) /* else one more step, unchained */
@@ -165,7 +185,7 @@ static int run_stage(run_state *r, int continued)
     r->cpu = mdl_cpu_seconds() - c0;
     MDL_TRY(r->ops->stats(r->ctx, &r->stats));
     r->stats.builds -= before.builds, r->stats.dangerous -= before.dangerous, r->stats.prunes -= before.prunes;
-    r->stats.folded -= before.folded, r->stats.grown -= before.grown, r->stats.comm_seconds -= before.comm_seconds;
+    r->stats.folded -= before.folded, r->stats.persistent -= before.persistent, r->stats.grown -= before.grown, r->stats.comm_seconds -= before.comm_seconds;
     run_clear_progress(r);
     mdl_summary m = {cfg, r->ops->name, r->natoms, r->nranks, {r->grid[0], r->grid[1], r->grid[2]}, &r->st.timers,
                      &r->stats, r->species_counts, r->volume_sum, r->volume_rows, r->final_step, r->cpu,

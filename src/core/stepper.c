@@ -99,6 +99,20 @@ static void phase_end(mdl_stepper *st, int phase)
     phase_stop(&st->timers, phase);
 }
 
+int stepper_advance_plain(mdl_stepper *st, long step, long steps, long *done)
+{
+    *done = 0;
+    const mdl_thermostat *t = &st->thermostat;
+    const int langevin = t->action == MDL_ACT_FORCE, chains = t->action == MDL_ACT_CHAINS && !thermostat_barostat(t);
+    if (!st->ops->advance_plain || !st->first_done || st->sync_phases || (st->cfg->ensemble != MDL_NVE && !langevin && !chains) ||
+        st->cfg->walls.n || st->cfg->force_fixes.n)
+        return MDL_OK;
+    phase_start(&st->timers);
+    MDL_TRY(st->ops->advance_plain(st->ctx, step, steps, langevin ? &t->langevin : NULL, t->seed, done));
+    phase_stop(&st->timers, PH_FORCE);
+    return *done > 0 ? stepper_check_health(st, step + *done - 1) : MDL_OK;
+}
+
 int stepper_advance(mdl_stepper *st, long step, int energy, int chain)
 {
     const mdl_backend_ops *ops = st->ops;

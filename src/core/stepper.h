@@ -59,6 +59,10 @@ int stepper_setup(mdl_stepper *st, long step, int forces_given);
    this step and the next (no thermo row, frame or stop), so the next step's first half kick and
    drift may be done with this step's last one. */
 int stepper_advance(mdl_stepper *st, long step, int energy, int chain);
+/* Steps from `step` on, at most `steps`, each one stepper_advance would make with energy 0 and
+   chain 1, made at once by the backend where it can (advance_plain: velocity Verlet alone, with
+   Langevin's force or with Nose-Hoover's chains in a fixed box, the last step chained into this one); *done: how many (0: none, the caller makes the step). */
+int stepper_advance_plain(mdl_stepper *st, long step, long steps, long *done);
 /* The run went wrong at `step` (a failed health check, or the named observable not finite):
    finds the atom at fault, says what and where, returns MDL_ERUN. */
 int stepper_unhealthy(mdl_stepper *st, long step, const char *observable);

@@ -112,6 +112,8 @@ static void print_summary(const mdl_summary *r, double loop, const double *all)
         mdl_say("Cell sort = %s\n", r->stats->cell_sort);
     if (r->stats->folded)
         mdl_say("Steps with the kicks in the force pass = %ld\n", r->stats->folded);
+    if (r->stats->persistent)
+        mdl_say("Steps in the persistent step = %ld\n", r->stats->persistent);
     if (r->stats->grown)
         mdl_say("Atom arrays grown = %ld times (rank 0: arrivals and ghosts past their room)\n", r->stats->grown);
     mdl_print_cpu_use(r->cpu, loop, r->threads, r->backend);

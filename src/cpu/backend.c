@@ -470,7 +470,7 @@ static int cpu_stats(void *p, mdl_backend_stats *out)
     double pairs = (double)(nlist_pairs(nl) - with_ghosts) + 0.5 * (double)with_ghosts;
     MDL_TRY(comm_sum_doubles(&pairs, 1));
     *out = (mdl_backend_stats){pairs, 0, c->builds, c->dangerous, c->last_build, 0, c->comm_seconds, c->dm.nlocal,
-                               c->s.n - c->dm.nlocal, c->dm.size > 1 ? "MPI" : NULL, 0, 0, 0, 0, NULL, c->built};
+                               c->s.n - c->dm.nlocal, c->dm.size > 1 ? "MPI" : NULL, 0, 0, 0, 0, 0, NULL, c->built};
     return MDL_OK;
 }
 

@@ -231,6 +231,7 @@ static int gpu_create(void **out, const mdl_setup *setup, const mdl_system *s)
     }
     c->n = c->nall = own->n;
     c->tight = setup->arrays == MDL_ARRAYS_TIGHT;
+    c->step_mode = setup->step_mode;
     c->cap = gpu_pos_atoms(c->halo && !c->tight ? halo_capacity(c, own->n) : own->n);
     c->restart_since = -1;
     int rc = gpu_alloc_state(c);
@@ -557,6 +558,7 @@ const mdl_backend_ops mdl_gpu_backend = {
     .synchronize = gpu_sync,
     .begin_step = gpu_begin_step,
     .end_step = gpu_end_step,
+    .advance_plain = gpu_advance_plain,
     .reduce_start = gpu_reduce_start,
     .reduce_poll = gpu_reduce_poll,
     .force_norms = gpu_force_norms,

@@ -37,7 +37,8 @@ static inline unsigned grid_for(size_t n, unsigned block)
 
 /* real4: one atom's packed position (x y z and the species) as a value. pos_t: what arrays of
    packed positions are made of (gpu.h's layout), read with pos_at (plain loads) or load4 (through
-   the read-only cache) and written with pos_put. */
+   the read-only cache; load4_cg past L1, for positions other blocks write within the same launch)
+   and written with pos_put. */
 #ifdef MDLITE_GPU_DOUBLE
 struct __align__(32) real4 {
     double x, y, z, w;
@@ -60,6 +61,13 @@ __device__ __forceinline__ real4 load4(const pos_t *p, int i)
     const double2 a = __ldg(&b.xy[r]);
     return {a.x, a.y, __ldg(&b.z[r]), __ldg(&b.w[r])};
 }
+__device__ __forceinline__ real4 load4_cg(const pos_t *p, int i)
+{
+    const pos_t &b = p[(unsigned)i / GPU_POS_BLOCK];
+    const int r = (unsigned)i % GPU_POS_BLOCK;
+    const double2 a = __ldcg(&b.xy[r]);
+    return {a.x, a.y, __ldcg(&b.z[r]), __ldcg(&b.w[r])};
+}
 __device__ __forceinline__ void pos_put(pos_t *p, int i, real4 v)
 {
     pos_t &b = p[(unsigned)i / GPU_POS_BLOCK];
@@ -73,6 +81,7 @@ typedef float4 real4;
 typedef float4 pos_t;
 __device__ __forceinline__ real4 pos_at(const pos_t *p, int i) { return p[i]; }
 __device__ __forceinline__ real4 load4(const pos_t *p, int i) { return __ldg(&p[i]); }
+__device__ __forceinline__ real4 load4_cg(const pos_t *p, int i) { return __ldcg(&p[i]); }
 __device__ __forceinline__ void pos_put(pos_t *p, int i, real4 v) { p[i] = v; }
 __device__ __forceinline__ mdl_real type_to_real(int t) { return __int_as_float(t); }
 __device__ __forceinline__ int real_to_type(mdl_real r) { return __float_as_int(r); }
@@ -173,6 +182,13 @@ __device__ __forceinline__ void outer_flag(unsigned live, real4 q, mdl_real d2, 
 {
     if (__any_sync(live, q.w + sqrt(d2) > half) && (int)(threadIdx.x & 31) == __ffs(live) - 1)
         *far_outer = 1;
+}
+
+/* A neighbor's position: through the read-only cache, or (CG: written within this launch) past L1. */
+template <bool CG>
+__device__ __forceinline__ real4 neighbor_at(const pos_t *p, int i)
+{
+    return CG ? load4_cg(p, i) : load4(p, i);
 }
 
 __device__ __forceinline__ mdl_real displacement2(real4 p, real4 q)

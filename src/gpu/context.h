@@ -57,7 +57,8 @@ typedef struct {
     int flip;                 /* the swaps so far, mod 2: which buffer pos4 is (graphs hold pointers) */
     int *ix, *iy, *iz, *type;
     int64_t *id;
-    int *nl, *count, *flags;  /* flags[1]: largest overflowing count (flags[0]: unused by the run) */
+    int *nl, *count, *flags;  /* flags[1]: largest overflowing count (flags[0]: unused by the run; flags[2]: the
+                                 persistent step's count of steps made) */
     int *nl_table;            /* in nl's allocation, after the slots: a packed list's table (gpu.h) */
     int *onl, *ocount;        /* pruned lists: the outer list (nl's strides and capacity) and its counts, */
     mdl_real *pos_outer;      /* and the packed positions at its build: one allocation, at onl */
@@ -77,6 +78,8 @@ typedef struct {
     long extra_builds;        /* builds the host made between steps (a new skin, a grown list) */
     int list_fixed;           /* [neighbor] grow = no: the list never grows */
     int tight;                /* [run] gpu_arrays = tight: per-atom arrays cut and grown to the atom */
+    int step_mode;            /* [run] gpu_step: enum mdl_gpu_step */
+    long persistent;          /* steps made by the persistent step (gpu_advance_plain) */
     enum gpu_list_want list_form; /* [neighbor] list */
     long grown;               /* times the per-atom arrays grew */
     int *cell, *perm, *cell_start, *cell_end; /* several ranks: the ghosts' bounds after the atoms' */
@@ -213,6 +216,7 @@ int gpu_set_skin(void *p, double skin);
 int gpu_rebuild_between_steps(gpu_ctx *c); /* the device waited for; a barostat's box pulled, the grid
                                               decided again; graphs recorded again */
 int gpu_end_step(void *p, int *redo);
+int gpu_advance_plain(void *p, long step, long steps, const mdl_langevin *langevin, uint64_t seed, long *done);
 /* A barostat's box stays where it is from now on (its chains stop): the host's box read from the
    device, the grid decided again for a fixed box, the graphs dropped. Nothing for a fixed box. */
 int gpu_fix_box(gpu_ctx *c);

@@ -1,9 +1,17 @@
 // GPU pair forces, one kernel per style (physics/pair_styles.h): one thread per atom over its full
 // list (no atomics), the species table in constant memory, pair arithmetic in mdl_real (float in
-// mixed precision).
+// mixed precision); and the persistent step of small systems, many steps in one cooperative launch.
 #include "../physics/pair_styles.h"
 #include "../physics/species.h"
 #include "common.cuh"
+#include "../physics/langevin.h"
+#include "nose_hoover.cuh"
+#include "persistent.h"
+#include "../physics/rebuild.h"
+#include "../physics/rng.h"
+
+#include <cooperative_groups.h>
+#include <curand_kernel.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,14 +106,15 @@ __device__ __forceinline__ void add_pair(real4 pi, real4 pj, int row, mdl_real c
 /* A row the list could not hold (until the host grows it): every atom is a candidate, lane s of
    the atom's T lanes taking j = s, s + T, ... Kept out of line so that the list loop compiles as
    if it were alone. */
-template <int EV, bool SINGLE, int STYLE, int T>
+template <int EV, bool SINGLE, int STYLE, int T, bool CG>
 __device__ __noinline__ void add_all_pairs(int i, int s, int nall, const pos_t *__restrict__ pos, int row,
                                            mdl_real cut2, image_lengths m, mdl_real *sums)
 {
-    const real4 pi = pos_at(pos, i);
+    const real4 pi = CG ? load4_cg(pos, i) : pos_at(pos, i);
     for (int j = s; j < nall; j += T)
         if (j != i)
-            add_pair<EV, SINGLE, STYLE>(pi, load4(pos, j), row, cut2, m, sums[0], sums[1], sums[2], sums[3], sums[4]);
+            add_pair<EV, SINGLE, STYLE>(pi, neighbor_at<CG>(pos, j), row, cut2, m, sums[0], sums[1], sums[2], sums[3],
+                                        sums[4]);
 }
 
 /* How the force kernel reads the list: atom indices through the caches, or loaded to be evicted
@@ -120,18 +129,20 @@ enum { LIST_CACHED, LIST_STREAMED, LIST_PACKED, LIST_RELATIVE };
    list best when there are many. LIST_PACKED: the block first copies the tables of its atoms'
    warps into shared memory; LIST_RELATIVE (one rank: nall = n): entry e of row i is atom
    (i + e) mod n. KICK: the atom's force goes on into the chained kicks and drift (ch). */
-template <int EV, bool SINGLE, int STYLE, int T, int LIST, bool KICK>
-__global__ void __launch_bounds__(MDL_BLOCK) pair_kernel(int n, int nall, const pos_t *__restrict__ pos,
-                                                       const int *__restrict__ nl, const int *__restrict__ table,
-                                                       const int *__restrict__ count, int si, int sk, int capacity,
-                                                       mdl_real *fx, mdl_real *fy, mdl_real *fz, mdl_real *pe,
-                                                       mdl_real *w, const int *halt,
-                                                       const __grid_constant__ gpu_chain ch)
+/* Block `block`'s atoms (the kernel's blockIdx.x; the persistent step's blocks take several in turn:
+   with LIST_PACKED they wait for each other between them, the tables being shared, and CG: the
+   positions read past L1, since other blocks write them within the launch). */
+template <int EV, bool SINGLE, int STYLE, int T, int LIST, bool KICK, bool CG = false>
+__device__ __forceinline__ void pair_block(int block, int n, int nall, const pos_t *__restrict__ pos,
+                                           const int *__restrict__ nl, const int *__restrict__ table,
+                                           const int *__restrict__ count, int si, int sk, int capacity, mdl_real *fx,
+                                           mdl_real *fy, mdl_real *fz, mdl_real *pe, mdl_real *w, const int *halt,
+                                           const gpu_chain &ch)
 {
     constexpr bool PACKED = LIST == LIST_PACKED, REL = LIST == LIST_RELATIVE, STREAM = LIST != LIST_CACHED;
     constexpr int ATOMS = MDL_BLOCK / T, TABLES = ATOMS < 32 ? 1 : ATOMS / 32; /* T = 8: half a table */
     __shared__ int tables[PACKED ? TABLES * GPU_LIST_TABLE : 1];
-    const int g = blockIdx.x * blockDim.x + threadIdx.x, i = g / T, s = g % T, w0 = blockIdx.x * ATOMS / 32;
+    const int g = block * blockDim.x + threadIdx.x, i = g / T, s = g % T, w0 = block * ATOMS / 32;
     if (PACKED) {
         const int warps = (n + 31) / 32;
         for (int t = threadIdx.x; t < TABLES * GPU_LIST_TABLE; t += blockDim.x)
@@ -141,7 +152,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) pair_kernel(int n, int nall, const 
     if (i >= n || *halt) /* whole groups leave together: n * T threads cover whole groups */
         return;
     const image_lengths &m = c_image;
-    const real4 pi = pos_at(pos, i);
+    const real4 pi = CG ? load4_cg(pos, i) : pos_at(pos, i);
     const int row = SINGLE ? 0 : real_to_type(pi.w) * c_ntypes;
     const mdl_real cut2 = c_cutsq[0];
     mdl_real fxi = 0, fyi = 0, fzi = 0, e = 0, v = 0;
@@ -150,7 +161,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) pair_kernel(int n, int nall, const 
     const bool packed_row = REL || (PACKED && tw[GPU_LIST_TABLE - 1] == GPU_LIST_PACKED); /* two entries per int */
     if (cnt > (packed_row ? 2 * capacity : capacity)) {
         mdl_real a[5] = {0, 0, 0, 0, 0};
-        add_all_pairs<EV, SINGLE, STYLE, T>(i, s, nall, pos, row, cut2, m, a);
+        add_all_pairs<EV, SINGLE, STYLE, T, CG>(i, s, nall, pos, row, cut2, m, a);
         fxi = a[0], fyi = a[1], fzi = a[2], e = a[3], v = a[4];
     } else if (packed_row) {
         /* lane s: the ints w = s, s + T, ... below full (two entries each), two ints at a time so
@@ -158,7 +169,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) pair_kernel(int n, int nall, const 
            by the lane whose turn it is; neighbor(x): the position of the atom in x's low 16 bits */
         const unsigned *words = (const unsigned *)nl + i;
         const auto neighbor = [&](unsigned low) {
-            return load4(pos, REL ? gpu_list_relative(i, low & 0xffffu, nall) : gpu_list_unpack(tw, low & 0xffffu));
+            return neighbor_at<CG>(pos, REL ? gpu_list_relative(i, low & 0xffffu, nall) : gpu_list_unpack(tw, low & 0xffffu));
         };
         const int full = cnt >> 1;
         int w = s;
@@ -189,7 +200,7 @@ __global__ void __launch_bounds__(MDL_BLOCK) pair_kernel(int n, int nall, const 
 #pragma unroll 4
         for (int k = s; k < cnt; k += T) {
             const int j = (int)list_load<STREAM>((const unsigned *)&list[(size_t)k * sk]);
-            add_pair<EV, SINGLE, STYLE>(pi, load4(pos, j), row, cut2, m, fxi, fyi, fzi, e, v);
+            add_pair<EV, SINGLE, STYLE>(pi, neighbor_at<CG>(pos, j), row, cut2, m, fxi, fyi, fzi, e, v);
         }
     }
     if (T > 1) { /* the group's lanes are consecutive lanes of one warp */
@@ -217,6 +228,18 @@ __global__ void __launch_bounds__(MDL_BLOCK) pair_kernel(int n, int nall, const 
         pe[i] = (mdl_real)0.5 * e;
     if (EV)
         w[i] = (mdl_real)0.5 * v;
+}
+
+template <int EV, bool SINGLE, int STYLE, int T, int LIST, bool KICK>
+__global__ void __launch_bounds__(MDL_BLOCK) pair_kernel(int n, int nall, const pos_t *__restrict__ pos,
+                                                       const int *__restrict__ nl, const int *__restrict__ table,
+                                                       const int *__restrict__ count, int si, int sk, int capacity,
+                                                       mdl_real *fx, mdl_real *fy, mdl_real *fz, mdl_real *pe,
+                                                       mdl_real *w, const int *halt,
+                                                       const __grid_constant__ gpu_chain ch)
+{
+    pair_block<EV, SINGLE, STYLE, T, LIST, KICK>(blockIdx.x, n, nall, pos, nl, table, count, si, sk, capacity, fx, fy,
+                                                 fz, pe, w, halt, ch);
 }
 
 /* Lanes per atom: 8 for the smallest systems, where one thread per atom would leave most of an
@@ -333,4 +356,223 @@ extern "C" int gpu_pair_forces_chained(int style, size_t n, int ntypes, const md
 {
     return pair_forces(style, n, n, ntypes, pos4, nl, form, table, count, si, sk, capacity, fx, fy, fz, MDL_EV_NONE,
                        NULL, NULL, &c->st->halt, c);
+}
+
+/* ---- the persistent step (small systems): one cooperative launch makes many plain steps ----
+   Each step as the step's graph makes it -- the rebuild test's count, the forces, then both half
+   kicks and the drift with the skin test (kick_drift's arithmetic) -- with the grid synchronised
+   between the phases. It stops before a step whose test would rebuild, prune or halt (the graph's
+   step makes that one), so the lists, the order of the atoms and every sum are those of the
+   graphs' run: the same bits. */
+namespace cg = cooperative_groups;
+
+/* The thermostat a persistent step makes: none, Langevin's force, Nose-Hoover's chains. */
+enum { PERSIST_NVE, PERSIST_LANGEVIN, PERSIST_CHAINS };
+
+/* Atom i's force of step `step` with Langevin's added as langevin_kernel adds it (PERSIST_LANGEVIN);
+   then its both half kicks (PERSIST_CHAINS: the chains' factor between them), drift and skin test:
+   kick_drift_kernel<2>'s */
+template <int THERMOSTAT>
+__device__ __forceinline__ void persistent_kick(int i, const gpu_steps &a, gpu_nb_state *st, uint64_t step)
+{
+    constexpr bool LANGEVIN = THERMOSTAT == PERSIST_LANGEVIN, CHAINS = THERMOSTAT == PERSIST_CHAINS;
+    mdl_real d2 = 0;
+    real4 q = {};
+    if (i < a.n) {
+        const int t = a.type[i];
+        mdl_real fx = a.fx[i], fy = a.fy[i], fz = a.fz[i];
+        if (LANGEVIN) {
+            curandStatePhilox4_32_10_t rs;
+            curand_init(mdl_rng_key(a.seed, MDL_STREAM_LANGEVIN), (unsigned long long)a.id[i], 4ull * step, &rs);
+            const uint4 r = curand4(&rs);
+            const uint32_t words[3] = {r.x, r.y, r.z};
+            double f[3];
+            langevin_force(&a.lp, step, a.mass[t], a.vx[i], a.vy[i], a.vz[i], words, f);
+            a.fx[i] = fx += (mdl_real)f[0];
+            a.fy[i] = fy += (mdl_real)f[1];
+            a.fz[i] = fz += (mdl_real)f[2];
+        }
+        const real4 p = kick_drift_of<2, CHAINS>(i, a.dtf * a.inv_mass[t], a.dt, fx, fy, fz, type_to_real(t), a.x, a.y,
+                                                 a.z, a.vx, a.vy, a.vz, CHAINS ? __ldcg(a.nh_factor) : 1.0);
+        pos_put((pos_t *)a.pos, i, p);
+        q = pos_at((const pos_t *)a.pos0, i);
+        d2 = displacement2(p, q);
+    }
+    skin_flags(0xffffffffu, d2, a.half2, a.skin2, &st->far, &st->unsafe);
+    if (a.outer_half > 0)
+        outer_flag(0xffffffffu, q, d2, a.outer_half, &st->far_outer);
+}
+
+/* Whether the rebuild test of the step `since` steps after the last build would do more than count
+   (rebuild_test_kernel: a rebuild, a prune, or a halt on an unsafe state). Read by every thread
+   between the same two synchronisations, in which nobody writes the flags. */
+__device__ __forceinline__ bool test_acts(int since, const gpu_steps &a, const gpu_nb_state *st)
+{
+    const volatile gpu_nb_state *v = st;
+    return rebuild_due(since, a.rule.every, a.rule.delay) &&
+           (v->unsafe || v->far || v->far_outer || !a.rule.distance_check);
+}
+
+/* The sum of one value over RED_BLOCK threads in block_sum3's order (its warps' sums, then warp 0's
+   sum of them), each thread of a MDL_BLOCK block standing for two of them (t: lo, t + MDL_BLOCK: hi);
+   thread 0 gets it. */
+static_assert(RED_BLOCK == 2 * MDL_BLOCK, "two of the reduction's threads per thread");
+__device__ __forceinline__ double red_block_sum(double lo, double hi)
+{
+    __shared__ double s[RED_BLOCK / 32];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    lo = warp_sum(lo), hi = warp_sum(hi);
+    if (lane == 0)
+        s[warp] = lo, s[warp + MDL_BLOCK / 32] = hi;
+    __syncthreads();
+    const double r = warp == 0 ? warp_sum(lane < RED_BLOCK / 32 ? s[lane] : 0.0) : 0.0;
+    __syncthreads(); /* s again at the next call */
+    return r;
+}
+
+/* Nose-Hoover's chained step as gpu_nose_hoover_kicked makes it: block vb of its reduce_blocks
+   blocks' sum of m (v + a f)^2 (atoms last to first), its thread t's atoms those of the kernel's
+   thread t (t < RED_BLOCK). */
+template <bool SINGLE>
+__device__ __forceinline__ double kicked_block_sum(int vb, const gpu_steps &a)
+{
+    double part[2];
+    for (int h = 0; h < 2; h++) {
+        double ke = 0;
+        for (int k = vb * RED_BLOCK + h * MDL_BLOCK + threadIdx.x; k < a.n; k += a.reduce_blocks * RED_BLOCK) {
+            const int i = a.n - 1 - k, t = SINGLE ? 0 : a.type[i];
+            const double m = a.dtf * a.inv_mass[t];
+            const double u = a.vx[i] + m * a.fx[i], v = a.vy[i] + m * a.fy[i], s = a.vz[i] + m * a.fz[i];
+            ke += a.mass[t] * (u * u + v * v + s * s);
+        }
+        part[h] = ke;
+    }
+    return red_block_sum(part[0], part[1]);
+}
+
+/* The blocks' sums added in block order (gpu_nose_hoover_kicked's last block), then the chains'
+   end of this step and start of the next, at the device's step `step`. Block 0. */
+__device__ __forceinline__ void persistent_chains(const gpu_steps &a, gpu_nb_state *st, long long step)
+{
+    double part[2] = {0, 0};
+    for (int h = 0; h < 2; h++)
+        for (int k = h * MDL_BLOCK + threadIdx.x; k < a.reduce_blocks; k += RED_BLOCK)
+            part[h] += __ldcg(&a.partials[3 * k]);
+    const double sum = red_block_sum(part[0], part[1]);
+    if (threadIdx.x == 0) {
+        st->step = step; /* the rebuild test's count, which the chains' start reads */
+        if (!st->halt)
+            nh_steps(a.nh, GPU_NH_END | GPU_NH_START, sum, 0.0, a.mvv2e, a.bx, a.nh_factor, st, a.report);
+    }
+}
+
+template <bool SINGLE, int STYLE, int T, int LIST, int THERMOSTAT>
+__global__ void __launch_bounds__(MDL_BLOCK) persistent_steps_kernel(const __grid_constant__ gpu_steps a)
+{
+    cg::grid_group grid = cg::this_grid();
+    gpu_nb_state *st = a.st;
+    const gpu_chain none = {};
+    const pos_t *pos = (const pos_t *)a.pos;
+    const int pair_blocks = (int)(((long long)a.n * T + MDL_BLOCK - 1) / MDL_BLOCK);
+    const int atom_blocks = (a.n + MDL_BLOCK - 1) / MDL_BLOCK;
+    /* a build's overflow not yet reported, or a halted state: the graphs' step says so */
+    const bool go = !*(const volatile int *)&st->halt && a.flags[1] <= st->overflow_seen;
+    int since = st->since, k = 0;
+    const long long step0 = st->step; /* the step before this launch's first */
+    for (; go && k < a.steps && !test_acts(since + 1, a, st); k++) {
+        since++;
+        for (int b = blockIdx.x; b < pair_blocks; b += gridDim.x) {
+            pair_block<MDL_EV_NONE, SINGLE, STYLE, T, LIST, false, true>(b, a.n, a.n, pos, a.nl, a.table, a.count, a.si, a.sk,
+                                                                   a.capacity, a.fx, a.fy, a.fz, NULL, NULL,
+                                                                   &st->halt, none);
+            if (LIST == LIST_PACKED)
+                __syncthreads();
+        }
+        grid.sync();
+        if (THERMOSTAT == PERSIST_CHAINS) {
+            for (int b = blockIdx.x; b < a.reduce_blocks; b += gridDim.x) {
+                const double r = kicked_block_sum<SINGLE>(b, a);
+                if (threadIdx.x == 0)
+                    a.partials[3 * b] = r;
+            }
+            grid.sync();
+            if (blockIdx.x == 0)
+                persistent_chains(a, st, step0 + k + 1);
+            grid.sync();
+        }
+        for (int b = blockIdx.x; b < atom_blocks; b += gridDim.x)
+            persistent_kick<THERMOSTAT>(b * MDL_BLOCK + threadIdx.x, a, st, (uint64_t)(step0 + k + 1));
+        grid.sync();
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        st->step = step0 + k;
+        st->since = since;
+        *a.done = k;
+    }
+}
+
+template <bool SINGLE, int STYLE, int T, int LIST, int THERMOSTAT>
+static int launch_persistent(const gpu_steps *a)
+{
+    static int per_sm = -1, sms = 0; /* co-resident blocks, asked once per kernel */
+    auto kernel = persistent_steps_kernel<SINGLE, STYLE, T, LIST, THERMOSTAT>;
+    if (per_sm < 0) {
+        int dev;
+        MDL_CUDA(cudaGetDevice(&dev));
+        MDL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        MDL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, MDL_BLOCK, 0));
+    }
+    const long long want = ((long long)a->n * T + MDL_BLOCK - 1) / MDL_BLOCK, most = (long long)per_sm * sms;
+    if (most < 1) {
+        mdl_error("internal: the persistent step's kernel fits no block on this GPU");
+        return 1;
+    }
+    void *args[] = {(void *)a};
+    MDL_CUDA(cudaLaunchCooperativeKernel((const void *)kernel, dim3((unsigned)(want < most ? want : most)),
+                                         dim3(MDL_BLOCK), args, 0, g_mdl_stream));
+    return 0;
+}
+
+template <int STYLE>
+static int persistent_style(const gpu_steps *a, int list, int lanes)
+{
+#define PERSIST_THERMOSTAT(SINGLE, T, LIST)                                                                      \
+    (a->langevin ? launch_persistent<SINGLE, STYLE, T, LIST, PERSIST_LANGEVIN>(a)                                \
+     : a->nh     ? launch_persistent<SINGLE, STYLE, T, LIST, PERSIST_CHAINS>(a)                                  \
+                 : launch_persistent<SINGLE, STYLE, T, LIST, PERSIST_NVE>(a))
+#define PERSIST_LANES(T, LIST) (a->ntypes == 1 ? PERSIST_THERMOSTAT(true, T, LIST) : PERSIST_THERMOSTAT(false, T, LIST))
+#define PERSIST_LISTS(T)                                                                                         \
+    (list == LIST_PACKED     ? PERSIST_LANES(T, LIST_PACKED)                                                     \
+     : list == LIST_RELATIVE ? PERSIST_LANES(T, LIST_RELATIVE)                                                   \
+     : list == LIST_STREAMED ? PERSIST_LANES(T, LIST_STREAMED)                                                   \
+                             : PERSIST_LANES(T, LIST_CACHED))
+    return lanes == 8 ? PERSIST_LISTS(8) : lanes == 4 ? PERSIST_LISTS(4) : PERSIST_LISTS(1);
+#undef PERSIST_LISTS
+#undef PERSIST_LANES
+#undef PERSIST_THERMOSTAT
+}
+
+extern "C" int gpu_persistent_steps(const gpu_steps *a)
+{
+    const int list = a->form == GPU_ROWS_TABLE      ? LIST_PACKED
+                     : a->form == GPU_ROWS_RELATIVE ? LIST_RELATIVE
+                     : list_streamed(a->n)          ? LIST_STREAMED
+                                                    : LIST_CACHED;
+    const int lanes = lanes_per_atom(a->n);
+    int rc;
+    switch (a->style) {
+#define STYLE_CASE(ID, NAME)                                                                                     \
+    case MDL_PAIR_##ID:                                                                                          \
+        rc = persistent_style<MDL_PAIR_##ID>(a, list, lanes);                                                    \
+        break;
+        MDL_PAIR_STYLES(STYLE_CASE)
+#undef STYLE_CASE
+    default:
+        mdl_error("internal: pair style %d has no persistent step", a->style);
+        return 1;
+    }
+    if (rc)
+        return 1;
+    MDL_LAUNCHED("persistent_steps");
+    return 0;
 }

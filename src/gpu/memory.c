@@ -87,7 +87,7 @@ int gpu_alloc_state(gpu_ctx *c)
         TRY(gpu_malloc(a[k].p, c->cap * a[k].bytes, a[k].what));
     if (!c->halo && fold_wanted())
         TRY(gpu_malloc((void **)&c->pos4_next, c->cap * 4 * sizeof(mdl_real), "packed positions (next step)"));
-    TRY(gpu_malloc((void **)&c->flags, 2 * sizeof(int), "flags"));
+    TRY(gpu_malloc((void **)&c->flags, 3 * sizeof(int), "flags"));
     TRY(gpu_malloc((void **)&c->nbs, sizeof(gpu_nb_state), "list state"));
     TRY(gpu_malloc((void **)&c->partials, 3 * gpu_reduce_blocks(c->cap) * sizeof(double), "reduction"));
     TRY(gpu_malloc((void **)&c->result, 3 * (1 + MDL_THERMO_SLOTS) * sizeof(double), "reduction"));

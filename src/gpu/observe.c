@@ -246,7 +246,7 @@ int gpu_stats(void *p, mdl_backend_stats *out)
     *out = (mdl_backend_stats){0.5 * total /* full lists hold each pair twice */, gpu_bytes_allocated(),
                                rc == MDL_OK ? (long)st.builds + c->extra_builds : 0,
                                rc == MDL_OK ? (long)st.dangerous : 0, rc == MDL_OK ? (long)st.last_build : 0,
-                               gpu_list_entries(c), 0, c->n, 0, NULL, c->grown, c->folded,
+                               gpu_list_entries(c), 0, c->n, 0, NULL, c->grown, c->folded, c->persistent,
                                rc == MDL_OK ? (long)st.prunes : 0, c->outer > 0 ? c->skin + c->outer : 0,
                                c->method != MDL_NL_CELL ? NULL
                                : c->count_sort          ? "counting (two kernels)"

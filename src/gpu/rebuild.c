@@ -3,6 +3,7 @@
    skin) or recorded behind the device's skin test in the step's graph; each kind of step recorded
    once as a CUDA graph and replayed; with ranks, the ranks' decisions (refresh.c) acted on. */
 #include "context.h"
+#include "persistent.h"
 
 #include "../physics/cells.h"
 #include "../util/util.h"
@@ -284,5 +285,50 @@ int gpu_health(void *p, long *unsafe_step)
     if (c->halo)
         return halo_health(c, unsafe_step);
     *unsafe_step = (long)c->report[0];
+    return MDL_OK;
+}
+
+/* The persistent step's size rule (auto): below this many atoms one launch of many steps beats a
+   graph per step (docs/ARCHITECTURE.md, the figure from docs/PERFORMANCE.md). */
+#define GPU_PERSISTENT_BELOW 65536
+
+/* Whether this run's plain steps may go to the persistent step: one rank, velocity Verlet (Langevin's
+   force, Nose-Hoover's chains or neither) on a pair style in a fixed box (no barostat, not EAM), past
+   the set-up, by the rule. */
+static int persistent_takes(const gpu_ctx *c)
+{
+    if (c->step_mode == MDL_GPU_STEP_GRAPHS || c->halo || c->barostat || c->eam || !c->started ||
+        c->kicked || c->restart_build)
+        return 0;
+    return c->step_mode == MDL_GPU_STEP_PERSISTENT || c->n < GPU_PERSISTENT_BELOW;
+}
+
+int gpu_advance_plain(void *p, long step, long steps, const mdl_langevin *langevin, uint64_t seed, long *done)
+{
+    gpu_ctx *c = p;
+    *done = 0;
+    /* halted, or a list the host grows first (gpu_begin_step): the graphs' step */
+    if (!persistent_takes(c) || steps < 1 || c->report[0] >= 0 || (c->report[1] > c->capacity && !c->list_fixed))
+        return MDL_OK;
+    int si, sk;
+    gpu_list_strides(c, &si, &sk);
+    static const mdl_langevin none;
+    const double unsafe = gpu_unsafe_skin(c), outer = c->outer > 0 ? c->skin + c->outer : 0;
+    gpu_steps a = {c->style, c->ntypes, (int)c->n, steps > 1000000 ? 1000000 : (int)steps,
+                   {c->check, c->delay, c->distance_check}, c->nl, gpu_list_table(c), c->count, c->flags,
+                   gpu_rows_now(c), si, sk, c->capacity, c->pos4, c->fx, c->fy, c->fz, c->pos0, c->type,
+                   c->x, c->y, c->z, c->vx, c->vy, c->vz, 0.5 * c->dt * c->u.ftm2v, c->dt, {0},
+                   (mdl_real)(0.25 * c->skin * c->skin), (mdl_real)(unsafe * unsafe), (mdl_real)(0.5 * outer),
+                   c->nbs, c->flags + 2, langevin != NULL, langevin ? *langevin : none, seed, c->id, {0},
+                   c->nh, c->nh_factor, c->partials, (int)gpu_reduce_blocks(c->n), c->u.mvv2e, c->bx, c->report_dev};
+    for (int t = 0; t < c->ntypes; t++)
+        a.inv_mass[t] = 1.0 / c->mass[t], a.mass[t] = c->mass[t]; /* as gpu_set_masses */
+    int made;
+    TRY(gpu_persistent_steps(&a));
+    TRY(gpu_d2h(&made, c->flags + 2, sizeof made));
+    *done = made;
+    c->persistent += made;
+    if (made > 0)
+        c->step_now = step + made - 1;
     return MDL_OK;
 }

@@ -15,6 +15,9 @@ cases: compare      step-0 forces and 100 steps of thermo against the CPU backen
                     and relative to the row's atom) bitwise that of plain ones; half the list's bytes
        fold         the chained kicks in the force pass give bitwise the thermo of their own pass
                     (8 and 1 force lanes per atom, two species of two masses, rows past the capacity)
+       persistent   the persistent step (one launch, many NVE steps) bitwise the graphs' steps: thermo
+                    and the last data file (8, 4 and 1 lanes, two species, rows past the capacity,
+                    an outer list, packed rows, the brute builder, in.lj's rebuild rule, Langevin, Nose-Hoover)
        prune        an outer list pruned to the run's skin gives the thermo of direct lists (8 and 1
                     lanes, a thin outer skin, two species, rows past the capacity), folded or not
        sort         the sort by cell in two kernels (up to 262,144 atoms) and CUB's radix sort (above)
@@ -413,7 +416,8 @@ def fold(mdlite, inp, d, precision):
                                        "neighbor.max_neighbors=8", "neighbor.grow=no"])]
     tol = 1e-5 if precision == "mixed" else 1e-12
     for name, cfg, sets in runs:
-        got = {v: thermo_run(mdlite, cfg, d, "fold" + v, *sets, f"output.sync_phases={v}") for v in ("no", "yes")}
+        got = {v: thermo_run(mdlite, cfg, d, "fold" + v, *sets, f"output.sync_phases={v}", "run.gpu_step=graphs")
+               for v in ("no", "yes")}
         folded = {v: re.search(r"Steps with the kicks in the force pass = (\d+)", out) for v, (_, out) in got.items()}
         builds = {v: re.search(r"Neighbor list builds = (\d+)", out).group(1) for v, (_, out) in got.items()}
         want = precision == "double"
@@ -426,6 +430,64 @@ def fold(mdlite, inp, d, precision):
         print(f"{name}: thermo within {worst:.2g} with the kicks chained"
               f"{' and folded (' + folded['no'].group(1) + ' steps)' if want else ''} and apart "
               f"({len(got['no'][0])} rows, {builds['no']} builds, {precision})")
+
+
+def persistent(mdlite, inp, d, precision):
+    # the persistent step (many NVE steps in one cooperative launch, graphs' steps at the rebuilds)
+    # against a graph per step ([run] gpu_step = graphs): every thermo row and the last state's data
+    # file to the bit, the same builds, and the summary counts the steps it made (none with graphs).
+    # Each force lane count (8, 4, 1), two species of two masses, rows past a fixed capacity (the
+    # force kernel's every-atom pass), an outer list pruned (the prune's test), packed rows, the
+    # brute builder, LAMMPS's in.lj rule (every 20 steps, no distance check), Langevin's force (its noise
+    # from the device's step) with a moving target, Nose-Hoover's chains (their sum over the atoms in the
+    # graphs' order)
+    lj, ka = os.path.join(inp, "lj_melt.ini"), os.path.join(inp, "ka_mixture.ini")
+    base = ["run.steps=400", "output.thermo=50"]
+    runs = [("500 atoms (8 lanes)", lj, ["system.cells=5 5 5"]),
+            ("32,000 atoms (4 lanes in mixed)", lj, ["system.cells=20 20 20"]),
+            ("70,304 atoms (1 lane)", lj, ["system.cells=26 26 26"]),
+            ("KA mixture, mass.B = 2", ka, ["run.ensemble=nve", "system.mass.B=2.0"]),
+            ("fixed 8-slot list", lj, ["system.cells=10 10 10", "neighbor.max_neighbors=8", "neighbor.grow=no"]),
+            ("outer list", lj, ["system.cells=10 10 10", "neighbor.outer_skin=0.4"]),
+            ("packed rows", lj, ["system.cells=12 12 12", "neighbor.list=packed"]),
+            ("brute builder", lj, ["system.cells=6 6 6", "neighbor.method=brute"]),
+            ("in.lj's rule", lj, ["system.cells=10 10 10", "neighbor.check=20", "neighbor.distance_check=no"]),
+            ("Langevin, its target ramped", lj, ["system.cells=10 10 10", "run.ensemble=nvt-langevin",
+                                                 "run.target_temperature=1.0", "run.final_temperature=1.5",
+                                                 "run.tau=0.5"]),
+            ("Langevin, two species", ka, ["run.ensemble=nvt-langevin", "system.mass.B=2.0"]),
+            ("Nose-Hoover chains", lj, ["system.cells=10 10 10", "run.ensemble=nvt-nose-hoover",
+                                        "run.target_temperature=1.0", "run.tau=0.5"]),
+            ("Nose-Hoover, two species, 70,304 atoms", ka, ["run.ensemble=nvt-nose-hoover", "system.mass.B=2.0",
+                                                             "system.cells=26 26 26"])]
+    for name, cfg, sets in runs:
+        got = {}
+        for mode in ("graphs", "persistent"):
+            data = os.path.join(d, f"{mode}.data")
+            rows, out = thermo_run(mdlite, cfg, d, "p" + mode, *base, *sets, f"run.gpu_step={mode}",
+                                   f"output.data_file={data}")
+            made = re.search(r"Steps in the persistent step = (\d+)", out)
+            builds = re.search(r"Neighbor list builds = (\d+)", out).group(1)
+            with open(data) as f:
+                got[mode] = (rows, f.read(), int(made.group(1)) if made else 0, builds)
+        (rg, dg, mg, bg), (rp, dp, mp, bp) = got["graphs"], got["persistent"]
+        if mg != 0 or mp < 200:
+            fail(f"{name}: {mp} steps in the persistent step ({mg} with graphs), expected most of 400")
+        if rg != rp or dg != dp or bg != bp:
+            diff = next((k for k, (x, y) in enumerate(zip(rg, rp)) if x != y), None)
+            fail(f"{name}: the persistent step differs from the graphs' ({len(rg)}/{len(rp)} rows, first differing "
+                 f"row {diff}, data files {'equal' if dg == dp else 'differ'}, builds {bg}/{bp}, {precision})")
+        print(f"{name}: {len(rg)} rows and the data file bitwise the graphs', {mp} of 400 steps persistent, "
+              f"{bg} builds ({precision})")
+    # auto: below the size rule the run takes it; a rescaling thermostat's run never does
+    _, out = thermo_run(mdlite, lj, d, "auto", *base, "system.cells=8 8 8")
+    if "Steps in the persistent step" not in out:
+        fail("2,048 atoms, gpu_step = auto: no step in the persistent step")
+    _, out = thermo_run(mdlite, lj, d, "rescale", *base, "system.cells=8 8 8", "run.ensemble=nvt-berendsen",
+                        "run.target_temperature=1.0", "run.tau=1.0", "run.gpu_step=persistent")
+    if "Steps in the persistent step" in out:
+        fail("an nvt-berendsen run made steps in the persistent step")
+    print(f"auto at 2,048 atoms takes it; nvt-berendsen does not ({precision})")
 
 
 def prune(mdlite, inp, d, precision):

@@ -18,6 +18,7 @@ KEYS = {  # key: (values that run, a value refused)
     "neighbor.grow": (["yes", "no"], "maybe"),
     "run.gpu_comm": (["auto", "direct", "nccl", "mpi"], "pigeon"),
     "run.gpu_arrays": (["spare", "tight"], "loose"),
+    "run.gpu_step": (["auto", "graphs", "persistent"], "fused"),
     "output.rebuild_timeline": (["0", "3"], "-1"),
     "output.sync_phases": (["no", "yes"], "sometimes"),
 }

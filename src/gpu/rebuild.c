@@ -288,9 +288,14 @@ int gpu_health(void *p, long *unsafe_step)
     return MDL_OK;
 }
 
-/* The persistent step's size rule (auto): below this many atoms one launch of many steps beats a
-   graph per step (docs/ARCHITECTURE.md, the figure from docs/PERFORMANCE.md). */
-#define GPU_PERSISTENT_BELOW 65536
+/* The persistent step's rule (auto): mixed precision up to 4,096 atoms, where one launch of many
+   steps beats a graph per step (H100, in.lj: 500 atoms 1.088, 4,000 1.015, 16,384 0.793); in double
+   precision it loses at every size measured (500 atoms 0.843): docs/PERFORMANCE.md. */
+#ifdef MDLITE_GPU_DOUBLE
+#define GPU_PERSISTENT_UPTO 0
+#else
+#define GPU_PERSISTENT_UPTO 4096
+#endif
 
 /* Whether this run's plain steps may go to the persistent step: one rank, velocity Verlet (Langevin's
    force, Nose-Hoover's chains or neither) on a pair style in a fixed box (no barostat, not EAM), past
@@ -300,7 +305,7 @@ static int persistent_takes(const gpu_ctx *c)
     if (c->step_mode == MDL_GPU_STEP_GRAPHS || c->halo || c->barostat || c->eam || !c->started ||
         c->kicked || c->restart_build)
         return 0;
-    return c->step_mode == MDL_GPU_STEP_PERSISTENT || c->n < GPU_PERSISTENT_BELOW;
+    return c->step_mode == MDL_GPU_STEP_PERSISTENT || c->n <= GPU_PERSISTENT_UPTO;
 }
 
 int gpu_advance_plain(void *p, long step, long steps, const mdl_langevin *langevin, uint64_t seed, long *done)

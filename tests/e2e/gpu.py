@@ -479,15 +479,17 @@ def persistent(mdlite, inp, d, precision):
                  f"row {diff}, data files {'equal' if dg == dp else 'differ'}, builds {bg}/{bp}, {precision})")
         print(f"{name}: {len(rg)} rows and the data file bitwise the graphs', {mp} of 400 steps persistent, "
               f"{bg} builds ({precision})")
-    # auto: below the size rule the run takes it; a rescaling thermostat's run never does
+    # auto: mixed precision up to 4,096 atoms takes it, double never; a rescaling thermostat's run never does
     _, out = thermo_run(mdlite, lj, d, "auto", *base, "system.cells=8 8 8")
-    if "Steps in the persistent step" not in out:
-        fail("2,048 atoms, gpu_step = auto: no step in the persistent step")
+    if ("Steps in the persistent step" in out) != (precision == "mixed"):
+        fail(f"2,048 atoms, gpu_step = auto ({precision}): persistent steps {'not ' if precision == 'mixed' else ''}"
+             "where the rule says")
     _, out = thermo_run(mdlite, lj, d, "rescale", *base, "system.cells=8 8 8", "run.ensemble=nvt-berendsen",
                         "run.target_temperature=1.0", "run.tau=1.0", "run.gpu_step=persistent")
     if "Steps in the persistent step" in out:
         fail("an nvt-berendsen run made steps in the persistent step")
-    print(f"auto at 2,048 atoms takes it; nvt-berendsen does not ({precision})")
+    print(f"auto at 2,048 atoms {'takes it' if precision == 'mixed' else 'does not (double)'}; nvt-berendsen does not "
+          f"({precision})")
 
 
 def prune(mdlite, inp, d, precision):

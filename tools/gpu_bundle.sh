@@ -28,6 +28,6 @@ if [ -d ../shared/reference ]; then cp ../shared/reference/xy.txt ../shared/refe
 # the EAM tests' potential files (Debian's lammps-data), compressed: the carry has 64 MiB;
 # tools/gpu_check.sh unpacks them into /usr/share/lammps/potentials on the GPU machine
 mkdir -p .gpu/potentials
-for f in Cu_u3.eam Ni_u3.eam CuNi.eam.alloy CuZr_mm.eam.fs CuTa.eam.alloy; do
+for f in Cu_u3.eam Ni_u3.eam CuNi.eam.alloy CuZr_mm.eam.fs CuTa.eam.alloy Fe_mm.eam.fs; do
   [ -f /usr/share/lammps/potentials/$f ] && gzip -c /usr/share/lammps/potentials/$f > .gpu/potentials/$f.gz
 done

@@ -26,6 +26,8 @@ cases: compare      step-0 forces and 100 steps of thermo against the CPU backen
                     (2,048 atoms, two species) and to the CPU backend's at a 32,000-atom state (the
                     warp builder's list); stages nvt -> npt -> npt (carried) -> nve (the box fixed
                     again) against the CPU
+       eam_ensembles  EAM (funcfl, eam/alloy, eam/fs) against the CPU backend over 200 steps in every
+                    ensemble the GPU runs (mixed: thermo to 1e-4, the pressure to 2e-3)
        scripts      LAMMPS's bench/in.lj and bench/in.eam as scripts against the CPU backend
        minimize     LAMMPS's minimize (cg, fire) on the GPU against the CPU (LJ, an EAM vacancy)
        cells        boxes under twice cutoff + skin and triclinic boxes against the CPU backend (LJ,
@@ -118,10 +120,10 @@ def compare(mdlite, inp, d, precision):
         print(f"check {check}: builds cpu {b[0]} ({b[1]} dangerous), gpu {b[2]} ({b[3]} dangerous)")
 
 
-def compare_within(mdlite, what, args, ftol, ttol, precision):
-    """`mdlite compare` of args over 100 steps: the step-0 forces within ftol of the force scale, the
-    thermo within ttol."""
-    out = run([mdlite, "compare", *args, "--steps", "100", *list_sets()]).stdout
+def compare_within(mdlite, what, args, ftol, ttol, precision, steps=100):
+    """`mdlite compare` of args over `steps` steps: the step-0 forces within ftol of the force scale,
+    the thermo within ttol."""
+    out = run([mdlite, "compare", *args, "--steps", str(steps), *list_sets()]).stdout
     fnorm = float(re.search(r"step 0 forces: [^=]*= ([0-9.e+-]+)", out).group(1))
     worst = float(re.search(r"largest thermo difference: ([0-9.e+-]+)", out).group(1))
     if fnorm > ftol or worst > ttol:
@@ -176,6 +178,75 @@ def eam(mdlite, inp, d, precision):
         cases.append((name, [os.path.join(sub, "run.ini")]))
     for label, args in cases:
         compare_within(mdlite, f"EAM, {label}", args, ftol, ttol, precision)
+
+
+EAM_ENSEMBLES = {
+    "nve": [],
+    "nvt-nose-hoover": ["--set", "run.tau=0.1"],
+    "npt-nose-hoover": ["--set", "run.tau=0.1", "--set", "run.target_pressure=5000", "--set", "run.pressure_tau=0.5"],
+    "nvt-langevin": ["--set", "run.tau=0.1"],
+    "nvt-berendsen": ["--set", "run.tau=0.1"]}
+
+
+def eam_ensembles(mdlite, inp, d, precision):
+    """EAM on the GPU against the CPU (which equals LAMMPS to 1e-13) over 200 steps in every ensemble
+    the GPU runs: funcfl Cu (Cu_u3), Zhou's eam/alloy Cu (CuTa), eam/alloy CuNi, eam/fs Fe (Fe_mm,
+    bcc) and eam/fs CuZr (lammps_compare's perturbed state). Double precision: every thermo column
+    within 1e-10. Mixed: temperature and energies within 1e-4 (H100: at most 7e-6), the pressure
+    within 2e-3 of max(|P|, 1 bar) (H100: 1.1e-3 for Fe under NVE, whose pressure crosses zero;
+    5.3e-4 for CuNi and 1.4e-4 for Cu under NPT at 5,000 bar: the float positions' rounding, ~4e-6
+    A in these boxes, in a virial that is the small difference of large pair and embedding parts)."""
+    from lammps_compare import POT, make_system, write_inputs
+    if not os.path.exists(f"{POT}/Fe_mm.eam.fs"):
+        print(f"SKIP: no {POT}/Fe_mm.eam.fs (Debian's lammps-data)")
+        return
+    fe = os.path.join(d, "fe.ini")
+    write(fe, f"""[system]
+units = metal
+lattice = bcc
+lattice_constant = 2.8665
+cells = 12 12 12
+species = Fe
+temperature = 1200
+seed = 4242
+[potential]
+style = eam/fs
+file = {POT}/Fe_mm.eam.fs
+[neighbor]
+skin = 1.0
+[run]
+timestep = 0.002
+[output]
+thermo = 20
+""")
+    sub = os.path.join(d, "eam_fs")
+    os.makedirs(sub, exist_ok=True)
+    L, pos, vel = make_system("eam_fs")
+    write_inputs(sub, "eam_fs", L, pos, vel)
+    systems = {"Cu_u3 funcfl, 4,000 atoms": [os.path.join(inp, "eam_cu.ini"), "--set", "system.cells=10 10 10"],
+               "Zhou's Cu, 4,000 atoms": [os.path.join(inp, "eam_zhou_cu.ini"), "--set", "system.cells=10 10 10"],
+               "CuNi eam/alloy, 16,384 atoms": [os.path.join(inp, "eam_cuni.ini")],
+               "Fe eam/fs, 3,456 atoms": [fe],
+               "CuZr eam/fs, perturbed": [os.path.join(sub, "run.ini")]}
+    ftol, ttol, ptol = (3e-4, 1e-4, 2e-3) if precision == "mixed" else (1e-12, 1e-10, 1e-10)
+    over = []
+    for (name, args), (ensemble, extra) in itertools.product(systems.items(), EAM_ENSEMBLES.items()):
+        temperature = [] if ensemble == "nve" else ["--set", "run.target_temperature=1000"]
+        out = run([mdlite, "compare", *args, "--set", f"run.ensemble={ensemble}", *temperature, *extra, "--set",
+                   "output.thermo=20", "--steps", "200"]).stdout
+        fnorm = float(re.search(r"step 0 forces: [^=]*= ([0-9.e+-]+)", out).group(1))
+        rows = re.search(r"\(relative differences, GPU vs CPU\)\n(.*?)\nlargest", out, re.S).group(1).splitlines()
+        columns = [max(float(r.split()[k + 1]) for r in rows) for k in range(5)]
+        worst = max(columns[:4])
+        print(f"{precision} {name}, {ensemble}: forces {fnorm:.3g}, thermo {worst:.3g}, pressure {columns[4]:.3g} "
+              f"(temperature, pe, ke, total: {' '.join(f'{c:.2g}' for c in columns[:4])})")
+        if fnorm > ftol or worst > ttol or columns[4] > ptol:
+            over.append(f"{name}, {ensemble}: forces {fnorm:.3g} (< {ftol}?), thermo {worst:.3g} (< {ttol}?), "
+                        f"pressure {columns[4]:.3g} (< {ptol}?)")
+    if over:
+        fail(f"{precision}: " + "; ".join(over))
+    print(f"OK {precision}: {len(systems) * len(EAM_ENSEMBLES)} runs of 200 steps: thermo within {ttol}, pressure "
+          f"within {ptol} of the CPU")
 
 
 def minimize(mdlite, inp, d, precision):

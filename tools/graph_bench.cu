@@ -18,7 +18,7 @@
    - programmatic: each kernel after the first is launched with programmatic stream serialization
      and waits in cudaGridDependencySynchronize (programmatic dependent launch), against the same
      kernels launched plainly.
-   H100, commit 24ff8e6 (PERFORMANCE.md, "Where the time goes"): the tail launch costs 2.2-2.9 us
+   H100, commit 24ff8e6 (PERFORMANCE.md, the appendix's "The step's launches"): the tail launch costs 2.2-2.9 us
    more per replay than the IF node at every size; programmatic launches save about 0.4 us per
    kernel boundary up to 32,000 threads and nothing from 256,000. The test in the last block
    (2026-11-28): 9.77 against 10.10 us at 32,000 threads, 11.84 against 11.96 at 256,000, 32.87

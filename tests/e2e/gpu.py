@@ -192,10 +192,11 @@ def eam_ensembles(mdlite, inp, d, precision):
     """EAM on the GPU against the CPU (which equals LAMMPS to 1e-13) over 200 steps in every ensemble
     the GPU runs: funcfl Cu (Cu_u3), Zhou's eam/alloy Cu (CuTa), eam/alloy CuNi, eam/fs Fe (Fe_mm,
     bcc) and eam/fs CuZr (lammps_compare's perturbed state). Double precision: every thermo column
-    within 1e-10. Mixed: temperature and energies within 1e-4 (H100: at most 7e-6), the pressure
-    within 2e-3 of max(|P|, 1 bar) (H100: 1.1e-3 for Fe under NVE, whose pressure crosses zero;
-    5.3e-4 for CuNi and 1.4e-4 for Cu under NPT at 5,000 bar: the float positions' rounding, ~4e-6
-    A in these boxes, in a virial that is the small difference of large pair and embedding parts)."""
+    within 1e-10 (H100: at most 5.3e-12). Mixed: temperature and energies within 1e-4 (H100: at most
+    6.6e-6), the pressure within 2e-3 of max(|P|, 1 bar) (H100: 1.0e-3 for Fe under NVE, whose
+    pressure crosses zero; 5.3e-4 for CuNi and 1.5e-4 for Cu under NPT at 5,000 bar: the float
+    positions' rounding, ~4e-6 A in these boxes, in a virial that is the small difference of large
+    pair and embedding parts)."""
     from lammps_compare import POT, make_system, write_inputs
     if not os.path.exists(f"{POT}/Fe_mm.eam.fs"):
         print(f"SKIP: no {POT}/Fe_mm.eam.fs (Debian's lammps-data)")

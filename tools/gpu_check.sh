@@ -11,7 +11,7 @@ m=.gpu/bin/mdlite
 md=.gpu/bin/mdlite-double
 part=all
 case "${1:-}" in tests|sanitizers|eam-sanitizers) part=$1; shift ;; esac
-cases=${*:-"compare morse eam scripts minimize neighbors determinism thermostats barostat trajectory drift overflow analysis cells dim2 csvr ramps stage_velocities boundary"}
+cases=${*:-"compare morse eam scripts minimize neighbors determinism thermostats barostat trajectory drift overflow analysis cells dim2 csvr ramps stage_velocities boundary persistent eam_ensembles"}
 fails=0
 if [ -d .gpu/potentials ] && [ ! -d /usr/share/lammps/potentials ]; then # the EAM cases' files (gpu_bundle.sh)
   mkdir -p /usr/share/lammps/potentials
@@ -32,7 +32,7 @@ for c in identical throttled timeline; do
   python3 tests/e2e/output.py "$m" input "$c" gpu || fails=$((fails + 1))
 done
 # double precision packs its rows: below 65,536 atoms relative to each row's atom (the staged builder)
-for c in compare morse eam scripts minimize thermostats barostat drift overflow neighbors analysis dim2 csvr ramps stage_velocities boundary; do
+for c in compare morse eam scripts minimize thermostats barostat drift overflow neighbors analysis dim2 csvr ramps stage_velocities boundary persistent eam_ensembles; do
   echo "=== double: $c"
   python3 tests/e2e/gpu.py "$md" input "$c" .gpu/ref || fails=$((fails + 1))
 done

@@ -18,9 +18,9 @@
    - programmatic: each kernel after the first is launched with programmatic stream serialization
      and waits in cudaGridDependencySynchronize (programmatic dependent launch), against the same
      kernels launched plainly.
-   H100, commit 24ff8e6 (PERFORMANCE.md, the appendix's "The step's launches"): the tail launch costs 2.2-2.9 us
-   more per replay than the IF node at every size; programmatic launches save about 0.4 us per
-   kernel boundary up to 32,000 threads and nothing from 256,000. The test in the last block
+   H100, commit 24ff8e6 (PERFORMANCE.md's appendix, "The step's launches"): the tail launch costs
+   2.2-2.9 us more per replay than the IF node at every size; programmatic launches save about
+   0.4 us per kernel boundary up to 32,000 threads and nothing from 256,000. The test in the last block
    (2026-11-28): 9.77 against 10.10 us at 32,000 threads, 11.84 against 11.96 at 256,000, 32.87
    against 28.83 at 2,048,000. Two steps in one graph (H200, 2026-11-28): 18.25 us a replay against
    9.76 for one at 32,000 threads, 21.96 against 11.83 at 256,000, 55.80 against 28.70 at 2,048,000. */

@@ -63,6 +63,11 @@ def gpu_info(mdlite):
     return precision, info
 
 
+def step0_forces(out):
+    """`mdlite compare`'s rms step-0 force difference over the force scale."""
+    return float(re.search(r"step 0 forces: [^=]*= ([0-9.e+-]+)", out).group(1))
+
+
 def compare(mdlite, inp, d, precision):
     # a perturbed lattice with random velocities: on a perfect lattice the step-0 forces vanish by
     # symmetry and their relative difference would measure only rounding noise
@@ -78,7 +83,7 @@ def compare(mdlite, inp, d, precision):
                         ("1", [melt, "--set", "system.cells=26 26 26"])):
         out = run([mdlite, "compare", *args, "--steps", "100", *list_sets()]).stdout
         print(out)
-        fnorm = float(re.search(r"step 0 forces: [^=]*= ([0-9.e+-]+)", out).group(1))
+        fnorm = step0_forces(out)
         worst = float(re.search(r"largest thermo difference: ([0-9.e+-]+)", out).group(1))
         if fnorm > ftol:
             fail(f"{lanes} lanes: step-0 force difference {fnorm:.3g} > {ftol} ({precision})")
@@ -90,7 +95,7 @@ def compare(mdlite, inp, d, precision):
     # measured against the system's force scale, not against them
     out = run([mdlite, "compare", os.path.join(inp, "lj_melt.ini"), "--steps", "20", "--set",
                "system.cells=6 6 6"]).stdout
-    fnorm = float(re.search(r"step 0 forces: [^=]*= ([0-9.e+-]+)", out).group(1))
+    fnorm = step0_forces(out)
     if fnorm > ftol:
         fail(f"perfect lattice: step-0 force difference {fnorm:.3g} > {ftol} against the force scale ({precision})")
     print(f"OK perfect lattice: step-0 forces {fnorm:.3g} of the force scale (< {ftol})")
@@ -120,11 +125,11 @@ def compare(mdlite, inp, d, precision):
         print(f"check {check}: builds cpu {b[0]} ({b[1]} dangerous), gpu {b[2]} ({b[3]} dangerous)")
 
 
-def compare_within(mdlite, what, args, ftol, ttol, precision, steps=100):
-    """`mdlite compare` of args over `steps` steps: the step-0 forces within ftol of the force scale,
-    the thermo within ttol."""
-    out = run([mdlite, "compare", *args, "--steps", str(steps), *list_sets()]).stdout
-    fnorm = float(re.search(r"step 0 forces: [^=]*= ([0-9.e+-]+)", out).group(1))
+def compare_within(mdlite, what, args, ftol, ttol, precision):
+    """`mdlite compare` of args over 100 steps: the step-0 forces within ftol of the force scale, the
+    thermo within ttol."""
+    out = run([mdlite, "compare", *args, "--steps", "100", *list_sets()]).stdout
+    fnorm = step0_forces(out)
     worst = float(re.search(r"largest thermo difference: ([0-9.e+-]+)", out).group(1))
     if fnorm > ftol or worst > ttol:
         fail(f"{what}: step-0 forces {fnorm:.3g} (< {ftol}?), thermo {worst:.3g} (< {ttol}?) ({precision})\n{out}")
@@ -235,7 +240,7 @@ thermo = 20
         temperature = [] if ensemble == "nve" else ["--set", "run.target_temperature=1000"]
         out = run([mdlite, "compare", *args, "--set", f"run.ensemble={ensemble}", *temperature, *extra, "--set",
                    "output.thermo=20", "--steps", "200"]).stdout
-        fnorm = float(re.search(r"step 0 forces: [^=]*= ([0-9.e+-]+)", out).group(1))
+        fnorm = step0_forces(out)
         rows = re.search(r"\(relative differences, GPU vs CPU\)\n(.*?)\nlargest", out, re.S).group(1).splitlines()
         columns = [max(float(r.split()[k + 1]) for r in rows) for k in range(5)]
         worst = max(columns[:4])
